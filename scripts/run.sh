@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# One command to set up and run on a fresh machine:
+#   bash scripts/run.sh start   # install, build, start the service on embedded defaults
+#   bash scripts/run.sh test    # install, build, run every test (starts local PostgreSQL if present)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PNPM_VERSION=$(node -p "require('./package.json').packageManager.split('@')[1]")
+
+if ! command -v pnpm >/dev/null 2>&1 || [ "$(pnpm --version 2>/dev/null)" != "$PNPM_VERSION" ]; then
+  echo "installing pnpm@$PNPM_VERSION with npm" >&2
+  npm install -g "pnpm@$PNPM_VERSION" >/dev/null 2>&1 || {
+    echo "global install failed; using npx pnpm@$PNPM_VERSION" >&2
+    pnpm() { npx --yes "pnpm@$PNPM_VERSION" "$@"; }
+  }
+fi
+
+ensure_postgres() {
+  # Storage tests run against a real PostgreSQL at 127.0.0.1:5432 when one is installed here.
+  if [ -n "${TEST_DATABASE_URL:-}" ] || ! command -v pg_ctlcluster >/dev/null 2>&1; then return 0; fi
+  if ! pg_isready -q -h 127.0.0.1 -p 5432 2>/dev/null; then
+    version=$(ls /etc/postgresql | head -n 1)
+    pg_ctlcluster --skip-systemctl-redirect "$version" main start || true
+    for _ in $(seq 1 30); do pg_isready -q -h 127.0.0.1 -p 5432 && break; sleep 1; done
+  fi
+  export TEST_DATABASE_URL="postgres://postgres@127.0.0.1:5432/test"
+}
+
+case "${1:-}" in
+  start)
+    pnpm install --frozen-lockfile
+    pnpm start
+    ;;
+  test)
+    pnpm install --frozen-lockfile
+    ensure_postgres
+    pnpm lint
+    pnpm typecheck
+    pnpm test
+    ;;
+  *)
+    echo "usage: bash scripts/run.sh start|test" >&2
+    exit 2
+    ;;
+esac
