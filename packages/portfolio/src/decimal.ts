@@ -1,0 +1,57 @@
+import { Decimal } from 'decimal.js';
+import { z } from 'zod';
+
+/**
+ * The decimal constructor used by every computation of this package: 40 significant digits,
+ * half-even rounding (banker's rounding, as in IEEE 754-2008 decimal arithmetic), so that sums and
+ * products of money amounts and quantities are exact and only divisions round.
+ */
+export const Dec = Decimal.clone({ precision: 40, rounding: Decimal.ROUND_HALF_EVEN });
+/** An instance of {@link Dec}. */
+export type Dec = InstanceType<typeof Dec>;
+
+/** Decimal places of every decimal string this package outputs (half-even rounding). */
+export const OUTPUT_SCALE = 10;
+
+/** Shape of a decimal string: optional minus, digits, optional fraction. No exponent, no `+`. */
+export const DECIMAL_PATTERN = /^-?\d+(\.\d+)?$/;
+
+/**
+ * Renders a decimal as a plain decimal string, rounded half-even to {@link OUTPUT_SCALE} places,
+ * without exponent and without trailing zeros (`1.50` → `"1.5"`, `-0` → `"0"`).
+ */
+export function formatDecimal(value: Dec): string {
+  const rounded = value.toDecimalPlaces(OUTPUT_SCALE, Decimal.ROUND_HALF_EVEN);
+  return rounded.isZero() ? '0' : rounded.toFixed();
+}
+
+/** Parses a decimal string (see {@link DECIMAL_PATTERN}); `undefined` when it is not one. */
+export function parseDecimal(value: string): Dec | undefined {
+  return DECIMAL_PATTERN.test(value) ? new Dec(value) : undefined;
+}
+
+const decimalString = (description: string) =>
+  z
+    .string()
+    .max(40)
+    .regex(DECIMAL_PATTERN, 'must be a decimal string such as "12.34" (no exponent)')
+    .describe(description);
+
+/**
+ * A decimal number carried as a string (`"1234.5678"`), never a JSON number: JSON numbers are
+ * IEEE 754 doubles in most clients, which cannot hold `0.1` exactly and lose digits past 2^53, so
+ * money and fractional share counts travel as strings and are computed with decimal arithmetic.
+ */
+export const DecimalString = decimalString(
+  'Decimal number as a string (e.g. "1234.5678"): no exponent, no thousands separator',
+);
+
+/** A decimal string whose value is strictly greater than zero. */
+export const PositiveDecimalString = decimalString(
+  'Decimal number as a string, strictly greater than 0',
+).refine((v) => new Dec(v).gt(0), 'must be greater than 0');
+
+/** A decimal string whose value is zero or greater. */
+export const NonNegativeDecimalString = decimalString(
+  'Decimal number as a string, 0 or greater',
+).refine((v) => new Dec(v).gte(0), 'must be 0 or greater');

@@ -1,0 +1,230 @@
+import { Dec, formatDecimal, parseDecimal } from './decimal.js';
+import { PortfolioError } from './errors.js';
+import type { Transaction } from './transaction.js';
+
+/** What {@link deriveHoldings} reads of a transaction: a stored `Transaction` without `portfolioId`. */
+export type LedgerTransaction = Omit<Transaction, 'portfolioId'>;
+
+/**
+ * A position derived from transactions, before valuation. Decimal strings.
+ *
+ * - `quantity`: units held, always > 0 (positions that reach 0 are dropped);
+ * - `costBasis`: total cost of the units held, in `currency`, buy fees included;
+ * - `averageCost`: `costBasis / quantity`, per unit, rounded half-even to 10 places.
+ */
+export interface DerivedHolding {
+  readonly symbol: string;
+  readonly currency: string;
+  readonly quantity: string;
+  readonly averageCost: string;
+  readonly costBasis: string;
+}
+
+/** Cash in one currency derived from transactions; `amount` may be negative, never exactly 0. */
+export interface DerivedCash {
+  readonly currency: string;
+  readonly amount: string;
+}
+
+/** Result of {@link deriveHoldings}: holdings sorted by symbol then currency, cash by currency. */
+export interface DerivedPortfolio {
+  readonly holdings: DerivedHolding[];
+  readonly cash: DerivedCash[];
+}
+
+interface Position {
+  readonly symbol: string;
+  readonly currency: string;
+  quantity: Dec;
+  cost: Dec;
+}
+
+interface Ledger {
+  readonly positions: Map<string, Position>;
+  readonly cash: Map<string, Dec>;
+}
+
+/**
+ * Replays transactions into holdings and cash with the average-cost method, in decimal arithmetic.
+ *
+ * Order: by `executedAt` (as an instant), then by `id` (code-unit order), so the result does not
+ * depend on the order of the input array.
+ *
+ * Method (average cost, as in IAS 2 "weighted average cost" applied to securities):
+ * - `buy`: quantity += q; cost += q × price + fee (fees are capitalised); cash −= q × price + fee.
+ * - `sell`: cost −= cost × q / quantity (units leave at average cost, so the average cost is
+ *   unchanged); quantity −= q; cash += q × price − fee. Realised P&L is not tracked.
+ * - `split`: every holding of the symbol: quantity × ratio, cost unchanged (average cost ÷ ratio).
+ *   A split of a symbol not held is a no-op.
+ * - `dividend`, `deposit`: cash += amount; `withdrawal`, `fee`: cash −= amount.
+ *
+ * Cash moves in the transaction's currency and may go negative (no error). Holdings are keyed by
+ * symbol and currency: the same symbol bought in two currencies gives two holdings.
+ *
+ * @throws {PortfolioError} `insufficient_quantity` when a sell exceeds the units held at that
+ * moment (`transactionId` set); `invalid_transaction` when a field the type needs is missing or is
+ * not a decimal string in range, or `executedAt` is not a date.
+ *
+ * @example
+ * ```ts
+ * const { holdings, cash } = deriveHoldings([
+ *   { id: '1', type: 'deposit', amount: '1000', currency: 'USD', executedAt: '2024-01-01T00:00:00Z' },
+ *   { id: '2', type: 'buy', symbol: 'AAPL', quantity: '2', price: '150', fee: '1', currency: 'USD',
+ *     executedAt: '2024-01-02T15:00:00Z' },
+ * ]);
+ * // holdings: [{ symbol: 'AAPL', currency: 'USD', quantity: '2', averageCost: '150.5', costBasis: '301' }]
+ * // cash: [{ currency: 'USD', amount: '699' }]
+ * ```
+ */
+export function deriveHoldings(transactions: readonly LedgerTransaction[]): DerivedPortfolio {
+  const ledger: Ledger = { positions: new Map(), cash: new Map() };
+  for (const tx of sortTransactions(transactions)) applyTransaction(ledger, tx);
+  return {
+    holdings: [...ledger.positions.values()]
+      .sort((a, b) => compare(a.symbol, b.symbol) || compare(a.currency, b.currency))
+      .map(toDerivedHolding),
+    cash: [...ledger.cash.entries()]
+      .filter(([, amount]) => !amount.isZero())
+      .sort(([a], [b]) => compare(a, b))
+      .map(([currency, amount]) => ({ currency, amount: formatDecimal(amount) })),
+  };
+}
+
+/** Sorts by `executedAt` instant then `id`; throws `invalid_transaction` on an unparsable date. */
+function sortTransactions(transactions: readonly LedgerTransaction[]): LedgerTransaction[] {
+  const keyed = transactions.map((tx) => {
+    const at = Date.parse(tx.executedAt);
+    if (Number.isNaN(at)) {
+      throw invalid(tx, `executedAt "${tx.executedAt}" is not an ISO 8601 date-time`);
+    }
+    return { tx, at };
+  });
+  keyed.sort((a, b) => a.at - b.at || compare(a.tx.id, b.tx.id));
+  return keyed.map((k) => k.tx);
+}
+
+function applyTransaction(ledger: Ledger, tx: LedgerTransaction): void {
+  switch (tx.type) {
+    case 'buy':
+      return applyBuy(ledger, tx);
+    case 'sell':
+      return applySell(ledger, tx);
+    case 'split':
+      return applySplit(ledger, tx);
+    case 'dividend':
+    case 'deposit':
+      return moveCash(ledger, tx.currency, decimalField(tx, 'amount', 'positive'));
+    case 'withdrawal':
+    case 'fee':
+      return moveCash(ledger, tx.currency, decimalField(tx, 'amount', 'positive').neg());
+    default:
+      return assertNever(tx.type);
+  }
+}
+
+function applyBuy(ledger: Ledger, tx: LedgerTransaction): void {
+  const { symbol, quantity, gross, fee } = tradeFields(tx);
+  const position = positionFor(ledger, symbol, tx.currency);
+  position.quantity = position.quantity.plus(quantity);
+  position.cost = position.cost.plus(gross).plus(fee);
+  moveCash(ledger, tx.currency, gross.plus(fee).neg());
+}
+
+function applySell(ledger: Ledger, tx: LedgerTransaction): void {
+  const { symbol, quantity, gross, fee } = tradeFields(tx);
+  const key = positionKey(symbol, tx.currency);
+  const position = ledger.positions.get(key);
+  const held = position?.quantity ?? new Dec(0);
+  if (position === undefined || held.lt(quantity)) {
+    throw new PortfolioError(
+      'insufficient_quantity',
+      `transaction ${tx.id}: sells ${quantity.toFixed()} ${symbol} (${tx.currency}) but only ${held.toFixed()} are held`,
+      { transactionId: tx.id },
+    );
+  }
+  position.cost = position.cost.minus(position.cost.times(quantity).div(held));
+  position.quantity = held.minus(quantity);
+  if (position.quantity.isZero()) ledger.positions.delete(key);
+  moveCash(ledger, tx.currency, gross.minus(fee));
+}
+
+function applySplit(ledger: Ledger, tx: LedgerTransaction): void {
+  const symbol = requiredSymbol(tx);
+  const ratio = decimalField(tx, 'ratio', 'positive');
+  for (const position of ledger.positions.values()) {
+    if (position.symbol === symbol) position.quantity = position.quantity.times(ratio);
+  }
+}
+
+function tradeFields(tx: LedgerTransaction) {
+  const symbol = requiredSymbol(tx);
+  const quantity = decimalField(tx, 'quantity', 'positive');
+  const price = decimalField(tx, 'price', 'non-negative');
+  const fee = tx.fee === undefined ? new Dec(0) : decimalField(tx, 'fee', 'non-negative');
+  return { symbol, quantity, gross: quantity.times(price), fee };
+}
+
+function positionFor(ledger: Ledger, symbol: string, currency: string): Position {
+  const key = positionKey(symbol, currency);
+  let position = ledger.positions.get(key);
+  if (position === undefined) {
+    position = { symbol, currency, quantity: new Dec(0), cost: new Dec(0) };
+    ledger.positions.set(key, position);
+  }
+  return position;
+}
+
+function moveCash(ledger: Ledger, currency: string, delta: Dec): void {
+  ledger.cash.set(currency, (ledger.cash.get(currency) ?? new Dec(0)).plus(delta));
+}
+
+type DecimalField = 'quantity' | 'price' | 'amount' | 'ratio' | 'fee';
+
+function decimalField(
+  tx: LedgerTransaction,
+  field: DecimalField,
+  range: 'positive' | 'non-negative',
+): Dec {
+  const raw = tx[field];
+  if (raw === undefined) throw invalid(tx, `a ${tx.type} needs ${field}`);
+  const value = parseDecimal(raw);
+  if (value === undefined) throw invalid(tx, `${field} "${raw}" is not a decimal string`);
+  if (range === 'positive' ? !value.gt(0) : value.lt(0)) {
+    throw invalid(tx, `${field} must be ${range === 'positive' ? '> 0' : '>= 0'}, got ${raw}`);
+  }
+  return value;
+}
+
+function requiredSymbol(tx: LedgerTransaction): string {
+  const symbol = tx.symbol?.trim();
+  if (!symbol) throw invalid(tx, `a ${tx.type} needs a symbol`);
+  return symbol;
+}
+
+function toDerivedHolding(position: Position): DerivedHolding {
+  return {
+    symbol: position.symbol,
+    currency: position.currency,
+    quantity: formatDecimal(position.quantity),
+    averageCost: formatDecimal(position.cost.div(position.quantity)),
+    costBasis: formatDecimal(position.cost),
+  };
+}
+
+function invalid(tx: LedgerTransaction, message: string): PortfolioError {
+  return new PortfolioError('invalid_transaction', `transaction ${tx.id}: ${message}`, {
+    transactionId: tx.id,
+  });
+}
+
+function positionKey(symbol: string, currency: string): string {
+  return `${symbol}\u0000${currency}`;
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function assertNever(value: never): never {
+  throw new Error(`unhandled transaction type ${String(value)}`);
+}

@@ -1,0 +1,32 @@
+export {
+  DECIMAL_PATTERN,
+  DecimalString,
+  NonNegativeDecimalString,
+  OUTPUT_SCALE,
+  PositiveDecimalString,
+} from './decimal.js';
+export {
+  type DerivedCash,
+  type DerivedHolding,
+  type DerivedPortfolio,
+  deriveHoldings,
+  type LedgerTransaction,
+} from './derive-holdings.js';
+export { PortfolioError, type PortfolioErrorCode, type PortfolioErrorOptions } from './errors.js';
+export { CurrencyCode, InstrumentSymbol, IsoDateTime } from './fields.js';
+export { CashPosition, Holding, Portfolio } from './records.js';
+export {
+  NewTransaction,
+  TRANSACTION_TYPES,
+  Transaction,
+  TransactionType,
+} from './transaction.js';
+export {
+  type CashValues,
+  type HoldingValues,
+  type Quote,
+  type ValuationInputs,
+  type ValuationIssue,
+  type ValuedPortfolio,
+  valueHoldings,
+} from './value-holdings.js';

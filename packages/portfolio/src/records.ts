@@ -1,0 +1,64 @@
+import { z } from 'zod';
+import { DecimalString } from './decimal.js';
+import { CurrencyCode, IsoDateTime, InstrumentSymbol } from './fields.js';
+
+/** A user's portfolio (CONTRACT.md §4). `baseCurrency` is the reporting currency, default EUR. */
+export const Portfolio = z
+  .object({
+    id: z.string().min(1),
+    name: z.string().min(1).max(200),
+    baseCurrency: CurrencyCode,
+    createdAt: IsoDateTime,
+  })
+  .meta({ id: 'Portfolio' })
+  .describe('A portfolio of holdings, cash positions and transactions');
+export type Portfolio = z.infer<typeof Portfolio>;
+
+const nullableDecimal = (description: string) =>
+  DecimalString.nullable().describe(`${description}; null when it cannot be valued`);
+
+/**
+ * A position in one instrument, derived from the transactions and valued at `valuedAt`
+ * (CONTRACT.md §4).
+ *
+ * - `quantity`, `averageCost` (per unit, fees included), `lastPrice`, `marketValue` are in
+ *   `currency`, the currency the holding was bought in; a quote in another currency is
+ *   cross-converted through EUR.
+ * - `*Eur` fields are in euro, converted at ECB reference rates (units of currency per 1 EUR).
+ * - `weight` is a fraction 0–1 (not percent) of the portfolio's total EUR value, cash included.
+ * - Value fields are `null`, never 0, when the quote or an FX rate is missing.
+ */
+export const Holding = z
+  .object({
+    id: z.string().min(1),
+    portfolioId: z.string().min(1),
+    symbol: InstrumentSymbol,
+    name: z.string().describe('Display name; the symbol when no name is known'),
+    quantity: DecimalString.describe('Units held, > 0'),
+    averageCost: DecimalString.describe('Average cost per unit in `currency`, fees included'),
+    currency: CurrencyCode.describe('Currency the holding was bought in'),
+    lastPrice: nullableDecimal('Last price per unit in `currency`'),
+    marketValue: nullableDecimal('quantity × lastPrice, in `currency`'),
+    marketValueEur: nullableDecimal('marketValue in EUR'),
+    costBasisEur: nullableDecimal('quantity × averageCost in EUR'),
+    unrealizedPnlEur: nullableDecimal('marketValueEur − costBasisEur'),
+    weight: nullableDecimal('Share of the total EUR value incl. cash, fraction 0–1'),
+    valuedAt: IsoDateTime.describe('When the values were computed'),
+  })
+  .meta({ id: 'Holding' })
+  .describe('A holding with stored values in EUR');
+export type Holding = z.infer<typeof Holding>;
+
+/** Cash in one currency, derived from the transactions (CONTRACT.md §4). May be negative. */
+export const CashPosition = z
+  .object({
+    id: z.string().min(1),
+    portfolioId: z.string().min(1),
+    currency: CurrencyCode,
+    amount: DecimalString.describe('Balance in `currency`; negative when overdrawn'),
+    amountEur: nullableDecimal('Balance in EUR'),
+    valuedAt: IsoDateTime,
+  })
+  .meta({ id: 'CashPosition' })
+  .describe('A cash balance in one currency');
+export type CashPosition = z.infer<typeof CashPosition>;
