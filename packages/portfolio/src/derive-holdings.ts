@@ -106,19 +106,24 @@ function sortTransactions(transactions: readonly LedgerTransaction[]): LedgerTra
 function applyTransaction(ledger: Ledger, tx: LedgerTransaction): void {
   switch (tx.type) {
     case 'buy':
-      return applyBuy(ledger, tx);
+      applyBuy(ledger, tx);
+      break;
     case 'sell':
-      return applySell(ledger, tx);
+      applySell(ledger, tx);
+      break;
     case 'split':
-      return applySplit(ledger, tx);
+      applySplit(ledger, tx);
+      break;
     case 'dividend':
     case 'deposit':
-      return moveCash(ledger, tx.currency, decimalField(tx, 'amount', 'positive'));
+      moveCash(ledger, tx.currency, decimalField(tx, 'amount', 'positive'));
+      break;
     case 'withdrawal':
     case 'fee':
-      return moveCash(ledger, tx.currency, decimalField(tx, 'amount', 'positive').neg());
+      moveCash(ledger, tx.currency, decimalField(tx, 'amount', 'positive').neg());
+      break;
     default:
-      return assertNever(tx.type);
+      assertNever(tx.type);
   }
 }
 

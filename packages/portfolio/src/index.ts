@@ -14,6 +14,16 @@ export {
 } from './derive-holdings.js';
 export { PortfolioError, type PortfolioErrorCode, type PortfolioErrorOptions } from './errors.js';
 export { CurrencyCode, InstrumentSymbol, IsoDateTime } from './fields.js';
+export {
+  BROKER_FORMATS,
+  type BrokerCsvResult,
+  type BrokerFormat,
+  DEFAULT_IMPORT_LIMITS,
+  type ImportIssue,
+  type ImportLimits,
+  type ParseBrokerCsvOptions,
+  parseBrokerCsv,
+} from './import/parse-broker-csv.js';
 export { CashPosition, Holding, Portfolio } from './records.js';
 export {
   NewTransaction,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DecimalString } from './decimal.js';
-import { CurrencyCode, IsoDateTime, InstrumentSymbol } from './fields.js';
+import { CurrencyCode, InstrumentSymbol, IsoDateTime } from './fields.js';
 
 /** A user's portfolio (CONTRACT.md §4). `baseCurrency` is the reporting currency, default EUR. */
 export const Portfolio = z

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DecimalString, NonNegativeDecimalString, PositiveDecimalString } from './decimal.js';
-import { CurrencyCode, IsoDateTime, InstrumentSymbol } from './fields.js';
+import { CurrencyCode, InstrumentSymbol, IsoDateTime } from './fields.js';
 
 /**
  * Kinds of portfolio transactions, as in the service contract (CONTRACT.md §4).
