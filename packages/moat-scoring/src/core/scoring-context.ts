@@ -1,0 +1,128 @@
+import type { FiscalYearFigures, Fundamentals, MetricKey } from '@svc/schemas';
+import { MoatScoringError } from '../errors.js';
+import { isFinancialSic } from './industry.js';
+
+/** A yearly series: `values[i]` belongs to fiscal year `years[i]`, oldest first. */
+export interface YearSeries {
+  readonly years: number[];
+  readonly values: number[];
+}
+
+/**
+ * The fiscal years a criterion scores, plus what every criterion needs to know about the company.
+ * Built once per evaluation by {@link buildScoringContext}.
+ */
+export interface ScoringContext {
+  /** Records inside the window, oldest first, one per fiscal year label. */
+  readonly years: readonly FiscalYearFigures[];
+  /** Fiscal years the window spans, gaps included (SPGI's missing year counts here). */
+  readonly spanYears: number;
+  /** Bank, thrift or insurer by SIC code (see `isFinancialSic`). */
+  readonly financial: boolean;
+  /** ISO 4217 reporting currency, for display. */
+  readonly currency: string;
+  /** Metrics reported (non-null) in at least one year of the window. */
+  readonly reported: ReadonlySet<MetricKey>;
+}
+
+/** Minimum usable fiscal years below which an evaluation is refused. */
+export const MIN_USABLE_YEARS = 3;
+
+/** Finite value of a metric in one year, or `null` when it is not reported. */
+export function metric(year: FiscalYearFigures, key: MetricKey): number | null {
+  const figure = year[key];
+  if (figure === null || figure === undefined) return null;
+  return Number.isFinite(figure.value) ? figure.value : null;
+}
+
+/**
+ * A metric's value where absence is structural: the value when reported; `0` when the company
+ * reports that line in no year of the window (it has no such item: no goodwill, no borrowings,
+ * no buybacks); `null` when the line exists in other years but is missing this year (missing
+ * data, never filled).
+ */
+export function metricOrAbsent(
+  context: ScoringContext,
+  year: FiscalYearFigures,
+  key: MetricKey,
+): number | null {
+  const v = metric(year, key);
+  if (v !== null) return v;
+  return context.reported.has(key) ? null : 0;
+}
+
+/** Collects `pick(year)` over the window, skipping years where it is `null` or not finite. */
+export function collect(
+  context: ScoringContext,
+  pick: (year: FiscalYearFigures, index: number) => number | null,
+): YearSeries {
+  const years: number[] = [];
+  const values: number[] = [];
+  context.years.forEach((year, index) => {
+    const v = pick(year, index);
+    if (v !== null && Number.isFinite(v)) {
+      years.push(year.fiscalYear);
+      values.push(v);
+    }
+  });
+  return { years, values };
+}
+
+function isUsable(year: FiscalYearFigures): boolean {
+  return metric(year, 'revenue') !== null && metric(year, 'netIncome') !== null;
+}
+
+function sortedUnique(years: readonly FiscalYearFigures[]): FiscalYearFigures[] {
+  const byYear = new Map<number, FiscalYearFigures>();
+  for (const year of years) byYear.set(year.fiscalYear, year);
+  return [...byYear.values()].sort((a, b) => a.fiscalYear - b.fiscalYear);
+}
+
+function reportedMetrics(years: readonly FiscalYearFigures[]): Set<MetricKey> {
+  const reported = new Set<MetricKey>();
+  for (const year of years) {
+    for (const key of Object.keys(year) as (keyof FiscalYearFigures)[]) {
+      const figure = year[key];
+      if (figure !== null && typeof figure === 'object' && Number.isFinite(figure.value)) {
+        reported.add(key as MetricKey);
+      }
+    }
+  }
+  return reported;
+}
+
+/**
+ * Selects the evaluation window: the `windowYears` fiscal years ending with the latest usable
+ * year (a year with revenue and net income), keyed by the fiscal-year label (so a January year
+ * end, labelled the year before, sorts correctly).
+ *
+ * @throws {@link MoatScoringError} `insufficient_data` when fewer than 3 usable years fall in the
+ * window.
+ */
+export function buildScoringContext(
+  fundamentals: Fundamentals,
+  windowYears: number,
+): ScoringContext {
+  const all = sortedUnique(fundamentals.years);
+  const usable = all.filter(isUsable);
+  const last = usable[usable.length - 1];
+  const start = last === undefined ? 0 : last.fiscalYear - windowYears + 1;
+  const years = all.filter(
+    (y) => last !== undefined && y.fiscalYear >= start && y.fiscalYear <= last.fiscalYear,
+  );
+  const usableInWindow = years.filter(isUsable).length;
+  if (last === undefined || usableInWindow < MIN_USABLE_YEARS) {
+    throw new MoatScoringError(
+      'insufficient_data',
+      `${fundamentals.company.ticker}: ${usableInWindow} usable fiscal year(s) with revenue and net income; at least ${MIN_USABLE_YEARS} are needed`,
+    );
+  }
+  const first = years[0] as FiscalYearFigures;
+  return {
+    years,
+    spanYears: last.fiscalYear - first.fiscalYear + 1,
+    financial: isFinancialSic(fundamentals.company.sicCode),
+    currency: fundamentals.company.currency,
+    reported: reportedMetrics(years),
+  };
+}

@@ -1,0 +1,88 @@
+/** Small numeric helpers over plain arrays. Every function returns `null` when undefined. */
+
+/** Arithmetic mean; `null` for an empty array. */
+export function mean(values: readonly number[]): number | null {
+  if (values.length === 0) return null;
+  let sum = 0;
+  for (const v of values) sum += v;
+  return sum / values.length;
+}
+
+/** Sum of the values (0 for an empty array). */
+export function sum(values: readonly number[]): number {
+  let total = 0;
+  for (const v of values) total += v;
+  return total;
+}
+
+/** Median (mean of the two middle values for an even count); `null` for an empty array. */
+export function median(values: readonly number[]): number | null {
+  if (values.length === 0) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  if (sorted.length % 2 === 1) return sorted[mid] as number;
+  return ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}
+
+/** Sample standard deviation (n − 1); `null` with fewer than 2 values. */
+export function sampleStdev(values: readonly number[]): number | null {
+  const m = mean(values);
+  if (m === null || values.length < 2) return null;
+  let squares = 0;
+  for (const v of values) squares += (v - m) ** 2;
+  return Math.sqrt(squares / (values.length - 1));
+}
+
+/** Result of an ordinary least squares fit `y = intercept + slope × x`. */
+export interface LinearFit {
+  slope: number;
+  intercept: number;
+  /** Coefficient of determination; 1 when `y` has no variance (a perfect, flat fit). */
+  rSquared: number;
+}
+
+/** Ordinary least squares of `ys` on `xs`; `null` with fewer than 2 points or no spread in `xs`. */
+export function linearFit(xs: readonly number[], ys: readonly number[]): LinearFit | null {
+  const n = Math.min(xs.length, ys.length);
+  if (n < 2) return null;
+  const mx = mean(xs.slice(0, n)) as number;
+  const my = mean(ys.slice(0, n)) as number;
+  let sxx = 0;
+  let sxy = 0;
+  let syy = 0;
+  for (let i = 0; i < n; i += 1) {
+    const dx = (xs[i] as number) - mx;
+    const dy = (ys[i] as number) - my;
+    sxx += dx * dx;
+    sxy += dx * dy;
+    syy += dy * dy;
+  }
+  if (sxx === 0) return null;
+  const slope = sxy / sxx;
+  const rSquared = syy === 0 ? 1 : Math.min(1, (sxy * sxy) / (sxx * syy));
+  return { slope, intercept: my - slope * mx, rSquared };
+}
+
+/** `numerator / denominator`, or `null` when the denominator is 0 or the result is not finite. */
+export function ratio(numerator: number, denominator: number): number | null {
+  if (denominator === 0) return null;
+  const r = numerator / denominator;
+  return Number.isFinite(r) ? r : null;
+}
+
+/**
+ * Means of the first and last `k` values, `k = min(3, ⌊n / 2⌋)`, so that the two ends never
+ * overlap and no single year sets an endpoint (methodology §0.3: 3-year endpoint averages).
+ * `null` with fewer than 2 values.
+ */
+export function endpointMeans(
+  values: readonly number[],
+): { first: number; last: number; k: number } | null {
+  const k = Math.min(3, Math.floor(values.length / 2));
+  if (k === 0) return null;
+  return {
+    first: mean(values.slice(0, k)) as number,
+    last: mean(values.slice(values.length - k)) as number,
+    k,
+  };
+}

@@ -1,0 +1,110 @@
+import type { FiscalYearFigures } from '@svc/schemas';
+import {
+  type Assessment,
+  BEST_FAIL,
+  BEST_WARNING,
+  type Cap,
+  historyCaps,
+  insufficient,
+  scored,
+} from '../core/assessment.js';
+import { signedPercent } from '../core/format.js';
+import { trendGrowth } from '../core/growth.js';
+import { type Anchor, interpolate } from '../core/interpolate.js';
+import { collect, metric, type ScoringContext, type YearSeries } from '../core/scoring-context.js';
+
+/** Trend growth anchors, fraction per year (methodology §4.1; Rule #1 / IBD 10% sits inside). */
+export const GROWTH_ANCHORS: readonly Anchor[] = [
+  [0, 0],
+  [0.03, 0.4],
+  [0.07, 0.75],
+  [0.12, 1],
+];
+/** R² anchors (NAIC bands: < 60% probably cyclical, 80–90% very good, > 90% excellent). */
+export const R_SQUARED_ANCHORS: readonly Anchor[] = [
+  [0.5, 0],
+  [0.6, 0.4],
+  [0.8, 0.75],
+  [0.9, 1],
+];
+/** Multiplier by number of down-years (dassus98 {0:1, 1:0.9, 2:0.8, 3+:0.6}; ≥ 4 → 0.4 extends it). */
+export const DOWN_YEAR_MULTIPLIERS = [1, 0.9, 0.8, 0.6, 0.4] as const;
+/** A year-over-year fall smaller than this fraction is noise, not a down-year (judgement). */
+export const DECLINE_TOLERANCE = 0.02;
+/** A diluted share count moving more than this fraction in a year makes EPS suspect (§4.1). */
+export const SHARE_JUMP = 0.3;
+
+interface EarningsBasis {
+  readonly label: 'EPS' | 'net income';
+  readonly series: YearSeries;
+}
+
+function hasShareJump(context: ScoringContext): boolean {
+  const shares = collect(context, (y) => metric(y, 'dilutedShares'));
+  for (let i = 1; i < shares.values.length; i += 1) {
+    const previous = shares.values[i - 1] as number;
+    const current = shares.values[i] as number;
+    if (previous > 0 && Math.abs(current / previous - 1) > SHARE_JUMP) return true;
+  }
+  return false;
+}
+
+/**
+ * Diluted EPS, unless EPS covers fewer years than net income or the share count jumps more than
+ * 30% in a year (a split not restated, a filing error, a big merger): then net income, which is
+ * free of share-count problems (methodology §4.1 and §6 "Stock splits").
+ */
+export function earningsBasis(context: ScoringContext): EarningsBasis {
+  const eps = collect(context, (y: FiscalYearFigures) => metric(y, 'dilutedEps'));
+  const netIncome = collect(context, (y) => metric(y, 'netIncome'));
+  if (eps.values.length >= netIncome.values.length && !hasShareJump(context)) {
+    return { label: 'EPS', series: eps };
+  }
+  return { label: 'net income', series: netIncome };
+}
+
+/** Number of year-over-year falls larger than {@link DECLINE_TOLERANCE}. */
+export function countDownYears(values: readonly number[]): number {
+  let count = 0;
+  for (let i = 1; i < values.length; i += 1) {
+    const previous = values[i - 1] as number;
+    if ((values[i] as number) < previous - DECLINE_TOLERANCE * Math.abs(previous)) count += 1;
+  }
+  return count;
+}
+
+function lossCaps(series: YearSeries): Cap[] {
+  const n = series.values.length;
+  const losses = series.values.filter((v) => v <= 0).length;
+  const recentLoss = series.values.slice(-3).some((v) => v <= 0);
+  const failLosses = n - Math.ceil(0.8 * n) + 1;
+  const caps: Cap[] = [];
+  if (recentLoss) caps.push({ cap: BEST_FAIL, note: 'loss in the last 3 years' });
+  if (losses >= failLosses) caps.push({ cap: BEST_FAIL, note: `${losses} loss years` });
+  else if (losses >= 2) caps.push({ cap: BEST_WARNING, note: `${losses} loss years` });
+  return caps;
+}
+
+/**
+ * Earnings consistency (methodology §4.1): `q = 0.5·q(growth) + 0.5·q(R²)·m(down-years)`, capped
+ * by loss years (latest 3 years → fail; ≥ 2 → warning; more than 20% of years → fail, dassus98
+ * "positive in 8 of 10") and by short or gappy history. numericValue = trend growth in percent.
+ */
+export function assessEarningsConsistency(context: ScoringContext): Assessment {
+  const { label, series } = earningsBasis(context);
+  const n = series.values.length;
+  if (n < 3) return insufficient(`${n} year(s) of ${label}; at least 3 are needed`, series);
+  const { growth, rSquared } = trendGrowth(series);
+  const downYears = countDownYears(series.values);
+  const multiplier = DOWN_YEAR_MULTIPLIERS[Math.min(downYears, 4)] as number;
+  const qGrowth = growth === null ? 0 : interpolate(growth, GROWTH_ANCHORS);
+  const qConsistency = interpolate(rSquared, R_SQUARED_ANCHORS) * multiplier;
+  const growthText = growth === null ? 'growth n/m' : `${signedPercent(growth)}/yr`;
+  return scored({
+    quality: 0.5 * qGrowth + 0.5 * qConsistency,
+    value: `${label} ${growthText}, R² ${rSquared.toFixed(2)}, ${downYears} down-year${downYears === 1 ? '' : 's'}`,
+    numericValue: growth === null ? null : growth * 100,
+    trend: series,
+    caps: [...lossCaps(series), ...historyCaps(n, context.spanYears)],
+  });
+}

@@ -1,0 +1,225 @@
+import type { FiscalYearFigures } from '@svc/schemas';
+import {
+  type Assessment,
+  BEST_FAIL,
+  BEST_WARNING,
+  historyCaps,
+  insufficient,
+  scored,
+} from '../core/assessment.js';
+import { amount, percent, signedPercent, times } from '../core/format.js';
+import { type Anchor, interpolate } from '../core/interpolate.js';
+import {
+  collect,
+  metric,
+  metricOrAbsent,
+  type ScoringContext,
+  type YearSeries,
+} from '../core/scoring-context.js';
+import { sum } from '../core/statistics.js';
+import { totalDebt } from './debt-sustainability.js';
+
+/** Buybacks at or above this share of cumulative net income are material (judgement, §4.4). */
+export const MATERIAL_BUYBACK_SHARE = 0.1;
+/** Retained-earnings CAGR anchors without buybacks (judgement, §4.4 Path A). */
+export const GROWTH_ANCHORS: readonly Anchor[] = [
+  [0, 0],
+  [0.03, 0.4],
+  [0.07, 0.75],
+  [0.12, 1],
+];
+/** (FCF − dividends) ÷ buybacks anchors: ≥ 1× means buybacks came out of free cash flow (§4.4). */
+export const COVERAGE_ANCHORS: readonly Anchor[] = [
+  [0.5, 0],
+  [0.75, 0.4],
+  [1, 0.75],
+  [1.5, 1],
+];
+/** Return on retained EPS anchors (dassus98 F4 12%; Buffettology 15%; Buffett 1984 $1 test). */
+export const RETENTION_ANCHORS: readonly Anchor[] = [
+  [0, 0],
+  [0.08, 0.4],
+  [0.12, 0.75],
+  [0.2, 1],
+];
+
+interface Flows {
+  buybacks: number;
+  dividends: number;
+  freeCashFlow: number;
+  freeCashFlowYears: number;
+  netIncome: number;
+}
+
+/** Window sums of buybacks, dividends, free cash flow (CFO − |capex|) and net income. */
+export function windowFlows(context: ScoringContext): Flows {
+  const flows: Flows = {
+    buybacks: 0,
+    dividends: 0,
+    freeCashFlow: 0,
+    freeCashFlowYears: 0,
+    netIncome: 0,
+  };
+  for (const year of context.years) {
+    flows.buybacks += Math.abs(metricOrAbsent(context, year, 'shareRepurchases') ?? 0);
+    flows.dividends += Math.abs(metricOrAbsent(context, year, 'dividendsPaid') ?? 0);
+    flows.netIncome += metric(year, 'netIncome') ?? 0;
+    const cfo = metric(year, 'operatingCashFlow');
+    const capex = metric(year, 'capitalExpenditure');
+    if (cfo !== null && capex !== null) {
+      flows.freeCashFlow += cfo - Math.abs(capex);
+      flows.freeCashFlowYears += 1;
+    }
+  }
+  return flows;
+}
+
+function netDebt(context: ScoringContext, year: FiscalYearFigures): number | null {
+  const debt = totalDebt(context, year);
+  const cash = metricOrAbsent(context, year, 'cash');
+  return debt === null || cash === null ? null : debt - cash;
+}
+
+/** Net debt at the last year that reports it minus at the first; `null` when not computable. */
+export function netDebtChange(context: ScoringContext): number | null {
+  const series = collect(context, (y) => netDebt(context, y));
+  if (series.values.length < 2) return null;
+  return (series.values[series.values.length - 1] as number) - (series.values[0] as number);
+}
+
+/**
+ * Return on retained earnings per share: (EPS_last − EPS_first) ÷ Σ (EPS_t − DPS_t) over the later
+ * years, DPS = dividends paid ÷ diluted shares. `null` when fewer than 3 years or Σ retained ≤ 0.
+ */
+export function retentionReturn(context: ScoringContext): number | null {
+  const series = collect(context, (y) => {
+    const eps = metric(y, 'dilutedEps');
+    const dividends = metricOrAbsent(context, y, 'dividendsPaid');
+    const shares = metric(y, 'dilutedShares');
+    if (eps === null || dividends === null || shares === null || shares <= 0) return null;
+    return eps;
+  });
+  if (series.values.length < 3) return null;
+  const byYear = new Map(context.years.map((y) => [y.fiscalYear, y]));
+  const retained = series.years.slice(1).map((fy, i) => {
+    const year = byYear.get(fy) as FiscalYearFigures;
+    const dps =
+      Math.abs(metricOrAbsent(context, year, 'dividendsPaid') ?? 0) /
+      (metric(year, 'dilutedShares') as number);
+    return (series.values[i + 1] as number) - dps;
+  });
+  const totalRetained = sum(retained);
+  if (!(totalRetained > 0)) return null;
+  return (
+    ((series.values[series.values.length - 1] as number) - (series.values[0] as number)) /
+    totalRetained
+  );
+}
+
+function assessWithoutBuybacks(
+  context: ScoringContext,
+  balance: YearSeries,
+  netIncome: number,
+): Assessment {
+  const n = balance.values.length;
+  if (n < 3)
+    return insufficient(`retained earnings in ${n} year(s); at least 3 are needed`, balance);
+  const first = balance.values[0] as number;
+  const last = balance.values[n - 1] as number;
+  const distance = (balance.years[n - 1] as number) - (balance.years[0] as number);
+  const growth = first > 0 && last > 0 ? (last / first) ** (1 / distance) - 1 : null;
+  let quality = growth === null ? 0 : interpolate(growth, GROWTH_ANCHORS);
+  if (growth === null && last > first) quality = last > 0 ? 0.4 : 0.2;
+  let rises = 0;
+  for (let i = 1; i < n; i += 1)
+    if ((balance.values[i] as number) > (balance.values[i - 1] as number)) rises += 1;
+  const growthText =
+    growth === null
+      ? `from ${amount(first, context.currency)} to ${amount(last, context.currency)}`
+      : `${signedPercent(growth)}/yr`;
+  return scored({
+    quality,
+    value: `retained earnings ${growthText}, rose in ${rises}/${n - 1} yrs, no material buybacks`,
+    numericValue: growth === null ? null : growth * 100,
+    trend: balance,
+    caps: [
+      rises < Math.ceil(0.7 * (n - 1)) && {
+        cap: BEST_WARNING,
+        note: 'retained earnings rose in fewer than 70% of years',
+      },
+      last <= 0 && netIncome <= 0 && { cap: BEST_FAIL, note: 'accumulated deficit from losses' },
+      ...historyCaps(n, context.spanYears),
+    ],
+  });
+}
+
+function assessWithBuybacks(
+  context: ScoringContext,
+  balance: YearSeries,
+  flows: Flows,
+): Assessment {
+  if (flows.freeCashFlowYears < 3) {
+    return insufficient(
+      `free cash flow in ${flows.freeCashFlowYears} year(s); at least 3 are needed`,
+      balance,
+    );
+  }
+  const coverage = (flows.freeCashFlow - flows.dividends) / flows.buybacks;
+  const debtChange = netDebtChange(context);
+  const retention = retentionReturn(context);
+  const qFunding = interpolate(coverage, COVERAGE_ANCHORS);
+  const quality =
+    retention === null
+      ? qFunding
+      : 0.6 * qFunding + 0.4 * interpolate(retention, RETENTION_ANCHORS);
+  const latestEquity = metric(
+    context.years[context.years.length - 1] as FiscalYearFigures,
+    'totalEquity',
+  );
+  const c = context.currency;
+  const parts = [
+    `buybacks ${amount(flows.buybacks, c)} covered ${times(coverage)} by FCF after dividends`,
+    debtChange === null
+      ? 'net debt change n/a'
+      : `net debt ${debtChange >= 0 ? '+' : ''}${amount(debtChange, c)}`,
+    retention === null ? null : `return on retained EPS ${percent(retention)}`,
+    latestEquity !== null && latestEquity < 0 ? 'negative equity (buybacks)' : null,
+  ];
+  return scored({
+    quality,
+    value: parts.filter((p) => p !== null).join('; '),
+    numericValue: coverage,
+    trend: balance,
+    caps: [
+      debtChange !== null &&
+        debtChange > flows.buybacks && { cap: BEST_FAIL, note: 'buybacks funded with debt' },
+      debtChange !== null &&
+        debtChange > 0.5 * flows.buybacks && {
+          cap: BEST_WARNING,
+          note: 'buybacks partly funded with debt',
+        },
+      debtChange === null && { cap: BEST_WARNING, note: 'debt funding not verifiable' },
+      ...historyCaps(flows.freeCashFlowYears, context.spanYears),
+    ],
+  });
+}
+
+/**
+ * Retained earnings (methodology §4.4, interface spec 2.3). Without material buybacks (< 10% of
+ * cumulative net income): the retained-earnings balance must grow (CAGR anchors 0/3/7/12%, rising
+ * in ≥ 70% of years). With material buybacks the balance is not meaningful (retired shares are
+ * charged to it), so the test is whether buybacks were funded from free cash flow after dividends
+ * rather than from debt: `q = 0.6·q(coverage) + 0.4·q(return on retained EPS)`, coverage =
+ * (Σ FCF − Σ dividends) ÷ Σ buybacks; net debt rising by more than half the buybacks caps at
+ * warning, by more than the buybacks at fail. numericValue = coverage (×) with buybacks, else the
+ * retained-earnings CAGR in percent.
+ */
+export function assessRetainedEarnings(context: ScoringContext): Assessment {
+  const flows = windowFlows(context);
+  const balance = collect(context, (y) => metric(y, 'retainedEarnings'));
+  const material =
+    flows.buybacks > 0 && flows.buybacks >= MATERIAL_BUYBACK_SHARE * Math.max(flows.netIncome, 0);
+  return material
+    ? assessWithBuybacks(context, balance, flows)
+    : assessWithoutBuybacks(context, balance, flows.netIncome);
+}

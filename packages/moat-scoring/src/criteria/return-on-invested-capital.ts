@@ -1,0 +1,155 @@
+import type { FiscalYearFigures } from '@svc/schemas';
+import {
+  type Assessment,
+  BEST_WARNING,
+  historyCaps,
+  insufficient,
+  scored,
+} from '../core/assessment.js';
+import { percent } from '../core/format.js';
+import { type Anchor, interpolate } from '../core/interpolate.js';
+import { metric, type ScoringContext, type YearSeries } from '../core/scoring-context.js';
+import { median } from '../core/statistics.js';
+import { averageCapital, chooseCapital } from './invested-capital.js';
+import { nopatTaxRate } from './tax-rate.js';
+
+/** Median ROIC anchors (Rule #1 ≥ 10%; Greenwald 15–25%; UltraQuality bands identical). */
+export const ROIC_ANCHORS: readonly Anchor[] = [
+  [0.05, 0],
+  [0.1, 0.4],
+  [0.15, 0.75],
+  [0.25, 1],
+];
+/** The pass line of a single year (Greenwald 15%). */
+export const ROIC_HURDLE = 0.15;
+/** Share of years at or above the hurdle below which ROIC is at best a warning (§4.5). */
+export const MIN_HURDLE_SHARE = 0.6;
+/** Quality of a consistently profitable company with negative invested capital (judgement §4.5). */
+export const CAPITAL_LIGHT_QUALITY = 0.85;
+/** Yearly returns are clamped to ±1000% so that a near-zero capital cannot blow up the trend. */
+export const MAX_ABS_RETURN = 10;
+
+const clampReturn = (r: number) => Math.max(-MAX_ABS_RETURN, Math.min(MAX_ABS_RETURN, r));
+const asPercent = (s: YearSeries): YearSeries => ({
+  years: s.years,
+  values: s.values.map((v) => v * 100),
+});
+
+/** EBIT: reported operating income, else pretax income + interest expense (§4.5). */
+export function ebit(year: FiscalYearFigures): number | null {
+  const operating = metric(year, 'operatingIncome');
+  if (operating !== null) return operating;
+  const pretax = metric(year, 'pretaxIncome');
+  const interest = metric(year, 'interestExpense');
+  return pretax === null || interest === null ? null : pretax + interest;
+}
+
+interface ReturnSeries {
+  readonly returns: YearSeries;
+  readonly nopat: number[];
+  readonly negativeCapitalYears: number;
+  readonly operatingYears: number;
+}
+
+function investedCapitalReturns(context: ScoringContext): ReturnSeries {
+  const returns: YearSeries = { years: [], values: [] };
+  const nopat: number[] = [];
+  let negativeCapitalYears = 0;
+  let operatingYears = 0;
+  context.years.forEach((year, index) => {
+    const operatingProfit = ebit(year);
+    if (operatingProfit === null) return;
+    const afterTax = operatingProfit * (1 - nopatTaxRate(context.years, index));
+    nopat.push(afterTax);
+    const { capital, basis } = chooseCapital(context, index);
+    if (basis === 'negative') negativeCapitalYears += 1;
+    if (basis === 'operating') operatingYears += 1;
+    if (capital === null) return;
+    returns.years.push(year.fiscalYear);
+    returns.values.push(clampReturn(afterTax / capital));
+  });
+  return { returns, nopat, negativeCapitalYears, operatingYears };
+}
+
+/** Return on average equity by year, for banks and insurers (Damodaran; §4.5 Financials). */
+function equityReturns(context: ScoringContext): YearSeries {
+  const returns: YearSeries = { years: [], values: [] };
+  context.years.forEach((year, index) => {
+    const netIncome = metric(year, 'netIncome');
+    const previous = index > 0 ? context.years[index - 1] : undefined;
+    const opening = previous === undefined ? null : metric(previous, 'totalEquity');
+    const consecutive = previous !== undefined && previous.fiscalYear === year.fiscalYear - 1;
+    const equity = averageCapital(metric(year, 'totalEquity'), opening, consecutive);
+    if (netIncome === null || equity === null || equity <= 0) return;
+    returns.years.push(year.fiscalYear);
+    returns.values.push(clampReturn(netIncome / equity));
+  });
+  return returns;
+}
+
+function displayPercent(fraction: number): string {
+  return fraction > 1 ? '> 100%' : percent(fraction);
+}
+
+function scoreReturns(context: ScoringContext, returns: YearSeries, label: string, extra: string) {
+  const n = returns.values.length;
+  const level = median(returns.values) as number;
+  const atHurdle = returns.values.filter((v) => v >= ROIC_HURDLE).length;
+  return scored({
+    quality: interpolate(level, ROIC_ANCHORS),
+    value: `median ${label} ${displayPercent(level)} (${atHurdle}/${n} yrs ≥ 15%)${extra}`,
+    numericValue: level * 100,
+    trend: asPercent(returns),
+    caps: [
+      atHurdle < MIN_HURDLE_SHARE * n && {
+        cap: BEST_WARNING,
+        note: 'below 15% in over 40% of years',
+      },
+      ...historyCaps(n, context.spanYears),
+    ],
+  });
+}
+
+function isCapitalLight(series: ReturnSeries): boolean {
+  const profitable = series.nopat.length >= 3 && series.nopat.every((v) => v > 0);
+  return profitable && series.negativeCapitalYears >= 0.5 * series.nopat.length;
+}
+
+/**
+ * Return on invested capital (methodology §4.5): NOPAT = EBIT × (1 − 3-year effective tax rate,
+ * statutory fallback) over average invested capital, financing approach first, operating approach
+ * when financing capital is ≤ 0 or under 10% of revenue (negative equity, MCD). `q = q(median)`,
+ * capped at warning when fewer than 60% of years reach 15%. Never ROE, except for banks and
+ * insurers, where debt is raw material (Damodaran) and ROE on average equity is used with the same
+ * anchors. Profitable capital-light companies whose capital is negative under both approaches in
+ * half the years get 0.85 (McKinsey "N/M"; judgement). numericValue = median ROIC, percent.
+ */
+export function assessReturnOnInvestedCapital(context: ScoringContext): Assessment {
+  if (context.financial) {
+    const returns = equityReturns(context);
+    if (returns.values.length < 3) {
+      return insufficient(
+        `return on equity in ${returns.values.length} year(s); at least 3 are needed`,
+        asPercent(returns),
+      );
+    }
+    return scoreReturns(context, returns, 'ROE', ' — bank or insurer: ROE on average equity');
+  }
+  const series = investedCapitalReturns(context);
+  if (isCapitalLight(series)) {
+    const level = median(series.returns.values);
+    return scored({
+      quality: CAPITAL_LIGHT_QUALITY,
+      value: 'n/m — negative invested capital (capital-light), NOPAT positive every year',
+      numericValue: level === null ? null : level * 100,
+      trend: asPercent(series.returns),
+      caps: historyCaps(series.nopat.length, context.spanYears),
+    });
+  }
+  const n = series.returns.values.length;
+  if (n < 3)
+    return insufficient(`ROIC in ${n} year(s); at least 3 are needed`, asPercent(series.returns));
+  const extra =
+    series.operatingYears > 0 ? `, operating-approach capital in ${series.operatingYears} yrs` : '';
+  return scoreReturns(context, series.returns, 'ROIC', extra);
+}

@@ -1,0 +1,57 @@
+import { CRITERION_MAX_SCORE, type Criterion, type CriterionKey } from '@svc/schemas';
+import { type Assessment, statusFor } from './core/assessment.js';
+import { CRITERIA, type CriterionDefinition } from './criteria-catalog.js';
+
+/** Rounds to 2 decimals (scores are shown and summed at this precision). */
+export function roundScore(points: number): number {
+  return Math.round(points * 100) / 100;
+}
+
+function definition(key: CriterionKey): CriterionDefinition {
+  return CRITERIA.find((c) => c.key === key) as CriterionDefinition;
+}
+
+/**
+ * Maps an internal assessment to the `Criterion` of interface spec 2.2: score = 12.5 × quality
+ * rounded to 2 decimals; not applicable → warning, "N/A — why", 0 of 0 points; insufficient data
+ * → fail, "Insufficient data — why", 0 of 12.5 points.
+ */
+export function toCriterion(key: CriterionKey, assessment: Assessment): Criterion {
+  const { name, benchmark } = definition(key);
+  const base = { key, name, benchmark };
+  switch (assessment.kind) {
+    case 'not_applicable':
+      return {
+        ...base,
+        status: 'warning',
+        value: `N/A — ${assessment.reason}`,
+        numericValue: null,
+        score: 0,
+        maxScore: 0,
+        trend: [],
+        _trendYears: [],
+      };
+    case 'insufficient':
+      return {
+        ...base,
+        status: 'fail',
+        value: `Insufficient data — ${assessment.reason}`,
+        numericValue: null,
+        score: 0,
+        maxScore: CRITERION_MAX_SCORE,
+        trend: assessment.trend.values,
+        _trendYears: assessment.trend.years,
+      };
+    case 'scored':
+      return {
+        ...base,
+        status: statusFor(assessment.quality),
+        value: assessment.value,
+        numericValue: assessment.numericValue,
+        score: roundScore(CRITERION_MAX_SCORE * assessment.quality),
+        maxScore: CRITERION_MAX_SCORE,
+        trend: assessment.trend.values,
+        _trendYears: assessment.trend.years,
+      };
+  }
+}

@@ -1,0 +1,133 @@
+import {
+  CRITERION_KEYS,
+  type Criterion,
+  type CriterionKey,
+  type Fundamentals,
+  type MoatEvaluation,
+  type Valuation,
+} from '@svc/schemas';
+import { type Assessment, PASS_QUALITY } from './core/assessment.js';
+import { buildScoringContext, type ScoringContext } from './core/scoring-context.js';
+import { assessCapexEfficiency } from './criteria/capex-efficiency.js';
+import { assessDebtSustainability } from './criteria/debt-sustainability.js';
+import { assessEarningsConsistency } from './criteria/earnings-consistency.js';
+import { assessGrossMargin } from './criteria/gross-margin.js';
+import { assessNetMargin } from './criteria/net-margin.js';
+import { assessProductDurability } from './criteria/product-durability.js';
+import { assessRetainedEarnings } from './criteria/retained-earnings.js';
+import { assessReturnOnInvestedCapital } from './criteria/return-on-invested-capital.js';
+import { roundScore, toCriterion } from './criterion-result.js';
+import { MoatScoringError } from './errors.js';
+import { verdictFor } from './verdict.js';
+
+/** Default evaluation window: the last 10 fiscal years (Buffett & Clark's 10-year view). */
+export const DEFAULT_WINDOW_YEARS = 10;
+
+/** Options of {@link evaluateMoat}. */
+export interface EvaluateMoatOptions {
+  /** ISO 8601 instant copied to `_evaluatedAt`; the package never reads the clock. */
+  readonly evaluatedAt?: string;
+  /** Valuation signals computed elsewhere (`@svc/valuation`), attached as-is to `valuation`. */
+  readonly valuation?: Valuation;
+  /** Number of most recent fiscal years to score, an integer from 3 to 50; default 10. */
+  readonly windowYears?: number;
+}
+
+/** The result of {@link evaluateMoat}: a `MoatEvaluation` (interface spec 2.1) with extensions. */
+export type MoatEvaluationResult = MoatEvaluation & {
+  /** Fiscal years of the records inside the evaluation window, oldest first (extension). */
+  _fiscalYears: number[];
+};
+
+function assessAll(context: ScoringContext): Record<CriterionKey, Assessment> {
+  const roic = assessReturnOnInvestedCapital(context);
+  const roicPasses = roic.kind === 'scored' && roic.quality >= PASS_QUALITY;
+  return {
+    earnings_consistency: assessEarningsConsistency(context),
+    gross_margin: assessGrossMargin(context, { roicPasses }),
+    net_margin: assessNetMargin(context),
+    retained_earnings: assessRetainedEarnings(context),
+    return_on_invested_capital: roic,
+    debt_sustainability: assessDebtSustainability(context),
+    capex_efficiency: assessCapexEfficiency(context, { roicPasses }),
+    product_durability: assessProductDurability(context),
+  };
+}
+
+function checkWindow(windowYears: number): void {
+  if (!Number.isInteger(windowYears) || windowYears < 3 || windowYears > 50) {
+    throw new MoatScoringError(
+      'invalid_argument',
+      `windowYears must be an integer from 3 to 50 (got ${windowYears})`,
+    );
+  }
+}
+
+function totals(criteria: readonly Criterion[]) {
+  let total = 0;
+  let max = 0;
+  let applicable = 0;
+  let passed = 0;
+  for (const c of criteria) {
+    total += c.score;
+    max += c.maxScore;
+    if (c.maxScore > 0) applicable += 1;
+    if (c.status === 'pass') passed += 1;
+  }
+  return { totalScore: roundScore(total), maxScore: roundScore(max), applicable, passed };
+}
+
+/**
+ * Scores a company against the 8 criteria of a durable competitive advantage (interface spec
+ * 2.1–2.4) from its annual fundamentals. Pure and deterministic: no I/O, no clock.
+ *
+ * Each criterion maps its metrics to a quality in [0, 1] by piecewise-linear anchors (Floor 0,
+ * Warning 0.40, Pass 0.75, Excellent 1), `score = 12.5 × quality` rounded to 2 decimals, status
+ * pass ≥ 0.75 > warning ≥ 0.40 > fail. A criterion that cannot apply (gross margin of a bank, debt
+ * of a company with no borrowing line) stays in `criteria` as a warning "N/A — why" worth 0 of 0
+ * points and leaves the maximum; missing data never earns points. `totalScore` is the sum of the
+ * rounded criterion scores, `maxScore` the sum of their maxima, and `verdict` follows
+ * `totalScore / maxScore` ({@link verdictFor}). See the README for every formula and source.
+ *
+ * @param fundamentals - annual fundamentals, one record per fiscal year (any order; a duplicated
+ *   fiscal year keeps the last record). Amounts in the reporting currency.
+ * @param options - see {@link EvaluateMoatOptions}.
+ * @returns the evaluation, valid against the `MoatEvaluation` schema of `@svc/schemas`.
+ * @throws {@link MoatScoringError} `insufficient_data` with fewer than 3 usable fiscal years
+ *   (revenue and net income) in the window; `invalid_argument` for a bad `windowYears`.
+ * @example
+ * ```ts
+ * import { evaluateMoat } from '@svc/moat-scoring';
+ *
+ * const evaluation = evaluateMoat(fundamentals, { evaluatedAt: new Date().toISOString() });
+ * console.log(evaluation.totalScore, evaluation.maxScore, evaluation.verdict);
+ * for (const c of evaluation.criteria) console.log(c.name, c.status, c.value);
+ * ```
+ */
+export function evaluateMoat(
+  fundamentals: Fundamentals,
+  options: EvaluateMoatOptions = {},
+): MoatEvaluationResult {
+  const windowYears = options.windowYears ?? DEFAULT_WINDOW_YEARS;
+  checkWindow(windowYears);
+  const context = buildScoringContext(fundamentals, windowYears);
+  const assessments = assessAll(context);
+  const criteria = CRITERION_KEYS.map((key) => toCriterion(key, assessments[key]));
+  const { totalScore, maxScore, applicable, passed } = totals(criteria);
+  const { company } = fundamentals;
+  return {
+    symbol: company.ticker,
+    companyName: company.name,
+    ...(company.sector === null ? {} : { sector: company.sector }),
+    ...(company.industry === null ? {} : { industry: company.industry }),
+    totalScore,
+    maxScore,
+    verdict: verdictFor(totalScore, maxScore),
+    criteriaCount: applicable,
+    passedCount: passed,
+    criteria,
+    ...(options.valuation === undefined ? {} : { valuation: options.valuation }),
+    ...(options.evaluatedAt === undefined ? {} : { _evaluatedAt: options.evaluatedAt }),
+    _fiscalYears: context.years.map((y) => y.fiscalYear),
+  };
+}

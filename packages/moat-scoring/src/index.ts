@@ -1,0 +1,9 @@
+export { CRITERIA, type CriterionDefinition } from './criteria-catalog.js';
+export { MoatScoringError, type MoatScoringErrorCode } from './errors.js';
+export {
+  DEFAULT_WINDOW_YEARS,
+  type EvaluateMoatOptions,
+  evaluateMoat,
+  type MoatEvaluationResult,
+} from './evaluate-moat.js';
+export { verdictFor } from './verdict.js';
