@@ -1,0 +1,217 @@
+import type { ColumnType, Generated, JSONColumnType } from 'kysely';
+
+/**
+ * A `timestamptz` column: read as a `Date` (node-postgres parses it), written as a `Date` or an
+ * ISO-8601 string.
+ */
+export type Timestamp = ColumnType<Date, Date | string, Date | string>;
+
+/** A `timestamptz` column with a database default (`now()`), optional on insert. */
+export type GeneratedTimestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+
+/**
+ * A `numeric` column. node-postgres returns `numeric` as a decimal string and the store keeps it
+ * that way: money and quantities are never parsed into floats here. Written as a decimal string.
+ */
+export type Numeric = ColumnType<string, string, string>;
+
+/** A `date` column, read and written as `YYYY-MM-DD` (the store installs a string parser). */
+export type DateColumn = ColumnType<string, string, string>;
+
+/** Subscription plans of a user (CONTRACT §3). */
+export type Plan = 'free' | 'pro';
+
+/** Transaction types (CONTRACT §4). */
+export type TransactionType =
+  | 'buy'
+  | 'sell'
+  | 'dividend'
+  | 'deposit'
+  | 'withdrawal'
+  | 'fee'
+  | 'split';
+
+/** Lifecycle of an advisor proposal: made `pending`, then `applied` or `rejected` at most once. */
+export type ProposalStatus = 'pending' | 'applied' | 'rejected';
+
+/** `users`: one row per account; `password_hash` is null for OIDC-only users. */
+export interface UsersTable {
+  id: Generated<string>;
+  email: string;
+  name: string | null;
+  password_hash: string | null;
+  oidc_issuer: string | null;
+  oidc_subject: string | null;
+  plan: ColumnType<Plan, Plan | undefined, Plan>;
+  created_at: GeneratedTimestamp;
+}
+
+/** `sessions`: server-side session rows; a JWT carries the row id as `sid`. */
+export interface SessionsTable {
+  id: Generated<string>;
+  user_id: string;
+  created_at: GeneratedTimestamp;
+  expires_at: Timestamp;
+  revoked_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  user_agent: string | null;
+  ip: string | null;
+}
+
+/** `personal_access_tokens`: only the SHA-256 hash of a token is stored. */
+export interface PersonalAccessTokensTable {
+  id: Generated<string>;
+  user_id: string;
+  name: string;
+  prefix: string;
+  token_hash: string;
+  created_at: GeneratedTimestamp;
+  last_used_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  expires_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  revoked_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+}
+
+/** `quota_usage`: units used per user, quota and period; primary key (user_id, quota, period_start). */
+export interface QuotaUsageTable {
+  user_id: string;
+  quota: string;
+  period_start: Timestamp;
+  used: ColumnType<number, number | undefined, number>;
+}
+
+/** `portfolios`. */
+export interface PortfoliosTable {
+  id: Generated<string>;
+  user_id: string;
+  name: string;
+  base_currency: ColumnType<string, string | undefined, string>;
+  created_at: GeneratedTimestamp;
+}
+
+/** `transactions`: the ledger that holdings and cash positions follow from. */
+export interface TransactionsTable {
+  id: Generated<string>;
+  user_id: string;
+  portfolio_id: string;
+  type: TransactionType;
+  symbol: string | null;
+  quantity: Numeric | null;
+  price: Numeric | null;
+  fee: Numeric | null;
+  currency: string;
+  executed_at: Timestamp;
+  note: string | null;
+  import_batch_id: string | null;
+  created_at: GeneratedTimestamp;
+}
+
+/** `holdings`: derived rows with stored EUR values and the instant they were valued. */
+export interface HoldingsTable {
+  id: Generated<string>;
+  user_id: string;
+  portfolio_id: string;
+  symbol: string;
+  name: string | null;
+  quantity: Numeric;
+  average_cost: Numeric | null;
+  currency: string;
+  last_price: Numeric | null;
+  market_value: Numeric | null;
+  market_value_eur: Numeric | null;
+  cost_basis_eur: Numeric | null;
+  unrealized_pnl_eur: Numeric | null;
+  weight: Numeric | null;
+  valued_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+}
+
+/** `cash_positions`: derived rows with stored EUR values. */
+export interface CashPositionsTable {
+  id: Generated<string>;
+  user_id: string;
+  portfolio_id: string;
+  currency: string;
+  amount: Numeric;
+  amount_eur: Numeric | null;
+  valued_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+}
+
+/** `fx_rates`: 1 `base` = `rate` `quote` on `date`; primary key (base, quote, date). */
+export interface FxRatesTable {
+  base: string;
+  quote: string;
+  date: DateColumn;
+  rate: Numeric;
+  source: string | null;
+  fetched_at: GeneratedTimestamp;
+}
+
+/** `quotes`: one price per symbol and `as_of` instant; primary key (symbol, as_of). */
+export interface QuotesTable {
+  symbol: string;
+  price: Numeric;
+  currency: string;
+  as_of: Timestamp;
+  source: string;
+  fetched_at: GeneratedTimestamp;
+}
+
+/** `evaluation_cache`: the latest evaluation per symbol plus indexed screener columns. */
+export interface EvaluationCacheTable {
+  symbol: string;
+  evaluation: JSONColumnType<Record<string, unknown>>;
+  total_score: number;
+  max_score: number;
+  /** Generated: `total_score / max_score × 100`, null when `max_score` is 0. */
+  score_percent: ColumnType<number | null, never, never>;
+  verdict: string;
+  sector: string | null;
+  industry: string | null;
+  company_name: string;
+  pe_ratio: number | null;
+  market_cap: Numeric | null;
+  cached_at: Timestamp;
+}
+
+/** `moat_reports`: evaluations saved to a user's library. */
+export interface MoatReportsTable {
+  id: Generated<string>;
+  user_id: string;
+  symbol: string;
+  company_name: string | null;
+  evaluation: JSONColumnType<Record<string, unknown>>;
+  total_score: number | null;
+  max_score: number | null;
+  verdict: string | null;
+  tags: ColumnType<string[], string[] | undefined, string[]>;
+  created_at: GeneratedTimestamp;
+}
+
+/** `advisor_proposals`: actions the advisor proposed, applied at most once. */
+export interface AdvisorProposalsTable {
+  id: Generated<string>;
+  user_id: string;
+  kind: string;
+  summary: string;
+  payload: JSONColumnType<Record<string, unknown>>;
+  status: ColumnType<ProposalStatus, ProposalStatus | undefined, ProposalStatus>;
+  expires_at: Timestamp;
+  applied_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  decided_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  created_at: GeneratedTimestamp;
+}
+
+/** The database: every table, keyed by its SQL name (the Kysely `DB` type). */
+export interface DB {
+  users: UsersTable;
+  sessions: SessionsTable;
+  personal_access_tokens: PersonalAccessTokensTable;
+  quota_usage: QuotaUsageTable;
+  portfolios: PortfoliosTable;
+  transactions: TransactionsTable;
+  holdings: HoldingsTable;
+  cash_positions: CashPositionsTable;
+  fx_rates: FxRatesTable;
+  quotes: QuotesTable;
+  evaluation_cache: EvaluationCacheTable;
+  moat_reports: MoatReportsTable;
+  advisor_proposals: AdvisorProposalsTable;
+}

@@ -1,0 +1,101 @@
+export {
+  createDatabase,
+  type Database,
+  type DatabaseOptions,
+  type PoolOptions,
+} from './database.js';
+export type {
+  AdvisorProposalsTable,
+  CashPositionsTable,
+  DB,
+  EvaluationCacheTable,
+  FxRatesTable,
+  HoldingsTable,
+  MoatReportsTable,
+  PersonalAccessTokensTable,
+  Plan,
+  PortfoliosTable,
+  ProposalStatus,
+  QuotaUsageTable,
+  QuotesTable,
+  SessionsTable,
+  TransactionsTable,
+  TransactionType,
+  UsersTable,
+} from './db-types.js';
+export { StoreError, type StoreErrorCode } from './errors.js';
+export { type MigrationReport, migrateToLatest } from './migrate.js';
+export { MIGRATIONS, staticMigrationProvider } from './migrations/index.js';
+export type {
+  AdvisorProposal,
+  AdvisorProposalsRepository,
+  NewAdvisorProposal,
+  ProposalDecision,
+} from './repositories/advisor-proposals.js';
+export type {
+  CachedEvaluation,
+  EvaluationCacheRepository,
+  UpsertEvaluationOptions,
+} from './repositories/evaluation-cache.js';
+export { createRepositories, type Repositories } from './repositories/index.js';
+export type {
+  FxRate,
+  MarketDataRepository,
+  NewFxRate,
+  NewQuote,
+  Quote,
+} from './repositories/market-data.js';
+export {
+  type MoatReport,
+  type MoatReportSummary,
+  type MoatReportsRepository,
+  type NewMoatReport,
+  normalizeTags,
+} from './repositories/moat-reports.js';
+export type {
+  NewPersonalAccessToken,
+  PersonalAccessToken,
+  PersonalAccessTokensRepository,
+} from './repositories/personal-access-tokens.js';
+export type { NewPortfolio, Portfolio, PortfoliosRepository } from './repositories/portfolios.js';
+export type {
+  CashPosition,
+  Holding,
+  NewCashPosition,
+  NewHolding,
+  PositionsRepository,
+} from './repositories/positions.js';
+export {
+  SCREENER_MAX_LIMIT,
+  type ScreenerMeta,
+  type ScreenerPage,
+  type ScreenerQuery,
+  type ScreenerRepository,
+  type ScreenerRow,
+  type ScreenerSortBy,
+} from './repositories/screener.js';
+export type { NewSession, Session, SessionsRepository } from './repositories/sessions.js';
+export type { Executor } from './repositories/shared.js';
+export type {
+  NewTransaction,
+  Transaction,
+  TransactionPage,
+  TransactionQuery,
+  TransactionsRepository,
+} from './repositories/transactions.js';
+export {
+  type NewUser,
+  normalizeEmail,
+  type OidcIdentity,
+  type User,
+  type UsersRepository,
+} from './repositories/users.js';
+export { hashPassword, PASSWORD_HASH_PARAMETERS, verifyPassword } from './security/passwords.js';
+export {
+  hashToken,
+  looksLikePersonalAccessToken,
+  type MintedToken,
+  mintPersonalAccessToken,
+  PAT_PREFIX,
+  safeEqual,
+} from './security/tokens.js';

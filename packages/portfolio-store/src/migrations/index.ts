@@ -1,0 +1,15 @@
+import type { Migration, MigrationProvider } from 'kysely';
+import { initialSchema } from './0001-initial-schema.js';
+
+/**
+ * Every migration, keyed by name; names sort in the order they run. Imported statically (no
+ * file-system scan) so that the migrations bundle with the package.
+ */
+export const MIGRATIONS: Readonly<Record<string, Migration>> = {
+  '0001-initial-schema': initialSchema,
+};
+
+/** A Kysely `MigrationProvider` over {@link MIGRATIONS}. */
+export const staticMigrationProvider: MigrationProvider = {
+  getMigrations: async () => ({ ...MIGRATIONS }),
+};

@@ -1,0 +1,87 @@
+import type { MoatEvaluation } from '@svc/schemas';
+import { sql } from 'kysely';
+import { toStoreError } from '../errors.js';
+import { type Executor, iso } from './shared.js';
+
+/** A cached evaluation with the instant it was stored. */
+export interface CachedEvaluation {
+  symbol: string;
+  /** The evaluation exactly as stored (without `_cached` / `_cachedAt`: the caller adds them). */
+  evaluation: MoatEvaluation;
+  /** Market capitalisation in USD; decimal string. */
+  marketCap: string | null;
+  /** ISO-8601. */
+  cachedAt: string;
+}
+
+/** Options of {@link EvaluationCacheRepository.upsert}. */
+export interface UpsertEvaluationOptions {
+  /** Market capitalisation in USD, a decimal string; not part of the evaluation itself. */
+  marketCap?: string | null;
+  /** When the evaluation was made; default the database's `now()`. */
+  cachedAt?: Date;
+}
+
+/** Creates the evaluation-cache repository over `db` (shared data: one row per symbol). */
+export function createEvaluationCacheRepository(db: Executor) {
+  return {
+    /**
+     * Stores the evaluation of a symbol (upper-cased), replacing the previous one, with the
+     * screener columns taken from it: total and max score, verdict, sector, industry, company
+     * name and `valuation.peRatio`.
+     * @throws {StoreError} `invalid_input` for a value the database rejects.
+     */
+    async upsert(evaluation: MoatEvaluation, options: UpsertEvaluationOptions = {}): Promise<void> {
+      const row = {
+        symbol: evaluation.symbol.toUpperCase(),
+        evaluation: JSON.stringify(evaluation),
+        total_score: evaluation.totalScore,
+        max_score: evaluation.maxScore,
+        verdict: evaluation.verdict,
+        sector: evaluation.sector ?? null,
+        industry: evaluation.industry ?? null,
+        company_name: evaluation.companyName,
+        pe_ratio: evaluation.valuation?.peRatio ?? null,
+        market_cap: options.marketCap ?? null,
+        cached_at: options.cachedAt ?? sql<Date>`now()`,
+      };
+      const { symbol: _symbol, ...update } = row;
+      await db
+        .insertInto('evaluation_cache')
+        .values(row)
+        .onConflict((oc) => oc.column('symbol').doUpdateSet(update))
+        .execute()
+        .catch((error: unknown) => {
+          throw toStoreError(error, 'evaluation');
+        });
+    },
+
+    /** The cached evaluation of a symbol (case-insensitive), or undefined. */
+    async get(symbol: string): Promise<CachedEvaluation | undefined> {
+      const row = await db
+        .selectFrom('evaluation_cache')
+        .select(['symbol', 'evaluation', 'market_cap', 'cached_at'])
+        .where('symbol', '=', symbol.toUpperCase())
+        .executeTakeFirst();
+      if (!row) return undefined;
+      return {
+        symbol: row.symbol,
+        evaluation: row.evaluation as MoatEvaluation,
+        marketCap: row.market_cap,
+        cachedAt: iso(row.cached_at),
+      };
+    },
+
+    /** Removes a symbol from the cache. Answers whether it was cached. */
+    async delete(symbol: string): Promise<boolean> {
+      const result = await db
+        .deleteFrom('evaluation_cache')
+        .where('symbol', '=', symbol.toUpperCase())
+        .executeTakeFirst();
+      return result.numDeletedRows > 0n;
+    },
+  };
+}
+
+/** The evaluation-cache repository (see {@link createEvaluationCacheRepository}). */
+export type EvaluationCacheRepository = ReturnType<typeof createEvaluationCacheRepository>;

@@ -1,0 +1,47 @@
+import { createAdvisorProposalsRepository } from './advisor-proposals.js';
+import { createEvaluationCacheRepository } from './evaluation-cache.js';
+import { createMarketDataRepository } from './market-data.js';
+import { createMoatReportsRepository } from './moat-reports.js';
+import { createPersonalAccessTokensRepository } from './personal-access-tokens.js';
+import { createPortfoliosRepository } from './portfolios.js';
+import { createPositionsRepository } from './positions.js';
+import { createScreenerRepository } from './screener.js';
+import { createSessionsRepository } from './sessions.js';
+import type { Executor } from './shared.js';
+import { createTransactionsRepository } from './transactions.js';
+import { createUsersRepository } from './users.js';
+
+/**
+ * Every repository over one Kysely instance or transaction. User data is always addressed with
+ * the owning user's id; shared data (quotes, FX rates, the evaluation cache) is not.
+ *
+ * @example
+ * ```ts
+ * const repos = createRepositories(database.db);
+ * const portfolios = await repos.portfolios.list(userId);
+ * // a unit of work:
+ * await database.db.transaction().execute(async (trx) => {
+ *   const tx = createRepositories(trx);
+ *   const decision = await tx.proposals.markApplied(userId, proposalId, new Date());
+ *   if (decision.outcome === 'decided') await tx.transactions.insert(userId, portfolioId, entry);
+ * });
+ * ```
+ */
+export function createRepositories(db: Executor) {
+  return {
+    users: createUsersRepository(db),
+    sessions: createSessionsRepository(db),
+    tokens: createPersonalAccessTokensRepository(db),
+    portfolios: createPortfoliosRepository(db),
+    transactions: createTransactionsRepository(db),
+    positions: createPositionsRepository(db),
+    marketData: createMarketDataRepository(db),
+    evaluations: createEvaluationCacheRepository(db),
+    screener: createScreenerRepository(db),
+    reports: createMoatReportsRepository(db),
+    proposals: createAdvisorProposalsRepository(db),
+  };
+}
+
+/** All repositories (see {@link createRepositories}). */
+export type Repositories = ReturnType<typeof createRepositories>;

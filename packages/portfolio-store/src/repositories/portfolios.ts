@@ -1,0 +1,92 @@
+import type { Selectable } from 'kysely';
+import type { PortfoliosTable } from '../db-types.js';
+import { type Executor, iso, isUuid } from './shared.js';
+
+/** A portfolio (CONTRACT §4). */
+export interface Portfolio {
+  id: string;
+  name: string;
+  /** ISO 4217 code, default `EUR`. */
+  baseCurrency: string;
+  /** ISO-8601. */
+  createdAt: string;
+}
+
+/** Fields of a new portfolio. */
+export interface NewPortfolio {
+  name: string;
+  /** ISO 4217 code; default `EUR`. */
+  baseCurrency?: string;
+}
+
+function toPortfolio(row: Selectable<PortfoliosTable>): Portfolio {
+  return {
+    id: row.id,
+    name: row.name,
+    baseCurrency: row.base_currency,
+    createdAt: iso(row.created_at),
+  };
+}
+
+/** Creates the portfolios repository over `db`. Every query is scoped by the owning user. */
+export function createPortfoliosRepository(db: Executor) {
+  return {
+    /** The user's portfolios, oldest first. */
+    async list(userId: string): Promise<Portfolio[]> {
+      const rows = await db
+        .selectFrom('portfolios')
+        .selectAll()
+        .where('user_id', '=', userId)
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute();
+      return rows.map(toPortfolio);
+    },
+
+    /** One portfolio of the user, or undefined (also for another user's portfolio). */
+    async get(userId: string, portfolioId: string): Promise<Portfolio | undefined> {
+      if (!isUuid(portfolioId)) return undefined;
+      const row = await db
+        .selectFrom('portfolios')
+        .selectAll()
+        .where('id', '=', portfolioId)
+        .where('user_id', '=', userId)
+        .executeTakeFirst();
+      return row && toPortfolio(row);
+    },
+
+    /** Creates a portfolio for the user. Currency codes are upper-cased. */
+    async create(userId: string, portfolio: NewPortfolio): Promise<Portfolio> {
+      const row = await db
+        .insertInto('portfolios')
+        .values({
+          user_id: userId,
+          name: portfolio.name,
+          base_currency: portfolio.baseCurrency?.toUpperCase(),
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      return toPortfolio(row);
+    },
+
+    /** Renames a portfolio of the user; undefined when the user has no such portfolio. */
+    async rename(
+      userId: string,
+      portfolioId: string,
+      name: string,
+    ): Promise<Portfolio | undefined> {
+      if (!isUuid(portfolioId)) return undefined;
+      const row = await db
+        .updateTable('portfolios')
+        .set({ name })
+        .where('id', '=', portfolioId)
+        .where('user_id', '=', userId)
+        .returningAll()
+        .executeTakeFirst();
+      return row && toPortfolio(row);
+    },
+  };
+}
+
+/** The portfolios repository (see {@link createPortfoliosRepository}). */
+export type PortfoliosRepository = ReturnType<typeof createPortfoliosRepository>;

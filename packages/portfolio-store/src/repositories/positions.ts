@@ -1,0 +1,187 @@
+import type { Selectable } from 'kysely';
+import type { CashPositionsTable, HoldingsTable } from '../db-types.js';
+import { StoreError, toStoreError } from '../errors.js';
+import { type Executor, inTransaction, isoOrNull, isUuid } from './shared.js';
+
+/** A holding with stored EUR values (CONTRACT §4). Decimals are strings. */
+export interface Holding {
+  id: string;
+  portfolioId: string;
+  symbol: string;
+  name: string | null;
+  /** Units held. */
+  quantity: string;
+  /** Average cost per unit in `currency`. */
+  averageCost: string | null;
+  currency: string;
+  /** Last price per unit in `currency`. */
+  lastPrice: string | null;
+  /** quantity × lastPrice, in `currency`. */
+  marketValue: string | null;
+  marketValueEur: string | null;
+  costBasisEur: string | null;
+  unrealizedPnlEur: string | null;
+  /** Share of the portfolio's EUR value, as a fraction 0..1. */
+  weight: string | null;
+  /** ISO-8601 instant the EUR values were computed. */
+  valuedAt: string | null;
+}
+
+/** A cash balance with its stored EUR value (CONTRACT §4). */
+export interface CashPosition {
+  id: string;
+  portfolioId: string;
+  currency: string;
+  amount: string;
+  amountEur: string | null;
+  /** ISO-8601. */
+  valuedAt: string | null;
+}
+
+/** A derived holding to store; decimals as strings. */
+export type NewHolding = Omit<Holding, 'id' | 'portfolioId' | 'valuedAt'> & {
+  valuedAt?: Date | string | null;
+};
+
+/** A derived cash position to store; decimals as strings. */
+export type NewCashPosition = Omit<CashPosition, 'id' | 'portfolioId' | 'valuedAt'> & {
+  valuedAt?: Date | string | null;
+};
+
+function toHolding(row: Selectable<HoldingsTable>): Holding {
+  return {
+    id: row.id,
+    portfolioId: row.portfolio_id,
+    symbol: row.symbol,
+    name: row.name,
+    quantity: row.quantity,
+    averageCost: row.average_cost,
+    currency: row.currency,
+    lastPrice: row.last_price,
+    marketValue: row.market_value,
+    marketValueEur: row.market_value_eur,
+    costBasisEur: row.cost_basis_eur,
+    unrealizedPnlEur: row.unrealized_pnl_eur,
+    weight: row.weight,
+    valuedAt: isoOrNull(row.valued_at),
+  };
+}
+
+function toCash(row: Selectable<CashPositionsTable>): CashPosition {
+  return {
+    id: row.id,
+    portfolioId: row.portfolio_id,
+    currency: row.currency,
+    amount: row.amount,
+    amountEur: row.amount_eur,
+    valuedAt: isoOrNull(row.valued_at),
+  };
+}
+
+async function ownsPortfolio(db: Executor, userId: string, portfolioId: string): Promise<boolean> {
+  if (!isUuid(portfolioId)) return false;
+  const row = await db
+    .selectFrom('portfolios')
+    .select('id')
+    .where('id', '=', portfolioId)
+    .where('user_id', '=', userId)
+    .forUpdate()
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Creates the holdings and cash repository over `db`. Every query is scoped by the owning user. */
+export function createPositionsRepository(db: Executor) {
+  return {
+    /** The user's holdings (of one portfolio, or all), by portfolio then symbol. */
+    async listHoldings(userId: string, options: { portfolioId?: string } = {}): Promise<Holding[]> {
+      if (options.portfolioId !== undefined && !isUuid(options.portfolioId)) return [];
+      let select = db.selectFrom('holdings').selectAll().where('user_id', '=', userId);
+      if (options.portfolioId) select = select.where('portfolio_id', '=', options.portfolioId);
+      const rows = await select.orderBy('portfolio_id').orderBy('symbol').execute();
+      return rows.map(toHolding);
+    },
+
+    /** The user's cash positions (of one portfolio, or all), by portfolio then currency. */
+    async listCash(
+      userId: string,
+      options: { portfolioId?: string } = {},
+    ): Promise<CashPosition[]> {
+      if (options.portfolioId !== undefined && !isUuid(options.portfolioId)) return [];
+      let select = db.selectFrom('cash_positions').selectAll().where('user_id', '=', userId);
+      if (options.portfolioId) select = select.where('portfolio_id', '=', options.portfolioId);
+      const rows = await select.orderBy('portfolio_id').orderBy('currency').execute();
+      return rows.map(toCash);
+    },
+
+    /**
+     * Replaces the derived holdings and cash rows of one portfolio in one database transaction:
+     * readers see either the old set or the new one.
+     * @throws {StoreError} `not_found` for a portfolio the user does not own; `conflict` for a
+     *   repeated symbol or currency; `invalid_input` for a value the database rejects.
+     */
+    async replaceForPortfolio(
+      userId: string,
+      portfolioId: string,
+      positions: { holdings: readonly NewHolding[]; cash: readonly NewCashPosition[] },
+    ): Promise<{ holdings: Holding[]; cash: CashPosition[] }> {
+      return inTransaction(db, async (trx) => {
+        if (!(await ownsPortfolio(trx, userId, portfolioId))) {
+          throw new StoreError('not_found', `portfolio ${portfolioId} not found`);
+        }
+        const owner = { user_id: userId, portfolio_id: portfolioId };
+        for (const table of ['holdings', 'cash_positions'] as const) {
+          await trx
+            .deleteFrom(table)
+            .where('portfolio_id', '=', portfolioId)
+            .where('user_id', '=', userId)
+            .execute();
+        }
+        const holdings = positions.holdings.length
+          ? await trx
+              .insertInto('holdings')
+              .values(
+                positions.holdings.map((h) => ({
+                  ...owner,
+                  symbol: h.symbol,
+                  name: h.name,
+                  quantity: h.quantity,
+                  average_cost: h.averageCost,
+                  currency: h.currency,
+                  last_price: h.lastPrice,
+                  market_value: h.marketValue,
+                  market_value_eur: h.marketValueEur,
+                  cost_basis_eur: h.costBasisEur,
+                  unrealized_pnl_eur: h.unrealizedPnlEur,
+                  weight: h.weight,
+                  valued_at: h.valuedAt ?? null,
+                })),
+              )
+              .returningAll()
+              .execute()
+          : [];
+        const cash = positions.cash.length
+          ? await trx
+              .insertInto('cash_positions')
+              .values(
+                positions.cash.map((c) => ({
+                  ...owner,
+                  currency: c.currency,
+                  amount: c.amount,
+                  amount_eur: c.amountEur,
+                  valued_at: c.valuedAt ?? null,
+                })),
+              )
+              .returningAll()
+              .execute()
+          : [];
+        return { holdings: holdings.map(toHolding), cash: cash.map(toCash) };
+      }).catch((error: unknown) => {
+        throw toStoreError(error, 'positions');
+      });
+    },
+  };
+}
+
+/** The holdings and cash repository (see {@link createPositionsRepository}). */
+export type PositionsRepository = ReturnType<typeof createPositionsRepository>;

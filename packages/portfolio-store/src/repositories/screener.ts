@@ -1,0 +1,228 @@
+import { type ExpressionBuilder, type SelectQueryBuilder, sql } from 'kysely';
+import type { DB } from '../db-types.js';
+import { StoreError } from '../errors.js';
+import { type Executor, iso } from './shared.js';
+
+/** Sort keys of the screener (interface spec 4.2). */
+export type ScreenerSortBy = 'score' | 'symbol' | 'pe' | 'marketCap';
+
+/** Filters, sort and page of the screener (interface spec 4.2). Bounds are inclusive. */
+export interface ScreenerQuery {
+  /** Total score bounds (0..100). */
+  scoreMin?: number;
+  scoreMax?: number;
+  /** Exact verdict label. */
+  verdict?: string;
+  /** Exact sector. */
+  sector?: string;
+  /** Exact industry. */
+  industry?: string;
+  /** P/E bounds; rows without a P/E are excluded when a bound is set. */
+  peMin?: number;
+  peMax?: number;
+  /** Market capitalisation bounds in USD (number or decimal string). */
+  marketCapMin?: number | string;
+  marketCapMax?: number | string;
+  /** Default `score`. */
+  sortBy?: ScreenerSortBy;
+  /** Default `desc` for `score` and `marketCap`, `asc` for `symbol` and `pe`. Nulls sort last. */
+  sortDir?: 'asc' | 'desc';
+  /** 1-based; default 1. */
+  page?: number;
+  /** 1 to 100; default 20. */
+  limit?: number;
+}
+
+/** A screener row (CONTRACT §4). */
+export interface ScreenerRow {
+  symbol: string;
+  companyName: string;
+  sector: string | null;
+  industry: string | null;
+  totalScore: number;
+  maxScore: number;
+  verdict: string;
+  peRatio: number | null;
+  /** USD; decimal string. */
+  marketCap: string | null;
+  /** ISO-8601. */
+  cachedAt: string;
+}
+
+/** A screener page (CONTRACT §4). */
+export interface ScreenerPage {
+  items: ScreenerRow[];
+  page: number;
+  limit: number;
+  total: number;
+  totalPages: number;
+}
+
+/** Statistics of the evaluation cache (`action=meta`, CONTRACT §4). */
+export interface ScreenerMeta {
+  count: number;
+  /** ISO-8601 of the newest `cachedAt`; null when the cache is empty. */
+  lastUpdatedAt: string | null;
+  /** Row count per verdict label. */
+  verdicts: Record<string, number>;
+  /** Row count per sector (rows without a sector omitted), largest first. */
+  sectors: { sector: string; count: number }[];
+  /** Lowest and highest total score; null when the cache is empty. */
+  scoreRange: { min: number | null; max: number | null };
+}
+
+/** Maximum page size (CONTRACT §4). */
+export const SCREENER_MAX_LIMIT = 100;
+
+const SORT_COLUMNS = {
+  score: 'total_score',
+  symbol: 'symbol',
+  pe: 'pe_ratio',
+  marketCap: 'market_cap',
+} as const;
+
+const DEFAULT_DIRECTION: Record<ScreenerSortBy, 'asc' | 'desc'> = {
+  score: 'desc',
+  symbol: 'asc',
+  pe: 'asc',
+  marketCap: 'desc',
+};
+
+type CacheQuery = SelectQueryBuilder<DB, 'evaluation_cache', object>;
+
+function positiveInteger(value: number | undefined, fallback: number, max: number, name: string) {
+  const n = value ?? fallback;
+  if (!Number.isInteger(n) || n < 1 || n > max) {
+    throw new StoreError('invalid_input', `${name} must be an integer from 1 to ${max}`);
+  }
+  return n;
+}
+
+function applyFilters(select: CacheQuery, q: ScreenerQuery): CacheQuery {
+  let s = select;
+  if (q.scoreMin !== undefined) s = s.where('total_score', '>=', q.scoreMin);
+  if (q.scoreMax !== undefined) s = s.where('total_score', '<=', q.scoreMax);
+  if (q.verdict) s = s.where('verdict', '=', q.verdict);
+  if (q.sector) s = s.where('sector', '=', q.sector);
+  if (q.industry) s = s.where('industry', '=', q.industry);
+  if (q.peMin !== undefined) s = s.where('pe_ratio', '>=', q.peMin);
+  if (q.peMax !== undefined) s = s.where('pe_ratio', '<=', q.peMax);
+  const cap = (eb: ExpressionBuilder<DB, 'evaluation_cache'>, value: number | string) =>
+    eb.cast<string>(eb.val(String(value)), 'numeric');
+  if (q.marketCapMin !== undefined) {
+    const min = q.marketCapMin;
+    s = s.where((eb) => eb('market_cap', '>=', cap(eb, min)));
+  }
+  if (q.marketCapMax !== undefined) {
+    const max = q.marketCapMax;
+    s = s.where((eb) => eb('market_cap', '<=', cap(eb, max)));
+  }
+  return s;
+}
+
+/** Creates the screener over the evaluation cache. */
+export function createScreenerRepository(db: Executor) {
+  return {
+    /**
+     * Filters, sorts and pages the evaluation cache in SQL, with the total count of matches.
+     * Ties sort by symbol ascending.
+     * @throws {StoreError} `invalid_input` for `page` < 1 or `limit` outside 1..100, or a
+     *   malformed market-cap bound.
+     */
+    async screen(query: ScreenerQuery = {}): Promise<ScreenerPage> {
+      const page = positiveInteger(query.page, 1, Number.MAX_SAFE_INTEGER, 'page');
+      const limit = positiveInteger(query.limit, 20, SCREENER_MAX_LIMIT, 'limit');
+      const sortBy = query.sortBy ?? 'score';
+      const direction = query.sortDir ?? DEFAULT_DIRECTION[sortBy];
+      const base = applyFilters(db.selectFrom('evaluation_cache'), query);
+      try {
+        const [rows, counted] = await Promise.all([
+          base
+            .select([
+              'symbol',
+              'company_name',
+              'sector',
+              'industry',
+              'total_score',
+              'max_score',
+              'verdict',
+              'pe_ratio',
+              'market_cap',
+              'cached_at',
+            ])
+            .orderBy(SORT_COLUMNS[sortBy], (ob) =>
+              direction === 'asc' ? ob.asc().nullsLast() : ob.desc().nullsLast(),
+            )
+            .orderBy('symbol', 'asc')
+            .limit(limit)
+            .offset((page - 1) * limit)
+            .execute(),
+          base.select((eb) => eb.fn.countAll<string>().as('total')).executeTakeFirstOrThrow(),
+        ]);
+        const total = Number(counted.total);
+        return {
+          items: rows.map((r) => ({
+            symbol: r.symbol,
+            companyName: r.company_name,
+            sector: r.sector,
+            industry: r.industry,
+            totalScore: r.total_score,
+            maxScore: r.max_score,
+            verdict: r.verdict,
+            peRatio: r.pe_ratio,
+            marketCap: r.market_cap,
+            cachedAt: iso(r.cached_at),
+          })),
+          page,
+          limit,
+          total,
+          totalPages: Math.ceil(total / limit),
+        };
+      } catch (error) {
+        if ((error as { code?: unknown }).code === '22P02') {
+          throw new StoreError('invalid_input', 'malformed market-cap bound', { cause: error });
+        }
+        throw error;
+      }
+    },
+
+    /** Statistics of the whole cache for `action=meta`. */
+    async meta(): Promise<ScreenerMeta> {
+      const [summary, verdicts, sectors] = await Promise.all([
+        db
+          .selectFrom('evaluation_cache')
+          .select((eb) => [
+            eb.fn.countAll<string>().as('count'),
+            eb.fn.max('cached_at').as('last'),
+            eb.fn.min('total_score').as('min'),
+            eb.fn.max('total_score').as('max'),
+          ])
+          .executeTakeFirstOrThrow(),
+        db
+          .selectFrom('evaluation_cache')
+          .select(['verdict', (eb) => eb.fn.countAll<string>().as('count')])
+          .groupBy('verdict')
+          .orderBy('verdict')
+          .execute(),
+        db
+          .selectFrom('evaluation_cache')
+          .select([sql<string>`sector`.as('sector'), (eb) => eb.fn.countAll<string>().as('count')])
+          .where('sector', 'is not', null)
+          .groupBy('sector')
+          .orderBy(sql`count(*)`, 'desc')
+          .orderBy('sector')
+          .execute(),
+      ]);
+      return {
+        count: Number(summary.count),
+        lastUpdatedAt: summary.last ? iso(summary.last) : null,
+        verdicts: Object.fromEntries(verdicts.map((v) => [v.verdict, Number(v.count)])),
+        sectors: sectors.map((s) => ({ sector: s.sector, count: Number(s.count) })),
+        scoreRange: { min: summary.min, max: summary.max },
+      };
+    },
+  };
+}
+
+/** The screener (see {@link createScreenerRepository}). */
+export type ScreenerRepository = ReturnType<typeof createScreenerRepository>;

@@ -1,0 +1,232 @@
+import { randomUUID } from 'node:crypto';
+import type { Insertable, Selectable } from 'kysely';
+import type { TransactionsTable, TransactionType } from '../db-types.js';
+import { StoreError, toStoreError } from '../errors.js';
+import { type Executor, inTransaction, iso, isUuid } from './shared.js';
+
+/** A ledger entry (CONTRACT §4). Quantities and amounts are decimal strings. */
+export interface Transaction {
+  id: string;
+  portfolioId: string;
+  type: TransactionType;
+  symbol: string | null;
+  /** Units (shares); decimal string. */
+  quantity: string | null;
+  /** Price per unit in `currency`; decimal string. */
+  price: string | null;
+  /** ISO 4217 code. */
+  currency: string;
+  /** Fee in `currency`; decimal string. */
+  fee: string | null;
+  /** ISO-8601. */
+  executedAt: string;
+  note: string | null;
+  /** Set on rows that came from one import. */
+  importBatchId: string | null;
+}
+
+/** Fields of a new ledger entry; decimals as strings (`"12.5"`), never floats. */
+export interface NewTransaction {
+  type: TransactionType;
+  symbol?: string | null;
+  quantity?: string | null;
+  price?: string | null;
+  fee?: string | null;
+  currency: string;
+  executedAt: Date | string;
+  note?: string | null;
+}
+
+/** Filters and page of {@link TransactionsRepository.list}. */
+export interface TransactionQuery {
+  /** Only this portfolio (default: all of the user's portfolios). */
+  portfolioId?: string;
+  /** Executed at or after this instant. */
+  from?: Date;
+  /** Executed strictly before this instant. */
+  to?: Date;
+  symbol?: string;
+  type?: TransactionType;
+  /** Page size, 1 to 100; default 50. */
+  limit?: number;
+  /** `nextCursor` of the previous page. */
+  cursor?: string;
+}
+
+/** One page of transactions, newest first; `nextCursor` is null on the last page. */
+export interface TransactionPage {
+  items: Transaction[];
+  nextCursor: string | null;
+}
+
+const MAX_PAGE = 100;
+const IMPORT_CHUNK = 1_000;
+
+function toTransaction(row: Selectable<TransactionsTable>): Transaction {
+  return {
+    id: row.id,
+    portfolioId: row.portfolio_id,
+    type: row.type,
+    symbol: row.symbol,
+    quantity: row.quantity,
+    price: row.price,
+    currency: row.currency,
+    fee: row.fee,
+    executedAt: iso(row.executed_at),
+    note: row.note,
+    importBatchId: row.import_batch_id,
+  };
+}
+
+function encodeCursor(row: Selectable<TransactionsTable>): string {
+  return Buffer.from(JSON.stringify([iso(row.executed_at), row.id])).toString('base64url');
+}
+
+function decodeCursor(cursor: string): { executedAt: Date; id: string } {
+  try {
+    const [at, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown[];
+    const executedAt = new Date(String(at));
+    if (typeof id === 'string' && isUuid(id) && !Number.isNaN(executedAt.getTime())) {
+      return { executedAt, id };
+    }
+  } catch {
+    // fall through to the error below
+  }
+  throw new StoreError('invalid_input', 'malformed transactions cursor');
+}
+
+function pageSize(limit: number | undefined): number {
+  const size = limit ?? 50;
+  if (!Number.isInteger(size) || size < 1 || size > MAX_PAGE) {
+    throw new StoreError('invalid_input', `limit must be an integer from 1 to ${MAX_PAGE}`);
+  }
+  return size;
+}
+
+function toRow(
+  userId: string,
+  portfolioId: string,
+  tx: NewTransaction,
+  importBatchId: string | null,
+): Insertable<TransactionsTable> {
+  return {
+    user_id: userId,
+    portfolio_id: portfolioId,
+    type: tx.type,
+    symbol: tx.symbol ?? null,
+    quantity: tx.quantity ?? null,
+    price: tx.price ?? null,
+    fee: tx.fee ?? null,
+    currency: tx.currency.toUpperCase(),
+    executed_at: tx.executedAt,
+    note: tx.note ?? null,
+    import_batch_id: importBatchId,
+  };
+}
+
+async function assertPortfolioOwned(db: Executor, userId: string, portfolioId: string) {
+  const owned =
+    isUuid(portfolioId) &&
+    (await db
+      .selectFrom('portfolios')
+      .select('id')
+      .where('id', '=', portfolioId)
+      .where('user_id', '=', userId)
+      .forUpdate()
+      .executeTakeFirst());
+  if (!owned) throw new StoreError('not_found', `portfolio ${portfolioId} not found`);
+}
+
+/** Creates the transactions repository over `db`. Every query is scoped by the owning user. */
+export function createTransactionsRepository(db: Executor) {
+  /** Inserts rows for an owned portfolio in one database transaction; all or nothing. */
+  const insertAll = (
+    userId: string,
+    portfolioId: string,
+    txs: readonly NewTransaction[],
+    importBatchId: string | null,
+  ) =>
+    inTransaction(db, async (trx) => {
+      await assertPortfolioOwned(trx, userId, portfolioId);
+      const inserted: Transaction[] = [];
+      for (let start = 0; start < txs.length; start += IMPORT_CHUNK) {
+        const chunk = txs.slice(start, start + IMPORT_CHUNK);
+        const rows = await trx
+          .insertInto('transactions')
+          .values(chunk.map((tx) => toRow(userId, portfolioId, tx, importBatchId)))
+          .returningAll()
+          .execute();
+        inserted.push(...rows.map(toTransaction));
+      }
+      return inserted;
+    }).catch((error: unknown) => {
+      throw toStoreError(error, 'transaction');
+    });
+
+  return {
+    /**
+     * The user's transactions, newest first (`executedAt` desc, then `id` desc), one keyset page
+     * at a time.
+     * @throws {StoreError} `invalid_input` for a malformed cursor or a limit outside 1..100.
+     */
+    async list(userId: string, query: TransactionQuery = {}): Promise<TransactionPage> {
+      const limit = pageSize(query.limit);
+      if (query.portfolioId !== undefined && !isUuid(query.portfolioId)) {
+        return { items: [], nextCursor: null };
+      }
+      let select = db.selectFrom('transactions').selectAll().where('user_id', '=', userId);
+      if (query.portfolioId) select = select.where('portfolio_id', '=', query.portfolioId);
+      if (query.from) select = select.where('executed_at', '>=', query.from);
+      if (query.to) select = select.where('executed_at', '<', query.to);
+      if (query.symbol) select = select.where('symbol', '=', query.symbol);
+      if (query.type) select = select.where('type', '=', query.type);
+      if (query.cursor) {
+        const after = decodeCursor(query.cursor);
+        select = select.where((eb) =>
+          eb(eb.refTuple('executed_at', 'id'), '<', eb.tuple(after.executedAt, after.id)),
+        );
+      }
+      const rows = await select
+        .orderBy('executed_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(limit + 1)
+        .execute();
+      const page = rows.slice(0, limit);
+      const last = page.at(-1);
+      return {
+        items: page.map(toTransaction),
+        nextCursor: rows.length > limit && last ? encodeCursor(last) : null,
+      };
+    },
+
+    /**
+     * Records one transaction in a portfolio of the user.
+     * @throws {StoreError} `not_found` for a portfolio the user does not own; `invalid_input` when
+     *   the database rejects a value (e.g. a malformed decimal).
+     */
+    async insert(userId: string, portfolioId: string, tx: NewTransaction): Promise<Transaction> {
+      const [row] = await insertAll(userId, portfolioId, [tx], null);
+      if (!row) throw new StoreError('invalid_input', 'transaction was not inserted');
+      return row;
+    },
+
+    /**
+     * Imports many transactions (e.g. a broker CSV) in ONE database transaction: all rows or none.
+     * Every row carries the same `importBatchId` (generated unless given).
+     * @throws {StoreError} as {@link insert}; nothing is stored when any row fails.
+     */
+    async importMany(
+      userId: string,
+      portfolioId: string,
+      txs: readonly NewTransaction[],
+      options: { importBatchId?: string } = {},
+    ): Promise<{ importBatchId: string; items: Transaction[] }> {
+      const importBatchId = options.importBatchId ?? randomUUID();
+      const items = await insertAll(userId, portfolioId, txs, importBatchId);
+      return { importBatchId, items };
+    },
+  };
+}
+
+/** The transactions repository (see {@link createTransactionsRepository}). */
+export type TransactionsRepository = ReturnType<typeof createTransactionsRepository>;
