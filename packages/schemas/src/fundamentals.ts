@@ -135,7 +135,16 @@ export const CompanyProfile = z
   .meta({ id: 'CompanyProfile' });
 export type CompanyProfile = z.infer<typeof CompanyProfile>;
 
-/** Something the parser noticed and handled (a gap, a rescaled value, a restatement). */
+/**
+ * Something the parser noticed and handled (a gap, a rescaled value, a restatement).
+ *
+ * `kind`: `missing_year` (no annual figures for a fiscal year between or after reported years),
+ * `rescaled` (a value filed at the wrong scale, multiplied by a power of 1000),
+ * `dropped_outlier` (an implausible value removed), `restated` (a later filing changed the value;
+ * the latest is used), `sign_normalised` (an outflow filed negative, made positive),
+ * `split_adjusted` (per-share values and share counts filed before a stock split put on the
+ * latest basis), `other`.
+ */
 export const DataIssue = z
   .object({
     fiscalYear: z.number().int().nullable(),
@@ -146,6 +155,7 @@ export const DataIssue = z
       'dropped_outlier',
       'restated',
       'sign_normalised',
+      'split_adjusted',
       'other',
     ]),
     message: z.string(),

@@ -1,0 +1,203 @@
+import type { MetricKey } from '@svc/schemas';
+
+/** Which companyfacts units a metric reads. */
+export type UnitKind = 'money' | 'perShare' | 'shares';
+
+/** Internal helper series used only to derive a metric (never output on their own). */
+export type AuxKey =
+  | 'longTermDebtTotal'
+  | 'longTermDebtCurrent'
+  | 'shortTermBorrowings'
+  | 'sellingAndMarketing'
+  | 'generalAndAdministrative'
+  | 'pretaxDomestic'
+  | 'pretaxForeign';
+
+/** A metric as an ordered list of candidate XBRL concepts, first match per period wins. */
+export interface MetricSpec {
+  readonly key: MetricKey | AuxKey;
+  /** Income-statement / cash-flow amounts are durations; balance-sheet amounts are instants. */
+  readonly period: 'duration' | 'instant';
+  readonly unit: UnitKind;
+  /** Qualified concepts in priority order (`us-gaap:Revenues`). */
+  readonly concepts: readonly string[];
+  /** Outflows filed with either sign; normalised to a positive amount (research notes §4). */
+  readonly outflow?: boolean;
+}
+
+const g = (name: string): string => `us-gaap:${name}`;
+
+const money = (
+  key: MetricSpec['key'],
+  period: MetricSpec['period'],
+  names: readonly string[],
+  outflow = false,
+): MetricSpec => ({ key, period, unit: 'money', concepts: names.map(g), outflow });
+
+/**
+ * Candidate concepts per metric, in priority order, from the research notes
+ * (`shared/research/fundamentals-data.md` §3, tags observed in 30 real filers).
+ *
+ * Deliberate departures from that table: `Revenues` comes before
+ * `RevenueFromContractWithCustomerExcludingAssessedTax` because, where a filer tags both, the
+ * `Revenues` line is the income-statement total (MA FY2018: 14,950 M net revenue vs 21,831 M
+ * gross contract revenue; GM, WMT, XOM: total including financing/membership/other revenue);
+ * `…ExcludingAssessedTax` still wins over `…IncludingAssessedTax` (BF-B: net of excise taxes).
+ * Net interest concepts (`InterestIncomeExpenseNonoperatingNet`) are not used: their sign and
+ * content differ from an expense.
+ */
+export const METRIC_SPECS: readonly MetricSpec[] = [
+  money('revenue', 'duration', [
+    'Revenues',
+    'RevenueFromContractWithCustomerExcludingAssessedTax',
+    'SalesRevenueNet',
+    'SalesRevenueGoodsNet',
+    'SalesRevenueServicesNet',
+    'RevenueFromContractWithCustomerIncludingAssessedTax',
+  ]),
+  money('costOfRevenue', 'duration', [
+    'CostOfGoodsAndServicesSold',
+    'CostOfRevenue',
+    'CostOfGoodsSold',
+    'CostOfServices',
+    'CostOfGoodsAndServiceExcludingDepreciationDepletionAndAmortization',
+    'CostOfGoodsSoldExcludingDepreciationDepletionAndAmortization',
+  ]),
+  money('grossProfit', 'duration', ['GrossProfit']),
+  money('sellingGeneralAdministrative', 'duration', ['SellingGeneralAndAdministrativeExpense']),
+  money('researchDevelopment', 'duration', [
+    'ResearchAndDevelopmentExpense',
+    'ResearchAndDevelopmentExpenseExcludingAcquiredInProcessCost',
+  ]),
+  money('depreciationAmortization', 'duration', [
+    'DepreciationDepletionAndAmortization',
+    'DepreciationAndAmortization',
+    'DepreciationAmortizationAndAccretionNet',
+    'Depreciation',
+  ]),
+  money('operatingIncome', 'duration', ['OperatingIncomeLoss']),
+  money('interestExpense', 'duration', [
+    'InterestExpense',
+    'InterestExpenseNonoperating',
+    'InterestExpenseDebt',
+    'InterestAndDebtExpense',
+  ]),
+  money('pretaxIncome', 'duration', [
+    'IncomeLossFromContinuingOperationsBeforeIncomeTaxesExtraordinaryItemsNoncontrollingInterest',
+    'IncomeLossFromContinuingOperationsBeforeIncomeTaxesMinorityInterestAndIncomeLossFromEquityMethodInvestments',
+  ]),
+  money('incomeTaxExpense', 'duration', [
+    'IncomeTaxExpenseBenefit',
+    'IncomeTaxExpenseBenefitContinuingOperations',
+  ]),
+  money('netIncome', 'duration', [
+    'NetIncomeLoss',
+    'ProfitLoss',
+    'NetIncomeLossAvailableToCommonStockholdersBasic',
+  ]),
+  {
+    key: 'dilutedEps',
+    period: 'duration',
+    unit: 'perShare',
+    concepts: [g('EarningsPerShareDiluted'), g('EarningsPerShareBasicAndDiluted')],
+  },
+  {
+    key: 'dilutedShares',
+    period: 'duration',
+    unit: 'shares',
+    concepts: [
+      g('WeightedAverageNumberOfDilutedSharesOutstanding'),
+      g('WeightedAverageNumberOfShareOutstandingBasicAndDiluted'),
+    ],
+  },
+  money('operatingCashFlow', 'duration', [
+    'NetCashProvidedByUsedInOperatingActivities',
+    'NetCashProvidedByUsedInOperatingActivitiesContinuingOperations',
+  ]),
+  money(
+    'capitalExpenditure',
+    'duration',
+    [
+      'PaymentsToAcquirePropertyPlantAndEquipment',
+      'PaymentsToAcquireProductiveAssets',
+      'PaymentsForCapitalImprovements',
+    ],
+    true,
+  ),
+  money(
+    'dividendsPaid',
+    'duration',
+    ['PaymentsOfDividendsCommonStock', 'PaymentsOfDividends', 'PaymentsOfOrdinaryDividends'],
+    true,
+  ),
+  money(
+    'shareRepurchases',
+    'duration',
+    ['PaymentsForRepurchaseOfCommonStock', 'PaymentsForRepurchaseOfEquity'],
+    true,
+  ),
+  money('cash', 'instant', [
+    'CashAndCashEquivalentsAtCarryingValue',
+    'CashCashEquivalentsRestrictedCashAndRestrictedCashEquivalents',
+    'Cash',
+  ]),
+  money('shortTermDebt', 'instant', ['DebtCurrent']),
+  money('longTermDebt', 'instant', [
+    'LongTermDebtNoncurrent',
+    'LongTermDebtAndCapitalLeaseObligations',
+  ]),
+  money('totalEquity', 'instant', [
+    'StockholdersEquity',
+    'StockholdersEquityIncludingPortionAttributableToNoncontrollingInterest',
+  ]),
+  money('retainedEarnings', 'instant', ['RetainedEarningsAccumulatedDeficit']),
+  money('currentAssets', 'instant', ['AssetsCurrent']),
+  money('currentLiabilities', 'instant', ['LiabilitiesCurrent']),
+  money('propertyPlantEquipmentNet', 'instant', [
+    'PropertyPlantAndEquipmentNet',
+    'PropertyPlantAndEquipmentAndFinanceLeaseRightOfUseAssetAfterAccumulatedDepreciationAndAmortization',
+  ]),
+  money('goodwill', 'instant', ['Goodwill']),
+  money('intangibleAssets', 'instant', [
+    'IntangibleAssetsNetExcludingGoodwill',
+    'FiniteLivedIntangibleAssetsNet',
+  ]),
+  {
+    key: 'sharesOutstanding',
+    period: 'instant',
+    unit: 'shares',
+    concepts: [g('CommonStockSharesOutstanding')],
+  },
+  // Helper series for derived values.
+  money('longTermDebtTotal', 'instant', [
+    'LongTermDebt',
+    'LongTermDebtAndCapitalLeaseObligationsIncludingCurrentMaturities',
+  ]),
+  money('longTermDebtCurrent', 'instant', [
+    'LongTermDebtCurrent',
+    'LongTermDebtAndCapitalLeaseObligationsCurrent',
+  ]),
+  money('shortTermBorrowings', 'instant', ['ShortTermBorrowings', 'CommercialPaper']),
+  money('sellingAndMarketing', 'duration', ['SellingAndMarketingExpense']),
+  money('generalAndAdministrative', 'duration', ['GeneralAndAdministrativeExpense']),
+  money('pretaxDomestic', 'duration', [
+    'IncomeLossFromContinuingOperationsBeforeIncomeTaxesDomestic',
+  ]),
+  money('pretaxForeign', 'duration', ['IncomeLossFromContinuingOperationsBeforeIncomeTaxesForeign']),
+];
+
+/** Concepts whose annual duration facts define a company's fiscal years (net income). */
+export const FISCAL_YEAR_CONCEPTS: readonly string[] = [
+  g('NetIncomeLoss'),
+  g('ProfitLoss'),
+  g('NetIncomeLossAvailableToCommonStockholdersBasic'),
+];
+
+/** Cover-page share count, used when the balance sheet does not tag shares outstanding. */
+export const DEI_SHARES_OUTSTANDING = 'dei:EntityCommonStockSharesOutstanding';
+
+/** Split ratio the filer tags in its equity note (an instant at the split date). */
+export const SPLIT_RATIO_CONCEPT = g('StockholdersEquityNoteStockSplitConversionRatio1');
+
+/** SEC forms whose facts are annual-report facts (research notes §2.1). */
+export const ANNUAL_FORMS: ReadonlySet<string> = new Set(['10-K', '10-K/A', '10-KT', '10-KT/A']);
