@@ -1,0 +1,179 @@
+import { describe, expect, it } from 'vitest';
+import type { DerivedPortfolio } from './derive-holdings.js';
+import { type Quote, type ValuationInputs, valueHoldings } from './value-holdings.js';
+
+const valuedAt = '2024-03-02T08:00:00Z';
+const quote = (price: string, currency = 'USD'): Quote => ({
+  price,
+  currency,
+  asOf: '2024-03-01T21:00:00Z',
+});
+const inputs = (
+  quotes: Record<string, Quote>,
+  eurRates: Record<string, string>,
+  names: Record<string, string> = {},
+): ValuationInputs => ({
+  quotes: new Map(Object.entries(quotes)),
+  eurRates: new Map(Object.entries(eurRates)),
+  valuedAt,
+  names: new Map(Object.entries(names)),
+});
+
+const aapl = {
+  symbol: 'AAPL',
+  currency: 'USD',
+  quantity: '2',
+  averageCost: '150.5',
+  costBasis: '301',
+};
+
+describe('valueHoldings', () => {
+  it('values holdings and cash in EUR with weights over the total incl. cash', () => {
+    const derived: DerivedPortfolio = {
+      holdings: [aapl],
+      cash: [
+        { currency: 'EUR', amount: '100' },
+        { currency: 'USD', amount: '699' },
+      ],
+    };
+    const result = valueHoldings(
+      derived,
+      inputs({ AAPL: quote('180') }, { USD: '1.25' }, { AAPL: 'Apple Inc.' }),
+    );
+    // marketValue 2 × 180 = 360 USD → 360 / 1.25 = 288 EUR; cost 301 / 1.25 = 240.8; P&L 47.2
+    // cash: 100 EUR, 699 / 1.25 = 559.2 EUR; total 288 + 100 + 559.2 = 947.2
+    // weight 288 / 947.2 = 0.30405405405… → 0.3040540541 (10 places, half-even)
+    expect(result.holdings).toEqual([
+      {
+        symbol: 'AAPL',
+        name: 'Apple Inc.',
+        quantity: '2',
+        averageCost: '150.5',
+        currency: 'USD',
+        lastPrice: '180',
+        marketValue: '360',
+        marketValueEur: '288',
+        costBasisEur: '240.8',
+        unrealizedPnlEur: '47.2',
+        weight: '0.3040540541',
+        valuedAt,
+      },
+    ]);
+    expect(result.cash).toEqual([
+      { currency: 'EUR', amount: '100', amountEur: '100', valuedAt },
+      { currency: 'USD', amount: '699', amountEur: '559.2', valuedAt },
+    ]);
+    expect(result.totalValueEur).toBe('947.2');
+    expect(result.complete).toBe(true);
+    expect(result.issues).toEqual([]);
+  });
+
+  it('leaves value fields null (not 0) and reports a missing quote', () => {
+    const derived: DerivedPortfolio = {
+      holdings: [
+        aapl,
+        { ...aapl, symbol: 'MSFT', quantity: '1', averageCost: '400', costBasis: '400' },
+      ],
+      cash: [],
+    };
+    const result = valueHoldings(derived, inputs({ AAPL: quote('180') }, { USD: '1.25' }));
+    const msft = result.holdings.find((h) => h.symbol === 'MSFT');
+    expect(msft).toMatchObject({
+      name: 'MSFT',
+      lastPrice: null,
+      marketValue: null,
+      marketValueEur: null,
+      unrealizedPnlEur: null,
+      weight: null,
+      costBasisEur: '320', // 400 / 1.25
+    });
+    // the total covers what could be valued: AAPL alone, so its weight is 1
+    expect(result.totalValueEur).toBe('288');
+    expect(result.holdings[0]?.weight).toBe('1');
+    expect(result.complete).toBe(false);
+    expect(result.issues).toEqual([
+      expect.objectContaining({ code: 'missing_quote', symbol: 'MSFT' }),
+    ]);
+  });
+
+  it('cross-converts a quote in another currency through EUR', () => {
+    const tsla = {
+      symbol: 'TSLA',
+      currency: 'EUR',
+      quantity: '0.5',
+      averageCost: '88',
+      costBasis: '44',
+    };
+    const result = valueHoldings(
+      { holdings: [tsla], cash: [] },
+      inputs({ TSLA: quote('250') }, { USD: '1.25' }),
+    );
+    // 250 USD / 1.25 = 200 EUR per share; 0.5 × 200 = 100; P&L 100 − 44 = 56
+    expect(result.holdings[0]).toMatchObject({
+      currency: 'EUR',
+      lastPrice: '200',
+      marketValue: '100',
+      marketValueEur: '100',
+      costBasisEur: '44',
+      unrealizedPnlEur: '56',
+    });
+  });
+
+  it('reports a missing FX rate and leaves the EUR fields null', () => {
+    const nestle = {
+      symbol: 'NESN',
+      currency: 'CHF',
+      quantity: '3',
+      averageCost: '100',
+      costBasis: '300',
+    };
+    const result = valueHoldings(
+      { holdings: [nestle], cash: [{ currency: 'CHF', amount: '10' }] },
+      inputs({ NESN: quote('95', 'CHF') }, {}),
+    );
+    expect(result.holdings[0]).toMatchObject({
+      lastPrice: '95',
+      marketValue: '285',
+      marketValueEur: null,
+      costBasisEur: null,
+      unrealizedPnlEur: null,
+      weight: null,
+    });
+    expect(result.cash[0]?.amountEur).toBeNull();
+    expect(result.issues.map((i) => i.code)).toEqual(['missing_fx_rate', 'missing_fx_rate']);
+  });
+
+  it('rounds EUR values to 10 places and keeps P&L consistent with them', () => {
+    const x = { symbol: 'X', currency: 'USD', quantity: '1', averageCost: '1', costBasis: '1' };
+    const result = valueHoldings(
+      { holdings: [x], cash: [] },
+      inputs({ X: quote('2') }, { USD: '3' }),
+    );
+    // 2 / 3 = 0.6666666666… → 0.6666666667; 1 / 3 → 0.3333333333; P&L 0.3333333334
+    expect(result.holdings[0]).toMatchObject({
+      marketValueEur: '0.6666666667',
+      costBasisEur: '0.3333333333',
+      unrealizedPnlEur: '0.3333333334',
+      weight: '1',
+    });
+  });
+
+  it('gives null weights when the total is not positive (overdrawn cash)', () => {
+    const result = valueHoldings(
+      { holdings: [aapl], cash: [{ currency: 'EUR', amount: '-1000' }] },
+      inputs({ AAPL: quote('180') }, { USD: '1.25' }),
+    );
+    // 288 − 1000 = −712
+    expect(result.totalValueEur).toBe('-712');
+    expect(result.holdings[0]?.weight).toBeNull();
+  });
+
+  it('treats a quote price that is not a decimal as invalid', () => {
+    const result = valueHoldings(
+      { holdings: [aapl], cash: [] },
+      inputs({ AAPL: quote('NaN') }, { USD: '1.25' }),
+    );
+    expect(result.holdings[0]?.lastPrice).toBeNull();
+    expect(result.issues[0]?.code).toBe('invalid_quote');
+  });
+});
