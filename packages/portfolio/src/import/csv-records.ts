@@ -55,7 +55,11 @@ export function readTable(text: string, delimiter: string): CsvTable | CsvSyntax
   }
   const [head, ...body] = records;
   const header = (head?.record ?? []).map(normalizeName);
-  return { header, rows: body.map((r) => toRow(header, r.record, startLine(r.raw, r.info.lines))) };
+  const columns = columnIndex(header);
+  return {
+    header,
+    rows: body.map((r) => toRow(columns, r.record, startLine(r.raw, r.info.lines))),
+  };
 }
 
 /** Converts CRLF and lone CR line ends to LF so that csv-parse counts lines as editors do. */
@@ -69,14 +73,27 @@ function startLine(raw: string, endLine: number): number {
   return endLine - innerNewlines;
 }
 
-function toRow(header: readonly string[], cells: readonly string[], line: number): CsvRow {
-  const index = (column: string) => header.indexOf(column.toLowerCase());
+/** First position of each header name (a later duplicate, such as DEGIRO's blank names, loses). */
+function columnIndex(header: readonly string[]): ReadonlyMap<string, number> {
+  const index = new Map<string, number>();
+  header.forEach((name, i) => {
+    if (!index.has(name)) index.set(name, i);
+  });
+  return index;
+}
+
+function toRow(
+  columns: ReadonlyMap<string, number>,
+  cells: readonly string[],
+  line: number,
+): CsvRow {
+  const position = (column: string) => columns.get(column.toLowerCase());
   return {
     line,
-    has: (column) => index(column) >= 0,
+    has: (column) => position(column) !== undefined,
     get: (column) => {
-      const i = index(column);
-      return i < 0 ? '' : (cells[i] ?? '').trim();
+      const i = position(column);
+      return i === undefined ? '' : (cells[i] ?? '').trim();
     },
   };
 }
