@@ -104,7 +104,7 @@ export function createMoatReportsRepository(db: Executor) {
         .selectFrom('moat_reports')
         .select(SUMMARY_COLUMNS)
         .where('user_id', '=', userId);
-      if (tags.length > 0) select = select.where('tags', '@>', tags);
+      if (tags.length > 0) select = select.where((eb) => eb('tags', '@>', eb.val(tags)));
       const rows = await select.orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
       return rows.map(toSummary) satisfies MoatReportSummary[];
     },

@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { PersonalAccessTokensTable } from '../db-types.js';
 import { toStoreError } from '../errors.js';
-import { type Executor, iso, isoOrNull } from './shared.js';
+import { type Executor, iso, isoOrNull, isUuid } from './shared.js';
 
 /** A personal access token as listed to its owner (CONTRACT §2): never the secret or its hash. */
 export interface PersonalAccessToken {
@@ -97,6 +97,7 @@ export function createPersonalAccessTokensRepository(db: Executor) {
 
     /** Revokes a user's token; it stops working at once. Answers whether one was revoked. */
     async revoke(userId: string, tokenId: string, now: Date): Promise<boolean> {
+      if (!isUuid(tokenId)) return false;
       const result = await db
         .updateTable('personal_access_tokens')
         .set({ revoked_at: now })

@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { SessionsTable } from '../db-types.js';
-import { type Executor, iso, isoOrNull } from './shared.js';
+import { type Executor, iso, isoOrNull, isUuid } from './shared.js';
 
 /** A server-side session; its `id` is the JWT's `sid`. */
 export interface Session {
@@ -58,6 +58,7 @@ export function createSessionsRepository(db: Executor) {
      * nor expired at `now`; undefined otherwise.
      */
     async findActive(userId: string, sessionId: string, now: Date): Promise<Session | undefined> {
+      if (!isUuid(sessionId) || !isUuid(userId)) return undefined;
       const row = await db
         .selectFrom('sessions')
         .selectAll()
@@ -71,6 +72,7 @@ export function createSessionsRepository(db: Executor) {
 
     /** Revokes one session of a user. Answers whether a live session was revoked. */
     async revoke(userId: string, sessionId: string, now: Date): Promise<boolean> {
+      if (!isUuid(sessionId)) return false;
       const result = await db
         .updateTable('sessions')
         .set({ revoked_at: now })

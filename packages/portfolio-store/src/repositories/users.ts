@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { Plan, UsersTable } from '../db-types.js';
 import { StoreError, toStoreError } from '../errors.js';
-import { type Executor, iso } from './shared.js';
+import { type Executor, iso, isUuid } from './shared.js';
 
 /** A user as the API shows it (no password hash). */
 export interface User {
@@ -101,6 +101,7 @@ export function createUsersRepository(db: Executor) {
 
     /** Finds a user by id. */
     async findById(id: string): Promise<User | undefined> {
+      if (!isUuid(id)) return undefined;
       const row = await db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
       return row && toUser(row);
     },
@@ -145,6 +146,7 @@ export function createUsersRepository(db: Executor) {
      * @throws {StoreError} `not_found` when no user has this id.
      */
     async setPlan(id: string, plan: Plan): Promise<User> {
+      if (!isUuid(id)) throw new StoreError('not_found', `user ${id} not found`);
       const row = await db
         .updateTable('users')
         .set({ plan })

@@ -1,0 +1,230 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { backends, type TestDatabase, uniqueEmail } from '../test-support/backends.js';
+import { createRepositories, type Repositories } from './index.js';
+import type { NewTransaction } from './transactions.js';
+
+describe.each(backends)('portfolio data on $name', (backend) => {
+  let database: TestDatabase;
+  let repos: Repositories;
+  const newUser = async () => (await repos.users.create({ email: uniqueEmail() })).id;
+
+  beforeAll(async () => {
+    database = await backend.open();
+    repos = createRepositories(database.db);
+  });
+  afterAll(() => database.cleanup());
+
+  describe('portfolios', () => {
+    it('lists, reads and renames only the owner’s portfolios', async () => {
+      const alice = await newUser();
+      const bob = await newUser();
+      const main = await repos.portfolios.create(alice, { name: 'Main' });
+      const usd = await repos.portfolios.create(alice, { name: 'US', baseCurrency: 'usd' });
+      await repos.portfolios.create(bob, { name: 'Bob’s' });
+
+      expect(main.baseCurrency).toBe('EUR');
+      expect(usd.baseCurrency).toBe('USD');
+      expect((await repos.portfolios.list(alice)).map((p) => p.name).sort()).toEqual([
+        'Main',
+        'US',
+      ]);
+      expect(await repos.portfolios.get(bob, main.id)).toBeUndefined();
+      expect(await repos.portfolios.rename(bob, main.id, 'Hijacked')).toBeUndefined();
+      expect((await repos.portfolios.rename(alice, main.id, 'Core'))?.name).toBe('Core');
+      expect((await repos.portfolios.get(alice, main.id))?.name).toBe('Core');
+      expect(await repos.portfolios.get(alice, 'nope')).toBeUndefined();
+    });
+  });
+
+  describe('transactions', () => {
+    const buy = (day: number, symbol = 'AAPL'): NewTransaction => ({
+      type: 'buy',
+      symbol,
+      quantity: '1.5',
+      price: '187.123456789',
+      fee: '0.99',
+      currency: 'usd',
+      executedAt: `2026-01-${String(day).padStart(2, '0')}T10:00:00Z`,
+    });
+
+    it('keeps decimals exact as strings and refuses another user’s portfolio', async () => {
+      const alice = await newUser();
+      const bob = await newUser();
+      const portfolio = await repos.portfolios.create(alice, { name: 'P' });
+      const tx = await repos.transactions.insert(alice, portfolio.id, buy(2));
+      expect(tx).toMatchObject({
+        quantity: '1.5',
+        price: '187.123456789',
+        fee: '0.99',
+        currency: 'USD',
+      });
+      expect(tx.executedAt).toBe('2026-01-02T10:00:00.000Z');
+      await expect(repos.transactions.insert(bob, portfolio.id, buy(3))).rejects.toMatchObject({
+        code: 'not_found',
+      });
+      expect((await repos.transactions.list(bob)).items).toEqual([]);
+      expect((await repos.transactions.list(bob, { portfolioId: portfolio.id })).items).toEqual([]);
+    });
+
+    it('pages newest first with a keyset cursor, and filters by portfolio and dates', async () => {
+      const user = await newUser();
+      const a = await repos.portfolios.create(user, { name: 'A' });
+      const b = await repos.portfolios.create(user, { name: 'B' });
+      await repos.transactions.importMany(
+        user,
+        a.id,
+        [1, 2, 3, 4, 5].map((d) => buy(d)),
+      );
+      await repos.transactions.insert(user, b.id, buy(6, 'MSFT'));
+
+      const seen: string[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await repos.transactions.list(user, { portfolioId: a.id, limit: 2, cursor });
+        expect(page.items.length).toBeLessThanOrEqual(2);
+        seen.push(...page.items.map((t) => t.executedAt.slice(0, 10)));
+        cursor = page.nextCursor ?? undefined;
+      } while (cursor);
+      expect(seen).toEqual(['2026-01-05', '2026-01-04', '2026-01-03', '2026-01-02', '2026-01-01']);
+
+      const all = await repos.transactions.list(user);
+      expect(all.items.map((t) => t.symbol)).toEqual([
+        'MSFT',
+        'AAPL',
+        'AAPL',
+        'AAPL',
+        'AAPL',
+        'AAPL',
+      ]);
+      const window = await repos.transactions.list(user, {
+        from: new Date('2026-01-02T00:00:00Z'),
+        to: new Date('2026-01-04T00:00:00Z'),
+      });
+      expect(window.items.map((t) => t.executedAt.slice(0, 10))).toEqual([
+        '2026-01-03',
+        '2026-01-02',
+      ]);
+      await expect(repos.transactions.list(user, { cursor: 'garbage' })).rejects.toMatchObject({
+        code: 'invalid_input',
+      });
+      await expect(repos.transactions.list(user, { limit: 101 })).rejects.toMatchObject({
+        code: 'invalid_input',
+      });
+    });
+
+    it('imports all rows or none', async () => {
+      const user = await newUser();
+      const portfolio = await repos.portfolios.create(user, { name: 'Import' });
+      const good = [buy(1), buy(2), buy(3)];
+      const bad = [...good, { ...buy(4), quantity: 'twelve' }];
+      await expect(repos.transactions.importMany(user, portfolio.id, bad)).rejects.toMatchObject({
+        code: 'invalid_input',
+      });
+      expect((await repos.transactions.list(user)).items).toEqual([]);
+
+      const imported = await repos.transactions.importMany(user, portfolio.id, good);
+      expect(imported.items).toHaveLength(3);
+      const listed = await repos.transactions.list(user);
+      expect(listed.items).toHaveLength(3);
+      expect(new Set(listed.items.map((t) => t.importBatchId))).toEqual(
+        new Set([imported.importBatchId]),
+      );
+    });
+  });
+
+  describe('holdings and cash', () => {
+    it('replaces a portfolio’s derived rows atomically and scopes reads by user', async () => {
+      const alice = await newUser();
+      const bob = await newUser();
+      const p = await repos.portfolios.create(alice, { name: 'P' });
+      const holding = {
+        symbol: 'AAPL',
+        name: 'Apple Inc.',
+        quantity: '10',
+        averageCost: '150.25',
+        currency: 'USD',
+        lastPrice: '190.10',
+        marketValue: '1901.00',
+        marketValueEur: '1753.51',
+        costBasisEur: '1385.94',
+        unrealizedPnlEur: '367.57',
+        weight: '0.7781',
+        valuedAt: '2026-03-01T17:30:00Z',
+      };
+      const cash = { currency: 'EUR', amount: '500.00', amountEur: '500.00', valuedAt: null };
+      await repos.positions.replaceForPortfolio(alice, p.id, { holdings: [holding], cash: [cash] });
+      const stored = await repos.positions.listHoldings(alice, { portfolioId: p.id });
+      expect(stored).toHaveLength(1);
+      expect(stored[0]).toMatchObject({ ...holding, valuedAt: '2026-03-01T17:30:00.000Z' });
+      expect(await repos.positions.listCash(alice)).toMatchObject([cash]);
+
+      await expect(
+        repos.positions.replaceForPortfolio(bob, p.id, { holdings: [], cash: [] }),
+      ).rejects.toMatchObject({ code: 'not_found' });
+      expect(await repos.positions.listHoldings(bob)).toEqual([]);
+      expect(await repos.positions.listHoldings(bob, { portfolioId: p.id })).toEqual([]);
+
+      // A failing replacement (duplicate symbol) leaves the old rows in place.
+      await expect(
+        repos.positions.replaceForPortfolio(alice, p.id, {
+          holdings: [holding, holding],
+          cash: [],
+        }),
+      ).rejects.toMatchObject({ code: 'conflict' });
+      expect(await repos.positions.listHoldings(alice)).toHaveLength(1);
+
+      await repos.positions.replaceForPortfolio(alice, p.id, { holdings: [], cash: [] });
+      expect(await repos.positions.listHoldings(alice)).toEqual([]);
+      expect(await repos.positions.listCash(alice)).toEqual([]);
+    });
+  });
+
+  describe('FX rates and quotes', () => {
+    it('upserts and answers the latest value on or before a date', async () => {
+      await repos.marketData.upsertFxRates([
+        { base: 'eur', quote: 'usd', date: '2026-01-02', rate: '1.0350' },
+        { base: 'EUR', quote: 'USD', date: '2026-01-05', rate: '1.0410' },
+      ]);
+      await repos.marketData.upsertFxRates([
+        { base: 'EUR', quote: 'USD', date: '2026-01-05', rate: '1.0420', source: 'ecb' },
+      ]);
+      expect(await repos.marketData.latestFxRate('EUR', 'USD', '2026-01-04')).toEqual({
+        base: 'EUR',
+        quote: 'USD',
+        date: '2026-01-02',
+        rate: '1.0350',
+        source: null,
+      });
+      expect((await repos.marketData.latestFxRate('EUR', 'USD', '2026-02-01'))?.rate).toBe(
+        '1.0420',
+      );
+      expect(await repos.marketData.latestFxRate('EUR', 'USD', '2025-12-31')).toBeUndefined();
+
+      await repos.marketData.upsertQuotes([
+        {
+          symbol: 'msft',
+          price: '401.5',
+          currency: 'USD',
+          asOf: '2026-01-02T21:00:00Z',
+          source: 't',
+        },
+        {
+          symbol: 'MSFT',
+          price: '405.25',
+          currency: 'USD',
+          asOf: '2026-01-05T21:00:00Z',
+          source: 't',
+        },
+      ]);
+      expect((await repos.marketData.latestQuote('MSFT'))?.price).toBe('405.25');
+      const older = await repos.marketData.latestQuote('msft', new Date('2026-01-03T00:00:00Z'));
+      expect(older).toEqual({
+        symbol: 'MSFT',
+        price: '401.5',
+        currency: 'USD',
+        asOf: '2026-01-02T21:00:00.000Z',
+        source: 't',
+      });
+    });
+  });
+});

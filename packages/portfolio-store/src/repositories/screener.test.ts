@@ -1,0 +1,244 @@
+import type { MoatEvaluation } from '@svc/schemas';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { backends, type TestDatabase } from '../test-support/backends.js';
+import { createRepositories, type Repositories } from './index.js';
+import type { ScreenerQuery } from './screener.js';
+
+interface Fixture {
+  symbol: string;
+  score: number;
+  verdict: string;
+  sector?: string;
+  industry?: string;
+  pe: number | null;
+  cap: string | null;
+}
+
+const STRONG = 'Strong Durable Competitive Advantage';
+const MODERATE = 'Moderate Competitive Advantage';
+const NARROW = 'Narrow Moat — Proceed with Caution';
+const NONE = 'No Clear Moat Detected';
+
+const FIXTURES: Fixture[] = [
+  {
+    symbol: 'AAPL',
+    score: 87.5,
+    verdict: STRONG,
+    sector: 'Tech',
+    industry: 'Hardware',
+    pe: 31.2,
+    cap: '3400000000000',
+  },
+  {
+    symbol: 'MSFT',
+    score: 81.25,
+    verdict: STRONG,
+    sector: 'Tech',
+    industry: 'Software',
+    pe: 35.9,
+    cap: '3100000000000',
+  },
+  {
+    symbol: 'KO',
+    score: 62.5,
+    verdict: MODERATE,
+    sector: 'Staples',
+    industry: 'Beverages',
+    pe: 24.1,
+    cap: '270000000000',
+  },
+  {
+    symbol: 'PEP',
+    score: 56.25,
+    verdict: MODERATE,
+    sector: 'Staples',
+    industry: 'Beverages',
+    pe: 22.8,
+    cap: '210000000000',
+  },
+  {
+    symbol: 'F',
+    score: 37.5,
+    verdict: NARROW,
+    sector: 'Autos',
+    industry: 'Cars',
+    pe: 6.4,
+    cap: '45000000000',
+  },
+  { symbol: 'GME', score: 12.5, verdict: NONE, sector: 'Retail', pe: null, cap: '9000000000' },
+  {
+    symbol: 'NVDA',
+    score: 75,
+    verdict: STRONG,
+    sector: 'Tech',
+    industry: 'Semis',
+    pe: 55.3,
+    cap: null,
+  },
+  { symbol: 'XYZ', score: 50, verdict: MODERATE, pe: 18, cap: '12000000000.5' },
+];
+
+function evaluation(f: Fixture): MoatEvaluation {
+  return {
+    symbol: f.symbol,
+    companyName: `${f.symbol} Corp`,
+    ...(f.sector ? { sector: f.sector } : {}),
+    ...(f.industry ? { industry: f.industry } : {}),
+    totalScore: f.score,
+    maxScore: 100,
+    verdict: f.verdict as MoatEvaluation['verdict'],
+    criteria: [],
+    valuation: {
+      peRatio: f.pe,
+      forwardPE: null,
+      pegRatio: null,
+      augmentedPayoutRatio: null,
+      sellTrigger: false,
+    },
+  };
+}
+
+/** An independent model of the screener over the fixtures, in plain JavaScript. */
+function expected(q: ScreenerQuery): string[] {
+  const rows = FIXTURES.filter(
+    (f) =>
+      (q.scoreMin === undefined || f.score >= q.scoreMin) &&
+      (q.scoreMax === undefined || f.score <= q.scoreMax) &&
+      (q.verdict === undefined || f.verdict === q.verdict) &&
+      (q.sector === undefined || f.sector === q.sector) &&
+      (q.industry === undefined || f.industry === q.industry) &&
+      (q.peMin === undefined || (f.pe !== null && f.pe >= q.peMin)) &&
+      (q.peMax === undefined || (f.pe !== null && f.pe <= q.peMax)) &&
+      (q.marketCapMin === undefined ||
+        (f.cap !== null && Number(f.cap) >= Number(q.marketCapMin))) &&
+      (q.marketCapMax === undefined || (f.cap !== null && Number(f.cap) <= Number(q.marketCapMax))),
+  );
+  const sortBy = q.sortBy ?? 'score';
+  const key = (f: Fixture) =>
+    ({
+      score: f.score,
+      symbol: f.symbol,
+      pe: f.pe,
+      marketCap: f.cap === null ? null : Number(f.cap),
+    })[sortBy];
+  const dir = q.sortDir ?? (sortBy === 'symbol' || sortBy === 'pe' ? 'asc' : 'desc');
+  rows.sort((a, b) => {
+    const x = key(a);
+    const y = key(b);
+    if (x === null && y !== null) return 1;
+    if (y === null && x !== null) return -1;
+    if (x !== null && y !== null && x !== y) return (x < y ? -1 : 1) * (dir === 'asc' ? 1 : -1);
+    return a.symbol < b.symbol ? -1 : 1;
+  });
+  return rows.map((r) => r.symbol);
+}
+
+const QUERIES: ScreenerQuery[] = [
+  {},
+  { sortBy: 'symbol' },
+  { sortBy: 'pe' },
+  { sortBy: 'pe', sortDir: 'desc' },
+  { sortBy: 'marketCap' },
+  { sortBy: 'marketCap', sortDir: 'asc' },
+  { scoreMin: 50, scoreMax: 81.25 },
+  { verdict: STRONG },
+  { sector: 'Tech', sortBy: 'symbol', sortDir: 'desc' },
+  { industry: 'Beverages' },
+  { peMin: 20, peMax: 36 },
+  { marketCapMin: 10_000_000_000, marketCapMax: '300000000000' },
+  { marketCapMin: '12000000000.5' },
+  { verdict: NONE, sector: 'Tech' },
+];
+
+describe.each(backends)('screener on $name', (backend) => {
+  let database: TestDatabase;
+  let repos: Repositories;
+  beforeAll(async () => {
+    database = await backend.open();
+    repos = createRepositories(database.db);
+    for (const [i, f] of FIXTURES.entries()) {
+      await repos.evaluations.upsert(evaluation(f), {
+        marketCap: f.cap,
+        cachedAt: new Date(Date.UTC(2026, 0, 1 + i)),
+      });
+    }
+  });
+  afterAll(() => database.cleanup());
+
+  it.each(QUERIES)('matches the reference model for %j', async (query) => {
+    const page = await repos.screener.screen({ ...query, limit: 100 });
+    const symbols = expected(query);
+    expect(page.items.map((r) => r.symbol)).toEqual(symbols);
+    expect(page.total).toBe(symbols.length);
+  });
+
+  it('pages with total and totalPages', async () => {
+    const all = expected({});
+    const pages = await Promise.all(
+      [1, 2, 3, 4].map((page) => repos.screener.screen({ page, limit: 3 })),
+    );
+    expect(pages.map((p) => p.items.map((r) => r.symbol))).toEqual([
+      all.slice(0, 3),
+      all.slice(3, 6),
+      all.slice(6, 9),
+      [],
+    ]);
+    expect(pages[0]).toMatchObject({ page: 1, limit: 3, total: 8, totalPages: 3 });
+    await expect(repos.screener.screen({ limit: 101 })).rejects.toMatchObject({
+      code: 'invalid_input',
+    });
+    await expect(repos.screener.screen({ page: 0 })).rejects.toMatchObject({
+      code: 'invalid_input',
+    });
+    await expect(repos.screener.screen({ marketCapMin: 'lots' })).rejects.toMatchObject({
+      code: 'invalid_input',
+    });
+  });
+
+  it('returns CONTRACT rows with exact market caps', async () => {
+    const [row] = (await repos.screener.screen({ sortBy: 'symbol', sortDir: 'desc', limit: 1 }))
+      .items;
+    expect(row).toEqual({
+      symbol: 'XYZ',
+      companyName: 'XYZ Corp',
+      sector: null,
+      industry: null,
+      totalScore: 50,
+      maxScore: 100,
+      verdict: MODERATE,
+      peRatio: 18,
+      marketCap: '12000000000.5',
+      cachedAt: '2026-01-08T00:00:00.000Z',
+    });
+  });
+
+  it('answers the meta statistics', async () => {
+    const meta = await repos.screener.meta();
+    expect(meta).toEqual({
+      count: 8,
+      lastUpdatedAt: '2026-01-08T00:00:00.000Z',
+      verdicts: { [STRONG]: 3, [MODERATE]: 3, [NARROW]: 1, [NONE]: 1 },
+      sectors: [
+        { sector: 'Tech', count: 3 },
+        { sector: 'Staples', count: 2 },
+        { sector: 'Autos', count: 1 },
+        { sector: 'Retail', count: 1 },
+      ],
+      scoreRange: { min: 12.5, max: 87.5 },
+    });
+  });
+
+  it('replaces a symbol on upsert and reads it back', async () => {
+    const updated = { ...evaluation(FIXTURES[0] as Fixture), totalScore: 90 };
+    await repos.evaluations.upsert(updated, {
+      marketCap: '1',
+      cachedAt: new Date('2026-02-01T00:00:00Z'),
+    });
+    const cached = await repos.evaluations.get('aapl');
+    expect(cached?.evaluation.totalScore).toBe(90);
+    expect(cached?.marketCap).toBe('1');
+    expect(cached?.cachedAt).toBe('2026-02-01T00:00:00.000Z');
+    expect((await repos.screener.meta()).count).toBe(8);
+    expect(await repos.evaluations.get('NOPE')).toBeUndefined();
+  });
+});
