@@ -8,12 +8,16 @@
  *   retries (maps to 502/503).
  * - `parse_failed`: the source answered with a document that is not a companyfacts (or
  *   company_tickers / submissions) document (maps to 502).
+ * - `invalid_config`: a provider factory got unusable options (no SEC User-Agent contact, a rate
+ *   above SEC's 10 requests per second, a missing snapshot directory); a programming or deployment
+ *   error (maps to 500).
  */
 export type FundamentalsErrorCode =
   | 'invalid_symbol'
   | 'insufficient_data'
   | 'upstream_unavailable'
-  | 'parse_failed';
+  | 'parse_failed'
+  | 'invalid_config';
 
 /** Every documented {@link FundamentalsErrorCode}, for exhaustive mapping tables. */
 export const FUNDAMENTALS_ERROR_CODES: readonly FundamentalsErrorCode[] = [
@@ -21,6 +25,7 @@ export const FUNDAMENTALS_ERROR_CODES: readonly FundamentalsErrorCode[] = [
   'insufficient_data',
   'upstream_unavailable',
   'parse_failed',
+  'invalid_config',
 ];
 
 /**

@@ -25,6 +25,7 @@ function median(values: readonly number[]): number {
  * Runs after split adjustment, so splits are not mistaken for scale errors.
  */
 export function fixShareScaleErrors(metric: string, series: Series, issues: DataIssue[]): void {
+  dropNonPositive(metric, series, issues);
   const labels = [...series.keys()].sort((a, b) => a - b);
   const values = labels.map((l) => series.get(l)?.value ?? 0).filter((v) => v > 0);
   if (values.length < 2) return;
@@ -59,6 +60,20 @@ export function fixShareScaleErrors(metric: string, series: Series, issues: Data
  * ≥50×, directly or through a run of equally far-off neighbours (NVDA FY2007–FY2008, both filed
  * in thousands).
  */
+/** A share count of zero or less is a filing error (LUV FY2009 cover page: 0). */
+function dropNonPositive(metric: string, series: Series, issues: DataIssue[]): void {
+  for (const [label, pick] of series) {
+    if (pick.value > 0) continue;
+    series.delete(label);
+    issues.push({
+      fiscalYear: label,
+      metric,
+      kind: 'dropped_outlier',
+      message: `${pick.source.tag} = ${pick.value} (${pick.source.accession}) is not a share count; dropped`,
+    });
+  }
+}
+
 function isSuspect(label: number, i: number, labels: number[], series: Series, far: Set<number>) {
   const value = series.get(label)?.value;
   if (value === undefined || value <= 0 || !far.has(label)) return false;
