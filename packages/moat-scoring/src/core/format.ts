@@ -28,7 +28,7 @@ export function amount(value: number, currency: string): string {
         : abs >= 1e6
           ? [abs / 1e6, 'M']
           : [abs, ''];
-  const sign = value < 0 ? '−' : '';
+  const sign = value < 0 ? '-' : '';
   const prefix = currency === 'USD' ? '$' : `${currency} `;
   return `${sign}${prefix}${scaled.toFixed(suffix === '' ? 0 : 1)}${suffix}`;
 }

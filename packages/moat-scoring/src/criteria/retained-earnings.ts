@@ -74,9 +74,13 @@ export function windowFlows(context: ScoringContext): Flows {
   return flows;
 }
 
+/**
+ * Net debt of a year: total debt (a borrowing line never reported counts as none) − cash. Cash
+ * must be reported: every company has it, so its absence is missing data, not "no cash".
+ */
 function netDebt(context: ScoringContext, year: FiscalYearFigures): number | null {
   const debt = totalDebt(context, year);
-  const cash = metricOrAbsent(context, year, 'cash');
+  const cash = metric(year, 'cash');
   return debt === null || cash === null ? null : debt - cash;
 }
 

@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import { outcome } from '../../test/criterion-helpers.js';
+import { grow, makeContext, repeat } from '../../test/fixtures.js';
+import { trendGrowth } from '../core/growth.js';
+import {
+  assessEarningsConsistency,
+  countDownYears,
+  earningsBasis,
+} from './earnings-consistency.js';
+
+function eps(
+  values: (number | null)[],
+  extra: { dilutedShares?: (number | null)[]; netIncome?: (number | null)[] } = {},
+) {
+  return makeContext({
+    startYear: 2015,
+    columns: {
+      revenue: repeat(1000, values.length),
+      netIncome: extra.netIncome ?? values.map((v) => (v === null ? 1 : v * 100)),
+      dilutedEps: values,
+      dilutedShares: extra.dilutedShares ?? repeat(100, values.length),
+    },
+  });
+}
+
+describe('assessEarningsConsistency', () => {
+  it('gives a compounder growing exactly 10%/yr: q = 0.5·0.9 + 0.5·1 = 0.95 → 11.88 pass', () => {
+    // log-linear fit is exact: g = 10%, R² = 1; q(g) = 0.75 + (3/5)·0.25 = 0.90, q(R²) = 1, no down-year
+    const result = outcome(assessEarningsConsistency(eps(grow(2, 0.1, 10))));
+    expect(result).toMatchObject({ score: 11.88, status: 'pass' });
+    expect(result.numericValue).toBeCloseTo(10, 8);
+    expect(result.value).toBe('EPS +10.0%/yr, R² 1.00, 0 down-years');
+  });
+
+  it('gives flat earnings half marks: growth 0 → 0, R² 1 (no variance) → q 0.5 → 6.25 warning', () => {
+    expect(outcome(assessEarningsConsistency(eps(repeat(2, 10))))).toMatchObject({
+      score: 6.25,
+      status: 'warning',
+    });
+  });
+
+  it('caps a loss in the last 3 years at fail', () => {
+    const values = [...grow(2, 0.1, 9), -0.5];
+    const result = outcome(assessEarningsConsistency(eps(values)));
+    expect(result.status).toBe('fail');
+    expect(result.score).toBeLessThanOrEqual(4.88);
+  });
+
+  it('caps 2 early loss years at warning and 3 at fail (8 of 10 positive, dassus98)', () => {
+    const two = [-1, -0.5, ...grow(1, 0.12, 8)];
+    const three = [-1, -0.5, -0.2, ...grow(1, 0.12, 7)];
+    expect(outcome(assessEarningsConsistency(eps(two))).score).toBeLessThanOrEqual(9.25);
+    expect(outcome(assessEarningsConsistency(eps(three))).status).toBe('fail');
+  });
+
+  it('falls back to net income when diluted EPS is missing (Visa files none)', () => {
+    const context = eps(repeat(null, 10), { netIncome: grow(100, 0.1, 10) });
+    const result = outcome(assessEarningsConsistency(context));
+    expect(result.value.startsWith('net income +10.0%/yr')).toBe(true);
+  });
+
+  it('falls back to net income when the share count jumps > 30% in a year (unrestated split)', () => {
+    const context = eps([1, 1.1, 1.21, 0.6655, 0.732, 0.805, 0.886, 0.974, 1.072, 1.179], {
+      dilutedShares: [100, 100, 100, 200, 200, 200, 200, 200, 200, 200],
+      netIncome: grow(100, 0.1, 10),
+    });
+    expect(earningsBasis(context).label).toBe('net income');
+    expect(outcome(assessEarningsConsistency(context)).score).toBe(11.88);
+  });
+
+  it('uses EPS when it covers as many years as net income', () => {
+    expect(earningsBasis(eps(grow(2, 0.1, 5))).label).toBe('EPS');
+  });
+});
+
+describe('earnings helpers', () => {
+  it('counts down-years beyond a 2% tolerance', () => {
+    // 1 → 0.99 is −1% (noise); 0.99 → 0.9 is −9.1%; 1 → 0.5 is −50% → 2
+    expect(countDownYears([1, 0.99, 0.9, 1, 0.5])).toBe(2);
+  });
+
+  it('annualises 3-year endpoint means when a value is not positive', () => {
+    // first 3 mean (−1 + 1 + 2)/3 = 2/3 centred on 2016; last 3 mean (3+4+5)/3 = 4 centred on 2019
+    // g = (4 / (2/3))^(1/3) − 1 = 6^(1/3) − 1 = 0.81712
+    const { growth } = trendGrowth({
+      years: [2015, 2016, 2017, 2018, 2019, 2020],
+      values: [-1, 1, 2, 3, 4, 5],
+    });
+    expect(growth).toBeCloseTo(6 ** (1 / 3) - 1, 10);
+  });
+
+  it('has no growth when an endpoint mean is not positive', () => {
+    // first-2 mean (−3 + 1)/2 = −1 → not meaningful
+    expect(
+      trendGrowth({ years: [2015, 2016, 2017, 2018], values: [-3, 1, 2, 3] }).growth,
+    ).toBeNull();
+  });
+});
