@@ -1,0 +1,93 @@
+/**
+ * What the HTTP layer needs from storage and quotas, written as narrow structural interfaces.
+ * `createRepositories(db)` of `@svc/portfolio-store` and `createQuotaService()` of `@svc/quota`
+ * satisfy them as they are; tests may pass the same real implementations over PGlite/Postgres.
+ */
+
+/** A plan name (CONTRACT §3). */
+export type PlanName = 'free' | 'pro';
+
+/** A user as the API shows it (no password hash). */
+export interface AccountUser {
+  readonly id: string;
+  readonly email: string;
+  readonly name: string | null;
+  readonly plan: PlanName;
+  readonly hasPassword: boolean;
+  /** ISO 8601. */
+  readonly createdAt: string;
+}
+
+/** A personal access token as listed to its owner (never the secret). */
+export interface AccountToken {
+  readonly id: string;
+  readonly name: string;
+  readonly prefix: string;
+  readonly createdAt: string;
+  readonly lastUsedAt: string | null;
+  readonly expiresAt: string | null;
+}
+
+/** A server-side session row. */
+export interface AccountSession {
+  readonly id: string;
+  readonly userId: string;
+  readonly expiresAt: string;
+}
+
+/** The user, session and token repositories the auth routes use. */
+export interface AccountRepositories {
+  readonly users: {
+    create(user: { email: string; name?: string | null; passwordHash?: string | null }): Promise<AccountUser>;
+    findById(id: string): Promise<AccountUser | undefined>;
+    findCredentialsByEmail(
+      email: string,
+    ): Promise<{ user: AccountUser; passwordHash: string | null } | undefined>;
+    findOrCreateByOidc(identity: {
+      issuer: string;
+      subject: string;
+      email: string;
+      name?: string | null;
+    }): Promise<AccountUser>;
+  };
+  readonly sessions: {
+    create(
+      userId: string,
+      session: { expiresAt: Date; userAgent?: string | null; ip?: string | null },
+    ): Promise<AccountSession>;
+    findActive(userId: string, sessionId: string, now: Date): Promise<AccountSession | undefined>;
+    revoke(userId: string, sessionId: string, now: Date): Promise<boolean>;
+  };
+  readonly tokens: {
+    create(
+      userId: string,
+      token: { name: string; prefix: string; tokenHash: string; expiresAt?: Date | null },
+    ): Promise<AccountToken>;
+    list(userId: string): Promise<AccountToken[]>;
+    findActiveByHash(
+      tokenHash: string,
+      now: Date,
+    ): Promise<{ userId: string; token: AccountToken } | undefined>;
+    revoke(userId: string, tokenId: string, now: Date): Promise<boolean>;
+  };
+}
+
+/** One quota's state for the session endpoint (CONTRACT §2). */
+export interface QuotaUsageEntry {
+  readonly name: string;
+  readonly limit: number;
+  readonly used: number;
+  readonly resetsAt: Date | string;
+}
+
+/** Reads a user's quota usage (`@svc/quota`'s `usage`). */
+export interface QuotaUsageReader {
+  usage(userId: string, plan: PlanName): Promise<readonly QuotaUsageEntry[]>;
+}
+
+/** Password hashing (`@svc/portfolio-store`'s argon2id helpers). */
+export interface PasswordHasher {
+  hash(password: string): Promise<string>;
+  /** Verifies; with an absent hash it still does the work of a verification and answers false. */
+  verify(storedHash: string | null | undefined, password: string): Promise<boolean>;
+}

@@ -1,0 +1,78 @@
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import fp from 'fastify-plugin';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { AppDeps } from './deps.js';
+import { registerBearerGuard } from './plugins/app/bearer-guard.js';
+import { registerProblemHandler } from './plugins/app/problem-handler.js';
+import { decorateServices } from './plugins/app/services.js';
+import { registerSessionGuard } from './plugins/app/session-guard.js';
+import { registerCookies } from './plugins/external/cookie.js';
+import { registerRateLimit } from './plugins/external/rate-limit.js';
+import { registerSwagger } from './plugins/external/swagger.js';
+import { accountTokenRoutes } from './routes/account/index.js';
+import { developerPageRoutes } from './routes/account/developer.js';
+import { authRoutes } from './routes/auth/index.js';
+import { oidcRoutes } from './routes/auth/oidc.js';
+import { docsRoutes } from './routes/docs/index.js';
+import { openapiRoutes } from './routes/openapi/index.js';
+import './types.js';
+
+/** Largest accepted request body, in bytes (1 MiB); beyond: 413 `payload_too_large`. */
+export const BODY_LIMIT_BYTES = 1_048_576;
+
+/**
+ * The service as a Fastify plugin (fastify/demo layout): compilers, the problem handler, the
+ * domain services (decorated once), external plugins, guards, then the routes per resource.
+ * Registered through `fastify-plugin` so handlers and decorations apply to the whole instance.
+ */
+export const apiApp = fp(
+  async (app: FastifyInstance, deps: AppDeps) => {
+    app.setValidatorCompiler(validatorCompiler);
+    app.setSerializerCompiler(serializerCompiler);
+    registerProblemHandler(app);
+    decorateServices(app, deps);
+
+    registerSessionGuard(app);
+    registerBearerGuard(app);
+    await registerCookies(app);
+    await registerRateLimit(app);
+    await registerSwagger(app, deps.config.baseUrl);
+
+    await app.register(openapiRoutes);
+    await app.register(docsRoutes, { prefix: '/api/docs' });
+    await app.register(authRoutes, { prefix: '/api/auth' });
+    await app.register(oidcRoutes, { prefix: '/api/auth/oidc' });
+    await app.register(accountTokenRoutes, { prefix: '/api/account' });
+    await app.register(developerPageRoutes, { prefix: '/account' });
+    // Resource routes (stock evaluation, screener, reports, portfolio, quote, advisor, MCP) are
+    // registered here as routes/<resource>/index.ts, each with `config: { auth: 'session' }`.
+  },
+  { name: 'svc-api', fastify: '5.x' },
+);
+
+/** Options of {@link buildApp} beyond the dependencies. */
+export interface BuildAppOptions {
+  /** Fastify logger option; default pino at `config.logLevel`. Tests pass `false`. */
+  readonly logger?: FastifyServerOptions['logger'];
+  /** Extra Fastify server options (timeouts, …). */
+  readonly server?: Omit<FastifyServerOptions, 'logger'>;
+}
+
+/**
+ * Builds the app: a Fastify instance with {@link apiApp} registered. Not yet listening; call
+ * `inject()` in tests or `listen()` in the server.
+ *
+ * @example
+ * const app = await buildApp({ config, repos: createRepositories(database.db), quotas });
+ * const res = await app.inject({ method: 'GET', url: '/api/docs' });
+ */
+export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger ?? { level: deps.config.logLevel },
+    bodyLimit: BODY_LIMIT_BYTES,
+    trustProxy: deps.config.trustProxy,
+    ...options.server,
+  });
+  await app.register(apiApp, deps);
+  return app;
+}

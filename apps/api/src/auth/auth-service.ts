@@ -1,0 +1,175 @@
+import type {
+  AccountRepositories,
+  AccountSession,
+  AccountUser,
+  PasswordHasher,
+  QuotaUsageReader,
+} from '../accounts/ports.js';
+import { ApiError } from '../problem.js';
+import type { LoginThrottle } from './login-throttle.js';
+import type { SignedTokens } from './signed-tokens.js';
+
+/** Who is asking: recorded on the session row and used to key the login throttle. */
+export interface ClientContext {
+  readonly ip: string;
+  readonly userAgent: string | undefined;
+}
+
+/** A session opened by register, login or OIDC: the user and the cookie value (a JWT). */
+export interface OpenedSession {
+  readonly user: AccountUser;
+  readonly jwt: string;
+  readonly expiresAt: Date;
+}
+
+/** An authenticated request: the user and the live session row. */
+export interface Authenticated {
+  readonly user: AccountUser;
+  readonly session: AccountSession;
+}
+
+/** Dependencies of {@link createAuthService}. */
+export interface AuthServiceDeps {
+  readonly repos: AccountRepositories;
+  readonly passwords: PasswordHasher;
+  readonly signer: SignedTokens;
+  readonly quotas: QuotaUsageReader;
+  readonly throttle: LoginThrottle;
+  readonly sessionTtlSeconds: number;
+  readonly signupEnabled: boolean;
+  readonly now: () => Date;
+}
+
+const INVALID_CREDENTIALS = 'The e-mail address or password is wrong.';
+
+const isConflict = (error: unknown): boolean =>
+  typeof error === 'object' &&
+  error !== null &&
+  (error as { name?: unknown }).name === 'StoreError' &&
+  (error as { code?: unknown }).code === 'conflict';
+
+/**
+ * The account use cases behind the auth routes: register, log in (password or OIDC identity),
+ * authenticate a cookie, log out, describe a session. Route handlers stay thin.
+ */
+export function createAuthService(deps: AuthServiceDeps) {
+  const { repos, passwords, signer, now } = deps;
+
+  async function open(user: AccountUser, client: ClientContext): Promise<OpenedSession> {
+    const issuedAt = now();
+    const expiresAt = new Date(issuedAt.getTime() + deps.sessionTtlSeconds * 1000);
+    const session = await repos.sessions.create(user.id, {
+      expiresAt,
+      userAgent: client.userAgent?.slice(0, 512) ?? null,
+      ip: client.ip,
+    });
+    const jwt = await signer.signSession({ userId: user.id, sessionId: session.id, now: issuedAt, expiresAt });
+    return { user, jwt, expiresAt };
+  }
+
+  return {
+    /**
+     * Creates a password account and signs it in.
+     * @throws {ApiError} `forbidden` when sign-up is disabled; `conflict` when the e-mail exists.
+     */
+    async register(
+      input: { email: string; password: string; name?: string | undefined },
+      client: ClientContext,
+    ): Promise<OpenedSession> {
+      if (!deps.signupEnabled) throw new ApiError('forbidden', 'Sign-up is disabled on this server.');
+      const passwordHash = await passwords.hash(input.password);
+      const user = await repos.users
+        .create({ email: input.email, name: input.name ?? null, passwordHash })
+        .catch((error: unknown) => {
+          if (isConflict(error)) {
+            throw new ApiError('conflict', 'An account with this e-mail address exists.', { cause: error });
+          }
+          throw error;
+        });
+      return open(user, client);
+    },
+
+    /**
+     * Checks a password and opens a session. Unknown e-mail and wrong password give the same
+     * 401 after the same work (a verification against a throw-away hash); after repeated
+     * failures for one IP and e-mail, 429 `rate_limited` with `Retry-After`.
+     * @throws {ApiError} `unauthorized` or `rate_limited`.
+     */
+    async login(input: { email: string; password: string }, client: ClientContext): Promise<OpenedSession> {
+      const key = `${client.ip}|${input.email.trim().toLowerCase()}`;
+      const wait = deps.throttle.blockedFor(key, now());
+      if (wait !== undefined) {
+        throw new ApiError('rate_limited', 'Too many failed sign-in attempts; try again later.', {
+          retryAfterSeconds: wait,
+        });
+      }
+      const found = await repos.users.findCredentialsByEmail(input.email);
+      const ok = await passwords.verify(found?.passwordHash, input.password);
+      if (!ok || found === undefined) {
+        deps.throttle.recordFailure(key, now());
+        throw new ApiError('unauthorized', INVALID_CREDENTIALS);
+      }
+      deps.throttle.reset(key);
+      return open(found.user, client);
+    },
+
+    /** Opens a session for a user resolved by an OIDC sign-in. */
+    async signInWithOidc(
+      identity: { issuer: string; subject: string; email: string; name: string | null },
+      client: ClientContext,
+    ): Promise<OpenedSession> {
+      const user = await repos.users.findOrCreateByOidc(identity).catch((error: unknown) => {
+        if (isConflict(error)) {
+          throw new ApiError('conflict', 'This e-mail is linked to another sign-in identity.', {
+            cause: error,
+          });
+        }
+        throw error;
+      });
+      return open(user, client);
+    },
+
+    /**
+     * Resolves a session cookie: a valid JWT (signature, expiry) AND a live session row (not
+     * revoked, not expired) of an existing user. `undefined` otherwise.
+     */
+    async authenticate(jwt: string | undefined): Promise<Authenticated | undefined> {
+      if (!jwt) return undefined;
+      const at = now();
+      const claims = await signer.verifySession(jwt, at);
+      if (!claims) return undefined;
+      const session = await repos.sessions.findActive(claims.sub, claims.sid, at);
+      if (!session) return undefined;
+      const user = await repos.users.findById(claims.sub);
+      return user && { user, session };
+    },
+
+    /** Revokes a session row; its JWT stops working at once. */
+    async logout(auth: Authenticated): Promise<void> {
+      await repos.sessions.revoke(auth.user.id, auth.session.id, now());
+    },
+
+    /** The session description: user, plan and quota usage of the current period. */
+    async describe(user: AccountUser) {
+      const quotas = await deps.quotas.usage(user.id, user.plan);
+      return {
+        user: publicUser(user),
+        plan: user.plan,
+        quotas: quotas.map((q) => ({
+          name: q.name,
+          limit: q.limit,
+          used: q.used,
+          resetsAt: typeof q.resetsAt === 'string' ? q.resetsAt : q.resetsAt.toISOString(),
+        })),
+      };
+    },
+  };
+}
+
+/** The auth use cases (see {@link createAuthService}). */
+export type AuthService = ReturnType<typeof createAuthService>;
+
+/** The user fields the API shows. */
+export function publicUser(user: AccountUser) {
+  return { id: user.id, email: user.email, name: user.name, plan: user.plan, createdAt: user.createdAt };
+}

@@ -1,0 +1,286 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { z } from 'zod';
+
+/** Log levels accepted by `LOG_LEVEL` (pino's names). */
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/** Fundamentals providers the server may select (CONTRACT §5); the client never chooses one. */
+export const FUNDAMENTALS_PROVIDERS = ['sec-edgar', 'snapshot', 'simfin'] as const;
+
+/** Name of the file under `DATA_DIR` that keeps the generated session secret. */
+export const SESSION_SECRET_FILE = 'session-secret';
+
+const booleanFlag = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((value) => value === 'true' || value === '1' || value === 'yes');
+
+const optionalText = z
+  .string()
+  .trim()
+  .transform((value) => (value === '' ? undefined : value))
+  .optional();
+
+const optionalUrl = optionalText.pipe(z.url().optional());
+
+/**
+ * The environment variables the service reads (CONTRACT §5 plus OIDC, sign-up, cookies, logging
+ * and session lifetime). Every value is a string in the environment; this schema coerces them.
+ */
+export const EnvSchema = z
+  .object({
+    PORT: z.coerce.number().int().min(0).max(65_535).default(3000),
+    HOST: z.string().min(1).default('127.0.0.1'),
+    BASE_URL: optionalUrl,
+    ACCOUNT_URL: optionalUrl,
+    DATABASE_URL: optionalText,
+    DATA_DIR: z.string().min(1).default('./.data'),
+    SESSION_SECRET: optionalText.pipe(
+      z.string().min(32, 'SESSION_SECRET must be at least 32 characters').optional(),
+    ),
+    SESSION_TTL_HOURS: z.coerce
+      .number()
+      .positive()
+      .max(24 * 365)
+      .default(24 * 7),
+    FUNDAMENTALS_PROVIDER: z.enum(FUNDAMENTALS_PROVIDERS).default('sec-edgar'),
+    SEC_USER_AGENT: optionalText,
+    FUNDAMENTALS_SNAPSHOT_DIR: optionalText,
+    SIMFIN_DIR: optionalText,
+    OPENAI_BASE_URL: optionalUrl,
+    OPENAI_API_KEY: optionalText,
+    ADVISOR_MODEL: optionalText,
+    NARRATIVE_MODEL: optionalText,
+    OIDC_ISSUER_URL: optionalUrl,
+    OIDC_CLIENT_ID: optionalText,
+    OIDC_CLIENT_SECRET: optionalText,
+    OIDC_REDIRECT_URL: optionalUrl,
+    SIGNUP_ENABLED: booleanFlag.default(true),
+    COOKIE_SECURE: booleanFlag.optional(),
+    LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
+    TRUST_PROXY: booleanFlag.default(false),
+    RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(300),
+  })
+  .superRefine((env, ctx) => {
+    const oidc = [env.OIDC_ISSUER_URL, env.OIDC_CLIENT_ID, env.OIDC_CLIENT_SECRET];
+    const set = oidc.filter((value) => value !== undefined).length;
+    if (set !== 0 && set !== oidc.length) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['OIDC_ISSUER_URL'],
+        message: 'set OIDC_ISSUER_URL, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET together, or none',
+      });
+    }
+    if (env.FUNDAMENTALS_PROVIDER === 'snapshot' && env.FUNDAMENTALS_SNAPSHOT_DIR === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['FUNDAMENTALS_SNAPSHOT_DIR'],
+        message: 'FUNDAMENTALS_PROVIDER=snapshot needs FUNDAMENTALS_SNAPSHOT_DIR',
+      });
+    }
+    if (env.FUNDAMENTALS_PROVIDER === 'simfin' && env.SIMFIN_DIR === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SIMFIN_DIR'],
+        message: 'FUNDAMENTALS_PROVIDER=simfin needs SIMFIN_DIR',
+      });
+    }
+  });
+
+/** OpenID Connect client settings; present only when all three OIDC variables are set. */
+export interface OidcConfig {
+  /** Issuer URL; its `/.well-known/openid-configuration` is fetched at start-up. */
+  readonly issuerUrl: string;
+  readonly clientId: string;
+  readonly clientSecret: string;
+  /** Redirect URI registered at the provider; default `{base_url}/api/auth/oidc/callback`. */
+  readonly redirectUrl: string;
+}
+
+/** Configuration without the session secret: the pure result of {@link parseConfig}. */
+export interface BaseConfig {
+  readonly port: number;
+  readonly host: string;
+  /** Public origin + path prefix used in links and discovery documents, without trailing slash. */
+  readonly baseUrl: string;
+  /** Public address of the account site (`/account/developer`), default `baseUrl`. */
+  readonly accountUrl: string;
+  /** PostgreSQL URL; `undefined` selects the embedded PGlite database in `dataDir`. */
+  readonly databaseUrl: string | undefined;
+  /** Absolute path of the data directory (embedded database, generated secrets). */
+  readonly dataDir: string;
+  /** Session lifetime in seconds (JWT `exp` and the session row's `expires_at`). */
+  readonly sessionTtlSeconds: number;
+  readonly fundamentals: {
+    readonly provider: (typeof FUNDAMENTALS_PROVIDERS)[number];
+    readonly secUserAgent: string | undefined;
+    readonly snapshotDir: string | undefined;
+    readonly simfinDir: string | undefined;
+  };
+  readonly openai: {
+    readonly baseUrl: string | undefined;
+    readonly apiKey: string | undefined;
+    readonly advisorModel: string | undefined;
+    readonly narrativeModel: string | undefined;
+  };
+  readonly oidc: OidcConfig | undefined;
+  /** Whether `POST /api/auth/register` creates accounts (403 `forbidden` when false). */
+  readonly signupEnabled: boolean;
+  /** Whether the session cookie carries `Secure`; default: `baseUrl` is https. */
+  readonly cookieSecure: boolean;
+  readonly logLevel: (typeof LOG_LEVELS)[number];
+  /** Whether `X-Forwarded-For` is trusted for the client IP (behind a reverse proxy). */
+  readonly trustProxy: boolean;
+  /** Requests per user and minute on session routes (429 `rate_limited` beyond). */
+  readonly rateLimitPerMinute: number;
+  /** The session secret from `SESSION_SECRET`, or `undefined` to load/generate one. */
+  readonly sessionSecretFromEnv: string | undefined;
+}
+
+/** Where the session secret came from. */
+export type SessionSecretSource = 'environment' | 'data-dir' | 'generated';
+
+/** The validated, typed configuration of the service. */
+export interface AppConfig extends Omit<BaseConfig, 'sessionSecretFromEnv'> {
+  /** HS256 key for session JWTs (at least 32 bytes). Never logged. */
+  readonly sessionSecret: Uint8Array;
+  readonly sessionSecretSource: SessionSecretSource;
+}
+
+/** Thrown by {@link parseConfig} when the environment is invalid; `issues` lists every problem. */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+  readonly issues: readonly string[];
+
+  constructor(issues: readonly string[]) {
+    super(`invalid configuration:\n  ${issues.join('\n  ')}`);
+    this.issues = issues;
+  }
+}
+
+const trimSlash = (url: string): string => url.replace(/\/+$/, '');
+
+/**
+ * Validates an environment into a typed configuration, without touching the file system.
+ *
+ * Defaults follow CONTRACT §5: `BASE_URL` is `http://{HOST}:{PORT}`, `ACCOUNT_URL` is `BASE_URL`,
+ * `COOKIE_SECURE` follows the scheme of `BASE_URL`, `OIDC_REDIRECT_URL` is
+ * `{BASE_URL}/api/auth/oidc/callback`, `SESSION_TTL_HOURS` is 168 (7 days).
+ *
+ * @throws {ConfigError} listing every invalid variable.
+ * @example
+ * const base = parseConfig({ PORT: '8080', SIGNUP_ENABLED: 'false' });
+ * base.baseUrl; // 'http://127.0.0.1:8080'
+ */
+export function parseConfig(env: Record<string, string | undefined>): BaseConfig {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => `${issue.path.join('.') || 'env'}: ${issue.message}`),
+    );
+  }
+  const e = parsed.data;
+  const hostForUrl = e.HOST.includes(':') ? `[${e.HOST}]` : e.HOST;
+  const baseUrl = trimSlash(e.BASE_URL ?? `http://${hostForUrl}:${e.PORT}`);
+  const oidc: OidcConfig | undefined =
+    e.OIDC_ISSUER_URL && e.OIDC_CLIENT_ID && e.OIDC_CLIENT_SECRET
+      ? {
+          issuerUrl: e.OIDC_ISSUER_URL,
+          clientId: e.OIDC_CLIENT_ID,
+          clientSecret: e.OIDC_CLIENT_SECRET,
+          redirectUrl: e.OIDC_REDIRECT_URL ?? `${baseUrl}/api/auth/oidc/callback`,
+        }
+      : undefined;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    baseUrl,
+    accountUrl: trimSlash(e.ACCOUNT_URL ?? baseUrl),
+    databaseUrl: e.DATABASE_URL,
+    dataDir: resolve(e.DATA_DIR),
+    sessionTtlSeconds: Math.round(e.SESSION_TTL_HOURS * 3600),
+    fundamentals: {
+      provider: e.FUNDAMENTALS_PROVIDER,
+      secUserAgent: e.SEC_USER_AGENT,
+      snapshotDir: e.FUNDAMENTALS_SNAPSHOT_DIR,
+      simfinDir: e.SIMFIN_DIR,
+    },
+    openai: {
+      baseUrl: e.OPENAI_BASE_URL,
+      apiKey: e.OPENAI_API_KEY,
+      advisorModel: e.ADVISOR_MODEL,
+      narrativeModel: e.NARRATIVE_MODEL,
+    },
+    oidc,
+    signupEnabled: e.SIGNUP_ENABLED,
+    cookieSecure: e.COOKIE_SECURE ?? baseUrl.startsWith('https:'),
+    logLevel: e.LOG_LEVEL,
+    trustProxy: e.TRUST_PROXY,
+    rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    sessionSecretFromEnv: e.SESSION_SECRET,
+  };
+}
+
+/** Minimal logger the configuration loader reports to (pino and console both fit). */
+export interface ConfigLogger {
+  info(message: string): void;
+  warn(message: string): void;
+}
+
+/**
+ * Returns the session secret kept in `dataDir/session-secret`, generating 32 random bytes
+ * (base64url, file mode 0600) on first start. Creation uses an exclusive open, so two processes
+ * starting together end up with the same secret.
+ */
+export async function loadOrCreateSessionSecret(
+  dataDir: string,
+): Promise<{ secret: Uint8Array; created: boolean; path: string }> {
+  const path = join(dataDir, SESSION_SECRET_FILE);
+  await mkdir(dataDir, { recursive: true, mode: 0o700 });
+  const fresh = randomBytes(32).toString('base64url');
+  try {
+    await writeFile(path, `${fresh}\n`, { mode: 0o600, flag: 'wx' });
+    return { secret: Buffer.from(fresh, 'base64url'), created: true, path };
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+  const stored = Buffer.from((await readFile(path, 'utf8')).trim(), 'base64url');
+  if (stored.length < 32) {
+    throw new ConfigError([`${path}: the stored session secret is shorter than 32 bytes`]);
+  }
+  return { secret: stored, created: false, path };
+}
+
+/**
+ * Reads and validates the configuration once, at the app's edge: {@link parseConfig} plus the
+ * session secret (from `SESSION_SECRET`, else kept in / generated into `DATA_DIR`; it says so in
+ * the log, and is never hard-coded).
+ *
+ * @throws {ConfigError} when the environment is invalid.
+ * @example
+ * const config = await loadConfig(process.env, logger);
+ */
+export async function loadConfig(
+  env: Record<string, string | undefined>,
+  logger: ConfigLogger,
+): Promise<AppConfig> {
+  const { sessionSecretFromEnv, ...base } = parseConfig(env);
+  if (base.fundamentals.provider === 'sec-edgar' && base.fundamentals.secUserAgent === undefined) {
+    logger.warn('SEC_USER_AGENT is not set: SEC EDGAR requests will be refused until it is');
+  }
+  if (sessionSecretFromEnv !== undefined) {
+    return {
+      ...base,
+      sessionSecret: new TextEncoder().encode(sessionSecretFromEnv),
+      sessionSecretSource: 'environment',
+    };
+  }
+  const { secret, created, path } = await loadOrCreateSessionSecret(base.dataDir);
+  if (created) {
+    logger.info(`SESSION_SECRET not set: generated a new local session secret in ${path} (0600)`);
+  } else {
+    logger.info(`SESSION_SECRET not set: using the local session secret kept in ${path}`);
+  }
+  return { ...base, sessionSecret: secret, sessionSecretSource: created ? 'generated' : 'data-dir' };
+}

@@ -1,0 +1,48 @@
+import {
+  hashPassword,
+  hashToken,
+  looksLikePersonalAccessToken,
+  mintPersonalAccessToken,
+  verifyPassword,
+} from '@svc/portfolio-store';
+import type {
+  AccountRepositories,
+  PasswordHasher,
+  QuotaUsageReader,
+} from './accounts/ports.js';
+import type { LoginThrottleOptions } from './auth/login-throttle.js';
+import type { OidcClient } from './auth/oidc.js';
+import type { TokenCrypto } from './auth/personal-access-tokens.js';
+import type { AppConfig } from './config.js';
+
+/**
+ * Everything the app is built from, created once by the caller (`server.ts` or a test). Later
+ * resource routes add their services here.
+ */
+export interface AppDeps {
+  readonly config: AppConfig;
+  /** User, session and token repositories (`createRepositories(db)` of `@svc/portfolio-store`). */
+  readonly repos: AccountRepositories;
+  /** Quota usage (`createQuotaService()` of `@svc/quota`). */
+  readonly quotas: QuotaUsageReader;
+  /** Password hashing; default argon2id of `@svc/portfolio-store`. */
+  readonly passwords?: PasswordHasher;
+  /** Token minting/hashing; default `@svc/portfolio-store`'s `svc_pat_` helpers. */
+  readonly tokenCrypto?: TokenCrypto;
+  /** OIDC client; default built from `config.oidc` when configured. */
+  readonly oidc?: OidcClient;
+  /** Clock; default `() => new Date()`. */
+  readonly now?: () => Date;
+  /** Failed-login throttle settings; default 5 failures per 15 minutes per IP and e-mail. */
+  readonly loginThrottle?: LoginThrottleOptions;
+}
+
+/** The argon2id password hasher of `@svc/portfolio-store`. */
+export const defaultPasswords: PasswordHasher = { hash: hashPassword, verify: verifyPassword };
+
+/** The personal access token helpers of `@svc/portfolio-store`. */
+export const defaultTokenCrypto: TokenCrypto = {
+  mint: mintPersonalAccessToken,
+  hash: hashToken,
+  looksValid: looksLikePersonalAccessToken,
+};

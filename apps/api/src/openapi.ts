@@ -1,0 +1,62 @@
+import { z } from 'zod';
+
+/** `info.version` of the published OpenAPI document (interface spec §9). */
+export const OPENAPI_VERSION = '2.5.33';
+
+/** Security scheme names used in route schemas and the document's components. */
+export const SECURITY = {
+  /** The `service_session` cookie (a JWT). */
+  session: 'sessionCookie',
+  /** `Authorization: Bearer svc_pat_...` (MCP only). */
+  bearer: 'personalAccessToken',
+} as const;
+
+/** The description of the API in the OpenAPI document. */
+export const API_DESCRIPTION = [
+  'Portfolio tracking and durable-competitive-advantage ("moat") evaluation of listed companies',
+  'from SEC filings. Output is informational only and is not financial advice.',
+  '',
+  'Authentication: REST data endpoints need the `service_session` cookie (a JWT issued by',
+  '`POST /api/auth/login`, `POST /api/auth/register` or the OpenID Connect flow). State-changing',
+  'cookie requests must send an `Origin` (or `Referer`) of this service. Personal access tokens',
+  '(`Authorization: Bearer svc_pat_...`) are for the MCP server only.',
+  '',
+  'Errors are RFC 9457 problem details (`application/problem+json`) with a stable `code`;',
+  '429 answers carry `Retry-After` in seconds. Streams (`text/event-stream`) are documented on',
+  'their routes and under `/api/docs`.',
+].join('\n');
+
+/** OpenAPI security scheme objects. */
+export const SECURITY_SCHEMES = {
+  [SECURITY.session]: {
+    type: 'apiKey',
+    in: 'cookie',
+    name: 'service_session',
+    description: 'Session JWT set by login/register/OIDC; HttpOnly, SameSite=Lax',
+  },
+  [SECURITY.bearer]: {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'svc_pat_<43 base64url characters>',
+    description: 'Personal access token minted at /account/developer; MCP server only',
+  },
+} as const;
+
+/**
+ * Declares a `text/event-stream` response for OpenAPI (narrative and advisor streams, CONTRACT
+ * §4). The body is documented as a string whose frames `description` explains; the handler
+ * writes the stream itself, so no serializer runs.
+ *
+ * @example
+ * response: { 200: eventStreamResponse('data: "<markdown chunk>" ... then event: done') }
+ */
+export function eventStreamResponse(description: string) {
+  return {
+    description,
+    content: {
+      'text/event-stream': {
+        schema: z.string().describe('Server-sent events; see the route description for frames'),
+      },
+    },
+  };
+}

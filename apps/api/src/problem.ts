@@ -1,0 +1,308 @@
+import { z } from 'zod';
+
+/**
+ * The stable problem codes of CONTRACT §1. Each maps to one HTTP status ({@link STATUS_OF_CODE}):
+ * - `unauthorized` (401): no valid session or token.
+ * - `forbidden` (403): signed in but not allowed (cross-site request, sign-up disabled).
+ * - `not_found` (404): unknown route, resource or docs section, or another user's row.
+ * - `validation_failed` (400): the request does not match its schema; `errors` lists fields.
+ * - `insufficient_data` (404): not enough fundamentals to evaluate a company.
+ * - `quota_exceeded` (429): a plan quota is used up; the body carries `quota`.
+ * - `rate_limited` (429): too many requests (or failed logins); `Retry-After` says when to retry.
+ * - `payload_too_large` (413), `unsupported_media_type` (415).
+ * - `upstream_unavailable` (503): a data provider or model endpoint failed.
+ * - `conflict` (409): the resource exists or changed (e.g. the email is taken).
+ * - `internal` (500): anything else; never carries a stack trace.
+ */
+export const PROBLEM_CODES = [
+  'unauthorized',
+  'forbidden',
+  'not_found',
+  'validation_failed',
+  'insufficient_data',
+  'quota_exceeded',
+  'rate_limited',
+  'payload_too_large',
+  'unsupported_media_type',
+  'upstream_unavailable',
+  'conflict',
+  'internal',
+] as const;
+
+/** One of {@link PROBLEM_CODES}. */
+export type ProblemCode = (typeof PROBLEM_CODES)[number];
+
+/** HTTP status of each problem code (CONTRACT §1; spec §7 for 401/404/429). */
+export const STATUS_OF_CODE: Readonly<Record<ProblemCode, number>> = {
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  validation_failed: 400,
+  insufficient_data: 404,
+  quota_exceeded: 429,
+  rate_limited: 429,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  upstream_unavailable: 503,
+  conflict: 409,
+  internal: 500,
+};
+
+const TITLE_OF_CODE: Readonly<Record<ProblemCode, string>> = {
+  unauthorized: 'Not signed in',
+  forbidden: 'Forbidden',
+  not_found: 'Not found',
+  validation_failed: 'Invalid request',
+  insufficient_data: 'Insufficient data',
+  quota_exceeded: 'Quota exceeded',
+  rate_limited: 'Too many requests',
+  payload_too_large: 'Payload too large',
+  unsupported_media_type: 'Unsupported media type',
+  upstream_unavailable: 'Upstream unavailable',
+  conflict: 'Conflict',
+  internal: 'Internal server error',
+};
+
+/** A field error of a `validation_failed` problem: a dotted `path` (`body.email`) and a message. */
+export const FieldError = z
+  .object({
+    path: z.string().describe('Dotted path of the field, prefixed by the request part'),
+    message: z.string(),
+  })
+  .meta({ id: 'FieldError' });
+
+/** The quota a `quota_exceeded` problem is about (CONTRACT §1). */
+export const QuotaState = z
+  .object({
+    name: z.string().describe('Quota name: stock_evaluation or ai_consult'),
+    limit: z.number().int().describe('Units allowed per period'),
+    used: z.number().int().describe('Units used in the current period'),
+    resetsAt: z.string().describe('ISO 8601 instant the period ends (UTC)'),
+  })
+  .meta({ id: 'QuotaState' });
+
+/** RFC 9457 problem details as every 4xx/5xx body of this service (CONTRACT §1). */
+export const ProblemDetails = z
+  .object({
+    type: z.string().describe('URI reference identifying the problem type'),
+    title: z.string().describe('Short summary of the problem type'),
+    status: z.number().int().min(400).max(599).describe('HTTP status code'),
+    detail: z.string().describe('Explanation of this occurrence'),
+    code: z.enum(PROBLEM_CODES).describe('Stable machine-readable code'),
+    instance: z.string().optional().describe('The request path this problem occurred on'),
+    errors: z.array(FieldError).optional().describe('Field errors (validation_failed only)'),
+    quota: QuotaState.optional().describe('The exhausted quota (quota_exceeded only)'),
+  })
+  .meta({
+    id: 'ProblemDetails',
+    description: 'RFC 9457 problem details, served as application/problem+json',
+  });
+
+/** A problem details body. */
+export type ProblemDetails = z.infer<typeof ProblemDetails>;
+
+/** Media type of every error body. */
+export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
+
+/** Options of an {@link ApiError} beyond its code and detail. */
+export interface ApiErrorOptions {
+  readonly cause?: unknown;
+  readonly errors?: readonly { path: string; message: string }[];
+  readonly quota?: z.infer<typeof QuotaState>;
+  /** Seconds until a retry may succeed; sent as `Retry-After`. */
+  readonly retryAfterSeconds?: number;
+  /** Extra response headers, e.g. `WWW-Authenticate`. */
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/**
+ * The one error class of the app: thrown by handlers and services, turned into problem+json by
+ * the error handler ({@link toProblem}). `status` follows from `code` ({@link STATUS_OF_CODE}).
+ *
+ * @example
+ * throw new ApiError('not_found', 'no token with this id');
+ */
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  readonly code: ProblemCode;
+  readonly status: number;
+  readonly options: ApiErrorOptions;
+
+  constructor(code: ProblemCode, detail: string, options: ApiErrorOptions = {}) {
+    super(detail, options.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+    this.status = STATUS_OF_CODE[code];
+    this.options = options;
+  }
+
+  /** Fastify reads `statusCode` from thrown errors. */
+  get statusCode(): number {
+    return this.status;
+  }
+}
+
+/** Builds a problem body for `code`; `type` points at the error list of the docs. */
+export function problemBody(
+  code: ProblemCode,
+  detail: string,
+  extra: Partial<Pick<ProblemDetails, 'instance' | 'errors' | 'quota'>> = {},
+): ProblemDetails {
+  return {
+    type: `/api/docs/overview#problem-${code.replaceAll('_', '-')}`,
+    title: TITLE_OF_CODE[code],
+    status: STATUS_OF_CODE[code],
+    detail,
+    code,
+    ...(extra.instance === undefined ? {} : { instance: extra.instance }),
+    ...(extra.errors === undefined ? {} : { errors: extra.errors }),
+    ...(extra.quota === undefined ? {} : { quota: extra.quota }),
+  };
+}
+
+/** The problem code used for a bare HTTP status (errors that carry no code of ours). */
+export function codeForStatus(status: number): ProblemCode {
+  switch (status) {
+    case 400:
+      return 'validation_failed';
+    case 401:
+      return 'unauthorized';
+    case 403:
+      return 'forbidden';
+    case 404:
+      return 'not_found';
+    case 409:
+      return 'conflict';
+    case 413:
+      return 'payload_too_large';
+    case 415:
+      return 'unsupported_media_type';
+    case 429:
+      return 'rate_limited';
+    case 502:
+    case 503:
+    case 504:
+      return 'upstream_unavailable';
+    default:
+      return status >= 400 && status < 500 ? 'validation_failed' : 'internal';
+  }
+}
+
+const ERROR_DESCRIPTIONS: Readonly<Record<number, string>> = {
+  400: 'Invalid request (validation_failed), with field errors',
+  401: 'Not signed in, or the session/token is expired or revoked (unauthorized)',
+  403: 'Forbidden: cross-site request or action not allowed (forbidden)',
+  404: 'Not found (not_found)',
+  409: 'Conflict (conflict)',
+  413: 'Payload too large (payload_too_large)',
+  415: 'Unsupported media type (unsupported_media_type)',
+  429: 'Too many requests (rate_limited) or quota exceeded (quota_exceeded); see Retry-After',
+  500: 'Internal error (internal); never carries a stack trace',
+  503: 'An upstream provider is unavailable (upstream_unavailable)',
+};
+
+/** An HTTP status for which {@link errorResponses} can declare a problem response. */
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 500 | 503;
+
+/** An OpenAPI response object whose body is {@link ProblemDetails} as application/problem+json. */
+export interface ProblemResponse {
+  readonly description: string;
+  readonly content: { readonly 'application/problem+json': { readonly schema: typeof ProblemDetails } };
+}
+
+/**
+ * Declares problem+json error responses on a route schema, for Fastify serialization and OpenAPI.
+ * 400 and 500 are always included (every route validates input and may fail).
+ *
+ * @example
+ * schema: { response: { 200: TokenList, ...errorResponses(401, 403) } }
+ */
+export function errorResponses<S extends ErrorStatus>(
+  ...statuses: S[]
+): Record<S | 400 | 500, ProblemResponse> {
+  const all = new Set<ErrorStatus>([400, ...statuses, 500]);
+  const out: Partial<Record<ErrorStatus, ProblemResponse>> = {};
+  for (const status of [...all].sort((a, b) => a - b)) {
+    out[status] = {
+      description: ERROR_DESCRIPTIONS[status] ?? 'Error',
+      content: { [PROBLEM_CONTENT_TYPE]: { schema: ProblemDetails } },
+    };
+  }
+  return out as Record<S | 400 | 500, ProblemResponse>;
+}
+
+/** An error turned into an HTTP answer: status, problem body and extra headers. */
+export interface ProblemAnswer {
+  readonly status: number;
+  readonly body: ProblemDetails;
+  readonly headers: Readonly<Record<string, string>>;
+  /** True when the error was unexpected and must be logged with its stack. */
+  readonly unexpected: boolean;
+}
+
+interface ErrorLike {
+  readonly code?: unknown;
+  readonly statusCode?: unknown;
+  readonly message?: unknown;
+  readonly validation?: unknown;
+  readonly validationContext?: unknown;
+}
+
+const FASTIFY_CODES: Readonly<Record<string, ProblemCode>> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: 'payload_too_large',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'unsupported_media_type',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'validation_failed',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'validation_failed',
+  FST_ERR_CTP_INVALID_JSON_BODY: 'validation_failed',
+};
+
+function fieldErrors(error: ErrorLike): { path: string; message: string }[] | undefined {
+  if (!Array.isArray(error.validation)) return undefined;
+  const part = typeof error.validationContext === 'string' ? error.validationContext : 'request';
+  return error.validation.map((item: { instancePath?: string; message?: string }) => {
+    const rest = (item.instancePath ?? '').split('/').filter(Boolean).join('.');
+    return { path: rest ? `${part}.${rest}` : part, message: item.message ?? 'invalid value' };
+  });
+}
+
+function withRetryAfter(seconds: number | undefined): Record<string, string> {
+  return seconds === undefined ? {} : { 'retry-after': String(Math.max(1, Math.ceil(seconds))) };
+}
+
+/**
+ * The ONE mapping from anything thrown to problem+json (CONTRACT §1): {@link ApiError} keeps its
+ * code; request validation errors become 400 `validation_failed` with `errors`; Fastify's body
+ * errors become 413/415/400; other 4xx keep their status; everything else is a 500 `internal`
+ * whose detail never includes the message or stack of the original error.
+ */
+export function toProblem(error: unknown, instance: string | undefined): ProblemAnswer {
+  const extra = instance === undefined ? {} : { instance };
+  if (error instanceof ApiError) {
+    const { errors, quota, retryAfterSeconds, headers } = error.options;
+    return {
+      status: error.status,
+      body: problemBody(error.code, error.message, {
+        ...extra,
+        ...(errors ? { errors: [...errors] } : {}),
+        ...(quota ? { quota } : {}),
+      }),
+      headers: { ...withRetryAfter(retryAfterSeconds), ...headers },
+      unexpected: error.code === 'internal',
+    };
+  }
+  const e = (typeof error === 'object' && error !== null ? error : {}) as ErrorLike;
+  const errors = fieldErrors(e);
+  if (errors !== undefined) {
+    const detail = 'The request does not match the schema; see errors.';
+    const body = problemBody('validation_failed', detail, { ...extra, errors });
+    return { status: 400, body, headers: {}, unexpected: false };
+  }
+  const mapped = typeof e.code === 'string' ? FASTIFY_CODES[e.code] : undefined;
+  const status = typeof e.statusCode === 'number' ? e.statusCode : 500;
+  if (mapped !== undefined || (status >= 400 && status < 500)) {
+    const code = mapped ?? codeForStatus(status);
+    const detail = typeof e.message === 'string' && e.message ? e.message : TITLE_OF_CODE[code];
+    return { status: STATUS_OF_CODE[code], body: problemBody(code, detail, extra), headers: {}, unexpected: false };
+  }
+  const detail = 'An unexpected error occurred. It has been logged.';
+  return { status: 500, body: problemBody('internal', detail, extra), headers: {}, unexpected: true };
+}

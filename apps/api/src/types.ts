@@ -1,0 +1,42 @@
+import type { AccountUser } from './accounts/ports.js';
+import type { Authenticated, AuthService } from './auth/auth-service.js';
+import type { OidcClient } from './auth/oidc.js';
+import type {
+  PersonalAccessTokens,
+  PersonalAccessTokenVerifier,
+} from './auth/personal-access-tokens.js';
+import type { SignedTokens } from './auth/signed-tokens.js';
+import type { AppConfig } from './config.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The validated configuration. */
+    config: AppConfig;
+    /** The clock every service uses. */
+    clock: () => Date;
+    /** JWT signer (sessions, OIDC state). */
+    signer: SignedTokens;
+    /** Account use cases. */
+    auth: AuthService;
+    /** Personal access token use cases. */
+    personalAccessTokens: PersonalAccessTokens;
+    /** PAT check for the MCP app: the owner, or null. */
+    verifyPersonalAccessToken: PersonalAccessTokenVerifier;
+    /** The OIDC client, when configured. */
+    oidc: OidcClient | undefined;
+    /** Session guard (`onRequest`): 401 without a live session; same-site check for writes. */
+    authenticate: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+    /** Bearer guard (`onRequest`) for PAT routes: 401 + `WWW-Authenticate: Bearer` otherwise. */
+    requirePersonalAccessToken: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+  }
+  interface FastifyRequest {
+    /** Set by the session guard on `config: { auth: 'session' }` routes. */
+    account: Authenticated | null;
+    /** Set by the bearer guard on PAT-authenticated routes (MCP). */
+    tokenUser: AccountUser | null;
+  }
+  interface FastifyContextConfig {
+    /** `session`: the route needs a signed-in user (see the session guard). */
+    auth?: 'session' | 'public';
+  }
+}

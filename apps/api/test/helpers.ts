@@ -1,0 +1,97 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createDatabase, createRepositories, migrateToLatest } from '@svc/portfolio-store';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { sql } from 'kysely';
+import type { QuotaUsageReader } from '../src/accounts/ports.js';
+import { buildApp } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import type { AppDeps } from '../src/deps.js';
+
+/** The engines storage suites run against: PGlite always, Postgres when TEST_DATABASE_URL is set. */
+export const ENGINES: readonly ('pglite' | 'postgres')[] = process.env.TEST_DATABASE_URL
+  ? ['pglite', 'postgres']
+  : ['pglite'];
+
+export const BASE_URL = 'http://127.0.0.1:3000';
+export const ORIGIN = { origin: BASE_URL };
+const silent = { info: () => {}, warn: () => {} };
+
+/** A quota reader answering fixed usage, standing in where a test does not exercise quotas. */
+export const fixedQuotas: QuotaUsageReader = {
+  usage: async () => [
+    { name: 'stock_evaluation', limit: 10, used: 0, resetsAt: new Date('2030-01-01T00:00:00Z') },
+  ],
+};
+
+export interface TestContext {
+  readonly app: FastifyInstance;
+  readonly repos: ReturnType<typeof createRepositories>;
+  readonly db: Awaited<ReturnType<typeof createDatabase>>['db'];
+  close(): Promise<void>;
+}
+
+/** Opens a fresh database (in-memory PGlite, or a throw-away Postgres schema), migrates, builds the app. */
+export async function createTestContext(
+  options: {
+    engine?: 'pglite' | 'postgres';
+    env?: Record<string, string>;
+    deps?: Partial<AppDeps>;
+    beforeReady?: (app: FastifyInstance) => void | Promise<void>;
+  } = {},
+): Promise<TestContext> {
+  const engine = options.engine ?? 'pglite';
+  const schema = engine === 'postgres' ? `api_test_${randomBytes(6).toString('hex')}` : undefined;
+  const database = await createDatabase(
+    engine === 'postgres' ? { databaseUrl: process.env.TEST_DATABASE_URL, schema } : {},
+  );
+  await migrateToLatest(database.db);
+  const repos = createRepositories(database.db);
+  const dataDir = await mkdtemp(join(tmpdir(), 'svc-api-'));
+  const config = await loadConfig(
+    { SESSION_SECRET: randomBytes(32).toString('hex'), DATA_DIR: dataDir, BASE_URL, ...options.env },
+    silent,
+  );
+  const app = await buildApp(
+    { config, repos, quotas: fixedQuotas, ...options.deps },
+    { logger: false },
+  );
+  await options.beforeReady?.(app);
+  await app.ready();
+  return {
+    app,
+    repos,
+    db: database.db,
+    async close() {
+      await app.close();
+      if (schema) await sql`drop schema ${sql.id(schema)} cascade`.execute(database.db);
+      await database.close();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The `service_session` cookie of a response, as a `Cookie` header value. */
+export function sessionCookie(res: LightMyRequestResponse): string {
+  const cookie = res.cookies.find((c) => c.name === 'service_session');
+  if (!cookie?.value) throw new Error(`no session cookie in ${res.statusCode} ${res.body}`);
+  return `service_session=${cookie.value}`;
+}
+
+/** Registers a user and answers its cookie header and id. */
+export async function registerUser(
+  app: FastifyInstance,
+  email: string,
+  password = 'correct horse battery',
+): Promise<{ cookie: string; userId: string }> {
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/auth/register',
+    headers: ORIGIN,
+    payload: { email, password },
+  });
+  if (res.statusCode !== 201) throw new Error(`register failed: ${res.statusCode} ${res.body}`);
+  return { cookie: sessionCookie(res), userId: res.json().user.id };
+}
