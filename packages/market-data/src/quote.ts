@@ -30,7 +30,9 @@ export const Quote = z
     adjustment: z
       .enum(['none', 'dividends-estimated'])
       .optional()
-      .describe('none: an actual close; dividends-estimated: un-adjusted from a total-return series'),
+      .describe(
+        'none: an actual close; dividends-estimated: un-adjusted from a total-return series',
+      ),
     maxRelativeError: z
       .number()
       .finite()

@@ -46,14 +46,17 @@ describe('createCsvQuoteProvider on the shared price files', () => {
     ['NVDA', '2024-06-10', 121.79],
     // AAPL closed at 250.42 on 2024-12-31 (SOURCES.md); adjusted 248.83
     ['AAPL', '2024-12-31', 250.42],
-  ])('%s on %s is un-adjusted from the total-return series (≈ %d)', async (symbol, asOf, actual) => {
-    const quote = await quotes.getQuote(symbol, { asOf });
-    expect(quote?.adjustment).toBe('dividends-estimated');
-    expect(quote?.asOf).toBe(asOf);
-    const error = Math.abs((quote?.price ?? 0) / actual - 1);
-    expect(error).toBeLessThan(0.005);
-    expect(error).toBeLessThanOrEqual((quote?.maxRelativeError ?? 0) + 1e-9);
-  });
+  ])(
+    '%s on %s is un-adjusted from the total-return series (≈ %d)',
+    async (symbol, asOf, actual) => {
+      const quote = await quotes.getQuote(symbol, { asOf });
+      expect(quote?.adjustment).toBe('dividends-estimated');
+      expect(quote?.asOf).toBe(asOf);
+      const error = Math.abs((quote?.price ?? 0) / actual - 1);
+      expect(error).toBeLessThan(0.005);
+      expect(error).toBeLessThanOrEqual((quote?.maxRelativeError ?? 0) + 1e-9);
+    },
+  );
 
   it('the NVDA split shows as a 10× step between 2024-06-07 and 2024-06-10', async () => {
     const before = await quotes.getQuote('NVDA', { asOf: '2024-06-07' });
@@ -75,7 +78,9 @@ describe('createCsvQuoteProvider on the shared price files', () => {
   });
 
   it('rejects path-like symbols and malformed dates', async () => {
-    await expect(quotes.getQuote('../etc/passwd')).rejects.toMatchObject({ code: 'invalid_symbol' });
+    await expect(quotes.getQuote('../etc/passwd')).rejects.toMatchObject({
+      code: 'invalid_symbol',
+    });
     await expect(quotes.getQuote('AAPL', { asOf: '2020-02-30' })).rejects.toBeInstanceOf(
       MarketDataError,
     );

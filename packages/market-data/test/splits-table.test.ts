@@ -14,8 +14,12 @@ const BASIS = '2024-03-08';
 
 type Ohlc = { date: string; values: number[] };
 const ohlc = (symbol: string): Ohlc[] =>
-  (parse(readFileSync(join(CLASSIC, `${symbol}.csv`), 'utf8'), { columns: true }) as Record<string, string>[])
-    .map((r) => ({ date: r.Date as string, values: [r.Open, r.High, r.Low, r.Close].map(Number) }));
+  (
+    parse(readFileSync(join(CLASSIC, `${symbol}.csv`), 'utf8'), { columns: true }) as Record<
+      string,
+      string
+    >[]
+  ).map((r) => ({ date: r.Date as string, values: [r.Open, r.High, r.Low, r.Close].map(Number) }));
 
 const onCentGrid = (day: Ohlc, factor: number) =>
   day.values.every((v) => {
@@ -24,7 +28,9 @@ const onCentGrid = (day: Ohlc, factor: number) =>
   });
 
 describe('KNOWN_SPLITS against the price files', () => {
-  const gridSplits = KNOWN_SPLITS.filter((s) => s.evidence === 'tick-grid' && s.date > '2001-04-10');
+  const gridSplits = KNOWN_SPLITS.filter(
+    (s) => s.evidence === 'tick-grid' && s.date > '2001-04-10',
+  );
 
   it.each(gridSplits.map((s) => [s.symbol, s.date, s.ratio, s] as const))(
     '%s %s (%d:1): the cent grid changes factor at the split',
@@ -35,7 +41,8 @@ describe('KNOWN_SPLITS against the price files', () => {
       const post = splitFactor(splits, split.date, BASIS);
       const pre = post * split.ratio;
       // on and after the split: the post-split factor fits
-      for (const day of days.slice(index, index + 4)) expect(onCentGrid(day, post), day.date).toBe(true);
+      for (const day of days.slice(index, index + 4))
+        expect(onCentGrid(day, post), day.date).toBe(true);
       // before: the pre-split factor fits every day, the post-split factor fails on at least one
       const before = days.slice(index - 5, index);
       for (const day of before) expect(onCentGrid(day, pre), day.date).toBe(true);
@@ -54,14 +61,31 @@ describe('KNOWN_SPLITS against the price files', () => {
 
   it('the factor between the files’ split bases is 10 for NVDA and 1 elsewhere (dividends aside)', () => {
     const adjusted = (symbol: string) =>
-      parsePriceCsv(readFileSync(join(PRICES_DIR, 'yahoo_adjclose_ipo_2026-08', `${symbol}.csv`), 'utf8'), symbol);
-    const symbols = KNOWN_SPLITS.map((s) => s.symbol).concat(['MCD', 'XOM', 'F', 'KR', 'UBER', 'SNOW']);
+      parsePriceCsv(
+        readFileSync(join(PRICES_DIR, 'yahoo_adjclose_ipo_2026-08', `${symbol}.csv`), 'utf8'),
+        symbol,
+      );
+    const symbols = KNOWN_SPLITS.map((s) => s.symbol).concat([
+      'MCD',
+      'XOM',
+      'F',
+      'KR',
+      'UBER',
+      'SNOW',
+    ]);
     for (const symbol of new Set(symbols)) {
-      const unadjusted = parsePriceCsv(readFileSync(join(CLASSIC, `${symbol}.csv`), 'utf8'), symbol).at(-1);
+      const unadjusted = parsePriceCsv(
+        readFileSync(join(CLASSIC, `${symbol}.csv`), 'utf8'),
+        symbol,
+      ).at(-1);
       const adj = adjusted(symbol).find((r) => r.date === BASIS);
       if (!unadjusted || !adj) throw new Error(`no ${BASIS} close for ${symbol}`);
       const ratio = unadjusted.close / adj.close;
-      const splits = splitFactor(KNOWN_SPLITS.filter((s) => s.symbol === symbol), BASIS, '2026-08-03');
+      const splits = splitFactor(
+        KNOWN_SPLITS.filter((s) => s.symbol === symbol),
+        BASIS,
+        '2026-08-03',
+      );
       // dividends make the adjusted close lower: ratio / splits ≥ 1, and under 1.3 for 2.4 years
       expect(ratio / splits, symbol).toBeGreaterThan(0.999);
       expect(ratio / splits, symbol).toBeLessThan(1.3);

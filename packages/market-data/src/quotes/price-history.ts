@@ -1,4 +1,4 @@
-import Decimal from 'decimal.js';
+import { Decimal } from 'decimal.js';
 import type { Quote } from '../quote.js';
 import { lastIndexOnOrBefore, type PriceSeries } from './price-files.js';
 import { type StockSplit, splitFactor } from './splits.js';
@@ -56,7 +56,7 @@ export function latestDate(history: SymbolHistory): string | null {
   const days = [...history.unadjusted, history.totalReturn]
     .filter((s): s is PriceSeries => s !== null)
     .map((s) => s.basis);
-  return days.length === 0 ? null : days.reduce((a, b) => (a > b ? a : b));
+  return days.sort().at(-1) ?? null;
 }
 
 /**

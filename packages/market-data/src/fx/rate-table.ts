@@ -1,0 +1,46 @@
+import { Decimal } from 'decimal.js';
+import type { FxRate } from '../fx-rate.js';
+import { lastIndexOnOrBefore } from '../quotes/price-files.js';
+
+/** The ECB reference rates of one business day: units of each currency per 1 EUR. */
+export interface EcbDay {
+  readonly date: string;
+  readonly rates: ReadonlyMap<string, number>;
+}
+
+/** Business days oldest first, plus where they came from (for `FxRate.source`). */
+export interface RateTable {
+  readonly days: readonly EcbDay[];
+  readonly source: string;
+}
+
+/** Sorts days oldest first and drops duplicates (the later entry wins). */
+export function buildRateTable(days: readonly EcbDay[], source: string): RateTable {
+  const byDate = new Map(days.map((d) => [d.date, d]));
+  const sorted = [...byDate.values()].sort((a, b) => (a.date < b.date ? -1 : 1));
+  return { days: sorted, source };
+}
+
+/**
+ * The rate `from → to` of the last business day on or before `asOf` (default: the latest day).
+ * Cross rates go through EUR: `rate = (to per EUR) / (from per EUR)`, computed in decimal and
+ * kept to 10 significant digits. `null` when there is no day on or before `asOf`, or either
+ * currency has no rate that day (e.g. RUB after 2022-03-01: never a years-old rate).
+ */
+export function lookupRate(
+  table: RateTable,
+  from: string,
+  to: string,
+  asOf?: string,
+): FxRate | null {
+  const day =
+    table.days[asOf === undefined ? table.days.length - 1 : lastIndexOnOrBefore(table.days, asOf)];
+  if (!day) return null;
+  const perEur = (currency: string) => (currency === 'EUR' ? 1 : day.rates.get(currency));
+  const fromRate = perEur(from);
+  const toRate = perEur(to);
+  if (fromRate === undefined || toRate === undefined) return null;
+  const rate =
+    from === 'EUR' ? toRate : new Decimal(toRate).div(fromRate).toSignificantDigits(10).toNumber();
+  return { base: from, quote: to, rate, asOf: day.date, source: table.source };
+}
