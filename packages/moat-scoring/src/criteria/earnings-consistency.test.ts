@@ -39,6 +39,13 @@ describe('assessEarningsConsistency', () => {
     });
   });
 
+  it('gives a steady decline no consistency credit: growth < 0 → 0, R² ignored → 0', () => {
+    expect(outcome(assessEarningsConsistency(eps(grow(2, -0.05, 10))))).toMatchObject({
+      score: 0,
+      status: 'fail',
+    });
+  });
+
   it('caps a loss in the last 3 years at fail', () => {
     const values = [...grow(2, 0.1, 9), -0.5];
     const result = outcome(assessEarningsConsistency(eps(values)));

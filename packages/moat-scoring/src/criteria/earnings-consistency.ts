@@ -86,7 +86,9 @@ function lossCaps(series: YearSeries): Cap[] {
 }
 
 /**
- * Earnings consistency (methodology §4.1): `q = 0.5·q(growth) + 0.5·q(R²)·m(down-years)`, capped
+ * Earnings consistency (methodology §4.1): `q = 0.5·q(growth) + 0.5·q(R²)·m(down-years)`, the
+ * R² half counting only when the trend is meaningful and not falling (a steady decline or a
+ * steady string of losses fits a line well but is no consistency merit), capped
  * by loss years (latest 3 years → fail; ≥ 2 → warning; more than 20% of years → fail, dassus98
  * "positive in 8 of 10") and by short or gappy history. numericValue = trend growth in percent.
  */
@@ -98,7 +100,10 @@ export function assessEarningsConsistency(context: ScoringContext): Assessment {
   const downYears = countDownYears(series.values);
   const multiplier = DOWN_YEAR_MULTIPLIERS[Math.min(downYears, 4)] as number;
   const qGrowth = growth === null ? 0 : interpolate(growth, GROWTH_ANCHORS);
-  const qConsistency = interpolate(rSquared, R_SQUARED_ANCHORS) * multiplier;
+  // R² fits a steady decline as well as a steady rise: consistency earns points only alongside a
+  // non-negative, meaningful trend (improvement on §4.1, which scores R² unconditionally).
+  const rising = growth !== null && growth >= 0;
+  const qConsistency = rising ? interpolate(rSquared, R_SQUARED_ANCHORS) * multiplier : 0;
   const growthText = growth === null ? 'growth n/m' : `${signedPercent(growth)}/yr`;
   return scored({
     quality: 0.5 * qGrowth + 0.5 * qConsistency,
