@@ -1,10 +1,10 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: ['src/index.ts'],
-  format: ['esm', 'cjs'],
-  dts: true,
+  entry: ['src/cli.ts'],
+  format: ['esm'],
   sourcemap: true,
   clean: true,
   target: 'node20',
+  banner: { js: '#!/usr/bin/env node' },
 });

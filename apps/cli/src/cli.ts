@@ -1,0 +1,82 @@
+import { parseArgs } from 'node:util';
+import {
+  FundamentalsError,
+  formatFundamentalsJson,
+  formatFundamentalsTable,
+} from '@svc/fundamentals-client';
+import { MoatScoringError } from '@svc/moat-scoring';
+import { createFundamentalsProvider, createQuoteSource, evaluateCompany } from '@svc/use-cases';
+import { formatEvaluationTable } from './format-evaluation.js';
+import { readCliSettings } from './settings.js';
+
+const USAGE = `usage:
+  svc evaluate <TICKER> [--json]       moat evaluation: 8 criteria, score, verdict, valuation
+  svc fundamentals <TICKER> [--json]   normalised annual fundamentals (years as columns)
+
+environment: FUNDAMENTALS_PROVIDER (sec-edgar | snapshot | simfin), SEC_USER_AGENT,
+  FUNDAMENTALS_SNAPSHOT_DIR, SIMFIN_DIR, QUOTES_PROVIDER (csv | none), PRICES_DIR.
+  Without them, and with ../shared/data beside the checkout, it runs offline on that data.`;
+
+/** Exit codes: 0 ok, 1 no data / upstream failure, 2 usage or configuration error. */
+async function main(argv: string[]): Promise<number> {
+  const { positionals, values } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { json: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h' } },
+  });
+  const [command, ticker] = positionals;
+  if (values.help || !command || !ticker || positionals.length > 2) {
+    process.stderr.write(`${USAGE}\n`);
+    return values.help ? 0 : 2;
+  }
+  const settings = readCliSettings(process.env);
+  for (const note of settings.notes) process.stderr.write(`${note}\n`);
+  const fundamentals = createFundamentalsProvider(settings.fundamentals);
+  if (command === 'fundamentals') {
+    const data = await fundamentals.getFundamentals(ticker);
+    process.stdout.write(
+      `${values.json ? formatFundamentalsJson(data) : formatFundamentalsTable(data)}\n`,
+    );
+    return 0;
+  }
+  if (command === 'evaluate') {
+    const { quotes, splitsOf } = createQuoteSource(settings.quotes);
+    const evaluation = await evaluateCompany(ticker, {
+      fundamentals,
+      quotes,
+      splitsOf,
+      now: () => new Date(),
+    });
+    const text = values.json
+      ? JSON.stringify(evaluation, null, 2)
+      : formatEvaluationTable(evaluation);
+    process.stdout.write(`${text}\n`);
+    return 0;
+  }
+  process.stderr.write(`unknown command ${command}\n${USAGE}\n`);
+  return 2;
+}
+
+function exitCodeFor(error: unknown): number {
+  if (error instanceof FundamentalsError) {
+    return error.code === 'invalid_symbol' || error.code === 'invalid_config' ? 2 : 1;
+  }
+  if (error instanceof MoatScoringError) return 1;
+  return 2;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    const code =
+      error instanceof FundamentalsError || error instanceof MoatScoringError
+        ? `${error.code}: `
+        : '';
+    process.stderr.write(
+      `error: ${code}${error instanceof Error ? error.message : String(error)}\n`,
+    );
+    process.exitCode = exitCodeFor(error);
+  },
+);

@@ -1,0 +1,58 @@
+import type { CompanyEvaluation } from '@svc/use-cases';
+
+const STATUS_MARK = { pass: 'PASS', warning: 'WARN', fail: 'FAIL' } as const;
+
+function pad(text: string, width: number): string {
+  return text.length >= width ? text : text + ' '.repeat(width - text.length);
+}
+
+function ratio(value: number | null | undefined, suffix = ''): string {
+  return value === null || value === undefined ? 'n/a' : `${value.toFixed(2)}${suffix}`;
+}
+
+/**
+ * Renders an evaluation as a plain-text table: one row per criterion (status, score, display
+ * value), the total, the verdict and the valuation signals, then the fiscal years and filings used.
+ */
+export function formatEvaluationTable(evaluation: CompanyEvaluation): string {
+  const lines: string[] = [];
+  const sector = [evaluation.sector, evaluation.industry].filter(Boolean).join(' / ');
+  lines.push(`${evaluation.companyName} (${evaluation.symbol})${sector ? ` — ${sector}` : ''}`);
+  const years = evaluation._fiscalYears;
+  lines.push(
+    `Fiscal years ${years[0] ?? '?'}–${years.at(-1) ?? '?'} (${years.length}), source: ${evaluation._provider}`,
+  );
+  lines.push('');
+  const nameWidth = Math.max(...evaluation.criteria.map((c) => c.name.length), 9);
+  lines.push(`${pad('Criterion', nameWidth)}  Status  Score         Value`);
+  for (const c of evaluation.criteria) {
+    const score = `${c.score.toFixed(2)} / ${c.maxScore.toFixed(1)}`;
+    lines.push(
+      `${pad(c.name, nameWidth)}  ${pad(STATUS_MARK[c.status], 6)}  ${pad(score, 12)}  ${c.value}`,
+    );
+  }
+  lines.push('');
+  const percent = evaluation.maxScore > 0 ? (100 * evaluation.totalScore) / evaluation.maxScore : 0;
+  lines.push(
+    `Total ${evaluation.totalScore.toFixed(2)} / ${evaluation.maxScore} (${percent.toFixed(1)}%), ` +
+      `${evaluation.passedCount ?? 0} of ${evaluation.criteriaCount ?? 0} criteria pass`,
+  );
+  lines.push(`Verdict: ${evaluation.verdict}`);
+  const v = evaluation.valuation;
+  {
+    lines.push('');
+    const price =
+      v._price === null || v._price === undefined
+        ? 'n/a'
+        : `${v._price} ${v._priceCurrency} on ${v._priceAsOf}`;
+    lines.push(`Price ${price}`);
+    lines.push(
+      `P/E ${ratio(v.peRatio)}  forward P/E ${ratio(v.forwardPE)}  PEG ${ratio(v.pegRatio)}  ` +
+        `payout ${ratio(v.augmentedPayoutRatio, '%')}  sell trigger ${v.sellTrigger ? 'YES' : 'no'}`,
+    );
+    for (const note of v._notes) lines.push(`  note: ${note}`);
+  }
+  lines.push('');
+  lines.push('Informational only, not financial advice.');
+  return lines.join('\n');
+}

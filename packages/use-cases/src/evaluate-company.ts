@@ -1,0 +1,132 @@
+import type { FundamentalsProvider } from '@svc/fundamentals-client';
+import type { Quote, QuoteProvider, StockSplit } from '@svc/market-data';
+import { splitFactor } from '@svc/market-data';
+import { evaluateMoat } from '@svc/moat-scoring';
+import type { Fundamentals, MoatEvaluation } from '@svc/schemas';
+import { computeValuation, type ValuationResult } from '@svc/valuation';
+import { type FilingReference, filingsBehind } from './filings.js';
+
+/** What {@link evaluateCompany} needs; created once by the app and passed in. */
+export interface EvaluateCompanyDeps {
+  /** The server's fundamentals provider (never chosen by the client). */
+  readonly fundamentals: FundamentalsProvider;
+  /** Where the share price comes from; `null` when none is configured (valuation fields null). */
+  readonly quotes: QuoteProvider | null;
+  /**
+   * Known stock splits of a symbol, so that a price on today's share basis is divided by an EPS
+   * on the same basis (the EPS basis is the filing date of the latest 10-K). Default: none known.
+   */
+  readonly splitsOf?: (symbol: string) => readonly StockSplit[];
+  /** The clock, injected (ISO instant of `_evaluatedAt`). */
+  readonly now: () => Date;
+}
+
+/**
+ * A `MoatEvaluation` (interface spec 2.1) with the extension fields an evaluation adds:
+ * - `_fiscalYears`: the fiscal years scored, oldest first;
+ * - `_provider`: the fundamentals provider (`sec-edgar`, `snapshot`, `simfin`);
+ * - `_filings`: the filings behind the figures used (form, accession number, filed date);
+ * - `_marketCap`: price × shares outstanding in the reporting currency, or null;
+ * - `_currency`: the reporting currency (ISO 4217).
+ */
+export type CompanyEvaluation = Omit<MoatEvaluation, 'valuation'> & {
+  /** Valuation signals (interface spec 2.5) with their explanation fields. */
+  valuation: ValuationResult;
+  _fiscalYears: number[];
+  _provider: string;
+  _filings: FilingReference[];
+  _marketCap: number | null;
+  _currency: string;
+};
+
+/**
+ * Evaluates a company end to end: fundamentals through the configured provider, the latest price
+ * through the quote provider, valuation signals (`@svc/valuation`) and the moat score
+ * (`@svc/moat-scoring`). No cache and no quota: see `createEvaluationService` for the flow with
+ * both.
+ *
+ * A missing or failing quote never fails the evaluation: the price-based valuation fields are
+ * null and `valuation._notes` says why.
+ *
+ * @throws FundamentalsError `invalid_symbol`, `insufficient_data`, `upstream_unavailable`.
+ * @throws MoatScoringError `insufficient_data` when fewer than 3 usable fiscal years exist.
+ * @example
+ * const evaluation = await evaluateCompany('AAPL', { fundamentals, quotes, now: () => new Date() });
+ * evaluation.totalScore; // e.g. 80.1 (of evaluation.maxScore)
+ */
+export async function evaluateCompany(
+  symbol: string,
+  deps: EvaluateCompanyDeps,
+  options: { signal?: AbortSignal } = {},
+): Promise<CompanyEvaluation> {
+  const fundamentals = await deps.fundamentals.getFundamentals(symbol, options);
+  const ticker = fundamentals.company.ticker;
+  const quote = await latestQuote(deps.quotes, ticker, options.signal);
+  const price = quote
+    ? { value: quote.price, currency: quote.currency, asOf: quote.asOf, source: quote.source }
+    : null;
+  const factor = quote ? priceSplitFactor(fundamentals, quote, deps.splitsOf?.(ticker) ?? []) : 1;
+  const valuation = computeValuation({
+    fundamentals,
+    price,
+    forwardEps: null,
+    splitFactor: factor,
+  });
+  if (deps.quotes && !quote) valuation._notes.push(`no price found for ${ticker}`);
+  const evaluation = evaluateMoat(fundamentals, {
+    evaluatedAt: deps.now().toISOString(),
+    valuation,
+  });
+  const fiscalYears = evaluation._fiscalYears;
+  return {
+    ...evaluation,
+    valuation,
+    _provider: fundamentals.provider,
+    _filings: filingsBehind(fundamentals, fiscalYears),
+    _marketCap: marketCap(fundamentals, quote, factor),
+    _currency: fundamentals.company.currency,
+  };
+}
+
+async function latestQuote(
+  quotes: QuoteProvider | null,
+  ticker: string,
+  signal: AbortSignal | undefined,
+): Promise<Quote | null> {
+  if (!quotes) return null;
+  try {
+    return await quotes.getQuote(ticker, signal ? { signal } : {});
+  } catch {
+    // A quote outage must not fail the moat evaluation; the valuation notes say the price is missing.
+    return null;
+  }
+}
+
+/**
+ * Shares on the price's basis per share on the EPS's basis: the splits effective after the
+ * filing of the latest EPS and on or before the price's share-basis day.
+ */
+function priceSplitFactor(
+  fundamentals: Fundamentals,
+  quote: Quote,
+  splits: readonly StockSplit[],
+): number {
+  const latest = fundamentals.years.at(-1);
+  const epsFiled = latest?.dilutedEps?.source.filed ?? latest?.netIncome?.source.filed;
+  if (!epsFiled || splits.length === 0) return 1;
+  return splitFactor(splits, epsFiled, quote.splitBasisAsOf ?? quote.asOf);
+}
+
+/**
+ * Price × latest shares outstanding (diluted weighted shares as a fallback), in the reporting
+ * currency, with the share count moved to the price's basis by `factor`; null without either or
+ * when the price is in another currency.
+ */
+function marketCap(fundamentals: Fundamentals, quote: Quote | null, factor: number): number | null {
+  if (!quote || quote.currency !== fundamentals.company.currency) return null;
+  const latest = fundamentals.years.at(-1);
+  const shares = latest?.sharesOutstanding?.value ?? latest?.dilutedShares?.value;
+  if (!shares || shares <= 0) return null;
+  const cap = quote.price * shares * factor;
+  return Number.isFinite(cap) ? Math.round(cap) : null;
+}

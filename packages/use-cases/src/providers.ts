@@ -1,0 +1,70 @@
+import {
+  createSecEdgarProvider,
+  createSnapshotProvider,
+  FundamentalsError,
+  type FundamentalsProvider,
+} from '@svc/fundamentals-client';
+import { createCsvQuoteProvider, type QuoteProvider, type StockSplit } from '@svc/market-data';
+
+/** Fundamentals providers the server may select (CONTRACT §5). */
+export const FUNDAMENTALS_PROVIDER_NAMES = ['sec-edgar', 'snapshot', 'simfin'] as const;
+
+/** The fundamentals part of the service configuration (CONTRACT §5 names in brackets). */
+export interface FundamentalsSettings {
+  /** `FUNDAMENTALS_PROVIDER`: which source the server reads. */
+  readonly provider: (typeof FUNDAMENTALS_PROVIDER_NAMES)[number];
+  /** `SEC_USER_AGENT`: contact string SEC requires; needed for `sec-edgar`. */
+  readonly secUserAgent?: string | undefined;
+  /** `FUNDAMENTALS_SNAPSHOT_DIR`: folder of companyfacts JSON files; needed for `snapshot`. */
+  readonly snapshotDir?: string | undefined;
+  /** `SIMFIN_DIR`: folder of SimFin bulk annual CSVs; needed for `simfin`. */
+  readonly simfinDir?: string | undefined;
+}
+
+/**
+ * Creates the server's fundamentals provider from its settings.
+ *
+ * @throws FundamentalsError `invalid_config` when the setting the provider needs is missing.
+ */
+export function createFundamentalsProvider(settings: FundamentalsSettings): FundamentalsProvider {
+  switch (settings.provider) {
+    case 'sec-edgar':
+      return createSecEdgarProvider({
+        userAgent: required(settings.secUserAgent, 'SEC_USER_AGENT'),
+      });
+    case 'snapshot':
+      return createSnapshotProvider({
+        dir: required(settings.snapshotDir, 'FUNDAMENTALS_SNAPSHOT_DIR'),
+      });
+    case 'simfin':
+      throw new FundamentalsError('invalid_config', 'the simfin provider is not available yet');
+  }
+}
+
+/** The quotes part of the service configuration. */
+export interface QuoteSettings {
+  /** `QUOTES_PROVIDER`: `csv` (offline daily price files) or `none`. */
+  readonly provider: 'csv' | 'none';
+  /** `PRICES_DIR`: the folder of price series folders, for `csv`. */
+  readonly pricesDir?: string | undefined;
+}
+
+/** A quote provider plus the split table that puts its prices on the EPS's share basis. */
+export interface QuoteSource {
+  readonly quotes: QuoteProvider | null;
+  readonly splitsOf: (symbol: string) => readonly StockSplit[];
+}
+
+/** Creates the quote provider from its settings (`none`: no prices, valuation fields null). */
+export function createQuoteSource(settings: QuoteSettings): QuoteSource {
+  if (settings.provider === 'none') return { quotes: null, splitsOf: () => [] };
+  const quotes = createCsvQuoteProvider({ dir: required(settings.pricesDir, 'PRICES_DIR') });
+  return { quotes, splitsOf: (symbol) => quotes.getSplits(symbol) };
+}
+
+function required(value: string | undefined, name: string): string {
+  if (value === undefined || value === '') {
+    throw new FundamentalsError('invalid_config', `${name} is not set`);
+  }
+  return value;
+}
