@@ -1,0 +1,41 @@
+export { QuotaError, type QuotaErrorCode } from './errors.js';
+export {
+  DEFAULT_QUOTA_LIMITS,
+  isQuotaName,
+  PLANS,
+  QUOTA_NAMES,
+  type QuotaLimit,
+  type QuotaLimitOverrides,
+  QuotaLimitOverridesSchema,
+  type QuotaLimits,
+  type QuotaName,
+  type QuotaPeriod,
+  resolveQuotaLimits,
+} from './limits.js';
+export { periodEnd, periodStart, secondsUntil } from './period.js';
+export {
+  type ProblemOptions,
+  type QuotaProblemBody,
+  quotaProblem,
+  type RateLimitProblemBody,
+  rateLimitProblem,
+  type TooManyRequests,
+} from './problem.js';
+export {
+  type ConsumeResult,
+  createQuotaService,
+  type QuotaDenied,
+  type QuotaGranted,
+  type QuotaService,
+  type QuotaServiceOptions,
+  type QuotaUsage,
+} from './quota-service.js';
+export {
+  createMemoryRateLimiter,
+  fromRateLimiterFlexible,
+  type MemoryRateLimiterOptions,
+  type RateLimitAllowed,
+  type RateLimitDecision,
+  type RateLimitDenied,
+  type RateLimiter,
+} from './rate-limiter.js';

@@ -1,0 +1,234 @@
+import type { DB, Executor, Plan } from '@svc/portfolio-store';
+import { type Kysely, sql } from 'kysely';
+import { QuotaError } from './errors.js';
+import {
+  isQuotaName,
+  QUOTA_NAMES,
+  type QuotaLimit,
+  type QuotaLimitOverrides,
+  type QuotaName,
+  resolveQuotaLimits,
+} from './limits.js';
+import { periodEnd, periodStart, secondsUntil } from './period.js';
+
+/** A granted consumption. Keep `periodStart` to refund into the same period. */
+export interface QuotaGranted {
+  ok: true;
+  name: QuotaName;
+  limit: number;
+  /** Units used in the period, this consumption included. */
+  used: number;
+  remaining: number;
+  /** ISO-8601 start of the counted period (UTC). */
+  periodStart: string;
+  /** ISO-8601 instant the counter resets (UTC). */
+  resetsAt: string;
+}
+
+/** A refused consumption: nothing was counted. */
+export interface QuotaDenied {
+  ok: false;
+  name: QuotaName;
+  limit: number;
+  /** Units used in the period (read just after the refusal). */
+  used: number;
+  periodStart: string;
+  resetsAt: string;
+  /** Seconds until `resetsAt`, at least 1: the `Retry-After` header. */
+  retryAfterSeconds: number;
+}
+
+/** Outcome of {@link QuotaService.consume}. */
+export type ConsumeResult = QuotaGranted | QuotaDenied;
+
+/** The state of one quota for a user (CONTRACT §2 `quotas` item). */
+export interface QuotaUsage {
+  name: QuotaName;
+  limit: number;
+  used: number;
+  /** ISO-8601. */
+  resetsAt: string;
+}
+
+/** Options of {@link createQuotaService}. */
+export interface QuotaServiceOptions {
+  /** The store's Kysely instance (the `quota_usage` table must be migrated). */
+  db: Kysely<DB>;
+  /** Overrides of `DEFAULT_QUOTA_LIMITS`. */
+  limits?: QuotaLimitOverrides;
+  /** The clock; default `() => new Date()`. */
+  now?: () => Date;
+}
+
+function checkQuota(name: string): asserts name is QuotaName {
+  if (!isQuotaName(name)) throw new QuotaError('unknown_quota', `unknown quota: ${name}`);
+}
+
+function checkUnits(units: number): void {
+  if (!Number.isSafeInteger(units) || units < 1) {
+    throw new QuotaError('invalid_units', `units must be a positive integer: ${units}`);
+  }
+}
+
+/**
+ * The one atomic statement of a consumption. The INSERT … SELECT inserts nothing when `units`
+ * alone exceed the limit; ON CONFLICT adds to the existing counter only while the sum stays within
+ * the limit. PostgreSQL locks the conflicting row and re-checks the WHERE on its latest version,
+ * so N concurrent calls with k units left succeed exactly k times, from any number of connections
+ * or processes. No row returned means refused.
+ */
+async function tryConsume(
+  db: Executor,
+  key: { userId: string; name: QuotaName; start: Date },
+  units: number,
+  limit: number,
+): Promise<number | undefined> {
+  const { rows } = await sql<{ used: number }>`
+    insert into quota_usage (user_id, quota, period_start, used)
+    select ${key.userId}::uuid, ${key.name}, ${key.start}::timestamptz, ${units}::int
+    where ${units}::int <= ${limit}::int
+    on conflict (user_id, quota, period_start) do update
+      set used = quota_usage.used + excluded.used
+      where quota_usage.used + excluded.used <= ${limit}::int
+    returning used`.execute(db);
+  return rows[0]?.used;
+}
+
+async function readUsed(
+  db: Executor,
+  key: { userId: string; name: QuotaName; start: Date },
+): Promise<number> {
+  const row = await db
+    .selectFrom('quota_usage')
+    .select('used')
+    .where('user_id', '=', key.userId)
+    .where('quota', '=', key.name)
+    .where('period_start', '=', key.start)
+    .executeTakeFirst();
+  return row?.used ?? 0;
+}
+
+/**
+ * Creates the quota service: per-plan limits per period, counted in the `quota_usage` table.
+ *
+ * @example
+ * ```ts
+ * const quotas = createQuotaService({ db: database.db, limits: config.quotaLimits });
+ * const result = await quotas.consume(user.id, user.plan, 'stock_evaluation');
+ * if (!result.ok) { const p = quotaProblem(result); return reply.code(p.status).headers(p.headers).send(p.body) }
+ * try { return await evaluate(symbol) }
+ * catch (error) { await quotas.refund(user.id, 'stock_evaluation', { periodStart: result.periodStart }); throw error }
+ * ```
+ */
+export function createQuotaService(options: QuotaServiceOptions) {
+  const { db } = options;
+  const limits = resolveQuotaLimits(options.limits);
+  const now = options.now ?? (() => new Date());
+
+  const window = (plan: Plan, name: QuotaName, at: Date) => {
+    const limit: QuotaLimit = limits[plan][name];
+    return { ...limit, start: periodStart(at, limit.period), end: periodEnd(at, limit.period) };
+  };
+
+  const service = {
+    /** The resolved limits (defaults with the overrides applied). */
+    limits,
+
+    /**
+     * Consumes `units` of a quota for the current period in one atomic SQL statement.
+     * @throws {QuotaError} `unknown_quota`, `invalid_units`.
+     */
+    async consume(userId: string, plan: Plan, name: QuotaName, units = 1): Promise<ConsumeResult> {
+      checkQuota(name);
+      checkUnits(units);
+      const at = now();
+      const w = window(plan, name, at);
+      const key = { userId, name, start: w.start };
+      const base = {
+        name,
+        limit: w.limit,
+        periodStart: w.start.toISOString(),
+        resetsAt: w.end.toISOString(),
+      };
+      const used = await tryConsume(db, key, units, w.limit);
+      if (used !== undefined) return { ok: true, ...base, used, remaining: w.limit - used };
+      return {
+        ok: false,
+        ...base,
+        used: await readUsed(db, key),
+        retryAfterSeconds: secondsUntil(at, w.end),
+      };
+    },
+
+    /**
+     * Gives units back after failed work (CONTRACT §3), to the period they were taken from (the
+     * grant's `periodStart`), never below 0. Answers the units used afterwards (0 when the period
+     * has no counter).
+     * @throws {QuotaError} `unknown_quota`, `invalid_units`.
+     */
+    async refund(
+      userId: string,
+      name: QuotaName,
+      refund: { periodStart: string | Date; units?: number },
+    ): Promise<number> {
+      checkQuota(name);
+      const units = refund.units ?? 1;
+      checkUnits(units);
+      const row = await db
+        .updateTable('quota_usage')
+        .set({ used: sql<number>`greatest(used - ${units}::int, 0)` })
+        .where('user_id', '=', userId)
+        .where('quota', '=', name)
+        .where('period_start', '=', new Date(refund.periodStart))
+        .returning('used')
+        .executeTakeFirst();
+      return row?.used ?? 0;
+    },
+
+    /** Runs `work` under one unit of a quota: refused → `QuotaError` `quota_exceeded`; work throws → refund, rethrow. */
+    async withQuota<T>(
+      userId: string,
+      plan: Plan,
+      name: QuotaName,
+      work: () => Promise<T>,
+    ): Promise<T> {
+      const result = await service.consume(userId, plan, name);
+      if (!result.ok) {
+        throw new QuotaError('quota_exceeded', `quota ${name} exhausted until ${result.resetsAt}`, {
+          denied: result,
+        });
+      }
+      try {
+        return await work();
+      } catch (error) {
+        await service.refund(userId, name, { periodStart: result.periodStart });
+        throw error;
+      }
+    },
+
+    /** Every quota of the user's plan with its current usage and reset instant, in `QUOTA_NAMES` order. */
+    async usage(userId: string, plan: Plan): Promise<QuotaUsage[]> {
+      const at = now();
+      return Promise.all(
+        QUOTA_NAMES.map(async (name) => {
+          const w = window(plan, name, at);
+          const used = await readUsed(db, { userId, name, start: w.start });
+          return { name, limit: w.limit, used, resetsAt: w.end.toISOString() };
+        }),
+      );
+    },
+
+    /** Clears a user's counters (one quota or all), every period. Answers the rows removed. */
+    async reset(userId: string, name?: QuotaName): Promise<number> {
+      if (name !== undefined) checkQuota(name);
+      let del = db.deleteFrom('quota_usage').where('user_id', '=', userId);
+      if (name !== undefined) del = del.where('quota', '=', name);
+      const result = await del.executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+  };
+  return service;
+}
+
+/** The quota service (see {@link createQuotaService}). */
+export type QuotaService = ReturnType<typeof createQuotaService>;
