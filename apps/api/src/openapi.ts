@@ -60,3 +60,14 @@ export function eventStreamResponse(description: string) {
     },
   };
 }
+
+/**
+ * Declares a JSON success response with a description (OpenAPI response objects need one;
+ * a bare schema would be documented as "Default Response").
+ *
+ * @example
+ * response: { 200: jsonResponse('The signed-in user', UserEnvelope) }
+ */
+export function jsonResponse<S extends z.ZodType>(description: string, schema: S) {
+  return { description, content: { 'application/json': { schema } } };
+}

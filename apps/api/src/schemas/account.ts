@@ -81,7 +81,10 @@ export const MintedToken = z
   .object({
     id: z.uuid(),
     name: z.string(),
-    token: z.string().startsWith('svc_pat_').describe('The secret; shown only in this response'),
+    token: z
+      .string()
+      .regex(/^svc_pat_[A-Za-z0-9_-]{43}$/)
+      .describe('The secret; shown only in this response'),
     createdAt: z.iso.datetime({ offset: true }),
     expiresAt: z.iso.datetime({ offset: true }).nullable(),
   })

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentUser } from '../../plugins/app/session-guard.js';
+import { jsonResponse } from '../../openapi.js';
 import { errorResponses } from '../../problem.js';
 import { MintedToken, MintTokenBody, TokenSummary } from '../../schemas/account.js';
 
@@ -11,7 +12,7 @@ export const accountTokenRoutes: FastifyPluginAsyncZod = async (app) => {
     schema: {
       tags: ['account'],
       summary: "List the user's personal access tokens (never the secrets)",
-      response: { 200: z.array(TokenSummary) },
+      response: { 200: jsonResponse('The tokens, newest first', z.array(TokenSummary)) },
     },
     handler: async (request) => app.personalAccessTokens.list(currentUser(request).id),
   });
@@ -23,7 +24,7 @@ export const accountTokenRoutes: FastifyPluginAsyncZod = async (app) => {
       summary: 'Mint a personal access token (shown only in this answer)',
       description: 'The token starts with `svc_pat_`; use it as `Authorization: Bearer` for MCP.',
       body: MintTokenBody,
-      response: { 201: MintedToken, ...errorResponses(413, 415) },
+      response: { 201: jsonResponse('The new token, with its secret', MintedToken), ...errorResponses(413, 415) },
     },
     handler: async (request, reply) => {
       const minted = await app.personalAccessTokens.mint(currentUser(request).id, request.body);

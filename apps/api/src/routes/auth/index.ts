@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { publicUser } from '../../auth/auth-service.js';
 import { clearSessionCookie, setSessionCookie } from '../../auth/cookies.js';
 import { currentUser } from '../../plugins/app/session-guard.js';
+import { jsonResponse } from '../../openapi.js';
 import { errorResponses } from '../../problem.js';
 import { LoginBody, RegisterBody, SessionInfo, UserEnvelope } from '../../schemas/account.js';
 
@@ -22,7 +23,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       summary: 'Create a password account and sign in',
       description: 'Sets the `service_session` cookie. 403 when sign-up is disabled.',
       body: RegisterBody,
-      response: { 201: UserEnvelope, ...errorResponses(403, 409, 413, 415) },
+      response: { 201: jsonResponse('Account created and signed in', UserEnvelope), ...errorResponses(403, 409, 413, 415) },
     },
     handler: async (request, reply) => {
       const opened = await app.auth.register(request.body, clientOf(request));
@@ -39,7 +40,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         'Sets the `service_session` cookie. The same 401 for an unknown e-mail and a wrong ' +
         'password; 429 with `Retry-After` after repeated failures for one IP and e-mail.',
       body: LoginBody,
-      response: { 200: UserEnvelope, ...errorResponses(401, 403, 413, 415, 429) },
+      response: { 200: jsonResponse('Signed in', UserEnvelope), ...errorResponses(401, 403, 413, 415, 429) },
     },
     handler: async (request, reply) => {
       const opened = await app.auth.login(request.body, clientOf(request));
@@ -67,7 +68,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     schema: {
       tags: ['auth'],
       summary: 'The signed-in user, plan and quota usage',
-      response: { 200: SessionInfo },
+      response: { 200: jsonResponse('The current session', SessionInfo) },
     },
     handler: async (request) => app.auth.describe(currentUser(request)),
   });

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { DOCS_SECTION_IDS, DocsIndex, DocsSection, type DocsSectionId } from '../../docs/schema.js';
 import { sectionText } from '../../docs/sections.js';
-import { OPENAPI_VERSION } from '../../openapi.js';
+import { jsonResponse, OPENAPI_VERSION } from '../../openapi.js';
 import { ApiError, errorResponses } from '../../problem.js';
 
 const isSection = (value: string): value is DocsSectionId =>
@@ -14,11 +14,11 @@ export const docsRoutes: FastifyPluginAsyncZod = async (app) => {
   const addresses = { baseUrl, accountUrl };
   const urlOf = (id: DocsSectionId) => `${baseUrl}/api/docs/${id}`;
 
-  app.get('/', {
+  app.get('', {
     schema: {
       tags: ['docs'],
       summary: 'Index of the integration sections and discovery addresses',
-      response: { 200: DocsIndex, ...errorResponses() },
+      response: { 200: jsonResponse('Sections and discovery addresses', DocsIndex), ...errorResponses() },
     },
     handler: async () => ({
       title: 'Moat evaluation and portfolio service: integration guide',
@@ -39,7 +39,7 @@ export const docsRoutes: FastifyPluginAsyncZod = async (app) => {
       params: z.object({
         section: z.string().max(64).describe(`One of: ${DOCS_SECTION_IDS.join(', ')}`),
       }),
-      response: { 200: DocsSection, ...errorResponses(404) },
+      response: { 200: jsonResponse('The section', DocsSection), ...errorResponses(404) },
     },
     handler: async (request) => {
       const { section } = request.params;
