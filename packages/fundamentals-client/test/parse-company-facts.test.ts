@@ -31,13 +31,12 @@ describe('parseCompanyFacts: document validation', () => {
 
   it('throws parse_failed for a concept without a units map', () => {
     const json = { cik: 1, entityName: 'X', facts: { 'us-gaap': { NetIncomeLoss: { label: 'x' } } } };
-    const error = (() => {
-      try {
-        parseCompanyFacts(json, { ticker: 'X' });
-      } catch (e) {
-        return e;
-      }
-    })();
+    let error: unknown;
+    try {
+      parseCompanyFacts(json, { ticker: 'X' });
+    } catch (e) {
+      error = e;
+    }
     expect(error).toBeInstanceOf(FundamentalsError);
     expect((error as FundamentalsError).code).toBe('parse_failed');
   });
