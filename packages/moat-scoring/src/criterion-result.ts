@@ -7,9 +7,7 @@ export function roundScore(points: number): number {
   return Math.round(points * 100) / 100;
 }
 
-function definition(key: CriterionKey): CriterionDefinition {
-  return CRITERIA.find((c) => c.key === key) as CriterionDefinition;
-}
+const DEFINITIONS = new Map<CriterionKey, CriterionDefinition>(CRITERIA.map((c) => [c.key, c]));
 
 /**
  * Maps an internal assessment to the `Criterion` of interface spec 2.2: score = 12.5 × quality
@@ -17,12 +15,13 @@ function definition(key: CriterionKey): CriterionDefinition {
  * → fail, "Insufficient data — why", 0 of 12.5 points.
  */
 export function toCriterion(key: CriterionKey, assessment: Assessment): Criterion {
-  const { name, benchmark } = definition(key);
-  const base = { key, name, benchmark };
+  const { name, benchmark } = DEFINITIONS.get(key) as CriterionDefinition;
   switch (assessment.kind) {
     case 'not_applicable':
       return {
-        ...base,
+        key,
+        name,
+        benchmark,
         status: 'warning',
         value: `N/A — ${assessment.reason}`,
         numericValue: null,
@@ -33,7 +32,9 @@ export function toCriterion(key: CriterionKey, assessment: Assessment): Criterio
       };
     case 'insufficient':
       return {
-        ...base,
+        key,
+        name,
+        benchmark,
         status: 'fail',
         value: `Insufficient data — ${assessment.reason}`,
         numericValue: null,
@@ -44,7 +45,9 @@ export function toCriterion(key: CriterionKey, assessment: Assessment): Criterio
       };
     case 'scored':
       return {
-        ...base,
+        key,
+        name,
+        benchmark,
         status: statusFor(assessment.quality),
         value: assessment.value,
         numericValue: assessment.numericValue,

@@ -1,4 +1,9 @@
-import type { FiscalYearFigures, Fundamentals, MetricKey } from '@svc/schemas';
+import {
+  type FiscalYearFigures,
+  type Fundamentals,
+  METRIC_KEYS,
+  type MetricKey,
+} from '@svc/schemas';
 import { MoatScoringError } from '../errors.js';
 import { isFinancialSic } from './industry.js';
 
@@ -23,6 +28,8 @@ export interface ScoringContext {
   readonly currency: string;
   /** Metrics reported (non-null) in at least one year of the window. */
   readonly reported: ReadonlySet<MetricKey>;
+  /** Series shared by several criteria, computed once per evaluation (see {@link memoSeries}). */
+  readonly memo: Map<string, YearSeries>;
 }
 
 /** Minimum usable fiscal years below which an evaluation is refused. */
@@ -68,11 +75,34 @@ export function collect(
   return { years, values };
 }
 
+/**
+ * {@link collect} once per evaluation under `name` (gross margin, operating margin, revenue are
+ * read by several criteria). Callers must not mutate the returned series.
+ */
+export function memoSeries(
+  context: ScoringContext,
+  name: string,
+  pick: (year: FiscalYearFigures, index: number) => number | null,
+): YearSeries {
+  let series = context.memo.get(name);
+  if (series === undefined) {
+    series = collect(context, pick);
+    context.memo.set(name, series);
+  }
+  return series;
+}
+
 function isUsable(year: FiscalYearFigures): boolean {
   return metric(year, 'revenue') !== null && metric(year, 'netIncome') !== null;
 }
 
-function sortedUnique(years: readonly FiscalYearFigures[]): FiscalYearFigures[] {
+function sortedUnique(years: readonly FiscalYearFigures[]): readonly FiscalYearFigures[] {
+  let ordered = true;
+  for (let i = 1; i < years.length && ordered; i += 1) {
+    ordered =
+      (years[i] as FiscalYearFigures).fiscalYear > (years[i - 1] as FiscalYearFigures).fiscalYear;
+  }
+  if (ordered) return years;
   const byYear = new Map<number, FiscalYearFigures>();
   for (const year of years) byYear.set(year.fiscalYear, year);
   return [...byYear.values()].sort((a, b) => a.fiscalYear - b.fiscalYear);
@@ -80,11 +110,11 @@ function sortedUnique(years: readonly FiscalYearFigures[]): FiscalYearFigures[] 
 
 function reportedMetrics(years: readonly FiscalYearFigures[]): Set<MetricKey> {
   const reported = new Set<MetricKey>();
-  for (const year of years) {
-    for (const key of Object.keys(year) as (keyof FiscalYearFigures)[]) {
-      const figure = year[key];
-      if (figure !== null && typeof figure === 'object' && Number.isFinite(figure.value)) {
-        reported.add(key as MetricKey);
+  for (const key of METRIC_KEYS) {
+    for (const year of years) {
+      if (metric(year, key) !== null) {
+        reported.add(key);
+        break;
       }
     }
   }
@@ -124,5 +154,6 @@ export function buildScoringContext(
     financial: isFinancialSic(fundamentals.company.sicCode),
     currency: fundamentals.company.currency,
     reported: reportedMetrics(years),
+    memo: new Map(),
   };
 }

@@ -9,7 +9,7 @@ import {
 import { percent } from '../core/format.js';
 import { trendGrowth } from '../core/growth.js';
 import { type Anchor, interpolate } from '../core/interpolate.js';
-import { collect, metric, type ScoringContext } from '../core/scoring-context.js';
+import { collect, memoSeries, metric, type ScoringContext } from '../core/scoring-context.js';
 import { mean } from '../core/statistics.js';
 
 /** Σ capex ÷ Σ net income anchors (Buffett & Clark ≤ 50% good, < 25% DCA; dassus98 75% → 0). */
@@ -95,7 +95,7 @@ function totals(context: ScoringContext): CapexTotals {
 function growthAdjusted(context: ScoringContext, t: CapexTotals, inputs: CapexInputs): boolean {
   if (!inputs.roicPasses || t.depreciationYears < t.years || t.depreciation <= 0) return false;
   if (t.capex / t.depreciation <= GROWTH_CAPEX_MULTIPLE) return false;
-  const { growth } = trendGrowth(collect(context, (y) => metric(y, 'revenue')));
+  const { growth } = trendGrowth(memoSeries(context, 'revenue', (y) => metric(y, 'revenue')));
   return growth !== null && growth >= MIN_GROWTH_FOR_ADJUSTMENT;
 }
 

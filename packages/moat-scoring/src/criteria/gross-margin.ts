@@ -9,7 +9,7 @@ import {
 } from '../core/assessment.js';
 import { percent, points } from '../core/format.js';
 import { type Anchor, interpolate } from '../core/interpolate.js';
-import { collect, type ScoringContext, type YearSeries } from '../core/scoring-context.js';
+import { memoSeries, type ScoringContext, type YearSeries } from '../core/scoring-context.js';
 import { endpointMeans, median, sampleStdev } from '../core/statistics.js';
 import { grossMargin, grossMarginExemption } from './margins.js';
 
@@ -71,7 +71,7 @@ export interface GrossMarginInputs {
 export function assessGrossMargin(context: ScoringContext, inputs: GrossMarginInputs): Assessment {
   const exemption = grossMarginExemption(context);
   if (exemption !== null) return notApplicable(exemption);
-  const series = collect(context, grossMargin);
+  const series = memoSeries(context, 'grossMargin', grossMargin);
   const trend = { years: series.years, values: series.values.map((v) => v * 100) };
   const n = series.values.length;
   if (n < 3) return insufficient(`gross margin in ${n} year(s); at least 3 are needed`, trend);

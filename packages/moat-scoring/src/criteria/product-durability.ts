@@ -8,7 +8,7 @@ import {
 } from '../core/assessment.js';
 import { percent } from '../core/format.js';
 import { type Anchor, interpolate } from '../core/interpolate.js';
-import { collect, metric, type ScoringContext, type YearSeries } from '../core/scoring-context.js';
+import { memoSeries, metric, type ScoringContext } from '../core/scoring-context.js';
 import { mean, median, sampleStdev } from '../core/statistics.js';
 import { grossMargin, grossMarginExemption, operatingMargin } from './margins.js';
 
@@ -64,7 +64,7 @@ interface Signal {
 
 /** Year-over-year revenue changes between consecutive fiscal years with positive revenue. */
 export function revenueChanges(context: ScoringContext): number[] {
-  const revenue = collect(context, (y) => metric(y, 'revenue'));
+  const revenue = memoSeries(context, 'revenue', (y) => metric(y, 'revenue'));
   const changes: number[] = [];
   for (let i = 1; i < revenue.values.length; i += 1) {
     const previous = revenue.values[i - 1] as number;
@@ -85,7 +85,9 @@ function revenueResilience(context: ScoringContext): Signal | null {
 
 function marginResilience(context: ScoringContext): Signal | null {
   const useGross = grossMarginExemption(context) === null;
-  const series = collect(context, useGross ? grossMargin : operatingMargin);
+  const series = useGross
+    ? memoSeries(context, 'grossMargin', grossMargin)
+    : memoSeries(context, 'operatingMargin', operatingMargin);
   if (series.values.length < 3) return null;
   const drawdown = (median(series.values) as number) - Math.min(...series.values);
   const label = useGross ? 'gross' : 'operating';
@@ -103,12 +105,14 @@ function grossProfit(year: FiscalYearFigures): number | null {
 }
 
 function medianShareOfGrossProfit(context: ScoringContext, key: MetricKey): number | null {
-  const series: YearSeries = collect(context, (y) => {
-    const gp = grossProfit(y);
-    const line = metric(y, key);
-    return gp === null || gp <= 0 || line === null ? null : line / gp;
+  const profits = memoSeries(context, 'grossProfit', grossProfit);
+  const byYear = new Map(context.years.map((y) => [y.fiscalYear, y]));
+  const shares: number[] = [];
+  profits.values.forEach((gp, i) => {
+    const line = metric(byYear.get(profits.years[i] as number) as FiscalYearFigures, key);
+    if (gp > 0 && line !== null) shares.push(line / gp);
   });
-  return series.values.length < 3 ? null : median(series.values);
+  return shares.length < 3 ? null : median(shares);
 }
 
 function costStructure(context: ScoringContext): Signal | null {
@@ -129,7 +133,7 @@ function costStructure(context: ScoringContext): Signal | null {
 }
 
 function operatingStability(context: ScoringContext): Signal | null {
-  const series = collect(context, operatingMargin);
+  const series = memoSeries(context, 'operatingMargin', operatingMargin);
   if (series.values.length < 3) return null;
   const stdev = sampleStdev(series.values) as number;
   return {
@@ -161,7 +165,7 @@ export function assessProductDurability(context: ScoringContext): Assessment {
   const weight = available.reduce((total, s) => total + s.weight, 0);
   const quality = available.reduce((total, s) => total + s.quality * s.weight, 0) / weight;
   const weakest = available.reduce((a, b) => (b.quality < a.quality ? b : a));
-  const trend = collect(context, (y) => metric(y, 'revenue'));
+  const trend = memoSeries(context, 'revenue', (y) => metric(y, 'revenue'));
   const result = scored({
     quality,
     value: `weakest: ${weakest.text}`,
