@@ -29,7 +29,7 @@ export interface EvaluateCompanyDeps {
  * - `_marketCap`: price × shares outstanding in the reporting currency, or null;
  * - `_currency`: the reporting currency (ISO 4217).
  */
-export type CompanyEvaluation = Omit<MoatEvaluation, 'valuation'> & {
+export type CompanyEvaluation = MoatEvaluation & {
   /** Valuation signals (interface spec 2.5) with their explanation fields. */
   valuation: ValuationResult;
   _fiscalYears: number[];

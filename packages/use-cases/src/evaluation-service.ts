@@ -1,0 +1,106 @@
+import { normaliseSymbol } from '@svc/fundamentals-client';
+import type { EvaluationCacheRepository, Plan } from '@svc/portfolio-store';
+import { QuotaError, type QuotaService } from '@svc/quota';
+import type { MoatEvaluation } from '@svc/schemas';
+import {
+  type CompanyEvaluation,
+  type EvaluateCompanyDeps,
+  evaluateCompany,
+} from './evaluate-company.js';
+
+/** The signed-in user a flow acts for. */
+export interface Actor {
+  readonly id: string;
+  readonly plan: Plan;
+}
+
+/** What {@link createEvaluationService} needs; created once by the app. */
+export interface EvaluationServiceDeps extends EvaluateCompanyDeps {
+  /** The shared evaluation cache (one row per symbol). */
+  readonly cache: Pick<EvaluationCacheRepository, 'get' | 'upsert'>;
+  /** Quotas counted in the database; `stock_evaluation` is consumed by every fetch. */
+  readonly quotas: Pick<QuotaService, 'withQuota'>;
+}
+
+/** A request for an evaluation (REST `GET /api/stock-evaluation`, MCP `getMoatEvaluation`). */
+export interface EvaluationRequest {
+  /** Ticker symbol as the client sent it (normalised here). */
+  readonly symbol: string;
+  /** `true` bypasses the cache and fetches new fundamentals (consumes `stock_evaluation`). */
+  readonly fresh: boolean;
+  readonly actor: Actor;
+}
+
+/** An evaluation as served: from the cache (`_cached: true`, `_cachedAt`) or freshly made. */
+export type ServedEvaluation = MoatEvaluation & { _cached: boolean; _cachedAt: string };
+
+/**
+ * The evaluation flow with cache and quota, shared by the REST API and the MCP server
+ * (CONTRACT §3):
+ *
+ * - a cached evaluation is served to any signed-in user without consuming quota;
+ * - a cache miss, or `fresh: true`, fetches fundamentals through the server's provider, evaluates,
+ *   stores the result in the cache and consumes one `stock_evaluation` unit; a fetch that fails
+ *   (no data, provider down) gives its unit back;
+ * - concurrent requests for the same symbol share one fetch (per process): a request that finds a
+ *   fetch already under way waits for it and, when it did not ask for `fresh`, is served like a
+ *   cache hit without consuming quota (a `fresh` request still consumes its unit).
+ *
+ * @throws FundamentalsError `invalid_symbol` (malformed symbol), `insufficient_data`,
+ *   `upstream_unavailable`; MoatScoringError `insufficient_data`; QuotaError `quota_exceeded`.
+ */
+export function createEvaluationService(deps: EvaluationServiceDeps) {
+  const inFlight = new Map<string, Promise<ServedEvaluation>>();
+
+  async function fetchAndStore(symbol: string): Promise<ServedEvaluation> {
+    const evaluation: CompanyEvaluation = await evaluateCompany(symbol, deps);
+    const cachedAt = deps.now();
+    await deps.cache.upsert(evaluation, {
+      marketCap: evaluation._marketCap === null ? null : String(evaluation._marketCap),
+      cachedAt,
+    });
+    return { ...evaluation, _cached: false, _cachedAt: cachedAt.toISOString() };
+  }
+
+  /** Starts a fetch under the actor's quota and registers it, synchronously, as the one in flight. */
+  function lead(symbol: string, actor: Actor): Promise<ServedEvaluation> {
+    // The shared fetch is not tied to one caller's AbortSignal: others may be waiting for it.
+    const work = deps.quotas
+      .withQuota(actor.id, actor.plan, 'stock_evaluation', () => fetchAndStore(symbol))
+      .finally(() => {
+        if (inFlight.get(symbol) === work) inFlight.delete(symbol);
+      });
+    inFlight.set(symbol, work);
+    return work;
+  }
+
+  return {
+    /** Serves an evaluation per the rules above. */
+    async getEvaluation(request: EvaluationRequest): Promise<ServedEvaluation> {
+      const symbol = normaliseSymbol(request.symbol);
+      const { actor } = request;
+      if (request.fresh) {
+        const running = inFlight.get(symbol);
+        if (running) {
+          return deps.quotas.withQuota(actor.id, actor.plan, 'stock_evaluation', () => running);
+        }
+        return lead(symbol, actor);
+      }
+      const cached = await deps.cache.get(symbol);
+      if (cached) return { ...cached.evaluation, _cached: true, _cachedAt: cached.cachedAt };
+      const running = inFlight.get(symbol);
+      if (running) {
+        try {
+          return await running;
+        } catch (error) {
+          // The leader's own quota ran out: this request is judged on its own quota instead.
+          if (!(error instanceof QuotaError)) throw error;
+        }
+      }
+      return inFlight.get(symbol) ?? lead(symbol, actor);
+    },
+  };
+}
+
+/** The evaluation flow, see {@link createEvaluationService}. */
+export type EvaluationService = ReturnType<typeof createEvaluationService>;

@@ -1,0 +1,139 @@
+import {
+  createSnapshotProvider,
+  FundamentalsError,
+  type FundamentalsProvider,
+} from '@svc/fundamentals-client';
+import {
+  createDatabase,
+  createRepositories,
+  type Database,
+  migrateToLatest,
+} from '@svc/portfolio-store';
+import { createQuotaService, QuotaError } from '@svc/quota';
+import { MoatEvaluation } from '@svc/schemas';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEvaluationService } from '../src/evaluation-service.js';
+import { createQuoteSource } from '../src/providers.js';
+import { COMPANYFACTS_DIR, PRICES_DIR } from './shared-data.js';
+
+let database: Database;
+let repos: ReturnType<typeof createRepositories>;
+const calls: string[] = [];
+const snapshot = createSnapshotProvider({ dir: COMPANYFACTS_DIR });
+const counting: FundamentalsProvider = {
+  name: snapshot.name,
+  getFundamentals(ticker, options) {
+    calls.push(ticker);
+    return snapshot.getFundamentals(ticker, options);
+  },
+};
+const now = () => new Date('2026-11-21T10:00:00Z');
+
+beforeAll(async () => {
+  database = await createDatabase({});
+  await migrateToLatest(database.db);
+  repos = createRepositories(database.db);
+});
+afterAll(() => database.close());
+
+async function newUser(email: string, plan: 'free' | 'pro' = 'pro') {
+  const user = await repos.users.create({ email, name: email, plan });
+  return { id: user.id, plan: user.plan };
+}
+
+function service(limits?: Parameters<typeof createQuotaService>[0]['limits']) {
+  const quotas = createQuotaService({ db: database.db, limits, now });
+  const { quotes, splitsOf } = createQuoteSource({ provider: 'csv', pricesDir: PRICES_DIR });
+  return {
+    quotas,
+    evaluations: createEvaluationService({
+      fundamentals: counting,
+      quotes,
+      splitsOf,
+      now,
+      cache: repos.evaluations,
+      quotas,
+    }),
+  };
+}
+
+describe('evaluation flow with cache and quota (PGlite)', () => {
+  it('fetches on a miss (one quota unit), then serves the cache to anyone for free', async () => {
+    const { evaluations, quotas } = service();
+    const alice = await newUser('alice@example.com');
+    const bob = await newUser('bob@example.com');
+    calls.length = 0;
+
+    const first = await evaluations.getEvaluation({ symbol: 'aapl', fresh: false, actor: alice });
+    expect(first._cached).toBe(false);
+    expect(first.symbol).toBe('AAPL');
+    expect(MoatEvaluation.safeParse(first).success).toBe(true);
+    expect(calls).toEqual(['AAPL']);
+
+    const second = await evaluations.getEvaluation({ symbol: 'AAPL', fresh: false, actor: bob });
+    expect(second._cached).toBe(true);
+    expect(second._cachedAt).toBe(first._cachedAt);
+    expect(second.totalScore).toBe(first.totalScore);
+    expect(calls).toEqual(['AAPL']);
+
+    const usage = async (id: string) =>
+      (await quotas.usage(id, 'pro')).find((q) => q.name === 'stock_evaluation')?.used;
+    expect(await usage(alice.id)).toBe(1);
+    expect(await usage(bob.id)).toBe(0);
+
+    const fresh = await evaluations.getEvaluation({ symbol: 'AAPL', fresh: true, actor: bob });
+    expect(fresh._cached).toBe(false);
+    expect(calls).toEqual(['AAPL', 'AAPL']);
+    expect(await usage(bob.id)).toBe(1);
+  });
+
+  it('gives the unit back when the fetch fails (unknown ticker)', async () => {
+    const { evaluations, quotas } = service();
+    const carol = await newUser('carol@example.com');
+    await expect(
+      evaluations.getEvaluation({ symbol: 'NOPE', fresh: false, actor: carol }),
+    ).rejects.toMatchObject({ code: 'insufficient_data' });
+    const used = (await quotas.usage(carol.id, 'pro')).find((q) => q.name === 'stock_evaluation');
+    expect(used?.used).toBe(0);
+  });
+
+  it('rejects a malformed symbol before any quota or fetch', async () => {
+    const { evaluations } = service();
+    const dave = await newUser('dave@example.com');
+    calls.length = 0;
+    const error = await evaluations
+      .getEvaluation({ symbol: 'A;DROP', fresh: false, actor: dave })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(FundamentalsError);
+    expect((error as FundamentalsError).code).toBe('invalid_symbol');
+    expect(calls).toEqual([]);
+  });
+
+  it('fetches once, and charges once, for concurrent requests of the same uncached symbol', async () => {
+    const { evaluations, quotas } = service();
+    const erin = await newUser('erin@example.com');
+    calls.length = 0;
+    const served = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        evaluations.getEvaluation({ symbol: 'MCD', fresh: false, actor: erin }),
+      ),
+    );
+    expect(calls).toEqual(['MCD']);
+    expect(new Set(served.map((s) => s.totalScore)).size).toBe(1);
+    // Only the request that caused the fetch paid for it.
+    const used = (await quotas.usage(erin.id, 'pro')).find((q) => q.name === 'stock_evaluation');
+    expect(used?.used).toBe(1);
+  });
+
+  it('refuses with quota_exceeded when the plan has no units left, and fetches nothing', async () => {
+    const { evaluations } = service({ free: { stock_evaluation: { limit: 0 } } });
+    const frank = await newUser('frank@example.com', 'free');
+    calls.length = 0;
+    const error = await evaluations
+      .getEvaluation({ symbol: 'COST', fresh: true, actor: frank })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(QuotaError);
+    expect((error as QuotaError).code).toBe('quota_exceeded');
+    expect(calls).toEqual([]);
+  });
+});
