@@ -20,7 +20,11 @@ const read = (name, options = {}) =>
   parse(readFileSync(join(sicDir, name)), { bom: true, skip_empty_lines: true, ...options });
 
 /** "Finance, Insurance, And Real Estate" → "Finance, Insurance, and Real Estate". */
-const tidy = (s) => s.trim().replace(/\s+/g, ' ').replace(/ (And|Of|Or|For|The|In|Except) /g, (m) => m.toLowerCase());
+const tidy = (s) =>
+  s
+    .trim()
+    .replace(/\s+/g, ' ')
+    .replace(/ (And|Of|Or|For|The|In|Except) /g, (m) => m.toLowerCase());
 
 const divisions = Object.fromEntries(
   read('osha_divisions.csv', { columns: true }).map((r) => [r.Division, tidy(r.Description)]),
@@ -55,4 +59,6 @@ export const SEC_SPECIAL_CODES: Readonly<Record<string, string>> = ${JSON.string
 `;
 const target = join(here, '../src/profile/sic-table.generated.ts');
 writeFileSync(target, out);
-console.log(`wrote ${target}: ${Object.keys(divisions).length} divisions, ${Object.keys(majorGroups).length} major groups, ${Object.keys(secSpecial).length} SEC-only codes`);
+console.log(
+  `wrote ${target}: ${Object.keys(divisions).length} divisions, ${Object.keys(majorGroups).length} major groups, ${Object.keys(secSpecial).length} SEC-only codes`,
+);

@@ -7,17 +7,6 @@ export {
   FundamentalsError,
   type FundamentalsErrorCode,
 } from './errors.js';
-export { type SicClassification, sicToSector } from './profile/sic-to-sector.js';
-export type { FetchLike } from './providers/http-json.js';
-export type { FundamentalsProvider, GetFundamentalsOptions } from './providers/provider.js';
-export {
-  createSecEdgarProvider,
-  SEC_MAX_REQUESTS_PER_SECOND,
-  type SecEdgarProviderOptions,
-} from './providers/sec-edgar-provider.js';
-export { parseCompanyTickers, parseSubmissions } from './providers/sec-documents.js';
-export { createSnapshotProvider, type SnapshotProviderOptions } from './providers/snapshot-provider.js';
-export { normaliseSymbol } from './symbol.js';
 export {
   buildFundamentalsTable,
   type FundamentalsTable,
@@ -28,3 +17,17 @@ export {
   type RowUnit,
   type TableCell,
 } from './format/fundamentals-table.js';
+export { type SicClassification, sicToSector } from './profile/sic-to-sector.js';
+export type { FetchLike } from './providers/http-json.js';
+export type { FundamentalsProvider, GetFundamentalsOptions } from './providers/provider.js';
+export { parseCompanyTickers, parseSubmissions } from './providers/sec-documents.js';
+export {
+  createSecEdgarProvider,
+  SEC_MAX_REQUESTS_PER_SECOND,
+  type SecEdgarProviderOptions,
+} from './providers/sec-edgar-provider.js';
+export {
+  createSnapshotProvider,
+  type SnapshotProviderOptions,
+} from './providers/snapshot-provider.js';
+export { normaliseSymbol } from './symbol.js';

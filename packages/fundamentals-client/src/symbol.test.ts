@@ -18,7 +18,9 @@ describe('normaliseSymbol', () => {
   it.each(['', '   ', 'ABCDEFGHIJK', 'AA PL', 'AAPL$', '...', '-', 'ÄPFEL'])(
     'rejects %j with invalid_symbol',
     (input) => {
-      expect(() => normaliseSymbol(input)).toThrowError(expect.objectContaining({ code: 'invalid_symbol' }));
+      expect(() => normaliseSymbol(input)).toThrowError(
+        expect.objectContaining({ code: 'invalid_symbol' }),
+      );
     },
   );
 

@@ -3,7 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { FundamentalsError, parseCompanyFacts } from '../src/index.js';
 import { companyFacts, cy, dec31, netIncomeYears } from './support/companyfacts-builder.js';
 
-const parse = (facts: Parameters<typeof companyFacts>[0], meta?: Parameters<typeof companyFacts>[1]) => {
+const parse = (
+  facts: Parameters<typeof companyFacts>[0],
+  meta?: Parameters<typeof companyFacts>[1],
+) => {
   const f = parseCompanyFacts(companyFacts(facts, meta), { ticker: 'TEST' });
   Fundamentals.parse(f); // every result honours the shared schema
   return f;
@@ -13,7 +16,8 @@ const year = (f: ReturnType<typeof parse>, label: number) => {
   if (!y) throw new Error(`no FY${label}`);
   return y;
 };
-const issues = (f: ReturnType<typeof parse>, kind: string) => f.issues.filter((i) => i.kind === kind);
+const issues = (f: ReturnType<typeof parse>, kind: string) =>
+  f.issues.filter((i) => i.kind === kind);
 
 describe('parseCompanyFacts: document validation', () => {
   it.each([
@@ -30,7 +34,11 @@ describe('parseCompanyFacts: document validation', () => {
   });
 
   it('throws parse_failed for a concept without a units map', () => {
-    const json = { cik: 1, entityName: 'X', facts: { 'us-gaap': { NetIncomeLoss: { label: 'x' } } } };
+    const json = {
+      cik: 1,
+      entityName: 'X',
+      facts: { 'us-gaap': { NetIncomeLoss: { label: 'x' } } },
+    };
     let error: unknown;
     try {
       parseCompanyFacts(json, { ticker: 'X' });
@@ -44,7 +52,11 @@ describe('parseCompanyFacts: document validation', () => {
   it('skips malformed facts and reports how many', () => {
     const f = parse({ NetIncomeLoss: [...netIncomeYears([2020, 2021]), { end: 'soon', val: 1 }] });
     expect(f.years).toHaveLength(2);
-    expect(issues(f, 'other').map((i) => i.message).join()).toMatch(/1 malformed fact/);
+    expect(
+      issues(f, 'other')
+        .map((i) => i.message)
+        .join(),
+    ).toMatch(/1 malformed fact/);
   });
 
   it('rejects a malformed ticker with invalid_symbol', () => {
@@ -150,7 +162,9 @@ describe('parseCompanyFacts: restatements and tag merging', () => {
   });
 
   it('does not report a change below 1% as a restatement', () => {
-    const f = parse({ NetIncomeLoss: [cy(2020, 1000e6), cy(2020, 1004e6, { filed: '2022-02-15' })] });
+    const f = parse({
+      NetIncomeLoss: [cy(2020, 1000e6), cy(2020, 1004e6, { filed: '2022-02-15' })],
+    });
     expect(f.years[0]?.netIncome?.value).toBe(1004e6);
     expect(issues(f, 'restated')).toHaveLength(0);
   });
@@ -176,7 +190,10 @@ describe('parseCompanyFacts: restatements and tag merging', () => {
       Revenues: [cy(2021, 14950e6)],
     });
     expect(year(f, 2020).revenue?.value).toBe(3975e6);
-    expect(year(f, 2021).revenue).toMatchObject({ value: 14950e6, source: { tag: 'us-gaap:Revenues' } });
+    expect(year(f, 2021).revenue).toMatchObject({
+      value: 14950e6,
+      source: { tag: 'us-gaap:Revenues' },
+    });
   });
 
   it('falls back to ProfitLoss per year when NetIncomeLoss stops (MA after FY2013)', () => {
@@ -214,19 +231,24 @@ describe('parseCompanyFacts: units, signs and scale errors', () => {
       PaymentsForRepurchaseOfCommonStock: [cy(2008, 54e6)],
     });
     const y = year(f, 2008);
-    expect([y.capitalExpenditure?.value, y.dividendsPaid?.value, y.shareRepurchases?.value]).toEqual([
-      923e6, 13e6, 54e6,
-    ]);
-    expect(issues(f, 'sign_normalised').map((i) => i.metric).sort()).toEqual([
-      'capitalExpenditure',
-      'dividendsPaid',
-    ]);
+    expect([
+      y.capitalExpenditure?.value,
+      y.dividendsPaid?.value,
+      y.shareRepurchases?.value,
+    ]).toEqual([923e6, 13e6, 54e6]);
+    expect(
+      issues(f, 'sign_normalised')
+        .map((i) => i.metric)
+        .sort(),
+    ).toEqual(['capitalExpenditure', 'dividendsPaid']);
     expect(issues(f, 'restated')).toHaveLength(0); // |−923| = 923: not a restatement
   });
 
   it('keeps the sign of income figures (losses stay negative)', () => {
     const f = parse({ NetIncomeLoss: [cy(2020, -1076e6)], OperatingIncomeLoss: [cy(2020, -5e6)] });
-    expect([f.years[0]?.netIncome?.value, f.years[0]?.operatingIncome?.value]).toEqual([-1076e6, -5e6]);
+    expect([f.years[0]?.netIncome?.value, f.years[0]?.operatingIncome?.value]).toEqual([
+      -1076e6, -5e6,
+    ]);
   });
 
   it('rescales a share count filed in millions (DAL FY2008 "468")', () => {
@@ -256,7 +278,9 @@ describe('parseCompanyFacts: units, signs and scale errors', () => {
         cy(2010, 575e6),
       ],
     });
-    expect(f.years.map((y) => y.dilutedShares?.value)).toEqual([606_732_000, 548_126_000, 549e6, 575e6]);
+    expect(f.years.map((y) => y.dilutedShares?.value)).toEqual([
+      606_732_000, 548_126_000, 549e6, 575e6,
+    ]);
     expect(issues(f, 'rescaled')).toHaveLength(2);
   });
 
@@ -271,7 +295,11 @@ describe('parseCompanyFacts: units, signs and scale errors', () => {
       ],
     });
     expect(f.years.map((y) => y.dilutedShares?.value ?? null)).toEqual([700e6, null, 710e6, null]);
-    expect(issues(f, 'dropped_outlier').map((i) => i.fiscalYear).sort()).toEqual([2020, 2022]);
+    expect(
+      issues(f, 'dropped_outlier')
+        .map((i) => i.fiscalYear)
+        .sort(),
+    ).toEqual([2020, 2022]);
   });
 });
 
@@ -280,7 +308,9 @@ describe('parseCompanyFacts: derived values and nulls', () => {
     NetIncomeLoss: [cy(2020, 90e6)],
     Revenues: [cy(2020, 1000e6)],
     CostOfRevenue: [cy(2020, 600e6)],
-    IncomeLossFromContinuingOperationsBeforeIncomeTaxesExtraordinaryItemsNoncontrollingInterest: [cy(2020, 120e6)],
+    IncomeLossFromContinuingOperationsBeforeIncomeTaxesExtraordinaryItemsNoncontrollingInterest: [
+      cy(2020, 120e6),
+    ],
     InterestExpense: [cy(2020, 30e6)],
     WeightedAverageNumberOfDilutedSharesOutstanding: [cy(2020, 45e6)],
     LongTermDebt: [dec31(2020, 500e6)],
@@ -290,7 +320,10 @@ describe('parseCompanyFacts: derived values and nulls', () => {
   it('derives gross profit, operating income, EPS and long-term debt, marked derived', () => {
     const y = parse(base).years[0];
     const expectDerived = (fig: unknown, value: number, tag: string) =>
-      expect(fig).toMatchObject({ value, source: { tag, derived: true, form: null, accession: null } });
+      expect(fig).toMatchObject({
+        value,
+        source: { tag, derived: true, form: null, accession: null },
+      });
     expectDerived(y?.grossProfit, 400e6, 'derived:revenue-costOfRevenue');
     expectDerived(y?.operatingIncome, 150e6, 'derived:pretaxIncome+interestExpense');
     expectDerived(y?.dilutedEps, 2, 'derived:netIncome/dilutedShares');
@@ -395,7 +428,14 @@ describe('parseCompanyFacts: stock splits', () => {
       StockholdersEquityNoteStockSplitConversionRatio1: [
         { end: '2022-07-15', val: 3, unit: 'pure', form: '10-Q', filed: '2022-08-01' },
         // a duration-tagged ratio dates nothing and must not create a second split
-        { start: '2021-01-01', end: '2021-09-30', val: 3, unit: 'pure', form: '10-Q', filed: '2022-11-01' },
+        {
+          start: '2021-01-01',
+          end: '2021-09-30',
+          val: 3,
+          unit: 'pure',
+          form: '10-Q',
+          filed: '2022-11-01',
+        },
       ],
     });
     expect(f.years.map((y) => y.dilutedEps?.value)).toEqual([1, 1.02, 1.05]);
@@ -433,7 +473,10 @@ describe('parseCompanyFacts: company profile', () => {
   it('pads the CIK, names the company and reads the currency from the units', () => {
     const f = parseCompanyFacts(
       companyFacts(
-        { NetIncomeLoss: [cy(2020, 5e6, { unit: 'EUR' })], Revenues: [cy(2020, 50e6, { unit: 'EUR' })] },
+        {
+          NetIncomeLoss: [cy(2020, 5e6, { unit: 'EUR' })],
+          Revenues: [cy(2020, 50e6, { unit: 'EUR' })],
+        },
         { cik: '320193', entityName: 'Euro SE' },
       ),
       { ticker: 'euro' },
@@ -480,10 +523,13 @@ describe('parseCompanyFacts: company profile', () => {
   });
 
   it('keeps only the latest maxYears years', () => {
-    const f = parseCompanyFacts(companyFacts({ NetIncomeLoss: netIncomeYears([2018, 2019, 2020]) }), {
-      ticker: 'X',
-      maxYears: 2,
-    });
+    const f = parseCompanyFacts(
+      companyFacts({ NetIncomeLoss: netIncomeYears([2018, 2019, 2020]) }),
+      {
+        ticker: 'X',
+        maxYears: 2,
+      },
+    );
     expect(f.years.map((y) => y.fiscalYear)).toEqual([2019, 2020]);
   });
 });

@@ -72,10 +72,13 @@ describe('all 30 real companyfacts files', () => {
     expect([...parsed.keys()].sort()).toEqual(Object.keys(EXPECTED_YEARS).sort());
   });
 
-  it.each(Object.entries(EXPECTED_YEARS))('%s: fiscal years match the independent count', (t, exp) => {
-    const years = get(t).years;
-    expect([years.length, years[0]?.periodEnd, years.at(-1)?.periodEnd]).toEqual(exp);
-  });
+  it.each(Object.entries(EXPECTED_YEARS))(
+    '%s: fiscal years match the independent count',
+    (t, exp) => {
+      const years = get(t).years;
+      expect([years.length, years[0]?.periodEnd, years.at(-1)?.periodEnd]).toEqual(exp);
+    },
+  );
 
   it.each(Object.keys(EXPECTED_YEARS))('%s: schema-valid, no NaN, derived values tagged', (t) => {
     const f = get(t);
@@ -86,7 +89,8 @@ describe('all 30 real companyfacts files', () => {
         if (fig === null) continue;
         expect(Number.isFinite(fig.value), `${t} FY${y.fiscalYear} ${key}`).toBe(true);
         expect(fig.source.derived).toBe(fig.source.tag.startsWith('derived:'));
-        if (fig.source.derived) expect([fig.source.form, fig.source.accession]).toEqual([null, null]);
+        if (fig.source.derived)
+          expect([fig.source.form, fig.source.accession]).toEqual([null, null]);
         else expect(fig.source.accession).toMatch(/^\d{10}-\d{2}-\d{6}$/);
       }
     }
@@ -138,16 +142,25 @@ describe('hand-checked figures', () => {
       totalEquity: m(73_733),
       retainedEarnings: m(-14_264),
     });
-    for (const key of ['revenue', 'netIncome', 'dilutedEps', 'capitalExpenditure', 'retainedEarnings'] as const) {
+    for (const key of [
+      'revenue',
+      'netIncome',
+      'dilutedEps',
+      'capitalExpenditure',
+      'retainedEarnings',
+    ] as const) {
       expect(y[key]?.source.accession).toBe('0000320193-25-000079');
     }
   });
 
   it('JNJ FY2025 and V FY2025', () => {
     const j = fy('JNJ', 2025);
-    expect([j.revenue?.value, j.netIncome?.value, j.dilutedEps?.value, j.dividendsPaid?.value]).toEqual([
-      94_193e6, 26_804e6, 11.03, 12_381e6,
-    ]);
+    expect([
+      j.revenue?.value,
+      j.netIncome?.value,
+      j.dilutedEps?.value,
+      j.dividendsPaid?.value,
+    ]).toEqual([94_193e6, 26_804e6, 11.03, 12_381e6]);
     expect(j.dividendsPaid?.source.tag).toBe('us-gaap:PaymentsOfOrdinaryDividends');
     const v = fy('V', 2025);
     expect([v.revenue?.value, v.netIncome?.value, v.capitalExpenditure?.value]).toEqual([
@@ -177,7 +190,11 @@ describe('hand-checked figures', () => {
     expect(y.capitalExpenditure?.value).toBe(923e6);
     expect(y.capitalExpenditure?.source.accession).toBe('0001193125-11-026045');
     expect(get('LUV').issues).toContainEqual(
-      expect.objectContaining({ fiscalYear: 2008, metric: 'capitalExpenditure', kind: 'sign_normalised' }),
+      expect.objectContaining({
+        fiscalYear: 2008,
+        metric: 'capitalExpenditure',
+        kind: 'sign_normalised',
+      }),
     );
   });
 
@@ -190,11 +207,17 @@ describe('hand-checked figures', () => {
 
   it('MA net income uses ProfitLoss after FY2013', () => {
     expect(fy('MA', 2013).netIncome?.source.tag).toBe('us-gaap:NetIncomeLoss');
-    expect(fy('MA', 2014).netIncome).toMatchObject({ value: 3_617e6, source: { tag: 'us-gaap:ProfitLoss' } });
+    expect(fy('MA', 2014).netIncome).toMatchObject({
+      value: 3_617e6,
+      source: { tag: 'us-gaap:ProfitLoss' },
+    });
   });
 
   it('SPGI FY2024 is reported missing; BBY FY2012 and MOS FY2013 (transition periods) too', () => {
-    const missing = (t: string) => get(t).issues.filter((i) => i.kind === 'missing_year').map((i) => i.fiscalYear);
+    const missing = (t: string) =>
+      get(t)
+        .issues.filter((i) => i.kind === 'missing_year')
+        .map((i) => i.fiscalYear);
     expect(missing('SPGI')).toEqual([2024]);
     expect(missing('BBY')).toEqual([2012]);
     expect(missing('MOS')).toEqual([2013]);
@@ -215,7 +238,9 @@ describe('hand-checked figures', () => {
     expect(n.dilutedEps?.value).toBeCloseTo(1.31 / 40, 10);
     expect(n.dilutedShares?.value).toBe(606_732 * 1000 * 40);
     expect(fy('NVDA', 2025).dilutedEps?.value).toBe(4.9);
-    const splits = get('NVDA').issues.filter((i) => i.kind === 'split_adjusted').map((i) => i.message);
+    const splits = get('NVDA')
+      .issues.filter((i) => i.kind === 'split_adjusted')
+      .map((i) => i.message);
     expect(splits.join('\n')).toMatch(/4:1 split[\s\S]*10:1 split/);
   });
 });

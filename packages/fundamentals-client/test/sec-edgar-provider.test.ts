@@ -21,11 +21,15 @@ let server: Server;
 let base: string;
 
 const factsFileByCik = new Map(
-  readdirSync(COMPANYFACTS_DIR).map((n) => [/CIK(\d{10})/.exec(n)?.[1] ?? '', join(COMPANYFACTS_DIR, n)]),
+  readdirSync(COMPANYFACTS_DIR).map((n) => [
+    /CIK(\d{10})/.exec(n)?.[1] ?? '',
+    join(COMPANYFACTS_DIR, n),
+  ]),
 );
 
 function route(path: string): string | undefined {
-  if (path === '/files/company_tickers.json') return join(SEC_DIR, 'company_tickers_2026-02-13.json');
+  if (path === '/files/company_tickers.json')
+    return join(SEC_DIR, 'company_tickers_2026-02-13.json');
   const facts = /^\/api\/xbrl\/companyfacts\/CIK(\d{10})\.json$/.exec(path);
   if (facts) return factsFileByCik.get(facts[1] ?? '');
   const subs = /^\/submissions\/(CIK\d{10}\.json)$/.exec(path);
@@ -104,7 +108,12 @@ describe('createSecEdgarProvider against a local SEC replay server', () => {
   it('fetches tickers, companyfacts and submissions with the configured User-Agent', async () => {
     const f = await provider().getFundamentals('aapl');
     expect(f).toMatchObject({ provider: 'sec-edgar', retrievedAt: '2026-07-01T12:00:00.000Z' });
-    expect(f.company).toMatchObject({ ticker: 'AAPL', cik: '0000320193', sicCode: '3571', fiscalYearEnd: '09-26' });
+    expect(f.company).toMatchObject({
+      ticker: 'AAPL',
+      cik: '0000320193',
+      sicCode: '3571',
+      fiscalYearEnd: '09-26',
+    });
     expect(f.years.at(-1)?.revenue?.value).toBe(416_161e6);
     expect(hits.map((h) => h.path).sort()).toEqual([
       AAPL_FACTS,
@@ -147,7 +156,9 @@ describe('createSecEdgarProvider against a local SEC replay server', () => {
 
   it('answers upstream_unavailable when every attempt times out', async () => {
     scripts.set(JNJ_FACTS, ['slow', 'slow']);
-    await expect(provider({ timeoutMs: 200, retries: 1 }).getFundamentals('JNJ')).rejects.toMatchObject({
+    await expect(
+      provider({ timeoutMs: 200, retries: 1 }).getFundamentals('JNJ'),
+    ).rejects.toMatchObject({
       code: 'upstream_unavailable',
     });
     expect(hitsOn(JNJ_FACTS)).toBe(2);
@@ -155,14 +166,18 @@ describe('createSecEdgarProvider against a local SEC replay server', () => {
 
   it('answers insufficient_data for an unknown ticker and for a 404 companyfacts', async () => {
     const p = provider();
-    await expect(p.getFundamentals('ZZZZZZZZ')).rejects.toMatchObject({ code: 'insufficient_data' });
+    await expect(p.getFundamentals('ZZZZZZZZ')).rejects.toMatchObject({
+      code: 'insufficient_data',
+    });
     // MSFT resolves to a CIK but the replay server has no companyfacts for it: 404, not retried
     await expect(p.getFundamentals('MSFT')).rejects.toMatchObject({ code: 'insufficient_data' });
     expect(hitsOn('/api/xbrl/companyfacts/CIK0000789019.json')).toBe(1);
   });
 
   it('rejects a malformed symbol before any request', async () => {
-    await expect(provider().getFundamentals('$$$')).rejects.toMatchObject({ code: 'invalid_symbol' });
+    await expect(provider().getFundamentals('$$$')).rejects.toMatchObject({
+      code: 'invalid_symbol',
+    });
     expect(hits).toHaveLength(0);
   });
 
@@ -174,12 +189,18 @@ describe('createSecEdgarProvider against a local SEC replay server', () => {
 
   it('answers upstream_unavailable when nothing listens', async () => {
     const dead = 'http://127.0.0.1:9';
-    const p = provider({ baseUrl: dead, tickersUrl: `${dead}/files/company_tickers.json`, retries: 1 });
+    const p = provider({
+      baseUrl: dead,
+      tickersUrl: `${dead}/files/company_tickers.json`,
+      retries: 1,
+    });
     await expect(p.getFundamentals('AAPL')).rejects.toMatchObject({ code: 'upstream_unavailable' });
   });
 
   it('rejects with the abort reason when the caller aborts', async () => {
-    await expect(provider().getFundamentals('AAPL', { signal: AbortSignal.abort() })).rejects.toMatchObject({
+    await expect(
+      provider().getFundamentals('AAPL', { signal: AbortSignal.abort() }),
+    ).rejects.toMatchObject({
       name: 'AbortError',
     });
   });
@@ -191,7 +212,9 @@ describe('createSecEdgarProvider against a local SEC replay server', () => {
     const times = hits.map((h) => h.at).sort((a, b) => a - b);
     // Count arrivals per rolling window at the server. The client throttle spaces the 1st and
     // 5th start ≥ 1000 ms apart; 900 ms leaves room for socket jitter without flaking.
-    const maxInWindow = Math.max(...times.map((t) => times.filter((u) => u >= t && u < t + 900).length));
+    const maxInWindow = Math.max(
+      ...times.map((t) => times.filter((u) => u >= t && u < t + 900).length),
+    );
     expect(maxInWindow).toBeLessThanOrEqual(4);
   });
 });

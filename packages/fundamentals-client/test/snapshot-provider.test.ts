@@ -12,16 +12,35 @@ let fixtureDir: string;
 beforeAll(async () => {
   // SEC bulk layout: CIK##########.json + company_tickers.json + submissions/, linked to real files.
   bulkDir = await mkdtemp(join(tmpdir(), 'fc-snapshot-'));
-  await symlink(join(COMPANYFACTS_DIR, 'AAPL_CIK0000320193.json'), join(bulkDir, 'CIK0000320193.json'));
-  await symlink(join(COMPANYFACTS_DIR, 'BF-B_CIK0000014693.json'), join(bulkDir, 'CIK0000014693.json'));
-  await symlink(join(SEC_DIR, 'company_tickers_2026-02-13.json'), join(bulkDir, 'company_tickers.json'));
+  await symlink(
+    join(COMPANYFACTS_DIR, 'AAPL_CIK0000320193.json'),
+    join(bulkDir, 'CIK0000320193.json'),
+  );
+  await symlink(
+    join(COMPANYFACTS_DIR, 'BF-B_CIK0000014693.json'),
+    join(bulkDir, 'CIK0000014693.json'),
+  );
+  await symlink(
+    join(SEC_DIR, 'company_tickers_2026-02-13.json'),
+    join(bulkDir, 'company_tickers.json'),
+  );
   await mkdir(join(bulkDir, 'submissions'));
-  await symlink(join(SEC_DIR, 'submissions/CIK0000320193.json'), join(bulkDir, 'submissions/CIK0000320193.json'));
+  await symlink(
+    join(SEC_DIR, 'submissions/CIK0000320193.json'),
+    join(bulkDir, 'submissions/CIK0000320193.json'),
+  );
   // Hand-made fixtures in the TICKER_CIK layout.
   fixtureDir = await mkdtemp(join(tmpdir(), 'fc-fixtures-'));
-  const write = (name: string, body: unknown) => writeFile(join(fixtureDir, name), JSON.stringify(body));
-  await write('TWO_CIK0000000002.json', companyFacts({ NetIncomeLoss: netIncomeYears([2022, 2023]) }));
-  await write('FOUR_CIK0000000004.json', companyFacts({ NetIncomeLoss: netIncomeYears([2020, 2021, 2022, 2023]) }, { cik: 4 }));
+  const write = (name: string, body: unknown) =>
+    writeFile(join(fixtureDir, name), JSON.stringify(body));
+  await write(
+    'TWO_CIK0000000002.json',
+    companyFacts({ NetIncomeLoss: netIncomeYears([2022, 2023]) }),
+  );
+  await write(
+    'FOUR_CIK0000000004.json',
+    companyFacts({ NetIncomeLoss: netIncomeYears([2020, 2021, 2022, 2023]) }, { cik: 4 }),
+  );
   await writeFile(join(fixtureDir, 'BAD_CIK0000000009.json'), '{"cik": 9, "entityName": "Bad"');
   await write('ODD_CIK0000000010.json', { hello: 'world' });
 });
@@ -54,13 +73,21 @@ describe('createSnapshotProvider', () => {
   it('treats BF.B and BF-B as the same ticker, without submissions', async () => {
     const provider = createSnapshotProvider({ dir: bulkDir });
     const dot = await provider.getFundamentals('BF.B');
-    expect(dot.company).toMatchObject({ ticker: 'BF-B', cik: '0000014693', sicCode: null, sector: null });
+    expect(dot.company).toMatchObject({
+      ticker: 'BF-B',
+      cik: '0000014693',
+      sicCode: null,
+      sector: null,
+    });
     expect(await provider.getFundamentals('bf-b')).toBe(dot); // cached: parsed once
   });
 
   it('resolves the TICKER_CIK layout from file names, and parses each ticker once', async () => {
     const provider = createSnapshotProvider({ dir: fixtureDir });
-    const [a, b] = await Promise.all([provider.getFundamentals('FOUR'), provider.getFundamentals('four')]);
+    const [a, b] = await Promise.all([
+      provider.getFundamentals('FOUR'),
+      provider.getFundamentals('four'),
+    ]);
     expect(a).toBe(b);
     expect(a.company).toMatchObject({ ticker: 'FOUR', cik: '0000000004', name: 'Test Corp' });
   });
@@ -73,7 +100,10 @@ describe('createSnapshotProvider', () => {
     ['a JSON file that is not companyfacts', 'ODD', 'parse_failed'],
   ])('rejects %s with %s', async (_name, ticker, code) => {
     const provider = createSnapshotProvider({ dir: fixtureDir });
-    await expect(provider.getFundamentals(ticker)).rejects.toMatchObject({ name: 'FundamentalsError', code });
+    await expect(provider.getFundamentals(ticker)).rejects.toMatchObject({
+      name: 'FundamentalsError',
+      code,
+    });
   });
 
   it('honours minYears', async () => {
@@ -83,12 +113,16 @@ describe('createSnapshotProvider', () => {
 
   it('answers upstream_unavailable when the folder does not exist', async () => {
     const provider = createSnapshotProvider({ dir: join(fixtureDir, 'missing') });
-    await expect(provider.getFundamentals('AAPL')).rejects.toMatchObject({ code: 'upstream_unavailable' });
+    await expect(provider.getFundamentals('AAPL')).rejects.toMatchObject({
+      code: 'upstream_unavailable',
+    });
   });
 
   it('rejects an already aborted call', async () => {
     const provider = createSnapshotProvider({ dir: fixtureDir });
-    await expect(provider.getFundamentals('FOUR', { signal: AbortSignal.abort() })).rejects.toMatchObject({
+    await expect(
+      provider.getFundamentals('FOUR', { signal: AbortSignal.abort() }),
+    ).rejects.toMatchObject({
       name: 'AbortError',
     });
   });

@@ -93,7 +93,8 @@ export function deriveMissing(picks: YearPicks): void {
 function fillSingleComponents(picks: YearPicks): void {
   if (!picks.has('shortTermDebt')) {
     const part = picks.get('longTermDebtCurrent') ?? picks.get('shortTermBorrowings');
-    if (part) picks.set('shortTermDebt', withNote(part, 'only one component of short-term debt is tagged'));
+    if (part)
+      picks.set('shortTermDebt', withNote(part, 'only one component of short-term debt is tagged'));
   }
   if (!picks.has('longTermDebt')) {
     const total = picks.get('longTermDebtTotal');

@@ -68,7 +68,11 @@ function reportGaps(years: readonly FiscalPeriod[], issues: DataIssue[]): void {
   }
 }
 
-function reportTrailingGap(reader: FactReader, years: readonly FiscalPeriod[], issues: DataIssue[]) {
+function reportTrailingGap(
+  reader: FactReader,
+  years: readonly FiscalPeriod[],
+  issues: DataIssue[],
+) {
   const last = years[years.length - 1];
   if (!last) return;
   let latestReported = '';

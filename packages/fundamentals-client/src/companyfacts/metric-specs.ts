@@ -183,7 +183,9 @@ export const METRIC_SPECS: readonly MetricSpec[] = [
   money('pretaxDomestic', 'duration', [
     'IncomeLossFromContinuingOperationsBeforeIncomeTaxesDomestic',
   ]),
-  money('pretaxForeign', 'duration', ['IncomeLossFromContinuingOperationsBeforeIncomeTaxesForeign']),
+  money('pretaxForeign', 'duration', [
+    'IncomeLossFromContinuingOperationsBeforeIncomeTaxesForeign',
+  ]),
 ];
 
 /** Concepts whose annual duration facts define a company's fiscal years (net income). */

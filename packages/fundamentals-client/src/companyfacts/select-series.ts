@@ -92,7 +92,8 @@ function toPick(concept: string, history: FactHistory, spec: MetricSpec, ctx: Se
   const fact = latestOf(history);
   if (!fact) return undefined;
   const notes: string[] = [];
-  const splits = spec.unit === 'money' ? [] : ctx.splits.filter((s) => filedBeforeSplit(s, fact.filed));
+  const splits =
+    spec.unit === 'money' ? [] : ctx.splits.filter((s) => filedBeforeSplit(s, fact.filed));
   let value = adjustForSplits(fact, spec, splits, notes);
   if (spec.outflow && value < 0) {
     value = Math.abs(value);

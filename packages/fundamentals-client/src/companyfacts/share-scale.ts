@@ -15,7 +15,9 @@ const spread = (a: number, b: number): number => Math.max(a / b, b / a);
 function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
-  return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+  return sorted.length % 2
+    ? (sorted[mid] as number)
+    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }
 
 /**
@@ -30,7 +32,9 @@ export function fixShareScaleErrors(metric: string, series: Series, issues: Data
   const values = labels.map((l) => series.get(l)?.value ?? 0).filter((v) => v > 0);
   if (values.length < 2) return;
   const mid = median(values);
-  const far = new Set(labels.filter((l) => spread(series.get(l)?.value ?? mid, mid) >= SCALE_ERROR_RATIO));
+  const far = new Set(
+    labels.filter((l) => spread(series.get(l)?.value ?? mid, mid) >= SCALE_ERROR_RATIO),
+  );
   const suspects = labels.filter((label, i) => isSuspect(label, i, labels, series, far));
   for (const label of suspects) {
     const pick = series.get(label);
@@ -42,7 +46,12 @@ export function fixShareScaleErrors(metric: string, series: Series, issues: Data
       const note = `rescaled ×${factor >= 1 ? factor.toLocaleString('en-US') : `1/${(1 / factor).toLocaleString('en-US')}`}: filed as ${pick.value}, neighbouring years ≈ ${Math.round(ref).toLocaleString('en-US')}`;
       pick.source.note = pick.source.note ? `${pick.source.note}; ${note}` : note;
       pick.value = fixed;
-      issues.push({ fiscalYear: label, metric, kind: 'rescaled', message: `${pick.source.tag} ${note}` });
+      issues.push({
+        fiscalYear: label,
+        metric,
+        kind: 'rescaled',
+        message: `${pick.source.tag} ${note}`,
+      });
     } else {
       series.delete(label);
       issues.push({
@@ -85,7 +94,13 @@ function isSuspect(label: number, i: number, labels: number[], series: Series, f
 }
 
 /** Geometric mean of the nearest non-suspect neighbours, else the series median. */
-function reference(label: number, labels: number[], series: Series, suspects: number[], mid: number) {
+function reference(
+  label: number,
+  labels: number[],
+  series: Series,
+  suspects: number[],
+  mid: number,
+) {
   const ok = labels.filter((l) => !suspects.includes(l));
   const before = ok.filter((l) => l < label).pop();
   const after = ok.find((l) => l > label);
@@ -100,7 +115,10 @@ function bestRescale(value: number, ref: number): number | null {
   let best: number | null = null;
   for (const power of [-3, -2, -1, 1, 2, 3]) {
     const candidate = Math.round(value * 1000 ** power);
-    if (spread(candidate, ref) < CONSISTENT_RATIO && (best === null || spread(candidate, ref) < spread(best, ref))) {
+    if (
+      spread(candidate, ref) < CONSISTENT_RATIO &&
+      (best === null || spread(candidate, ref) < spread(best, ref))
+    ) {
       best = candidate;
     }
   }

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { cleanSplitRatio, filedBeforeSplit, formatRatio, type SplitEvent, splitFactorSince } from './stock-splits.js';
+import {
+  cleanSplitRatio,
+  filedBeforeSplit,
+  formatRatio,
+  type SplitEvent,
+  splitFactorSince,
+} from './stock-splits.js';
 
 describe('cleanSplitRatio', () => {
   it.each([
@@ -38,7 +44,13 @@ describe('split timing', () => {
   });
 
   it('multiplies the ratios of every later split', () => {
-    const later: SplitEvent = { ...split, ratio: 10, lastPreSplitFiled: '2024-02-21', firstPostSplitFiled: '2025-02-26', tagDate: null };
+    const later: SplitEvent = {
+      ...split,
+      ratio: 10,
+      lastPreSplitFiled: '2024-02-21',
+      firstPostSplitFiled: '2025-02-26',
+      tagDate: null,
+    };
     expect(splitFactorSince([split, later], '2010-03-18')).toBe(40);
     expect(splitFactorSince([split, later], '2021-02-26')).toBe(10);
     expect(splitFactorSince([split, later], '2025-02-26')).toBe(1);

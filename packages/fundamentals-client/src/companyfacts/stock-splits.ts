@@ -77,7 +77,8 @@ export function detectStockSplits(reader: FactReader): SplitEvent[] {
   const out: SplitEvent[] = [];
   for (const e of events) {
     const tag = tags.find(
-      (t) => t.ratio === e.ratio && t.date > addDays(e.before, -400) && t.date <= addDays(e.after, 30),
+      (t) =>
+        t.ratio === e.ratio && t.date > addDays(e.before, -400) && t.date <= addDays(e.after, 30),
     );
     if (tag) tags.splice(tags.indexOf(tag), 1);
     out.push({
@@ -87,7 +88,9 @@ export function detectStockSplits(reader: FactReader): SplitEvent[] {
       tagDate: tag?.date ?? null,
       evidence:
         `${formatRatio(e.ratio)} split: periods restated by ×${Number(e.ratio.toPrecision(4))} between the filings of ${e.before} and ${e.after}` +
-        (tag ? `; StockholdersEquityNoteStockSplitConversionRatio1 = ${tag.ratio} at ${tag.date}` : ''),
+        (tag
+          ? `; StockholdersEquityNoteStockSplitConversionRatio1 = ${tag.ratio} at ${tag.date}`
+          : ''),
     });
   }
   for (const t of tags) {
@@ -114,7 +117,10 @@ export function splitDate(event: SplitEvent): string {
 export function filedBeforeSplit(event: SplitEvent, filed: string): boolean {
   if (event.lastPreSplitFiled !== null && filed <= event.lastPreSplitFiled) return true;
   if (event.tagDate === null) return false;
-  return filed < event.tagDate && (event.firstPostSplitFiled === null || filed < event.firstPostSplitFiled);
+  return (
+    filed < event.tagDate &&
+    (event.firstPostSplitFiled === null || filed < event.firstPostSplitFiled)
+  );
 }
 
 /** Product of the ratios of all splits after `filed` (1 when none). */
@@ -162,7 +168,8 @@ function epsEvidence(reader: FactReader): Evidence[] {
   for (const concept of EPS_CONCEPTS) {
     for (const history of reader.histories(concept, 'perShare', 'duration').values()) {
       for (const [a, b] of pairs(history)) {
-        if (Math.abs(b.val) < MIN_EPS_FOR_EVIDENCE || Math.abs(a.val) < MIN_EPS_FOR_EVIDENCE) continue;
+        if (Math.abs(b.val) < MIN_EPS_FOR_EVIDENCE || Math.abs(a.val) < MIN_EPS_FOR_EVIDENCE)
+          continue;
         const ratio = cleanSplitRatio(a.val / b.val);
         if (ratio !== null) out.push({ ratio, before: a.filed, after: b.filed, kind: 'eps' });
       }
@@ -221,8 +228,8 @@ function taggedSplits(reader: FactReader): TaggedSplit[] {
   for (const f of facts) {
     const ratio = cleanSplitRatio(f.val) as number;
     const hit = out.find((t) => t.ratio === ratio && f.end <= addDays(t.date, 200));
-    if (hit) hit.date = f.end > hit.date ? f.end : hit.date;
-    else out.push({ ratio, date: f.end });
+    if (!hit) out.push({ ratio, date: f.end });
+    else if (f.end > hit.date) hit.date = f.end;
   }
   return out;
 }

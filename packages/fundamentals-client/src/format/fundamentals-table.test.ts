@@ -1,7 +1,11 @@
 import type { Fundamentals } from '@svc/schemas';
 import { describe, expect, it } from 'vitest';
 import { parseCompanyFacts } from '../companyfacts/parse-company-facts.js';
-import { buildFundamentalsTable, formatFundamentalsJson, formatFundamentalsTable } from './fundamentals-table.js';
+import {
+  buildFundamentalsTable,
+  formatFundamentalsJson,
+  formatFundamentalsTable,
+} from './fundamentals-table.js';
 
 const doc = {
   cik: 1,
@@ -11,19 +15,66 @@ const doc = {
       NetIncomeLoss: {
         units: {
           USD: [
-            { start: '2023-01-01', end: '2023-12-31', val: 1_234_500_000, accn: '0000000001-24-000001', form: '10-K', filed: '2024-02-01' },
-            { start: '2024-01-01', end: '2024-12-31', val: -56_700_000, accn: '0000000001-25-000001', form: '10-K', filed: '2025-02-01' },
+            {
+              start: '2023-01-01',
+              end: '2023-12-31',
+              val: 1_234_500_000,
+              accn: '0000000001-24-000001',
+              form: '10-K',
+              filed: '2024-02-01',
+            },
+            {
+              start: '2024-01-01',
+              end: '2024-12-31',
+              val: -56_700_000,
+              accn: '0000000001-25-000001',
+              form: '10-K',
+              filed: '2025-02-01',
+            },
           ],
         },
       },
       Revenues: {
-        units: { USD: [{ start: '2024-01-01', end: '2024-12-31', val: 10e9, accn: '0000000001-25-000001', form: '10-K', filed: '2025-02-01' }] },
+        units: {
+          USD: [
+            {
+              start: '2024-01-01',
+              end: '2024-12-31',
+              val: 10e9,
+              accn: '0000000001-25-000001',
+              form: '10-K',
+              filed: '2025-02-01',
+            },
+          ],
+        },
       },
       CostOfRevenue: {
-        units: { USD: [{ start: '2024-01-01', end: '2024-12-31', val: 6e9, accn: '0000000001-25-000001', form: '10-K', filed: '2025-02-01' }] },
+        units: {
+          USD: [
+            {
+              start: '2024-01-01',
+              end: '2024-12-31',
+              val: 6e9,
+              accn: '0000000001-25-000001',
+              form: '10-K',
+              filed: '2025-02-01',
+            },
+          ],
+        },
       },
       EarningsPerShareDiluted: {
-        units: { 'USD/shares': [{ start: '2024-01-01', end: '2024-12-31', val: -0.5, accn: '0000000001-25-000001', form: '10-K', filed: '2025-02-01' }] },
+        units: {
+          'USD/shares': [
+            {
+              start: '2024-01-01',
+              end: '2024-12-31',
+              val: -0.5,
+              accn: '0000000001-25-000001',
+              form: '10-K',
+              filed: '2025-02-01',
+            },
+          ],
+        },
       },
     },
   },
@@ -57,7 +108,12 @@ describe('formatFundamentalsJson', () => {
     const model = JSON.parse(formatFundamentalsJson(f));
     expect(model).toEqual(JSON.parse(JSON.stringify(buildFundamentalsTable(f))));
     const gross = model.rows.find((r: { metric: string }) => r.metric === 'grossProfit');
-    expect(gross.cells[1]).toEqual({ fiscalYear: 2024, value: 4000, derived: true, tag: 'derived:revenue-costOfRevenue' });
+    expect(gross.cells[1]).toEqual({
+      fiscalYear: 2024,
+      value: 4000,
+      derived: true,
+      tag: 'derived:revenue-costOfRevenue',
+    });
     expect(gross.cells[0].value).toBeNull();
   });
 });

@@ -109,7 +109,10 @@ export function buildFundamentalsTable(
 
 const MILLIONS = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 const SMALL_MILLIONS = new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 });
-const PER_SHARE = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const PER_SHARE = new Intl.NumberFormat('en-US', {
+  minimumFractionDigits: 2,
+  maximumFractionDigits: 2,
+});
 
 function formatCell(cell: TableCell, unit: RowUnit): string {
   if (cell.value === null) return '—';
@@ -146,7 +149,9 @@ export function formatFundamentalsTable(
   const rows = [head, ends, ...body];
   const widths = head.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
   const lines = rows.map((r) =>
-    r.map((cell, i) => (i === 0 ? cell.padEnd(widths[0] ?? 0) : cell.padStart(widths[i] ?? 0))).join('  '),
+    r
+      .map((cell, i) => (i === 0 ? cell.padEnd(widths[0] ?? 0) : cell.padStart(widths[i] ?? 0)))
+      .join('  '),
   );
   const counts = new Map<string, number>();
   for (const issue of t.issues) counts.set(issue.kind, (counts.get(issue.kind) ?? 0) + 1);

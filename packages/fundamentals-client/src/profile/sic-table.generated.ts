@@ -5,357 +5,114 @@
 
 /** SIC divisions (A–J) by letter → description. */
 export const SIC_DIVISIONS: Readonly<Record<string, string>> = {
-  "A": "Agriculture, Forestry, and Fishing",
-  "B": "Mining",
-  "C": "Construction",
-  "D": "Manufacturing",
-  "E": "Transportation, Communications, Electric, Gas, and Sanitary Services",
-  "F": "Wholesale Trade",
-  "G": "Retail Trade",
-  "H": "Finance, Insurance, and Real Estate",
-  "I": "Services",
-  "J": "Public Administration"
+  A: 'Agriculture, Forestry, and Fishing',
+  B: 'Mining',
+  C: 'Construction',
+  D: 'Manufacturing',
+  E: 'Transportation, Communications, Electric, Gas, and Sanitary Services',
+  F: 'Wholesale Trade',
+  G: 'Retail Trade',
+  H: 'Finance, Insurance, and Real Estate',
+  I: 'Services',
+  J: 'Public Administration',
 };
 
 /** SIC major groups (first two digits) → [division letter, description]. */
 export const SIC_MAJOR_GROUPS: Readonly<Record<string, readonly [string, string]>> = {
-  "10": [
-    "B",
-    "Metal Mining"
-  ],
-  "12": [
-    "B",
-    "Coal Mining"
-  ],
-  "13": [
-    "B",
-    "Oil and Gas Extraction"
-  ],
-  "14": [
-    "B",
-    "Mining and Quarrying of Nonmetallic Minerals, except Fuels"
-  ],
-  "15": [
-    "C",
-    "Building Construction General Contractors and Operative Builders"
-  ],
-  "16": [
-    "C",
-    "Heavy Construction Other Than Building Construction Contractors"
-  ],
-  "17": [
-    "C",
-    "Construction Special Trade Contractors"
-  ],
-  "20": [
-    "D",
-    "Food and Kindred Products"
-  ],
-  "21": [
-    "D",
-    "Tobacco Products"
-  ],
-  "22": [
-    "D",
-    "Textile Mill Products"
-  ],
-  "23": [
-    "D",
-    "Apparel and Other Finished Products Made From Fabrics and Similar Materials"
-  ],
-  "24": [
-    "D",
-    "Lumber and Wood Products, except Furniture"
-  ],
-  "25": [
-    "D",
-    "Furniture and Fixtures"
-  ],
-  "26": [
-    "D",
-    "Paper and Allied Products"
-  ],
-  "27": [
-    "D",
-    "Printing, Publishing, and Allied Industries"
-  ],
-  "28": [
-    "D",
-    "Chemicals and Allied Products"
-  ],
-  "29": [
-    "D",
-    "Petroleum Refining and Related Industries"
-  ],
-  "30": [
-    "D",
-    "Rubber and Miscellaneous Plastics Products"
-  ],
-  "31": [
-    "D",
-    "Leather and Leather Products"
-  ],
-  "32": [
-    "D",
-    "Stone, Clay, Glass, and Concrete Products"
-  ],
-  "33": [
-    "D",
-    "Primary Metal Industries"
-  ],
-  "34": [
-    "D",
-    "Fabricated Metal Products, except Machinery and Transportation Equipment"
-  ],
-  "35": [
-    "D",
-    "Industrial and Commercial Machinery and Computer Equipment"
-  ],
-  "36": [
-    "D",
-    "Electronic and Other Electrical Equipment and Components, except Computer Equipment"
-  ],
-  "37": [
-    "D",
-    "Transportation Equipment"
-  ],
-  "38": [
-    "D",
-    "Measuring, Analyzing, and Controlling Instruments; Photographic, Medical and Optical Goods; Watches and Clocks"
-  ],
-  "39": [
-    "D",
-    "Miscellaneous Manufacturing Industries"
-  ],
-  "40": [
-    "E",
-    "Railroad Transportation"
-  ],
-  "41": [
-    "E",
-    "Local and Suburban Transit and Interurban Highway Passenger Transportation"
-  ],
-  "42": [
-    "E",
-    "Motor Freight Transportation and Warehousing"
-  ],
-  "43": [
-    "E",
-    "United States Postal Service"
-  ],
-  "44": [
-    "E",
-    "Water Transportation"
-  ],
-  "45": [
-    "E",
-    "Transportation By Air"
-  ],
-  "46": [
-    "E",
-    "Pipelines, except Natural Gas"
-  ],
-  "47": [
-    "E",
-    "Transportation Services"
-  ],
-  "48": [
-    "E",
-    "Communications"
-  ],
-  "49": [
-    "E",
-    "Electric, Gas, and Sanitary Services"
-  ],
-  "50": [
-    "F",
-    "Wholesale Trade-durable Goods"
-  ],
-  "51": [
-    "F",
-    "Wholesale Trade-non-durable Goods"
-  ],
-  "52": [
-    "G",
-    "Building Materials, Hardware, Garden Supply, and Mobile Home Dealers"
-  ],
-  "53": [
-    "G",
-    "General Merchandise Stores"
-  ],
-  "54": [
-    "G",
-    "Food Stores"
-  ],
-  "55": [
-    "G",
-    "Automotive Dealers and Gasoline Service Stations"
-  ],
-  "56": [
-    "G",
-    "Apparel and Accessory Stores"
-  ],
-  "57": [
-    "G",
-    "Home Furniture, Furnishings, and Equipment Stores"
-  ],
-  "58": [
-    "G",
-    "Eating and Drinking Places"
-  ],
-  "59": [
-    "G",
-    "Miscellaneous Retail"
-  ],
-  "60": [
-    "H",
-    "Depository Institutions"
-  ],
-  "61": [
-    "H",
-    "Non-depository Credit Institutions"
-  ],
-  "62": [
-    "H",
-    "Security and Commodity Brokers, Dealers, Exchanges, and Services"
-  ],
-  "63": [
-    "H",
-    "Insurance Carriers"
-  ],
-  "64": [
-    "H",
-    "Insurance Agents, Brokers, and Service"
-  ],
-  "65": [
-    "H",
-    "Real Estate"
-  ],
-  "67": [
-    "H",
-    "Holding and Other Investment Offices"
-  ],
-  "70": [
-    "I",
-    "Hotels, Rooming Houses, Camps, and Other Lodging Places"
-  ],
-  "72": [
-    "I",
-    "Personal Services"
-  ],
-  "73": [
-    "I",
-    "Business Services"
-  ],
-  "75": [
-    "I",
-    "Automotive Repair, Services, and Parking"
-  ],
-  "76": [
-    "I",
-    "Miscellaneous Repair Services"
-  ],
-  "78": [
-    "I",
-    "Motion Pictures"
-  ],
-  "79": [
-    "I",
-    "Amusement and Recreation Services"
-  ],
-  "80": [
-    "I",
-    "Health Services"
-  ],
-  "81": [
-    "I",
-    "Legal Services"
-  ],
-  "82": [
-    "I",
-    "Educational Services"
-  ],
-  "83": [
-    "I",
-    "Social Services"
-  ],
-  "84": [
-    "I",
-    "Museums, Art Galleries, and Botanical and Zoological Gardens"
-  ],
-  "86": [
-    "I",
-    "Membership Organizations"
-  ],
-  "87": [
-    "I",
-    "Engineering, Accounting, Research, Management, and Related Services"
-  ],
-  "88": [
-    "I",
-    "Private Households"
-  ],
-  "89": [
-    "I",
-    "Miscellaneous Services"
-  ],
-  "91": [
-    "J",
-    "Executive, Legislative, and General Government, except Finance"
-  ],
-  "92": [
-    "J",
-    "Justice, Public Order, and Safety"
-  ],
-  "93": [
-    "J",
-    "Public Finance, Taxation, and Monetary Policy"
-  ],
-  "94": [
-    "J",
-    "Administration of Human Resource Programs"
-  ],
-  "95": [
-    "J",
-    "Administration of Environmental Quality and Housing Programs"
-  ],
-  "96": [
-    "J",
-    "Administration of Economic Programs"
-  ],
-  "97": [
-    "J",
-    "National Security and International Affairs"
-  ],
-  "99": [
-    "J",
-    "Nonclassifiable Establishments"
-  ],
-  "01": [
-    "A",
-    "Agricultural Production Crops"
-  ],
-  "02": [
-    "A",
-    "Agriculture production livestock and animal specialties"
-  ],
-  "07": [
-    "A",
-    "Agricultural Services"
-  ],
-  "08": [
-    "A",
-    "Forestry"
-  ],
-  "09": [
-    "A",
-    "Fishing hunting and trapping"
-  ]
+  '10': ['B', 'Metal Mining'],
+  '12': ['B', 'Coal Mining'],
+  '13': ['B', 'Oil and Gas Extraction'],
+  '14': ['B', 'Mining and Quarrying of Nonmetallic Minerals, except Fuels'],
+  '15': ['C', 'Building Construction General Contractors and Operative Builders'],
+  '16': ['C', 'Heavy Construction Other Than Building Construction Contractors'],
+  '17': ['C', 'Construction Special Trade Contractors'],
+  '20': ['D', 'Food and Kindred Products'],
+  '21': ['D', 'Tobacco Products'],
+  '22': ['D', 'Textile Mill Products'],
+  '23': ['D', 'Apparel and Other Finished Products Made From Fabrics and Similar Materials'],
+  '24': ['D', 'Lumber and Wood Products, except Furniture'],
+  '25': ['D', 'Furniture and Fixtures'],
+  '26': ['D', 'Paper and Allied Products'],
+  '27': ['D', 'Printing, Publishing, and Allied Industries'],
+  '28': ['D', 'Chemicals and Allied Products'],
+  '29': ['D', 'Petroleum Refining and Related Industries'],
+  '30': ['D', 'Rubber and Miscellaneous Plastics Products'],
+  '31': ['D', 'Leather and Leather Products'],
+  '32': ['D', 'Stone, Clay, Glass, and Concrete Products'],
+  '33': ['D', 'Primary Metal Industries'],
+  '34': ['D', 'Fabricated Metal Products, except Machinery and Transportation Equipment'],
+  '35': ['D', 'Industrial and Commercial Machinery and Computer Equipment'],
+  '36': [
+    'D',
+    'Electronic and Other Electrical Equipment and Components, except Computer Equipment',
+  ],
+  '37': ['D', 'Transportation Equipment'],
+  '38': [
+    'D',
+    'Measuring, Analyzing, and Controlling Instruments; Photographic, Medical and Optical Goods; Watches and Clocks',
+  ],
+  '39': ['D', 'Miscellaneous Manufacturing Industries'],
+  '40': ['E', 'Railroad Transportation'],
+  '41': ['E', 'Local and Suburban Transit and Interurban Highway Passenger Transportation'],
+  '42': ['E', 'Motor Freight Transportation and Warehousing'],
+  '43': ['E', 'United States Postal Service'],
+  '44': ['E', 'Water Transportation'],
+  '45': ['E', 'Transportation By Air'],
+  '46': ['E', 'Pipelines, except Natural Gas'],
+  '47': ['E', 'Transportation Services'],
+  '48': ['E', 'Communications'],
+  '49': ['E', 'Electric, Gas, and Sanitary Services'],
+  '50': ['F', 'Wholesale Trade-durable Goods'],
+  '51': ['F', 'Wholesale Trade-non-durable Goods'],
+  '52': ['G', 'Building Materials, Hardware, Garden Supply, and Mobile Home Dealers'],
+  '53': ['G', 'General Merchandise Stores'],
+  '54': ['G', 'Food Stores'],
+  '55': ['G', 'Automotive Dealers and Gasoline Service Stations'],
+  '56': ['G', 'Apparel and Accessory Stores'],
+  '57': ['G', 'Home Furniture, Furnishings, and Equipment Stores'],
+  '58': ['G', 'Eating and Drinking Places'],
+  '59': ['G', 'Miscellaneous Retail'],
+  '60': ['H', 'Depository Institutions'],
+  '61': ['H', 'Non-depository Credit Institutions'],
+  '62': ['H', 'Security and Commodity Brokers, Dealers, Exchanges, and Services'],
+  '63': ['H', 'Insurance Carriers'],
+  '64': ['H', 'Insurance Agents, Brokers, and Service'],
+  '65': ['H', 'Real Estate'],
+  '67': ['H', 'Holding and Other Investment Offices'],
+  '70': ['I', 'Hotels, Rooming Houses, Camps, and Other Lodging Places'],
+  '72': ['I', 'Personal Services'],
+  '73': ['I', 'Business Services'],
+  '75': ['I', 'Automotive Repair, Services, and Parking'],
+  '76': ['I', 'Miscellaneous Repair Services'],
+  '78': ['I', 'Motion Pictures'],
+  '79': ['I', 'Amusement and Recreation Services'],
+  '80': ['I', 'Health Services'],
+  '81': ['I', 'Legal Services'],
+  '82': ['I', 'Educational Services'],
+  '83': ['I', 'Social Services'],
+  '84': ['I', 'Museums, Art Galleries, and Botanical and Zoological Gardens'],
+  '86': ['I', 'Membership Organizations'],
+  '87': ['I', 'Engineering, Accounting, Research, Management, and Related Services'],
+  '88': ['I', 'Private Households'],
+  '89': ['I', 'Miscellaneous Services'],
+  '91': ['J', 'Executive, Legislative, and General Government, except Finance'],
+  '92': ['J', 'Justice, Public Order, and Safety'],
+  '93': ['J', 'Public Finance, Taxation, and Monetary Policy'],
+  '94': ['J', 'Administration of Human Resource Programs'],
+  '95': ['J', 'Administration of Environmental Quality and Housing Programs'],
+  '96': ['J', 'Administration of Economic Programs'],
+  '97': ['J', 'National Security and International Affairs'],
+  '99': ['J', 'Nonclassifiable Establishments'],
+  '01': ['A', 'Agricultural Production Crops'],
+  '02': ['A', 'Agriculture production livestock and animal specialties'],
+  '07': ['A', 'Agricultural Services'],
+  '08': ['A', 'Forestry'],
+  '09': ['A', 'Fishing hunting and trapping'],
 };
 
 /** SEC-only codes that belong to no SIC division (EDGAR titles). */
 export const SEC_SPECIAL_CODES: Readonly<Record<string, string>> = {
-  "8880": "AMERICAN DEPOSITARY RECEIPTS",
-  "8888": "FOREIGN GOVERNMENTS",
-  "9995": "NON-OPERATING ESTABLISHMENTS"
+  '8880': 'AMERICAN DEPOSITARY RECEIPTS',
+  '8888': 'FOREIGN GOVERNMENTS',
+  '9995': 'NON-OPERATING ESTABLISHMENTS',
 };

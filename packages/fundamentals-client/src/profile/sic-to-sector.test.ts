@@ -14,16 +14,25 @@ describe('sicToSector', () => {
     ['1311', 'Mining', '13'], // oil & gas
     ['100', 'Agriculture, Forestry, and Fishing', '01'],
   ])('%s → %s', (sic, sector, group) => {
-    expect(sicToSector(sic)).toMatchObject({ sicCode: sic.padStart(4, '0'), sector, majorGroup: group });
+    expect(sicToSector(sic)).toMatchObject({
+      sicCode: sic.padStart(4, '0'),
+      sector,
+      majorGroup: group,
+    });
   });
 
   it('uses the EDGAR description as the industry, else the major group', () => {
     expect(sicToSector(3571, 'Electronic Computers')?.industry).toBe('Electronic Computers');
-    expect(sicToSector(3571)?.industry).toBe('Industrial and Commercial Machinery and Computer Equipment');
+    expect(sicToSector(3571)?.industry).toBe(
+      'Industrial and Commercial Machinery and Computer Equipment',
+    );
   });
 
   it('gives SEC-only codes no sector', () => {
-    expect(sicToSector('8880')).toMatchObject({ sector: null, industry: 'AMERICAN DEPOSITARY RECEIPTS' });
+    expect(sicToSector('8880')).toMatchObject({
+      sector: null,
+      industry: 'AMERICAN DEPOSITARY RECEIPTS',
+    });
   });
 
   it.each(['', 'abcd', '12345', '0000'])('answers null for %j', (sic) => {

@@ -20,7 +20,9 @@ export interface JsonClientOptions {
 }
 
 /** Outcome of a GET: the parsed JSON, or `not_found` for a 404. */
-export type JsonResult = { readonly found: true; readonly json: unknown } | { readonly found: false };
+export type JsonResult =
+  | { readonly found: true; readonly json: unknown }
+  | { readonly found: false };
 
 /** GETs JSON documents politely: rate-limited, retried with backoff, each attempt timed out. */
 export type JsonClient = (url: string, signal?: AbortSignal) => Promise<JsonResult>;
@@ -57,9 +59,13 @@ export function createJsonClient(options: JsonClientOptions): JsonClient {
     } catch (error) {
       if (signal?.aborted) throw signal.reason;
       if (error instanceof FundamentalsError) throw error;
-      throw new FundamentalsError('upstream_unavailable', `GET ${url} failed: ${(error as Error).message}`, {
-        cause: error,
-      });
+      throw new FundamentalsError(
+        'upstream_unavailable',
+        `GET ${url} failed: ${(error as Error).message}`,
+        {
+          cause: error,
+        },
+      );
     }
   };
 
@@ -97,7 +103,9 @@ export function createJsonClient(options: JsonClientOptions): JsonClient {
     try {
       return { found: true, json: JSON.parse(text) };
     } catch (error) {
-      throw new AbortError(new FundamentalsError('parse_failed', `${url} did not answer JSON`, { cause: error }));
+      throw new AbortError(
+        new FundamentalsError('parse_failed', `${url} did not answer JSON`, { cause: error }),
+      );
     }
   }
 }

@@ -68,8 +68,16 @@ export function createSecEdgarProvider(options: SecEdgarProviderOptions): Fundam
   const now = options.now ?? (() => new Date());
   const ttlMs = options.cacheTtlMs ?? 6 * 3_600_000;
   const nowMs = () => now().getTime();
-  const cache = new LruCache<Promise<Fundamentals>>({ maxEntries: options.cacheSize ?? 64, ttlMs, now: nowMs });
-  const tickerCache = new LruCache<Promise<Map<string, string>>>({ maxEntries: 1, ttlMs, now: nowMs });
+  const cache = new LruCache<Promise<Fundamentals>>({
+    maxEntries: options.cacheSize ?? 64,
+    ttlMs,
+    now: nowMs,
+  });
+  const tickerCache = new LruCache<Promise<Map<string, string>>>({
+    maxEntries: 1,
+    ttlMs,
+    now: nowMs,
+  });
   const minYears = options.minYears ?? DEFAULT_MIN_YEARS;
   const tickers = (signal?: AbortSignal) =>
     memoiseAsync(tickerCache, 'tickers', () => loadTickers(get, config.tickersUrl, signal));
@@ -134,7 +142,10 @@ async function loadCompany(
     loadProfile(get, `${baseUrl}/submissions/CIK${cik}.json`, signal),
   ]);
   if (!facts.found) {
-    throw new FundamentalsError('insufficient_data', `SEC has no XBRL companyfacts for ${ticker} (CIK ${cik})`);
+    throw new FundamentalsError(
+      'insufficient_data',
+      `SEC has no XBRL companyfacts for ${ticker} (CIK ${cik})`,
+    );
   }
   return parseCompanyFacts(facts.json, {
     ticker,

@@ -52,7 +52,8 @@ interface SnapshotIndex {
  * ```
  */
 export function createSnapshotProvider(options: SnapshotProviderOptions): FundamentalsProvider {
-  if (!options.dir) throw new FundamentalsError('invalid_config', 'snapshot provider: dir is required');
+  if (!options.dir)
+    throw new FundamentalsError('invalid_config', 'snapshot provider: dir is required');
   const minYears = options.minYears ?? DEFAULT_MIN_YEARS;
   const cache = new LruCache<Promise<Fundamentals>>({ maxEntries: options.cacheSize ?? 64 });
   let index: Promise<SnapshotIndex> | undefined;
@@ -112,7 +113,10 @@ async function loadCompany(dir: string, idx: SnapshotIndex, ticker: string): Pro
   const cik = idx.tickers.get(ticker);
   const file = idx.byTicker.get(ticker) ?? (cik ? idx.byCik.get(cik) : undefined);
   if (!file) {
-    throw new FundamentalsError('insufficient_data', `No companyfacts file for ${ticker} in the snapshot`);
+    throw new FundamentalsError(
+      'insufficient_data',
+      `No companyfacts file for ${ticker} in the snapshot`,
+    );
   }
   const path = join(dir, file);
   const json = await readJson(path, false);

@@ -22,15 +22,24 @@ export function companyFacts(
   facts: FactsByConcept,
   meta: { cik?: number | string; entityName?: string } = {},
 ): Record<string, unknown> {
-  const out: Record<string, Record<string, { label: string; units: Record<string, unknown[]> }>> = {};
+  const out: Record<
+    string,
+    Record<string, { label: string; units: Record<string, unknown[]> }>
+  > = {};
   for (const [qname, list] of Object.entries(facts)) {
-    const [taxonomy = 'us-gaap', concept = qname] = qname.includes(':') ? qname.split(':') : ['us-gaap', qname];
-    out[taxonomy] ??= {};
-    const entry = (out[taxonomy][concept] ??= { label: concept, units: {} });
+    const [taxonomy = 'us-gaap', concept = qname] = qname.includes(':')
+      ? qname.split(':')
+      : ['us-gaap', qname];
+    const concepts = out[taxonomy] ?? {};
+    out[taxonomy] = concepts;
+    const entry = concepts[concept] ?? { label: concept, units: {} };
+    concepts[concept] = entry;
     for (const f of list) {
       const unit = f.unit ?? defaultUnit(concept);
       const { unit: _u, ...rest } = f;
-      (entry.units[unit] ??= []).push({
+      const bucket = entry.units[unit] ?? [];
+      entry.units[unit] = bucket;
+      bucket.push({
         accn: accnFor(rest.filed ?? '2000-01-01'),
         fy: Number((rest.filed ?? '2000').slice(0, 4)),
         fp: 'FY',
@@ -52,7 +61,14 @@ function defaultUnit(concept: string): string {
 /** A calendar fiscal year (Jan 1 – Dec 31) duration fact filed in the next year's 10-K. */
 export function cy(year: number, val: number, extra: Partial<FactInput> = {}): FactInput {
   const filed = extra.filed ?? `${year + 1}-02-15`;
-  return { start: `${year}-01-01`, end: `${year}-12-31`, val, filed, accn: accnFor(filed), ...extra };
+  return {
+    start: `${year}-01-01`,
+    end: `${year}-12-31`,
+    val,
+    filed,
+    accn: accnFor(filed),
+    ...extra,
+  };
 }
 
 /** One accession number per filing date (one filing per day in these fixtures). */
