@@ -97,6 +97,7 @@ describe('createSecEdgarProvider: configuration', () => {
     ['a User-Agent without contact email', { userAgent: 'MyApp/1.0' }],
     ['more than 10 requests per second', { maxRequestsPerSecond: 11 }],
     ['zero requests per second', { maxRequestsPerSecond: 0 }],
+    ['a fractional rate', { maxRequestsPerSecond: 2.5 }],
   ])('throws invalid_config for %s', (_name, options) => {
     expect(() => createSecEdgarProvider({ userAgent: UA, ...options })).toThrowError(
       expect.objectContaining({ name: 'FundamentalsError', code: 'invalid_config' }),

@@ -104,10 +104,10 @@ function validate(options: SecEdgarProviderOptions) {
     );
   }
   const rate = options.maxRequestsPerSecond ?? SEC_MAX_REQUESTS_PER_SECOND;
-  if (!(rate >= 1 && rate <= SEC_MAX_REQUESTS_PER_SECOND)) {
+  if (!Number.isInteger(rate) || rate < 1 || rate > SEC_MAX_REQUESTS_PER_SECOND) {
     throw new FundamentalsError(
       'invalid_config',
-      `sec-edgar provider: maxRequestsPerSecond must be 1–${SEC_MAX_REQUESTS_PER_SECOND} (SEC fair-access policy), got ${rate}`,
+      `sec-edgar provider: maxRequestsPerSecond must be an integer 1–${SEC_MAX_REQUESTS_PER_SECOND} (SEC fair-access policy), got ${rate}`,
     );
   }
   const fetchImpl = options.fetch ?? globalThis.fetch;
