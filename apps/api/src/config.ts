@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { type QuotaLimitOverrides, QuotaLimitOverridesSchema } from '@svc/quota';
 import { z } from 'zod';
 
 /** Log levels accepted by `LOG_LEVEL` (pino's names). */
@@ -61,6 +62,7 @@ export const EnvSchema = z
     LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
     TRUST_PROXY: booleanFlag.default(false),
     RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(300),
+    QUOTA_LIMITS: optionalText.pipe(z.string().optional()),
   })
   .superRefine((env, ctx) => {
     const oidc = [env.OIDC_ISSUER_URL, env.OIDC_CLIENT_ID, env.OIDC_CLIENT_SECRET];
@@ -134,6 +136,8 @@ export interface BaseConfig {
   readonly trustProxy: boolean;
   /** Requests per user and minute on session routes (429 `rate_limited` beyond). */
   readonly rateLimitPerMinute: number;
+  /** Quota limits laid over `@svc/quota`'s defaults (`QUOTA_LIMITS`, JSON). */
+  readonly quotaLimits: QuotaLimitOverrides;
   /** The session secret from `SESSION_SECRET`, or `undefined` to load/generate one. */
   readonly sessionSecretFromEnv: string | undefined;
 }
@@ -159,6 +163,26 @@ export class ConfigError extends Error {
   }
 }
 
+/**
+ * Parses `QUOTA_LIMITS`, e.g. `{"free":{"stock_evaluation":{"limit":20}}}`, against
+ * `@svc/quota`'s override schema (plans free/pro; quotas stock_evaluation/ai_consult; limit and
+ * period day|month).
+ */
+function parseQuotaLimits(raw: string | undefined): QuotaLimitOverrides {
+  if (raw === undefined) return {};
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch {
+    throw new ConfigError(['QUOTA_LIMITS: not valid JSON']);
+  }
+  const parsed = QuotaLimitOverridesSchema.safeParse(json);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((i) => `QUOTA_LIMITS.${i.path.join('.')}: ${i.message}`));
+  }
+  return parsed.data;
+}
+
 const trimSlash = (url: string): string => url.replace(/\/+$/, '');
 
 /**
@@ -181,6 +205,7 @@ export function parseConfig(env: Record<string, string | undefined>): BaseConfig
     );
   }
   const e = parsed.data;
+  const quotaLimits = parseQuotaLimits(e.QUOTA_LIMITS);
   const hostForUrl = e.HOST.includes(':') ? `[${e.HOST}]` : e.HOST;
   const baseUrl = trimSlash(e.BASE_URL ?? `http://${hostForUrl}:${e.PORT}`);
   const oidc: OidcConfig | undefined =
@@ -218,6 +243,7 @@ export function parseConfig(env: Record<string, string | undefined>): BaseConfig
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    quotaLimits,
     sessionSecretFromEnv: e.SESSION_SECRET,
   };
 }

@@ -1,3 +1,5 @@
+import { StoreError } from '@svc/portfolio-store';
+import { QuotaError } from '@svc/quota';
 import { z } from 'zod';
 
 /**
@@ -269,12 +271,42 @@ function withRetryAfter(seconds: number | undefined): Record<string, string> {
 }
 
 /**
- * The ONE mapping from anything thrown to problem+json (CONTRACT §1): {@link ApiError} keeps its
- * code; request validation errors become 400 `validation_failed` with `errors`; Fastify's body
+ * Maps the error classes of the packages to {@link ApiError}: `StoreError` `conflict` → 409,
+ * `not_found` → 404, `invalid_input` → 400; `QuotaError` `quota_exceeded` → 429 with the quota
+ * and `Retry-After`. Other codes of theirs are programming or configuration errors (500).
+ */
+export function fromPackageError(error: unknown): ApiError | undefined {
+  if (error instanceof StoreError) {
+    switch (error.code) {
+      case 'conflict':
+        return new ApiError('conflict', 'The resource exists or changed meanwhile.', { cause: error });
+      case 'not_found':
+        return new ApiError('not_found', 'No such resource.', { cause: error });
+      case 'invalid_input':
+        return new ApiError('validation_failed', 'The input was rejected by the store.', { cause: error });
+      case 'migration_failed':
+        return undefined;
+    }
+  }
+  if (error instanceof QuotaError && error.code === 'quota_exceeded' && error.denied) {
+    const { name, limit, used, resetsAt, retryAfterSeconds } = error.denied;
+    return new ApiError('quota_exceeded', `The ${name} quota of your plan is used up until ${resetsAt}.`, {
+      cause: error,
+      quota: { name, limit, used, resetsAt },
+      retryAfterSeconds,
+    });
+  }
+  return undefined;
+}
+
+/**
+ * The ONE mapping from anything thrown to problem+json (CONTRACT §1): package errors first go
+ * through {@link fromPackageError}; {@link ApiError} keeps its code; request validation errors become 400 `validation_failed` with `errors`; Fastify's body
  * errors become 413/415/400; other 4xx keep their status; everything else is a 500 `internal`
  * whose detail never includes the message or stack of the original error.
  */
-export function toProblem(error: unknown, instance: string | undefined): ProblemAnswer {
+export function toProblem(thrown: unknown, instance: string | undefined): ProblemAnswer {
+  const error = fromPackageError(thrown) ?? thrown;
   const extra = instance === undefined ? {} : { instance };
   if (error instanceof ApiError) {
     const { errors, quota, retryAfterSeconds, headers } = error.options;

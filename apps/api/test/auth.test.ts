@@ -32,7 +32,20 @@ describe.each(ENGINES)('accounts and sessions (%s)', (engine) => {
     const session = await ctx.app.inject({ url: '/api/auth/session', headers: { cookie: sessionCookie(res) } });
     expect(session.statusCode).toBe(200);
     expect(session.json()).toMatchObject({ user: { email: 'ada@example.com' }, plan: 'free' });
-    expect(session.json().quotas[0]).toMatchObject({ name: 'stock_evaluation', limit: 10, used: 0 });
+    expect(session.json().quotas.map((q: { name: string }) => q.name).sort()).toEqual(['ai_consult', 'stock_evaluation']);
+  });
+
+  it('reports quota usage from the shared counters, with the reset instant of the period', async () => {
+    const { cookie, userId } = await registerUser(ctx.app, 'quota@example.com');
+    await ctx.quotas.consume(userId, 'free', 'stock_evaluation');
+    await ctx.quotas.consume(userId, 'free', 'stock_evaluation');
+    const res = await ctx.app.inject({ url: '/api/auth/session', headers: { cookie } });
+    const quota = res.json().quotas.find((q: { name: string }) => q.name === 'stock_evaluation');
+    const now = new Date();
+    const nextMonth = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
+    expect(quota.used).toBe(2);
+    expect(quota.limit).toBeGreaterThanOrEqual(2);
+    expect(Date.parse(quota.resetsAt)).toBe(nextMonth.getTime());
   });
 
   it('answers 409 conflict for an e-mail that exists, whatever its case', async () => {

@@ -80,7 +80,8 @@ describe.skipIf(!available && !isCI)('developer page in headless Chromium', () =
     expect(shown).toMatch(/^svc_pat_[\w-]{43}$/);
     await page.click('#copy-token');
     await page.waitForSelector('#copy-status:not([hidden])');
-    const copied = await page.evaluate(() => navigator.clipboard.readText());
+    // Runs in the page: `navigator` is the browser's (this file is typed for Node).
+    const copied = await page.evaluate('navigator.clipboard.readText()');
     expect(copied).toBe(shown);
 
     const row = page.locator('#tokens-body tr', { hasText: 'e2e agent' });

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { createDatabase, createRepositories, migrateToLatest } from '@svc/portfolio-store';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { sql } from 'kysely';
-import type { QuotaUsageReader } from '../src/accounts/ports.js';
+import { createQuotaService } from '@svc/quota';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import type { AppDeps } from '../src/deps.js';
@@ -19,17 +19,12 @@ export const BASE_URL = 'http://127.0.0.1:3000';
 export const ORIGIN = { origin: BASE_URL };
 const silent = { info: () => {}, warn: () => {} };
 
-/** A quota reader answering fixed usage, standing in where a test does not exercise quotas. */
-export const fixedQuotas: QuotaUsageReader = {
-  usage: async () => [
-    { name: 'stock_evaluation', limit: 10, used: 0, resetsAt: new Date('2030-01-01T00:00:00Z') },
-  ],
-};
 
 export interface TestContext {
   readonly app: FastifyInstance;
   readonly repos: ReturnType<typeof createRepositories>;
   readonly db: Awaited<ReturnType<typeof createDatabase>>['db'];
+  readonly quotas: ReturnType<typeof createQuotaService>;
   close(): Promise<void>;
 }
 
@@ -54,8 +49,10 @@ export async function createTestContext(
     { SESSION_SECRET: randomBytes(32).toString('hex'), DATA_DIR: dataDir, BASE_URL, ...options.env },
     silent,
   );
+  const now = options.deps?.now;
+  const quotas = createQuotaService({ db: database.db, ...(now ? { now } : {}) });
   const app = await buildApp(
-    { config, repos, quotas: fixedQuotas, ...options.deps },
+    { config, repos, quotas, ...options.deps },
     { logger: false },
   );
   await options.beforeReady?.(app);
@@ -63,6 +60,7 @@ export async function createTestContext(
   return {
     app,
     repos,
+    quotas,
     db: database.db,
     async close() {
       await app.close();

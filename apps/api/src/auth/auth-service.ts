@@ -1,3 +1,4 @@
+import { StoreError } from '@svc/portfolio-store';
 import type {
   AccountRepositories,
   AccountSession,
@@ -43,10 +44,7 @@ export interface AuthServiceDeps {
 const INVALID_CREDENTIALS = 'The e-mail address or password is wrong.';
 
 const isConflict = (error: unknown): boolean =>
-  typeof error === 'object' &&
-  error !== null &&
-  (error as { name?: unknown }).name === 'StoreError' &&
-  (error as { code?: unknown }).code === 'conflict';
+  error instanceof StoreError && error.code === 'conflict';
 
 /**
  * The account use cases behind the auth routes: register, log in (password or OIDC identity),
