@@ -1,4 +1,5 @@
 import {
+  type Figure,
   type FiscalYearFigures,
   type Fundamentals,
   METRIC_KEYS,
@@ -6,6 +7,62 @@ import {
 } from '@svc/schemas';
 import { MoatScoringError } from '../errors.js';
 import { isFinancialSic } from './industry.js';
+
+/**
+ * One fiscal year flattened for scoring: the finite value of each metric or `null` (provenance is
+ * dropped; every record has the same shape, which keeps property reads fast).
+ */
+export type YearValues = {
+  readonly fiscalYear: number;
+  readonly periodStart: string | null;
+  readonly periodEnd: string;
+} & { readonly [K in MetricKey]: number | null };
+
+function finite(figure: Figure | null | undefined): number | null {
+  return figure !== null && figure !== undefined && Number.isFinite(figure.value)
+    ? figure.value
+    : null;
+}
+
+/**
+ * Flattens a `FiscalYearFigures` record; a non-finite value counts as not reported. Written as one
+ * literal so that every flattened year shares one object shape (fast property reads).
+ */
+export function flattenYear(year: FiscalYearFigures): YearValues {
+  return {
+    fiscalYear: year.fiscalYear,
+    periodStart: year.periodStart,
+    periodEnd: year.periodEnd,
+    revenue: finite(year.revenue),
+    costOfRevenue: finite(year.costOfRevenue),
+    grossProfit: finite(year.grossProfit),
+    sellingGeneralAdministrative: finite(year.sellingGeneralAdministrative),
+    researchDevelopment: finite(year.researchDevelopment),
+    depreciationAmortization: finite(year.depreciationAmortization),
+    operatingIncome: finite(year.operatingIncome),
+    interestExpense: finite(year.interestExpense),
+    pretaxIncome: finite(year.pretaxIncome),
+    incomeTaxExpense: finite(year.incomeTaxExpense),
+    netIncome: finite(year.netIncome),
+    dilutedEps: finite(year.dilutedEps),
+    dilutedShares: finite(year.dilutedShares),
+    operatingCashFlow: finite(year.operatingCashFlow),
+    capitalExpenditure: finite(year.capitalExpenditure),
+    dividendsPaid: finite(year.dividendsPaid),
+    shareRepurchases: finite(year.shareRepurchases),
+    cash: finite(year.cash),
+    shortTermDebt: finite(year.shortTermDebt),
+    longTermDebt: finite(year.longTermDebt),
+    totalEquity: finite(year.totalEquity),
+    retainedEarnings: finite(year.retainedEarnings),
+    currentAssets: finite(year.currentAssets),
+    currentLiabilities: finite(year.currentLiabilities),
+    propertyPlantEquipmentNet: finite(year.propertyPlantEquipmentNet),
+    goodwill: finite(year.goodwill),
+    intangibleAssets: finite(year.intangibleAssets),
+    sharesOutstanding: finite(year.sharesOutstanding),
+  };
+}
 
 /** A yearly series: `values[i]` belongs to fiscal year `years[i]`, oldest first. */
 export interface YearSeries {
@@ -19,7 +76,7 @@ export interface YearSeries {
  */
 export interface ScoringContext {
   /** Records inside the window, oldest first, one per fiscal year label. */
-  readonly years: readonly FiscalYearFigures[];
+  readonly years: readonly YearValues[];
   /** Fiscal years the window spans, gaps included (SPGI's missing year counts here). */
   readonly spanYears: number;
   /** Bank, thrift or insurer by SIC code (see `isFinancialSic`). */
@@ -36,10 +93,8 @@ export interface ScoringContext {
 export const MIN_USABLE_YEARS = 3;
 
 /** Finite value of a metric in one year, or `null` when it is not reported. */
-export function metric(year: FiscalYearFigures, key: MetricKey): number | null {
-  const figure = year[key];
-  if (figure === null || figure === undefined) return null;
-  return Number.isFinite(figure.value) ? figure.value : null;
+export function metric(year: YearValues, key: MetricKey): number | null {
+  return year[key];
 }
 
 /**
@@ -50,7 +105,7 @@ export function metric(year: FiscalYearFigures, key: MetricKey): number | null {
  */
 export function metricOrAbsent(
   context: ScoringContext,
-  year: FiscalYearFigures,
+  year: YearValues,
   key: MetricKey,
 ): number | null {
   const v = metric(year, key);
@@ -61,7 +116,7 @@ export function metricOrAbsent(
 /** Collects `pick(year)` over the window, skipping years where it is `null` or not finite. */
 export function collect(
   context: ScoringContext,
-  pick: (year: FiscalYearFigures, index: number) => number | null,
+  pick: (year: YearValues, index: number) => number | null,
 ): YearSeries {
   const years: number[] = [];
   const values: number[] = [];
@@ -82,7 +137,7 @@ export function collect(
 export function memoSeries(
   context: ScoringContext,
   name: string,
-  pick: (year: FiscalYearFigures, index: number) => number | null,
+  pick: (year: YearValues, index: number) => number | null,
 ): YearSeries {
   let series = context.memo.get(name);
   if (series === undefined) {
@@ -92,23 +147,22 @@ export function memoSeries(
   return series;
 }
 
-function isUsable(year: FiscalYearFigures): boolean {
+function isUsable(year: YearValues): boolean {
   return metric(year, 'revenue') !== null && metric(year, 'netIncome') !== null;
 }
 
-function sortedUnique(years: readonly FiscalYearFigures[]): readonly FiscalYearFigures[] {
+function sortedUnique(years: readonly YearValues[]): readonly YearValues[] {
   let ordered = true;
   for (let i = 1; i < years.length && ordered; i += 1) {
-    ordered =
-      (years[i] as FiscalYearFigures).fiscalYear > (years[i - 1] as FiscalYearFigures).fiscalYear;
+    ordered = (years[i] as YearValues).fiscalYear > (years[i - 1] as YearValues).fiscalYear;
   }
   if (ordered) return years;
-  const byYear = new Map<number, FiscalYearFigures>();
+  const byYear = new Map<number, YearValues>();
   for (const year of years) byYear.set(year.fiscalYear, year);
   return [...byYear.values()].sort((a, b) => a.fiscalYear - b.fiscalYear);
 }
 
-function reportedMetrics(years: readonly FiscalYearFigures[]): Set<MetricKey> {
+function reportedMetrics(years: readonly YearValues[]): Set<MetricKey> {
   const reported = new Set<MetricKey>();
   for (const key of METRIC_KEYS) {
     for (const year of years) {
@@ -133,7 +187,7 @@ export function buildScoringContext(
   fundamentals: Fundamentals,
   windowYears: number,
 ): ScoringContext {
-  const all = sortedUnique(fundamentals.years);
+  const all = sortedUnique(fundamentals.years.map(flattenYear));
   const usable = all.filter(isUsable);
   const last = usable[usable.length - 1];
   const start = last === undefined ? 0 : last.fiscalYear - windowYears + 1;
@@ -147,7 +201,7 @@ export function buildScoringContext(
       `${fundamentals.company.ticker}: ${usableInWindow} usable fiscal year(s) with revenue and net income; at least ${MIN_USABLE_YEARS} are needed`,
     );
   }
-  const first = years[0] as FiscalYearFigures;
+  const first = years[0] as YearValues;
   return {
     years,
     spanYears: last.fiscalYear - first.fiscalYear + 1,

@@ -1,4 +1,3 @@
-import type { FiscalYearFigures } from '@svc/schemas';
 import {
   type Assessment,
   historyCaps,
@@ -9,7 +8,13 @@ import {
 import { percent } from '../core/format.js';
 import { trendGrowth } from '../core/growth.js';
 import { type Anchor, interpolate } from '../core/interpolate.js';
-import { collect, memoSeries, metric, type ScoringContext } from '../core/scoring-context.js';
+import {
+  collect,
+  memoSeries,
+  metric,
+  type ScoringContext,
+  type YearValues,
+} from '../core/scoring-context.js';
 import { mean } from '../core/statistics.js';
 
 /** Σ capex ÷ Σ net income anchors (Buffett & Clark ≤ 50% good, < 25% DCA; dassus98 75% → 0). */
@@ -37,7 +42,7 @@ export interface CapexInputs {
  * (conservative).
  */
 export function maintenanceCapex(context: ScoringContext, index: number, capex: number): number {
-  const year = context.years[index] as FiscalYearFigures;
+  const year = context.years[index] as YearValues;
   const previous = context.years[index - 1];
   const revenue = metric(year, 'revenue');
   const previousRevenue = previous === undefined ? null : metric(previous, 'revenue');

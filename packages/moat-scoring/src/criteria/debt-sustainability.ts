@@ -1,4 +1,3 @@
-import type { FiscalYearFigures } from '@svc/schemas';
 import {
   type Assessment,
   BEST_FAIL,
@@ -10,7 +9,13 @@ import {
 } from '../core/assessment.js';
 import { amount, percent } from '../core/format.js';
 import { type Anchor, interpolate } from '../core/interpolate.js';
-import { collect, metric, metricOrAbsent, type ScoringContext } from '../core/scoring-context.js';
+import {
+  collect,
+  metric,
+  metricOrAbsent,
+  type ScoringContext,
+  type YearValues,
+} from '../core/scoring-context.js';
 import { mean, sum } from '../core/statistics.js';
 import { ebit } from './return-on-invested-capital.js';
 
@@ -30,7 +35,7 @@ export const INTEREST_ANCHORS: readonly Anchor[] = [
 ];
 
 /** Total debt (short-term incl. current portion + long-term) of a year, `null` when missing. */
-export function totalDebt(context: ScoringContext, year: FiscalYearFigures): number | null {
+export function totalDebt(context: ScoringContext, year: YearValues): number | null {
   const shortDebt = metricOrAbsent(context, year, 'shortTermDebt');
   const longDebt = metricOrAbsent(context, year, 'longTermDebt');
   return shortDebt === null || longDebt === null ? null : shortDebt + longDebt;
@@ -70,9 +75,9 @@ export function interestBurden(context: ScoringContext): {
   return { burden: sum(interest) / ebitSum, operatingLoss: false };
 }
 
-function latestWithDebt(context: ScoringContext): FiscalYearFigures | undefined {
+function latestWithDebt(context: ScoringContext): YearValues | undefined {
   for (let i = context.years.length - 1; i >= 0; i -= 1) {
-    const year = context.years[i] as FiscalYearFigures;
+    const year = context.years[i] as YearValues;
     if (totalDebt(context, year) !== null) return year;
   }
   return undefined;
@@ -111,7 +116,12 @@ export function assessDebtSustainability(context: ScoringContext): Assessment {
   const debtText = !inDebt
     ? `net cash (debt ${amount(debt, context.currency)})`
     : `debt ${amount(debt, context.currency)} = ${Number.isFinite(years) ? `${years.toFixed(1)} yrs` : 'n/m (no earnings)'} of net income`;
-  const burdenText = burden === null ? '' : `, interest ${percent(burden)} of EBIT`;
+  const burdenText =
+    burden !== null
+      ? `, interest ${percent(burden)} of EBIT`
+      : inDebt
+        ? `, interest burden n/a${operatingLoss ? ' (operating loss)' : ''}`
+        : '';
   return scored({
     quality: 0.7 * interpolate(years, PAYOFF_ANCHORS) + 0.3 * qBurden,
     value: `${debtText}${burdenText} (FY${latest.fiscalYear})`,

@@ -1,4 +1,3 @@
-import type { FiscalYearFigures } from '@svc/schemas';
 import {
   type Assessment,
   BEST_FAIL,
@@ -11,7 +10,13 @@ import {
 import { signedPercent } from '../core/format.js';
 import { trendGrowth } from '../core/growth.js';
 import { type Anchor, interpolate } from '../core/interpolate.js';
-import { collect, metric, type ScoringContext, type YearSeries } from '../core/scoring-context.js';
+import {
+  collect,
+  metric,
+  type ScoringContext,
+  type YearSeries,
+  type YearValues,
+} from '../core/scoring-context.js';
 
 /** Trend growth anchors, fraction per year (methodology §4.1; Rule #1 / IBD 10% sits inside). */
 export const GROWTH_ANCHORS: readonly Anchor[] = [
@@ -55,7 +60,7 @@ function hasShareJump(context: ScoringContext): boolean {
  * free of share-count problems (methodology §4.1 and §6 "Stock splits").
  */
 export function earningsBasis(context: ScoringContext): EarningsBasis {
-  const eps = collect(context, (y: FiscalYearFigures) => metric(y, 'dilutedEps'));
+  const eps = collect(context, (y: YearValues) => metric(y, 'dilutedEps'));
   const netIncome = collect(context, (y) => metric(y, 'netIncome'));
   if (eps.values.length >= netIncome.values.length && !hasShareJump(context)) {
     return { label: 'EPS', series: eps };

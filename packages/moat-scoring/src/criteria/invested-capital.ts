@@ -1,12 +1,16 @@
-import type { FiscalYearFigures } from '@svc/schemas';
-import { metric, metricOrAbsent, type ScoringContext } from '../core/scoring-context.js';
+import {
+  metric,
+  metricOrAbsent,
+  type ScoringContext,
+  type YearValues,
+} from '../core/scoring-context.js';
 
 /**
  * Financing-approach invested capital at a balance-sheet date: short-term debt + long-term debt
  * + total equity − cash (discountingcashflows.com ROIC; McKinsey). Requires equity; a debt or
  * cash line the company never reports in the window counts as none. `null` when data is missing.
  */
-export function financingCapital(context: ScoringContext, year: FiscalYearFigures): number | null {
+export function financingCapital(context: ScoringContext, year: YearValues): number | null {
   const equity = metric(year, 'totalEquity');
   const shortDebt = metricOrAbsent(context, year, 'shortTermDebt');
   const longDebt = metricOrAbsent(context, year, 'longTermDebt');
@@ -20,7 +24,7 @@ export function financingCapital(context: ScoringContext, year: FiscalYearFigure
  * (current liabilities − short-term debt) + net PP&E + goodwill + other intangibles. Requires
  * current assets and liabilities; lines never reported in the window count as none.
  */
-export function operatingCapital(context: ScoringContext, year: FiscalYearFigures): number | null {
+export function operatingCapital(context: ScoringContext, year: YearValues): number | null {
   const currentAssets = metric(year, 'currentAssets');
   const currentLiabilities = metric(year, 'currentLiabilities');
   const parts = [
@@ -68,7 +72,7 @@ export const MIN_CAPITAL_TO_REVENUE = 0.1;
  * approaches ≤ 0: ROIC is "N/M", McKinsey) or `missing`.
  */
 export function chooseCapital(context: ScoringContext, index: number): ChosenCapital {
-  const year = context.years[index] as FiscalYearFigures;
+  const year = context.years[index] as YearValues;
   const previous = index > 0 ? context.years[index - 1] : undefined;
   const consecutive = previous !== undefined && previous.fiscalYear === year.fiscalYear - 1;
   const opening = (f: typeof financingCapital) =>

@@ -1,12 +1,11 @@
-import type { FiscalYearFigures } from '@svc/schemas';
-import { metric, type ScoringContext } from '../core/scoring-context.js';
+import { metric, type ScoringContext, type YearValues } from '../core/scoring-context.js';
 
 /**
  * Gross margin of one year as a fraction: reported gross profit / revenue, else
  * (revenue − cost of revenue) / revenue. `null` when revenue is not positive or neither line is
  * reported that year.
  */
-export function grossMargin(year: FiscalYearFigures): number | null {
+export function grossMargin(year: YearValues): number | null {
   const revenue = metric(year, 'revenue');
   if (revenue === null || revenue <= 0) return null;
   const grossProfit = metric(year, 'grossProfit');
@@ -16,7 +15,7 @@ export function grossMargin(year: FiscalYearFigures): number | null {
 }
 
 /** Net margin of one year as a fraction (net income / revenue); `null` when revenue ≤ 0. */
-export function netMargin(year: FiscalYearFigures): number | null {
+export function netMargin(year: YearValues): number | null {
   const revenue = metric(year, 'revenue');
   const netIncome = metric(year, 'netIncome');
   if (revenue === null || revenue <= 0 || netIncome === null) return null;
@@ -24,7 +23,7 @@ export function netMargin(year: FiscalYearFigures): number | null {
 }
 
 /** Operating margin of one year as a fraction; `null` when revenue ≤ 0 or EBIT is missing. */
-export function operatingMargin(year: FiscalYearFigures): number | null {
+export function operatingMargin(year: YearValues): number | null {
   const revenue = metric(year, 'revenue');
   const operatingIncome = metric(year, 'operatingIncome');
   if (revenue === null || revenue <= 0 || operatingIncome === null) return null;

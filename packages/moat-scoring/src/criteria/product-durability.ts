@@ -1,4 +1,4 @@
-import type { FiscalYearFigures, MetricKey } from '@svc/schemas';
+import type { MetricKey } from '@svc/schemas';
 import {
   type Assessment,
   BEST_WARNING,
@@ -8,7 +8,12 @@ import {
 } from '../core/assessment.js';
 import { percent } from '../core/format.js';
 import { type Anchor, interpolate } from '../core/interpolate.js';
-import { memoSeries, metric, type ScoringContext } from '../core/scoring-context.js';
+import {
+  memoSeries,
+  metric,
+  type ScoringContext,
+  type YearValues,
+} from '../core/scoring-context.js';
 import { mean, median, sampleStdev } from '../core/statistics.js';
 import { grossMargin, grossMarginExemption, operatingMargin } from './margins.js';
 
@@ -98,7 +103,7 @@ function marginResilience(context: ScoringContext): Signal | null {
   };
 }
 
-function grossProfit(year: FiscalYearFigures): number | null {
+function grossProfit(year: YearValues): number | null {
   const margin = grossMargin(year);
   const revenue = metric(year, 'revenue');
   return margin === null || revenue === null ? null : margin * revenue;
@@ -109,7 +114,7 @@ function medianShareOfGrossProfit(context: ScoringContext, key: MetricKey): numb
   const byYear = new Map(context.years.map((y) => [y.fiscalYear, y]));
   const shares: number[] = [];
   profits.values.forEach((gp, i) => {
-    const line = metric(byYear.get(profits.years[i] as number) as FiscalYearFigures, key);
+    const line = metric(byYear.get(profits.years[i] as number) as YearValues, key);
     if (gp > 0 && line !== null) shares.push(line / gp);
   });
   return shares.length < 3 ? null : median(shares);

@@ -1,4 +1,3 @@
-import type { FiscalYearFigures } from '@svc/schemas';
 import {
   type Assessment,
   BEST_FAIL,
@@ -15,6 +14,7 @@ import {
   metricOrAbsent,
   type ScoringContext,
   type YearSeries,
+  type YearValues,
 } from '../core/scoring-context.js';
 import { sum } from '../core/statistics.js';
 import { totalDebt } from './debt-sustainability.js';
@@ -78,7 +78,7 @@ export function windowFlows(context: ScoringContext): Flows {
  * Net debt of a year: total debt (a borrowing line never reported counts as none) − cash. Cash
  * must be reported: every company has it, so its absence is missing data, not "no cash".
  */
-function netDebt(context: ScoringContext, year: FiscalYearFigures): number | null {
+function netDebt(context: ScoringContext, year: YearValues): number | null {
   const debt = totalDebt(context, year);
   const cash = metric(year, 'cash');
   return debt === null || cash === null ? null : debt - cash;
@@ -106,7 +106,7 @@ export function retentionReturn(context: ScoringContext): number | null {
   if (series.values.length < 3) return null;
   const byYear = new Map(context.years.map((y) => [y.fiscalYear, y]));
   const retained = series.years.slice(1).map((fy, i) => {
-    const year = byYear.get(fy) as FiscalYearFigures;
+    const year = byYear.get(fy) as YearValues;
     const dps =
       Math.abs(metricOrAbsent(context, year, 'dividendsPaid') ?? 0) /
       (metric(year, 'dilutedShares') as number);
@@ -176,10 +176,7 @@ function assessWithBuybacks(
     retention === null
       ? qFunding
       : 0.6 * qFunding + 0.4 * interpolate(retention, RETENTION_ANCHORS);
-  const latestEquity = metric(
-    context.years[context.years.length - 1] as FiscalYearFigures,
-    'totalEquity',
-  );
+  const latestEquity = metric(context.years[context.years.length - 1] as YearValues, 'totalEquity');
   const c = context.currency;
   const parts = [
     `buybacks ${amount(flows.buybacks, c)} covered ${times(coverage)} by FCF after dividends`,

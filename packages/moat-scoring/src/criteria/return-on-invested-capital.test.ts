@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { outcome } from '../../test/criterion-helpers.js';
-import { type Columns, makeContext, makeYear, repeat } from '../../test/fixtures.js';
+import { type Columns, makeContext, makeYear as makeRawYear, repeat } from '../../test/fixtures.js';
+import { flattenYear } from '../core/scoring-context.js';
 import { assessReturnOnInvestedCapital } from './return-on-invested-capital.js';
 import { nopatTaxRate, statutoryRate } from './tax-rate.js';
+
+const makeYear = (...args: Parameters<typeof makeRawYear>) => flattenYear(makeRawYear(...args));
 
 const n = 10;
 /** EBIT and balance sheet held flat for 10 years; taxes at 25% of pretax income (= EBIT). */

@@ -1,4 +1,3 @@
-import type { FiscalYearFigures } from '@svc/schemas';
 import {
   type Assessment,
   BEST_WARNING,
@@ -8,7 +7,12 @@ import {
 } from '../core/assessment.js';
 import { percent } from '../core/format.js';
 import { type Anchor, interpolate } from '../core/interpolate.js';
-import { metric, type ScoringContext, type YearSeries } from '../core/scoring-context.js';
+import {
+  metric,
+  type ScoringContext,
+  type YearSeries,
+  type YearValues,
+} from '../core/scoring-context.js';
 import { median } from '../core/statistics.js';
 import { averageCapital, chooseCapital } from './invested-capital.js';
 import { nopatTaxRate } from './tax-rate.js';
@@ -36,7 +40,7 @@ const asPercent = (s: YearSeries): YearSeries => ({
 });
 
 /** EBIT: reported operating income, else pretax income + interest expense (§4.5). */
-export function ebit(year: FiscalYearFigures): number | null {
+export function ebit(year: YearValues): number | null {
   const operating = metric(year, 'operatingIncome');
   if (operating !== null) return operating;
   const pretax = metric(year, 'pretaxIncome');

@@ -1,5 +1,4 @@
-import type { FiscalYearFigures } from '@svc/schemas';
-import { metric } from '../core/scoring-context.js';
+import { metric, type YearValues } from '../core/scoring-context.js';
 
 /** US federal statutory corporate rate before the 2017 Tax Cuts and Jobs Act. */
 export const STATUTORY_RATE_BEFORE_2018 = 0.35;
@@ -25,7 +24,7 @@ function parseDay(text: string | null): number | null {
  * 31 January 2018 is ≈ 33.8%). Falls back to the fiscal-year label when dates are unreadable.
  * Used for non-US filers too, as a documented approximation.
  */
-export function statutoryRate(year: FiscalYearFigures): number {
+export function statutoryRate(year: YearValues): number {
   const end = parseDay(year.periodEnd);
   if (end === null) {
     return year.fiscalYear < 2018 ? STATUTORY_RATE_BEFORE_2018 : STATUTORY_RATE_FROM_2018;
@@ -45,11 +44,11 @@ export function statutoryRate(year: FiscalYearFigures): number {
  * statutory rate when pretax income sums to ≤ 0 or the rate falls outside [0, 0.5]
  * (methodology §4.5).
  */
-export function nopatTaxRate(years: readonly FiscalYearFigures[], index: number): number {
+export function nopatTaxRate(years: readonly YearValues[], index: number): number {
   let tax = 0;
   let pretax = 0;
   for (let i = Math.max(0, index - 2); i <= index; i += 1) {
-    const year = years[i] as FiscalYearFigures;
+    const year = years[i] as YearValues;
     const t = metric(year, 'incomeTaxExpense');
     const p = metric(year, 'pretaxIncome');
     if (t === null || p === null) continue;
@@ -58,5 +57,5 @@ export function nopatTaxRate(years: readonly FiscalYearFigures[], index: number)
   }
   const rate = pretax > 0 ? tax / pretax : Number.NaN;
   if (rate >= 0 && rate <= MAX_EFFECTIVE_RATE) return rate;
-  return statutoryRate(years[index] as FiscalYearFigures);
+  return statutoryRate(years[index] as YearValues);
 }
