@@ -1,4 +1,8 @@
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyServerOptions,
+} from 'fastify';
 import fp from 'fastify-plugin';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { AppDeps } from './deps.js';
@@ -54,8 +58,8 @@ export const apiApp = fp(
 export interface BuildAppOptions {
   /** Fastify logger option; default pino at `config.logLevel`. Tests pass `false`. */
   readonly logger?: FastifyServerOptions['logger'];
-  /** Extra Fastify server options (timeouts, …). */
-  readonly server?: Omit<FastifyServerOptions, 'logger'>;
+  /** Extra Fastify server options (timeouts, `loggerInstance`, …). */
+  readonly server?: Omit<FastifyServerOptions, 'logger'> & { loggerInstance?: FastifyBaseLogger };
 }
 
 /**
@@ -67,12 +71,15 @@ export interface BuildAppOptions {
  * const res = await app.inject({ method: 'GET', url: '/api/docs' });
  */
 export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Promise<FastifyInstance> {
+  const logging = options.server?.loggerInstance
+    ? {}
+    : { logger: options.logger ?? { level: deps.config.logLevel } };
   const app = Fastify({
-    logger: options.logger ?? { level: deps.config.logLevel },
+    ...logging,
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: deps.config.trustProxy,
     ...options.server,
-  });
+  }) as unknown as FastifyInstance;
   await app.register(apiApp, deps);
   return app;
 }

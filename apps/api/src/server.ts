@@ -1,0 +1,52 @@
+import closeWithGrace from 'close-with-grace';
+import { pino } from 'pino';
+import { buildApp } from './app.js';
+import { ConfigError, loadConfig } from './config.js';
+import { openRuntime } from './runtime.js';
+
+/**
+ * Server timeouts (milliseconds). `requestTimeout` bounds receiving a request (not streaming a
+ * response, so SSE answers are unaffected); keep-alive outlives common proxy idle timeouts (60 s).
+ */
+export const SERVER_TIMEOUTS = {
+  connectionTimeout: 0,
+  requestTimeout: 30_000,
+  keepAliveTimeout: 72_000,
+} as const;
+
+/** Milliseconds graceful shutdown may take before the process exits anyway. */
+const CLOSE_GRACE_DELAY_MS = 10_000;
+
+/** Reads the configuration once, opens the runtime, builds the app, listens, closes gracefully. */
+async function main(): Promise<void> {
+  const logger = pino({ level: process.env.LOG_LEVEL ?? 'info' });
+  const config = await loadConfig(process.env, {
+    info: (message) => logger.info(message),
+    warn: (message) => logger.warn(message),
+  });
+  logger.level = config.logLevel;
+  const runtime = await openRuntime(config);
+  const app = await buildApp(runtime.deps, { server: { loggerInstance: logger, ...SERVER_TIMEOUTS } });
+
+  closeWithGrace({ delay: CLOSE_GRACE_DELAY_MS, logger }, async ({ err, signal }) => {
+    if (err) app.log.error({ err }, 'closing after an error');
+    else app.log.info({ signal }, 'closing');
+    await app.close();
+    await runtime.close();
+  });
+
+  await app.listen({ port: config.port, host: config.host });
+  app.log.info(
+    { baseUrl: config.baseUrl, database: runtime.dialect, dataDir: config.dataDir },
+    'service ready',
+  );
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigError) {
+    console.error(error.message);
+  } else {
+    console.error(error);
+  }
+  process.exit(1);
+});

@@ -1,0 +1,116 @@
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig, parseConfig } from '../src/config.js';
+
+describe('parseConfig', () => {
+  it('applies the CONTRACT §5 defaults', () => {
+    const config = parseConfig({});
+    expect(config).toMatchObject({
+      port: 3000,
+      host: '127.0.0.1',
+      baseUrl: 'http://127.0.0.1:3000',
+      accountUrl: 'http://127.0.0.1:3000',
+      databaseUrl: undefined,
+      signupEnabled: true,
+      cookieSecure: false,
+      sessionTtlSeconds: 7 * 24 * 3600,
+      fundamentals: { provider: 'sec-edgar' },
+      oidc: undefined,
+    });
+    expect(config.dataDir).toBe(join(process.cwd(), '.data'));
+  });
+
+  it('derives ACCOUNT_URL, Secure cookies and the OIDC redirect from BASE_URL', () => {
+    const config = parseConfig({
+      BASE_URL: 'https://svc.example.com/',
+      OIDC_ISSUER_URL: 'https://idp.example.com',
+      OIDC_CLIENT_ID: 'id',
+      OIDC_CLIENT_SECRET: 'secret',
+      SIGNUP_ENABLED: 'false',
+    });
+    expect(config.baseUrl).toBe('https://svc.example.com');
+    expect(config.accountUrl).toBe('https://svc.example.com');
+    expect(config.cookieSecure).toBe(true);
+    expect(config.signupEnabled).toBe(false);
+    expect(config.oidc?.redirectUrl).toBe('https://svc.example.com/api/auth/oidc/callback');
+    expect(parseConfig({ BASE_URL: 'https://x.example', COOKIE_SECURE: 'false' }).cookieSecure).toBe(false);
+  });
+
+  it('lists every invalid variable in one ConfigError', () => {
+    const attempt = () =>
+      parseConfig({ PORT: 'eighty', SESSION_SECRET: 'short', FUNDAMENTALS_PROVIDER: 'yahoo' });
+    expect(attempt).toThrow(ConfigError);
+    try {
+      attempt();
+    } catch (error) {
+      const issues = (error as ConfigError).issues.join('\n');
+      for (const name of ['PORT', 'SESSION_SECRET', 'FUNDAMENTALS_PROVIDER']) {
+        expect(issues).toContain(name);
+      }
+    }
+  });
+
+  it('refuses a partial OIDC configuration and a provider without its directory', () => {
+    expect(() => parseConfig({ OIDC_CLIENT_ID: 'only-one' })).toThrow(/OIDC_ISSUER_URL/);
+    expect(() => parseConfig({ FUNDAMENTALS_PROVIDER: 'snapshot' })).toThrow(/FUNDAMENTALS_SNAPSHOT_DIR/);
+  });
+
+  it('validates QUOTA_LIMITS against the quota package schema', () => {
+    expect(parseConfig({ QUOTA_LIMITS: '{"free":{"stock_evaluation":{"limit":20}}}' }).quotaLimits).toEqual({
+      free: { stock_evaluation: { limit: 20 } },
+    });
+    expect(() => parseConfig({ QUOTA_LIMITS: '{"gold":{}}' })).toThrow(ConfigError);
+    expect(() => parseConfig({ QUOTA_LIMITS: 'not json' })).toThrow(/QUOTA_LIMITS/);
+  });
+});
+
+describe('loadConfig and the session secret', () => {
+  const dirs: string[] = [];
+  afterEach(async () => {
+    await Promise.all(dirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
+  });
+  const logger = () => {
+    const lines: string[] = [];
+    return { lines, info: (m: string) => lines.push(m), warn: (m: string) => lines.push(`warn: ${m}`) };
+  };
+
+  it('generates 32 random bytes into DATA_DIR/session-secret (0600) once, says so, and reuses them', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'svc-config-'));
+    dirs.push(dir);
+    const log1 = logger();
+    const first = await loadConfig({ DATA_DIR: join(dir, 'data') }, log1);
+    expect(first.sessionSecretSource).toBe('generated');
+    expect(first.sessionSecret).toHaveLength(32);
+    expect(log1.lines.some((l) => l.includes('generated a new local session secret'))).toBe(true);
+    const file = join(dir, 'data', 'session-secret');
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+    expect(Buffer.from((await readFile(file, 'utf8')).trim(), 'base64url')).toEqual(Buffer.from(first.sessionSecret));
+
+    const second = await loadConfig({ DATA_DIR: join(dir, 'data') }, logger());
+    expect(second.sessionSecretSource).toBe('data-dir');
+    expect(Buffer.from(second.sessionSecret)).toEqual(Buffer.from(first.sessionSecret));
+
+    const other = await mkdtemp(join(tmpdir(), 'svc-config-'));
+    dirs.push(other);
+    const third = await loadConfig({ DATA_DIR: other }, logger());
+    expect(Buffer.from(third.sessionSecret)).not.toEqual(Buffer.from(first.sessionSecret));
+  });
+
+  it('uses SESSION_SECRET when set and writes nothing', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'svc-config-'));
+    dirs.push(dir);
+    const secret = 'x'.repeat(40);
+    const config = await loadConfig({ DATA_DIR: dir, SESSION_SECRET: secret }, logger());
+    expect(config.sessionSecretSource).toBe('environment');
+    expect(new TextDecoder().decode(config.sessionSecret)).toBe(secret);
+    await expect(stat(join(dir, 'session-secret'))).rejects.toThrow();
+  });
+
+  it('warns when SEC_USER_AGENT is missing for the sec-edgar provider', async () => {
+    const log = logger();
+    await loadConfig({ SESSION_SECRET: 'y'.repeat(32) }, log);
+    expect(log.lines.some((l) => l.startsWith('warn: SEC_USER_AGENT'))).toBe(true);
+  });
+});
