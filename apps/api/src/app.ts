@@ -13,8 +13,8 @@ import { registerSessionGuard } from './plugins/app/session-guard.js';
 import { registerCookies } from './plugins/external/cookie.js';
 import { registerRateLimit } from './plugins/external/rate-limit.js';
 import { registerSwagger } from './plugins/external/swagger.js';
-import { accountTokenRoutes } from './routes/account/index.js';
 import { developerPageRoutes } from './routes/account/developer.js';
+import { accountTokenRoutes } from './routes/account/index.js';
 import { authRoutes } from './routes/auth/index.js';
 import { oidcRoutes } from './routes/auth/oidc.js';
 import { docsRoutes } from './routes/docs/index.js';
@@ -70,7 +70,10 @@ export interface BuildAppOptions {
  * const app = await buildApp({ config, repos: createRepositories(database.db), quotas });
  * const res = await app.inject({ method: 'GET', url: '/api/docs' });
  */
-export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Promise<FastifyInstance> {
+export async function buildApp(
+  deps: AppDeps,
+  options: BuildAppOptions = {},
+): Promise<FastifyInstance> {
   const logging = options.server?.loggerInstance
     ? {}
     : { logger: options.logger ?? { level: deps.config.logLevel } };

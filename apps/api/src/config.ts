@@ -178,7 +178,9 @@ function parseQuotaLimits(raw: string | undefined): QuotaLimitOverrides {
   }
   const parsed = QuotaLimitOverridesSchema.safeParse(json);
   if (!parsed.success) {
-    throw new ConfigError(parsed.error.issues.map((i) => `QUOTA_LIMITS.${i.path.join('.')}: ${i.message}`));
+    throw new ConfigError(
+      parsed.error.issues.map((i) => `QUOTA_LIMITS.${i.path.join('.')}: ${i.message}`),
+    );
   }
   return parsed.data;
 }
@@ -308,5 +310,9 @@ export async function loadConfig(
   } else {
     logger.info(`SESSION_SECRET not set: using the local session secret kept in ${path}`);
   }
-  return { ...base, sessionSecret: secret, sessionSecretSource: created ? 'generated' : 'data-dir' };
+  return {
+    ...base,
+    sessionSecret: secret,
+    sessionSecretSource: created ? 'generated' : 'data-dir',
+  };
 }

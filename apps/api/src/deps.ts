@@ -5,11 +5,7 @@ import {
   mintPersonalAccessToken,
   verifyPassword,
 } from '@svc/portfolio-store';
-import type {
-  AccountRepositories,
-  PasswordHasher,
-  QuotaUsageReader,
-} from './accounts/ports.js';
+import type { AccountRepositories, PasswordHasher, QuotaUsageReader } from './accounts/ports.js';
 import type { LoginThrottleOptions } from './auth/login-throttle.js';
 import type { OidcClient } from './auth/oidc.js';
 import type { TokenCrypto } from './auth/personal-access-tokens.js';

@@ -11,10 +11,24 @@ export type {
   QuotaUsageReader,
 } from './accounts/ports.js';
 export { apiApp, BODY_LIMIT_BYTES, type BuildAppOptions, buildApp } from './app.js';
-export type { Authenticated, AuthService, ClientContext, OpenedSession } from './auth/auth-service.js';
+export type {
+  Authenticated,
+  AuthService,
+  ClientContext,
+  OpenedSession,
+} from './auth/auth-service.js';
 export { OIDC_COOKIE, SESSION_COOKIE } from './auth/cookies.js';
-export { createLoginThrottle, type LoginThrottle, type LoginThrottleOptions } from './auth/login-throttle.js';
-export { createOidcClient, type OidcChecks, type OidcClient, type OidcIdentity } from './auth/oidc.js';
+export {
+  createLoginThrottle,
+  type LoginThrottle,
+  type LoginThrottleOptions,
+} from './auth/login-throttle.js';
+export {
+  createOidcClient,
+  type OidcChecks,
+  type OidcClient,
+  type OidcIdentity,
+} from './auth/oidc.js';
 export { assertSameOrigin, requestOrigin } from './auth/origin-check.js';
 export {
   createPersonalAccessTokens,

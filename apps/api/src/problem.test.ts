@@ -5,16 +5,36 @@ import { ApiError, PROBLEM_CODES, STATUS_OF_CODE, toProblem } from './problem.js
 
 describe('toProblem', () => {
   it('keeps the code, status and extras of an ApiError', () => {
-    const answer = toProblem(new ApiError('rate_limited', 'slow down', { retryAfterSeconds: 12.2 }), '/x');
+    const answer = toProblem(
+      new ApiError('rate_limited', 'slow down', { retryAfterSeconds: 12.2 }),
+      '/x',
+    );
     expect(answer.status).toBe(429);
     expect(answer.headers).toEqual({ 'retry-after': '13' });
-    expect(answer.body).toMatchObject({ code: 'rate_limited', status: 429, detail: 'slow down', instance: '/x' });
+    expect(answer.body).toMatchObject({
+      code: 'rate_limited',
+      status: 429,
+      detail: 'slow down',
+      instance: '/x',
+    });
   });
 
   it.each([
-    [{ code: 'FST_ERR_CTP_BODY_TOO_LARGE', statusCode: 413, message: 'too large' }, 413, 'payload_too_large'],
-    [{ code: 'FST_ERR_CTP_INVALID_MEDIA_TYPE', statusCode: 415, message: 'bad type' }, 415, 'unsupported_media_type'],
-    [{ code: 'FST_ERR_CTP_INVALID_JSON_BODY', statusCode: 400, message: 'bad json' }, 400, 'validation_failed'],
+    [
+      { code: 'FST_ERR_CTP_BODY_TOO_LARGE', statusCode: 413, message: 'too large' },
+      413,
+      'payload_too_large',
+    ],
+    [
+      { code: 'FST_ERR_CTP_INVALID_MEDIA_TYPE', statusCode: 415, message: 'bad type' },
+      415,
+      'unsupported_media_type',
+    ],
+    [
+      { code: 'FST_ERR_CTP_INVALID_JSON_BODY', statusCode: 400, message: 'bad json' },
+      400,
+      'validation_failed',
+    ],
     [{ statusCode: 404, message: 'nope' }, 404, 'not_found'],
     [{ statusCode: 503, message: 'db down at 10.0.0.3' }, 500, 'internal'],
     [new TypeError('x is undefined'), 500, 'internal'],
@@ -46,7 +66,7 @@ describe('toProblem', () => {
     ]);
   });
 
-  it('maps the packages\' errors: StoreError codes and an exhausted quota', () => {
+  it("maps the packages' errors: StoreError codes and an exhausted quota", () => {
     expect(toProblem(new StoreError('conflict', 'dup'), undefined).status).toBe(409);
     expect(toProblem(new StoreError('not_found', 'gone'), undefined).status).toBe(404);
     expect(toProblem(new StoreError('invalid_input', 'bad'), undefined).status).toBe(400);
@@ -62,7 +82,12 @@ describe('toProblem', () => {
     const answer = toProblem(new QuotaError('quota_exceeded', 'no', { denied }), undefined);
     expect(answer.status).toBe(429);
     expect(answer.headers['retry-after']).toBe('3600');
-    expect(answer.body.quota).toEqual({ name: 'ai_consult', limit: 5, used: 5, resetsAt: '2030-04-01T00:00:00.000Z' });
+    expect(answer.body.quota).toEqual({
+      name: 'ai_consult',
+      limit: 5,
+      used: 5,
+      resetsAt: '2030-04-01T00:00:00.000Z',
+    });
   });
 
   it('gives every code a 4xx/5xx status', () => {

@@ -208,7 +208,9 @@ export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 500 | 
 /** An OpenAPI response object whose body is {@link ProblemDetails} as application/problem+json. */
 export interface ProblemResponse {
   readonly description: string;
-  readonly content: { readonly 'application/problem+json': { readonly schema: typeof ProblemDetails } };
+  readonly content: {
+    readonly 'application/problem+json': { readonly schema: typeof ProblemDetails };
+  };
 }
 
 /**
@@ -279,22 +281,30 @@ export function fromPackageError(error: unknown): ApiError | undefined {
   if (error instanceof StoreError) {
     switch (error.code) {
       case 'conflict':
-        return new ApiError('conflict', 'The resource exists or changed meanwhile.', { cause: error });
+        return new ApiError('conflict', 'The resource exists or changed meanwhile.', {
+          cause: error,
+        });
       case 'not_found':
         return new ApiError('not_found', 'No such resource.', { cause: error });
       case 'invalid_input':
-        return new ApiError('validation_failed', 'The input was rejected by the store.', { cause: error });
+        return new ApiError('validation_failed', 'The input was rejected by the store.', {
+          cause: error,
+        });
       case 'migration_failed':
         return undefined;
     }
   }
   if (error instanceof QuotaError && error.code === 'quota_exceeded' && error.denied) {
     const { name, limit, used, resetsAt, retryAfterSeconds } = error.denied;
-    return new ApiError('quota_exceeded', `The ${name} quota of your plan is used up until ${resetsAt}.`, {
-      cause: error,
-      quota: { name, limit, used, resetsAt },
-      retryAfterSeconds,
-    });
+    return new ApiError(
+      'quota_exceeded',
+      `The ${name} quota of your plan is used up until ${resetsAt}.`,
+      {
+        cause: error,
+        quota: { name, limit, used, resetsAt },
+        retryAfterSeconds,
+      },
+    );
   }
   return undefined;
 }
@@ -333,8 +343,18 @@ export function toProblem(thrown: unknown, instance: string | undefined): Proble
   if (mapped !== undefined || (status >= 400 && status < 500)) {
     const code = mapped ?? codeForStatus(status);
     const detail = typeof e.message === 'string' && e.message ? e.message : TITLE_OF_CODE[code];
-    return { status: STATUS_OF_CODE[code], body: problemBody(code, detail, extra), headers: {}, unexpected: false };
+    return {
+      status: STATUS_OF_CODE[code],
+      body: problemBody(code, detail, extra),
+      headers: {},
+      unexpected: false,
+    };
   }
   const detail = 'An unexpected error occurred. It has been logged.';
-  return { status: 500, body: problemBody('internal', detail, extra), headers: {}, unexpected: true };
+  return {
+    status: 500,
+    body: problemBody('internal', detail, extra),
+    headers: {},
+    unexpected: true,
+  };
 }

@@ -26,7 +26,9 @@ async function main(): Promise<void> {
   });
   logger.level = config.logLevel;
   const runtime = await openRuntime(config);
-  const app = await buildApp(runtime.deps, { server: { loggerInstance: logger, ...SERVER_TIMEOUTS } });
+  const app = await buildApp(runtime.deps, {
+    server: { loggerInstance: logger, ...SERVER_TIMEOUTS },
+  });
 
   closeWithGrace({ delay: CLOSE_GRACE_DELAY_MS, logger }, async ({ err, signal }) => {
     if (err) app.log.error({ err }, 'closing after an error');

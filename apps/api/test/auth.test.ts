@@ -1,10 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, ENGINES, ORIGIN, registerUser, sessionCookie, type TestContext } from './helpers.js';
+import {
+  createTestContext,
+  ENGINES,
+  ORIGIN,
+  registerUser,
+  sessionCookie,
+  type TestContext,
+} from './helpers.js';
 
 describe.each(ENGINES)('accounts and sessions (%s)', (engine) => {
   let ctx: TestContext;
   beforeAll(async () => {
-    ctx = await createTestContext({ engine, deps: { loginThrottle: { maxFailures: 3, windowSeconds: 60 } } });
+    ctx = await createTestContext({
+      engine,
+      deps: { loginThrottle: { maxFailures: 3, windowSeconds: 60 } },
+    });
   });
   afterAll(() => ctx.close());
 
@@ -29,10 +39,18 @@ describe.each(ENGINES)('accounts and sessions (%s)', (engine) => {
     expect(Object.keys(claims)).toEqual(expect.arrayContaining(['sub', 'sid', 'iat', 'exp']));
     expect(claims.sub).toBe(res.json().user.id);
 
-    const session = await ctx.app.inject({ url: '/api/auth/session', headers: { cookie: sessionCookie(res) } });
+    const session = await ctx.app.inject({
+      url: '/api/auth/session',
+      headers: { cookie: sessionCookie(res) },
+    });
     expect(session.statusCode).toBe(200);
     expect(session.json()).toMatchObject({ user: { email: 'ada@example.com' }, plan: 'free' });
-    expect(session.json().quotas.map((q: { name: string }) => q.name).sort()).toEqual(['ai_consult', 'stock_evaluation']);
+    expect(
+      session
+        .json()
+        .quotas.map((q: { name: string }) => q.name)
+        .sort(),
+    ).toEqual(['ai_consult', 'stock_evaluation']);
   });
 
   it('reports quota usage from the shared counters, with the reset instant of the period', async () => {
@@ -110,10 +128,18 @@ describe.each(ENGINES)('accounts and sessions (%s)', (engine) => {
 
   it('logout revokes the session at once: the same cookie is refused afterwards', async () => {
     const { cookie } = await registerUser(ctx.app, 'bye@example.com');
-    expect((await ctx.app.inject({ url: '/api/auth/session', headers: { cookie } })).statusCode).toBe(200);
-    const out = await ctx.app.inject({ method: 'POST', url: '/api/auth/logout', headers: { cookie, ...ORIGIN } });
+    expect(
+      (await ctx.app.inject({ url: '/api/auth/session', headers: { cookie } })).statusCode,
+    ).toBe(200);
+    const out = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/auth/logout',
+      headers: { cookie, ...ORIGIN },
+    });
     expect(out.statusCode).toBe(204);
-    expect(String(out.headers['set-cookie'])).toMatch(/service_session=;.*Expires=Thu, 01 Jan 1970/);
+    expect(String(out.headers['set-cookie'])).toMatch(
+      /service_session=;.*Expires=Thu, 01 Jan 1970/,
+    );
     const after = await ctx.app.inject({ url: '/api/auth/session', headers: { cookie } });
     expect(after.statusCode).toBe(401);
     expect(after.json().code).toBe('unauthorized');
@@ -124,17 +150,27 @@ describe.each(ENGINES)('accounts and sessions (%s)', (engine) => {
     const jwt = cookie.split('=')[1] ?? '';
     const [header, payload, signature] = jwt.split('.');
     const claims = JSON.parse(Buffer.from(payload ?? '', 'base64url').toString());
-    const forged = Buffer.from(JSON.stringify({ ...claims, sub: '00000000-0000-4000-8000-000000000000' })).toString('base64url');
+    const forged = Buffer.from(
+      JSON.stringify({ ...claims, sub: '00000000-0000-4000-8000-000000000000' }),
+    ).toString('base64url');
     const tampered = `service_session=${header}.${forged}.${signature}`;
-    expect((await ctx.app.inject({ url: '/api/auth/session', headers: { cookie: tampered } })).statusCode).toBe(401);
+    expect(
+      (await ctx.app.inject({ url: '/api/auth/session', headers: { cookie: tampered } }))
+        .statusCode,
+    ).toBe(401);
 
     await ctx.repos.sessions.revoke(userId, claims.sid, new Date());
-    expect((await ctx.app.inject({ url: '/api/auth/session', headers: { cookie } })).statusCode).toBe(401);
+    expect(
+      (await ctx.app.inject({ url: '/api/auth/session', headers: { cookie } })).statusCode,
+    ).toBe(401);
 
     const other = await createTestContext({ engine });
     try {
       const foreign = await registerUser(other.app, 'revoked@example.com');
-      expect((await ctx.app.inject({ url: '/api/auth/session', headers: { cookie: foreign.cookie } })).statusCode).toBe(401);
+      expect(
+        (await ctx.app.inject({ url: '/api/auth/session', headers: { cookie: foreign.cookie } }))
+          .statusCode,
+      ).toBe(401);
     } finally {
       await other.close();
     }

@@ -35,7 +35,9 @@ describe('parseConfig', () => {
     expect(config.cookieSecure).toBe(true);
     expect(config.signupEnabled).toBe(false);
     expect(config.oidc?.redirectUrl).toBe('https://svc.example.com/api/auth/oidc/callback');
-    expect(parseConfig({ BASE_URL: 'https://x.example', COOKIE_SECURE: 'false' }).cookieSecure).toBe(false);
+    expect(
+      parseConfig({ BASE_URL: 'https://x.example', COOKIE_SECURE: 'false' }).cookieSecure,
+    ).toBe(false);
   });
 
   it('lists every invalid variable in one ConfigError', () => {
@@ -54,11 +56,15 @@ describe('parseConfig', () => {
 
   it('refuses a partial OIDC configuration and a provider without its directory', () => {
     expect(() => parseConfig({ OIDC_CLIENT_ID: 'only-one' })).toThrow(/OIDC_ISSUER_URL/);
-    expect(() => parseConfig({ FUNDAMENTALS_PROVIDER: 'snapshot' })).toThrow(/FUNDAMENTALS_SNAPSHOT_DIR/);
+    expect(() => parseConfig({ FUNDAMENTALS_PROVIDER: 'snapshot' })).toThrow(
+      /FUNDAMENTALS_SNAPSHOT_DIR/,
+    );
   });
 
   it('validates QUOTA_LIMITS against the quota package schema', () => {
-    expect(parseConfig({ QUOTA_LIMITS: '{"free":{"stock_evaluation":{"limit":20}}}' }).quotaLimits).toEqual({
+    expect(
+      parseConfig({ QUOTA_LIMITS: '{"free":{"stock_evaluation":{"limit":20}}}' }).quotaLimits,
+    ).toEqual({
       free: { stock_evaluation: { limit: 20 } },
     });
     expect(() => parseConfig({ QUOTA_LIMITS: '{"gold":{}}' })).toThrow(ConfigError);
@@ -73,7 +79,11 @@ describe('loadConfig and the session secret', () => {
   });
   const logger = () => {
     const lines: string[] = [];
-    return { lines, info: (m: string) => lines.push(m), warn: (m: string) => lines.push(`warn: ${m}`) };
+    return {
+      lines,
+      info: (m: string) => lines.push(m),
+      warn: (m: string) => lines.push(`warn: ${m}`),
+    };
   };
 
   it('generates 32 random bytes into DATA_DIR/session-secret (0600) once, says so, and reuses them', async () => {
@@ -86,7 +96,9 @@ describe('loadConfig and the session secret', () => {
     expect(log1.lines.some((l) => l.includes('generated a new local session secret'))).toBe(true);
     const file = join(dir, 'data', 'session-secret');
     expect((await stat(file)).mode & 0o777).toBe(0o600);
-    expect(Buffer.from((await readFile(file, 'utf8')).trim(), 'base64url')).toEqual(Buffer.from(first.sessionSecret));
+    expect(Buffer.from((await readFile(file, 'utf8')).trim(), 'base64url')).toEqual(
+      Buffer.from(first.sessionSecret),
+    );
 
     const second = await loadConfig({ DATA_DIR: join(dir, 'data') }, logger());
     expect(second.sessionSecretSource).toBe('data-dir');

@@ -8,7 +8,9 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const available = existsSync(CHROMIUM);
 const isCI = process.env.CI === 'true' || process.env.CI === '1';
 if (!available && !isCI) {
-  console.warn(`skipping the developer page E2E: no chromium at ${CHROMIUM} (run scripts/ci-deps.sh)`);
+  console.warn(
+    `skipping the developer page E2E: no chromium at ${CHROMIUM} (run scripts/ci-deps.sh)`,
+  );
 }
 
 async function freePort(): Promise<number> {
@@ -50,7 +52,11 @@ describe.skipIf(!available && !isCI)('developer page in headless Chromium', () =
     const register = await fetch(`${base}/api/auth/register`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', origin: base },
-      body: JSON.stringify({ email: 'dev@example.com', password: 'correct horse battery', name: 'Dev <b>' }),
+      body: JSON.stringify({
+        email: 'dev@example.com',
+        password: 'correct horse battery',
+        name: 'Dev <b>',
+      }),
     });
     expect(register.status).toBe(201);
 
@@ -88,7 +94,8 @@ describe.skipIf(!available && !isCI)('developer page in headless Chromium', () =
     await row.waitFor();
     expect(await row.locator('td').nth(1).textContent()).toBe(`${shown.slice(0, 14)}…`);
 
-    const use = () => fetch(`${base}/test/whoami`, { headers: { authorization: `Bearer ${copied}` } });
+    const use = () =>
+      fetch(`${base}/test/whoami`, { headers: { authorization: `Bearer ${copied}` } });
     const ok = await use();
     expect(ok.status).toBe(200);
     expect(await ok.json()).toEqual({ email: 'dev@example.com' });

@@ -16,7 +16,13 @@ describe('documentation routes (public)', () => {
     const body = res.json();
     expect(body.version).toBe('2.5.33');
     expect(body.sections.map((s: { id: string }) => s.id)).toEqual([
-      'overview', 'authentication', 'mcp', 'desktop-client', 'advisor-moat', 'advisor-chat', 'portfolio',
+      'overview',
+      'authentication',
+      'mcp',
+      'desktop-client',
+      'advisor-moat',
+      'advisor-chat',
+      'portfolio',
     ]);
     expect(body.sections[2].url).toBe(`${base}/api/docs/mcp`);
     expect(body.discovery).toEqual({
@@ -26,14 +32,17 @@ describe('documentation routes (public)', () => {
     });
   });
 
-  it.each(DOCS_SECTION_IDS)('serves section %s with id, title, description, url and content', async (id) => {
-    const res = await ctx.app.inject({ url: `/api/docs/${id}` });
-    expect(res.statusCode).toBe(200);
-    const body = res.json();
-    expect(body).toMatchObject({ id, url: `${base}/api/docs/${id}` });
-    expect(body.title.length).toBeGreaterThan(3);
-    expect(body.content.summary.length).toBeGreaterThan(80);
-  });
+  it.each(DOCS_SECTION_IDS)(
+    'serves section %s with id, title, description, url and content',
+    async (id) => {
+      const res = await ctx.app.inject({ url: `/api/docs/${id}` });
+      expect(res.statusCode).toBe(200);
+      const body = res.json();
+      expect(body).toMatchObject({ id, url: `${base}/api/docs/${id}` });
+      expect(body.title.length).toBeGreaterThan(3);
+      expect(body.content.summary.length).toBeGreaterThan(80);
+    },
+  );
 
   it('gives MCP clients a ready configuration with the real address and the bearer header', async () => {
     const { content } = (await ctx.app.inject({ url: '/api/docs/mcp' })).json();
@@ -44,21 +53,29 @@ describe('documentation routes (public)', () => {
 
   it('documents the real auth paths with curl examples against the base URL', async () => {
     const { content } = (await ctx.app.inject({ url: '/api/docs/authentication' })).json();
-    const paths = content.endpoints.map((e: { method: string; path: string }) => `${e.method} ${e.path}`);
-    const documented = Object.entries((await ctx.app.inject({ url: '/openapi.json' })).json().paths).flatMap(
-      ([path, ops]) => Object.keys(ops as object).map((m) => `${m.toUpperCase()} ${path}`),
+    const paths = content.endpoints.map(
+      (e: { method: string; path: string }) => `${e.method} ${e.path}`,
     );
+    const documented = Object.entries(
+      (await ctx.app.inject({ url: '/openapi.json' })).json().paths,
+    ).flatMap(([path, ops]) => Object.keys(ops as object).map((m) => `${m.toUpperCase()} ${path}`));
     for (const op of documented.filter((o) => o.includes('/auth/') || o.includes('account'))) {
       expect(paths).toContain(op);
     }
-    expect(content.examples.map((e: { code: string }) => e.code).join('\n')).toContain(`${base}/api/auth/login`);
+    expect(content.examples.map((e: { code: string }) => e.code).join('\n')).toContain(
+      `${base}/api/auth/login`,
+    );
   });
 
   it('documents the SSE frames of the narrative and the advisor (CONTRACT §4)', async () => {
     const moat = (await ctx.app.inject({ url: '/api/docs/advisor-moat' })).json().content;
-    expect(moat.streamFrames.map((f: { frame: string }) => f.frame).join('\n')).toContain('event: done');
+    expect(moat.streamFrames.map((f: { frame: string }) => f.frame).join('\n')).toContain(
+      'event: done',
+    );
     const chat = (await ctx.app.inject({ url: '/api/docs/advisor-chat' })).json().content;
-    const types = chat.streamFrames.map((f: { frame: string }) => JSON.parse(f.frame.replace(/^data: /, '')).type);
+    const types = chat.streamFrames.map(
+      (f: { frame: string }) => JSON.parse(f.frame.replace(/^data: /, '')).type,
+    );
     expect(types).toEqual(['start', 'delta', 'tool', 'proposal', 'error', 'done']);
   });
 

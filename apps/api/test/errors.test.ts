@@ -17,7 +17,9 @@ describe('problem+json errors and the session guard', () => {
       },
     });
     // Every operation the published document marks as needing the session cookie.
-    const doc = ctx.app.swagger() as { paths: Record<string, Record<string, { security?: object[] }>> };
+    const doc = ctx.app.swagger() as {
+      paths: Record<string, Record<string, { security?: object[] }>>;
+    };
     for (const [path, operations] of Object.entries(doc.paths)) {
       for (const [method, operation] of Object.entries(operations)) {
         if (JSON.stringify(operation.security ?? []).includes('sessionCookie')) {

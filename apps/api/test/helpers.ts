@@ -3,9 +3,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createDatabase, createRepositories, migrateToLatest } from '@svc/portfolio-store';
+import { createQuotaService } from '@svc/quota';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { sql } from 'kysely';
-import { createQuotaService } from '@svc/quota';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import type { AppDeps } from '../src/deps.js';
@@ -18,7 +18,6 @@ export const ENGINES: readonly ('pglite' | 'postgres')[] = process.env.TEST_DATA
 export const BASE_URL = 'http://127.0.0.1:3000';
 export const ORIGIN = { origin: BASE_URL };
 const silent = { info: () => {}, warn: () => {} };
-
 
 export interface TestContext {
   readonly app: FastifyInstance;
@@ -46,15 +45,17 @@ export async function createTestContext(
   const repos = createRepositories(database.db);
   const dataDir = await mkdtemp(join(tmpdir(), 'svc-api-'));
   const config = await loadConfig(
-    { SESSION_SECRET: randomBytes(32).toString('hex'), DATA_DIR: dataDir, BASE_URL, ...options.env },
+    {
+      SESSION_SECRET: randomBytes(32).toString('hex'),
+      DATA_DIR: dataDir,
+      BASE_URL,
+      ...options.env,
+    },
     silent,
   );
   const now = options.deps?.now;
   const quotas = createQuotaService({ db: database.db, ...(now ? { now } : {}) });
-  const app = await buildApp(
-    { config, repos, quotas, ...options.deps },
-    { logger: false },
-  );
+  const app = await buildApp({ config, repos, quotas, ...options.deps }, { logger: false });
   await options.beforeReady?.(app);
   await app.ready();
   return {

@@ -45,12 +45,24 @@ async function startProvider(): Promise<{ issuer: string; server: Server }> {
     claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
     cookies: { keys: ['test-cookie-key-0123456789abcdef'] },
     features: { devInteractions: { enabled: true } },
-    ttl: { AccessToken: 600, AuthorizationCode: 60, Grant: 600, IdToken: 600, Interaction: 600, Session: 600 },
+    ttl: {
+      AccessToken: 600,
+      AuthorizationCode: 60,
+      Grant: 600,
+      IdToken: 600,
+      Interaction: 600,
+      Session: 600,
+    },
     async findAccount(_ctx, sub) {
       return {
         accountId: sub,
         async claims() {
-          return { sub, email: `${sub}@idp.example`, email_verified: sub !== 'unverified', name: `User ${sub}` };
+          return {
+            sub,
+            email: `${sub}@idp.example`,
+            email_verified: sub !== 'unverified',
+            name: `User ${sub}`,
+          };
         },
       };
     },
@@ -75,8 +87,12 @@ async function signInAtProvider(authorizationUrl: string, login: string): Promis
     const html = await res.text();
     const action = /<form[^>]*action="([^"]+)"/.exec(html)?.[1];
     const prompt = /name="prompt" value="(\w+)"/.exec(html)?.[1];
-    if (!action || !prompt) throw new Error(`unexpected provider page (${res.status}): ${html.slice(0, 300)}`);
-    const form = new URLSearchParams({ prompt, ...(prompt === 'login' ? { login, password: 'any' } : {}) });
+    if (!action || !prompt)
+      throw new Error(`unexpected provider page (${res.status}): ${html.slice(0, 300)}`);
+    const form = new URLSearchParams({
+      prompt,
+      ...(prompt === 'login' ? { login, password: 'any' } : {}),
+    });
     const posted = await fetch(new URL(action, url), {
       method: 'POST',
       redirect: 'manual',
@@ -96,7 +112,11 @@ describe('OpenID Connect sign-in against a real provider on loopback', () => {
   beforeAll(async () => {
     provider = await startProvider();
     ctx = await createTestContext({
-      env: { OIDC_ISSUER_URL: provider.issuer, OIDC_CLIENT_ID: CLIENT.id, OIDC_CLIENT_SECRET: CLIENT.secret },
+      env: {
+        OIDC_ISSUER_URL: provider.issuer,
+        OIDC_CLIENT_ID: CLIENT.id,
+        OIDC_CLIENT_SECRET: CLIENT.secret,
+      },
     });
   });
   afterAll(async () => {
@@ -114,7 +134,10 @@ describe('OpenID Connect sign-in against a real provider on loopback', () => {
   }
 
   async function callback(url: URL, stateCookie: string) {
-    return ctx.app.inject({ url: `${url.pathname}${url.search}`, headers: { cookie: stateCookie } });
+    return ctx.app.inject({
+      url: `${url.pathname}${url.search}`,
+      headers: { cookie: stateCookie },
+    });
   }
 
   it('runs authorization code + PKCE end to end and opens a session', async () => {
@@ -133,13 +156,19 @@ describe('OpenID Connect sign-in against a real provider on loopback', () => {
     const session = res.cookies.find((c) => c.name === 'service_session');
     expect(session?.httpOnly).toBe(true);
 
-    const me = await ctx.app.inject({ url: '/api/auth/session', headers: { cookie: `service_session=${session?.value}` } });
+    const me = await ctx.app.inject({
+      url: '/api/auth/session',
+      headers: { cookie: `service_session=${session?.value}` },
+    });
     expect(me.statusCode).toBe(200);
     expect(me.json().user).toMatchObject({ email: 'alice@idp.example', name: 'User alice' });
 
     // Same identity again: the same user, not a new one.
     const second = await startLogin();
-    const res2 = await callback(await signInAtProvider(second.location, 'alice'), second.stateCookie);
+    const res2 = await callback(
+      await signInAtProvider(second.location, 'alice'),
+      second.stateCookie,
+    );
     expect(res2.headers.location).toBe('/');
     const cookie2 = `service_session=${res2.cookies.find((c) => c.name === 'service_session')?.value}`;
     const me2 = await ctx.app.inject({ url: '/api/auth/session', headers: { cookie: cookie2 } });

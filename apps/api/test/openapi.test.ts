@@ -5,9 +5,18 @@ import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OidcClient } from '../src/auth/oidc.js';
 import { DOCS_SECTION_IDS } from '../src/docs/schema.js';
-import { createTestContext, ORIGIN, registerUser, sessionCookie, type TestContext } from './helpers.js';
+import {
+  createTestContext,
+  ORIGIN,
+  registerUser,
+  sessionCookie,
+  type TestContext,
+} from './helpers.js';
 
-type Operation = { responses: Record<string, { content?: Record<string, { schema: object }> }>; security?: object[] };
+type Operation = {
+  responses: Record<string, { content?: Record<string, { schema: object }> }>;
+  security?: object[];
+};
 type OpenApiDoc = {
   openapi: string;
   info: { version: string; description: string };
@@ -21,7 +30,12 @@ const stubOidc: OidcClient = {
     url: new URL('https://idp.example/authorize?client_id=svc'),
     checks: { state: 's', nonce: 'n', codeVerifier: 'v' },
   }),
-  finish: async () => ({ issuer: 'https://idp.example', subject: 'sub-1', email: 'oidc@example.com', name: 'O' }),
+  finish: async () => ({
+    issuer: 'https://idp.example',
+    subject: 'sub-1',
+    email: 'oidc@example.com',
+    name: 'O',
+  }),
 };
 
 const escapePointer = (part: string) => part.replaceAll('~', '~0').replaceAll('/', '~1');
@@ -56,14 +70,27 @@ describe('OpenAPI document', () => {
       return res;
     }
     const media = String(res.headers['content-type']).split(';')[0] ?? '';
-    expect(Object.keys(response.content), `${method} ${path} ${res.statusCode} media`).toContain(media);
-    const pointer = ['paths', path, method, 'responses', String(res.statusCode), 'content', media, 'schema']
+    expect(Object.keys(response.content), `${method} ${path} ${res.statusCode} media`).toContain(
+      media,
+    );
+    const pointer = [
+      'paths',
+      path,
+      method,
+      'responses',
+      String(res.statusCode),
+      'content',
+      media,
+      'schema',
+    ]
       .map(escapePointer)
       .join('/');
     const validate = ajv.compile({ $ref: `openapi.json#/${pointer}` });
     const body = media.endsWith('json') ? res.json() : res.body;
     const ok = validate(body);
-    expect(ok, `${method} ${path} ${res.statusCode}: ${ajv.errorsText(validate.errors)}`).toBe(true);
+    expect(ok, `${method} ${path} ${res.statusCode}: ${ajv.errorsText(validate.errors)}`).toBe(
+      true,
+    );
     return res;
   }
 
@@ -74,16 +101,27 @@ describe('OpenAPI document', () => {
     expect(doc.openapi).toBe('3.1.0');
     expect(doc.info.version).toBe('2.5.33');
     expect(doc.info.description).toContain('not financial advice');
-    expect(doc.components.securitySchemes.sessionCookie).toMatchObject({ type: 'apiKey', in: 'cookie', name: 'service_session' });
-    expect(doc.components.securitySchemes.personalAccessToken).toMatchObject({ type: 'http', scheme: 'bearer' });
+    expect(doc.components.securitySchemes.sessionCookie).toMatchObject({
+      type: 'apiKey',
+      in: 'cookie',
+      name: 'service_session',
+    });
+    expect(doc.components.securitySchemes.personalAccessToken).toMatchObject({
+      type: 'http',
+      scheme: 'bearer',
+    });
   });
 
   it('describes every error response as problem+json and marks session routes', () => {
     for (const [path, operations] of Object.entries(doc.paths)) {
       for (const [method, operation] of Object.entries(operations)) {
-        expect(operation.responses['500']?.content?.['application/problem+json'], `${method} ${path}`).toBeDefined();
+        expect(
+          operation.responses['500']?.content?.['application/problem+json'],
+          `${method} ${path}`,
+        ).toBeDefined();
         for (const [status, response] of Object.entries(operation.responses)) {
-          if (Number(status) >= 400) expect(Object.keys(response.content ?? {})).toEqual(['application/problem+json']);
+          if (Number(status) >= 400)
+            expect(Object.keys(response.content ?? {})).toEqual(['application/problem+json']);
         }
         if (operation.security) expect(operation.responses['401']).toBeDefined();
       }
@@ -92,18 +130,39 @@ describe('OpenAPI document', () => {
 
   it('matches the real answers of every route', async () => {
     await check('/api/docs', { url: '/api/docs' });
-    for (const id of DOCS_SECTION_IDS) await check('/api/docs/{section}', { url: `/api/docs/${id}` });
+    for (const id of DOCS_SECTION_IDS)
+      await check('/api/docs/{section}', { url: `/api/docs/${id}` });
     await check('/api/docs/{section}', { url: '/api/docs/nope' });
 
     const reg = await check('/api/auth/register', {
-      method: 'POST', url: '/api/auth/register', headers: ORIGIN,
+      method: 'POST',
+      url: '/api/auth/register',
+      headers: ORIGIN,
       payload: { email: 'doc@example.com', password: 'correct horse battery', name: 'Doc' },
     });
     const cookie = sessionCookie(reg);
-    await check('/api/auth/register', { method: 'POST', url: '/api/auth/register', headers: ORIGIN, payload: { email: 'doc@example.com', password: 'correct horse battery' } });
-    await check('/api/auth/register', { method: 'POST', url: '/api/auth/register', headers: ORIGIN, payload: { email: 'x' } });
-    await check('/api/auth/login', { method: 'POST', url: '/api/auth/login', payload: { email: 'doc@example.com', password: 'correct horse battery' } });
-    await check('/api/auth/login', { method: 'POST', url: '/api/auth/login', payload: { email: 'doc@example.com', password: 'wrong password' } });
+    await check('/api/auth/register', {
+      method: 'POST',
+      url: '/api/auth/register',
+      headers: ORIGIN,
+      payload: { email: 'doc@example.com', password: 'correct horse battery' },
+    });
+    await check('/api/auth/register', {
+      method: 'POST',
+      url: '/api/auth/register',
+      headers: ORIGIN,
+      payload: { email: 'x' },
+    });
+    await check('/api/auth/login', {
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: 'doc@example.com', password: 'correct horse battery' },
+    });
+    await check('/api/auth/login', {
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: 'doc@example.com', password: 'wrong password' },
+    });
     await check('/api/auth/session', { url: '/api/auth/session', headers: { cookie } });
     await check('/api/auth/session', { url: '/api/auth/session' });
 
@@ -111,26 +170,67 @@ describe('OpenAPI document', () => {
     await check('/api/auth/oidc/callback', { url: '/api/auth/oidc/callback?code=x&state=s' });
 
     await check('/api/account/tokens', { url: '/api/account/tokens', headers: { cookie } });
-    const minted = await check('/api/account/tokens', { method: 'POST', url: '/api/account/tokens', headers: { cookie, ...ORIGIN }, payload: { name: 'doc' } });
-    await check('/api/account/tokens', { method: 'POST', url: '/api/account/tokens', headers: { cookie, origin: 'https://evil.example' }, payload: { name: 'doc' } });
+    const minted = await check('/api/account/tokens', {
+      method: 'POST',
+      url: '/api/account/tokens',
+      headers: { cookie, ...ORIGIN },
+      payload: { name: 'doc' },
+    });
+    await check('/api/account/tokens', {
+      method: 'POST',
+      url: '/api/account/tokens',
+      headers: { cookie, origin: 'https://evil.example' },
+      payload: { name: 'doc' },
+    });
     await check('/api/account/tokens', { url: '/api/account/tokens', headers: { cookie } });
-    await check('/api/account/tokens/{id}', { method: 'DELETE', url: `/api/account/tokens/${minted.json().id}`, headers: { cookie, ...ORIGIN } });
-    await check('/api/account/tokens/{id}', { method: 'DELETE', url: `/api/account/tokens/${minted.json().id}`, headers: { cookie, ...ORIGIN } });
-    await check('/api/account/tokens/{id}', { method: 'DELETE', url: '/api/account/tokens/not-a-uuid', headers: { cookie, ...ORIGIN } });
+    await check('/api/account/tokens/{id}', {
+      method: 'DELETE',
+      url: `/api/account/tokens/${minted.json().id}`,
+      headers: { cookie, ...ORIGIN },
+    });
+    await check('/api/account/tokens/{id}', {
+      method: 'DELETE',
+      url: `/api/account/tokens/${minted.json().id}`,
+      headers: { cookie, ...ORIGIN },
+    });
+    await check('/api/account/tokens/{id}', {
+      method: 'DELETE',
+      url: '/api/account/tokens/not-a-uuid',
+      headers: { cookie, ...ORIGIN },
+    });
 
     await check('/account/developer', { url: '/account/developer', headers: { cookie } });
     await check('/account/developer', { url: '/account/developer' });
 
-    await check('/api/auth/logout', { method: 'POST', url: '/api/auth/logout', headers: { cookie, ...ORIGIN } });
-    await check('/api/auth/logout', { method: 'POST', url: '/api/auth/logout', headers: { cookie, ...ORIGIN } });
+    await check('/api/auth/logout', {
+      method: 'POST',
+      url: '/api/auth/logout',
+      headers: { cookie, ...ORIGIN },
+    });
+    await check('/api/auth/logout', {
+      method: 'POST',
+      url: '/api/auth/logout',
+      headers: { cookie, ...ORIGIN },
+    });
 
-    const operations = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m} ${path}`));
+    const operations = Object.entries(doc.paths).flatMap(([path, ops]) =>
+      Object.keys(ops).map((m) => `${m} ${path}`),
+    );
     const untested = operations.filter((op) => ![...covered].some((c) => c.startsWith(`${op} `)));
     expect(untested, 'every documented operation was exercised').toEqual([]);
   });
 
   it('rejects a wrong body against the same schemas (the validation can fail)', () => {
-    const pointer = ['paths', '/api/auth/register', 'post', 'responses', '201', 'content', 'application/json', 'schema']
+    const pointer = [
+      'paths',
+      '/api/auth/register',
+      'post',
+      'responses',
+      '201',
+      'content',
+      'application/json',
+      'schema',
+    ]
       .map(escapePointer)
       .join('/');
     const validate = ajv.compile({ $ref: `openapi.json#/${pointer}` });

@@ -33,8 +33,11 @@ describe('over a real listening socket', () => {
     expect(cookie).toMatch(/^service_session=/);
     const me = await fetch(`${base}/api/auth/session`, { headers: { cookie } });
     expect(me.status).toBe(200);
-    expect((await me.json()).user.email).toBe('net@example.com');
-    const out = await fetch(`${base}/api/auth/logout`, { method: 'POST', headers: { cookie, origin: base } });
+    expect(((await me.json()) as { user: { email: string } }).user.email).toBe('net@example.com');
+    const out = await fetch(`${base}/api/auth/logout`, {
+      method: 'POST',
+      headers: { cookie, origin: base },
+    });
     expect(out.status).toBe(204);
     const after = await fetch(`${base}/api/auth/session`, { headers: { cookie } });
     expect(after.status).toBe(401);
@@ -43,9 +46,9 @@ describe('over a real listening socket', () => {
 
   it('serves /openapi.json and answers unknown paths with problem+json', async () => {
     const doc = await fetch(`${base}/openapi.json`);
-    expect((await doc.json()).openapi).toBe('3.1.0');
+    expect(((await doc.json()) as { openapi: string }).openapi).toBe('3.1.0');
     const missing = await fetch(`${base}/missing`);
     expect(missing.status).toBe(404);
-    expect((await missing.json()).code).toBe('not_found');
+    expect(((await missing.json()) as { code: string }).code).toBe('not_found');
   });
 });

@@ -24,8 +24,14 @@ describe.each(ENGINES)('personal access tokens (%s)', (engine) => {
   afterAll(() => ctx.close());
 
   const mint = (cookie: string, payload: object) =>
-    ctx.app.inject({ method: 'POST', url: '/api/account/tokens', headers: { cookie, ...ORIGIN }, payload });
-  const list = (cookie: string) => ctx.app.inject({ url: '/api/account/tokens', headers: { cookie } });
+    ctx.app.inject({
+      method: 'POST',
+      url: '/api/account/tokens',
+      headers: { cookie, ...ORIGIN },
+      payload,
+    });
+  const list = (cookie: string) =>
+    ctx.app.inject({ url: '/api/account/tokens', headers: { cookie } });
   const whoami = (token: string) =>
     ctx.app.inject({ url: '/test/whoami', headers: { authorization: `Bearer ${token}` } });
 
@@ -47,9 +53,18 @@ describe.each(ENGINES)('personal access tokens (%s)', (engine) => {
     const used = await whoami(minted.token);
     expect(used.statusCode).toBe(200);
     expect(used.json()).toEqual({ email: 'alice@example.com' });
-    const touched = (await list(alice.cookie)).json().find((t: { id: string }) => t.id === minted.id);
+    const touched = (await list(alice.cookie))
+      .json()
+      .find((t: { id: string }) => t.id === minted.id);
     expect(touched.lastUsedAt).toBe('2030-03-02T08:00:00.000Z');
-    expect((await ctx.app.inject({ url: '/api/account/tokens', headers: { authorization: `Bearer ${minted.token}` } })).statusCode).toBe(401);
+    expect(
+      (
+        await ctx.app.inject({
+          url: '/api/account/tokens',
+          headers: { authorization: `Bearer ${minted.token}` },
+        })
+      ).statusCode,
+    ).toBe(401);
   });
 
   it('defaults to a 90-day lifetime and refuses an expired token', async () => {
@@ -73,11 +88,15 @@ describe.each(ENGINES)('personal access tokens (%s)', (engine) => {
     expect(del.statusCode).toBe(204);
     const refused = await whoami(minted.token);
     expect(refused.statusCode).toBe(401);
-    expect(refused.headers['www-authenticate']).toMatch(/^Bearer realm=".*", error="invalid_token"$/);
-    expect((await list(alice.cookie)).json().map((t: { id: string }) => t.id)).not.toContain(minted.id);
+    expect(refused.headers['www-authenticate']).toMatch(
+      /^Bearer realm=".*", error="invalid_token"$/,
+    );
+    expect((await list(alice.cookie)).json().map((t: { id: string }) => t.id)).not.toContain(
+      minted.id,
+    );
   });
 
-  it('never lets user B read or revoke user A\'s tokens', async () => {
+  it("never lets user B read or revoke user A's tokens", async () => {
     const minted = (await mint(alice.cookie, { name: 'alice only' })).json();
     const bobList = (await list(bob.cookie)).json();
     expect(bobList.map((t: { id: string }) => t.id)).not.toContain(minted.id);

@@ -38,7 +38,11 @@ export interface AccountSession {
 /** The user, session and token repositories the auth routes use. */
 export interface AccountRepositories {
   readonly users: {
-    create(user: { email: string; name?: string | null; passwordHash?: string | null }): Promise<AccountUser>;
+    create(user: {
+      email: string;
+      name?: string | null;
+      passwordHash?: string | null;
+    }): Promise<AccountUser>;
     findById(id: string): Promise<AccountUser | undefined>;
     findCredentialsByEmail(
       email: string,

@@ -61,7 +61,12 @@ export function createAuthService(deps: AuthServiceDeps) {
       userAgent: client.userAgent?.slice(0, 512) ?? null,
       ip: client.ip,
     });
-    const jwt = await signer.signSession({ userId: user.id, sessionId: session.id, now: issuedAt, expiresAt });
+    const jwt = await signer.signSession({
+      userId: user.id,
+      sessionId: session.id,
+      now: issuedAt,
+      expiresAt,
+    });
     return { user, jwt, expiresAt };
   }
 
@@ -74,13 +79,16 @@ export function createAuthService(deps: AuthServiceDeps) {
       input: { email: string; password: string; name?: string | undefined },
       client: ClientContext,
     ): Promise<OpenedSession> {
-      if (!deps.signupEnabled) throw new ApiError('forbidden', 'Sign-up is disabled on this server.');
+      if (!deps.signupEnabled)
+        throw new ApiError('forbidden', 'Sign-up is disabled on this server.');
       const passwordHash = await passwords.hash(input.password);
       const user = await repos.users
         .create({ email: input.email, name: input.name ?? null, passwordHash })
         .catch((error: unknown) => {
           if (isConflict(error)) {
-            throw new ApiError('conflict', 'An account with this e-mail address exists.', { cause: error });
+            throw new ApiError('conflict', 'An account with this e-mail address exists.', {
+              cause: error,
+            });
           }
           throw error;
         });
@@ -93,7 +101,10 @@ export function createAuthService(deps: AuthServiceDeps) {
      * failures for one IP and e-mail, 429 `rate_limited` with `Retry-After`.
      * @throws {ApiError} `unauthorized` or `rate_limited`.
      */
-    async login(input: { email: string; password: string }, client: ClientContext): Promise<OpenedSession> {
+    async login(
+      input: { email: string; password: string },
+      client: ClientContext,
+    ): Promise<OpenedSession> {
       const key = `${client.ip}|${input.email.trim().toLowerCase()}`;
       const wait = deps.throttle.blockedFor(key, now());
       if (wait !== undefined) {
@@ -169,5 +180,11 @@ export type AuthService = ReturnType<typeof createAuthService>;
 
 /** The user fields the API shows. */
 export function publicUser(user: AccountUser) {
-  return { id: user.id, email: user.email, name: user.name, plan: user.plan, createdAt: user.createdAt };
+  return {
+    id: user.id,
+    email: user.email,
+    name: user.name,
+    plan: user.plan,
+    createdAt: user.createdAt,
+  };
 }

@@ -16,7 +16,13 @@ export function setSessionCookie(
   expiresAt: Date,
   secure: boolean,
 ): void {
-  reply.setCookie(SESSION_COOKIE, jwt, { httpOnly: true, sameSite: 'lax', path: '/', secure, expires: expiresAt });
+  reply.setCookie(SESSION_COOKIE, jwt, {
+    httpOnly: true,
+    sameSite: 'lax',
+    path: '/',
+    secure,
+    expires: expiresAt,
+  });
 }
 
 /** Clears the session cookie (same attributes, expired). */

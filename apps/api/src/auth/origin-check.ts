@@ -1,7 +1,12 @@
 import { ApiError } from '../problem.js';
 
 /** Methods that change state and so need the cross-site check. */
-export const STATE_CHANGING_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+export const STATE_CHANGING_METHODS: ReadonlySet<string> = new Set([
+  'POST',
+  'PUT',
+  'PATCH',
+  'DELETE',
+]);
 
 function originOf(value: string | undefined): string | undefined {
   if (value === undefined || value === '' || value === 'null') return undefined;

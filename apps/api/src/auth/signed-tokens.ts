@@ -15,13 +15,27 @@ export interface SessionClaims {
 /** Signs and verifies the service's HS256 JWTs (sessions and the short-lived OIDC state). */
 export interface SignedTokens {
   /** Signs a session JWT for `userId`/`sessionId`, valid until `expiresAt`. */
-  signSession(input: { userId: string; sessionId: string; now: Date; expiresAt: Date }): Promise<string>;
+  signSession(input: {
+    userId: string;
+    sessionId: string;
+    now: Date;
+    expiresAt: Date;
+  }): Promise<string>;
   /** Verifies a session JWT; `undefined` when the signature, algorithm, audience or expiry fail. */
   verifySession(token: string, now: Date): Promise<SessionClaims | undefined>;
   /** Signs an arbitrary payload for `purpose`, valid for `ttlSeconds`. */
-  signPayload(purpose: string, payload: Record<string, string>, now: Date, ttlSeconds: number): Promise<string>;
+  signPayload(
+    purpose: string,
+    payload: Record<string, string>,
+    now: Date,
+    ttlSeconds: number,
+  ): Promise<string>;
   /** Verifies a payload signed by {@link SignedTokens.signPayload} for the same `purpose`. */
-  verifyPayload(purpose: string, token: string, now: Date): Promise<Record<string, unknown> | undefined>;
+  verifyPayload(
+    purpose: string,
+    token: string,
+    now: Date,
+  ): Promise<Record<string, unknown> | undefined>;
 }
 
 const SESSION_AUDIENCE = 'session';

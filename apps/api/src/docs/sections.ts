@@ -18,26 +18,60 @@ export interface SectionText {
 const PROBLEM_CODES: NonNullable<DocsContent['errors']> = [
   { code: 'unauthorized', status: 401, meaning: 'No valid session (REST) or token (MCP).' },
   { code: 'forbidden', status: 403, meaning: 'Cross-site request, or sign-up disabled.' },
-  { code: 'not_found', status: 404, meaning: 'Unknown route, resource, docs section, or not yours.' },
-  { code: 'validation_failed', status: 400, meaning: 'Input does not match the schema; see `errors`.' },
-  { code: 'insufficient_data', status: 404, meaning: 'Too few fundamentals to evaluate the company.' },
-  { code: 'quota_exceeded', status: 429, meaning: 'Plan quota used up; body has `quota`, header `Retry-After`.' },
-  { code: 'rate_limited', status: 429, meaning: 'Too many requests or failed logins; see `Retry-After`.' },
+  {
+    code: 'not_found',
+    status: 404,
+    meaning: 'Unknown route, resource, docs section, or not yours.',
+  },
+  {
+    code: 'validation_failed',
+    status: 400,
+    meaning: 'Input does not match the schema; see `errors`.',
+  },
+  {
+    code: 'insufficient_data',
+    status: 404,
+    meaning: 'Too few fundamentals to evaluate the company.',
+  },
+  {
+    code: 'quota_exceeded',
+    status: 429,
+    meaning: 'Plan quota used up; body has `quota`, header `Retry-After`.',
+  },
+  {
+    code: 'rate_limited',
+    status: 429,
+    meaning: 'Too many requests or failed logins; see `Retry-After`.',
+  },
   { code: 'payload_too_large', status: 413, meaning: 'Body above the size limit.' },
-  { code: 'unsupported_media_type', status: 415, meaning: 'Content-Type not accepted by the route.' },
-  { code: 'upstream_unavailable', status: 503, meaning: 'Fundamentals provider or model endpoint failed.' },
+  {
+    code: 'unsupported_media_type',
+    status: 415,
+    meaning: 'Content-Type not accepted by the route.',
+  },
+  {
+    code: 'upstream_unavailable',
+    status: 503,
+    meaning: 'Fundamentals provider or model endpoint failed.',
+  },
   { code: 'conflict', status: 409, meaning: 'Already exists, or changed/decided meanwhile.' },
-  { code: 'internal', status: 500, meaning: 'Unexpected error; logged server-side, no stack trace.' },
+  {
+    code: 'internal',
+    status: 500,
+    meaning: 'Unexpected error; logged server-side, no stack trace.',
+  },
 ];
 
 const QUOTAS: NonNullable<DocsContent['quotas']> = [
   {
     name: 'stock_evaluation',
-    consumedBy: 'GET /api/stock-evaluation with fresh=1 or a cache miss; MCP getMoatEvaluation with fresh',
+    consumedBy:
+      'GET /api/stock-evaluation with fresh=1 or a cache miss; MCP getMoatEvaluation with fresh',
   },
   {
     name: 'ai_consult',
-    consumedBy: 'POST /api/stock-evaluation/ai, POST /api/advisor/chat, POST /api/portfolio/ai-chat, MCP generateMoatNarrative',
+    consumedBy:
+      'POST /api/stock-evaluation/ai, POST /api/advisor/chat, POST /api/portfolio/ai-chat, MCP generateMoatNarrative',
   },
 ];
 
@@ -52,12 +86,26 @@ function overview({ baseUrl }: DocsAddresses): SectionText {
         'is informational only and is not financial advice. Browsers use the REST API with a ' +
         'session cookie; agents use the MCP server with a personal access token.',
       endpoints: [
-        { method: 'GET', path: '/openapi.json', auth: 'none', description: 'OpenAPI 3.1.0 description (version 2.5.33)' },
+        {
+          method: 'GET',
+          path: '/openapi.json',
+          auth: 'none',
+          description: 'OpenAPI 3.1.0 description (version 2.5.33)',
+        },
         { method: 'GET', path: '/api/docs', auth: 'none', description: 'This documentation index' },
-        { method: 'GET', path: '/.well-known/mcp.json', auth: 'none', description: 'MCP discovery document' },
+        {
+          method: 'GET',
+          path: '/.well-known/mcp.json',
+          auth: 'none',
+          description: 'MCP discovery document',
+        },
       ],
       examples: [
-        { title: 'Fetch the OpenAPI document', language: 'bash', code: `curl -s ${baseUrl}/openapi.json` },
+        {
+          title: 'Fetch the OpenAPI document',
+          language: 'bash',
+          code: `curl -s ${baseUrl}/openapi.json`,
+        },
         {
           title: 'A problem answer (RFC 9457, application/problem+json)',
           language: 'json',
@@ -106,16 +154,71 @@ function authentication({ baseUrl, accountUrl }: DocsAddresses): SectionText {
         'Sign out with POST /api/auth/logout; revoke tokens on the developer page.',
       ],
       endpoints: [
-        { method: 'POST', path: '/api/auth/register', auth: 'none', description: '{ email, password, name? } → 201 { user } + cookie; 409 if the e-mail exists; 403 when sign-up is off' },
-        { method: 'POST', path: '/api/auth/login', auth: 'none', description: '{ email, password } → 200 { user } + cookie; 401 (same for unknown e-mail and wrong password); 429 after repeated failures' },
-        { method: 'POST', path: '/api/auth/logout', auth: 'session', description: '204; the session is revoked and the cookie cleared' },
-        { method: 'GET', path: '/api/auth/session', auth: 'session', description: '{ user, plan, quotas: [{ name, limit, used, resetsAt }] }' },
-        { method: 'GET', path: '/api/auth/oidc/login', auth: 'none', description: '302 to the OpenID provider (authorization code + PKCE); ?returnTo=/path optional' },
-        { method: 'GET', path: '/api/auth/oidc/callback', auth: 'none', description: 'Provider callback: sets the cookie, 302 to /' },
-        { method: 'GET', path: '/api/account/tokens', auth: 'session', description: '[{ id, name, prefix, createdAt, lastUsedAt, expiresAt }] (never the secret)' },
-        { method: 'POST', path: '/api/account/tokens', auth: 'session', description: '{ name, expiresInDays? (1-365, default 90) } → 201 { id, name, token, createdAt, expiresAt }' },
-        { method: 'DELETE', path: '/api/account/tokens/{id}', auth: 'session', description: '204; the token stops working at once' },
-        { method: 'GET', path: '/account/developer', auth: 'session', description: 'HTML page to mint, list and revoke tokens' },
+        {
+          method: 'POST',
+          path: '/api/auth/register',
+          auth: 'none',
+          description:
+            '{ email, password, name? } → 201 { user } + cookie; 409 if the e-mail exists; 403 when sign-up is off',
+        },
+        {
+          method: 'POST',
+          path: '/api/auth/login',
+          auth: 'none',
+          description:
+            '{ email, password } → 200 { user } + cookie; 401 (same for unknown e-mail and wrong password); 429 after repeated failures',
+        },
+        {
+          method: 'POST',
+          path: '/api/auth/logout',
+          auth: 'session',
+          description: '204; the session is revoked and the cookie cleared',
+        },
+        {
+          method: 'GET',
+          path: '/api/auth/session',
+          auth: 'session',
+          description: '{ user, plan, quotas: [{ name, limit, used, resetsAt }] }',
+        },
+        {
+          method: 'GET',
+          path: '/api/auth/oidc/login',
+          auth: 'none',
+          description:
+            '302 to the OpenID provider (authorization code + PKCE); ?returnTo=/path optional',
+        },
+        {
+          method: 'GET',
+          path: '/api/auth/oidc/callback',
+          auth: 'none',
+          description: 'Provider callback: sets the cookie, 302 to /',
+        },
+        {
+          method: 'GET',
+          path: '/api/account/tokens',
+          auth: 'session',
+          description:
+            '[{ id, name, prefix, createdAt, lastUsedAt, expiresAt }] (never the secret)',
+        },
+        {
+          method: 'POST',
+          path: '/api/account/tokens',
+          auth: 'session',
+          description:
+            '{ name, expiresInDays? (1-365, default 90) } → 201 { id, name, token, createdAt, expiresAt }',
+        },
+        {
+          method: 'DELETE',
+          path: '/api/account/tokens/{id}',
+          auth: 'session',
+          description: '204; the token stops working at once',
+        },
+        {
+          method: 'GET',
+          path: '/account/developer',
+          auth: 'session',
+          description: 'HTML page to mint, list and revoke tokens',
+        },
       ],
       examples: [
         {
@@ -168,8 +271,18 @@ function mcp({ baseUrl, accountUrl }: DocsAddresses): SectionText {
         'List tools, then call listPortfolios to check the connection.',
       ],
       endpoints: [
-        { method: 'POST', path: '/api/mcp/user/mcp', auth: 'bearer', description: 'MCP streamable HTTP endpoint (JSON-RPC)' },
-        { method: 'GET', path: '/.well-known/mcp.json', auth: 'none', description: 'Discovery: name, version, transport, url, authentication, tools' },
+        {
+          method: 'POST',
+          path: '/api/mcp/user/mcp',
+          auth: 'bearer',
+          description: 'MCP streamable HTTP endpoint (JSON-RPC)',
+        },
+        {
+          method: 'GET',
+          path: '/.well-known/mcp.json',
+          auth: 'none',
+          description: 'Discovery: name, version, transport, url, authentication, tools',
+        },
       ],
       mcpClientConfig: {
         mcpServers: {
@@ -193,7 +306,12 @@ function mcp({ baseUrl, accountUrl }: DocsAddresses): SectionText {
           title: 'Call a tool',
           language: 'json',
           code: JSON.stringify(
-            { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'getMoatEvaluation', arguments: { symbol: 'KO' } } },
+            {
+              jsonrpc: '2.0',
+              id: 2,
+              method: 'tools/call',
+              params: { name: 'getMoatEvaluation', arguments: { symbol: 'KO' } },
+            },
             null,
             2,
           ),
@@ -242,7 +360,14 @@ function desktopClient({ baseUrl, accountUrl }: DocsAddresses): SectionText {
               mcpServers: {
                 'moat-portfolio': {
                   command: 'npx',
-                  args: ['-y', 'mcp-remote', `${baseUrl}/api/mcp/user/mcp`, '--header', 'Authorization:Bearer ${SVC_TOKEN}'],
+                  args: [
+                    '-y',
+                    'mcp-remote',
+                    `${baseUrl}/api/mcp/user/mcp`,
+                    '--header',
+                    // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell variable the client expands
+                    'Authorization:Bearer ${SVC_TOKEN}',
+                  ],
                   env: { SVC_TOKEN: 'svc_pat_...' },
                 },
               },
@@ -279,21 +404,68 @@ function advisorMoat({ baseUrl }: DocsAddresses): SectionText {
         'Screen the cache with GET /api/moat-screener (action=meta for statistics).',
       ],
       endpoints: [
-        { method: 'GET', path: '/api/stock-evaluation?symbol=KO&fresh=1', auth: 'session', description: 'MoatEvaluation; 404 insufficient_data; 429 quota_exceeded' },
-        { method: 'POST', path: '/api/stock-evaluation/ai', auth: 'session', description: '{ evaluation, language? } → text/event-stream of markdown chunks' },
-        { method: 'GET', path: '/api/moat-screener', auth: 'session', description: 'Filters scoreMin/Max, verdict, sector, industry, peMin/Max, marketCapMin/Max; sortBy score|symbol|pe|marketCap; page (1), limit (20, max 100) → { items, page, limit, total, totalPages }' },
-        { method: 'GET', path: '/api/moat-reports', auth: 'session', description: 'Saved reports; ?tags=a,b returns those carrying every tag' },
-        { method: 'POST', path: '/api/moat-reports', auth: 'session', description: '{ symbol, evaluationJson, companyName?, totalScore?, maxScore?, verdict?, tags? } → 201 { id }' },
-        { method: 'GET', path: '/api/moat-reports/{id}', auth: 'session', description: 'One report with the parsed evaluation' },
-        { method: 'DELETE', path: '/api/moat-reports/{id}', auth: 'session', description: 'Delete one report' },
+        {
+          method: 'GET',
+          path: '/api/stock-evaluation?symbol=KO&fresh=1',
+          auth: 'session',
+          description: 'MoatEvaluation; 404 insufficient_data; 429 quota_exceeded',
+        },
+        {
+          method: 'POST',
+          path: '/api/stock-evaluation/ai',
+          auth: 'session',
+          description: '{ evaluation, language? } → text/event-stream of markdown chunks',
+        },
+        {
+          method: 'GET',
+          path: '/api/moat-screener',
+          auth: 'session',
+          description:
+            'Filters scoreMin/Max, verdict, sector, industry, peMin/Max, marketCapMin/Max; sortBy score|symbol|pe|marketCap; page (1), limit (20, max 100) → { items, page, limit, total, totalPages }',
+        },
+        {
+          method: 'GET',
+          path: '/api/moat-reports',
+          auth: 'session',
+          description: 'Saved reports; ?tags=a,b returns those carrying every tag',
+        },
+        {
+          method: 'POST',
+          path: '/api/moat-reports',
+          auth: 'session',
+          description:
+            '{ symbol, evaluationJson, companyName?, totalScore?, maxScore?, verdict?, tags? } → 201 { id }',
+        },
+        {
+          method: 'GET',
+          path: '/api/moat-reports/{id}',
+          auth: 'session',
+          description: 'One report with the parsed evaluation',
+        },
+        {
+          method: 'DELETE',
+          path: '/api/moat-reports/{id}',
+          auth: 'session',
+          description: 'Delete one report',
+        },
       ],
       streamFrames: [
-        { frame: 'data: "## Summary\\nKO shows…"', meaning: 'A JSON string: the next markdown chunk' },
+        {
+          frame: 'data: "## Summary\\nKO shows…"',
+          meaning: 'A JSON string: the next markdown chunk',
+        },
         { frame: 'event: done\\ndata: {}', meaning: 'The narrative is complete' },
-        { frame: 'event: error\\ndata: {"type":"…","status":503,"code":"upstream_unavailable",…}', meaning: 'Failure mid-stream: a problem object, then the stream ends' },
+        {
+          frame: 'event: error\\ndata: {"type":"…","status":503,"code":"upstream_unavailable",…}',
+          meaning: 'Failure mid-stream: a problem object, then the stream ends',
+        },
       ],
       examples: [
-        { title: 'Evaluate (cached)', language: 'bash', code: `curl -s -b cookies.txt '${baseUrl}/api/stock-evaluation?symbol=KO'` },
+        {
+          title: 'Evaluate (cached)',
+          language: 'bash',
+          code: `curl -s -b cookies.txt '${baseUrl}/api/stock-evaluation?symbol=KO'`,
+        },
         {
           title: 'Stream the narrative',
           language: 'bash',
@@ -322,16 +494,43 @@ function advisorChat({ baseUrl }: DocsAddresses): SectionText {
         'userText and files[]. It answers text/event-stream, one JSON frame per data: line, and ' +
         'consumes ai_consult. Proposals change nothing until confirmed.',
       endpoints: [
-        { method: 'POST', path: '/api/advisor/chat', auth: 'session', description: 'text/event-stream of JSON frames' },
-        { method: 'POST', path: '/api/advisor/confirm', auth: 'session', description: '{ proposalId, decision: accept|reject } → { status: applied|rejected, result? }; 409 if already decided or expired, 404 if not yours' },
-        { method: 'POST', path: '/api/portfolio/ai-chat', auth: 'session', description: 'The same conversation as one JSON answer: { message: { role: "assistant", content } }' },
+        {
+          method: 'POST',
+          path: '/api/advisor/chat',
+          auth: 'session',
+          description: 'text/event-stream of JSON frames',
+        },
+        {
+          method: 'POST',
+          path: '/api/advisor/confirm',
+          auth: 'session',
+          description:
+            '{ proposalId, decision: accept|reject } → { status: applied|rejected, result? }; 409 if already decided or expired, 404 if not yours',
+        },
+        {
+          method: 'POST',
+          path: '/api/portfolio/ai-chat',
+          auth: 'session',
+          description:
+            'The same conversation as one JSON answer: { message: { role: "assistant", content } }',
+        },
       ],
       streamFrames: [
         { frame: 'data: {"type":"start","id":"…","model":"…"}', meaning: 'The answer begins' },
         { frame: 'data: {"type":"delta","text":"Your portfolio…"}', meaning: 'Next piece of text' },
-        { frame: 'data: {"type":"tool","name":"listHoldings","status":"done"}', meaning: 'A tool ran' },
-        { frame: 'data: {"type":"proposal","proposal":{"id":"…","kind":"…","summary":"…","payload":{},"expiresAt":"…"}}', meaning: 'A change to confirm with /api/advisor/confirm' },
-        { frame: 'data: {"type":"error","code":"upstream_unavailable","message":"…"}', meaning: 'Failure; the stream ends' },
+        {
+          frame: 'data: {"type":"tool","name":"listHoldings","status":"done"}',
+          meaning: 'A tool ran',
+        },
+        {
+          frame:
+            'data: {"type":"proposal","proposal":{"id":"…","kind":"…","summary":"…","payload":{},"expiresAt":"…"}}',
+          meaning: 'A change to confirm with /api/advisor/confirm',
+        },
+        {
+          frame: 'data: {"type":"error","code":"upstream_unavailable","message":"…"}',
+          meaning: 'Failure; the stream ends',
+        },
         { frame: 'data: {"type":"done","finishReason":"stop"}', meaning: 'The answer is complete' },
       ],
       examples: [
@@ -345,7 +544,9 @@ function advisorChat({ baseUrl }: DocsAddresses): SectionText {
         },
       ],
       quotas: QUOTAS.filter((q) => q.name === 'ai_consult'),
-      notes: ['A proposal applies at most once, only for the user it was made for, and not after it expires.'],
+      notes: [
+        'A proposal applies at most once, only for the user it was made for, and not after it expires.',
+      ],
     },
   };
 }
@@ -360,19 +561,49 @@ function portfolio({ baseUrl }: DocsAddresses): SectionText {
         'the instant they were valued (valuedAt). Reads take an optional portfolioId (default: ' +
         'all of your portfolios). Money is sent as decimal numbers in the record currency plus EUR.',
       endpoints: [
-        { method: 'GET', path: '/api/portfolios', auth: 'session', description: '[{ id, name, baseCurrency, createdAt }]' },
-        { method: 'GET', path: '/api/holdings?portfolioId=', auth: 'session', description: '[{ id, portfolioId, symbol, name, quantity, averageCost, currency, lastPrice, marketValue, marketValueEur, costBasisEur, unrealizedPnlEur, weight, valuedAt }]' },
-        { method: 'GET', path: '/api/transactions?portfolioId=', auth: 'session', description: '[{ id, portfolioId, type: buy|sell|dividend|deposit|withdrawal|fee|split, symbol?, quantity?, price?, currency, fee?, executedAt, note? }]' },
-        { method: 'GET', path: '/api/quote?symbol=KO', auth: 'session', description: '{ symbol, price, currency, asOf, source, priceEur }' },
+        {
+          method: 'GET',
+          path: '/api/portfolios',
+          auth: 'session',
+          description: '[{ id, name, baseCurrency, createdAt }]',
+        },
+        {
+          method: 'GET',
+          path: '/api/holdings?portfolioId=',
+          auth: 'session',
+          description:
+            '[{ id, portfolioId, symbol, name, quantity, averageCost, currency, lastPrice, marketValue, marketValueEur, costBasisEur, unrealizedPnlEur, weight, valuedAt }]',
+        },
+        {
+          method: 'GET',
+          path: '/api/transactions?portfolioId=',
+          auth: 'session',
+          description:
+            '[{ id, portfolioId, type: buy|sell|dividend|deposit|withdrawal|fee|split, symbol?, quantity?, price?, currency, fee?, executedAt, note? }]',
+        },
+        {
+          method: 'GET',
+          path: '/api/quote?symbol=KO',
+          auth: 'session',
+          description: '{ symbol, price, currency, asOf, source, priceEur }',
+        },
       ],
       examples: [
-        { title: 'List portfolios', language: 'bash', code: `curl -s -b cookies.txt ${baseUrl}/api/portfolios` },
-        { title: 'Holdings of one portfolio', language: 'bash', code: `curl -s -b cookies.txt '${baseUrl}/api/holdings?portfolioId=<id>'` },
+        {
+          title: 'List portfolios',
+          language: 'bash',
+          code: `curl -s -b cookies.txt ${baseUrl}/api/portfolios`,
+        },
+        {
+          title: 'Holdings of one portfolio',
+          language: 'bash',
+          code: `curl -s -b cookies.txt '${baseUrl}/api/holdings?portfolioId=<id>'`,
+        },
       ],
       notes: [
         'Agents should read portfolio data through MCP (listPortfolios, listHoldings, listCash).',
         'Write routes (create a portfolio, record a transaction, import a broker CSV) are listed in /openapi.json.',
-        'You only ever see your own rows; another user\'s ids answer 404.',
+        "You only ever see your own rows; another user's ids answer 404.",
       ],
     },
   };

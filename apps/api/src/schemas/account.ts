@@ -7,7 +7,9 @@ export const User = z
     email: z.email().describe('Lower-cased e-mail address'),
     name: z.string().nullable().describe('Display name'),
     plan: z.enum(['free', 'pro']).describe('Plan deciding the quota limits'),
-    createdAt: z.iso.datetime({ offset: true }).describe('ISO 8601 instant the account was created'),
+    createdAt: z.iso
+      .datetime({ offset: true })
+      .describe('ISO 8601 instant the account was created'),
   })
   .meta({ id: 'User', description: 'A user account' });
 
@@ -18,7 +20,7 @@ export const UserEnvelope = z.object({ user: User }).meta({ id: 'UserEnvelope' }
 export const QuotaUsage = z
   .object({
     name: z.string().describe('stock_evaluation or ai_consult'),
-    limit: z.number().int().describe('Units per period for the user\'s plan'),
+    limit: z.number().int().describe("Units per period for the user's plan"),
     used: z.number().int().describe('Units used in the current period'),
     resetsAt: z.iso.datetime({ offset: true }).describe('ISO 8601 instant the period ends (UTC)'),
   })

@@ -10,8 +10,12 @@ export async function registerRateLimit(app: FastifyInstance): Promise<void> {
   await app.register(fastifyRateLimit, {
     global: false,
     errorResponseBuilder: (_request, context) =>
-      new ApiError('rate_limited', `Too many requests: at most ${context.max} per ${context.after}.`, {
-        retryAfterSeconds: Math.ceil(context.ttl / 1000),
-      }),
+      new ApiError(
+        'rate_limited',
+        `Too many requests: at most ${context.max} per ${context.after}.`,
+        {
+          retryAfterSeconds: Math.ceil(context.ttl / 1000),
+        },
+      ),
   });
 }

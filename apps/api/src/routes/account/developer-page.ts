@@ -164,9 +164,15 @@ function signedIn(email: string, name: string | null, baseUrl: string): string {
  * Renders `GET /account/developer`: minimal server-rendered HTML with a small inline script
  * (nonce'd for the CSP) that calls the token routes. Every server value is HTML-escaped.
  */
-export function renderDeveloperPage(view: DeveloperPageView, baseUrl: string, nonce: string): string {
+export function renderDeveloperPage(
+  view: DeveloperPageView,
+  baseUrl: string,
+  nonce: string,
+): string {
   const main =
-    view.kind === 'signed-in' ? signedIn(view.email, view.name, baseUrl) : signedOut(view.oidcEnabled);
+    view.kind === 'signed-in'
+      ? signedIn(view.email, view.name, baseUrl)
+      : signedOut(view.oidcEnabled);
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>Developer settings</title><style nonce="${nonce}">${STYLE}</style></head>

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { currentUser } from '../../plugins/app/session-guard.js';
 import { jsonResponse } from '../../openapi.js';
+import { currentUser } from '../../plugins/app/session-guard.js';
 import { errorResponses } from '../../problem.js';
 import { MintedToken, MintTokenBody, TokenSummary } from '../../schemas/account.js';
 
@@ -24,7 +24,10 @@ export const accountTokenRoutes: FastifyPluginAsyncZod = async (app) => {
       summary: 'Mint a personal access token (shown only in this answer)',
       description: 'The token starts with `svc_pat_`; use it as `Authorization: Bearer` for MCP.',
       body: MintTokenBody,
-      response: { 201: jsonResponse('The new token, with its secret', MintedToken), ...errorResponses(413, 415) },
+      response: {
+        201: jsonResponse('The new token, with its secret', MintedToken),
+        ...errorResponses(413, 415),
+      },
     },
     handler: async (request, reply) => {
       const minted = await app.personalAccessTokens.mint(currentUser(request).id, request.body);

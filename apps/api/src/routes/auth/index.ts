@@ -3,8 +3,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { publicUser } from '../../auth/auth-service.js';
 import { clearSessionCookie, setSessionCookie } from '../../auth/cookies.js';
-import { currentUser } from '../../plugins/app/session-guard.js';
 import { jsonResponse } from '../../openapi.js';
+import { currentUser } from '../../plugins/app/session-guard.js';
 import { errorResponses } from '../../problem.js';
 import { LoginBody, RegisterBody, SessionInfo, UserEnvelope } from '../../schemas/account.js';
 
@@ -23,7 +23,10 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       summary: 'Create a password account and sign in',
       description: 'Sets the `service_session` cookie. 403 when sign-up is disabled.',
       body: RegisterBody,
-      response: { 201: jsonResponse('Account created and signed in', UserEnvelope), ...errorResponses(403, 409, 413, 415) },
+      response: {
+        201: jsonResponse('Account created and signed in', UserEnvelope),
+        ...errorResponses(403, 409, 413, 415),
+      },
     },
     handler: async (request, reply) => {
       const opened = await app.auth.register(request.body, clientOf(request));
@@ -40,7 +43,10 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         'Sets the `service_session` cookie. The same 401 for an unknown e-mail and a wrong ' +
         'password; 429 with `Retry-After` after repeated failures for one IP and e-mail.',
       body: LoginBody,
-      response: { 200: jsonResponse('Signed in', UserEnvelope), ...errorResponses(401, 403, 413, 415, 429) },
+      response: {
+        200: jsonResponse('Signed in', UserEnvelope),
+        ...errorResponses(401, 403, 413, 415, 429),
+      },
     },
     handler: async (request, reply) => {
       const opened = await app.auth.login(request.body, clientOf(request));

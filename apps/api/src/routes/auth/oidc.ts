@@ -10,7 +10,7 @@ const STATE_PURPOSE = 'oidc-state';
 
 /** A same-site path to return to after sign-in; anything else falls back to `/`. */
 export function safeReturnPath(value: string | undefined): string {
-  if (!value || !value.startsWith('/') || value.startsWith('//') || value.includes('\\')) return '/';
+  if (!value?.startsWith('/') || value.startsWith('//') || value.includes('\\')) return '/';
   return value;
 }
 
@@ -24,7 +24,12 @@ const redirectResponse = (description: string) =>
  */
 export const oidcRoutes: FastifyPluginAsyncZod = async (app) => {
   const { cookieSecure } = app.config;
-  const cookieOptions = { httpOnly: true, sameSite: 'lax', path: OIDC_COOKIE_PATH, secure: cookieSecure } as const;
+  const cookieOptions = {
+    httpOnly: true,
+    sameSite: 'lax',
+    path: OIDC_COOKIE_PATH,
+    secure: cookieSecure,
+  } as const;
 
   const requireOidc = (): OidcClient => {
     if (!app.oidc) throw new ApiError('not_found', 'OpenID Connect sign-in is not configured.');
@@ -38,12 +43,20 @@ export const oidcRoutes: FastifyPluginAsyncZod = async (app) => {
       querystring: z.object({
         returnTo: z.string().max(512).optional().describe('Same-site path to return to; default /'),
       }),
-      response: { 302: redirectResponse('Redirect to the OpenID provider'), ...errorResponses(404, 503) },
+      response: {
+        302: redirectResponse('Redirect to the OpenID provider'),
+        ...errorResponses(404, 503),
+      },
     },
     handler: async (request, reply) => {
       const { url, checks } = await requireOidc().start();
       const payload = { ...checks, returnTo: safeReturnPath(request.query.returnTo) };
-      const signed = await app.signer.signPayload(STATE_PURPOSE, payload, app.clock(), STATE_TTL_SECONDS);
+      const signed = await app.signer.signPayload(
+        STATE_PURPOSE,
+        payload,
+        app.clock(),
+        STATE_TTL_SECONDS,
+      );
       reply.setCookie(OIDC_COOKIE, signed, { ...cookieOptions, maxAge: STATE_TTL_SECONDS });
       return reply.redirect(url.href, 302);
     },
@@ -69,11 +82,19 @@ export const oidcRoutes: FastifyPluginAsyncZod = async (app) => {
       const stored = request.cookies[OIDC_COOKIE];
       reply.clearCookie(OIDC_COOKIE, cookieOptions);
       const state = stored && (await app.signer.verifyPayload(STATE_PURPOSE, stored, app.clock()));
-      if (!state || typeof state.state !== 'string' || typeof state.nonce !== 'string' || typeof state.codeVerifier !== 'string') {
+      if (
+        !state ||
+        typeof state.state !== 'string' ||
+        typeof state.nonce !== 'string' ||
+        typeof state.codeVerifier !== 'string'
+      ) {
         throw new ApiError('unauthorized', 'The sign-in attempt expired or was not started here.');
       }
       if (request.query.error) {
-        throw new ApiError('unauthorized', `The identity provider refused: ${request.query.error}.`);
+        throw new ApiError(
+          'unauthorized',
+          `The identity provider refused: ${request.query.error}.`,
+        );
       }
       const raw = request.url.includes('?') ? request.url.slice(request.url.indexOf('?') + 1) : '';
       const identity = await oidc.finish(new URLSearchParams(raw), {

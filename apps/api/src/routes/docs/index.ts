@@ -18,12 +18,19 @@ export const docsRoutes: FastifyPluginAsyncZod = async (app) => {
     schema: {
       tags: ['docs'],
       summary: 'Index of the integration sections and discovery addresses',
-      response: { 200: jsonResponse('Sections and discovery addresses', DocsIndex), ...errorResponses() },
+      response: {
+        200: jsonResponse('Sections and discovery addresses', DocsIndex),
+        ...errorResponses(),
+      },
     },
     handler: async () => ({
       title: 'Moat evaluation and portfolio service: integration guide',
       version: OPENAPI_VERSION,
-      sections: DOCS_SECTION_IDS.map((id) => ({ id, title: sectionText(id, addresses).title, url: urlOf(id) })),
+      sections: DOCS_SECTION_IDS.map((id) => ({
+        id,
+        title: sectionText(id, addresses).title,
+        url: urlOf(id),
+      })),
       discovery: {
         openapi: `${baseUrl}/openapi.json`,
         mcpDiscovery: `${baseUrl}/.well-known/mcp.json`,
@@ -37,7 +44,10 @@ export const docsRoutes: FastifyPluginAsyncZod = async (app) => {
       tags: ['docs'],
       summary: 'One documentation section',
       params: z.object({
-        section: z.string().max(64).describe(`One of: ${DOCS_SECTION_IDS.join(', ')}`),
+        section: z
+          .string()
+          .max(64)
+          .describe(`One of: ${DOCS_SECTION_IDS.join(', ')}`),
       }),
       response: { 200: jsonResponse('The section', DocsSection), ...errorResponses(404) },
     },
@@ -47,7 +57,13 @@ export const docsRoutes: FastifyPluginAsyncZod = async (app) => {
         throw new ApiError('not_found', `Unknown docs section "${section}"; see /api/docs.`);
       }
       const text = sectionText(section, addresses);
-      return { id: section, title: text.title, description: text.description, url: urlOf(section), content: text.content };
+      return {
+        id: section,
+        title: text.title,
+        description: text.description,
+        url: urlOf(section),
+        content: text.content,
+      };
     },
   });
 };
