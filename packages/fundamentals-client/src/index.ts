@@ -19,7 +19,12 @@ export {
 } from './format/fundamentals-table.js';
 export { type SicClassification, sicToSector } from './profile/sic-to-sector.js';
 export type { FetchLike } from './providers/http-json.js';
-export type { FundamentalsProvider, GetFundamentalsOptions } from './providers/provider.js';
+export {
+  type FundamentalsProvider,
+  type GetFundamentalsOptions,
+  isListableProvider,
+  type ListableFundamentalsProvider,
+} from './providers/provider.js';
 export { parseCompanyTickers, parseSubmissions } from './providers/sec-documents.js';
 export {
   createSecEdgarProvider,
@@ -30,4 +35,17 @@ export {
   createSnapshotProvider,
   type SnapshotProviderOptions,
 } from './providers/snapshot-provider.js';
+export {
+  SIMFIN_FILES,
+  type SimfinColumn,
+  type SimfinCompanyRows,
+  type SimfinRow,
+  type SimfinStatement,
+} from './simfin/columns.js';
+export type { SimfinCompanyInfo } from './simfin/companies.js';
+export { createSimfinProvider, type SimfinProviderOptions } from './simfin/simfin-provider.js';
+export {
+  type SimfinToFundamentalsOptions,
+  simfinToFundamentals,
+} from './simfin/simfin-to-fundamentals.js';
 export { normaliseSymbol } from './symbol.js';

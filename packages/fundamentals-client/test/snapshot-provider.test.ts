@@ -106,6 +106,20 @@ describe('createSnapshotProvider', () => {
     });
   });
 
+  it('lists the tickers that resolve to a file (file-name prefixes and company_tickers.json)', async () => {
+    expect(await createSnapshotProvider({ dir: fixtureDir }).listTickers()).toEqual([
+      'BAD',
+      'FOUR',
+      'ODD',
+      'TWO',
+    ]);
+    // company_tickers.json maps ~10,000 tickers; only those whose CIK has a file are listed.
+    const bulk = await createSnapshotProvider({ dir: bulkDir }).listTickers();
+    expect(bulk).toEqual(expect.arrayContaining(['AAPL', 'BF-B']));
+    expect(bulk).not.toContain('MSFT');
+    expect(bulk.every((t) => ['AAPL', 'BF-A', 'BF-B'].includes(t))).toBe(true);
+  });
+
   it('honours minYears', async () => {
     const provider = createSnapshotProvider({ dir: fixtureDir, minYears: 2 });
     expect((await provider.getFundamentals('TWO')).years).toHaveLength(2);

@@ -9,8 +9,8 @@ export interface GetFundamentalsOptions {
 /**
  * A source of normalised annual fundamentals. The server picks one (configuration
  * `FUNDAMENTALS_PROVIDER`); clients never choose. Implementations: `createSecEdgarProvider`
- * (live data.sec.gov), `createSnapshotProvider` (a folder of companyfacts files); a SimFin bulk
- * CSV provider can implement the same interface.
+ * (live data.sec.gov), `createSnapshotProvider` (a folder of companyfacts files),
+ * `createSimfinProvider` (SimFin bulk CSVs).
  */
 export interface FundamentalsProvider {
   /** Provider name recorded in `Fundamentals.provider` (`sec-edgar`, `snapshot`, …). */
@@ -25,4 +25,26 @@ export interface FundamentalsProvider {
    *   (the source's document is malformed).
    */
   getFundamentals(ticker: string, options?: GetFundamentalsOptions): Promise<Fundamentals>;
+}
+
+/**
+ * A provider that can also enumerate its companies (the bulk and snapshot providers; live SEC
+ * cannot). Used to fill the evaluation cache for every company a source holds.
+ */
+export interface ListableFundamentalsProvider extends FundamentalsProvider {
+  /**
+   * Every ticker the source holds data for, normalised (`normaliseSymbol`), sorted, without
+   * duplicates. A listed ticker may still answer `insufficient_data` (too few years).
+   *
+   * @throws {FundamentalsError} `upstream_unavailable` / `parse_failed` when the source cannot be
+   *   read.
+   */
+  listTickers(): Promise<string[]>;
+}
+
+/** Whether `provider` implements {@link ListableFundamentalsProvider}. */
+export function isListableProvider(
+  provider: FundamentalsProvider,
+): provider is ListableFundamentalsProvider {
+  return typeof (provider as Partial<ListableFundamentalsProvider>).listTickers === 'function';
 }

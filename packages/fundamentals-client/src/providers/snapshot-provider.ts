@@ -6,7 +6,7 @@ import { FundamentalsError } from '../errors.js';
 import { normaliseSymbol } from '../symbol.js';
 import { LruCache, memoiseAsync } from './lru-cache.js';
 import { DEFAULT_MIN_YEARS, requireMinYears } from './min-years.js';
-import type { FundamentalsProvider, GetFundamentalsOptions } from './provider.js';
+import type { GetFundamentalsOptions, ListableFundamentalsProvider } from './provider.js';
 import { padCik, parseCompanyTickers, parseSubmissions } from './sec-documents.js';
 
 /** Options of {@link createSnapshotProvider}. */
@@ -34,13 +34,14 @@ interface SnapshotIndex {
 }
 
 /**
- * A {@link FundamentalsProvider} over a local folder of SEC companyfacts files (offline runs,
+ * A {@link ListableFundamentalsProvider} over a local folder of SEC companyfacts files (offline runs,
  * tests, a nightly bulk download). The folder is indexed on first use; each ticker is parsed once
  * and kept in a bounded in-memory cache. `retrievedAt` is the file's modification time.
  *
  * Ticker resolution: the `TICKER_` file-name prefix, else `company_tickers.json` (ticker → CIK →
  * `CIK##########.json` or `*_CIK##########.json`). SIC code and fiscal year end come from
- * `submissions/CIK##########.json` when present.
+ * `submissions/CIK##########.json` when present. `listTickers()` answers the tickers that resolve to
+ * a file: the `TICKER_` prefixes plus the `company_tickers.json` entries whose CIK has a file.
  *
  * @throws {FundamentalsError} from `getFundamentals`: `invalid_symbol`, `insufficient_data`
  *   (unknown ticker or too few years), `parse_failed` (malformed file), `upstream_unavailable`
@@ -51,7 +52,9 @@ interface SnapshotIndex {
  * const f = await provider.getFundamentals('AAPL');
  * ```
  */
-export function createSnapshotProvider(options: SnapshotProviderOptions): FundamentalsProvider {
+export function createSnapshotProvider(
+  options: SnapshotProviderOptions,
+): ListableFundamentalsProvider {
   if (!options.dir)
     throw new FundamentalsError('invalid_config', 'snapshot provider: dir is required');
   const minYears = options.minYears ?? DEFAULT_MIN_YEARS;
@@ -75,6 +78,12 @@ export function createSnapshotProvider(options: SnapshotProviderOptions): Fundam
       });
       callOptions?.signal?.throwIfAborted();
       return requireMinYears(f, minYears);
+    },
+    async listTickers() {
+      const idx = await getIndex();
+      const tickers = new Set(idx.byTicker.keys());
+      for (const [ticker, cik] of idx.tickers) if (idx.byCik.has(cik)) tickers.add(ticker);
+      return [...tickers].sort();
     },
   };
 }

@@ -1,0 +1,130 @@
+import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Fundamentals } from '@svc/schemas';
+import { FundamentalsError } from '../errors.js';
+import { DEFAULT_MIN_YEARS, requireMinYears } from '../providers/min-years.js';
+import type {
+  GetFundamentalsOptions,
+  ListableFundamentalsProvider,
+} from '../providers/provider.js';
+import { normaliseSymbol } from '../symbol.js';
+import { SIMFIN_FILES, type SimfinCompanyRows, type SimfinStatement } from './columns.js';
+import { readSimfinCompanies, type SimfinCompanyInfo } from './companies.js';
+import { readSimfinStatementFile, type SimfinStatementRows } from './read-simfin-csv.js';
+import { simfinToFundamentals } from './simfin-to-fundamentals.js';
+
+/** Options of {@link createSimfinProvider}. */
+export interface SimfinProviderOptions {
+  /**
+   * Folder of a SimFin bulk annual download: `us-income-annual.csv`, `us-balance-annual.csv`,
+   * `us-cashflow-annual.csv` (`;`-separated); optionally `us-companies.csv` and `industries.csv`
+   * for names, sectors and industries.
+   */
+  readonly dir: string;
+  /** Fewer usable fiscal years (years with net income) than this is `insufficient_data`. Default 3. */
+  readonly minYears?: number;
+}
+
+/** The bulk download, indexed by ticker. */
+interface SimfinBulk {
+  readonly companies: Map<string, SimfinCompanyRows>;
+  readonly info: Map<string, SimfinCompanyInfo>;
+  readonly retrievedAt: string;
+}
+
+/**
+ * A {@link ListableFundamentalsProvider} (name `simfin`) over a SimFin bulk annual download: about
+ * 2,300 US companies, FY2008–FY2019 dense in the 2021-04 snapshot. The three statement files are
+ * read once, lazily on the first call (streamed through csv-parse, well under a second), and
+ * indexed by ticker; each company is mapped on request with {@link simfinToFundamentals} (signs
+ * normalised, EPS derived, provenance `simfin:<Column>`). `retrievedAt` is the income file's
+ * modification time.
+ *
+ * Company name: from `us-companies.csv` when the folder has one, else the ticker itself (the
+ * statement files carry no names). Sector and industry: from `us-companies.csv` + `industries.csv`
+ * when present, else null. Tickers that are not valid symbols (SimFin's `AGN_old`, `ACET_delis`
+ * for delisted namesakes) are skipped.
+ *
+ * @throws {FundamentalsError} `invalid_config` from the factory (no `dir`); from
+ *   `getFundamentals`: `invalid_symbol`, `insufficient_data` (unknown ticker or fewer than
+ *   `minYears` usable years), `upstream_unavailable` (a file cannot be read), `parse_failed`
+ *   (a file is not a SimFin statement); `listTickers` rejects like the load.
+ * @example
+ * ```ts
+ * const simfin = createSimfinProvider({ dir: 'shared/data/fundamentals/raw/simfin_us_annual_2021-04' });
+ * const ko = await simfin.getFundamentals('KO');
+ * ko.years.at(-1)?.netIncome?.value; // 8920000000 (FY2019)
+ * (await simfin.listTickers()).length; // 2262
+ * ```
+ */
+export function createSimfinProvider(options: SimfinProviderOptions): ListableFundamentalsProvider {
+  if (!options.dir)
+    throw new FundamentalsError('invalid_config', 'simfin provider: dir is required');
+  const minYears = options.minYears ?? DEFAULT_MIN_YEARS;
+  let bulk: Promise<SimfinBulk> | undefined;
+  const load = () => {
+    bulk ??= loadBulk(options.dir).catch((error: unknown) => {
+      bulk = undefined;
+      throw error;
+    });
+    return bulk;
+  };
+  return {
+    name: 'simfin',
+    async getFundamentals(
+      ticker: string,
+      callOptions?: GetFundamentalsOptions,
+    ): Promise<Fundamentals> {
+      const symbol = normaliseSymbol(ticker);
+      callOptions?.signal?.throwIfAborted();
+      const { companies, info, retrievedAt } = await load();
+      callOptions?.signal?.throwIfAborted();
+      const rows = companies.get(symbol);
+      if (!rows) {
+        throw new FundamentalsError('insufficient_data', `No SimFin annual rows for ${symbol}`);
+      }
+      const f = simfinToFundamentals(rows, {
+        ticker: symbol,
+        company: info.get(symbol),
+        retrievedAt,
+      });
+      return requireMinYears(f, minYears);
+    },
+    async listTickers(): Promise<string[]> {
+      const { companies } = await load();
+      return [...companies.keys()].sort();
+    },
+  };
+}
+
+async function loadBulk(dir: string): Promise<SimfinBulk> {
+  const path = (s: SimfinStatement) => join(dir, SIMFIN_FILES[s]);
+  const [income, balance, cashflow, info, retrievedAt] = await Promise.all([
+    readSimfinStatementFile(path('income'), 'income'),
+    readSimfinStatementFile(path('balance'), 'balance'),
+    readSimfinStatementFile(path('cashflow'), 'cashflow'),
+    readSimfinCompanies(dir),
+    modifiedAt(path('income')),
+  ]);
+  const companies = new Map<string, SimfinCompanyRows>();
+  for (const [ticker, rows] of income.byTicker) {
+    companies.set(ticker, {
+      income: rows,
+      balance: rowsOf(balance, ticker),
+      cashflow: rowsOf(cashflow, ticker),
+    });
+  }
+  return { companies, info, retrievedAt };
+}
+
+async function modifiedAt(path: string): Promise<string> {
+  try {
+    return (await stat(path)).mtime.toISOString();
+  } catch (error) {
+    throw new FundamentalsError('upstream_unavailable', `Cannot read ${path}`, { cause: error });
+  }
+}
+
+function rowsOf<S extends SimfinStatement>(statement: SimfinStatementRows<S>, ticker: string) {
+  return statement.byTicker.get(ticker) ?? [];
+}

@@ -1,0 +1,312 @@
+import {
+  type CompanyProfile,
+  type DataIssue,
+  type Figure,
+  type FiscalYearFigures,
+  type Fundamentals,
+  METRIC_KEYS,
+  type MetricKey,
+  type Provenance,
+} from '@svc/schemas';
+import { addDays, fiscalYearLabel, isAnnual } from '../companyfacts/dates.js';
+import { normaliseSymbol } from '../symbol.js';
+import type { SimfinCompanyRows, SimfinRow, SimfinStatement } from './columns.js';
+import type { SimfinCompanyInfo } from './companies.js';
+import { METRIC_RULES, type MetricRule } from './metric-rules.js';
+
+/** Options of {@link simfinToFundamentals}. */
+export interface SimfinToFundamentalsOptions {
+  /** The ticker the rows belong to; normalised with `normaliseSymbol`. */
+  readonly ticker: string;
+  /** Name, sector and industry from SimFin's companies file, when there is one. */
+  readonly company?: SimfinCompanyInfo | undefined;
+  /** When the bulk files were read (ISO 8601). Default `null`. */
+  readonly retrievedAt?: string | null;
+}
+
+interface YearRows {
+  readonly income: SimfinRow<'income'>;
+  readonly balance: SimfinRow<'balance'> | undefined;
+  readonly cashflow: SimfinRow<'cashflow'> | undefined;
+}
+
+/**
+ * Maps the SimFin bulk rows of one company to normalised annual {@link Fundamentals}. Pure: no
+ * I/O, no clock.
+ *
+ * - Fiscal years are the income statement's `FY` rows; the balance sheet (`Q4`) and cash-flow
+ *   (`FY`) rows with the same Report Date join them. Label: the Compustat convention of the
+ *   schema from the Report Date (a year ending January–May counts to the year before), which
+ *   differs from SimFin's own "Fiscal Year" for May year ends; `periodEnd` = Report Date;
+ *   `periodStart` = the previous year's end + 1 day when that makes an annual period, else null.
+ * - Signs: SimFin stores costs and outflows negative; they are negated to the model's positive
+ *   amounts (see `METRIC_RULES`). A cost or outflow stored positive is left `null` with an issue.
+ *   A blank cell is `null`, never 0.
+ * - Diluted EPS = Net Income (Common) ÷ Shares (Diluted), `derived: true`.
+ * - Gross profit as SimFin reports it, except where there is no Cost of Revenue and SimFin's
+ *   Gross Profit merely repeats Revenue: `null`, with one issue listing those years.
+ * - Provenance: tag `simfin:<Column>`, no form or accession, `filed` = the row's Publish Date.
+ * - Two rows for one period end (a restatement): the latest restated one wins (`restated` issue
+ *   when values differ). Two period ends with one label (a changed year end): the later wins.
+ *   Balance or cash-flow rows in another currency than the income row are dropped (issue).
+ *
+ * @throws {FundamentalsError} `invalid_symbol` when `options.ticker` is malformed.
+ * @example
+ * ```ts
+ * const f = simfinToFundamentals(rows, { ticker: 'KO' });
+ * f.years.at(-1)?.revenue?.value; // 37266000000 (FY2019)
+ * ```
+ */
+export function simfinToFundamentals(
+  rows: SimfinCompanyRows,
+  options: SimfinToFundamentalsOptions,
+): Fundamentals {
+  const ticker = normaliseSymbol(options.ticker);
+  const issues: DataIssue[] = [];
+  const periods = fiscalPeriods(latestPerPeriod(rows.income, 'income', issues), issues);
+  const balance = byReportDate(latestPerPeriod(rows.balance, 'balance', issues));
+  const cashflow = byReportDate(latestPerPeriod(rows.cashflow, 'cashflow', issues));
+  const currency = periods.at(-1)?.row.currency ?? 'USD';
+  const fillerYears: number[] = [];
+  const years = periods.map(({ label, row }, i) => {
+    const yearRows: YearRows = {
+      income: row,
+      balance: sameCurrency(row, balance.get(row.reportDate), label, 'balance', issues),
+      cashflow: sameCurrency(row, cashflow.get(row.reportDate), label, 'cashflow', issues),
+    };
+    const previous = periods[i - 1]?.row.reportDate;
+    return buildYear(label, yearRows, periodStart(previous, row.reportDate), issues, fillerYears);
+  });
+  reportGaps(years, issues);
+  reportGrossProfitFillers(fillerYears, issues);
+  reportMalformed(rows, issues);
+  return {
+    company: buildProfile(ticker, currency, periods.at(-1)?.row.reportDate, options.company),
+    years,
+    provider: 'simfin',
+    retrievedAt: options.retrievedAt ?? null,
+    issues,
+  };
+}
+
+/** One row per Report Date: the latest restated (else published) row wins. */
+function latestPerPeriod<S extends SimfinStatement>(
+  rows: readonly SimfinRow<S>[],
+  statement: S,
+  issues: DataIssue[],
+): SimfinRow<S>[] {
+  const byEnd = new Map<string, SimfinRow<S>>();
+  for (const row of rows) {
+    const kept = byEnd.get(row.reportDate);
+    if (!kept) {
+      byEnd.set(row.reportDate, row);
+      continue;
+    }
+    const [older, newer] = revision(kept) <= revision(row) ? [kept, row] : [row, kept];
+    byEnd.set(row.reportDate, newer);
+    if (JSON.stringify(older.values) !== JSON.stringify(newer.values)) {
+      issues.push({
+        fiscalYear: fiscalYearLabel(row.reportDate),
+        metric: null,
+        kind: 'restated',
+        message: `Two SimFin ${statement} rows for the period ending ${row.reportDate}; kept the one restated ${revision(newer) || 'last'}`,
+      });
+    }
+  }
+  return [...byEnd.values()].sort((a, b) => (a.reportDate < b.reportDate ? -1 : 1));
+}
+
+const revision = (row: SimfinRow) => row.restatedDate ?? row.publishDate ?? '';
+
+function fiscalPeriods(
+  rows: readonly SimfinRow<'income'>[],
+  issues: DataIssue[],
+): { label: number; row: SimfinRow<'income'> }[] {
+  const byLabel = new Map<number, SimfinRow<'income'>>();
+  for (const row of rows) {
+    const label = fiscalYearLabel(row.reportDate);
+    const previous = byLabel.get(label);
+    if (previous) {
+      issues.push({
+        fiscalYear: label,
+        metric: null,
+        kind: 'other',
+        message: `Two annual periods share the label FY${label} (ending ${previous.reportDate} and ${row.reportDate}); kept the later one`,
+      });
+    }
+    byLabel.set(label, row);
+  }
+  return [...byLabel.entries()].sort(([a], [b]) => a - b).map(([label, row]) => ({ label, row }));
+}
+
+function byReportDate<S extends SimfinStatement>(rows: readonly SimfinRow<S>[]) {
+  return new Map(rows.map((row) => [row.reportDate, row]));
+}
+
+function sameCurrency<S extends SimfinStatement>(
+  income: SimfinRow<'income'>,
+  row: SimfinRow<S> | undefined,
+  label: number,
+  statement: S,
+  issues: DataIssue[],
+): SimfinRow<S> | undefined {
+  if (!row || row.currency === income.currency) return row;
+  issues.push({
+    fiscalYear: label,
+    metric: null,
+    kind: 'dropped_outlier',
+    message: `SimFin ${statement} row for FY${label} is in ${row.currency}, the income statement in ${income.currency}; its figures were left out`,
+  });
+  return undefined;
+}
+
+function periodStart(previousEnd: string | undefined, end: string): string | null {
+  if (!previousEnd) return null;
+  const start = addDays(previousEnd, 1);
+  return isAnnual(start, end) ? start : null;
+}
+
+function buildYear(
+  label: number,
+  rows: YearRows,
+  start: string | null,
+  issues: DataIssue[],
+  fillerYears: number[],
+): FiscalYearFigures {
+  const figures = new Map<MetricKey, Figure>();
+  for (const r of METRIC_RULES) {
+    if (figures.has(r.key)) continue;
+    const figure = readRule(r, rows, label, issues);
+    if (figure) figures.set(r.key, figure);
+  }
+  const gross = grossProfit(rows.income);
+  if (gross === 'filler') fillerYears.push(label);
+  else if (gross) figures.set('grossProfit', gross);
+  const eps = dilutedEps(rows.income);
+  if (eps) figures.set('dilutedEps', eps);
+  const record: Record<string, unknown> = {
+    fiscalYear: label,
+    periodStart: start,
+    periodEnd: rows.income.reportDate,
+  };
+  for (const key of METRIC_KEYS) record[key] = figures.get(key) ?? null;
+  return record as FiscalYearFigures;
+}
+
+function readRule(
+  r: MetricRule,
+  rows: YearRows,
+  label: number,
+  issues: DataIssue[],
+): Figure | undefined {
+  const row = rows[r.statement] as SimfinRow | undefined;
+  const raw = (row?.values as Partial<Record<string, number | null>> | undefined)?.[r.column];
+  if (row === undefined || raw === null || raw === undefined) return undefined;
+  if (r.onlyNegative && raw >= 0) return undefined;
+  if (r.positiveMeans && raw > 0) {
+    issues.push({
+      fiscalYear: label,
+      metric: r.key,
+      kind: 'other',
+      message: `SimFin "${r.column}" is +${raw} in FY${label}: ${r.positiveMeans}; ${r.key} left null`,
+    });
+    return undefined;
+  }
+  const value = r.sign === 1 ? raw : 0 - raw;
+  return { value, source: source(r.column, row, r.note) };
+}
+
+/** SimFin's Gross Profit, or `'filler'` when it only repeats Revenue for want of a cost line. */
+function grossProfit(row: SimfinRow<'income'>): Figure | 'filler' | undefined {
+  const { Revenue: revenue, 'Cost of Revenue': cost, 'Gross Profit': gross } = row.values;
+  if (gross === null || gross === undefined) return undefined;
+  if ((cost === null || cost === undefined) && gross === revenue) return 'filler';
+  return { value: gross, source: source('Gross Profit', row) };
+}
+
+function dilutedEps(row: SimfinRow<'income'>): Figure | undefined {
+  const income = row.values['Net Income (Common)'];
+  const shares = row.values['Shares (Diluted)'];
+  if (income === null || income === undefined || !shares || shares <= 0) return undefined;
+  const value = income / shares;
+  if (!Number.isFinite(value)) return undefined;
+  return {
+    value,
+    source: {
+      tag: 'derived:simfin:Net Income (Common)/simfin:Shares (Diluted)',
+      form: null,
+      accession: null,
+      filed: null,
+      derived: true,
+      note: `Net Income (Common) = ${income}; Shares (Diluted) = ${shares} (SimFin, published ${row.publishDate ?? 'unknown'})`,
+    },
+  };
+}
+
+function source(column: string, row: SimfinRow, note?: string): Provenance {
+  return {
+    tag: `simfin:${column}`,
+    form: null,
+    accession: null,
+    filed: row.publishDate,
+    derived: false,
+    ...(note ? { note } : {}),
+  };
+}
+
+function reportGaps(years: readonly FiscalYearFigures[], issues: DataIssue[]): void {
+  for (let i = 1; i < years.length; i++) {
+    const prev = years[i - 1];
+    const cur = years[i];
+    if (!prev || !cur) continue;
+    for (let label = prev.fiscalYear + 1; label < cur.fiscalYear; label++) {
+      issues.push({
+        fiscalYear: label,
+        metric: null,
+        kind: 'missing_year',
+        message: `No SimFin annual row for FY${label} between the periods ending ${prev.periodEnd} and ${cur.periodEnd}`,
+      });
+    }
+  }
+}
+
+function reportGrossProfitFillers(labels: readonly number[], issues: DataIssue[]): void {
+  if (labels.length === 0) return;
+  issues.push({
+    fiscalYear: null,
+    metric: 'grossProfit',
+    kind: 'other',
+    message: `SimFin has no Cost of Revenue and repeats Revenue as Gross Profit in FY${labels.join(', FY')}; gross profit left null there`,
+  });
+}
+
+function reportMalformed(rows: SimfinCompanyRows, issues: DataIssue[]): void {
+  const all = [...rows.income, ...rows.balance, ...rows.cashflow];
+  const count = all.reduce((n, row) => n + row.malformedCells, 0);
+  if (count === 0) return;
+  issues.push({
+    fiscalYear: null,
+    metric: null,
+    kind: 'other',
+    message: `${count} SimFin cell(s) were neither blank nor a number; read as missing`,
+  });
+}
+
+function buildProfile(
+  ticker: string,
+  currency: string,
+  lastEnd: string | undefined,
+  company: SimfinCompanyInfo | undefined,
+): CompanyProfile {
+  return {
+    ticker,
+    cik: null,
+    name: company?.name ?? ticker,
+    sicCode: null,
+    sicDescription: null,
+    sector: company?.sector ?? null,
+    industry: company?.industry ?? null,
+    fiscalYearEnd: lastEnd ? lastEnd.slice(5) : null,
+    currency,
+  };
+}
