@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { DOCS_SECTION_IDS, DocsIndex, DocsSection, type DocsSectionId } from '../../docs/schema.js';
-import { sectionText } from '../../docs/sections.js';
+import { sectionText } from '../../docs/sections/index.js';
 import { jsonResponse, OPENAPI_VERSION } from '../../openapi.js';
 import { ApiError, errorResponses } from '../../problem.js';
 

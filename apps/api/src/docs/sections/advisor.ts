@@ -1,0 +1,169 @@
+import { type DocsAddresses, QUOTAS, type SectionText } from './shared.js';
+
+/** The `advisorMoat` section. */
+export function advisorMoat({ baseUrl }: DocsAddresses): SectionText {
+  const origin = new URL(baseUrl).origin;
+  return {
+    title: 'Moat evaluation',
+    description: 'Evaluate a company, stream its narrative, save and screen reports.',
+    content: {
+      summary:
+        'GET /api/stock-evaluation scores a company on 8 criteria (earnings consistency, gross ' +
+        'margin, net margin, retained earnings, ROIC, debt sustainability, capex efficiency, ' +
+        'product durability; 12.5 points each) and returns a verdict: at least 70% Strong Durable ' +
+        'Competitive Advantage, 50% Moderate Competitive Advantage, 35% Narrow Moat — Proceed with ' +
+        'Caution, else No Clear Moat Detected, plus valuation signals (P/E; sell trigger at 40 or above).',
+      steps: [
+        'Get an evaluation (cached, or fresh=1 which consumes stock_evaluation).',
+        'Stream the narrative with POST /api/stock-evaluation/ai (consumes ai_consult).',
+        'Save it with POST /api/moat-reports; list with GET /api/moat-reports?tags=a,b.',
+        'Screen the cache with GET /api/moat-screener (action=meta for statistics).',
+      ],
+      endpoints: [
+        {
+          method: 'GET',
+          path: '/api/stock-evaluation?symbol=KO&fresh=1',
+          auth: 'session',
+          description: 'MoatEvaluation; 404 insufficient_data; 429 quota_exceeded',
+        },
+        {
+          method: 'POST',
+          path: '/api/stock-evaluation/ai',
+          auth: 'session',
+          description: '{ evaluation, language? } → text/event-stream of markdown chunks',
+        },
+        {
+          method: 'GET',
+          path: '/api/moat-screener',
+          auth: 'session',
+          description:
+            'Filters scoreMin/Max, verdict, sector, industry, peMin/Max, marketCapMin/Max; sortBy score|symbol|pe|marketCap; page (1), limit (20, max 100) → { items, page, limit, total, totalPages }',
+        },
+        {
+          method: 'GET',
+          path: '/api/moat-reports',
+          auth: 'session',
+          description: 'Saved reports; ?tags=a,b returns those carrying every tag',
+        },
+        {
+          method: 'POST',
+          path: '/api/moat-reports',
+          auth: 'session',
+          description:
+            '{ symbol, evaluationJson, companyName?, totalScore?, maxScore?, verdict?, tags? } → 201 { id }',
+        },
+        {
+          method: 'GET',
+          path: '/api/moat-reports/{id}',
+          auth: 'session',
+          description: 'One report with the parsed evaluation',
+        },
+        {
+          method: 'DELETE',
+          path: '/api/moat-reports/{id}',
+          auth: 'session',
+          description: 'Delete one report',
+        },
+      ],
+      streamFrames: [
+        {
+          frame: 'data: "## Summary\\nKO shows…"',
+          meaning: 'A JSON string: the next markdown chunk',
+        },
+        { frame: 'event: done\\ndata: {}', meaning: 'The narrative is complete' },
+        {
+          frame: 'event: error\\ndata: {"type":"…","status":503,"code":"upstream_unavailable",…}',
+          meaning: 'Failure mid-stream: a problem object, then the stream ends',
+        },
+      ],
+      examples: [
+        {
+          title: 'Evaluate (cached)',
+          language: 'bash',
+          code: `curl -s -b cookies.txt '${baseUrl}/api/stock-evaluation?symbol=KO'`,
+        },
+        {
+          title: 'Stream the narrative',
+          language: 'bash',
+          code:
+            `curl -N -b cookies.txt -H 'origin: ${origin}' -H 'content-type: application/json' \\\n` +
+            `  -d "{\\"evaluation\\": $(curl -s -b cookies.txt '${baseUrl}/api/stock-evaluation?symbol=KO'), \\"language\\": \\"en\\"}" \\\n` +
+            `  ${baseUrl}/api/stock-evaluation/ai`,
+        },
+      ],
+      quotas: QUOTAS,
+      notes: ['A fresh evaluation that fails (no data, provider down) gives its quota unit back.'],
+    },
+  };
+}
+
+/** The `advisorChat` section. */
+export function advisorChat({ baseUrl }: DocsAddresses): SectionText {
+  const origin = new URL(baseUrl).origin;
+  return {
+    title: 'Advisor chat',
+    description: 'Stream answers of the portfolio advisor and confirm its proposals.',
+    content: {
+      summary:
+        'POST /api/advisor/chat takes { messages: [{ role: user|assistant, content (≤ 12000 ' +
+        'characters) }], language?, activePortfolioId?, activePortfolioName?, baseCurrency? (EUR), ' +
+        'portfolioContext? } as JSON, or multipart/form-data with parts payload (that JSON), ' +
+        'userText and files[]. It answers text/event-stream, one JSON frame per data: line, and ' +
+        'consumes ai_consult. Proposals change nothing until confirmed.',
+      endpoints: [
+        {
+          method: 'POST',
+          path: '/api/advisor/chat',
+          auth: 'session',
+          description: 'text/event-stream of JSON frames',
+        },
+        {
+          method: 'POST',
+          path: '/api/advisor/confirm',
+          auth: 'session',
+          description:
+            '{ proposalId, decision: accept|reject } → { status: applied|rejected, result? }; 409 if already decided or expired, 404 if not yours',
+        },
+        {
+          method: 'POST',
+          path: '/api/portfolio/ai-chat',
+          auth: 'session',
+          description:
+            'The same conversation as one JSON answer: { message: { role: "assistant", content } }',
+        },
+      ],
+      streamFrames: [
+        { frame: 'data: {"type":"start","id":"…","model":"…"}', meaning: 'The answer begins' },
+        { frame: 'data: {"type":"delta","text":"Your portfolio…"}', meaning: 'Next piece of text' },
+        {
+          frame: 'data: {"type":"tool","name":"listHoldings","status":"done"}',
+          meaning: 'A tool ran',
+        },
+        {
+          frame:
+            'data: {"type":"proposal","proposal":{"id":"…","kind":"…","summary":"…","payload":{},"expiresAt":"…"}}',
+          meaning: 'A change to confirm with /api/advisor/confirm',
+        },
+        {
+          frame: 'data: {"type":"error","code":"upstream_unavailable","message":"…"}',
+          meaning: 'Failure; the stream ends',
+        },
+        { frame: 'data: {"type":"done","finishReason":"stop"}', meaning: 'The answer is complete' },
+      ],
+      examples: [
+        {
+          title: 'Ask the advisor',
+          language: 'bash',
+          code:
+            `curl -N -b cookies.txt -H 'origin: ${origin}' -H 'content-type: application/json' \\\n` +
+            `  -d '{"messages":[{"role":"user","content":"How concentrated is my portfolio?"}]}' \\\n` +
+            `  ${baseUrl}/api/advisor/chat`,
+        },
+      ],
+      quotas: QUOTAS.filter((q) => q.name === 'ai_consult'),
+      notes: [
+        'A proposal applies at most once, only for the user it was made for, and not after it expires.',
+      ],
+    },
+  };
+}

@@ -1,0 +1,121 @@
+import type { DocsAddresses, SectionText } from './shared.js';
+
+/** The `authentication` section. */
+export function authentication({ baseUrl, accountUrl }: DocsAddresses): SectionText {
+  return {
+    title: 'Authentication',
+    description: 'Sign in with a password or OpenID Connect, keep the session cookie, mint tokens.',
+    content: {
+      summary:
+        'REST endpoints need the `service_session` cookie: a signed JWT (HS256; claims sub, sid, ' +
+        'iat, exp) checked against a server-side session, so logout revokes it at once. The cookie ' +
+        'is HttpOnly, SameSite=Lax, Path=/ (Secure behind HTTPS). POST, PUT, PATCH and DELETE with ' +
+        'the cookie must send an Origin (or Referer) of this service, otherwise 403 forbidden. ' +
+        'Personal access tokens (`svc_pat_…`) are for the MCP server only.',
+      steps: [
+        'Create an account with POST /api/auth/register, or sign in with POST /api/auth/login.',
+        'Keep the Set-Cookie: service_session=… value and send it on every REST call.',
+        'Or sign in through your identity provider: open /api/auth/oidc/login in a browser.',
+        `Mint a personal access token at ${accountUrl}/account/developer (shown once) for MCP.`,
+        'Sign out with POST /api/auth/logout; revoke tokens on the developer page.',
+      ],
+      endpoints: [
+        {
+          method: 'POST',
+          path: '/api/auth/register',
+          auth: 'none',
+          description:
+            '{ email, password, name? } → 201 { user } + cookie; 409 if the e-mail exists; 403 when sign-up is off',
+        },
+        {
+          method: 'POST',
+          path: '/api/auth/login',
+          auth: 'none',
+          description:
+            '{ email, password } → 200 { user } + cookie; 401 (same for unknown e-mail and wrong password); 429 after repeated failures',
+        },
+        {
+          method: 'POST',
+          path: '/api/auth/logout',
+          auth: 'session',
+          description: '204; the session is revoked and the cookie cleared',
+        },
+        {
+          method: 'GET',
+          path: '/api/auth/session',
+          auth: 'session',
+          description: '{ user, plan, quotas: [{ name, limit, used, resetsAt }] }',
+        },
+        {
+          method: 'GET',
+          path: '/api/auth/oidc/login',
+          auth: 'none',
+          description:
+            '302 to the OpenID provider (authorization code + PKCE); ?returnTo=/path optional',
+        },
+        {
+          method: 'GET',
+          path: '/api/auth/oidc/callback',
+          auth: 'none',
+          description: 'Provider callback: sets the cookie, 302 to /',
+        },
+        {
+          method: 'GET',
+          path: '/api/account/tokens',
+          auth: 'session',
+          description:
+            '[{ id, name, prefix, createdAt, lastUsedAt, expiresAt }] (never the secret)',
+        },
+        {
+          method: 'POST',
+          path: '/api/account/tokens',
+          auth: 'session',
+          description:
+            '{ name, expiresInDays? (1-365, default 90) } → 201 { id, name, token, createdAt, expiresAt }',
+        },
+        {
+          method: 'DELETE',
+          path: '/api/account/tokens/{id}',
+          auth: 'session',
+          description: '204; the token stops working at once',
+        },
+        {
+          method: 'GET',
+          path: '/account/developer',
+          auth: 'session',
+          description: 'HTML page to mint, list and revoke tokens',
+        },
+      ],
+      examples: [
+        {
+          title: 'Register and keep the cookie',
+          language: 'bash',
+          code:
+            `curl -s -c cookies.txt -H 'content-type: application/json' \\\n` +
+            `  -d '{"email":"ada@example.com","password":"correct horse battery"}' \\\n` +
+            `  ${baseUrl}/api/auth/register`,
+        },
+        {
+          title: 'Sign in, then read the session',
+          language: 'bash',
+          code:
+            `curl -s -c cookies.txt -H 'content-type: application/json' \\\n` +
+            `  -d '{"email":"ada@example.com","password":"correct horse battery"}' ${baseUrl}/api/auth/login\n` +
+            `curl -s -b cookies.txt ${baseUrl}/api/auth/session`,
+        },
+        {
+          title: 'Mint a personal access token (a write: send Origin)',
+          language: 'bash',
+          code:
+            `curl -s -b cookies.txt -H 'content-type: application/json' -H 'origin: ${new URL(baseUrl).origin}' \\\n` +
+            `  -d '{"name":"my agent","expiresInDays":90}' ${baseUrl}/api/account/tokens`,
+        },
+      ],
+      notes: [
+        'Passwords: at least 8 characters, hashed with argon2id. Tokens are stored as SHA-256 hashes.',
+        'Five failed sign-ins for one IP and e-mail within 15 minutes answer 429 rate_limited until the window ends.',
+        'Session routes are also rate limited per user (429 rate_limited with Retry-After).',
+      ],
+    },
+  };
+}

@@ -1,0 +1,134 @@
+import { type DocsAddresses, QUOTAS, type SectionText } from './shared.js';
+
+/** The `mcp` section. */
+export function mcp({ baseUrl, accountUrl }: DocsAddresses): SectionText {
+  return {
+    title: 'MCP server',
+    description: 'Connect an MCP client with a personal access token and call the tools.',
+    content: {
+      summary:
+        `The MCP server speaks streamable HTTP at ${baseUrl}/api/mcp/user; clients are configured ` +
+        `with ${baseUrl}/api/mcp/user/mcp and the header Authorization: Bearer <token>. A missing ` +
+        'or bad token answers HTTP 401 with WWW-Authenticate: Bearer. Tool results carry ' +
+        'structuredContent matching the tool outputSchema plus the same JSON as text; a failed call ' +
+        'answers isError: true with a problem object.',
+      steps: [
+        `Mint a token at ${accountUrl}/account/developer (it starts with svc_pat_, shown once).`,
+        'Add the server to your MCP client with the configuration below.',
+        'List tools, then call listPortfolios to check the connection.',
+      ],
+      endpoints: [
+        {
+          method: 'POST',
+          path: '/api/mcp/user/mcp',
+          auth: 'bearer',
+          description: 'MCP streamable HTTP endpoint (JSON-RPC)',
+        },
+        {
+          method: 'GET',
+          path: '/.well-known/mcp.json',
+          auth: 'none',
+          description: 'Discovery: name, version, transport, url, authentication, tools',
+        },
+      ],
+      mcpClientConfig: {
+        mcpServers: {
+          'moat-portfolio': {
+            type: 'streamable-http',
+            url: `${baseUrl}/api/mcp/user/mcp`,
+            headers: { Authorization: 'Bearer svc_pat_...' },
+          },
+        },
+      },
+      examples: [
+        {
+          title: 'Initialize over plain HTTP',
+          language: 'bash',
+          code:
+            `curl -s ${baseUrl}/api/mcp/user/mcp -H 'authorization: Bearer svc_pat_...' \\\n` +
+            `  -H 'content-type: application/json' -H 'accept: application/json, text/event-stream' \\\n` +
+            `  -d '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"curl","version":"1"}}}'`,
+        },
+        {
+          title: 'Call a tool',
+          language: 'json',
+          code: JSON.stringify(
+            {
+              jsonrpc: '2.0',
+              id: 2,
+              method: 'tools/call',
+              params: { name: 'getMoatEvaluation', arguments: { symbol: 'KO' } },
+            },
+            null,
+            2,
+          ),
+        },
+      ],
+      quotas: QUOTAS,
+      notes: [
+        'Tools: listPortfolios, listHoldings {portfolioId?}, listCash {portfolioId?}, getMoatEvaluation {symbol, fresh?}, generateMoatNarrative {symbol?, evaluation?, language}, listMoatReports {tags?}, screenMoat, saveMoatReport.',
+        'Agents should use MCP (not REST) for portfolio reads; REST needs a browser session.',
+        'Fresh evaluations and narratives consume the same quotas as the web application.',
+      ],
+    },
+  };
+}
+
+/** The `desktopClient` section. */
+export function desktopClient({ baseUrl, accountUrl }: DocsAddresses): SectionText {
+  return {
+    title: 'Desktop client',
+    description: 'Use the service from a desktop MCP client (e.g. an AI assistant app).',
+    content: {
+      summary:
+        'Desktop AI clients connect to the MCP server with a personal access token. Clients that ' +
+        'only launch local (stdio) servers can use a bridge such as `mcp-remote` that forwards to ' +
+        'the HTTP endpoint.',
+      steps: [
+        `Sign in at ${accountUrl}/account/developer and create a token named after the client.`,
+        'Open the client settings file for MCP servers and add one of the entries below.',
+        'Restart the client; the tools (listPortfolios, getMoatEvaluation, …) appear.',
+        'Revoke the token on the developer page when you remove the client.',
+      ],
+      mcpClientConfig: {
+        mcpServers: {
+          'moat-portfolio': {
+            type: 'streamable-http',
+            url: `${baseUrl}/api/mcp/user/mcp`,
+            headers: { Authorization: 'Bearer svc_pat_...' },
+          },
+        },
+      },
+      examples: [
+        {
+          title: 'Through a stdio bridge',
+          language: 'json',
+          code: JSON.stringify(
+            {
+              mcpServers: {
+                'moat-portfolio': {
+                  command: 'npx',
+                  args: [
+                    '-y',
+                    'mcp-remote',
+                    `${baseUrl}/api/mcp/user/mcp`,
+                    '--header',
+                    // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell variable the client expands
+                    'Authorization:Bearer ${SVC_TOKEN}',
+                  ],
+                  env: { SVC_TOKEN: 'svc_pat_...' },
+                },
+              },
+            },
+            null,
+            2,
+          ),
+        },
+      ],
+      notes: [
+        'Keep the token out of shared files; anyone holding it can read your portfolios.',
+        'A revoked or expired token is refused at once with HTTP 401.',
+      ],
+    },
+  };
+}
