@@ -40,6 +40,10 @@ export type Figure = z.infer<typeof Figure>;
  * dividends paid, share repurchases) are positive amounts; income figures (operating income,
  * pretax income, net income, diluted EPS) are signed; income tax expense is signed (a benefit is
  * negative). A metric the filings do not report is `null`, never 0.
+ *
+ * `incomeFromContinuingOperations` was added later and is optional in `FiscalYearFigures`
+ * (absent in records written before it existed, and from providers that do not read it): treat
+ * `undefined` like `null`, "not reported".
  */
 export const METRIC_KEYS = [
   'revenue',
@@ -53,6 +57,7 @@ export const METRIC_KEYS = [
   'pretaxIncome',
   'incomeTaxExpense',
   'netIncome',
+  'incomeFromContinuingOperations',
   'dilutedEps',
   'dilutedShares',
   'operatingCashFlow',
@@ -98,6 +103,9 @@ export const FiscalYearFigures = z
     pretaxIncome: metric('Income before income taxes, signed'),
     incomeTaxExpense: metric('Income tax expense, signed (benefit negative)'),
     netIncome: metric('Net income attributable to the parent, signed'),
+    incomeFromContinuingOperations: metric(
+      'Income (loss) from continuing operations after tax, attributable to the parent, signed: net income without discontinued operations. Tagged mainly by filers that present discontinued operations (JNJ FY2021–FY2025 after the Kenvue separation). Optional: absent or null means not reported.',
+    ).optional(),
     dilutedEps: metric('Diluted earnings per share, currency per share, signed'),
     dilutedShares: metric('Weighted average diluted shares outstanding, shares'),
     operatingCashFlow: metric('Net cash from operating activities, signed'),
