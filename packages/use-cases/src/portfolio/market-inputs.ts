@@ -1,0 +1,129 @@
+import {
+  type FxProvider,
+  MarketDataError,
+  type QuoteProvider,
+  type Quote as ProviderQuote,
+} from '@svc/market-data';
+import type { DerivedPortfolio, Quote } from '@svc/portfolio';
+import type { MarketDataRepository } from '@svc/portfolio-store';
+import { daysBefore, numberToDecimal } from './decimal-text.js';
+
+/**
+ * How old (days before the valuation day) a quote or rate cached in the database may be to stand
+ * in for a provider that is absent or fails: 7 days covers a long weekend plus TARGET holidays
+ * with margin, while a price from last month is no longer "the stored value as of today".
+ */
+export const MAX_CACHED_MARKET_DATA_AGE_DAYS = 7;
+
+/** Quotes fetched at once during a revaluation (keeps a live provider's rate limit in sight). */
+const QUOTE_CONCURRENCY = 4;
+
+/** What {@link gatherMarketInputs} reads from and writes to. */
+export interface MarketInputsDeps {
+  readonly quotes: QuoteProvider | null;
+  readonly fx: FxProvider | null;
+  /** The `quotes` / `fx_rates` tables: written on every fetch, read when a provider fails. */
+  readonly marketData: MarketDataRepository;
+}
+
+/** Quotes per holding symbol and EUR rates per currency (ECB: units per 1 EUR), decimal strings. */
+export interface MarketInputs {
+  readonly quotes: Map<string, Quote>;
+  readonly eurRates: Map<string, string>;
+}
+
+/**
+ * Prices every holding of `derived` and finds the EUR rate of every currency involved, as of
+ * `day` (`YYYY-MM-DD`, the valuation day).
+ *
+ * Each quote comes from the quote provider (`getQuote(symbol, { asOf: day })`) and is cached in
+ * the `quotes` table; each rate from the FX provider (`getRate('EUR', currency, { asOf: day })`)
+ * and is cached in `fx_rates`. When a provider is absent, answers nothing or fails with a
+ * `MarketDataError`, the latest cached value no older than {@link MAX_CACHED_MARKET_DATA_AGE_DAYS}
+ * is used; otherwise the symbol or currency is left out, and `valueHoldings` stores null values
+ * for it. Never throws for missing market data.
+ */
+export async function gatherMarketInputs(
+  deps: MarketInputsDeps,
+  derived: DerivedPortfolio,
+  day: string,
+): Promise<MarketInputs> {
+  const quotes = new Map<string, Quote>();
+  const symbols = [...new Set(derived.holdings.map((h) => h.symbol))];
+  for (let start = 0; start < symbols.length; start += QUOTE_CONCURRENCY) {
+    const batch = symbols.slice(start, start + QUOTE_CONCURRENCY);
+    const found = await Promise.all(batch.map((s) => quoteFor(deps, s, day)));
+    found.forEach((quote, i) => {
+      const symbol = batch[i];
+      if (quote !== undefined && symbol !== undefined) quotes.set(symbol, quote);
+    });
+  }
+  const currencies = new Set([
+    ...derived.holdings.map((h) => h.currency),
+    ...derived.cash.map((c) => c.currency),
+    ...[...quotes.values()].map((q) => q.currency),
+  ]);
+  currencies.delete('EUR');
+  const eurRates = new Map<string, string>();
+  for (const currency of [...currencies].sort()) {
+    const rate = await eurRateFor(deps, currency, day);
+    if (rate !== undefined) eurRates.set(currency, rate);
+  }
+  return { quotes, eurRates };
+}
+
+async function quoteFor(
+  deps: MarketInputsDeps,
+  symbol: string,
+  day: string,
+): Promise<Quote | undefined> {
+  const fetched = deps.quotes && (await tolerate(deps.quotes.getQuote(symbol, { asOf: day })));
+  if (fetched) {
+    const quote = { price: numberToDecimal(fetched.price), currency: fetched.currency };
+    const asOf = instantOf(fetched);
+    await deps.marketData.upsertQuotes([{ symbol, ...quote, asOf, source: fetched.source }]);
+    return { ...quote, asOf };
+  }
+  const cached = await deps.marketData.latestQuote(symbol, endOfDay(day));
+  if (cached === undefined || cached.asOf.slice(0, 10) < daysBefore(day, MAX_AGE)) return;
+  return { price: cached.price, currency: cached.currency, asOf: cached.asOf };
+}
+
+async function eurRateFor(
+  deps: MarketInputsDeps,
+  currency: string,
+  day: string,
+): Promise<string | undefined> {
+  const fetched = deps.fx && (await tolerate(deps.fx.getRate('EUR', currency, { asOf: day })));
+  if (fetched) {
+    const rate = numberToDecimal(fetched.rate);
+    await deps.marketData.upsertFxRates([
+      { base: 'EUR', quote: currency, date: fetched.asOf, rate, source: fetched.source },
+    ]);
+    return rate;
+  }
+  const cached = await deps.marketData.latestFxRate('EUR', currency, day);
+  if (cached === undefined || cached.date < daysBefore(day, MAX_AGE)) return;
+  return cached.rate;
+}
+
+const MAX_AGE = MAX_CACHED_MARKET_DATA_AGE_DAYS;
+
+/** The provider's answer, or null when it failed with a `MarketDataError` (bad symbol, outage). */
+async function tolerate<T>(pending: Promise<T | null>): Promise<T | null> {
+  try {
+    return await pending;
+  } catch (error) {
+    if (error instanceof MarketDataError) return null;
+    throw error;
+  }
+}
+
+/** A quote's `asOf` as an instant: a trading day `YYYY-MM-DD` is read as 00:00 UTC. */
+function instantOf(quote: ProviderQuote): string {
+  return /^\d{4}-\d{2}-\d{2}$/.test(quote.asOf) ? `${quote.asOf}T00:00:00.000Z` : quote.asOf;
+}
+
+function endOfDay(day: string): Date {
+  return new Date(`${day}T23:59:59.999Z`);
+}

@@ -1,0 +1,232 @@
+import type { FxProvider, QuoteProvider } from '@svc/market-data';
+import {
+  type CashPosition,
+  type Holding,
+  NewTransaction,
+  type Portfolio,
+  parseBrokerCsv,
+  type Transaction,
+} from '@svc/portfolio';
+import { createRepositories, type Executor } from '@svc/portfolio-store';
+import type { z } from 'zod';
+import { UseCaseError } from '../errors.js';
+import { decodeTransaction, encodeTransaction } from './ledger-codec.js';
+import { deriveChecked, fromStoreError, readLedger } from './ledger.js';
+import { toCashPosition, toHolding } from './position-records.js';
+import { mergeRevaluations, revaluePortfolio } from './revaluation.js';
+import {
+  BrokerFormatOption,
+  CreatePortfolioInput,
+  type ImportResult,
+  RenamePortfolioInput,
+  type RevaluationResult,
+  type TransactionListQuery,
+  type TransactionPage,
+} from './schemas.js';
+import { toStoreQuery } from './transaction-query.js';
+
+/** Dependencies of {@link createPortfolioService}. */
+export interface PortfolioServiceDeps {
+  /** The Kysely instance of `@svc/portfolio-store` (`createDatabase(...).db`), migrated. */
+  readonly db: Executor;
+  /** Prices holdings on revaluation; null: holdings are stored without market values. */
+  readonly quotes: QuoteProvider | null;
+  /** EUR reference rates (ECB); null: only EUR positions get EUR values. */
+  readonly fx: FxProvider | null;
+  /** The clock: the valuation instant (`valuedAt`) and the day quotes and rates are taken for. */
+  readonly now: () => Date;
+}
+
+/** Options of {@link PortfolioService.importBrokerCsv}. */
+export interface ImportBrokerCsvOptions {
+  /** The layout; `auto` (default) detects it from the header row. */
+  readonly format?: BrokerFormatOption;
+}
+
+/**
+ * The portfolio flows of the service, shared by the REST API and the MCP server. Every method
+ * takes the signed-in user's id and only ever reads or changes that user's rows: another user's
+ * portfolio answers `not_found`, exactly like a missing one.
+ *
+ * Holdings and cash are never written directly: they follow from the transactions. Recording a
+ * transaction or importing a file re-derives and revalues the portfolio before returning.
+ * Revaluation prices each symbol through the quote provider and converts with ECB rates from the
+ * FX provider (both cached in the database, see `gatherMarketInputs`); when a quote or rate is
+ * missing, quantities and cost are stored anyway and the market values are null (never 0).
+ *
+ * @example
+ * ```ts
+ * const portfolios = createPortfolioService({ db: database.db, quotes, fx, now: () => new Date() });
+ * const p = await portfolios.createPortfolio(userId, { name: 'Main' });
+ * await portfolios.recordTransaction(userId, p.id, { type: 'buy', symbol: 'AAPL', quantity: '10',
+ *   price: '180', currency: 'USD', executedAt: '2024-03-01T15:00:00Z' });
+ * const holdings = await portfolios.listHoldings(userId, { portfolioId: p.id });
+ * // [{ symbol: 'AAPL', quantity: '10', marketValueEur: '1661.5185424951', valuedAt: '…', … }]
+ * ```
+ */
+export function createPortfolioService(deps: PortfolioServiceDeps) {
+  const repos = createRepositories(deps.db);
+
+  async function requirePortfolio(userId: string, portfolioId: string): Promise<Portfolio> {
+    const portfolio = await repos.portfolios.get(userId, portfolioId);
+    if (!portfolio) throw new UseCaseError('not_found', `portfolio ${portfolioId} not found`);
+    return portfolio;
+  }
+
+  const revalueOne = (userId: string, portfolioId: string, at: Date) =>
+    revaluePortfolio(deps, userId, portfolioId, at);
+
+  return {
+    /** The user's portfolios, oldest first. */
+    listPortfolios(userId: string): Promise<Portfolio[]> {
+      return repos.portfolios.list(userId);
+    },
+
+    /**
+     * Creates a portfolio (`baseCurrency` default EUR).
+     * @throws UseCaseError `validation_failed` for an empty or overlong name or a bad currency.
+     */
+    async createPortfolio(userId: string, input: CreatePortfolioInput): Promise<Portfolio> {
+      const fields = parseInput(CreatePortfolioInput, input);
+      return repos.portfolios.create(userId, fields);
+    },
+
+    /**
+     * Renames one of the user's portfolios.
+     * @throws UseCaseError `validation_failed` (name), `not_found`.
+     */
+    async renamePortfolio(userId: string, portfolioId: string, name: string): Promise<Portfolio> {
+      const fields = parseInput(RenamePortfolioInput, { name });
+      const renamed = await repos.portfolios.rename(userId, portfolioId, fields.name);
+      if (!renamed) throw new UseCaseError('not_found', `portfolio ${portfolioId} not found`);
+      return renamed;
+    },
+
+    /**
+     * The stored holdings (of one portfolio, or of all the user's), by portfolio then symbol, with
+     * the EUR values and `valuedAt` of the last revaluation. Reads never fetch prices.
+     * @throws UseCaseError `not_found` for a `portfolioId` the user does not own.
+     */
+    async listHoldings(userId: string, options: { portfolioId?: string } = {}): Promise<Holding[]> {
+      if (options.portfolioId !== undefined) await requirePortfolio(userId, options.portfolioId);
+      return (await repos.positions.listHoldings(userId, options)).map(toHolding);
+    },
+
+    /** The stored cash positions, like {@link listHoldings}. @throws UseCaseError `not_found`. */
+    async listCash(userId: string, options: { portfolioId?: string } = {}): Promise<CashPosition[]> {
+      if (options.portfolioId !== undefined) await requirePortfolio(userId, options.portfolioId);
+      return (await repos.positions.listCash(userId, options)).map(toCashPosition);
+    },
+
+    /**
+     * One page of the user's transactions, newest first; filters by portfolio and by date (both
+     * bounds inclusive; see `toStoreQuery`); keyset pagination through `nextCursor`.
+     * @throws UseCaseError `validation_failed` (bad filter, limit outside 1–100, malformed
+     *   cursor), `not_found` (portfolio).
+     */
+    async listTransactions(userId: string, query: TransactionListQuery = {}): Promise<TransactionPage> {
+      const storeQuery = toStoreQuery(query);
+      if (storeQuery.portfolioId !== undefined) await requirePortfolio(userId, storeQuery.portfolioId);
+      const page = await repos.transactions
+        .list(userId, storeQuery)
+        .catch((error: unknown) => fromStoreError(error, 'cursor'));
+      return { items: page.items.map(decodeTransaction), nextCursor: page.nextCursor };
+    },
+
+    /**
+     * Records one transaction, then revalues the portfolio. The insert and the check of the whole
+     * ledger run in one database transaction: nothing is stored when the check fails.
+     * @throws UseCaseError `validation_failed` for input that is not a `NewTransaction`, a sell of
+     *   more units than held at that moment, or a symbol already held in another currency;
+     *   `not_found` for a portfolio the user does not own.
+     */
+    async recordTransaction(
+      userId: string,
+      portfolioId: string,
+      input: z.input<typeof NewTransaction>,
+    ): Promise<Transaction> {
+      const tx = parseInput(NewTransaction, input);
+      const stored = await deps.db
+        .transaction()
+        .execute(async (trx) => {
+          const scoped = createRepositories(trx);
+          const row = await scoped.transactions.insert(userId, portfolioId, encodeTransaction(tx));
+          deriveChecked(await readLedger(scoped.transactions, userId, portfolioId), 'quantity');
+          return row;
+        })
+        .catch((error: unknown) => fromStoreError(error, 'transaction'));
+      await revalueOne(userId, portfolioId, deps.now());
+      return decodeTransaction(stored);
+    },
+
+    /**
+     * Imports a broker CSV export (Ghostfolio, Revolut, Interactive Brokers trades; see
+     * `parseBrokerCsv`), all or nothing, then revalues the portfolio.
+     * @throws UseCaseError `validation_failed` with `errors: [{ path: 'line N', message }]` for
+     *   every bad row (nothing stored), or `path: 'file'` when the file as a whole would oversell
+     *   or hold a symbol in two currencies; `not_found` (portfolio).
+     */
+    async importBrokerCsv(
+      userId: string,
+      portfolioId: string,
+      text: string,
+      options: ImportBrokerCsvOptions = {},
+    ): Promise<ImportResult> {
+      const format = parseInput(BrokerFormatOption, options.format ?? 'auto', 'format');
+      await requirePortfolio(userId, portfolioId);
+      const parsed = parseBrokerCsv(text, { format });
+      if (!parsed.ok) {
+        throw new UseCaseError('validation_failed', 'the file has rows that cannot be imported', {
+          errors: parsed.errors.map((e) => ({ path: `line ${e.line}`, message: e.message })),
+        });
+      }
+      const batch = await deps.db
+        .transaction()
+        .execute(async (trx) => {
+          const scoped = createRepositories(trx);
+          const rows = parsed.transactions.map(encodeTransaction);
+          const imported = await scoped.transactions.importMany(userId, portfolioId, rows);
+          deriveChecked(await readLedger(scoped.transactions, userId, portfolioId), 'file');
+          return imported;
+        })
+        .catch((error: unknown) => fromStoreError(error, 'file'));
+      await revalueOne(userId, portfolioId, deps.now());
+      return {
+        format: parsed.format,
+        imported: batch.items.length,
+        skipped: parsed.skipped,
+        importBatchId: batch.importBatchId,
+      };
+    },
+
+    /**
+     * Re-derives and revalues one portfolio, or every portfolio of the user, as of `now()`, and
+     * stores the values. Returns what was stored.
+     * @throws UseCaseError `not_found` (portfolio).
+     */
+    async revalue(userId: string, portfolioId?: string): Promise<RevaluationResult> {
+      const at = deps.now();
+      if (portfolioId !== undefined) return revalueOne(userId, portfolioId, at);
+      const results: RevaluationResult[] = [];
+      for (const portfolio of await repos.portfolios.list(userId)) {
+        results.push(await revalueOne(userId, portfolio.id, at));
+      }
+      return mergeRevaluations(at, results);
+    },
+  };
+}
+
+/** The portfolio flows; see {@link createPortfolioService}. */
+export type PortfolioService = ReturnType<typeof createPortfolioService>;
+
+/** Parses input with `schema`; problems become a `validation_failed` UseCaseError. */
+function parseInput<S extends z.ZodType>(schema: S, input: unknown, root = ''): z.output<S> {
+  const parsed = schema.safeParse(input);
+  if (parsed.success) return parsed.data;
+  throw new UseCaseError('validation_failed', 'invalid input', {
+    errors: parsed.error.issues.map((issue) => ({
+      path: [root, ...issue.path.map(String)].filter(Boolean).join('.') || 'body',
+      message: issue.message,
+    })),
+  });
+}

@@ -1,0 +1,165 @@
+import {
+  BROKER_FORMATS,
+  CashPosition,
+  CurrencyCode,
+  DecimalString,
+  Holding,
+  Transaction,
+} from '@svc/portfolio';
+import { z } from 'zod';
+
+/** Longest portfolio name, characters (the store and `Portfolio` schema allow 200). */
+export const MAX_PORTFOLIO_NAME_LENGTH = 200;
+
+const PortfolioName = z
+  .string()
+  .trim()
+  .min(1)
+  .max(MAX_PORTFOLIO_NAME_LENGTH)
+  .describe('Display name, 1–200 characters after trimming');
+
+/** Body of "create a portfolio". `baseCurrency` defaults to EUR. */
+export const CreatePortfolioInput = z
+  .strictObject({
+    name: PortfolioName,
+    baseCurrency: CurrencyCode.default('EUR').describe(
+      'Reporting currency, ISO 4217 (default EUR); values are stored in EUR regardless',
+    ),
+  })
+  .meta({ id: 'CreatePortfolioInput' })
+  .describe('A new portfolio');
+export type CreatePortfolioInput = z.input<typeof CreatePortfolioInput>;
+
+/** Body of "rename a portfolio". */
+export const RenamePortfolioInput = z
+  .strictObject({ name: PortfolioName })
+  .meta({ id: 'RenamePortfolioInput' })
+  .describe('The new name of a portfolio');
+export type RenamePortfolioInput = z.infer<typeof RenamePortfolioInput>;
+
+const Instant = z
+  .union([z.iso.date(), z.iso.datetime({ offset: true })])
+  .describe('A day YYYY-MM-DD (UTC) or an ISO 8601 date-time with Z or an offset');
+
+/** Query of "list transactions" (`GET /api/transactions`). Both bounds are inclusive. */
+export const TransactionListQuery = z
+  .object({
+    portfolioId: z.string().min(1).optional().describe('Only this portfolio (default: all)'),
+    from: Instant.optional().describe(
+      'Executed at or after: a day (from its 00:00 UTC) or a date-time',
+    ),
+    to: Instant.optional().describe(
+      'Executed at or before: a day (through its 24:00 UTC) or a date-time',
+    ),
+    limit: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(100)
+      .default(50)
+      .describe('Page size, 1–100, default 50'),
+    cursor: z.string().min(1).max(500).optional().describe('`nextCursor` of the previous page'),
+  })
+  .meta({ id: 'TransactionListQuery' })
+  .describe('Filters and page of the transaction list, newest first');
+export type TransactionListQuery = z.input<typeof TransactionListQuery>;
+
+/** One page of transactions, newest first (`executedAt` desc, then id). */
+export const TransactionPage = z
+  .object({
+    items: z.array(Transaction),
+    nextCursor: z
+      .string()
+      .nullable()
+      .describe('Pass as `cursor` to get the next page; null on the last page'),
+  })
+  .meta({ id: 'TransactionPage' })
+  .describe('A keyset page of transactions');
+export type TransactionPage = z.infer<typeof TransactionPage>;
+
+/** A broker CSV layout the importer reads, or `auto` to detect it from the header row. */
+export const BrokerFormatOption = z
+  .enum(['auto', ...BROKER_FORMATS])
+  .meta({ id: 'BrokerFormatOption' })
+  .describe('auto (detect from the header row) | ghostfolio | revolut | ibkr-trades');
+export type BrokerFormatOption = z.infer<typeof BrokerFormatOption>;
+
+/** A row of a broker file, with its 1-based line number and why it was left out. */
+export const ImportLine = z
+  .object({
+    line: z.number().int().min(0).describe('1-based line of the file (0: the whole file)'),
+    message: z.string(),
+  })
+  .meta({ id: 'ImportLine' });
+export type ImportLine = z.infer<typeof ImportLine>;
+
+/** Result of a broker CSV import: every importable row was stored, in one database transaction. */
+export const ImportResult = z
+  .object({
+    format: z.enum(BROKER_FORMATS).describe('The layout the file was read as'),
+    imported: z.number().int().min(0).describe('Transactions stored'),
+    skipped: z
+      .array(ImportLine)
+      .describe('Rows deliberately left out (no effect on holdings or cash), with the reason'),
+    importBatchId: z.string().describe('Shared by every transaction of this import'),
+  })
+  .meta({ id: 'ImportResult' })
+  .describe('What a broker CSV import stored');
+export type ImportResult = z.infer<typeof ImportResult>;
+
+/** Why a position was stored with null values (see `valueHoldings` of `@svc/portfolio`). */
+export const ValuationIssue = z
+  .object({
+    code: z.enum(['missing_quote', 'missing_fx_rate', 'invalid_quote']),
+    symbol: z.string().optional().describe('The holding; absent for a cash position'),
+    currency: z.string(),
+    message: z.string(),
+  })
+  .meta({ id: 'ValuationIssue' });
+export type ValuationIssue = z.infer<typeof ValuationIssue>;
+
+/** The valuation of one portfolio, as stored. */
+export const PortfolioValuation = z
+  .object({
+    portfolioId: z.string(),
+    valuedAt: z.iso.datetime({ offset: true }).describe('When the stored values were computed'),
+    totalValueEur: DecimalString.describe(
+      'Sum of the EUR values that could be computed, holdings and cash',
+    ),
+    complete: z.boolean().describe('true when every position has an EUR value'),
+    issues: z.array(ValuationIssue),
+  })
+  .meta({ id: 'PortfolioValuation' });
+export type PortfolioValuation = z.infer<typeof PortfolioValuation>;
+
+/** Result of a revaluation: the values now stored for the revalued portfolios. */
+export const RevaluationResult = z
+  .object({
+    valuedAt: z.iso.datetime({ offset: true }).describe('When the stored values were computed'),
+    portfolios: z.array(PortfolioValuation),
+    holdings: z.array(Holding),
+    cash: z.array(CashPosition),
+  })
+  .meta({ id: 'RevaluationResult' })
+  .describe('Holdings and cash re-derived from the transactions and valued in EUR');
+export type RevaluationResult = z.infer<typeof RevaluationResult>;
+
+/**
+ * A quote as `GET /api/quote` publishes it (CONTRACT §4). Money is a decimal string, as in
+ * `Holding`: `price` in `currency`, `priceEur = price ÷ (currency per EUR)` at the ECB reference
+ * rate of the quote's day, rounded half-even to 10 places (the scale of every `Holding` value).
+ */
+export const QuoteResult = z
+  .object({
+    symbol: z.string().describe('Ticker, upper case (class separator "-", e.g. BRK-B)'),
+    price: DecimalString.describe('Last close per share, in `currency`'),
+    currency: CurrencyCode,
+    asOf: z.string().describe('Trading day of the price, YYYY-MM-DD (or the provider instant)'),
+    source: z.string().describe('Provider and series, e.g. yahoo-csv:yahoo_daily_2000_2024-03'),
+    priceEur: DecimalString.nullable().describe(
+      'price in EUR at the ECB rate of `asOf`; null when no rate is available',
+    ),
+  })
+  .meta({ id: 'QuoteResult' })
+  .describe('A share price with its EUR equivalent');
+export type QuoteResult = z.infer<typeof QuoteResult>;

@@ -1,0 +1,578 @@
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  createCsvQuoteProvider,
+  createEcbFileFxProvider,
+  MarketDataError,
+  type QuoteProvider,
+} from '@svc/market-data';
+import { CashPosition, Holding, Transaction } from '@svc/portfolio';
+import {
+  createDatabase,
+  createRepositories,
+  type Database,
+  migrateToLatest,
+} from '@svc/portfolio-store';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { UseCaseError } from '../src/errors.js';
+import { createPortfolioService } from '../src/portfolio/portfolio-service.js';
+import { RevaluationResult, TransactionPage } from '../src/portfolio/schemas.js';
+import { BROKER_EXPORTS_DIR, ECB_HISTORY_CSV, PRICES_DIR } from './shared-data.js';
+
+// ---- the two engines (same logic as portfolio-store's test-support, which is not exported) ----
+const explicitUrl = process.env.TEST_DATABASE_URL;
+const postgresUrl = explicitUrl || 'postgres://postgres@127.0.0.1:5432/test';
+
+interface Engine {
+  name: string;
+  open(): Promise<{ database: Database; cleanup(): Promise<void> }>;
+}
+
+const pglite: Engine = {
+  name: 'pglite',
+  async open() {
+    const database = await createDatabase({});
+    await migrateToLatest(database.db);
+    return { database, cleanup: () => database.close() };
+  },
+};
+
+const postgres: Engine = {
+  name: 'postgres',
+  async open() {
+    const schema = `test_${randomBytes(6).toString('hex')}`;
+    const database = await createDatabase({
+      databaseUrl: postgresUrl,
+      schema,
+      pool: { connectionTimeoutMillis: 5_000 },
+    });
+    await migrateToLatest(database.db);
+    return {
+      database,
+      async cleanup() {
+        await database.db.schema.dropSchema(schema).cascade().execute();
+        await database.close();
+      },
+    };
+  },
+};
+
+async function postgresReachable(): Promise<boolean> {
+  if (explicitUrl) return true; // set explicitly: an unreachable server must fail the run
+  const probe = await createDatabase({
+    databaseUrl: postgresUrl,
+    pool: { connectionTimeoutMillis: 2_000 },
+  });
+  try {
+    await probe.db.selectFrom('users').select('id').limit(0).execute();
+    return true;
+  } catch (error) {
+    // 42P01: connected, but no `users` table in the default schema — still reachable
+    return (error as { code?: unknown }).code === '42P01';
+  } finally {
+    await probe.close();
+  }
+}
+
+const engines = (await postgresReachable()) ? [postgres, pglite] : [pglite];
+if (engines.length === 1) console.warn(`PostgreSQL at ${postgresUrl} unreachable: skipped`);
+
+// ---- real offline providers on the shared data ----
+const quotes = createCsvQuoteProvider({ dir: PRICES_DIR });
+const fx = createEcbFileFxProvider({ file: ECB_HISTORY_CSV });
+const readExport = (path: string) => readFileSync(join(BROKER_EXPORTS_DIR, path), 'utf8');
+
+/** A clock the tests move. */
+function clock(iso: string) {
+  let current = new Date(iso);
+  return { now: () => current, set: (next: string) => (current = new Date(next)) };
+}
+
+async function rejection(promise: Promise<unknown>): Promise<UseCaseError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  if (!(error instanceof UseCaseError)) throw new Error(`expected a UseCaseError, got ${error}`);
+  return error;
+}
+
+describe.each(engines)('portfolio flows on $name', (engine) => {
+  let database: Database;
+  let cleanup: () => Promise<void>;
+  let repos: ReturnType<typeof createRepositories>;
+  const time = clock('2024-03-01T22:00:00Z');
+
+  beforeAll(async () => {
+    ({ database, cleanup } = await engine.open());
+    repos = createRepositories(database.db);
+  });
+  afterAll(() => cleanup());
+
+  const service = (overrides: { quotes?: QuoteProvider | null } = {}) =>
+    createPortfolioService({
+      db: database.db,
+      quotes: overrides.quotes === undefined ? quotes : overrides.quotes,
+      fx,
+      now: time.now,
+    });
+
+  const newUser = async (label: string) =>
+    (await repos.users.create({ email: `${label}-${randomBytes(4).toString('hex')}@example.test` }))
+      .id;
+
+  /** Deposit 3000 USD, buy 10 AAPL @ 150 + fee 1, buy 5 AAPL @ 170. */
+  async function aaplPortfolio(userId: string) {
+    const portfolios = service();
+    const portfolio = await portfolios.createPortfolio(userId, { name: '  Main  ' });
+    const record = (tx: Parameters<typeof portfolios.recordTransaction>[2]) =>
+      portfolios.recordTransaction(userId, portfolio.id, tx);
+    await record({
+      type: 'deposit',
+      amount: '3000',
+      currency: 'USD',
+      executedAt: '2024-01-02T09:00:00Z',
+    });
+    await record({
+      type: 'buy',
+      symbol: 'AAPL',
+      quantity: '10',
+      price: '150',
+      fee: '1',
+      currency: 'USD',
+      executedAt: '2024-01-02T15:00:00Z',
+    });
+    await record({
+      type: 'buy',
+      symbol: 'AAPL',
+      quantity: '5',
+      price: '170',
+      currency: 'USD',
+      executedAt: '2024-02-01T15:00:00Z',
+    });
+    return { portfolios, portfolio };
+  }
+
+  it('creates portfolios (trimmed name, EUR default) and renames them', async () => {
+    time.set('2024-03-01T22:00:00Z');
+    const userId = await newUser('create');
+    const portfolios = service();
+    const created = await portfolios.createPortfolio(userId, { name: '  Main  ' });
+    expect(created).toMatchObject({ name: 'Main', baseCurrency: 'EUR' });
+    const usd = await portfolios.createPortfolio(userId, { name: 'US', baseCurrency: 'USD' });
+    expect(usd.baseCurrency).toBe('USD');
+    const renamed = await portfolios.renamePortfolio(userId, created.id, 'Core');
+    expect(renamed).toMatchObject({ id: created.id, name: 'Core' });
+    expect((await portfolios.listPortfolios(userId)).map((p) => p.name)).toEqual(['Core', 'US']);
+
+    const empty = await rejection(portfolios.createPortfolio(userId, { name: '   ' }));
+    expect(empty.code).toBe('validation_failed');
+    expect(empty.errors).toEqual([{ path: 'name', message: expect.any(String) }]);
+    const currency = await rejection(
+      portfolios.createPortfolio(userId, { name: 'x', baseCurrency: 'usd' }),
+    );
+    expect(currency.errors.map((e) => e.path)).toEqual(['baseCurrency']);
+  });
+
+  it('values AAPL bought in USD at the close and the ECB rate of the valuation day', async () => {
+    time.set('2024-03-01T22:00:00Z');
+    const userId = await newUser('value');
+    const { portfolios, portfolio } = await aaplPortfolio(userId);
+
+    const [holding, ...others] = await portfolios.listHoldings(userId, {
+      portfolioId: portfolio.id,
+    });
+    expect(others).toEqual([]);
+    expect(Holding.parse(holding)).toEqual(holding);
+    // AAPL close 2024-03-01 (yahoo_daily_2000_2024-03/AAPL.csv): 179.660004 → 179.66;
+    // ECB 2024-03-01: 1 EUR = 1.0813 USD (fx/eurofxref-hist.csv).
+    // quantity 10 + 5 = 15; cost 10 × 150 + 1 + 5 × 170 = 2351; average 2351 / 15 = 156.7333…
+    // marketValue 15 × 179.66 = 2694.9 USD; in EUR 2694.9 / 1.0813 = 2492.277813742717…
+    // costBasisEur 2351 / 1.0813 = 2174.234717469712…; P&L 2492.2778137427 − 2174.2347174697
+    // cash 3000 − 2351 = 649 USD = 649 / 1.0813 = 600.203458799593… EUR
+    // weight 2694.9 / (2694.9 + 649) = 0.805915248661…
+    expect(holding).toMatchObject({
+      portfolioId: portfolio.id,
+      symbol: 'AAPL',
+      name: 'AAPL',
+      quantity: '15',
+      averageCost: '156.7333333333',
+      currency: 'USD',
+      lastPrice: '179.66',
+      marketValue: '2694.9',
+      marketValueEur: '2492.2778137427',
+      costBasisEur: '2174.2347174697',
+      unrealizedPnlEur: '318.043096273',
+      valuedAt: '2024-03-01T22:00:00.000Z',
+    });
+    expect(Number(holding?.weight)).toBeCloseTo(0.805915248661, 9);
+    expect(await portfolios.listCash(userId, { portfolioId: portfolio.id })).toEqual([
+      expect.objectContaining({
+        currency: 'USD',
+        amount: '649',
+        amountEur: '600.2034587996',
+        valuedAt: '2024-03-01T22:00:00.000Z',
+      }),
+    ]);
+    // the quote and the rate were cached in the database
+    expect(await repos.marketData.latestQuote('AAPL')).toMatchObject({
+      price: '179.66',
+      currency: 'USD',
+      asOf: '2024-03-01T00:00:00.000Z',
+    });
+    expect(await repos.marketData.latestFxRate('EUR', 'USD', '2024-03-01')).toMatchObject({
+      date: '2024-03-01',
+      rate: '1.0813',
+    });
+
+    // a week later: AAPL 2024-03-08 close 170.729996 → 170.73, ECB 1.0932
+    // 15 × 170.73 = 2560.95 USD; / 1.0932 = 2342.618002195389… EUR; cost 2351 / 1.0932 = 2150.567142334431…
+    time.set('2024-03-08T22:00:00Z');
+    const result = await portfolios.revalue(userId, portfolio.id);
+    expect(RevaluationResult.parse(result)).toEqual(result);
+    expect(result.valuedAt).toBe('2024-03-08T22:00:00.000Z');
+    expect(result.portfolios).toEqual([
+      expect.objectContaining({ portfolioId: portfolio.id, complete: true, issues: [] }),
+    ]);
+    expect(result.holdings[0]).toMatchObject({
+      lastPrice: '170.73',
+      marketValueEur: '2342.6180021954',
+      costBasisEur: '2150.5671423344',
+    });
+    // the reads return what the revaluation stored
+    expect(await portfolios.listHoldings(userId)).toEqual(result.holdings);
+  });
+
+  it('keeps user B out of user A’s portfolio', async () => {
+    time.set('2024-03-01T22:00:00Z');
+    const alice = await newUser('alice');
+    const bob = await newUser('bob');
+    const { portfolios, portfolio } = await aaplPortfolio(alice);
+    const before = await portfolios.listTransactions(alice, { portfolioId: portfolio.id });
+
+    expect(await portfolios.listPortfolios(bob)).toEqual([]);
+    expect(await portfolios.listHoldings(bob)).toEqual([]);
+    expect(await portfolios.listCash(bob)).toEqual([]);
+    expect((await portfolios.listTransactions(bob)).items).toEqual([]);
+    const buy = {
+      type: 'buy',
+      symbol: 'AAPL',
+      quantity: '1',
+      price: '1',
+      currency: 'USD',
+      executedAt: '2024-02-01T00:00:00Z',
+    } as const;
+    const attempts = [
+      () => portfolios.listHoldings(bob, { portfolioId: portfolio.id }),
+      () => portfolios.listCash(bob, { portfolioId: portfolio.id }),
+      () => portfolios.listTransactions(bob, { portfolioId: portfolio.id }),
+      () => portfolios.renamePortfolio(bob, portfolio.id, 'mine now'),
+      () => portfolios.recordTransaction(bob, portfolio.id, buy),
+      () => portfolios.importBrokerCsv(bob, portfolio.id, readExport('ghostfolio/ok_sample.csv')),
+      () => portfolios.revalue(bob, portfolio.id),
+    ];
+    for (const attempt of attempts) expect((await rejection(attempt())).code).toBe('not_found');
+
+    expect((await portfolios.listPortfolios(alice))[0]?.name).toBe('Main');
+    expect(await portfolios.listTransactions(alice, { portfolioId: portfolio.id })).toEqual(before);
+    expect((await portfolios.listHoldings(alice))[0]?.quantity).toBe('15');
+    // a malformed id is just as unknown
+    expect((await rejection(portfolios.listHoldings(alice, { portfolioId: 'x' }))).code).toBe(
+      'not_found',
+    );
+  });
+
+  it('rejects a sell of more than is held, also back-dated, and stores nothing', async () => {
+    time.set('2024-03-01T22:00:00Z');
+    const userId = await newUser('oversell');
+    const { portfolios, portfolio } = await aaplPortfolio(userId);
+    const sell = (quantity: string, executedAt: string) =>
+      portfolios.recordTransaction(userId, portfolio.id, {
+        type: 'sell',
+        symbol: 'AAPL',
+        quantity,
+        price: '180',
+        currency: 'USD',
+        executedAt,
+      });
+
+    const tooMany = await rejection(sell('16', '2024-02-15T15:00:00Z'));
+    expect(tooMany.code).toBe('validation_failed');
+    expect(tooMany.errors).toEqual([
+      { path: 'quantity', message: expect.stringMatching(/sells 16 AAPL .*only 15/) },
+    ]);
+    // 12 were not held yet on 2024-01-10 (only 10 were)
+    const early = await rejection(sell('12', '2024-01-10T15:00:00Z'));
+    expect(early.errors[0]?.message).toMatch(/only 10/);
+
+    const page = await portfolios.listTransactions(userId, { portfolioId: portfolio.id });
+    expect(page.items.map((t) => t.type)).toEqual(['buy', 'buy', 'deposit']);
+    expect((await portfolios.listHoldings(userId))[0]?.quantity).toBe('15');
+
+    // selling what is held works and moves cash: 649 + 15 × 180 = 3349
+    await sell('15', '2024-02-15T15:00:00Z');
+    expect(await portfolios.listHoldings(userId)).toEqual([]);
+    expect((await portfolios.listCash(userId))[0]?.amount).toBe('3349');
+  });
+
+  it('rejects input that is not a NewTransaction and a symbol in a second currency', async () => {
+    time.set('2024-03-01T22:00:00Z');
+    const userId = await newUser('input');
+    const { portfolios, portfolio } = await aaplPortfolio(userId);
+    const bad = await rejection(
+      portfolios.recordTransaction(userId, portfolio.id, {
+        type: 'buy',
+        symbol: 'AAPL',
+        quantity: '-1',
+        price: '1e3',
+        currency: 'USD',
+        executedAt: '2024-02-01',
+      }),
+    );
+    expect(bad.errors.map((e) => e.path).sort()).toEqual(['executedAt', 'price', 'quantity']);
+    const eur = await rejection(
+      portfolios.recordTransaction(userId, portfolio.id, {
+        type: 'buy',
+        symbol: 'AAPL',
+        quantity: '1',
+        price: '160',
+        currency: 'EUR',
+        executedAt: '2024-02-20T10:00:00Z',
+      }),
+    );
+    expect(eur.errors[0]?.message).toMatch(/AAPL would be held in two currencies \(EUR, USD\)/);
+    expect((await portfolios.listTransactions(userId)).items).toHaveLength(3);
+  });
+
+  it('lists transactions newest first, by page, portfolio and inclusive date bounds', async () => {
+    time.set('2024-03-01T22:00:00Z');
+    const userId = await newUser('list');
+    const { portfolios, portfolio } = await aaplPortfolio(userId);
+    const other = await portfolios.createPortfolio(userId, { name: 'Other' });
+    await portfolios.recordTransaction(userId, other.id, {
+      type: 'deposit',
+      amount: '10',
+      currency: 'EUR',
+      executedAt: '2024-02-01T20:00:00Z',
+    });
+
+    const first = await portfolios.listTransactions(userId, { portfolioId: portfolio.id, limit: 2 });
+    expect(TransactionPage.parse(first)).toEqual(first);
+    expect(first.items.map((t) => t.executedAt)).toEqual([
+      '2024-02-01T15:00:00.000Z',
+      '2024-01-02T15:00:00.000Z',
+    ]);
+    expect(first.nextCursor).not.toBeNull();
+    const second = await portfolios.listTransactions(userId, {
+      portfolioId: portfolio.id,
+      limit: 2,
+      cursor: first.nextCursor ?? '',
+    });
+    expect(second.items).toEqual([
+      {
+        id: expect.any(String),
+        portfolioId: portfolio.id,
+        type: 'deposit',
+        amount: '3000',
+        currency: 'USD',
+        executedAt: '2024-01-02T09:00:00.000Z',
+      },
+    ]);
+    expect(second.nextCursor).toBeNull();
+
+    // a day `to` includes the whole day: both deposits/buys of 2024-02-01, in both portfolios
+    const february = await portfolios.listTransactions(userId, {
+      from: '2024-01-15',
+      to: '2024-02-01',
+    });
+    expect(february.items.map((t) => [t.type, t.currency])).toEqual([
+      ['deposit', 'EUR'],
+      ['buy', 'USD'],
+    ]);
+    // a date-time `to` is inclusive too
+    const upTo = await portfolios.listTransactions(userId, { to: '2024-01-02T15:00:00Z' });
+    expect(upTo.items.map((t) => t.executedAt)).toEqual([
+      '2024-01-02T15:00:00.000Z',
+      '2024-01-02T09:00:00.000Z',
+    ]);
+
+    const cursor = await rejection(portfolios.listTransactions(userId, { cursor: 'nonsense' }));
+    expect(cursor.errors.map((e) => e.path)).toEqual(['cursor']);
+    const limit = await rejection(portfolios.listTransactions(userId, { limit: 101 }));
+    expect(limit.errors.map((e) => e.path)).toEqual(['limit']);
+    const reversed = await rejection(
+      portfolios.listTransactions(userId, { from: '2024-02-02', to: '2024-02-01' }),
+    );
+    expect(reversed.errors.map((e) => e.path)).toEqual(['to']);
+  });
+
+  it('imports the Interactive Brokers trades export and values what it can', async () => {
+    time.set('2024-03-01T22:00:00Z');
+    const userId = await newUser('ibkr');
+    const portfolios = service();
+    const portfolio = await portfolios.createPortfolio(userId, { name: 'IBKR' });
+    const result = await portfolios.importBrokerCsv(
+      userId,
+      portfolio.id,
+      readExport('export-to-ghostfolio/ibkr-trades-export.csv'),
+    );
+    // 8 BUY rows; the three SELL rows without ISIN are FX conversions (lines 10–12)
+    expect(result).toMatchObject({ format: 'ibkr-trades', imported: 8 });
+    expect(result.skipped.map((s) => s.line)).toEqual([10, 11, 12]);
+    const listed = await portfolios.listTransactions(userId, { portfolioId: portfolio.id });
+    expect(listed.items).toHaveLength(8);
+    for (const tx of listed.items) expect(Transaction.parse(tx)).toEqual(tx);
+
+    const holdings = await portfolios.listHoldings(userId, { portfolioId: portfolio.id });
+    // ISINs have no quote in the offline data: quantities and EUR cost stored, market values null.
+    // CHF row: 7 × 282.7 + 5 commission = 1983.9 CHF; ECB 2024-03-01 1 EUR = 0.9582 CHF
+    //   → 1983.9 / 0.9582 = 2070.444583594239… EUR
+    expect(holdings).toEqual([
+      expect.objectContaining({
+        symbol: 'CH0111762537',
+        currency: 'CHF',
+        quantity: '7',
+        costBasisEur: '2070.4445835942',
+        lastPrice: null,
+        marketValueEur: null,
+        weight: null,
+        valuedAt: '2024-03-01T22:00:00.000Z',
+      }),
+      // USD: Σ TradeMoney 31576.55 + commissions 6.979 = 31583.529 for 323 units
+      //   → 31583.529 / 1.0813 = 29208.849532969573… EUR
+      expect.objectContaining({
+        symbol: 'US9220427424',
+        quantity: '323',
+        costBasisEur: '29208.8495329696',
+        marketValueEur: null,
+      }),
+    ]);
+    for (const h of holdings) expect(Holding.parse(h)).toEqual(h);
+    const cash = await portfolios.listCash(userId, { portfolioId: portfolio.id });
+    expect(cash.map((c) => [c.currency, c.amount, c.amountEur])).toEqual([
+      ['CHF', '-1983.9', '-2070.4445835942'],
+      ['USD', '-31583.529', '-29208.8495329696'],
+    ]);
+    for (const c of cash) expect(CashPosition.parse(c)).toEqual(c);
+    const revaluation = await portfolios.revalue(userId, portfolio.id);
+    expect(revaluation.portfolios[0]?.issues.map((i) => [i.code, i.symbol])).toEqual([
+      ['missing_quote', 'CH0111762537'],
+      ['missing_quote', 'US9220427424'],
+    ]);
+  });
+
+  it('imports the Ghostfolio sample: amounts of fees and dividends survive the round trip', async () => {
+    time.set('2024-03-01T22:00:00Z');
+    const userId = await newUser('ghostfolio');
+    const portfolios = service();
+    const portfolio = await portfolios.createPortfolio(userId, { name: 'GF' });
+    const result = await portfolios.importBrokerCsv(
+      userId,
+      portfolio.id,
+      readExport('ghostfolio/ok_sample.csv'),
+      { format: 'ghostfolio' },
+    );
+    expect(result).toMatchObject({ format: 'ghostfolio', imported: 4 });
+    expect(result.skipped).toEqual([{ line: 6, message: expect.stringContaining('quantity 0') }]);
+    const { items } = await portfolios.listTransactions(userId, { portfolioId: portfolio.id });
+    expect(items.map((t) => [t.type, t.symbol, t.amount ?? t.quantity])).toEqual([
+      ['buy', 'Penthouse Apartment', '1'],
+      ['dividend', 'MSFT', '3.1'],
+      ['buy', 'MSFT', '5'],
+      ['fee', undefined, '49'],
+    ]);
+    // USD cash: −49 − (5 × 298.58 + 19) + 3.1 − 500000 = −501557.8
+    expect((await portfolios.listCash(userId))[0]?.amount).toBe('-501557.8');
+  });
+
+  it('rejects the invalid Ghostfolio export with its line and stores nothing', async () => {
+    const userId = await newUser('invalid');
+    const portfolios = service();
+    const portfolio = await portfolios.createPortfolio(userId, { name: 'Bad' });
+    const error = await rejection(
+      portfolios.importBrokerCsv(
+        userId,
+        portfolio.id,
+        readExport('ghostfolio/not-ok_invalid-date-yy.csv'),
+      ),
+    );
+    expect(error.code).toBe('validation_failed');
+    // line 2: 16/09/21,MSFT,USD,298.580,5,buy,19.00 — two-digit year
+    expect(error.errors).toEqual([{ path: 'line 2', message: expect.stringContaining('16/09/21') }]);
+    expect((await portfolios.listTransactions(userId)).items).toEqual([]);
+    expect(await portfolios.listHoldings(userId)).toEqual([]);
+  });
+
+  it('rejects the Revolut export as a whole: it sells MA it never bought', async () => {
+    const userId = await newUser('revolut');
+    const portfolios = service();
+    const portfolio = await portfolios.createPortfolio(userId, { name: 'Revolut' });
+    const error = await rejection(
+      portfolios.importBrokerCsv(
+        userId,
+        portfolio.id,
+        readExport('export-to-ghostfolio/revolut-invest-export.csv'),
+      ),
+    );
+    // line 5: 2023-07-14…,MA,SELL - MARKET,0.1998348,… with no MA bought before
+    expect(error.errors).toEqual([{ path: 'file', message: expect.stringMatching(/sells .* MA/) }]);
+    expect((await portfolios.listTransactions(userId)).items).toEqual([]);
+  });
+
+  it('stores quantities with null values when pricing fails, and uses a cached quote', async () => {
+    time.set('2024-03-01T22:00:00Z');
+    const userId = await newUser('pricing');
+    const { portfolio } = await aaplPortfolio(userId); // caches AAPL 2024-03-01 in `quotes`
+    const noQuotes = service({ quotes: null });
+    time.set('2024-03-04T10:00:00Z');
+    const cached = await noQuotes.revalue(userId, portfolio.id);
+    // the cached close of 2024-03-01 (3 days old); ECB rate of 2024-03-04: 1.0846
+    expect(cached.holdings[0]).toMatchObject({ lastPrice: '179.66', quantity: '15' });
+
+    time.set('2024-03-20T10:00:00Z'); // the cached close is now 19 days old: not used
+    const failing: QuoteProvider = {
+      name: 'down',
+      getQuote: () => Promise.reject(new MarketDataError('upstream_unavailable', 'down')),
+    };
+    const result = await service({ quotes: failing }).revalue(userId, portfolio.id);
+    expect(result.holdings[0]).toMatchObject({
+      quantity: '15',
+      averageCost: '156.7333333333',
+      lastPrice: null,
+      marketValue: null,
+      marketValueEur: null,
+      unrealizedPnlEur: null,
+      weight: null,
+      valuedAt: '2024-03-20T10:00:00.000Z',
+    });
+    expect(result.holdings[0]?.costBasisEur).not.toBeNull();
+    expect(result.portfolios[0]?.complete).toBe(false);
+  });
+
+  it('records splits and revalues every portfolio of the user at once', async () => {
+    time.set('2024-03-01T22:00:00Z');
+    const userId = await newUser('split');
+    const { portfolios, portfolio } = await aaplPortfolio(userId);
+    const split = await portfolios.recordTransaction(userId, portfolio.id, {
+      type: 'split',
+      symbol: 'AAPL',
+      ratio: '2',
+      currency: 'USD',
+      executedAt: '2024-02-20T00:00:00Z',
+    });
+    expect(split).toMatchObject({ type: 'split', ratio: '2', symbol: 'AAPL' });
+    expect(split).not.toHaveProperty('quantity');
+    const second = await portfolios.createPortfolio(userId, { name: 'Empty' });
+    const all = await portfolios.revalue(userId);
+    expect(all.portfolios.map((p) => p.portfolioId)).toEqual([portfolio.id, second.id]);
+    // 15 × 2 = 30 units at an unchanged cost of 2351; 30 × 179.66 / 1.0813 = 4984.555627485434…
+    expect(all.holdings).toEqual([
+      expect.objectContaining({
+        quantity: '30',
+        averageCost: '78.3666666667',
+        marketValueEur: '4984.5556274854',
+      }),
+    ]);
+  });
+});
