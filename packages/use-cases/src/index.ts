@@ -13,6 +13,34 @@ export {
   type ServedEvaluation,
 } from './evaluation-service.js';
 export { type FilingReference, filingsBehind } from './filings.js';
+export { MAX_CACHED_MARKET_DATA_AGE_DAYS } from './portfolio/market-inputs.js';
+export {
+  createPortfolioService,
+  type ImportBrokerCsvOptions,
+  type PortfolioService,
+  type PortfolioServiceDeps,
+} from './portfolio/portfolio-service.js';
+export {
+  createQuoteService,
+  DEFAULT_QUOTE_CACHE_ENTRIES,
+  DEFAULT_QUOTE_TTL_MS,
+  type QuoteService,
+  type QuoteServiceDeps,
+} from './portfolio/quote-service.js';
+export {
+  BrokerFormatOption,
+  CreatePortfolioInput,
+  ImportLine,
+  ImportResult,
+  MAX_PORTFOLIO_NAME_LENGTH,
+  PortfolioValuation,
+  QuoteResult,
+  RenamePortfolioInput,
+  RevaluationResult,
+  TransactionListQuery,
+  TransactionPage,
+  ValuationIssue,
+} from './portfolio/schemas.js';
 export {
   createFundamentalsProvider,
   createQuoteSource,
@@ -38,31 +66,3 @@ export {
   ScreenerRow,
   type ScreenerService,
 } from './screener.js';
-export {
-  createPortfolioService,
-  type ImportBrokerCsvOptions,
-  type PortfolioService,
-  type PortfolioServiceDeps,
-} from './portfolio/portfolio-service.js';
-export {
-  createQuoteService,
-  DEFAULT_QUOTE_CACHE_ENTRIES,
-  DEFAULT_QUOTE_TTL_MS,
-  type QuoteService,
-  type QuoteServiceDeps,
-} from './portfolio/quote-service.js';
-export { MAX_CACHED_MARKET_DATA_AGE_DAYS } from './portfolio/market-inputs.js';
-export {
-  BrokerFormatOption,
-  CreatePortfolioInput,
-  ImportLine,
-  ImportResult,
-  MAX_PORTFOLIO_NAME_LENGTH,
-  PortfolioValuation,
-  QuoteResult,
-  RenamePortfolioInput,
-  RevaluationResult,
-  TransactionListQuery,
-  TransactionPage,
-  ValuationIssue,
-} from './portfolio/schemas.js';

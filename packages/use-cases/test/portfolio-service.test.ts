@@ -357,7 +357,10 @@ describe.each(engines)('portfolio flows on $name', (engine) => {
       executedAt: '2024-02-01T20:00:00Z',
     });
 
-    const first = await portfolios.listTransactions(userId, { portfolioId: portfolio.id, limit: 2 });
+    const first = await portfolios.listTransactions(userId, {
+      portfolioId: portfolio.id,
+      limit: 2,
+    });
     expect(TransactionPage.parse(first)).toEqual(first);
     expect(first.items.map((t) => t.executedAt)).toEqual([
       '2024-02-01T15:00:00.000Z',
@@ -499,7 +502,9 @@ describe.each(engines)('portfolio flows on $name', (engine) => {
     );
     expect(error.code).toBe('validation_failed');
     // line 2: 16/09/21,MSFT,USD,298.580,5,buy,19.00 — two-digit year
-    expect(error.errors).toEqual([{ path: 'line 2', message: expect.stringContaining('16/09/21') }]);
+    expect(error.errors).toEqual([
+      { path: 'line 2', message: expect.stringContaining('16/09/21') },
+    ]);
     expect((await portfolios.listTransactions(userId)).items).toEqual([]);
     expect(await portfolios.listHoldings(userId)).toEqual([]);
   });

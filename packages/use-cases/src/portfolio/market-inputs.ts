@@ -1,8 +1,8 @@
 import {
   type FxProvider,
   MarketDataError,
-  type QuoteProvider,
   type Quote as ProviderQuote,
+  type QuoteProvider,
 } from '@svc/market-data';
 import type { DerivedPortfolio, Quote } from '@svc/portfolio';
 import type { MarketDataRepository } from '@svc/portfolio-store';

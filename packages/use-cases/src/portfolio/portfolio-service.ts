@@ -10,8 +10,8 @@ import {
 import { createRepositories, type Executor } from '@svc/portfolio-store';
 import type { z } from 'zod';
 import { UseCaseError } from '../errors.js';
-import { decodeTransaction, encodeTransaction } from './ledger-codec.js';
 import { deriveChecked, fromStoreError, readLedger } from './ledger.js';
+import { decodeTransaction, encodeTransaction } from './ledger-codec.js';
 import { toCashPosition, toHolding } from './position-records.js';
 import { mergeRevaluations, revaluePortfolio } from './revaluation.js';
 import {
@@ -113,7 +113,10 @@ export function createPortfolioService(deps: PortfolioServiceDeps) {
     },
 
     /** The stored cash positions, like {@link listHoldings}. @throws UseCaseError `not_found`. */
-    async listCash(userId: string, options: { portfolioId?: string } = {}): Promise<CashPosition[]> {
+    async listCash(
+      userId: string,
+      options: { portfolioId?: string } = {},
+    ): Promise<CashPosition[]> {
       if (options.portfolioId !== undefined) await requirePortfolio(userId, options.portfolioId);
       return (await repos.positions.listCash(userId, options)).map(toCashPosition);
     },
@@ -124,9 +127,13 @@ export function createPortfolioService(deps: PortfolioServiceDeps) {
      * @throws UseCaseError `validation_failed` (bad filter, limit outside 1–100, malformed
      *   cursor), `not_found` (portfolio).
      */
-    async listTransactions(userId: string, query: TransactionListQuery = {}): Promise<TransactionPage> {
+    async listTransactions(
+      userId: string,
+      query: TransactionListQuery = {},
+    ): Promise<TransactionPage> {
       const storeQuery = toStoreQuery(query);
-      if (storeQuery.portfolioId !== undefined) await requirePortfolio(userId, storeQuery.portfolioId);
+      if (storeQuery.portfolioId !== undefined)
+        await requirePortfolio(userId, storeQuery.portfolioId);
       const page = await repos.transactions
         .list(userId, storeQuery)
         .catch((error: unknown) => fromStoreError(error, 'cursor'));

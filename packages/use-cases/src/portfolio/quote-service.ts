@@ -2,8 +2,8 @@ import { FundamentalsError, normaliseSymbol } from '@svc/fundamentals-client';
 import {
   type FxProvider,
   MarketDataError,
-  type QuoteProvider,
   type Quote as ProviderQuote,
+  type QuoteProvider,
 } from '@svc/market-data';
 import { LRUCache } from 'lru-cache';
 import { UseCaseError } from '../errors.js';
@@ -91,7 +91,10 @@ function validSymbol(symbol: string): string {
   }
 }
 
-async function fetchQuote(deps: QuoteServiceDeps, symbol: string): Promise<QuoteResult | undefined> {
+async function fetchQuote(
+  deps: QuoteServiceDeps,
+  symbol: string,
+): Promise<QuoteResult | undefined> {
   if (deps.quotes === null) return undefined;
   const quote = await deps.quotes
     .getQuote(symbol, { asOf: utcDay(deps.now()) })
