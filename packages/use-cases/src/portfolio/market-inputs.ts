@@ -5,7 +5,7 @@ import {
   type QuoteProvider,
 } from '@svc/market-data';
 import type { DerivedPortfolio, Quote } from '@svc/portfolio';
-import type { MarketDataRepository } from '@svc/portfolio-store';
+import type { MarketDataRepository, NewFxRate, NewQuote } from '@svc/portfolio-store';
 import { daysBefore, numberToDecimal } from './decimal-text.js';
 
 /**
@@ -49,62 +49,75 @@ export async function gatherMarketInputs(
   day: string,
 ): Promise<MarketInputs> {
   const quotes = new Map<string, Quote>();
+  const fetchedQuotes = new Map<string, NewQuote>();
   const symbols = [...new Set(derived.holdings.map((h) => h.symbol))];
   for (let start = 0; start < symbols.length; start += QUOTE_CONCURRENCY) {
     const batch = symbols.slice(start, start + QUOTE_CONCURRENCY);
     const found = await Promise.all(batch.map((s) => quoteFor(deps, s, day)));
-    found.forEach((quote, i) => {
+    for (const [i, result] of found.entries()) {
       const symbol = batch[i];
-      if (quote !== undefined && symbol !== undefined) quotes.set(symbol, quote);
-    });
+      if (result === undefined || symbol === undefined) continue;
+      quotes.set(symbol, result.quote);
+      if (result.fetched) fetchedQuotes.set(symbol.toUpperCase(), result.fetched);
+    }
   }
+  // one statement each for the cache writes (one row per key: ON CONFLICT cannot touch a row twice)
+  await deps.marketData.upsertQuotes([...fetchedQuotes.values()]);
+  const eurRates = new Map<string, string>();
+  const fetchedRates: NewFxRate[] = [];
+  for (const currency of currenciesOf(derived, quotes)) {
+    const result = await eurRateFor(deps, currency, day);
+    if (result === undefined) continue;
+    eurRates.set(currency, result.rate);
+    if (result.fetched) fetchedRates.push(result.fetched);
+  }
+  await deps.marketData.upsertFxRates(fetchedRates);
+  return { quotes, eurRates };
+}
+
+/** Every currency other than EUR that a holding, a cash balance or a quote is in, sorted. */
+function currenciesOf(derived: DerivedPortfolio, quotes: Map<string, Quote>): string[] {
   const currencies = new Set([
     ...derived.holdings.map((h) => h.currency),
     ...derived.cash.map((c) => c.currency),
     ...[...quotes.values()].map((q) => q.currency),
   ]);
   currencies.delete('EUR');
-  const eurRates = new Map<string, string>();
-  for (const currency of [...currencies].sort()) {
-    const rate = await eurRateFor(deps, currency, day);
-    if (rate !== undefined) eurRates.set(currency, rate);
-  }
-  return { quotes, eurRates };
+  return [...currencies].sort();
 }
 
+/** A quote for the valuation, and the row to cache when it came from the provider. */
 async function quoteFor(
   deps: MarketInputsDeps,
   symbol: string,
   day: string,
-): Promise<Quote | undefined> {
+): Promise<{ quote: Quote; fetched?: NewQuote } | undefined> {
   const fetched = deps.quotes && (await tolerate(deps.quotes.getQuote(symbol, { asOf: day })));
   if (fetched) {
-    const quote = { price: numberToDecimal(fetched.price), currency: fetched.currency };
-    const asOf = instantOf(fetched);
-    await deps.marketData.upsertQuotes([{ symbol, ...quote, asOf, source: fetched.source }]);
-    return { ...quote, asOf };
+    const price = numberToDecimal(fetched.price);
+    const quote = { price, currency: fetched.currency, asOf: instantOf(fetched) };
+    return { quote, fetched: { symbol, ...quote, source: fetched.source } };
   }
   const cached = await deps.marketData.latestQuote(symbol, endOfDay(day));
   if (cached === undefined || cached.asOf.slice(0, 10) < daysBefore(day, MAX_AGE)) return;
-  return { price: cached.price, currency: cached.currency, asOf: cached.asOf };
+  return { quote: { price: cached.price, currency: cached.currency, asOf: cached.asOf } };
 }
 
+/** An EUR rate (units per 1 EUR), and the row to cache when it came from the provider. */
 async function eurRateFor(
   deps: MarketInputsDeps,
   currency: string,
   day: string,
-): Promise<string | undefined> {
+): Promise<{ rate: string; fetched?: NewFxRate } | undefined> {
   const fetched = deps.fx && (await tolerate(deps.fx.getRate('EUR', currency, { asOf: day })));
   if (fetched) {
     const rate = numberToDecimal(fetched.rate);
-    await deps.marketData.upsertFxRates([
-      { base: 'EUR', quote: currency, date: fetched.asOf, rate, source: fetched.source },
-    ]);
-    return rate;
+    const row = { base: 'EUR', quote: currency, date: fetched.asOf, rate, source: fetched.source };
+    return { rate, fetched: row };
   }
   const cached = await deps.marketData.latestFxRate('EUR', currency, day);
   if (cached === undefined || cached.date < daysBefore(day, MAX_AGE)) return;
-  return cached.rate;
+  return { rate: cached.rate };
 }
 
 const MAX_AGE = MAX_CACHED_MARKET_DATA_AGE_DAYS;
