@@ -1,10 +1,4 @@
-import {
-  type Figure,
-  type FiscalYearFigures,
-  type Fundamentals,
-  METRIC_KEYS,
-  type MetricKey,
-} from '@svc/schemas';
+import type { Figure, FiscalYearFigures, Fundamentals, MetricKey } from '@svc/schemas';
 import { MoatScoringError } from '../errors.js';
 import { isFinancialSic } from './industry.js';
 
@@ -44,6 +38,7 @@ export function flattenYear(year: FiscalYearFigures): YearValues {
     pretaxIncome: finite(year.pretaxIncome),
     incomeTaxExpense: finite(year.incomeTaxExpense),
     netIncome: finite(year.netIncome),
+    incomeFromContinuingOperations: finite(year.incomeFromContinuingOperations),
     dilutedEps: finite(year.dilutedEps),
     dilutedShares: finite(year.dilutedShares),
     operatingCashFlow: finite(year.operatingCashFlow),
@@ -83,34 +78,47 @@ export interface ScoringContext {
   readonly financial: boolean;
   /** ISO 4217 reporting currency, for display. */
   readonly currency: string;
-  /** Metrics reported (non-null) in at least one year of the window. */
-  readonly reported: ReadonlySet<MetricKey>;
+  /** Per structural line: reported (non-null) in at least one year of the window. */
+  readonly reported: Readonly<ReportedLines>;
   /** Series shared by several criteria, computed once per evaluation (see {@link memoSeries}). */
   readonly memo: Map<string, YearSeries>;
 }
 
+/**
+ * Lines whose complete absence from the window is structural (no cost-of-revenue line, no
+ * borrowings, no capex line, no buybacks, no goodwill…) rather than missing data; see
+ * {@link orAbsent} and the "not applicable vs. missing" rule of the README.
+ */
+export type StructuralLine =
+  | 'costOfRevenue'
+  | 'grossProfit'
+  | 'capitalExpenditure'
+  | 'dividendsPaid'
+  | 'shareRepurchases'
+  | 'cash'
+  | 'shortTermDebt'
+  | 'longTermDebt'
+  | 'propertyPlantEquipmentNet'
+  | 'goodwill'
+  | 'intangibleAssets';
+
+/** Per structural line: whether the company reports it in at least one year of the window. */
+export type ReportedLines = Record<StructuralLine, boolean>;
+
 /** Minimum usable fiscal years below which an evaluation is refused. */
 export const MIN_USABLE_YEARS = 3;
 
-/** Finite value of a metric in one year, or `null` when it is not reported. */
-export function metric(year: YearValues, key: MetricKey): number | null {
-  return year[key];
-}
-
 /**
- * A metric's value where absence is structural: the value when reported; `0` when the company
- * reports that line in no year of the window (it has no such item: no goodwill, no borrowings,
- * no buybacks); `null` when the line exists in other years but is missing this year (missing
- * data, never filled).
+ * A line whose absence is structural: `value` when reported; `0` when the company reports that
+ * line in no year of the window (`reported` false: it has no such item — no goodwill, no
+ * borrowings, no buybacks); `null` when the line exists in other years but is missing this year
+ * (missing data, never filled).
+ *
+ * @example `orAbsent(year.goodwill, context.reported.goodwill)`
  */
-export function metricOrAbsent(
-  context: ScoringContext,
-  year: YearValues,
-  key: MetricKey,
-): number | null {
-  const v = metric(year, key);
-  if (v !== null) return v;
-  return context.reported.has(key) ? null : 0;
+export function orAbsent(value: number | null, reported: boolean): number | null {
+  if (value !== null) return value;
+  return reported ? null : 0;
 }
 
 /** Collects `pick(year)` over the window, skipping years where it is `null` or not finite. */
@@ -148,7 +156,7 @@ export function memoSeries(
 }
 
 function isUsable(year: YearValues): boolean {
-  return metric(year, 'revenue') !== null && metric(year, 'netIncome') !== null;
+  return year.revenue !== null && year.netIncome !== null;
 }
 
 function sortedUnique(years: readonly YearValues[]): readonly YearValues[] {
@@ -162,17 +170,39 @@ function sortedUnique(years: readonly YearValues[]): readonly YearValues[] {
   return [...byYear.values()].sort((a, b) => a.fiscalYear - b.fiscalYear);
 }
 
-function reportedMetrics(years: readonly YearValues[]): Set<MetricKey> {
-  const reported = new Set<MetricKey>();
-  for (const key of METRIC_KEYS) {
-    for (const year of years) {
-      if (metric(year, key) !== null) {
-        reported.add(key);
-        break;
-      }
-    }
+/**
+ * Which structural lines the company reports in at least one year of the window. Spelled out
+ * line by line (rather than looping over `METRIC_KEYS` with computed keys) because this runs on
+ * every evaluation and computed-key reads were a visible share of the bench profile.
+ */
+function reportedLines(years: readonly YearValues[]): ReportedLines {
+  const r: ReportedLines = {
+    costOfRevenue: false,
+    grossProfit: false,
+    capitalExpenditure: false,
+    dividendsPaid: false,
+    shareRepurchases: false,
+    cash: false,
+    shortTermDebt: false,
+    longTermDebt: false,
+    propertyPlantEquipmentNet: false,
+    goodwill: false,
+    intangibleAssets: false,
+  };
+  for (const y of years) {
+    if (y.costOfRevenue !== null) r.costOfRevenue = true;
+    if (y.grossProfit !== null) r.grossProfit = true;
+    if (y.capitalExpenditure !== null) r.capitalExpenditure = true;
+    if (y.dividendsPaid !== null) r.dividendsPaid = true;
+    if (y.shareRepurchases !== null) r.shareRepurchases = true;
+    if (y.cash !== null) r.cash = true;
+    if (y.shortTermDebt !== null) r.shortTermDebt = true;
+    if (y.longTermDebt !== null) r.longTermDebt = true;
+    if (y.propertyPlantEquipmentNet !== null) r.propertyPlantEquipmentNet = true;
+    if (y.goodwill !== null) r.goodwill = true;
+    if (y.intangibleAssets !== null) r.intangibleAssets = true;
   }
-  return reported;
+  return r;
 }
 
 /**
@@ -207,7 +237,7 @@ export function buildScoringContext(
     spanYears: last.fiscalYear - first.fiscalYear + 1,
     financial: isFinancialSic(fundamentals.company.sicCode),
     currency: fundamentals.company.currency,
-    reported: reportedMetrics(years),
+    reported: reportedLines(years),
     memo: new Map(),
   };
 }

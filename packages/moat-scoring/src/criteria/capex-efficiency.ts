@@ -11,7 +11,6 @@ import { type Anchor, interpolate } from '../core/interpolate.js';
 import {
   collect,
   memoSeries,
-  metric,
   type ScoringContext,
   type YearValues,
 } from '../core/scoring-context.js';
@@ -44,13 +43,13 @@ export interface CapexInputs {
 export function maintenanceCapex(context: ScoringContext, index: number, capex: number): number {
   const year = context.years[index] as YearValues;
   const previous = context.years[index - 1];
-  const revenue = metric(year, 'revenue');
-  const previousRevenue = previous === undefined ? null : metric(previous, 'revenue');
+  const revenue = year.revenue;
+  const previousRevenue = previous === undefined ? null : previous.revenue;
   const consecutive = previous !== undefined && previous.fiscalYear === year.fiscalYear - 1;
   const intensities: number[] = [];
   for (const prior of context.years.slice(Math.max(0, index - 5), index)) {
-    const ppe = metric(prior, 'propertyPlantEquipmentNet');
-    const rev = metric(prior, 'revenue');
+    const ppe = prior.propertyPlantEquipmentNet;
+    const rev = prior.revenue;
     if (ppe !== null && rev !== null && rev > 0) intensities.push(ppe / rev);
   }
   const intensity = mean(intensities);
@@ -80,15 +79,15 @@ function totals(context: ScoringContext): CapexTotals {
     years: 0,
   };
   context.years.forEach((year, index) => {
-    const reported = metric(year, 'capitalExpenditure');
-    const netIncome = metric(year, 'netIncome');
+    const reported = year.capitalExpenditure;
+    const netIncome = year.netIncome;
     if (reported === null || netIncome === null) return;
     const capex = Math.abs(reported);
     t.capex += capex;
     t.maintenance += maintenanceCapex(context, index, capex);
     t.netIncome += netIncome;
     t.years += 1;
-    const da = metric(year, 'depreciationAmortization');
+    const da = year.depreciationAmortization;
     if (da !== null) {
       t.depreciation += da;
       t.depreciationYears += 1;
@@ -100,7 +99,7 @@ function totals(context: ScoringContext): CapexTotals {
 function growthAdjusted(context: ScoringContext, t: CapexTotals, inputs: CapexInputs): boolean {
   if (!inputs.roicPasses || t.depreciationYears < t.years || t.depreciation <= 0) return false;
   if (t.capex / t.depreciation <= GROWTH_CAPEX_MULTIPLE) return false;
-  const { growth } = trendGrowth(memoSeries(context, 'revenue', (y) => metric(y, 'revenue')));
+  const { growth } = trendGrowth(memoSeries(context, 'revenue', (y) => y.revenue));
   return growth !== null && growth >= MIN_GROWTH_FOR_ADJUSTMENT;
 }
 
@@ -115,15 +114,15 @@ function growthAdjusted(context: ScoringContext, t: CapexTotals, inputs: CapexIn
 export function assessCapexEfficiency(context: ScoringContext, inputs: CapexInputs): Assessment {
   if (context.financial)
     return notApplicable('bank or insurer (SIC): capital expenditure is not the constraint');
-  if (!context.reported.has('capitalExpenditure')) {
+  if (!context.reported.capitalExpenditure) {
     return notApplicable('no capital expenditure line reported in any year');
   }
   const t = totals(context);
   if (t.years < 3)
     return insufficient(`capex and net income in ${t.years} year(s); at least 3 are needed`);
   const trend = collect(context, (y) => {
-    const capex = metric(y, 'capitalExpenditure');
-    const ni = metric(y, 'netIncome');
+    const capex = y.capitalExpenditure;
+    const ni = y.netIncome;
     return capex === null || ni === null || ni <= 0 ? null : (Math.abs(capex) / ni) * 100;
   });
   if (t.netIncome <= 0) {

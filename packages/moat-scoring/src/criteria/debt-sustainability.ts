@@ -11,8 +11,7 @@ import { amount, percent } from '../core/format.js';
 import { type Anchor, interpolate } from '../core/interpolate.js';
 import {
   collect,
-  metric,
-  metricOrAbsent,
+  orAbsent,
   type ScoringContext,
   type YearValues,
 } from '../core/scoring-context.js';
@@ -36,8 +35,8 @@ export const INTEREST_ANCHORS: readonly Anchor[] = [
 
 /** Total debt (short-term incl. current portion + long-term) of a year, `null` when missing. */
 export function totalDebt(context: ScoringContext, year: YearValues): number | null {
-  const shortDebt = metricOrAbsent(context, year, 'shortTermDebt');
-  const longDebt = metricOrAbsent(context, year, 'longTermDebt');
+  const shortDebt = orAbsent(year.shortTermDebt, context.reported.shortTermDebt);
+  const longDebt = orAbsent(year.longTermDebt, context.reported.longTermDebt);
   return shortDebt === null || longDebt === null ? null : shortDebt + longDebt;
 }
 
@@ -63,7 +62,7 @@ export function interestBurden(context: ScoringContext): {
   const interest: number[] = [];
   const operating: number[] = [];
   for (const year of recent) {
-    const i = metric(year, 'interestExpense');
+    const i = year.interestExpense;
     const e = ebit(year);
     if (i === null || e === null) continue;
     interest.push(Math.abs(i));
@@ -93,16 +92,16 @@ function latestWithDebt(context: ScoringContext): YearValues | undefined {
  */
 export function assessDebtSustainability(context: ScoringContext): Assessment {
   if (context.financial) return notApplicable('bank or insurer (SIC): debt is raw material');
-  if (!context.reported.has('shortTermDebt') && !context.reported.has('longTermDebt')) {
+  if (!context.reported.shortTermDebt && !context.reported.longTermDebt) {
     return notApplicable('no borrowings reported in any year');
   }
-  const incomes = collect(context, (y) => metric(y, 'netIncome'));
+  const incomes = collect(context, (y) => y.netIncome);
   const latest = latestWithDebt(context);
   if (latest === undefined || incomes.values.length === 0) {
     return insufficient('no year reports both debt and net income');
   }
   const debt = totalDebt(context, latest) as number;
-  const cash = metric(latest, 'cash');
+  const cash = latest.cash;
   const normalised = mean(incomes.values.slice(-3)) as number;
   const years = payoffYears(debt, cash, normalised);
   const { burden, operatingLoss } = interestBurden(context);
@@ -110,7 +109,7 @@ export function assessDebtSustainability(context: ScoringContext): Assessment {
   const qBurden = !inDebt ? 1 : burden === null ? 0 : interpolate(burden, INTEREST_ANCHORS);
   const trend = collect(context, (y) => {
     const d = totalDebt(context, y);
-    const ni = metric(y, 'netIncome');
+    const ni = y.netIncome;
     return d === null || ni === null || ni <= 0 ? null : d / ni;
   });
   const debtText = !inDebt

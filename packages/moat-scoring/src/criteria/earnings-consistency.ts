@@ -12,7 +12,6 @@ import { trendGrowth } from '../core/growth.js';
 import { type Anchor, interpolate } from '../core/interpolate.js';
 import {
   collect,
-  metric,
   type ScoringContext,
   type YearSeries,
   type YearValues,
@@ -45,7 +44,7 @@ interface EarningsBasis {
 }
 
 function hasShareJump(context: ScoringContext): boolean {
-  const shares = collect(context, (y) => metric(y, 'dilutedShares'));
+  const shares = collect(context, (y) => y.dilutedShares);
   for (let i = 1; i < shares.values.length; i += 1) {
     const previous = shares.values[i - 1] as number;
     const current = shares.values[i] as number;
@@ -60,8 +59,8 @@ function hasShareJump(context: ScoringContext): boolean {
  * free of share-count problems (methodology §4.1 and §6 "Stock splits").
  */
 export function earningsBasis(context: ScoringContext): EarningsBasis {
-  const eps = collect(context, (y: YearValues) => metric(y, 'dilutedEps'));
-  const netIncome = collect(context, (y) => metric(y, 'netIncome'));
+  const eps = collect(context, (y: YearValues) => y.dilutedEps);
+  const netIncome = collect(context, (y) => y.netIncome);
   if (eps.values.length >= netIncome.values.length && !hasShareJump(context)) {
     return { label: 'EPS', series: eps };
   }

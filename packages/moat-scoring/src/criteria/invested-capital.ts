@@ -1,9 +1,4 @@
-import {
-  metric,
-  metricOrAbsent,
-  type ScoringContext,
-  type YearValues,
-} from '../core/scoring-context.js';
+import { orAbsent, type ScoringContext, type YearValues } from '../core/scoring-context.js';
 
 /**
  * Financing-approach invested capital at a balance-sheet date: short-term debt + long-term debt
@@ -11,10 +6,10 @@ import {
  * cash line the company never reports in the window counts as none. `null` when data is missing.
  */
 export function financingCapital(context: ScoringContext, year: YearValues): number | null {
-  const equity = metric(year, 'totalEquity');
-  const shortDebt = metricOrAbsent(context, year, 'shortTermDebt');
-  const longDebt = metricOrAbsent(context, year, 'longTermDebt');
-  const cash = metricOrAbsent(context, year, 'cash');
+  const equity = year.totalEquity;
+  const shortDebt = orAbsent(year.shortTermDebt, context.reported.shortTermDebt);
+  const longDebt = orAbsent(year.longTermDebt, context.reported.longTermDebt);
+  const cash = orAbsent(year.cash, context.reported.cash);
   if (equity === null || shortDebt === null || longDebt === null || cash === null) return null;
   return shortDebt + longDebt + equity - cash;
 }
@@ -25,14 +20,14 @@ export function financingCapital(context: ScoringContext, year: YearValues): num
  * current assets and liabilities; lines never reported in the window count as none.
  */
 export function operatingCapital(context: ScoringContext, year: YearValues): number | null {
-  const currentAssets = metric(year, 'currentAssets');
-  const currentLiabilities = metric(year, 'currentLiabilities');
+  const currentAssets = year.currentAssets;
+  const currentLiabilities = year.currentLiabilities;
   const parts = [
-    metricOrAbsent(context, year, 'cash'),
-    metricOrAbsent(context, year, 'shortTermDebt'),
-    metricOrAbsent(context, year, 'propertyPlantEquipmentNet'),
-    metricOrAbsent(context, year, 'goodwill'),
-    metricOrAbsent(context, year, 'intangibleAssets'),
+    orAbsent(year.cash, context.reported.cash),
+    orAbsent(year.shortTermDebt, context.reported.shortTermDebt),
+    orAbsent(year.propertyPlantEquipmentNet, context.reported.propertyPlantEquipmentNet),
+    orAbsent(year.goodwill, context.reported.goodwill),
+    orAbsent(year.intangibleAssets, context.reported.intangibleAssets),
   ];
   if (currentAssets === null || currentLiabilities === null) return null;
   const [cash, shortDebt, ppe, goodwill, intangibles] = parts;
@@ -82,7 +77,7 @@ export function chooseCapital(context: ScoringContext, index: number): ChosenCap
     opening(financingCapital),
     consecutive,
   );
-  const revenue = metric(year, 'revenue');
+  const revenue = year.revenue;
   const minimum = revenue !== null && revenue > 0 ? MIN_CAPITAL_TO_REVENUE * revenue : 0;
   if (financing !== null && financing > 0 && financing >= minimum) {
     return { capital: financing, basis: 'financing' };

@@ -1,4 +1,4 @@
-import { metric, type ScoringContext, type YearValues } from '../core/scoring-context.js';
+import type { ScoringContext, YearValues } from '../core/scoring-context.js';
 
 /**
  * Gross margin of one year as a fraction: reported gross profit / revenue, else
@@ -6,26 +6,26 @@ import { metric, type ScoringContext, type YearValues } from '../core/scoring-co
  * reported that year.
  */
 export function grossMargin(year: YearValues): number | null {
-  const revenue = metric(year, 'revenue');
+  const revenue = year.revenue;
   if (revenue === null || revenue <= 0) return null;
-  const grossProfit = metric(year, 'grossProfit');
+  const grossProfit = year.grossProfit;
   if (grossProfit !== null) return grossProfit / revenue;
-  const cost = metric(year, 'costOfRevenue');
+  const cost = year.costOfRevenue;
   return cost === null ? null : (revenue - cost) / revenue;
 }
 
 /** Net margin of one year as a fraction (net income / revenue); `null` when revenue ≤ 0. */
 export function netMargin(year: YearValues): number | null {
-  const revenue = metric(year, 'revenue');
-  const netIncome = metric(year, 'netIncome');
+  const revenue = year.revenue;
+  const netIncome = year.netIncome;
   if (revenue === null || revenue <= 0 || netIncome === null) return null;
   return netIncome / revenue;
 }
 
 /** Operating margin of one year as a fraction; `null` when revenue ≤ 0 or EBIT is missing. */
 export function operatingMargin(year: YearValues): number | null {
-  const revenue = metric(year, 'revenue');
-  const operatingIncome = metric(year, 'operatingIncome');
+  const revenue = year.revenue;
+  const operatingIncome = year.operatingIncome;
   if (revenue === null || revenue <= 0 || operatingIncome === null) return null;
   return operatingIncome / revenue;
 }
@@ -39,7 +39,7 @@ export function operatingMargin(year: YearValues): number | null {
  */
 export function grossMarginExemption(context: ScoringContext): string | null {
   if (context.financial) return 'bank or insurer (SIC): no cost of revenue';
-  if (!context.reported.has('grossProfit') && !context.reported.has('costOfRevenue')) {
+  if (!context.reported.grossProfit && !context.reported.costOfRevenue) {
     return 'no cost-of-revenue line reported in any year';
   }
   return null;

@@ -1,4 +1,3 @@
-import type { MetricKey } from '@svc/schemas';
 import {
   type Assessment,
   BEST_WARNING,
@@ -8,13 +7,8 @@ import {
 } from '../core/assessment.js';
 import { percent } from '../core/format.js';
 import { type Anchor, interpolate } from '../core/interpolate.js';
-import {
-  memoSeries,
-  metric,
-  type ScoringContext,
-  type YearValues,
-} from '../core/scoring-context.js';
-import { mean, median, sampleStdev } from '../core/statistics.js';
+import { memoSeries, type ScoringContext, type YearValues } from '../core/scoring-context.js';
+import { median, sampleStdev } from '../core/statistics.js';
 import { grossMargin, grossMarginExemption, operatingMargin } from './margins.js';
 
 /** Worst year-over-year revenue change anchors (judgement, §4.8a). */
@@ -69,7 +63,7 @@ interface Signal {
 
 /** Year-over-year revenue changes between consecutive fiscal years with positive revenue. */
 export function revenueChanges(context: ScoringContext): number[] {
-  const revenue = memoSeries(context, 'revenue', (y) => metric(y, 'revenue'));
+  const revenue = memoSeries(context, 'revenue', (y) => y.revenue);
   const changes: number[] = [];
   for (let i = 1; i < revenue.values.length; i += 1) {
     const previous = revenue.values[i - 1] as number;
@@ -105,36 +99,46 @@ function marginResilience(context: ScoringContext): Signal | null {
 
 function grossProfit(year: YearValues): number | null {
   const margin = grossMargin(year);
-  const revenue = metric(year, 'revenue');
+  const revenue = year.revenue;
   return margin === null || revenue === null ? null : margin * revenue;
 }
 
-function medianShareOfGrossProfit(context: ScoringContext, key: MetricKey): number | null {
-  const profits = memoSeries(context, 'grossProfit', grossProfit);
-  const byYear = new Map(context.years.map((y) => [y.fiscalYear, y]));
+/** Reads one cost line of a year (SG&A, R&D, D&A). */
+type CostLine = (year: YearValues) => number | null;
+
+/** The cost lines compared with gross profit, with their anchors (Buffett & Clark; Stoffel). */
+const COST_LINES: readonly { line: CostLine; anchors: readonly Anchor[]; label: string }[] = [
+  { line: (y) => y.sellingGeneralAdministrative, anchors: SGA_ANCHORS, label: 'SG&A' },
+  { line: (y) => y.researchDevelopment, anchors: RND_ANCHORS, label: 'R&D' },
+  { line: (y) => y.depreciationAmortization, anchors: DEPRECIATION_ANCHORS, label: 'D&A' },
+];
+
+/** Median of a cost line ÷ gross profit over years with positive gross profit; `null` below 3. */
+function medianShareOfGrossProfit(context: ScoringContext, line: CostLine): number | null {
   const shares: number[] = [];
-  profits.values.forEach((gp, i) => {
-    const line = metric(byYear.get(profits.years[i] as number) as YearValues, key);
-    if (gp > 0 && line !== null) shares.push(line / gp);
-  });
+  for (const year of context.years) {
+    const gp = grossProfit(year);
+    const cost = line(year);
+    if (gp !== null && gp > 0 && cost !== null) shares.push(cost / gp);
+  }
   return shares.length < 3 ? null : median(shares);
 }
 
+/** Mean quality of the cost lines with data; the display names the weakest one. */
 function costStructure(context: ScoringContext): Signal | null {
-  const parts: [MetricKey, readonly Anchor[], string][] = [
-    ['sellingGeneralAdministrative', SGA_ANCHORS, 'SG&A'],
-    ['researchDevelopment', RND_ANCHORS, 'R&D'],
-    ['depreciationAmortization', DEPRECIATION_ANCHORS, 'D&A'],
-  ];
-  const scoredParts = parts.flatMap(([key, anchors, label]) => {
-    const share = medianShareOfGrossProfit(context, key);
-    return share === null
-      ? []
-      : [{ q: interpolate(share, anchors), text: `${label} ${percent(share)} of gross profit` }];
-  });
-  if (scoredParts.length === 0) return null;
-  const worst = scoredParts.reduce((a, b) => (b.q < a.q ? b : a));
-  return { quality: mean(scoredParts.map((p) => p.q)) as number, weight: 0.25, text: worst.text };
+  let total = 0;
+  let count = 0;
+  let worst = { q: Number.POSITIVE_INFINITY, text: '' };
+  for (const { line, anchors, label } of COST_LINES) {
+    const share = medianShareOfGrossProfit(context, line);
+    if (share === null) continue;
+    const q = interpolate(share, anchors);
+    total += q;
+    count += 1;
+    if (q < worst.q) worst = { q, text: `${label} ${percent(share)} of gross profit` };
+  }
+  if (count === 0) return null;
+  return { quality: total / count, weight: 0.25, text: worst.text };
 }
 
 function operatingStability(context: ScoringContext): Signal | null {
@@ -170,7 +174,7 @@ export function assessProductDurability(context: ScoringContext): Assessment {
   const weight = available.reduce((total, s) => total + s.weight, 0);
   const quality = available.reduce((total, s) => total + s.quality * s.weight, 0) / weight;
   const weakest = available.reduce((a, b) => (b.quality < a.quality ? b : a));
-  const trend = memoSeries(context, 'revenue', (y) => metric(y, 'revenue'));
+  const trend = memoSeries(context, 'revenue', (y) => y.revenue);
   const result = scored({
     quality,
     value: `weakest: ${weakest.text}`,

@@ -10,8 +10,7 @@ import { amount, percent, signedPercent, times } from '../core/format.js';
 import { type Anchor, interpolate } from '../core/interpolate.js';
 import {
   collect,
-  metric,
-  metricOrAbsent,
+  orAbsent,
   type ScoringContext,
   type YearSeries,
   type YearValues,
@@ -61,11 +60,13 @@ export function windowFlows(context: ScoringContext): Flows {
     netIncome: 0,
   };
   for (const year of context.years) {
-    flows.buybacks += Math.abs(metricOrAbsent(context, year, 'shareRepurchases') ?? 0);
-    flows.dividends += Math.abs(metricOrAbsent(context, year, 'dividendsPaid') ?? 0);
-    flows.netIncome += metric(year, 'netIncome') ?? 0;
-    const cfo = metric(year, 'operatingCashFlow');
-    const capex = metric(year, 'capitalExpenditure');
+    flows.buybacks += Math.abs(
+      orAbsent(year.shareRepurchases, context.reported.shareRepurchases) ?? 0,
+    );
+    flows.dividends += Math.abs(orAbsent(year.dividendsPaid, context.reported.dividendsPaid) ?? 0);
+    flows.netIncome += year.netIncome ?? 0;
+    const cfo = year.operatingCashFlow;
+    const capex = year.capitalExpenditure;
     if (cfo !== null && capex !== null) {
       flows.freeCashFlow += cfo - Math.abs(capex);
       flows.freeCashFlowYears += 1;
@@ -80,7 +81,7 @@ export function windowFlows(context: ScoringContext): Flows {
  */
 function netDebt(context: ScoringContext, year: YearValues): number | null {
   const debt = totalDebt(context, year);
-  const cash = metric(year, 'cash');
+  const cash = year.cash;
   return debt === null || cash === null ? null : debt - cash;
 }
 
@@ -97,9 +98,9 @@ export function netDebtChange(context: ScoringContext): number | null {
  */
 export function retentionReturn(context: ScoringContext): number | null {
   const series = collect(context, (y) => {
-    const eps = metric(y, 'dilutedEps');
-    const dividends = metricOrAbsent(context, y, 'dividendsPaid');
-    const shares = metric(y, 'dilutedShares');
+    const eps = y.dilutedEps;
+    const dividends = orAbsent(y.dividendsPaid, context.reported.dividendsPaid);
+    const shares = y.dilutedShares;
     if (eps === null || dividends === null || shares === null || shares <= 0) return null;
     return eps;
   });
@@ -108,8 +109,8 @@ export function retentionReturn(context: ScoringContext): number | null {
   const retained = series.years.slice(1).map((fy, i) => {
     const year = byYear.get(fy) as YearValues;
     const dps =
-      Math.abs(metricOrAbsent(context, year, 'dividendsPaid') ?? 0) /
-      (metric(year, 'dilutedShares') as number);
+      Math.abs(orAbsent(year.dividendsPaid, context.reported.dividendsPaid) ?? 0) /
+      (year.dilutedShares as number);
     return (series.values[i + 1] as number) - dps;
   });
   const totalRetained = sum(retained);
@@ -176,7 +177,7 @@ function assessWithBuybacks(
     retention === null
       ? qFunding
       : 0.6 * qFunding + 0.4 * interpolate(retention, RETENTION_ANCHORS);
-  const latestEquity = metric(context.years[context.years.length - 1] as YearValues, 'totalEquity');
+  const latestEquity = (context.years[context.years.length - 1] as YearValues).totalEquity;
   const c = context.currency;
   const parts = [
     `buybacks ${amount(flows.buybacks, c)} covered ${times(coverage)} by FCF after dividends`,
@@ -217,7 +218,7 @@ function assessWithBuybacks(
  */
 export function assessRetainedEarnings(context: ScoringContext): Assessment {
   const flows = windowFlows(context);
-  const balance = collect(context, (y) => metric(y, 'retainedEarnings'));
+  const balance = collect(context, (y) => y.retainedEarnings);
   const material =
     flows.buybacks > 0 && flows.buybacks >= MATERIAL_BUYBACK_SHARE * Math.max(flows.netIncome, 0);
   return material

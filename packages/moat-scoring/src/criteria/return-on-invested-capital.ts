@@ -7,12 +7,7 @@ import {
 } from '../core/assessment.js';
 import { percent } from '../core/format.js';
 import { type Anchor, interpolate } from '../core/interpolate.js';
-import {
-  metric,
-  type ScoringContext,
-  type YearSeries,
-  type YearValues,
-} from '../core/scoring-context.js';
+import type { ScoringContext, YearSeries, YearValues } from '../core/scoring-context.js';
 import { median } from '../core/statistics.js';
 import { averageCapital, chooseCapital } from './invested-capital.js';
 import { nopatTaxRate } from './tax-rate.js';
@@ -41,10 +36,10 @@ const asPercent = (s: YearSeries): YearSeries => ({
 
 /** EBIT: reported operating income, else pretax income + interest expense (§4.5). */
 export function ebit(year: YearValues): number | null {
-  const operating = metric(year, 'operatingIncome');
+  const operating = year.operatingIncome;
   if (operating !== null) return operating;
-  const pretax = metric(year, 'pretaxIncome');
-  const interest = metric(year, 'interestExpense');
+  const pretax = year.pretaxIncome;
+  const interest = year.interestExpense;
   return pretax === null || interest === null ? null : pretax + interest;
 }
 
@@ -79,11 +74,11 @@ function investedCapitalReturns(context: ScoringContext): ReturnSeries {
 function equityReturns(context: ScoringContext): YearSeries {
   const returns: YearSeries = { years: [], values: [] };
   context.years.forEach((year, index) => {
-    const netIncome = metric(year, 'netIncome');
+    const netIncome = year.netIncome;
     const previous = index > 0 ? context.years[index - 1] : undefined;
-    const opening = previous === undefined ? null : metric(previous, 'totalEquity');
+    const opening = previous === undefined ? null : previous.totalEquity;
     const consecutive = previous !== undefined && previous.fiscalYear === year.fiscalYear - 1;
-    const equity = averageCapital(metric(year, 'totalEquity'), opening, consecutive);
+    const equity = averageCapital(year.totalEquity, opening, consecutive);
     if (netIncome === null || equity === null || equity <= 0) return;
     returns.years.push(year.fiscalYear);
     returns.values.push(clampReturn(netIncome / equity));

@@ -1,4 +1,4 @@
-import { metric, type YearValues } from '../core/scoring-context.js';
+import type { YearValues } from '../core/scoring-context.js';
 
 /** US federal statutory corporate rate before the 2017 Tax Cuts and Jobs Act. */
 export const STATUTORY_RATE_BEFORE_2018 = 0.35;
@@ -49,8 +49,8 @@ export function nopatTaxRate(years: readonly YearValues[], index: number): numbe
   let pretax = 0;
   for (let i = Math.max(0, index - 2); i <= index; i += 1) {
     const year = years[i] as YearValues;
-    const t = metric(year, 'incomeTaxExpense');
-    const p = metric(year, 'pretaxIncome');
+    const t = year.incomeTaxExpense;
+    const p = year.pretaxIncome;
     if (t === null || p === null) continue;
     tax += t;
     pretax += p;
