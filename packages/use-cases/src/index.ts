@@ -13,6 +13,14 @@ export {
   type ServedEvaluation,
 } from './evaluation-service.js';
 export { type FilingReference, filingsBehind } from './filings.js';
+export {
+  DEFAULT_FILL_CONCURRENCY,
+  type FillCacheFailure,
+  type FillCacheOptions,
+  type FillCacheProgress,
+  type FillCacheSummary,
+  fillEvaluationCache,
+} from './fill-cache.js';
 export { MAX_CACHED_MARKET_DATA_AGE_DAYS } from './portfolio/market-inputs.js';
 export {
   createPortfolioService,

@@ -1,5 +1,6 @@
 import {
   createSecEdgarProvider,
+  createSimfinProvider,
   createSnapshotProvider,
   FundamentalsError,
   type FundamentalsProvider,
@@ -37,7 +38,7 @@ export function createFundamentalsProvider(settings: FundamentalsSettings): Fund
         dir: required(settings.snapshotDir, 'FUNDAMENTALS_SNAPSHOT_DIR'),
       });
     case 'simfin':
-      throw new FundamentalsError('invalid_config', 'the simfin provider is not available yet');
+      return createSimfinProvider({ dir: required(settings.simfinDir, 'SIMFIN_DIR') });
   }
 }
 

@@ -17,6 +17,8 @@ export interface SimfinStatementRows<S extends SimfinStatement> {
   readonly byTicker: Map<string, SimfinRow<S>[]>;
   /** Raw tickers that are not valid symbols (SimFin's `AGN_old`, `ACET_delis`), skipped. */
   readonly skippedTickers: ReadonlySet<string>;
+  /** The newest Publish or Restated Date of the kept rows (≈ when SimFin built the file), or null. */
+  readonly newestDate: string | null;
 }
 
 interface ColumnIndex {
@@ -55,6 +57,7 @@ export async function readSimfinStatement<S extends SimfinStatement>(
   const byTicker = new Map<string, SimfinRow<S>[]>();
   const skippedTickers = new Set<string>();
   let index: ColumnIndex | undefined;
+  let newestDate: string | null = null;
   // `pipe` does not forward the source's errors (ENOENT, EACCES): hand them to the parser.
   input.once('error', (error) => parser.destroy(error));
   try {
@@ -63,7 +66,10 @@ export async function readSimfinStatement<S extends SimfinStatement>(
         index = indexColumns(record, statement, label);
         continue;
       }
-      addRecord(record, index, statement, byTicker, skippedTickers);
+      const row = addRecord(record, index, statement, byTicker, skippedTickers);
+      for (const date of [row?.publishDate, row?.restatedDate]) {
+        if (date && (newestDate === null || date > newestDate)) newestDate = date;
+      }
     }
   } catch (error) {
     throw toFundamentalsError(error, label);
@@ -71,7 +77,7 @@ export async function readSimfinStatement<S extends SimfinStatement>(
     input.destroy();
   }
   if (!index) throw new FundamentalsError('parse_failed', `${label} is empty: no header row`);
-  return { byTicker, skippedTickers };
+  return { byTicker, skippedTickers, newestDate };
 }
 
 function indexColumns(header: readonly string[], statement: SimfinStatement, label: string) {
@@ -101,16 +107,16 @@ function addRecord<S extends SimfinStatement>(
   statement: S,
   byTicker: Map<string, SimfinRow<S>[]>,
   skipped: Set<string>,
-): void {
+): SimfinRow<S> | undefined {
   const cell = (i: number) => record[i]?.trim() ?? '';
-  if (!ANNUAL_PERIODS[statement].includes(cell(index.keys.fiscalPeriod))) return;
+  if (!ANNUAL_PERIODS[statement].includes(cell(index.keys.fiscalPeriod))) return undefined;
   const reportDate = cell(index.keys.reportDate);
-  if (!DATE.test(reportDate)) return;
+  if (!DATE.test(reportDate)) return undefined;
   const raw = cell(index.keys.ticker);
   const ticker = symbolOrNull(raw);
   if (ticker === null) {
     if (raw) skipped.add(raw);
-    return;
+    return undefined;
   }
   const values: Partial<Record<string, number | null>> = {};
   let malformedCells = 0;
@@ -131,6 +137,7 @@ function addRecord<S extends SimfinStatement>(
   const rows = byTicker.get(ticker);
   if (rows) rows.push(row);
   else byTicker.set(ticker, [row]);
+  return row;
 }
 
 function dateOrNull(text: string): string | null {

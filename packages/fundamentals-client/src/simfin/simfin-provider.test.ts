@@ -24,19 +24,20 @@ const incomeRow = (ticker: string, fy: number, netIncome: number | string) => [
   10,
   1000,
   netIncome,
+  netIncome,
 ];
 
 beforeAll(async () => {
   fixtureDir = await mkdtemp(join(tmpdir(), 'simfin-fixture-'));
   const income = simfinCsv(
-    ['Shares (Diluted)', 'Revenue', 'Net Income'],
+    ['Shares (Diluted)', 'Revenue', 'Net Income', 'Net Income (Common)'],
     [
       ...[2017, 2018, 2019].map((fy) => incomeRow('BRK.B', fy, 100)),
       ...[2018, 2019].map((fy) => incomeRow('TWO', fy, 5)),
       // Only two years with net income: blank net income does not count as a usable year.
       ...[2016, 2017, 2018, 2019].map((fy) => incomeRow('GAPS', fy, fy < 2018 ? '' : 5)),
       incomeRow('AGN_old', 2019, 1),
-      ['TWO', 1, 'USD', 2019, 'Q4', '2019-12-31', '', '', 1, 1, 1], // not an annual income row
+      ['TWO', 1, 'USD', 2019, 'Q4', '2019-12-31', '', '', 1, 1, 1, 1], // not an annual income row
     ],
   );
   await writeFile(join(fixtureDir, 'us-income-annual.csv'), income);
@@ -77,6 +78,8 @@ describe('createSimfinProvider over hand-made files', () => {
       industry: 'Insurance',
     });
     expect(f.years.map((y) => y.fiscalYear)).toEqual([2017, 2018, 2019]);
+    // Share basis: the newest Publish Date of the fixture rows (2019 + 1 → 2020-02-20).
+    expect(f.years.at(-1)?.dilutedEps?.source.filed).toBe('2020-02-20');
     expect(Date.parse(f.retrievedAt ?? '')).not.toBeNaN();
   });
 
@@ -148,6 +151,12 @@ describe('createSimfinProvider over the real 2021-04 bulk download', () => {
     // Diluted EPS as reported in the 10-Ks: KO $2.07, MSFT $5.06 (derived here, to the cent).
     expect(ko?.dilutedEps?.value).toBeCloseTo(2.07, 2);
     expect(ko?.dilutedEps?.source.derived).toBe(true);
+    // SimFin's shares are split-adjusted up to its download: the newest Publish/Restated Date in
+    // the three files is 2021-03-31 (`cut -d';' -f7,8 | sort | tail -1`), the EPS's share basis.
+    // AAPL FY2019 diluted shares 18,595,652,000 = 4,648,913,000 (10-K 2019) × 4 (2020-08-31 split).
+    expect(ko?.dilutedEps?.source.filed).toBe('2021-03-31');
+    const aapl = (await provider.getFundamentals('AAPL')).years.find((y) => y.fiscalYear === 2019);
+    expect(aapl?.dilutedShares?.value).toBe(4_648_913_000 * 4);
     expect(msft?.dilutedEps?.value).toBeCloseTo(5.06, 2);
     // MSFT FY2019 ends 2019-06-30 (label 2019); SimFin has no net interest line for it.
     expect(msft).toMatchObject({ periodEnd: '2019-06-30', interestExpense: null });

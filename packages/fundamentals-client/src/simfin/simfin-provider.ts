@@ -23,6 +23,12 @@ export interface SimfinProviderOptions {
   readonly dir: string;
   /** Fewer usable fiscal years (years with net income) than this is `insufficient_data`. Default 3. */
   readonly minYears?: number;
+  /**
+   * The day SimFin built the download (`YYYY-MM-DD`): its share counts are split-adjusted up to
+   * then. Default: the newest Publish or Restated Date in the statement files (2021-03-31 for the
+   * 2021-04 snapshot). Becomes `filed` of the derived EPS (see `simfinToFundamentals`).
+   */
+  readonly shareBasisDate?: string;
 }
 
 /** The bulk download, indexed by ticker. */
@@ -30,6 +36,7 @@ interface SimfinBulk {
   readonly companies: Map<string, SimfinCompanyRows>;
   readonly info: Map<string, SimfinCompanyInfo>;
   readonly retrievedAt: string;
+  readonly shareBasisDate: string | null;
 }
 
 /**
@@ -63,7 +70,7 @@ export function createSimfinProvider(options: SimfinProviderOptions): ListableFu
   const minYears = options.minYears ?? DEFAULT_MIN_YEARS;
   let bulk: Promise<SimfinBulk> | undefined;
   const load = () => {
-    bulk ??= loadBulk(options.dir).catch((error: unknown) => {
+    bulk ??= loadBulk(options.dir, options.shareBasisDate).catch((error: unknown) => {
       bulk = undefined;
       throw error;
     });
@@ -77,7 +84,7 @@ export function createSimfinProvider(options: SimfinProviderOptions): ListableFu
     ): Promise<Fundamentals> {
       const symbol = normaliseSymbol(ticker);
       callOptions?.signal?.throwIfAborted();
-      const { companies, info, retrievedAt } = await load();
+      const { companies, info, retrievedAt, shareBasisDate } = await load();
       callOptions?.signal?.throwIfAborted();
       const rows = companies.get(symbol);
       if (!rows) {
@@ -87,6 +94,7 @@ export function createSimfinProvider(options: SimfinProviderOptions): ListableFu
         ticker: symbol,
         company: info.get(symbol),
         retrievedAt,
+        shareBasisDate,
       });
       return requireMinYears(f, minYears);
     },
@@ -97,7 +105,7 @@ export function createSimfinProvider(options: SimfinProviderOptions): ListableFu
   };
 }
 
-async function loadBulk(dir: string): Promise<SimfinBulk> {
+async function loadBulk(dir: string, shareBasisDate: string | undefined): Promise<SimfinBulk> {
   const path = (s: SimfinStatement) => join(dir, SIMFIN_FILES[s]);
   const [income, balance, cashflow, info, retrievedAt] = await Promise.all([
     readSimfinStatementFile(path('income'), 'income'),
@@ -114,7 +122,12 @@ async function loadBulk(dir: string): Promise<SimfinBulk> {
       cashflow: rowsOf(cashflow, ticker),
     });
   }
-  return { companies, info, retrievedAt };
+  const newest = [income, balance, cashflow]
+    .map((s) => s.newestDate)
+    .filter((d): d is string => d !== null)
+    .sort()
+    .at(-1);
+  return { companies, info, retrievedAt, shareBasisDate: shareBasisDate ?? newest ?? null };
 }
 
 async function modifiedAt(path: string): Promise<string> {

@@ -269,5 +269,8 @@ describe('simfinToFundamentals', () => {
       industry: 'Tools',
     });
     expect(f.retrievedAt).toBeNull();
+    expect(f.years[0]?.dilutedEps?.source.filed).toBeNull(); // no share basis date given
+    const withBasis = simfinToFundamentals(rows, { ticker: 'ACME', shareBasisDate: '2021-03-31' });
+    expect(withBasis.years[0]?.dilutedEps?.source.filed).toBe('2021-03-31');
   });
 });

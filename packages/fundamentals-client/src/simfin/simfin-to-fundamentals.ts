@@ -22,6 +22,13 @@ export interface SimfinToFundamentalsOptions {
   readonly company?: SimfinCompanyInfo | undefined;
   /** When the bulk files were read (ISO 8601). Default `null`. */
   readonly retrievedAt?: string | null;
+  /**
+   * The day whose share basis SimFin's share counts are on (`YYYY-MM-DD`): SimFin restates every
+   * year's shares for splits up to the day it built the download (AAPL FY2019 diluted shares
+   * 18.6 billion, after the 4:1 split of 2020-08-31). Recorded as `filed` of the derived EPS, the
+   * date from which a price's split adjustment must start. Default `null`.
+   */
+  readonly shareBasisDate?: string | null;
 }
 
 interface YearRows {
@@ -42,7 +49,9 @@ interface YearRows {
  * - Signs: SimFin stores costs and outflows negative; they are negated to the model's positive
  *   amounts (see `METRIC_RULES`). A cost or outflow stored positive is left `null` with an issue.
  *   A blank cell is `null`, never 0.
- * - Diluted EPS = Net Income (Common) ÷ Shares (Diluted), `derived: true`.
+ * - Diluted EPS = Net Income (Common) ÷ Shares (Diluted), `derived: true`, `filed` = the share
+ *   basis date (`options.shareBasisDate`): SimFin's shares are split-adjusted up to its download,
+ *   so a price split adjustment starts there, not at the original filing.
  * - Gross profit as SimFin reports it, except where there is no Cost of Revenue and SimFin's
  *   Gross Profit merely repeats Revenue: `null`, with one issue listing those years.
  * - Provenance: tag `simfin:<Column>`, no form or accession, `filed` = the row's Publish Date.
@@ -75,7 +84,8 @@ export function simfinToFundamentals(
       cashflow: sameCurrency(row, cashflow.get(row.reportDate), label, 'cashflow', issues),
     };
     const previous = periods[i - 1]?.row.reportDate;
-    return buildYear(label, yearRows, periodStart(previous, row.reportDate), issues, fillerYears);
+    const start = periodStart(previous, row.reportDate);
+    return buildYear(label, yearRows, start, options.shareBasisDate ?? null, issues, fillerYears);
   });
   reportGaps(years, issues);
   reportGrossProfitFillers(fillerYears, issues);
@@ -170,6 +180,7 @@ function buildYear(
   label: number,
   rows: YearRows,
   start: string | null,
+  shareBasisDate: string | null,
   issues: DataIssue[],
   fillerYears: number[],
 ): FiscalYearFigures {
@@ -182,7 +193,7 @@ function buildYear(
   const gross = grossProfit(rows.income);
   if (gross === 'filler') fillerYears.push(label);
   else if (gross) figures.set('grossProfit', gross);
-  const eps = dilutedEps(rows.income);
+  const eps = dilutedEps(rows.income, shareBasisDate);
   if (eps) figures.set('dilutedEps', eps);
   const record: Record<string, unknown> = {
     fiscalYear: label,
@@ -224,7 +235,7 @@ function grossProfit(row: SimfinRow<'income'>): Figure | 'filler' | undefined {
   return { value: gross, source: source('Gross Profit', row) };
 }
 
-function dilutedEps(row: SimfinRow<'income'>): Figure | undefined {
+function dilutedEps(row: SimfinRow<'income'>, shareBasisDate: string | null): Figure | undefined {
   const income = row.values['Net Income (Common)'];
   const shares = row.values['Shares (Diluted)'];
   if (income === null || income === undefined || !shares || shares <= 0) return undefined;
@@ -236,9 +247,9 @@ function dilutedEps(row: SimfinRow<'income'>): Figure | undefined {
       tag: 'derived:simfin:Net Income (Common)/simfin:Shares (Diluted)',
       form: null,
       accession: null,
-      filed: null,
+      filed: shareBasisDate,
       derived: true,
-      note: `Net Income (Common) = ${income}; Shares (Diluted) = ${shares} (SimFin, published ${row.publishDate ?? 'unknown'})`,
+      note: `Net Income (Common) = ${income}; Shares (Diluted) = ${shares} (SimFin, published ${row.publishDate ?? 'unknown'}); ${shareBasisDate ? `filed = ${shareBasisDate}, the day of SimFin's split-adjusted share basis` : 'share basis date unknown'}`,
     },
   };
 }

@@ -1,0 +1,145 @@
+import { normaliseSymbol } from '@svc/fundamentals-client';
+import type { EvaluationCacheRepository } from '@svc/portfolio-store';
+import { type EvaluateCompanyDeps, evaluateCompany } from './evaluate-company.js';
+
+/** Default number of companies evaluated at the same time by {@link fillEvaluationCache}. */
+export const DEFAULT_FILL_CONCURRENCY = 4;
+
+/** A ticker {@link fillEvaluationCache} could not evaluate or store, with the error's code. */
+export interface FillCacheFailure {
+  readonly ticker: string;
+  /**
+   * The error's string `code` (`insufficient_data`, `invalid_symbol`, `upstream_unavailable`,
+   * `parse_failed` from FundamentalsError / MoatScoringError; StoreError codes), else `internal`.
+   */
+  readonly code: string;
+  readonly message: string;
+}
+
+/** One finished ticker, reported to {@link FillCacheOptions.onProgress}. */
+export interface FillCacheProgress {
+  readonly ticker: string;
+  /** Tickers finished so far, this one included (1-based). */
+  readonly done: number;
+  readonly total: number;
+  /** Undefined when the ticker was evaluated and stored. */
+  readonly failure?: FillCacheFailure;
+}
+
+/** Options of {@link fillEvaluationCache}. */
+export interface FillCacheOptions {
+  /** Tickers to evaluate; duplicates (`BF.B` / `bf-b`) are evaluated once. */
+  readonly tickers: readonly string[];
+  /** The evaluation's dependencies: fundamentals provider, quotes, splits and clock. */
+  readonly evaluate: EvaluateCompanyDeps;
+  /** The evaluation cache (`createRepositories(db).evaluations`). */
+  readonly cache: Pick<EvaluationCacheRepository, 'upsert'>;
+  /** Evaluations in flight at once, an integer ≥ 1. Default {@link DEFAULT_FILL_CONCURRENCY}. */
+  readonly concurrency?: number;
+  /** Called after each ticker, success or failure. */
+  readonly onProgress?: (progress: FillCacheProgress) => void;
+  /** Stops taking new tickers; the call then rejects with the signal's reason. */
+  readonly signal?: AbortSignal;
+}
+
+/** What {@link fillEvaluationCache} did. */
+export interface FillCacheSummary {
+  /** Tickers evaluated and stored in the cache. */
+  readonly evaluated: number;
+  /** Tickers that failed, in input order. */
+  readonly failed: FillCacheFailure[];
+}
+
+/**
+ * Fills the shared evaluation cache (the screener's rows) for a list of tickers: each is
+ * evaluated with `evaluateCompany` (fundamentals, price, valuation, moat score) and upserted with
+ * its market capitalisation (`_marketCap`, reporting currency, as a decimal string) and
+ * `cachedAt = evaluate.now()`. At most `concurrency` evaluations run at once. A ticker that fails
+ * (unknown, too few years, provider error, database error) is recorded in `failed` and the run
+ * goes on. No quota is consumed: this is an operator's batch, not a user's request.
+ *
+ * @throws RangeError when `concurrency` is not an integer ≥ 1; the abort reason when `signal`
+ *   fires. Per-ticker errors never throw.
+ * @example
+ * const summary = await fillEvaluationCache({
+ *   tickers: await provider.listTickers(),
+ *   evaluate: { fundamentals: provider, quotes, splitsOf, now: () => new Date() },
+ *   cache: createRepositories(db).evaluations,
+ * });
+ * summary.evaluated; // e.g. 30
+ */
+export async function fillEvaluationCache(options: FillCacheOptions): Promise<FillCacheSummary> {
+  const concurrency = options.concurrency ?? DEFAULT_FILL_CONCURRENCY;
+  if (!Number.isInteger(concurrency) || concurrency < 1) {
+    throw new RangeError(`concurrency must be an integer ≥ 1, got ${concurrency}`);
+  }
+  const tickers = distinct(options.tickers);
+  const failures = new Map<number, FillCacheFailure>();
+  let next = 0;
+  let done = 0;
+  const worker = async () => {
+    while (next < tickers.length) {
+      options.signal?.throwIfAborted();
+      const index = next++;
+      const ticker = tickers[index] as string;
+      const failure = await evaluateAndStore(ticker, options);
+      if (failure) failures.set(index, failure);
+      done += 1;
+      options.onProgress?.({
+        ticker,
+        done,
+        total: tickers.length,
+        ...(failure ? { failure } : {}),
+      });
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, tickers.length) }, worker));
+  const failed = [...failures.entries()].sort(([a], [b]) => a - b).map(([, f]) => f);
+  return { evaluated: tickers.length - failed.length, failed };
+}
+
+async function evaluateAndStore(
+  ticker: string,
+  options: FillCacheOptions,
+): Promise<FillCacheFailure | undefined> {
+  try {
+    const evaluation = await evaluateCompany(ticker, options.evaluate, {
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    await options.cache.upsert(evaluation, {
+      marketCap: evaluation._marketCap === null ? null : String(evaluation._marketCap),
+      cachedAt: options.evaluate.now(),
+    });
+    return undefined;
+  } catch (error) {
+    if (options.signal?.aborted) throw error;
+    return { ticker, code: codeOf(error), message: messageOf(error) };
+  }
+}
+
+/** Tickers in input order without duplicates, compared in their normalised spelling. */
+function distinct(tickers: readonly string[]): string[] {
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const ticker of tickers) {
+    let key: string;
+    try {
+      key = normaliseSymbol(ticker);
+    } catch {
+      key = ticker; // evaluateCompany reports it as invalid_symbol
+    }
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(ticker);
+  }
+  return out;
+}
+
+function codeOf(error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  return error instanceof Error && typeof code === 'string' ? code : 'internal';
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
