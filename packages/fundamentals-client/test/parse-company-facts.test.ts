@@ -355,6 +355,51 @@ describe('parseCompanyFacts: derived values and nulls', () => {
     expect(y?.dilutedEps).toBeNull();
     expect(y?.capitalExpenditure).toBeNull();
   });
+
+  it('uses a reported total of all debt as long-term debt only when no split is tagged (Ford FY2017)', () => {
+    const f = parse({
+      NetIncomeLoss: netIncomeYears([2017, 2018]),
+      DebtAndCapitalLeaseObligations: [dec31(2017, 154_287e6), dec31(2018, 600e6)],
+      LongTermDebtNoncurrent: [dec31(2018, 600e6)],
+    });
+    const fy2017 = year(f, 2017);
+    expect(fy2017.longTermDebt).toMatchObject({
+      value: 154_287e6,
+      source: { tag: 'us-gaap:DebtAndCapitalLeaseObligations', derived: false },
+    });
+    expect(fy2017.longTermDebt?.source.note).toMatch(/including the current portion/);
+    expect(fy2017.shortTermDebt).toBeNull();
+    // FY2018 tags a non-current line: the split wins, the total is not added on top.
+    expect(year(f, 2018).longTermDebt?.source.tag).toBe('us-gaap:LongTermDebtNoncurrent');
+  });
+
+  it('does not use the debt total when a current portion is tagged', () => {
+    const y = parse({
+      NetIncomeLoss: netIncomeYears([2020]),
+      DebtAndCapitalLeaseObligations: [dec31(2020, 900e6)],
+      DebtCurrent: [dec31(2020, 100e6)],
+    }).years[0];
+    expect(y?.shortTermDebt?.value).toBe(100e6);
+    expect(y?.longTermDebt).toBeNull();
+  });
+
+  it('reads income from continuing operations, preferring the attributable-to-parent tag', () => {
+    const f = parse({
+      NetIncomeLoss: [cy(2022, 17_941e6), cy(2023, 35_153e6), cy(2024, 14_066e6)],
+      IncomeLossFromContinuingOperations: [cy(2022, 16_370e6), cy(2023, 13_400e6)],
+      IncomeLossFromContinuingOperationsAttributableToParent: [cy(2023, 13_326e6)],
+    });
+    expect(year(f, 2022).incomeFromContinuingOperations).toMatchObject({
+      value: 16_370e6,
+      source: { tag: 'us-gaap:IncomeLossFromContinuingOperations' },
+    });
+    expect(year(f, 2023).incomeFromContinuingOperations?.source.tag).toBe(
+      'us-gaap:IncomeLossFromContinuingOperationsAttributableToParent',
+    );
+    expect(year(f, 2023).incomeFromContinuingOperations?.value).toBe(13_326e6);
+    // Not tagged that year: null, never copied from net income.
+    expect(year(f, 2024).incomeFromContinuingOperations).toBeNull();
+  });
 });
 
 describe('parseCompanyFacts: gaps between fiscal years', () => {

@@ -86,7 +86,7 @@ describe('all 30 real companyfacts files', () => {
     for (const y of f.years) {
       for (const key of METRIC_KEYS) {
         const fig = y[key];
-        if (fig === null) continue;
+        if (fig === null || fig === undefined) continue;
         expect(Number.isFinite(fig.value), `${t} FY${y.fiscalYear} ${key}`).toBe(true);
         expect(fig.source.derived).toBe(fig.source.tag.startsWith('derived:'));
         if (fig.source.derived)
@@ -168,6 +168,45 @@ describe('hand-checked figures', () => {
     ]);
     expect(v.capitalExpenditure?.source.tag).toBe('us-gaap:PaymentsToAcquireProductiveAssets');
     expect(v.dilutedEps).toBeNull(); // class-based EPS only; no diluted share count to derive it
+  });
+
+  /*
+   * JNJ after the Kenvue separation (python3 over the raw JSON, latest 10-K per period end):
+   * IncomeLossFromContinuingOperations 17,801 (FY2021, 0000200406-24-000013), 16,370 (FY2022,
+   * -25-000038), 13,326 (FY2023, -26-000016); NetIncomeLoss 20,878 / 17,941 / 35,153 in the same
+   * filings; the difference is IncomeLossFromDiscontinuedOperationsNetOfTaxAttributableToReporting
+   * Entity 3,077 / 1,571 / 21,827 (17,801 + 3,077 = 20,878 …).
+   */
+  it('JNJ FY2021–FY2023 income from continuing operations excludes Kenvue', () => {
+    const rows: [number, number, number, string][] = [
+      [2021, 17_801e6, 20_878e6, '0000200406-24-000013'],
+      [2022, 16_370e6, 17_941e6, '0000200406-25-000038'],
+      [2023, 13_326e6, 35_153e6, '0000200406-26-000016'],
+    ];
+    for (const [label, continuing, net, accession] of rows) {
+      const y = fy('JNJ', label);
+      expect(y.incomeFromContinuingOperations?.value, `FY${label}`).toBe(continuing);
+      expect(y.incomeFromContinuingOperations?.source.accession, `FY${label}`).toBe(accession);
+      expect(y.netIncome?.value, `FY${label}`).toBe(net);
+    }
+    expect(fy('JNJ', 2020).incomeFromContinuingOperations).toBeNull();
+  });
+
+  /*
+   * Ford tags its total debt as DebtAndCapitalLeaseObligations up to 2017-12-31 (154,287 M,
+   * 0000037996-18-000015; 142,970 M at 2016-12-31) and nothing with its full debt afterwards:
+   * from FY2018 only a stray LongTermDebtNoncurrent remains (600 / 470 / 291 M for 2018–2020,
+   * none from 2021; checked with python3 over every us-gaap concept whose name contains Debt).
+   */
+  it('F total debt comes from DebtAndCapitalLeaseObligations until FY2017, then only the stray line', () => {
+    expect(fy('F', 2017).longTermDebt?.value).toBe(154_287e6);
+    expect(fy('F', 2017).longTermDebt?.source.accession).toBe('0000037996-18-000015');
+    expect(fy('F', 2016).longTermDebt?.value).toBe(142_970e6);
+    expect(fy('F', 2018).longTermDebt?.value).toBe(600e6);
+    expect(fy('F', 2020).longTermDebt?.value).toBe(291e6);
+    for (const label of [2021, 2022, 2023, 2024]) {
+      expect([fy('F', label).shortTermDebt, fy('F', label).longTermDebt]).toEqual([null, null]);
+    }
   });
 
   it('DAL FY2008 diluted shares filed as 468 (10-K/A 0000950123-11-022002) are rescaled', () => {

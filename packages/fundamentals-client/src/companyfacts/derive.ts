@@ -88,7 +88,10 @@ export function deriveMissing(picks: YearPicks): void {
 
 /**
  * Short-term debt when only one of its parts is tagged, and long-term debt when only the total
- * (including any current portion) is: the reported figure is used as is, with a note.
+ * (including any current portion) is: the reported figure is used as is, with a note. When
+ * neither debt line resolves at all, a reported total of all debt (`DebtAndCapitalLeaseObligations`,
+ * `DebtLongtermAndShorttermCombinedAmount`) becomes long-term debt, with a note saying it includes
+ * the current portion, so that total debt (short + long) is right (Ford FY2014–FY2017).
  */
 function fillSingleComponents(picks: YearPicks): void {
   if (!picks.has('shortTermDebt')) {
@@ -104,6 +107,16 @@ function fillSingleComponents(picks: YearPicks): void {
         withNote(total, 'total long-term debt; no current portion tagged, so it may include one'),
       );
     }
+  }
+  const allDebt = picks.get('debtTotal');
+  if (allDebt && !picks.has('shortTermDebt') && !picks.has('longTermDebt')) {
+    picks.set(
+      'longTermDebt',
+      withNote(
+        allDebt,
+        'total debt including the current portion; no current/non-current split is tagged',
+      ),
+    );
   }
 }
 

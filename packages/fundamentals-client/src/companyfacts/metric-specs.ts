@@ -7,6 +7,7 @@ export type UnitKind = 'money' | 'perShare' | 'shares';
 export type AuxKey =
   | 'longTermDebtTotal'
   | 'longTermDebtCurrent'
+  | 'debtTotal'
   | 'shortTermBorrowings'
   | 'sellingAndMarketing'
   | 'generalAndAdministrative'
@@ -95,6 +96,12 @@ export const METRIC_SPECS: readonly MetricSpec[] = [
     'ProfitLoss',
     'NetIncomeLossAvailableToCommonStockholdersBasic',
   ]),
+  // Attributable to the parent first (like NetIncomeLoss); the variant including noncontrolling
+  // interests is not read, so that this never mixes scopes with net income.
+  money('incomeFromContinuingOperations', 'duration', [
+    'IncomeLossFromContinuingOperationsAttributableToParent',
+    'IncomeLossFromContinuingOperations',
+  ]),
   {
     key: 'dilutedEps',
     period: 'duration',
@@ -178,6 +185,12 @@ export const METRIC_SPECS: readonly MetricSpec[] = [
     'LongTermDebtAndCapitalLeaseObligationsCurrent',
   ]),
   money('shortTermBorrowings', 'instant', ['ShortTermBorrowings', 'CommercialPaper']),
+  // Total debt including current maturities (and capital/finance leases), used only when no
+  // current/non-current split is tagged at all (Ford FY2008–FY2017: 154,287 M at 2017-12-31).
+  money('debtTotal', 'instant', [
+    'DebtAndCapitalLeaseObligations',
+    'DebtLongtermAndShorttermCombinedAmount',
+  ]),
   money('sellingAndMarketing', 'duration', ['SellingAndMarketingExpense']),
   money('generalAndAdministrative', 'duration', ['GeneralAndAdministrativeExpense']),
   money('pretaxDomestic', 'duration', [

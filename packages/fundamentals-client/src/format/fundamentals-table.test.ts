@@ -98,6 +98,16 @@ describe('formatFundamentalsTable', () => {
     expect(text).toContain('* derived from other figures');
   });
 
+  it('shows income from continuing operations as its own row, missing when not reported', () => {
+    expect(line('Income, continuing ops')).toMatch(/—\s+—$/);
+    // A record written before the metric existed (key absent) shows a dash too.
+    const { incomeFromContinuingOperations: _omitted, ...older } = f
+      .years[0] as Fundamentals['years'][number];
+    const table = buildFundamentalsTable({ ...f, years: [older as Fundamentals['years'][number]] });
+    const row = table.rows.find((r) => r.metric === 'incomeFromContinuingOperations');
+    expect(row?.cells[0]?.value).toBeNull();
+  });
+
   it('limits the columns to maxYears', () => {
     expect(formatFundamentalsTable(f, { maxYears: 1 })).not.toContain('FY2023');
   });

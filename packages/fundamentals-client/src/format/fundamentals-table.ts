@@ -16,6 +16,7 @@ export const METRIC_ROWS: readonly { key: MetricKey; label: string; unit: RowUni
   { key: 'pretaxIncome', label: 'Pre-tax income', unit: 'millions' },
   { key: 'incomeTaxExpense', label: 'Income tax', unit: 'millions' },
   { key: 'netIncome', label: 'Net income', unit: 'millions' },
+  { key: 'incomeFromContinuingOperations', label: 'Income, continuing ops', unit: 'millions' },
   { key: 'dilutedEps', label: 'Diluted EPS', unit: 'perShare' },
   { key: 'dilutedShares', label: 'Diluted shares (M)', unit: 'sharesMillions' },
   { key: 'operatingCashFlow', label: 'Operating cash flow', unit: 'millions' },
@@ -68,7 +69,7 @@ export interface FundamentalsTableOptions {
   readonly maxYears?: number;
 }
 
-function scale(figure: Figure | null, unit: RowUnit): number | null {
+function scale(figure: Figure | null | undefined, unit: RowUnit): number | null {
   if (!figure) return null;
   return unit === 'perShare' ? figure.value : figure.value / 1e6;
 }
