@@ -56,7 +56,7 @@ describe('svc fill-cache', { timeout: 60_000 }, () => {
   });
 
   it('fills from the SimFin bulk CSVs with --provider simfin (JSON summary)', async () => {
-    // `--all` over the whole download takes ~20 s: run by hand (README of use-cases / report).
+    // `--all` over the whole download takes ~20 s: run it by hand (`pnpm fill-cache --all …`).
     const code = await fillCacheCommand(['KO', 'MCO', '--provider', 'simfin', '--json'], env());
     expect(code).toBe(0);
     expect(JSON.parse(out)).toMatchObject({ provider: 'simfin', evaluated: 2, failed: [] });
