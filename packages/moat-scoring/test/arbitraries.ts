@@ -32,12 +32,19 @@ const metricArb = fc.option(
   { nil: null, freq: 4 },
 );
 
+/**
+ * `incomeFromContinuingOperations` is optional in the schema (records written before it existed
+ * lack the key): the arbitraries leave it out, set it to null, or fill it.
+ */
+const OPTIONAL_KEYS: readonly MetricKey[] = ['incomeFromContinuingOperations'];
+const REQUIRED_KEYS = METRIC_KEYS.filter((k) => !OPTIONAL_KEYS.includes(k));
+
 function yearArb(fiscalYear: number): fc.Arbitrary<FiscalYearFigures> {
   const metrics = Object.fromEntries(METRIC_KEYS.map((k) => [k, metricArb])) as Record<
     MetricKey,
     typeof metricArb
   >;
-  return fc.record(metrics).map(
+  return fc.record(metrics, { requiredKeys: REQUIRED_KEYS }).map(
     (values) =>
       ({
         fiscalYear,
@@ -89,9 +96,12 @@ export const denseFundamentalsArb: fc.Arbitrary<Fundamentals> = fc
           METRIC_KEYS.map((k) => {
             const value = fc.double({ min: -500, max: 5000, noNaN: true }).map((v) => figure(v));
             const always = k === 'revenue' || k === 'netIncome';
-            return [k, always ? value : fc.option(value, { nil: null, freq: 12 })];
+            // Continuing operations: reported in a minority of years, like real filers.
+            const freq = OPTIONAL_KEYS.includes(k) ? 2 : 12;
+            return [k, always ? value : fc.option(value, { nil: null, freq })];
           }),
         ) as Record<MetricKey, fc.Arbitrary<ReturnType<typeof figure> | null>>,
+        { requiredKeys: REQUIRED_KEYS },
       ),
       { minLength: n, maxLength: n },
     ),

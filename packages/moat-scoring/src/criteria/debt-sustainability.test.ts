@@ -105,3 +105,99 @@ describe('assessDebtSustainability', () => {
     expect(payoffYears(400, 0, -5)).toBe(Number.POSITIVE_INFINITY);
   });
 });
+
+describe('assessDebtSustainability: is the debt figure current?', () => {
+  // Ford-like: debt 150,000 until FY2017, then a stray 600 / 470 / 291 and nothing from FY2021,
+  // while interest expense rises (the debt moved to tags the provider does not read).
+  const fordLike = {
+    netIncome: repeat(5000, n),
+    operatingIncome: repeat(6000, n),
+    interestExpense: [4000, 4000, 4300, 5100, 5400, 5000, 4600, 4600, 7600, null],
+    longTermDebt: [130000, 140000, 150000, 600, 470, 291, null, null, null, null],
+    cash: repeat(20000, n),
+  };
+
+  it('scores no payoff part for a stale figure after a collapse of scope (Ford FY2018–FY2024)', () => {
+    const result = outcome(assessDebtSustainability(company(fordLike)));
+    // payoff part 0 (unknown); interest FY2022–FY2023 (FY2024 has none): (4600 + 7600) /
+    // (6000 + 6000) = 101.7% → q(IB) 0 → q = 0.3 × 0 = 0 → 0 points, fail
+    expect(result).toMatchObject({ kind: 'scored', score: 0, status: 'fail', numericValue: null });
+    expect(result.value).toContain('latest debt figure FY2020 ($291) is 4 yrs before FY2024');
+    expect(result.value).toContain('debt scope collapsed in FY2018');
+    expect(result.value).toContain('interest 101.7% of EBIT (FY2022–FY2023)');
+  });
+
+  it('never passes a stale figure, even with a light interest burden', () => {
+    const result = outcome(
+      assessDebtSustainability(
+        company({
+          ...fordLike,
+          interestExpense: repeat(300, n),
+          longTermDebt: [...repeat(1000, 6), null, null, null, null],
+        }),
+      ),
+    );
+    // stale (FY2020 vs FY2024), no collapse; interest 300 / 6000 = 5% → q(IB) 1;
+    // q = 0.3 × 1 = 0.3 (< the 0.39 fail cap) → 3.75 fail
+    expect(result).toMatchObject({ score: 3.75, status: 'fail', numericValue: null });
+    expect(result.value).not.toContain('collapsed');
+  });
+
+  it('calls it insufficient data when the debt is stale and the interest burden is unknown', () => {
+    const result = assessDebtSustainability(
+      company({
+        netIncome: repeat(100, n),
+        longTermDebt: [...repeat(300, 5), ...repeat(null, 5)],
+      }),
+    );
+    expect(result.kind).toBe('insufficient');
+  });
+
+  it('accepts a figure from the year before the last (the last year or two of the window)', () => {
+    const result = outcome(
+      assessDebtSustainability(
+        company({
+          netIncome: repeat(100, n),
+          longTermDebt: [...repeat(300, n - 1), null],
+          cash: repeat(0, n),
+          interestExpense: repeat(20, n),
+          operatingIncome: repeat(200, n),
+        }),
+      ),
+    );
+    // FY2023 debt 300 / NI 100 = 3 yrs → 0.875; interest 10% → 0.875 → 10.94 pass
+    expect(result).toMatchObject({ score: 10.94, status: 'pass' });
+  });
+
+  it('does not take a real repayment for a collapse of scope (interest falls the next year)', () => {
+    const result = outcome(
+      assessDebtSustainability(
+        company({
+          netIncome: repeat(100, n),
+          operatingIncome: repeat(200, n),
+          longTermDebt: [...repeat(1000, 6), 50, 50, 50, 50],
+          interestExpense: [...repeat(60, 6), 45, 3, 3, 3],
+          cash: repeat(0, n),
+        }),
+      ),
+    );
+    // debt 50 / NI 100 = 0.5 yrs → 1; interest 9 / 600 = 1.5% → 1 → 12.5 pass
+    expect(result).toMatchObject({ score: 12.5, status: 'pass' });
+  });
+
+  it('counts the interest burden of a net-cash company that reports interest (LUV)', () => {
+    const result = outcome(
+      assessDebtSustainability(
+        company({
+          netIncome: repeat(100, n),
+          longTermDebt: repeat(6700, n),
+          cash: repeat(9000, n),
+          interestExpense: repeat(543, n),
+          operatingIncome: repeat(1000, n),
+        }),
+      ),
+    );
+    // net cash → payoff 0 yrs → 1; interest 54.3% of EBIT > 30% → 0: q = 0.7 → 8.75 warning
+    expect(result).toMatchObject({ score: 8.75, status: 'warning', numericValue: 0 });
+  });
+});

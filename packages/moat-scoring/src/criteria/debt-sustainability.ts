@@ -9,13 +9,9 @@ import {
 } from '../core/assessment.js';
 import { amount, percent } from '../core/format.js';
 import { type Anchor, interpolate } from '../core/interpolate.js';
-import {
-  collect,
-  orAbsent,
-  type ScoringContext,
-  type YearValues,
-} from '../core/scoring-context.js';
-import { mean, sum } from '../core/statistics.js';
+import { collect, type ScoringContext, type YearValues } from '../core/scoring-context.js';
+import { mean } from '../core/statistics.js';
+import { type DebtEvidence, debtEvidence, totalDebt } from './debt-evidence.js';
 import { ebit } from './return-on-invested-capital.js';
 
 /** Payoff-years anchors (Buffett & Clark 3–4 years; dassus98 < 4 excellent, ≥ 5 fail). */
@@ -33,13 +29,6 @@ export const INTEREST_ANCHORS: readonly Anchor[] = [
   [0.05, 1],
 ];
 
-/** Total debt (short-term incl. current portion + long-term) of a year, `null` when missing. */
-export function totalDebt(context: ScoringContext, year: YearValues): number | null {
-  const shortDebt = orAbsent(year.shortTermDebt, context.reported.shortTermDebt);
-  const longDebt = orAbsent(year.longTermDebt, context.reported.longTermDebt);
-  return shortDebt === null || longDebt === null ? null : shortDebt + longDebt;
-}
-
 /**
  * Years of normalised net income (mean of the last 3 reported years) needed to repay total debt:
  * 0 when cash covers the debt, `Infinity` when normalised income is ≤ 0 and debt exceeds cash.
@@ -50,45 +39,138 @@ export function payoffYears(debt: number, cash: number | null, normalisedIncome:
   return normalisedIncome > 0 ? debt / normalisedIncome : Number.POSITIVE_INFINITY;
 }
 
-/**
- * Σ interest ÷ Σ EBIT over the last 3 years that report both. `burden` is `null` when no such
- * year exists or Σ EBIT ≤ 0 (`operatingLoss` tells which).
- */
-export function interestBurden(context: ScoringContext): {
-  burden: number | null;
-  operatingLoss: boolean;
-} {
-  const recent = context.years.slice(-3);
-  const interest: number[] = [];
-  const operating: number[] = [];
-  for (const year of recent) {
-    const i = year.interestExpense;
-    const e = ebit(year);
-    if (i === null || e === null) continue;
-    interest.push(Math.abs(i));
-    operating.push(e);
-  }
-  const ebitSum = sum(operating);
-  if (interest.length === 0) return { burden: null, operatingLoss: false };
-  if (ebitSum <= 0) return { burden: null, operatingLoss: true };
-  return { burden: sum(interest) / ebitSum, operatingLoss: false };
+/** Σ interest ÷ Σ EBIT over the last 3 years of the window, with the fiscal years it used. */
+export interface InterestBurden {
+  /** `null` when no year reports both, or Σ EBIT ≤ 0 (`operatingLoss`). A fraction. */
+  readonly burden: number | null;
+  readonly operatingLoss: boolean;
+  /** First and last fiscal year with both interest and EBIT, `null` when none. */
+  readonly firstYear: number | null;
+  readonly lastYear: number | null;
 }
 
-function latestWithDebt(context: ScoringContext): YearValues | undefined {
-  for (let i = context.years.length - 1; i >= 0; i -= 1) {
+/**
+ * Σ interest ÷ Σ EBIT over the last 3 years of the window, counting the years that report both.
+ * `burden` is `null` when no such year exists or Σ EBIT ≤ 0 (`operatingLoss` tells which).
+ */
+export function interestBurden(context: ScoringContext): InterestBurden {
+  let interest = 0;
+  let operating = 0;
+  let firstYear: number | null = null;
+  let lastYear: number | null = null;
+  for (let i = Math.max(0, context.years.length - 3); i < context.years.length; i += 1) {
     const year = context.years[i] as YearValues;
-    if (totalDebt(context, year) !== null) return year;
+    const e = ebit(year);
+    if (year.interestExpense === null || e === null) continue;
+    interest += Math.abs(year.interestExpense);
+    operating += e;
+    firstYear ??= year.fiscalYear;
+    lastYear = year.fiscalYear;
   }
-  return undefined;
+  if (firstYear === null) return { burden: null, operatingLoss: false, firstYear, lastYear };
+  if (operating <= 0) return { burden: null, operatingLoss: true, firstYear, lastYear };
+  return { burden: interest / operating, operatingLoss: false, firstYear, lastYear };
+}
+
+/**
+ * Quality of the interest burden (the 0.3 part). In debt: `q(IB)` on {@link INTEREST_ANCHORS},
+ * 0 when it cannot be computed (no pass for missing data).
+ *
+ * With net cash (cash ≥ debt), the burden still counts when interest is reported: net cash at one
+ * balance-sheet date does not make interest free — it may be seasonal or spoken for (an airline's
+ * cash is largely tickets sold in advance: LUV paid interest of 54% of its FY2022–FY2024 EBIT
+ * while reporting net cash), and interest above 30% of operating profit is a real drain whatever
+ * the cash pile. So a net-cash company gets `q(IB)`, and 0 when Σ EBIT ≤ 0 (no operating profit
+ * to carry the interest). Only when a net-cash company reports no interest at all is the part
+ * full (1): the debt is covered by cash, so its cost cannot threaten the business — the payoff
+ * figure itself is the evidence, not the missing line.
+ */
+export function burdenQuality(inDebt: boolean, interest: InterestBurden): number {
+  if (interest.burden !== null) return interpolate(interest.burden, INTEREST_ANCHORS);
+  if (inDebt || interest.operatingLoss) return 0;
+  return 1;
+}
+
+function debtTrend(context: ScoringContext) {
+  return collect(context, (y) => {
+    const d = totalDebt(context, y);
+    const ni = y.netIncome;
+    return d === null || ni === null || ni <= 0 ? null : d / ni;
+  });
+}
+
+function burdenText(interest: InterestBurden, inDebt: boolean): string {
+  if (interest.burden !== null) {
+    const span =
+      interest.firstYear === interest.lastYear
+        ? `FY${interest.lastYear}`
+        : `FY${interest.firstYear}–FY${interest.lastYear}`;
+    return `, interest ${percent(interest.burden)} of EBIT (${span})`;
+  }
+  if (interest.operatingLoss) return ', interest burden n/a (operating loss)';
+  return inDebt ? ', interest burden n/a' : '';
+}
+
+/** Why a debt figure is not evidence of the current debt, for the display value. */
+function unreliableText(evidence: DebtEvidence, currency: string, lastYear: number): string {
+  const parts: string[] = [];
+  if (evidence.stale) {
+    parts.push(
+      `latest debt figure FY${evidence.year.fiscalYear} (${amount(evidence.debt, currency)}) is ${evidence.age} yrs before FY${lastYear}`,
+    );
+  }
+  const c = evidence.collapse;
+  if (c !== null) {
+    parts.push(
+      `debt scope collapsed in FY${c.fiscalYear} (${amount(c.debtBefore, currency)} → ${amount(c.debtAfter, currency)} while interest stayed ${amount(c.interestBefore, currency)} → ${amount(c.interestAfter, currency)}): unreliable`,
+    );
+  }
+  return parts.join('; ');
+}
+
+/**
+ * The current debt is not known (stale figure or collapse of scope): the payoff part scores 0,
+ * the interest burden is scored on its own, and the result is at best a fail. With no interest
+ * burden either, insufficient data.
+ */
+function assessWithoutCurrentDebt(
+  context: ScoringContext,
+  evidence: DebtEvidence,
+  incomes: number,
+): Assessment {
+  const lastYear = (context.years[context.years.length - 1] as YearValues).fiscalYear;
+  const why = unreliableText(evidence, context.currency, lastYear);
+  const interest = interestBurden(context);
+  const trend = debtTrend(context);
+  if (interest.burden === null && !interest.operatingLoss) {
+    return insufficient(`current debt unknown: ${why}; interest burden not computable`, trend);
+  }
+  return scored({
+    quality: 0.3 * burdenQuality(true, interest),
+    value: `current debt unknown: ${why}${burdenText(interest, true)}`,
+    numericValue: null,
+    trend,
+    caps: [
+      { cap: BEST_FAIL, note: 'current debt not verifiable' },
+      ...historyCaps(incomes, context.spanYears),
+    ],
+  });
 }
 
 /**
  * Debt sustainability (methodology §4.6): `q = 0.7·q(payoff years) + 0.3·q(interest burden)`,
  * payoff years = latest total debt ÷ mean net income of the last 3 reported years (0 with net
- * cash), interest burden = Σ interest ÷ Σ EBIT over the last 3 years. EBIT ≤ 0 with debt caps at
- * fail; interest not reported while in debt caps at warning (no pass for missing data).
- * Not applicable to banks and insurers, nor to a company that reports no borrowing line in any year.
- * numericValue = payoff years (null when earnings cannot repay the debt).
+ * cash), interest burden = Σ interest ÷ Σ EBIT over the last 3 years (see {@link burdenQuality}
+ * for net-cash companies). EBIT ≤ 0 with debt caps at fail; interest not reported while in debt
+ * caps at warning (no pass for missing data).
+ *
+ * The latest debt figure must be evidence of the current debt ({@link debtEvidence}): one from
+ * more than {@link MAX_DEBT_AGE_YEARS} year before the window's last year, or one after a collapse
+ * of debt scope ({@link findScopeCollapse}), is not. Then the payoff part scores 0 and the
+ * criterion is at best a fail, with the reason in the display value (Ford: latest figure FY2020,
+ * four years before FY2024, after a fall from 154 B to 600 M that interest did not follow).
+ * Not applicable to banks and insurers, nor to a company that reports no borrowing line in any
+ * year. numericValue = payoff years (null when earnings cannot repay the debt or it is unknown).
  */
 export function assessDebtSustainability(context: ScoringContext): Assessment {
   if (context.financial) return notApplicable('bank or insurer (SIC): debt is raw material');
@@ -96,41 +178,29 @@ export function assessDebtSustainability(context: ScoringContext): Assessment {
     return notApplicable('no borrowings reported in any year');
   }
   const incomes = collect(context, (y) => y.netIncome);
-  const latest = latestWithDebt(context);
-  if (latest === undefined || incomes.values.length === 0) {
+  const evidence = debtEvidence(context);
+  if (evidence === null || incomes.values.length === 0) {
     return insufficient('no year reports both debt and net income');
   }
-  const debt = totalDebt(context, latest) as number;
-  const cash = latest.cash;
+  if (!evidence.reliable) return assessWithoutCurrentDebt(context, evidence, incomes.values.length);
+  const { debt } = evidence;
   const normalised = mean(incomes.values.slice(-3)) as number;
-  const years = payoffYears(debt, cash, normalised);
-  const { burden, operatingLoss } = interestBurden(context);
+  const years = payoffYears(debt, evidence.year.cash, normalised);
+  const interest = interestBurden(context);
   const inDebt = years > 0;
-  const qBurden = !inDebt ? 1 : burden === null ? 0 : interpolate(burden, INTEREST_ANCHORS);
-  const trend = collect(context, (y) => {
-    const d = totalDebt(context, y);
-    const ni = y.netIncome;
-    return d === null || ni === null || ni <= 0 ? null : d / ni;
-  });
   const debtText = !inDebt
     ? `net cash (debt ${amount(debt, context.currency)})`
     : `debt ${amount(debt, context.currency)} = ${Number.isFinite(years) ? `${years.toFixed(1)} yrs` : 'n/m (no earnings)'} of net income`;
-  const burdenText =
-    burden !== null
-      ? `, interest ${percent(burden)} of EBIT`
-      : inDebt
-        ? `, interest burden n/a${operatingLoss ? ' (operating loss)' : ''}`
-        : '';
   return scored({
-    quality: 0.7 * interpolate(years, PAYOFF_ANCHORS) + 0.3 * qBurden,
-    value: `${debtText}${burdenText} (FY${latest.fiscalYear})`,
+    quality: 0.7 * interpolate(years, PAYOFF_ANCHORS) + 0.3 * burdenQuality(inDebt, interest),
+    value: `${debtText} (FY${evidence.year.fiscalYear})${burdenText(interest, inDebt)}`,
     numericValue: Number.isFinite(years) ? years : null,
-    trend,
+    trend: debtTrend(context),
     caps: [
-      inDebt && operatingLoss && { cap: BEST_FAIL, note: 'operating loss while in debt' },
+      inDebt && interest.operatingLoss && { cap: BEST_FAIL, note: 'operating loss while in debt' },
       inDebt &&
-        burden === null &&
-        !operatingLoss && {
+        interest.burden === null &&
+        !interest.operatingLoss && {
           cap: BEST_WARNING,
           note: 'interest burden not computable (interest or EBIT not reported)',
         },

@@ -4,6 +4,7 @@ import { grow, makeContext, repeat } from '../../test/fixtures.js';
 import { trendGrowth } from '../core/growth.js';
 import {
   assessEarningsConsistency,
+  continuingEps,
   countDownYears,
   earningsBasis,
 } from './earnings-consistency.js';
@@ -77,6 +78,46 @@ describe('assessEarningsConsistency', () => {
 
   it('uses EPS when it covers as many years as net income', () => {
     expect(earningsBasis(eps(grow(2, 0.1, 5))).label).toBe('EPS');
+  });
+});
+
+describe('earnings on continuing operations', () => {
+  it('replaces EPS by continuing income ÷ diluted shares where continuing operations differ', () => {
+    // EPS 2.00 … growing 10%/yr; in the last year net income (and EPS) jumps on a disposal gain:
+    // EPS 10.00, net income 1000, but continuing operations earned 471.59 on 100 shares, i.e.
+    // 4.7159 = 2 × 1.1^9, the trend value. Without the fix the jump would be scored as growth.
+    const values = grow(2, 0.1, 10);
+    const context = makeContext({
+      startYear: 2015,
+      columns: {
+        revenue: repeat(1000, 10),
+        netIncome: [...values.slice(0, 9).map((v) => v * 100), 1000],
+        incomeFromContinuingOperations: [...repeat(null, 9), 2 * 1.1 ** 9 * 100],
+        dilutedEps: [...values.slice(0, 9), 10],
+        dilutedShares: repeat(100, 10),
+      },
+    });
+    const basis = earningsBasis(context);
+    expect(basis.label).toBe('EPS');
+    expect(basis.series.values.at(-1)).toBeCloseTo(2 * 1.1 ** 9, 10);
+    const result = outcome(assessEarningsConsistency(context));
+    // exact 10%/yr again: q = 0.5·0.90 + 0.5·1 = 0.95 → 11.88
+    expect(result).toMatchObject({ score: 11.88, status: 'pass' });
+    expect(result.value).toBe('EPS +10.0%/yr, R² 1.00, 0 down-years, continuing ops in 1 yr');
+  });
+
+  it('keeps reported EPS when continuing income equals net income, and has none without shares', () => {
+    const year = makeContext({
+      startYear: 2020,
+      columns: {
+        revenue: repeat(10, 3),
+        netIncome: [5, 5, 5],
+        incomeFromContinuingOperations: [5, 4, 4],
+        dilutedEps: [0.51, 0.5, 0.5],
+        dilutedShares: [10, 10, null],
+      },
+    }).years;
+    expect(year.map(continuingEps)).toEqual([0.51, 0.4, null]);
   });
 });
 

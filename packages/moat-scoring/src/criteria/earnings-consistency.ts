@@ -16,6 +16,7 @@ import {
   type YearSeries,
   type YearValues,
 } from '../core/scoring-context.js';
+import { continuingOperationsNote, earnings } from './margins.js';
 
 /** Trend growth anchors, fraction per year (methodology §4.1; Rule #1 / IBD 10% sits inside). */
 export const GROWTH_ANCHORS: readonly Anchor[] = [
@@ -54,17 +55,32 @@ function hasShareJump(context: ScoringContext): boolean {
 }
 
 /**
+ * Diluted EPS of continuing operations: reported diluted EPS when the year reports no separate
+ * continuing-operations income (or it equals net income), else continuing-operations income ÷
+ * diluted shares (`null` without a positive share count, so that the year is missing rather than
+ * mixed). JNJ FY2023: 13,326 M ÷ 2,560.4 M shares = 5.20 instead of the reported 13.72 that
+ * includes the Kenvue gain.
+ */
+export function continuingEps(year: YearValues): number | null {
+  const continuing = year.incomeFromContinuingOperations;
+  if (continuing === null || continuing === year.netIncome) return year.dilutedEps;
+  const shares = year.dilutedShares;
+  return shares !== null && shares > 0 ? continuing / shares : null;
+}
+
+/**
  * Diluted EPS, unless EPS covers fewer years than net income or the share count jumps more than
  * 30% in a year (a split not restated, a filing error, a big merger): then net income, which is
- * free of share-count problems (methodology §4.1 and §6 "Stock splits").
+ * free of share-count problems (methodology §4.1 and §6 "Stock splits"). Both on continuing
+ * operations where the year reports them ({@link continuingEps}, `earnings`).
  */
 export function earningsBasis(context: ScoringContext): EarningsBasis {
-  const eps = collect(context, (y: YearValues) => y.dilutedEps);
-  const netIncome = collect(context, (y) => y.netIncome);
-  if (eps.values.length >= netIncome.values.length && !hasShareJump(context)) {
+  const eps = collect(context, continuingEps);
+  const income = collect(context, earnings);
+  if (eps.values.length >= income.values.length && !hasShareJump(context)) {
     return { label: 'EPS', series: eps };
   }
-  return { label: 'net income', series: netIncome };
+  return { label: 'net income', series: income };
 }
 
 /** Number of year-over-year falls larger than {@link DECLINE_TOLERANCE}. */
@@ -90,7 +106,8 @@ function lossCaps(series: YearSeries): Cap[] {
 }
 
 /**
- * Earnings consistency (methodology §4.1): `q = 0.5·q(growth) + 0.5·q(R²)·m(down-years)`, the
+ * Earnings consistency (methodology §4.1) on diluted EPS or net income of continuing operations
+ * where reported ({@link earningsBasis}; the display value says in how many years): `q = 0.5·q(growth) + 0.5·q(R²)·m(down-years)`, the
  * R² half counting only when the trend is meaningful and not falling (a steady decline or a
  * steady string of losses fits a line well but is no consistency merit), capped
  * by loss years (latest 3 years → fail; ≥ 2 → warning; more than 20% of years → fail, dassus98
@@ -111,7 +128,7 @@ export function assessEarningsConsistency(context: ScoringContext): Assessment {
   const growthText = growth === null ? 'growth n/m' : `${signedPercent(growth)}/yr`;
   return scored({
     quality: 0.5 * qGrowth + 0.5 * qConsistency,
-    value: `${label} ${growthText}, R² ${rSquared.toFixed(2)}, ${downYears} down-year${downYears === 1 ? '' : 's'}`,
+    value: `${label} ${growthText}, R² ${rSquared.toFixed(2)}, ${downYears} down-year${downYears === 1 ? '' : 's'}${continuingOperationsNote(context, series.years)}`,
     numericValue: growth === null ? null : growth * 100,
     trend: series,
     caps: [...lossCaps(series), ...historyCaps(n, context.spanYears)],

@@ -14,12 +14,48 @@ export function grossMargin(year: YearValues): number | null {
   return cost === null ? null : (revenue - cost) / revenue;
 }
 
-/** Net margin of one year as a fraction (net income / revenue); `null` when revenue ≤ 0. */
+/**
+ * Earnings of one year for the margin and earnings criteria: income from continuing operations
+ * when the company reports it that year, else net income (methodology §4.1/§4.3 "use continuing
+ * operations"). Revenue restated to continuing operations must not be compared with net income
+ * that still carries a sold or spun-off business: JNJ FY2023 net income 35,153 M includes a
+ * 21,827 M Kenvue gain; continuing operations earned 13,326 M on revenue of 85,159 M.
+ */
+export function earnings(year: YearValues): number | null {
+  return year.incomeFromContinuingOperations ?? year.netIncome;
+}
+
+/** Whether {@link earnings} of this year came from continuing operations rather than net income. */
+export function usesContinuingOperations(year: YearValues): boolean {
+  return year.incomeFromContinuingOperations !== null;
+}
+
+/**
+ * Display suffix naming how many fiscal years of `fiscalYears` used continuing-operations income
+ * (`", continuing ops in 3 yrs"`), or `""` when none did.
+ */
+export function continuingOperationsNote(
+  context: ScoringContext,
+  fiscalYears: readonly number[],
+): string {
+  let count = 0;
+  let j = 0;
+  for (const year of context.years) {
+    while (j < fiscalYears.length && (fiscalYears[j] as number) < year.fiscalYear) j += 1;
+    if (fiscalYears[j] === year.fiscalYear && usesContinuingOperations(year)) count += 1;
+  }
+  return count === 0 ? '' : `, continuing ops in ${count} yr${count === 1 ? '' : 's'}`;
+}
+
+/**
+ * Net margin of one year as a fraction: {@link earnings} (continuing operations when reported,
+ * else net income) / revenue; `null` when revenue ≤ 0 or earnings are missing.
+ */
 export function netMargin(year: YearValues): number | null {
   const revenue = year.revenue;
-  const netIncome = year.netIncome;
-  if (revenue === null || revenue <= 0 || netIncome === null) return null;
-  return netIncome / revenue;
+  const income = earnings(year);
+  if (revenue === null || revenue <= 0 || income === null) return null;
+  return income / revenue;
 }
 
 /** Operating margin of one year as a fraction; `null` when revenue ≤ 0 or EBIT is missing. */

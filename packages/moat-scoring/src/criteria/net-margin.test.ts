@@ -72,3 +72,30 @@ describe('assessNetMargin', () => {
     expect(outcome(assessNetMargin(context)).trend?.years).toEqual([2015, 2016, 2018, 2019, 2020]);
   });
 });
+
+describe('assessNetMargin on continuing operations', () => {
+  it('uses income from continuing operations in the years that report it (JNJ after Kenvue)', () => {
+    // Revenue 100; net income 20 every year, but in the last 3 years it carries a discontinued
+    // business: continuing operations earn 12, 12, 12 there (net income 20, 20, 45).
+    const context = makeContext({
+      startYear: 2015,
+      columns: {
+        revenue: repeat(100, 10),
+        netIncome: [...repeat(20, 7), 20, 20, 45],
+        incomeFromContinuingOperations: [...repeat(null, 7), 12, 12, 12],
+      },
+    });
+    const result = outcome(assessNetMargin(context));
+    // margins 20 ×7, 12 ×3 → sorted 12,12,12,20,… → median (20 + 20) / 2 = 20 % (not 20 with 45);
+    // endpoint means: first 3 = 20, last 3 = 12 → shift −8 pp < −5 → ×0.85;
+    // q = 0.90 × 0.85 = 0.765 → 9.5625 → 9.56 pass
+    expect(result.trend?.values.slice(-3)).toEqual([12, 12, 12]);
+    expect(result).toMatchObject({ score: 9.56, status: 'pass', numericValue: 20 });
+    expect(result.value).toContain('continuing ops in 3 yrs');
+  });
+
+  it('falls back to net income, and says nothing, when continuing operations are never reported', () => {
+    const result = outcome(assessNetMargin(margins(repeat(20, 10))));
+    expect(result.value).not.toContain('continuing');
+  });
+});

@@ -10,7 +10,7 @@ import { percent, points } from '../core/format.js';
 import { type Anchor, interpolate } from '../core/interpolate.js';
 import { collect, type ScoringContext } from '../core/scoring-context.js';
 import { endpointMeans, median } from '../core/statistics.js';
-import { netMargin } from './margins.js';
+import { continuingOperationsNote, netMargin } from './margins.js';
 
 /**
  * Median net margin anchors: Buffett & Clark (< 10% competitive, > 20% durable), Dorsey /
@@ -27,7 +27,9 @@ export const LEVEL_ANCHORS: readonly Anchor[] = [
 export const PENALTY = 0.85;
 
 /**
- * Net margin (methodology §4.3): `q = q(median NM) × 0.85 (if < 90% of years profitable) × 0.85
+ * Net margin (methodology §4.3), NM = earnings / revenue with earnings = income from continuing
+ * operations in the years that report it, net income otherwise (see `earnings`; the display value
+ * says in how many years continuing operations were used): `q = q(median NM) × 0.85 (if < 90% of years profitable) × 0.85
  * (if the 3-year endpoint means fell > 5 pp)`; fewer than 80% profitable years caps at fail
  * (dassus98 "positive in 8 of 10"). For banks and insurers q is capped at 0.75: a high bank margin
  * can signal slack risk management (Buffett & Clark). numericValue = median net margin, percent.
@@ -46,7 +48,7 @@ export function assessNetMargin(context: ScoringContext): Assessment {
   if (shift < -0.05) quality *= PENALTY;
   return scored({
     quality,
-    value: `median ${percent(level)}, profitable ${profitable}/${n} yrs, shift ${points(shift)}`,
+    value: `median ${percent(level)}, profitable ${profitable}/${n} yrs, shift ${points(shift)}${continuingOperationsNote(context, series.years)}`,
     numericValue: level * 100,
     trend,
     caps: [

@@ -16,7 +16,7 @@ import {
   type YearValues,
 } from '../core/scoring-context.js';
 import { sum } from '../core/statistics.js';
-import { totalDebt } from './debt-sustainability.js';
+import { debtEvidence, totalDebt } from './debt-evidence.js';
 
 /** Buybacks at or above this share of cumulative net income are material (judgement, §4.4). */
 export const MATERIAL_BUYBACK_SHARE = 0.1;
@@ -85,8 +85,15 @@ function netDebt(context: ScoringContext, year: YearValues): number | null {
   return debt === null || cash === null ? null : debt - cash;
 }
 
-/** Net debt at the last year that reports it minus at the first; `null` when not computable. */
+/**
+ * Net debt at the last year that reports it minus at the first; `null` when not computable, or
+ * when the latest debt figure is no evidence of the current debt (stale, or after a collapse of
+ * debt scope: see `debtEvidence`): a change across such a break measures the tags, not the
+ * company.
+ */
 export function netDebtChange(context: ScoringContext): number | null {
+  const evidence = debtEvidence(context);
+  if (evidence !== null && !evidence.reliable) return null;
   const series = collect(context, (y) => netDebt(context, y));
   if (series.values.length < 2) return null;
   return (series.values[series.values.length - 1] as number) - (series.values[0] as number);
