@@ -18,7 +18,10 @@ import { accountTokenRoutes } from './routes/account/index.js';
 import { authRoutes } from './routes/auth/index.js';
 import { oidcRoutes } from './routes/auth/oidc.js';
 import { docsRoutes } from './routes/docs/index.js';
+import { moatReportRoutes } from './routes/moat-reports/index.js';
+import { moatScreenerRoutes } from './routes/moat-screener/index.js';
 import { openapiRoutes } from './routes/openapi/index.js';
+import { stockEvaluationRoutes } from './routes/stock-evaluation/index.js';
 import './types.js';
 
 /** Largest accepted request body, in bytes (1 MiB); beyond: 413 `payload_too_large`. */
@@ -48,8 +51,11 @@ export const apiApp = fp(
     await app.register(oidcRoutes, { prefix: '/api/auth/oidc' });
     await app.register(accountTokenRoutes, { prefix: '/api/account' });
     await app.register(developerPageRoutes, { prefix: '/account' });
-    // Resource routes (stock evaluation, screener, reports, portfolio, quote, advisor, MCP) are
-    // registered here as routes/<resource>/index.ts, each with `config: { auth: 'session' }`.
+    await app.register(stockEvaluationRoutes, { prefix: '/api/stock-evaluation' });
+    await app.register(moatScreenerRoutes, { prefix: '/api/moat-screener' });
+    await app.register(moatReportRoutes, { prefix: '/api/moat-reports' });
+    // Further resource routes (portfolio, quote, advisor, MCP) are registered here as
+    // routes/<resource>/index.ts, each with `config: { auth: 'session' }`.
   },
   { name: 'svc-api', fastify: '5.x' },
 );

@@ -10,6 +10,12 @@ export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', '
 /** Fundamentals providers the server may select (CONTRACT §5); the client never chooses one. */
 export const FUNDAMENTALS_PROVIDERS = ['sec-edgar', 'snapshot', 'simfin'] as const;
 
+/** Quote sources the server may use for the valuation's share price (`QUOTES_PROVIDER`). */
+export const QUOTES_PROVIDERS = ['csv', 'http', 'none'] as const;
+
+/** FX (EUR reference rate) sources (`FX_PROVIDER`): ECB live daily XML, an ECB CSV file, none. */
+export const FX_PROVIDERS = ['ecb', 'ecb-file', 'none'] as const;
+
 /** Name of the file under `DATA_DIR` that keeps the generated session secret. */
 export const SESSION_SECRET_FILE = 'session-secret';
 
@@ -26,8 +32,8 @@ const optionalText = z
 const optionalUrl = optionalText.pipe(z.url().optional());
 
 /**
- * The environment variables the service reads (CONTRACT §5 plus OIDC, sign-up, cookies, logging
- * and session lifetime). Every value is a string in the environment; this schema coerces them.
+ * The environment variables the service reads (CONTRACT §5 plus OIDC, sign-up, cookies, logging,
+ * session lifetime, quote and FX sources, and the in-process session/evaluation memo lifetimes). Every value is a string in the environment; this schema coerces them.
  */
 export const EnvSchema = z
   .object({
@@ -49,6 +55,14 @@ export const EnvSchema = z
     SEC_USER_AGENT: optionalText,
     FUNDAMENTALS_SNAPSHOT_DIR: optionalText,
     SIMFIN_DIR: optionalText,
+    QUOTES_PROVIDER: z.enum(QUOTES_PROVIDERS).default('none'),
+    PRICES_DIR: optionalText,
+    QUOTES_API_URL: optionalUrl,
+    QUOTES_API_KEY: optionalText,
+    FX_PROVIDER: z.enum(FX_PROVIDERS).default('ecb'),
+    ECB_FX_FILE: optionalText,
+    SESSION_CACHE_SECONDS: z.coerce.number().int().min(0).max(300).default(5),
+    EVALUATION_CACHE_MEMO_SECONDS: z.coerce.number().int().min(0).max(3600).default(10),
     OPENAI_BASE_URL: optionalUrl,
     OPENAI_API_KEY: optionalText,
     ADVISOR_MODEL: optionalText,
@@ -88,7 +102,41 @@ export const EnvSchema = z
         message: 'FUNDAMENTALS_PROVIDER=simfin needs SIMFIN_DIR',
       });
     }
+    requireFor(
+      ctx,
+      env.QUOTES_PROVIDER === 'csv',
+      env.PRICES_DIR,
+      'PRICES_DIR',
+      'QUOTES_PROVIDER=csv',
+    );
+    requireFor(
+      ctx,
+      env.QUOTES_PROVIDER === 'http',
+      env.QUOTES_API_URL,
+      'QUOTES_API_URL',
+      'QUOTES_PROVIDER=http',
+    );
+    requireFor(
+      ctx,
+      env.FX_PROVIDER === 'ecb-file',
+      env.ECB_FX_FILE,
+      'ECB_FX_FILE',
+      'FX_PROVIDER=ecb-file',
+    );
   });
+
+/** Adds an issue when `when` holds and the variable `name` is unset. */
+function requireFor(
+  ctx: z.RefinementCtx,
+  when: boolean,
+  value: string | undefined,
+  name: string,
+  because: string,
+): void {
+  if (when && value === undefined) {
+    ctx.addIssue({ code: 'custom', path: [name], message: `${because} needs ${name}` });
+  }
+}
 
 /** OpenID Connect client settings; present only when all three OIDC variables are set. */
 export interface OidcConfig {
@@ -120,6 +168,43 @@ export interface BaseConfig {
     readonly snapshotDir: string | undefined;
     readonly simfinDir: string | undefined;
   };
+  /**
+   * Where the valuation's share price comes from: `csv` reads daily price files under
+   * `pricesDir` (offline, split-aware), `http` asks a JSON quote API at `apiUrl`
+   * (`GET {apiUrl}/quote?symbol=`, key sent as `x-api-key`), `none` leaves the price-based
+   * valuation fields (P/E, PEG, market cap) null.
+   */
+  readonly quotes: {
+    readonly provider: (typeof QUOTES_PROVIDERS)[number];
+    /** `PRICES_DIR`: absolute path of the price series folders (csv). */
+    readonly pricesDir: string | undefined;
+    /** `QUOTES_API_URL`: API root of the quote service (http). */
+    readonly apiUrl: string | undefined;
+    /** `QUOTES_API_KEY`: the quote API key (http); never logged. */
+    readonly apiKey: string | undefined;
+  };
+  /**
+   * Where EUR reference rates come from (portfolio valuation in EUR): `ecb` fetches the ECB's
+   * daily XML live, `ecb-file` reads an ECB history CSV (`eurofxref-hist.csv`) at `file`,
+   * `none` leaves EUR amounts null.
+   */
+  readonly fx: {
+    readonly provider: (typeof FX_PROVIDERS)[number];
+    /** `ECB_FX_FILE`: absolute path of the ECB CSV (ecb-file). */
+    readonly file: string | undefined;
+  };
+  /**
+   * Seconds a verified session (JWT + live session row + user) is kept in process memory
+   * (`SESSION_CACHE_SECONDS`, 0 disables). Logout in this process takes effect at once; a
+   * revocation made by another process takes effect here within this many seconds.
+   */
+  readonly sessionCacheSeconds: number;
+  /**
+   * Seconds a row read from the shared evaluation cache is kept in process memory
+   * (`EVALUATION_CACHE_MEMO_SECONDS`, 0 disables). Evaluations stored by this process replace
+   * it at once; one stored by another process is seen here within this many seconds.
+   */
+  readonly evaluationMemoSeconds: number;
   readonly openai: {
     readonly baseUrl: string | undefined;
     readonly apiKey: string | undefined;
@@ -192,7 +277,10 @@ const trimSlash = (url: string): string => url.replace(/\/+$/, '');
  *
  * Defaults follow CONTRACT §5: `BASE_URL` is `http://{HOST}:{PORT}`, `ACCOUNT_URL` is `BASE_URL`,
  * `COOKIE_SECURE` follows the scheme of `BASE_URL`, `OIDC_REDIRECT_URL` is
- * `{BASE_URL}/api/auth/oidc/callback`, `SESSION_TTL_HOURS` is 168 (7 days).
+ * `{BASE_URL}/api/auth/oidc/callback`, `SESSION_TTL_HOURS` is 168 (7 days), `QUOTES_PROVIDER` is
+ * `none`, `FX_PROVIDER` is `ecb` (live), `SESSION_CACHE_SECONDS` is 5,
+ * `EVALUATION_CACHE_MEMO_SECONDS` is 10. `PRICES_DIR` (csv quotes), `QUOTES_API_URL` (http quotes)
+ * and `ECB_FX_FILE` (ecb-file) are required by the choice that reads them; paths are made absolute.
  *
  * @throws {ConfigError} listing every invalid variable.
  * @example
@@ -233,6 +321,18 @@ export function parseConfig(env: Record<string, string | undefined>): BaseConfig
       snapshotDir: e.FUNDAMENTALS_SNAPSHOT_DIR,
       simfinDir: e.SIMFIN_DIR,
     },
+    quotes: {
+      provider: e.QUOTES_PROVIDER,
+      pricesDir: e.PRICES_DIR === undefined ? undefined : resolve(e.PRICES_DIR),
+      apiUrl: e.QUOTES_API_URL === undefined ? undefined : trimSlash(e.QUOTES_API_URL),
+      apiKey: e.QUOTES_API_KEY,
+    },
+    fx: {
+      provider: e.FX_PROVIDER,
+      file: e.ECB_FX_FILE === undefined ? undefined : resolve(e.ECB_FX_FILE),
+    },
+    sessionCacheSeconds: e.SESSION_CACHE_SECONDS,
+    evaluationMemoSeconds: e.EVALUATION_CACHE_MEMO_SECONDS,
     openai: {
       baseUrl: e.OPENAI_BASE_URL,
       apiKey: e.OPENAI_API_KEY,

@@ -10,10 +10,11 @@ import type { LoginThrottleOptions } from './auth/login-throttle.js';
 import type { OidcClient } from './auth/oidc.js';
 import type { TokenCrypto } from './auth/personal-access-tokens.js';
 import type { AppConfig } from './config.js';
+import type { MoatServices } from './moat/services.js';
 
 /**
- * Everything the app is built from, created once by the caller (`server.ts` or a test). Later
- * resource routes add their services here.
+ * Everything the app is built from, created once by the caller (`server.ts` or a test). Each
+ * resource adds its flows here as one field (`moat`, …), created by its own factory.
  */
 export interface AppDeps {
   readonly config: AppConfig;
@@ -21,6 +22,8 @@ export interface AppDeps {
   readonly repos: AccountRepositories;
   /** Quota usage (`createQuotaService()` of `@svc/quota`). */
   readonly quotas: QuotaUsageReader;
+  /** Evaluation, screener and report flows (`createMoatServices`). */
+  readonly moat: MoatServices;
   /** Password hashing; default argon2id of `@svc/portfolio-store`. */
   readonly passwords?: PasswordHasher;
   /** Token minting/hashing; default `@svc/portfolio-store`'s `svc_pat_` helpers. */

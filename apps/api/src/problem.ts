@@ -1,5 +1,8 @@
+import { FundamentalsError } from '@svc/fundamentals-client';
+import { MoatScoringError } from '@svc/moat-scoring';
 import { StoreError } from '@svc/portfolio-store';
 import { QuotaError } from '@svc/quota';
+import { UseCaseError } from '@svc/use-cases';
 import { z } from 'zod';
 
 /**
@@ -272,27 +275,80 @@ function withRetryAfter(seconds: number | undefined): Record<string, string> {
   return seconds === undefined ? {} : { 'retry-after': String(Math.max(1, Math.ceil(seconds))) };
 }
 
+/** `StoreError` → 409 / 404 / 400; `migration_failed` is a deployment error (500). */
+function fromStoreError(error: StoreError): ApiError | undefined {
+  switch (error.code) {
+    case 'conflict':
+      return new ApiError('conflict', 'The resource exists or changed meanwhile.', {
+        cause: error,
+      });
+    case 'not_found':
+      return new ApiError('not_found', 'No such resource.', { cause: error });
+    case 'invalid_input':
+      return new ApiError('validation_failed', 'The input was rejected by the store.', {
+        cause: error,
+      });
+    case 'migration_failed':
+      return undefined;
+  }
+}
+
+const NO_DATA = 'Insufficient fundamental data to evaluate this symbol.';
+const UPSTREAM = 'The fundamentals data provider is unavailable; try again later.';
+
 /**
- * Maps the error classes of the packages to {@link ApiError}: `StoreError` `conflict` → 409,
- * `not_found` → 404, `invalid_input` → 400; `QuotaError` `quota_exceeded` → 429 with the quota
- * and `Retry-After`. Other codes of theirs are programming or configuration errors (500).
+ * `FundamentalsError`: `invalid_symbol` → 400 with a `symbol` field error, `insufficient_data`
+ * → 404, `upstream_unavailable` / `parse_failed` (the source answered something unreadable) →
+ * 503. `invalid_config` is a deployment error (500). Provider messages name server paths and
+ * URLs, so the details here are fixed texts.
+ */
+function fromFundamentalsError(error: FundamentalsError): ApiError | undefined {
+  switch (error.code) {
+    case 'invalid_symbol':
+      return new ApiError('validation_failed', 'The symbol is not a ticker.', {
+        cause: error,
+        errors: [{ path: 'symbol', message: 'expected 1–10 characters of A–Z, 0–9, "." or "-"' }],
+      });
+    case 'insufficient_data':
+      return new ApiError('insufficient_data', NO_DATA, { cause: error });
+    case 'upstream_unavailable':
+    case 'parse_failed':
+      return new ApiError('upstream_unavailable', UPSTREAM, { cause: error });
+    case 'invalid_config':
+      return undefined;
+  }
+}
+
+/** `UseCaseError`: `validation_failed` → 400 with its field errors, `not_found` → 404. */
+function fromUseCaseError(error: UseCaseError): ApiError {
+  switch (error.code) {
+    case 'validation_failed':
+      return new ApiError('validation_failed', error.message, {
+        cause: error,
+        errors: error.errors,
+      });
+    case 'not_found':
+      return new ApiError('not_found', 'No such resource.', { cause: error });
+  }
+}
+
+/**
+ * Maps the error classes of the packages to {@link ApiError}:
+ * - `StoreError` `conflict` → 409, `not_found` → 404, `invalid_input` → 400;
+ * - `QuotaError` `quota_exceeded` → 429 with the quota and `Retry-After`;
+ * - `FundamentalsError` `invalid_symbol` → 400 (`errors: [{ path: 'symbol' }]`),
+ *   `insufficient_data` → 404 `insufficient_data`, `upstream_unavailable` / `parse_failed` → 503;
+ * - `MoatScoringError` `insufficient_data` (fewer than 3 usable fiscal years) → 404
+ *   `insufficient_data`;
+ * - `UseCaseError` `validation_failed` → 400 with its `errors`, `not_found` → 404.
+ * Other codes of theirs are programming or configuration errors (`undefined`: a 500).
  */
 export function fromPackageError(error: unknown): ApiError | undefined {
-  if (error instanceof StoreError) {
-    switch (error.code) {
-      case 'conflict':
-        return new ApiError('conflict', 'The resource exists or changed meanwhile.', {
-          cause: error,
-        });
-      case 'not_found':
-        return new ApiError('not_found', 'No such resource.', { cause: error });
-      case 'invalid_input':
-        return new ApiError('validation_failed', 'The input was rejected by the store.', {
-          cause: error,
-        });
-      case 'migration_failed':
-        return undefined;
-    }
+  if (error instanceof StoreError) return fromStoreError(error);
+  if (error instanceof FundamentalsError) return fromFundamentalsError(error);
+  if (error instanceof UseCaseError) return fromUseCaseError(error);
+  if (error instanceof MoatScoringError && error.code === 'insufficient_data') {
+    return new ApiError('insufficient_data', NO_DATA, { cause: error });
   }
   if (error instanceof QuotaError && error.code === 'quota_exceeded' && error.denied) {
     const { name, limit, used, resetsAt, retryAfterSeconds } = error.denied;

@@ -25,7 +25,7 @@ async function main(): Promise<void> {
     warn: (message) => logger.warn(message),
   });
   logger.level = config.logLevel;
-  const runtime = await openRuntime(config);
+  const runtime = await openRuntime(config, { warn: (message) => logger.warn(message) });
   const app = await buildApp(runtime.deps, {
     server: { loggerInstance: logger, ...SERVER_TIMEOUTS },
   });

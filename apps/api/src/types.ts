@@ -7,6 +7,7 @@ import type {
 } from './auth/personal-access-tokens.js';
 import type { SignedTokens } from './auth/signed-tokens.js';
 import type { AppConfig } from './config.js';
+import type { MoatServices } from './moat/services.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -24,6 +25,8 @@ declare module 'fastify' {
     verifyPersonalAccessToken: PersonalAccessTokenVerifier;
     /** The OIDC client, when configured. */
     oidc: OidcClient | undefined;
+    /** The moat flows: evaluation, screener, saved reports (`@svc/use-cases`). */
+    moat: MoatServices;
     /** Session guard (`onRequest`): 401 without a live session; same-site check for writes. */
     authenticate: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
     /** Bearer guard (`onRequest`) for PAT routes: 401 + `WWW-Authenticate: Bearer` otherwise. */

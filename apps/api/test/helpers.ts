@@ -2,13 +2,17 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createSnapshotProvider, type FundamentalsProvider } from '@svc/fundamentals-client';
 import { createDatabase, createRepositories, migrateToLatest } from '@svc/portfolio-store';
 import { createQuotaService } from '@svc/quota';
+import { createQuoteSource, type QuoteSource } from '@svc/use-cases';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { sql } from 'kysely';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import type { AppDeps } from '../src/deps.js';
+import { createMoatServices } from '../src/moat/services.js';
+import { COMPANYFACTS_DIR, PRICES_DIR } from './shared-data.js';
 
 /** The engines storage suites run against: PGlite always, Postgres when TEST_DATABASE_URL is set. */
 export const ENGINES: readonly ('pglite' | 'postgres')[] = process.env.TEST_DATABASE_URL
@@ -18,6 +22,24 @@ export const ENGINES: readonly ('pglite' | 'postgres')[] = process.env.TEST_DATA
 export const BASE_URL = 'http://127.0.0.1:3000';
 export const ORIGIN = { origin: BASE_URL };
 const silent = { info: () => {}, warn: () => {} };
+
+/** The real `snapshot` provider over the shared companyfacts, shared by every suite of a worker. */
+export const snapshotProvider = createSnapshotProvider({ dir: COMPANYFACTS_DIR });
+/** The real CSV quotes over the shared price files. */
+export const csvQuotes: QuoteSource = createQuoteSource({ provider: 'csv', pricesDir: PRICES_DIR });
+
+/** A provider that records the tickers it is asked for, around another provider. */
+export function countingProvider(inner: FundamentalsProvider = snapshotProvider) {
+  const calls: string[] = [];
+  const provider: FundamentalsProvider = {
+    name: inner.name,
+    getFundamentals(ticker, options) {
+      calls.push(ticker);
+      return inner.getFundamentals(ticker, options);
+    },
+  };
+  return { provider, calls };
+}
 
 export interface TestContext {
   readonly app: FastifyInstance;
@@ -33,6 +55,8 @@ export async function createTestContext(
     engine?: 'pglite' | 'postgres';
     env?: Record<string, string>;
     deps?: Partial<AppDeps>;
+    /** Fundamentals provider of the moat flows; default the real snapshot provider. */
+    fundamentals?: FundamentalsProvider;
     beforeReady?: (app: FastifyInstance) => void | Promise<void>;
   } = {},
 ): Promise<TestContext> {
@@ -54,8 +78,20 @@ export async function createTestContext(
     silent,
   );
   const now = options.deps?.now;
-  const quotas = createQuotaService({ db: database.db, ...(now ? { now } : {}) });
-  const app = await buildApp({ config, repos, quotas, ...options.deps }, { logger: false });
+  const quotas = createQuotaService({
+    db: database.db,
+    limits: config.quotaLimits,
+    ...(now ? { now } : {}),
+  });
+  const moat = createMoatServices({
+    fundamentals: options.fundamentals ?? snapshotProvider,
+    quoteSource: csvQuotes,
+    repos,
+    quotas,
+    evaluationMemoSeconds: config.evaluationMemoSeconds,
+    ...(now ? { now } : {}),
+  });
+  const app = await buildApp({ config, repos, quotas, moat, ...options.deps }, { logger: false });
   await options.beforeReady?.(app);
   await app.ready();
   return {

@@ -1,5 +1,5 @@
 import { normaliseSymbol } from '@svc/fundamentals-client';
-import type { EvaluationCacheRepository, Plan } from '@svc/portfolio-store';
+import type { CachedEvaluation, EvaluationCacheRepository, Plan } from '@svc/portfolio-store';
 import { QuotaError, type QuotaService } from '@svc/quota';
 import type { MoatEvaluation } from '@svc/schemas';
 import {
@@ -51,6 +51,8 @@ export type ServedEvaluation = MoatEvaluation & { _cached: boolean; _cachedAt: s
  */
 export function createEvaluationService(deps: EvaluationServiceDeps) {
   const inFlight = new Map<string, Promise<ServedEvaluation>>();
+  // Evaluations stored so far: a cache read that a store overlapped may have missed its row.
+  let stored = 0;
 
   async function fetchAndStore(symbol: string): Promise<ServedEvaluation> {
     const evaluation: CompanyEvaluation = await evaluateCompany(symbol, deps);
@@ -59,8 +61,15 @@ export function createEvaluationService(deps: EvaluationServiceDeps) {
       marketCap: evaluation._marketCap === null ? null : String(evaluation._marketCap),
       cachedAt,
     });
+    stored += 1;
     return { ...evaluation, _cached: false, _cachedAt: cachedAt.toISOString() };
   }
+
+  const fromCache = (cached: CachedEvaluation): ServedEvaluation => ({
+    ...cached.evaluation,
+    _cached: true,
+    _cachedAt: cached.cachedAt,
+  });
 
   /** Starts a fetch under the actor's quota and registers it, synchronously, as the one in flight. */
   function lead(symbol: string, actor: Actor): Promise<ServedEvaluation> {
@@ -86,8 +95,9 @@ export function createEvaluationService(deps: EvaluationServiceDeps) {
         }
         return lead(symbol, actor);
       }
+      const storedBefore = stored;
       const cached = await deps.cache.get(symbol);
-      if (cached) return { ...cached.evaluation, _cached: true, _cachedAt: cached.cachedAt };
+      if (cached) return fromCache(cached);
       const running = inFlight.get(symbol);
       if (running) {
         try {
@@ -96,6 +106,11 @@ export function createEvaluationService(deps: EvaluationServiceDeps) {
           // The leader's own quota ran out: this request is judged on its own quota instead.
           if (!(error instanceof QuotaError)) throw error;
         }
+      } else if (stored !== storedBefore) {
+        // A fetch finished (and left `inFlight`) while the cache was read: the read may have
+        // begun before its row was committed, so look once more instead of fetching again.
+        const again = await deps.cache.get(symbol);
+        if (again) return fromCache(again);
       }
       return inFlight.get(symbol) ?? lead(symbol, actor);
     },

@@ -5,7 +5,13 @@ import {
   FundamentalsError,
   type FundamentalsProvider,
 } from '@svc/fundamentals-client';
-import { createCsvQuoteProvider, type QuoteProvider, type StockSplit } from '@svc/market-data';
+import {
+  createCsvQuoteProvider,
+  createHttpQuoteProvider,
+  KNOWN_SPLITS,
+  type QuoteProvider,
+  type StockSplit,
+} from '@svc/market-data';
 
 /** Fundamentals providers the server may select (CONTRACT §5). */
 export const FUNDAMENTALS_PROVIDER_NAMES = ['sec-edgar', 'snapshot', 'simfin'] as const;
@@ -44,10 +50,17 @@ export function createFundamentalsProvider(settings: FundamentalsSettings): Fund
 
 /** The quotes part of the service configuration. */
 export interface QuoteSettings {
-  /** `QUOTES_PROVIDER`: `csv` (offline daily price files) or `none`. */
-  readonly provider: 'csv' | 'none';
+  /**
+   * `QUOTES_PROVIDER`: `csv` (offline daily price files), `http` (a JSON quote API, see
+   * `createHttpQuoteProvider` of `@svc/market-data`) or `none`.
+   */
+  readonly provider: 'csv' | 'http' | 'none';
   /** `PRICES_DIR`: the folder of price series folders, for `csv`. */
   readonly pricesDir?: string | undefined;
+  /** `QUOTES_API_URL`: the quote API root (requests go to `{apiUrl}/quote?symbol=`), for `http`. */
+  readonly apiUrl?: string | undefined;
+  /** `QUOTES_API_KEY`: sent as `x-api-key` when set, for `http`. */
+  readonly apiKey?: string | undefined;
 }
 
 /** A quote provider plus the split table that puts its prices on the EPS's share basis. */
@@ -56,11 +69,31 @@ export interface QuoteSource {
   readonly splitsOf: (symbol: string) => readonly StockSplit[];
 }
 
-/** Creates the quote provider from its settings (`none`: no prices, valuation fields null). */
+/**
+ * Creates the quote provider from its settings (`none`: no prices, valuation fields null).
+ * `csv` takes its splits from the price files; `http` quotes are closes on their own day's share
+ * basis, so the splits between the latest 10-K and that day come from `KNOWN_SPLITS` of
+ * `@svc/market-data` (none for tickers outside that table).
+ *
+ * @throws FundamentalsError `invalid_config` when `PRICES_DIR` (csv) or `QUOTES_API_URL` (http)
+ *   is missing.
+ */
 export function createQuoteSource(settings: QuoteSettings): QuoteSource {
-  if (settings.provider === 'none') return { quotes: null, splitsOf: () => [] };
-  const quotes = createCsvQuoteProvider({ dir: required(settings.pricesDir, 'PRICES_DIR') });
-  return { quotes, splitsOf: (symbol) => quotes.getSplits(symbol) };
+  switch (settings.provider) {
+    case 'none':
+      return { quotes: null, splitsOf: () => [] };
+    case 'csv': {
+      const quotes = createCsvQuoteProvider({ dir: required(settings.pricesDir, 'PRICES_DIR') });
+      return { quotes, splitsOf: (symbol) => quotes.getSplits(symbol) };
+    }
+    case 'http': {
+      const quotes = createHttpQuoteProvider({
+        baseUrl: required(settings.apiUrl, 'QUOTES_API_URL'),
+        ...(settings.apiKey ? { apiKey: settings.apiKey } : {}),
+      });
+      return { quotes, splitsOf: (symbol) => KNOWN_SPLITS.filter((s) => s.symbol === symbol) };
+    }
+  }
 }
 
 function required(value: string | undefined, name: string): string {

@@ -3,6 +3,7 @@ import { createAuthService } from '../../auth/auth-service.js';
 import { createLoginThrottle } from '../../auth/login-throttle.js';
 import { createOidcClient } from '../../auth/oidc.js';
 import { createPersonalAccessTokens } from '../../auth/personal-access-tokens.js';
+import { createSessionCache } from '../../auth/session-cache.js';
 import { createSignedTokens } from '../../auth/signed-tokens.js';
 import { type AppDeps, defaultPasswords, defaultTokenCrypto } from '../../deps.js';
 
@@ -20,6 +21,7 @@ export function decorateServices(app: FastifyInstance, deps: AppDeps): void {
     sessionTtlSeconds: config.sessionTtlSeconds,
     signupEnabled: config.signupEnabled,
     now,
+    sessionCache: createSessionCache({ ttlMs: config.sessionCacheSeconds * 1000 }),
   });
   const tokens = createPersonalAccessTokens({
     repos: deps.repos,
@@ -33,4 +35,5 @@ export function decorateServices(app: FastifyInstance, deps: AppDeps): void {
   app.decorate('personalAccessTokens', tokens);
   app.decorate('verifyPersonalAccessToken', tokens.verify);
   app.decorate('oidc', deps.oidc ?? (config.oidc ? createOidcClient(config.oidc) : undefined));
+  app.decorate('moat', deps.moat);
 }

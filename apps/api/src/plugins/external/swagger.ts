@@ -21,6 +21,10 @@ export async function registerSwagger(app: FastifyInstance, baseUrl: string): Pr
         { name: 'auth', description: 'Sign-up, sign-in, sessions, OpenID Connect' },
         { name: 'account', description: 'Personal access tokens and the developer page' },
         { name: 'docs', description: 'Integration documentation and the OpenAPI document' },
+        {
+          name: 'moat',
+          description: 'Moat evaluation, the screener over cached evaluations, saved reports',
+        },
       ],
       components: { securitySchemes: SECURITY_SCHEMES },
     },

@@ -1,0 +1,59 @@
+import type { CachedEvaluation, EvaluationCacheRepository } from '@svc/portfolio-store';
+import { LRUCache } from 'lru-cache';
+
+/** The part of the evaluation cache the evaluation flow uses. */
+export type EvaluationCacheReader = Pick<EvaluationCacheRepository, 'get' | 'upsert'>;
+
+/** Default number of cached evaluations a process keeps in memory (about 10 kB each). */
+export const DEFAULT_EVALUATION_MEMO_ENTRIES = 2_000;
+
+/** Options of {@link memoizeEvaluationCache}. */
+export interface EvaluationMemoOptions {
+  /** How long a row read from the shared cache is reused, milliseconds; 0 disables. */
+  readonly ttlMs: number;
+  /** Most rows kept (least recently used evicted); default {@link DEFAULT_EVALUATION_MEMO_ENTRIES}. */
+  readonly maxEntries?: number;
+}
+
+/**
+ * Puts a short in-process memory in front of the shared evaluation cache (the database table),
+ * so that a cached `GET /api/stock-evaluation` costs no query while the row is remembered.
+ *
+ * Only hits are remembered: a miss always asks the database (another process may have filled
+ * it). An `upsert` through this wrapper forgets the symbol before and after the write, so this
+ * process serves the new row at once; a row written by another process replaces the remembered
+ * one here after `ttlMs` at most. Rows are shared between requests and must not be mutated
+ * (the evaluation flow copies them).
+ *
+ * @example
+ * const cache = memoizeEvaluationCache(repos.evaluations, { ttlMs: 10_000 });
+ */
+export function memoizeEvaluationCache(
+  cache: EvaluationCacheReader,
+  options: EvaluationMemoOptions,
+): EvaluationCacheReader {
+  if (options.ttlMs <= 0) return cache;
+  const rows = new LRUCache<string, CachedEvaluation>({
+    max: options.maxEntries ?? DEFAULT_EVALUATION_MEMO_ENTRIES,
+    ttl: options.ttlMs,
+  });
+  return {
+    async get(symbol) {
+      const key = symbol.toUpperCase();
+      const remembered = rows.get(key);
+      if (remembered) return remembered;
+      const row = await cache.get(key);
+      if (row) rows.set(key, row);
+      return row;
+    },
+    async upsert(evaluation, upsertOptions) {
+      const key = evaluation.symbol.toUpperCase();
+      rows.delete(key);
+      try {
+        await cache.upsert(evaluation, upsertOptions);
+      } finally {
+        rows.delete(key);
+      }
+    },
+  };
+}

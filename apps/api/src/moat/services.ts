@@ -1,0 +1,70 @@
+import type { FundamentalsProvider } from '@svc/fundamentals-client';
+import type { Repositories } from '@svc/portfolio-store';
+import type { QuotaService } from '@svc/quota';
+import {
+  createEvaluationService,
+  createReportService,
+  createScreenerService,
+  type EvaluationService,
+  type QuoteSource,
+  type ReportService,
+  type ScreenerService,
+} from '@svc/use-cases';
+import { memoizeEvaluationCache } from './evaluation-memo.js';
+
+/** The moat flows of `@svc/use-cases` the moat routes call, created once per process. */
+export interface MoatServices {
+  /** Evaluation with cache, quota and one fetch per symbol (`GET /api/stock-evaluation`). */
+  readonly evaluations: EvaluationService;
+  /** Indexed SQL over the evaluation cache (`GET /api/moat-screener`). */
+  readonly screener: ScreenerService;
+  /** The user's saved-report library (`/api/moat-reports`). */
+  readonly reports: ReportService;
+}
+
+/** What {@link createMoatServices} is built from. */
+export interface MoatServicesOptions {
+  /** The server's fundamentals provider (see `openFundamentalsProvider`). */
+  readonly fundamentals: FundamentalsProvider;
+  /** Quotes and splits for the valuation (`createQuoteSource` of `@svc/use-cases`). */
+  readonly quoteSource: QuoteSource;
+  /** The evaluation cache, screener and report repositories (`createRepositories(db)`). */
+  readonly repos: Pick<Repositories, 'evaluations' | 'screener' | 'reports'>;
+  /** Quotas counted in the database (`createQuotaService` of `@svc/quota`). */
+  readonly quotas: Pick<QuotaService, 'withQuota'>;
+  /** Seconds a cached evaluation row is reused in memory (`EVALUATION_CACHE_MEMO_SECONDS`). */
+  readonly evaluationMemoSeconds: number;
+  /** Clock; default `() => new Date()`. */
+  readonly now?: () => Date;
+}
+
+/**
+ * Creates the evaluation, screener and report flows once, over one set of repositories.
+ *
+ * @example
+ * const moat = createMoatServices({
+ *   fundamentals: openFundamentalsProvider(config.fundamentals).provider,
+ *   quoteSource: createQuoteSource(config.quotes),
+ *   repos: createRepositories(db),
+ *   quotas: createQuotaService({ db }),
+ *   evaluationMemoSeconds: config.evaluationMemoSeconds,
+ * });
+ */
+export function createMoatServices(options: MoatServicesOptions): MoatServices {
+  const { repos, quoteSource } = options;
+  const evaluations = createEvaluationService({
+    fundamentals: options.fundamentals,
+    quotes: quoteSource.quotes,
+    splitsOf: quoteSource.splitsOf,
+    now: options.now ?? (() => new Date()),
+    cache: memoizeEvaluationCache(repos.evaluations, {
+      ttlMs: options.evaluationMemoSeconds * 1000,
+    }),
+    quotas: options.quotas,
+  });
+  return {
+    evaluations,
+    screener: createScreenerService({ screener: repos.screener }),
+    reports: createReportService({ reports: repos.reports }),
+  };
+}

@@ -1,0 +1,40 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { jsonResponse } from '../../openapi.js';
+import { currentUser } from '../../plugins/app/session-guard.js';
+import { errorResponses } from '../../problem.js';
+import { StockEvaluation, StockEvaluationQuery } from '../../schemas/moat.js';
+
+const DESCRIPTION = [
+  'Scores the company against the 8 criteria of the moat framework (total out of 100, verdict)',
+  'with valuation signals. Served from the shared evaluation cache when present (`_cached: true`,',
+  '`_cachedAt`), free of quota for any signed-in user. A cache miss, or `fresh=1`, fetches',
+  "fundamentals through the server's provider, evaluates, stores the result (`_evaluatedAt`) and",
+  'consumes one unit of the `stock_evaluation` quota; a fetch that fails (404 insufficient data,',
+  '503 provider down) gives the unit back. Concurrent requests for one uncached symbol share one',
+  'fetch (per server process). Informational only, not financial advice.',
+].join(' ');
+
+/** `GET /api/stock-evaluation` (interface spec 4.2; CONTRACT §3): one flow call. */
+export const stockEvaluationRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get('', {
+    config: { auth: 'session' },
+    schema: {
+      tags: ['moat'],
+      summary: 'Moat evaluation of a company, from the cache or freshly fetched',
+      description: DESCRIPTION,
+      querystring: StockEvaluationQuery,
+      response: {
+        200: jsonResponse('The evaluation', StockEvaluation),
+        ...errorResponses(404, 503),
+      },
+    },
+    handler: async (request) => {
+      const { id, plan } = currentUser(request);
+      return app.moat.evaluations.getEvaluation({
+        symbol: request.query.symbol,
+        fresh: request.query.fresh === '1',
+        actor: { id, plan },
+      });
+    },
+  });
+};
