@@ -97,6 +97,10 @@ export interface TransactionsTable {
   quantity: Numeric | null;
   price: Numeric | null;
   fee: Numeric | null;
+  /** Cash amount of a dividend, deposit, withdrawal or fee (migration 0002). */
+  amount: Numeric | null;
+  /** New units per old unit of a split (migration 0002). */
+  ratio: Numeric | null;
   currency: string;
   executed_at: Timestamp;
   note: string | null;

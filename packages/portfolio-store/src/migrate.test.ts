@@ -1,12 +1,12 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { sql } from 'kysely';
+import { Migrator, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase } from './database.js';
 import { StoreError } from './errors.js';
 import { migrateToLatest } from './migrate.js';
-import { MIGRATIONS } from './migrations/index.js';
+import { MIGRATIONS, staticMigrationProvider } from './migrations/index.js';
 import { backends, type TestDatabase } from './test-support/backends.js';
 
 const TABLES = [
@@ -56,6 +56,64 @@ describe.each(backends)('migrations on $name', (backend) => {
       .select(sql<string>`name`.as('name'))
       .execute();
     expect(rows.map((r) => r.name)).toEqual(Object.keys(MIGRATIONS));
+  });
+});
+
+describe.each(backends)('migration 0002 (transaction amount and ratio) on $name', (backend) => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await backend.open();
+  });
+  afterAll(() => database.cleanup());
+
+  it('moves amounts out of price and ratios out of quantity, and back on down', async () => {
+    const migrator = new Migrator({
+      db: database.db,
+      provider: staticMigrationProvider,
+      migrationTableSchema: database.schema ?? 'public',
+    });
+    expect((await migrator.migrateTo('0001-initial-schema')).error).toBeUndefined();
+    const { rows } = await sql<{ id: string }>`
+      insert into users (email) values ('ledger@example.test') returning id`.execute(database.db);
+    const userId = rows[0]?.id;
+    const portfolio = await sql<{ id: string }>`
+      insert into portfolios (user_id, name) values (${userId}, 'P') returning id`.execute(
+      database.db,
+    );
+    const portfolioId = portfolio.rows[0]?.id;
+    // rows as the use-case layer encoded them before 0002: amount in price, ratio in quantity
+    await sql`
+      insert into transactions (user_id, portfolio_id, type, symbol, quantity, price, currency, executed_at)
+      values
+        (${userId}, ${portfolioId}, 'buy', 'AAPL', 10, 150.5, 'USD', '2024-01-02T00:00:00Z'),
+        (${userId}, ${portfolioId}, 'dividend', 'AAPL', null, 2.4, 'USD', '2024-02-02T00:00:00Z'),
+        (${userId}, ${portfolioId}, 'deposit', null, null, 1000, 'EUR', '2024-01-01T00:00:00Z'),
+        (${userId}, ${portfolioId}, 'split', 'AAPL', 4, null, 'USD', '2024-03-02T00:00:00Z')
+    `.execute(database.db);
+
+    await migrateToLatest(database.db);
+    const after = await database.db
+      .selectFrom('transactions')
+      .select(['type', 'quantity', 'price', 'amount', 'ratio'])
+      .orderBy('executed_at')
+      .execute();
+    expect(after.map((r) => [r.type, r.quantity, r.price, r.amount, r.ratio])).toEqual([
+      ['deposit', null, null, '1000', null],
+      ['buy', '10', '150.5', null, null],
+      ['dividend', null, null, '2.4', null],
+      ['split', null, null, null, '4'],
+    ]);
+
+    expect((await migrator.migrateTo('0001-initial-schema')).error).toBeUndefined();
+    const before = await sql<{ type: string; quantity: string | null; price: string | null }>`
+      select type, quantity, price from transactions order by executed_at`.execute(database.db);
+    expect(before.rows.map((r) => [r.type, r.quantity, r.price])).toEqual([
+      ['deposit', null, '1000'],
+      ['buy', '10', '150.5'],
+      ['dividend', null, '2.4'],
+      ['split', '4', null],
+    ]);
+    await migrateToLatest(database.db);
   });
 });
 

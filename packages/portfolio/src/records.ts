@@ -25,7 +25,8 @@ const nullableDecimal = (description: string) =>
  *   `currency`, the currency the holding was bought in; a quote in another currency is
  *   cross-converted through EUR.
  * - `*Eur` fields are in euro, converted at ECB reference rates (units of currency per 1 EUR).
- * - `weight` is a fraction 0–1 (not percent) of the portfolio's total EUR value, cash included.
+ * - `weight` is a fraction 0–1 (not percent) of the portfolio's gross EUR value: the valued
+ *   holdings plus positive cash balances (negative cash, a liability, is left out).
  * - Value fields are `null`, never 0, when the quote or an FX rate is missing.
  */
 export const Holding = z
@@ -42,7 +43,9 @@ export const Holding = z
     marketValueEur: nullableDecimal('marketValue in EUR'),
     costBasisEur: nullableDecimal('quantity × averageCost in EUR'),
     unrealizedPnlEur: nullableDecimal('marketValueEur − costBasisEur'),
-    weight: nullableDecimal('Share of the total EUR value incl. cash, fraction 0–1'),
+    weight: nullableDecimal(
+      "Share of the portfolio's gross EUR value (valued holdings + positive cash), fraction 0–1",
+    ),
     valuedAt: IsoDateTime.describe('When the values were computed'),
   })
   .meta({ id: 'Holding' })

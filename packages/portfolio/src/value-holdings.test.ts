@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { DerivedPortfolio } from './derive-holdings.js';
 import { type Quote, type ValuationInputs, valueHoldings } from './value-holdings.js';
@@ -158,14 +159,87 @@ describe('valueHoldings', () => {
     });
   });
 
-  it('gives null weights when the total is not positive (overdrawn cash)', () => {
+  it('weighs against the gross value: negative cash stays out of the denominator', () => {
     const result = valueHoldings(
-      { holdings: [aapl], cash: [{ currency: 'EUR', amount: '-1000' }] },
+      {
+        holdings: [aapl, { ...aapl, symbol: 'MSFT', quantity: '1', costBasis: '100' }],
+        cash: [
+          { currency: 'EUR', amount: '-1000' },
+          { currency: 'USD', amount: '90' },
+        ],
+      },
+      inputs({ AAPL: quote('180'), MSFT: quote('415') }, { USD: '1.25' }),
+    );
+    // AAPL 2 × 180 / 1.25 = 288 EUR; MSFT 415 / 1.25 = 332 EUR; USD cash 90 / 1.25 = 72 EUR
+    // net total 288 + 332 + 72 − 1000 = −308; gross 288 + 332 + 72 = 692
+    expect(result.totalValueEur).toBe('-308');
+    // 288 / 692 = 0.41618497109… ; 332 / 692 = 0.47976878612…
+    expect(result.holdings.map((h) => h.weight)).toEqual(['0.4161849711', '0.4797687861']);
+  });
+
+  it('keeps weights within 0–1 when cash is overdrawn but the net value is positive', () => {
+    const result = valueHoldings(
+      { holdings: [aapl], cash: [{ currency: 'EUR', amount: '-100' }] },
       inputs({ AAPL: quote('180') }, { USD: '1.25' }),
     );
-    // 288 − 1000 = −712
-    expect(result.totalValueEur).toBe('-712');
+    // net 288 − 100 = 188 would give 288 / 188 = 1.53; gross is 288 → weight 1
+    expect(result.totalValueEur).toBe('188');
+    expect(result.holdings[0]?.weight).toBe('1');
+  });
+
+  it('gives null weights when nothing has a positive EUR value', () => {
+    const result = valueHoldings(
+      { holdings: [aapl], cash: [{ currency: 'EUR', amount: '-1000' }] },
+      inputs({}, { USD: '1.25' }),
+    );
     expect(result.holdings[0]?.weight).toBeNull();
+  });
+
+  it('weights of holdings lie in [0, 1] and, with positive cash, sum to about 1 (property)', () => {
+    const amount = fc
+      .integer({ min: -1_000_000, max: 1_000_000 })
+      .map((cents) => (cents / 100).toFixed(2));
+    const holding = fc.record({
+      quantity: fc.integer({ min: 1, max: 10_000 }).map(String),
+      price: fc.integer({ min: 0, max: 100_000 }).map((c) => (c / 100).toFixed(2)),
+    });
+    fc.assert(
+      fc.property(
+        fc.array(holding, { minLength: 1, maxLength: 5 }),
+        fc.array(amount, { maxLength: 3 }),
+        (hs, cash) => {
+          const derived: DerivedPortfolio = {
+            holdings: hs.map((h, i) => ({
+              symbol: `S${i}`,
+              currency: 'EUR',
+              quantity: h.quantity,
+              averageCost: '1',
+              costBasis: h.quantity,
+            })),
+            cash: cash.map((a, i) => ({ currency: ['EUR', 'USD', 'GBP'][i] ?? 'EUR', amount: a })),
+          };
+          const quotes = Object.fromEntries(hs.map((h, i) => [`S${i}`, quote(h.price, 'EUR')]));
+          const result = valueHoldings(derived, inputs(quotes, { USD: '1.1', GBP: '0.85' }));
+          const positiveCash = result.cash
+            .map((c) => Number(c.amountEur))
+            .filter((v) => v > 0)
+            .reduce((a, b) => a + b, 0);
+          const weights = result.holdings.map((h) => h.weight);
+          for (const w of weights) {
+            if (w === null) continue;
+            expect(Number(w)).toBeGreaterThanOrEqual(0);
+            expect(Number(w)).toBeLessThanOrEqual(1);
+          }
+          const holdingsEur = result.holdings.reduce((s, h) => s + Number(h.marketValueEur), 0);
+          if (holdingsEur + positiveCash > 0) {
+            const sum = weights.reduce((s, w) => s + Number(w), 0);
+            expect(sum + positiveCash / (holdingsEur + positiveCash)).toBeCloseTo(1, 6);
+          } else {
+            expect(weights.every((w) => w === null)).toBe(true);
+          }
+        },
+      ),
+    );
   });
 
   it('treats a quote price that is not a decimal as invalid', () => {

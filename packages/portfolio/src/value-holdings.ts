@@ -71,9 +71,15 @@ interface HoldingDraft {
  * - `marketValueEur = marketValue / rate`, `costBasisEur = costBasis / rate`, where `rate` is the
  *   ECB reference rate in units of currency per 1 EUR (ECB convention: EUR 1 = USD 1.0823);
  * - `unrealizedPnlEur = marketValueEur − costBasisEur`;
- * - `weight = marketValueEur / total` (fraction 0–1, not percent), `total` = sum of every EUR value
- *   that could be computed, holdings and cash (cash may be negative). `null` when the position has
- *   no EUR value or the total is not > 0.
+ * - `weight = marketValueEur / gross` (fraction 0–1, not percent), where `gross` is the portfolio's
+ *   gross EUR value: every holding's `marketValueEur` that could be computed plus the cash
+ *   balances that are positive. Negative cash (an overdraft, a margin loan) is a liability, not a
+ *   position, so it does not shrink the denominator: with it in, weights could exceed 1 and the
+ *   denominator could reach 0 or less. The weights of the valued holdings and positive cash thus
+ *   sum to 1 and each lies in [0, 1]. `null` when the holding has no EUR value or `gross` is not
+ *   > 0 (nothing valued);
+ * - `totalValueEur` stays the net value: every EUR value that could be computed, holdings and
+ *   cash, negative cash included.
  *
  * A missing quote leaves `lastPrice`, `marketValue`, `marketValueEur`, `unrealizedPnlEur` and
  * `weight` null (never 0) and adds a {@link ValuationIssue}; a missing FX rate leaves the EUR
@@ -92,12 +98,11 @@ export function valueHoldings(derived: DerivedPortfolio, inputs: ValuationInputs
   const issues: ValuationIssue[] = [];
   const drafts = derived.holdings.map((h) => draftHolding(h, inputs, issues));
   const cashEur = derived.cash.map((c) => cashInEur(c, inputs.eurRates, issues));
-  const total = [...drafts.map((d) => d.marketValueEur), ...cashEur].reduce<Dec>(
-    (sum, v) => (v === null ? sum : sum.plus(v)),
-    new Dec(0),
-  );
+  const holdingsEur = drafts.map((d) => d.marketValueEur);
+  const total = sumKnown([...holdingsEur, ...cashEur]);
+  const gross = sumKnown([...holdingsEur, ...cashEur.filter((v) => v?.gt(0))]);
   const weightOf = (eur: Dec | null) =>
-    eur === null || !total.gt(0) ? null : formatDecimal(eur.div(total));
+    eur === null || !gross.gt(0) ? null : formatDecimal(eur.div(gross));
   return {
     holdings: drafts.map((d) => finishHolding(d, inputs, weightOf(d.marketValueEur))),
     cash: derived.cash.map((c, i) => ({
@@ -205,6 +210,11 @@ function missingRate(currency: string, symbol?: string): ValuationIssue {
   return symbol === undefined
     ? { code: 'missing_fx_rate', currency, message }
     : { code: 'missing_fx_rate', symbol, currency, message };
+}
+
+/** Sum of the values that are known (null: could not be valued). */
+function sumKnown(values: readonly (Dec | null | undefined)[]): Dec {
+  return values.reduce<Dec>((sum, v) => (v == null ? sum : sum.plus(v)), new Dec(0));
 }
 
 function round(value: Dec): Dec {

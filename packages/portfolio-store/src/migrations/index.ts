@@ -1,5 +1,6 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import { initialSchema } from './0001-initial-schema.js';
+import { transactionAmountRatio } from './0002-transaction-amount-ratio.js';
 
 /**
  * Every migration, keyed by name; names sort in the order they run. Imported statically (no
@@ -7,6 +8,7 @@ import { initialSchema } from './0001-initial-schema.js';
  */
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0001-initial-schema': initialSchema,
+  '0002-transaction-amount-ratio': transactionAmountRatio,
 };
 
 /** A Kysely `MigrationProvider` over {@link MIGRATIONS}. */

@@ -112,6 +112,36 @@ describe.each(backends)('portfolio data on $name', (backend) => {
       });
     });
 
+    it('stores the amount of cash entries and the ratio of a split in their own columns', async () => {
+      const user = await newUser();
+      const portfolio = await repos.portfolios.create(user, { name: 'Cash' });
+      const at = '2026-02-01T09:00:00Z';
+      const dividend = await repos.transactions.insert(user, portfolio.id, {
+        type: 'dividend',
+        symbol: 'AAPL',
+        amount: '12.345678',
+        currency: 'USD',
+        executedAt: at,
+      });
+      const split = await repos.transactions.insert(user, portfolio.id, {
+        type: 'split',
+        symbol: 'AAPL',
+        ratio: '4',
+        currency: 'USD',
+        executedAt: at,
+      });
+      expect(dividend).toMatchObject({ amount: '12.345678', ratio: null, price: null });
+      expect(split).toMatchObject({ ratio: '4', amount: null, quantity: null });
+      const listed = await repos.transactions.list(user, { portfolioId: portfolio.id });
+      expect(listed.items.map((t) => [t.type, t.amount, t.ratio]).sort()).toEqual([
+        ['dividend', '12.345678', null],
+        ['split', null, '4'],
+      ]);
+      await expect(
+        repos.transactions.insert(user, portfolio.id, { ...split, ratio: 'four' }),
+      ).rejects.toMatchObject({ code: 'invalid_input' });
+    });
+
     it('imports all rows or none', async () => {
       const user = await newUser();
       const portfolio = await repos.portfolios.create(user, { name: 'Import' });

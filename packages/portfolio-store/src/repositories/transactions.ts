@@ -18,6 +18,10 @@ export interface Transaction {
   currency: string;
   /** Fee in `currency`; decimal string. */
   fee: string | null;
+  /** Cash amount of a dividend, deposit, withdrawal or fee, in `currency`; decimal string. */
+  amount: string | null;
+  /** New units per old unit of a split (`2` for 2-for-1); decimal string. */
+  ratio: string | null;
   /** ISO-8601. */
   executedAt: string;
   note: string | null;
@@ -32,6 +36,10 @@ export interface NewTransaction {
   quantity?: string | null;
   price?: string | null;
   fee?: string | null;
+  /** Cash amount (dividend, deposit, withdrawal, fee); decimal string. */
+  amount?: string | null;
+  /** Split ratio, new units per old unit; decimal string. */
+  ratio?: string | null;
   currency: string;
   executedAt: Date | string;
   note?: string | null;
@@ -72,6 +80,8 @@ function toTransaction(row: Selectable<TransactionsTable>): Transaction {
     price: row.price,
     currency: row.currency,
     fee: row.fee,
+    amount: row.amount,
+    ratio: row.ratio,
     executedAt: iso(row.executed_at),
     note: row.note,
     importBatchId: row.import_batch_id,
@@ -117,6 +127,8 @@ function toRow(
     quantity: tx.quantity ?? null,
     price: tx.price ?? null,
     fee: tx.fee ?? null,
+    amount: tx.amount ?? null,
+    ratio: tx.ratio ?? null,
     currency: tx.currency.toUpperCase(),
     executed_at: tx.executedAt,
     note: tx.note ?? null,

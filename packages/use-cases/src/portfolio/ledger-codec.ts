@@ -5,14 +5,10 @@ import type {
 } from '@svc/portfolio-store';
 
 /**
- * Maps a validated domain transaction to the columns of `@svc/portfolio-store`.
- *
- * The store's `transactions` table has `quantity`, `price` and `fee` columns but none for the
- * `amount` of a dividend/deposit/withdrawal/fee or the `ratio` of a split, so this adapter
- * stores them in the unused numeric columns:
- * - `dividend`, `deposit`, `withdrawal`, `fee`: `amount` → `price` (`quantity` stays null);
- * - `split`: `ratio` → `quantity` (`price` stays null).
- * {@link decodeTransaction} reverses it; nothing else reads these rows.
+ * Maps a validated domain transaction to the columns of `@svc/portfolio-store`, one field per
+ * column: `quantity`, `price` and `fee` for a buy or sell, `amount` for a dividend, deposit,
+ * withdrawal or fee, `ratio` for a split (columns of migration `0002-transaction-amount-ratio`).
+ * Fields a type does not use are stored as null.
  */
 export function encodeTransaction(tx: NewTransaction): StoredNewTransaction {
   const base = {
@@ -30,16 +26,15 @@ export function encodeTransaction(tx: NewTransaction): StoredNewTransaction {
     case 'deposit':
     case 'withdrawal':
     case 'fee':
-      return { ...base, price: tx.amount };
+      return { ...base, amount: tx.amount };
     case 'split':
-      return { ...base, quantity: tx.ratio };
+      return { ...base, ratio: tx.ratio };
   }
 }
 
 /**
- * Maps a stored row back to the contract's `Transaction` (CONTRACT §4): absent, not null, for
- * fields the type does not use; `amount` / `ratio` decoded as described on
- * {@link encodeTransaction}.
+ * Maps a stored row back to the contract's `Transaction` (CONTRACT §4): a field is present when
+ * its column holds a value and absent (not null) otherwise.
  */
 export function decodeTransaction(row: StoredTransaction): Transaction {
   const tx: Transaction = {
@@ -50,24 +45,12 @@ export function decodeTransaction(row: StoredTransaction): Transaction {
     executedAt: row.executedAt,
   };
   if (row.symbol !== null) tx.symbol = row.symbol;
+  if (row.quantity !== null) tx.quantity = row.quantity;
+  if (row.price !== null) tx.price = row.price;
+  if (row.fee !== null) tx.fee = row.fee;
+  if (row.amount !== null) tx.amount = row.amount;
+  if (row.ratio !== null) tx.ratio = row.ratio;
   if (row.note !== null) tx.note = row.note;
-  switch (row.type) {
-    case 'buy':
-    case 'sell':
-      if (row.quantity !== null) tx.quantity = row.quantity;
-      if (row.price !== null) tx.price = row.price;
-      if (row.fee !== null) tx.fee = row.fee;
-      break;
-    case 'dividend':
-    case 'deposit':
-    case 'withdrawal':
-    case 'fee':
-      if (row.price !== null) tx.amount = row.price;
-      break;
-    case 'split':
-      if (row.quantity !== null) tx.ratio = row.quantity;
-      break;
-  }
   return tx;
 }
 
