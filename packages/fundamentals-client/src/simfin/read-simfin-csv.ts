@@ -5,7 +5,6 @@ import { FundamentalsError } from '../errors.js';
 import {
   ANNUAL_PERIODS,
   KEY_COLUMNS,
-  type SimfinColumn,
   type SimfinRow,
   type SimfinStatement,
   VALUE_COLUMNS,
@@ -131,7 +130,7 @@ function addRecord<S extends SimfinStatement>(
     publishDate: dateOrNull(cell(index.keys.publishDate)),
     restatedDate: dateOrNull(cell(index.keys.restatedDate)),
     currency: cell(index.keys.currency).toUpperCase() || 'USD',
-    values: values as SimfinRow<S>['values'] & Partial<Record<SimfinColumn<S>, number | null>>,
+    values: values as SimfinRow<S>['values'],
     malformedCells,
   };
   const rows = byTicker.get(ticker);

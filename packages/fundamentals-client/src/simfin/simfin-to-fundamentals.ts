@@ -13,6 +13,7 @@ import { normaliseSymbol } from '../symbol.js';
 import type { SimfinCompanyRows, SimfinRow, SimfinStatement } from './columns.js';
 import type { SimfinCompanyInfo } from './companies.js';
 import { METRIC_RULES, type MetricRule } from './metric-rules.js';
+import { reportGaps, reportGrossProfitFillers, reportMalformed } from './simfin-issues.js';
 
 /** Options of {@link simfinToFundamentals}. */
 export interface SimfinToFundamentalsOptions {
@@ -263,44 +264,6 @@ function source(column: string, row: SimfinRow, note?: string): Provenance {
     derived: false,
     ...(note ? { note } : {}),
   };
-}
-
-function reportGaps(years: readonly FiscalYearFigures[], issues: DataIssue[]): void {
-  for (let i = 1; i < years.length; i++) {
-    const prev = years[i - 1];
-    const cur = years[i];
-    if (!prev || !cur) continue;
-    for (let label = prev.fiscalYear + 1; label < cur.fiscalYear; label++) {
-      issues.push({
-        fiscalYear: label,
-        metric: null,
-        kind: 'missing_year',
-        message: `No SimFin annual row for FY${label} between the periods ending ${prev.periodEnd} and ${cur.periodEnd}`,
-      });
-    }
-  }
-}
-
-function reportGrossProfitFillers(labels: readonly number[], issues: DataIssue[]): void {
-  if (labels.length === 0) return;
-  issues.push({
-    fiscalYear: null,
-    metric: 'grossProfit',
-    kind: 'other',
-    message: `SimFin has no Cost of Revenue and repeats Revenue as Gross Profit in FY${labels.join(', FY')}; gross profit left null there`,
-  });
-}
-
-function reportMalformed(rows: SimfinCompanyRows, issues: DataIssue[]): void {
-  const all = [...rows.income, ...rows.balance, ...rows.cashflow];
-  const count = all.reduce((n, row) => n + row.malformedCells, 0);
-  if (count === 0) return;
-  issues.push({
-    fiscalYear: null,
-    metric: null,
-    kind: 'other',
-    message: `${count} SimFin cell(s) were neither blank nor a number; read as missing`,
-  });
 }
 
 function buildProfile(
