@@ -73,6 +73,12 @@ export async function evaluateCompany(
     splitFactor: factor,
   });
   if (deps.quotes && !quote) valuation._notes.push(`no price found for ${ticker}`);
+  if (quote?.adjustment === 'dividends-estimated') {
+    const bound = ((quote.maxRelativeError ?? 0) * 100).toFixed(1);
+    valuation._notes.push(
+      `price of ${quote.asOf} reconstructed from a dividend-adjusted series (within ±${bound}%)`,
+    );
+  }
   const evaluation = evaluateMoat(fundamentals, {
     evaluatedAt: deps.now().toISOString(),
     valuation,

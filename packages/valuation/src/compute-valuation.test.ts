@@ -137,6 +137,25 @@ describe('computeValuation: nulls and their notes', () => {
     expect(result._notes).toContain('loss year FY2024: augmented payout not meaningful');
   });
 
+  it('stale earnings: no P/E, PEG or sell trigger when the EPS year ended > 18 months before the price', () => {
+    // FY2024 ends 2024-12-31; a price of 2026-07-06 is 552 days later (> 548): stale.
+    const stale = computeValuation({
+      fundamentals: makeFundamentals(epsHistory([1, 1.1, 1.2, 1.3, 1.4, 1.5])),
+      price: { ...usd(30), asOf: '2026-07-06' },
+    });
+    expect(stale.peRatio).toBeNull();
+    expect(stale.pegRatio).toBeNull();
+    expect(stale.sellTrigger).toBe(false);
+    expect(stale._trailingEps).toBe(1.5);
+    expect(stale._notes.some((n) => n.includes('552 days before the price'))).toBe(true);
+    // 2026-07-01 is 547 days later: still current, P/E = 30 / 1.5 = 20.
+    const current = computeValuation({
+      fundamentals: makeFundamentals(epsHistory([1, 1.1, 1.2, 1.3, 1.4, 1.5])),
+      price: { ...usd(30), asOf: '2026-07-01' },
+    });
+    expect(current.peRatio).toBeCloseTo(20, 10);
+  });
+
   it('forward P/E: computed from an estimate, null and explained without or with a loss estimate', () => {
     expect(
       computeValuation({ fundamentals: compounder, price: usd(96.6306), forwardEps: 4 }).forwardPE,

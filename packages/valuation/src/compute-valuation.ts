@@ -52,7 +52,8 @@ export function computeValuation(input: ValuationInput): ValuationResult {
   const reportingCurrency = input.fundamentals.company.currency.toUpperCase();
 
   const price = priceInReportingCurrency(input, reportingCurrency, notes);
-  const trailing = latest ? trailingEps(latest, splitFactor, notes) : noYears(notes);
+  const reported = latest ? trailingEps(latest, splitFactor, notes) : noYears(notes);
+  const trailing = latest ? withinEpsAge(reported, latest, input, notes) : reported;
   const peRatio = ratio(price, trailing.forPe, 'P/E', notes);
   const forwardPE = forwardPe(price, input.forwardEps ?? null, notes);
   const growth = latest ? historicalEpsGrowth(years, latest.fiscalYear) : null;
@@ -88,6 +89,33 @@ export function computeValuation(input: ValuationInput): ValuationResult {
     _payoutComponents: payout?.ok ? payout.components : null,
     _notes: notes,
   };
+}
+
+/**
+ * Longest gap, in days, between the end of the fiscal year of the trailing EPS and the price date
+ * (18 months): an annual report is filed within about 3 months of its year end, so past this the
+ * fundamentals miss a whole newer fiscal year and a P/E would divide today's price by stale
+ * earnings (e.g. a 2026 price over FY2019 EPS). Our own bound, not a published one.
+ */
+export const MAX_TRAILING_EPS_AGE_DAYS = 548;
+
+const DAY_MS = 86_400_000;
+
+/** Drops the EPS for the P/E when it is older than `maxEpsAgeDays` at the price date. */
+function withinEpsAge(
+  trailing: Trailing,
+  latest: FiscalYearFigures,
+  input: ValuationInput,
+  notes: string[],
+): Trailing {
+  if (trailing.forPe === null || input.price === null) return trailing;
+  const maxDays = input.maxEpsAgeDays ?? MAX_TRAILING_EPS_AGE_DAYS;
+  const ageDays = (Date.parse(input.price.asOf) - Date.parse(latest.periodEnd)) / DAY_MS;
+  if (!(ageDays > maxDays)) return trailing;
+  notes.push(
+    `latest diluted EPS is of FY${latest.fiscalYear} (ended ${latest.periodEnd}), ${Math.round(ageDays)} days before the price of ${input.price.asOf}: P/E, PEG and sell trigger not computed from stale earnings`,
+  );
+  return { ...trailing, forPe: null };
 }
 
 interface Trailing {

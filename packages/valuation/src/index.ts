@@ -3,7 +3,11 @@ export {
   augmentedPayout,
   type PayoutComponents,
 } from './augmented-payout.js';
-export { computeValuation, SELL_TRIGGER_PE } from './compute-valuation.js';
+export {
+  computeValuation,
+  MAX_TRAILING_EPS_AGE_DAYS,
+  SELL_TRIGGER_PE,
+} from './compute-valuation.js';
 export { type EpsPoint, epsOfYear } from './eps.js';
 export { type EpsGrowth, GROWTH_WINDOW_YEARS, historicalEpsGrowth } from './eps-growth.js';
 export { ValuationError, type ValuationErrorCode } from './errors.js';

@@ -47,6 +47,12 @@ export interface ValuationInput {
   readonly forwardEps?: number | null;
   readonly fxRate?: number | null;
   readonly splitFactor?: number;
+  /**
+   * Longest accepted gap in days between the trailing EPS's fiscal year end and the price date;
+   * beyond it P/E, PEG and the sell trigger are null with a note. Default
+   * `MAX_TRAILING_EPS_AGE_DAYS` (548, 18 months).
+   */
+  readonly maxEpsAgeDays?: number;
 }
 
 /** Validates the scalar inputs; throws {@link ValuationError} `invalid_input` on the first bad one. */
@@ -56,6 +62,9 @@ export function assertValidInput(input: ValuationInput): void {
   if (input.forwardEps != null)
     check(z.number().finite().safeParse(input.forwardEps), 'forwardEps');
   if (input.fxRate != null) check(positiveFinite.safeParse(input.fxRate), 'fxRate');
+  if (input.maxEpsAgeDays !== undefined) {
+    check(positiveFinite.safeParse(input.maxEpsAgeDays), 'maxEpsAgeDays');
+  }
   if (input.splitFactor !== undefined) {
     check(positiveFinite.safeParse(input.splitFactor), 'splitFactor');
   }
