@@ -13,6 +13,7 @@ const KEYS = [
   'pretaxIncome',
   'incomeTaxExpense',
   'netIncome',
+  'incomeFromContinuingOperations',
   'dilutedEps',
   'dilutedShares',
   'operatingCashFlow',
@@ -52,6 +53,7 @@ function fixture() {
       pretaxIncome: r * 0.29,
       incomeTaxExpense: r * 0.07,
       netIncome: ni,
+      incomeFromContinuingOperations: null, // like most filers: no discontinued operations
       dilutedEps: ni / shares,
       dilutedShares: shares,
       operatingCashFlow: r * 0.27,
@@ -75,7 +77,8 @@ function fixture() {
       periodStart: `${2015 + i}-01-01`,
       periodEnd: `${2015 + i}-12-31`,
     };
-    for (const key of KEYS) year[key] = { value: values[key], source };
+    for (const key of KEYS)
+      year[key] = values[key] === null ? null : { value: values[key], source };
     years.push(year);
   }
   return {

@@ -298,31 +298,55 @@ describe('hand-checked criterion values', () => {
   });
 
   /*
-   * JNJ net margin = NetIncomeLoss / RevenueFromContractWithCustomerExcludingAssessedTax, FY2016
-   * (ends 2017-01-01) to FY2025 (ends 2025-12-28); January year ends carry the previous label.
-   *   FY2016 16,540 / 71,890 = 23.0074   (0000200406-19-000009)
+   * JNJ net margin = earnings / RevenueFromContractWithCustomerExcludingAssessedTax, FY2016 (ends
+   * 2017-01-01) to FY2025 (ends 2025-12-28); January year ends carry the previous label.
+   * Earnings = IncomeLossFromContinuingOperations where the 10-K tags it (FY2021–FY2025, after
+   * the Kenvue separation restated revenue to continuing operations), NetIncomeLoss before
+   * (methodology: "use continuing operations"; no discontinued operations in FY2016–FY2020).
+   *   FY2016 16,540 / 71,890 = 23.0074   (NI 0000200406-19-000009)
    *   FY2017  1,300 / 76,450 =  1.7005   (NI -20-000010; revenue -20-000010; TCJA charge year)
    *   FY2018 15,297 / 81,581 = 18.7507   (-21-000008)
    *   FY2019 15,119 / 82,059 = 18.4245   (-22-000022)
    *   FY2020 14,714 / 82,584 = 17.8170   (-23-000016)
-   *   FY2021 20,878 / 78,740 = 26.5151   (-24-000013)
-   *   FY2022 17,941 / 79,990 = 22.4291   (-25-000038)
-   *   FY2023 35,153 / 85,159 = 41.2793   (0000200406-26-000016; Kenvue exchange gain)
-   *   FY2024 14,066 / 88,821 = 15.8363   (-26-000016)
-   *   FY2025 26,804 / 94,193 = 28.4565   (-26-000016)
-   * Sorted middle two: 18.7507 and 22.4291 → median 20.5899 %.
-   * Caveat (reported to the team): FY2021–FY2023 revenue is restated to continuing operations
-   * (Kenvue), while NetIncomeLoss still includes discontinued operations; continuing-operations
-   * income (IncomeLossFromContinuingOperations 17,801 / 16,370 / 13,326) would give 22.61 / 20.47
-   * / 15.65 % and a median of 18.59 %. The assertions below pin the package's documented rule
-   * (latest filed revenue and net income); the years not touched by the restatement are exact.
+   *   FY2021 17,801 / 78,740 = 22.6073   (continuing ops -24-000013; NI 20,878 = 17,801 + 3,077
+   *                                        discontinued)
+   *   FY2022 16,370 / 79,990 = 20.4651   (continuing ops -25-000038; NI 17,941 = 16,370 + 1,571)
+   *   FY2023 13,326 / 85,159 = 15.6484   (continuing ops 0000200406-26-000016; NI 35,153 =
+   *                                        13,326 + 21,827 Kenvue exchange gain)
+   *   FY2024 14,066 / 88,821 = 15.8363   (-26-000016; continuing ops = NI, no discontinued)
+   *   FY2025 26,804 / 94,193 = 28.4565   (-26-000016; continuing ops = NI)
+   * Sorted: 1.7005, 15.6484, 15.8363, 17.8170, 18.4245, 18.7507, 20.4651, 22.6073, 23.0074,
+   * 28.4565; middle two 18.4245 and 18.7507 → median 18.5876 % (it was 20.5899 % when total net
+   * income, Kenvue included, was divided by continuing-only revenue).
    */
-  it('JNJ: median net margin FY2016–FY2025 is 20.59% under the latest-filing rule', () => {
-    expect(criterion('JNJ', 'net_margin').numericValue).toBeCloseTo(20.5899, 2);
+  it('JNJ: median net margin FY2016–FY2025 is 18.59% on continuing operations', () => {
+    const c = criterion('JNJ', 'net_margin');
+    expect(c.numericValue).toBeCloseTo(18.5876, 2);
+    expect(c.value).toContain('continuing ops in 5 yrs');
     expect(trendPoint('JNJ', 'net_margin', 2016)).toBeCloseTo(23.0074, 2);
     expect(trendPoint('JNJ', 'net_margin', 2017)).toBeCloseTo(1.7005, 2);
+    expect(trendPoint('JNJ', 'net_margin', 2021)).toBeCloseTo(22.6073, 2);
+    expect(trendPoint('JNJ', 'net_margin', 2023)).toBeCloseTo(15.6484, 2);
     expect(trendPoint('JNJ', 'net_margin', 2024)).toBeCloseTo(15.8363, 2);
     expect(trendPoint('JNJ', 'net_margin', 2025)).toBeCloseTo(28.4565, 2);
+  });
+
+  /*
+   * F debt: DebtAndCapitalLeaseObligations 154,287 at 2017-12-31 (0000037996-18-000015), then
+   * 600 at 2018-12-31 (0000037996-20-000010): −99.6% in one year while InterestExpense went
+   * 4,364 (FY2017, -20-000010) → 5,157 (FY2018) → 5,409 (FY2019): a collapse of debt scope, not a
+   * repayment. The last debt figure is LongTermDebtNoncurrent 291 at 2020-12-31 (-21-000012),
+   * four years before FY2024, the window's end: no evidence of the current debt → no payoff
+   * credit. Interest burden over the last 3 years that report both lines: (4,593 + 7,613) /
+   * (6,276 + 5,458) = 12,206 / 11,734 = 104.02 % (InterestExpense -24-000009, OperatingIncomeLoss
+   * -25-000013; FY2024 has no InterestExpense) → q 0, so 0 of 12.5 (it was 12.5, "net cash").
+   */
+  it('F: debt is not verifiable after the FY2018 collapse of debt scope (0 points)', () => {
+    const c = criterion('F', 'debt_sustainability');
+    expect(c).toMatchObject({ status: 'fail', score: 0, numericValue: null });
+    expect(c.value).toContain('latest debt figure FY2020');
+    expect(c.value).toContain('debt scope collapsed in FY2018');
+    expect(c.value).toContain('interest 104.0% of EBIT (FY2022–FY2023)');
   });
 
   /*

@@ -8,6 +8,13 @@ export function mean(values: readonly number[]): number | null {
   return sum / values.length;
 }
 
+/** Mean of `values[from…to)` without copying (`to > from`). */
+function meanOf(values: readonly number[], from: number, to: number): number {
+  let total = 0;
+  for (let i = from; i < to; i += 1) total += values[i] as number;
+  return total / (to - from);
+}
+
 /** Sum of the values (0 for an empty array). */
 export function sum(values: readonly number[]): number {
   let total = 0;
@@ -68,8 +75,8 @@ export interface LinearFit {
 export function linearFit(xs: readonly number[], ys: readonly number[]): LinearFit | null {
   const n = Math.min(xs.length, ys.length);
   if (n < 2) return null;
-  const mx = mean(xs.slice(0, n)) as number;
-  const my = mean(ys.slice(0, n)) as number;
+  const mx = meanOf(xs, 0, n);
+  const my = meanOf(ys, 0, n);
   let sxx = 0;
   let sxy = 0;
   let syy = 0;
@@ -103,9 +110,5 @@ export function endpointMeans(
 ): { first: number; last: number; k: number } | null {
   const k = Math.min(3, Math.floor(values.length / 2));
   if (k === 0) return null;
-  return {
-    first: mean(values.slice(0, k)) as number,
-    last: mean(values.slice(values.length - k)) as number,
-    k,
-  };
+  return { first: meanOf(values, 0, k), last: meanOf(values, values.length - k, values.length), k };
 }

@@ -14,7 +14,6 @@ import {
   type ScoringContext,
   type YearValues,
 } from '../core/scoring-context.js';
-import { mean } from '../core/statistics.js';
 
 /** Σ capex ÷ Σ net income anchors (Buffett & Clark ≤ 50% good, < 25% DCA; dassus98 75% → 0). */
 export const CAPEX_ANCHORS: readonly Anchor[] = [
@@ -46,16 +45,21 @@ export function maintenanceCapex(context: ScoringContext, index: number, capex: 
   const revenue = year.revenue;
   const previousRevenue = previous === undefined ? null : previous.revenue;
   const consecutive = previous !== undefined && previous.fiscalYear === year.fiscalYear - 1;
-  const intensities: number[] = [];
-  for (const prior of context.years.slice(Math.max(0, index - 5), index)) {
+  let intensitySum = 0;
+  let intensityCount = 0;
+  for (let i = Math.max(0, index - 5); i < index; i += 1) {
+    const prior = context.years[i] as YearValues;
     const ppe = prior.propertyPlantEquipmentNet;
     const rev = prior.revenue;
-    if (ppe !== null && rev !== null && rev > 0) intensities.push(ppe / rev);
+    if (ppe !== null && rev !== null && rev > 0) {
+      intensitySum += ppe / rev;
+      intensityCount += 1;
+    }
   }
-  const intensity = mean(intensities);
-  if (intensity === null || revenue === null || previousRevenue === null || !consecutive) {
+  if (intensityCount === 0 || revenue === null || previousRevenue === null || !consecutive) {
     return capex;
   }
+  const intensity = intensitySum / intensityCount;
   const growthCapex = intensity * Math.max(revenue - previousRevenue, 0);
   return Math.min(capex, Math.max(0, capex - growthCapex));
 }
