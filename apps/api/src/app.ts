@@ -21,6 +21,8 @@ import { docsRoutes } from './routes/docs/index.js';
 import { moatReportRoutes } from './routes/moat-reports/index.js';
 import { moatScreenerRoutes } from './routes/moat-screener/index.js';
 import { openapiRoutes } from './routes/openapi/index.js';
+import { portfolioRoutes } from './routes/portfolio/index.js';
+import { quoteRoutes } from './routes/quote/index.js';
 import { stockEvaluationRoutes } from './routes/stock-evaluation/index.js';
 import './types.js';
 
@@ -54,7 +56,9 @@ export const apiApp = fp(
     await app.register(stockEvaluationRoutes, { prefix: '/api/stock-evaluation' });
     await app.register(moatScreenerRoutes, { prefix: '/api/moat-screener' });
     await app.register(moatReportRoutes, { prefix: '/api/moat-reports' });
-    // Further resource routes (portfolio, quote, advisor, MCP) are registered here as
+    await app.register(portfolioRoutes, { prefix: '/api', portfolios: deps.portfolio.portfolios });
+    await app.register(quoteRoutes, { prefix: '/api/quote', quotes: deps.portfolio.quotes });
+    // Further resource routes (advisor, MCP) are registered here as
     // routes/<resource>/index.ts, each with `config: { auth: 'session' }`.
   },
   { name: 'svc-api', fastify: '5.x' },

@@ -5,12 +5,21 @@ import {
   mintPersonalAccessToken,
   verifyPassword,
 } from '@svc/portfolio-store';
+import type { PortfolioService, QuoteService } from '@svc/use-cases';
 import type { AccountRepositories, PasswordHasher, QuotaUsageReader } from './accounts/ports.js';
 import type { LoginThrottleOptions } from './auth/login-throttle.js';
 import type { OidcClient } from './auth/oidc.js';
 import type { TokenCrypto } from './auth/personal-access-tokens.js';
 import type { AppConfig } from './config.js';
 import type { MoatServices } from './moat/services.js';
+
+/** The portfolio and quote flows of `@svc/use-cases`, created once per process. */
+export interface PortfolioFlows {
+  /** Portfolios, holdings, cash, transactions, broker import, revaluation (`createPortfolioService`). */
+  readonly portfolios: PortfolioService;
+  /** Quotes with their EUR price, cached briefly (`createQuoteService`). */
+  readonly quotes: QuoteService;
+}
 
 /**
  * Everything the app is built from, created once by the caller (`server.ts` or a test). Each
@@ -24,6 +33,8 @@ export interface AppDeps {
   readonly quotas: QuotaUsageReader;
   /** Evaluation, screener and report flows (`createMoatServices`). */
   readonly moat: MoatServices;
+  /** Portfolio and quote flows (`GET /api/portfolios`, `/api/holdings`, `/api/quote`, …). */
+  readonly portfolio: PortfolioFlows;
   /** Password hashing; default argon2id of `@svc/portfolio-store`. */
   readonly passwords?: PasswordHasher;
   /** Token minting/hashing; default `@svc/portfolio-store`'s `svc_pat_` helpers. */

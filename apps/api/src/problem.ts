@@ -1,5 +1,7 @@
 import { FundamentalsError } from '@svc/fundamentals-client';
+import { MarketDataError } from '@svc/market-data';
 import { MoatScoringError } from '@svc/moat-scoring';
+import { PortfolioError } from '@svc/portfolio';
 import { StoreError } from '@svc/portfolio-store';
 import { QuotaError } from '@svc/quota';
 import { UseCaseError } from '@svc/use-cases';
@@ -332,6 +334,44 @@ function fromUseCaseError(error: UseCaseError): ApiError {
   }
 }
 
+const MARKET_UPSTREAM = 'The market data provider is unavailable; try again later.';
+
+/**
+ * `MarketDataError` (quotes, FX rates): `upstream_unavailable` / `parse_failed` (the provider
+ * answered something unreadable) → 503, `not_found` → 404, `invalid_symbol` → 400 with a
+ * `symbol` field error, `invalid_argument` → 400. Provider messages name files and URLs, so the
+ * details here are fixed texts.
+ */
+function fromMarketDataError(error: MarketDataError): ApiError {
+  switch (error.code) {
+    case 'upstream_unavailable':
+    case 'parse_failed':
+      return new ApiError('upstream_unavailable', MARKET_UPSTREAM, { cause: error });
+    case 'not_found':
+      return new ApiError('not_found', 'No market data for this request.', { cause: error });
+    case 'invalid_symbol':
+      return new ApiError('validation_failed', 'The symbol is not a ticker.', {
+        cause: error,
+        errors: [{ path: 'symbol', message: 'not a plausible ticker symbol' }],
+      });
+    case 'invalid_argument':
+      return new ApiError('validation_failed', 'The market data request was malformed.', {
+        cause: error,
+      });
+  }
+}
+
+/**
+ * `PortfolioError` (a ledger that cannot be derived: a malformed transaction, or a sell of more
+ * units than held) → 400 with the domain message on `transaction`.
+ */
+function fromPortfolioError(error: PortfolioError): ApiError {
+  return new ApiError('validation_failed', error.message, {
+    cause: error,
+    errors: [{ path: 'transaction', message: error.message }],
+  });
+}
+
 /**
  * Maps the error classes of the packages to {@link ApiError}:
  * - `StoreError` `conflict` → 409, `not_found` → 404, `invalid_input` → 400;
@@ -340,13 +380,18 @@ function fromUseCaseError(error: UseCaseError): ApiError {
  *   `insufficient_data` → 404 `insufficient_data`, `upstream_unavailable` / `parse_failed` → 503;
  * - `MoatScoringError` `insufficient_data` (fewer than 3 usable fiscal years) → 404
  *   `insufficient_data`;
- * - `UseCaseError` `validation_failed` → 400 with its `errors`, `not_found` → 404.
+ * - `UseCaseError` `validation_failed` → 400 with its `errors`, `not_found` → 404;
+ * - `MarketDataError` `upstream_unavailable` / `parse_failed` → 503, `not_found` → 404,
+ *   `invalid_symbol` / `invalid_argument` → 400;
+ * - `PortfolioError` (`invalid_transaction`, `insufficient_quantity`) → 400.
  * Other codes of theirs are programming or configuration errors (`undefined`: a 500).
  */
 export function fromPackageError(error: unknown): ApiError | undefined {
   if (error instanceof StoreError) return fromStoreError(error);
   if (error instanceof FundamentalsError) return fromFundamentalsError(error);
   if (error instanceof UseCaseError) return fromUseCaseError(error);
+  if (error instanceof MarketDataError) return fromMarketDataError(error);
+  if (error instanceof PortfolioError) return fromPortfolioError(error);
   if (error instanceof MoatScoringError && error.code === 'insufficient_data') {
     return new ApiError('insufficient_data', NO_DATA, { cause: error });
   }

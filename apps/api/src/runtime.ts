@@ -1,8 +1,14 @@
+import {
+  createEcbFileFxProvider,
+  createEcbHttpFxProvider,
+  type FxProvider,
+  type QuoteProvider,
+} from '@svc/market-data';
 import { createDatabase, createRepositories, migrateToLatest } from '@svc/portfolio-store';
 import { createQuotaService } from '@svc/quota';
-import { createQuoteSource } from '@svc/use-cases';
+import { createPortfolioService, createQuoteService, createQuoteSource } from '@svc/use-cases';
 import type { AppConfig, ConfigLogger } from './config.js';
-import type { AppDeps } from './deps.js';
+import type { AppDeps, PortfolioFlows } from './deps.js';
 import { openFundamentalsProvider } from './moat/fundamentals.js';
 import { createMoatServices } from './moat/services.js';
 
@@ -17,7 +23,8 @@ export interface Runtime {
 /**
  * Opens the database (PostgreSQL when `DATABASE_URL` is set, else PGlite under `DATA_DIR`),
  * migrates it to the latest schema, and creates once the repositories, the quota service, the
- * fundamentals provider, the quote source and the moat flows (evaluation, screener, reports).
+ * fundamentals provider, the quote source, the moat flows (evaluation, screener, reports), the FX
+ * provider ({@link openFxProvider}) and the portfolio and quote flows.
  *
  * A fundamentals provider that cannot be created (e.g. `sec-edgar` without `SEC_USER_AGENT`)
  * does not stop the start: `logger.warn` says why, and `GET /api/stock-evaluation` answers 503
@@ -46,16 +53,67 @@ export async function openRuntime(
   const quotas = createQuotaService({ db: database.db, limits: config.quotaLimits });
   const fundamentals = openFundamentalsProvider(config.fundamentals);
   if (fundamentals.unavailable) logger.warn(fundamentals.unavailable);
+  const quoteSource = createQuoteSource(config.quotes);
   const moat = createMoatServices({
     fundamentals: fundamentals.provider,
-    quoteSource: createQuoteSource(config.quotes),
+    quoteSource,
     repos,
     quotas,
     evaluationMemoSeconds: config.evaluationMemoSeconds,
   });
   return {
-    deps: { config, repos, quotas, moat },
+    deps: {
+      config,
+      repos,
+      quotas,
+      moat,
+      portfolio: createPortfolioFlows({
+        db: database.db,
+        quotes: quoteSource.quotes,
+        fx: openFxProvider(config.fx),
+      }),
+    },
     dialect: database.dialect,
     close: () => database.close(),
+  };
+}
+
+/**
+ * The EUR reference-rate provider of `FX_PROVIDER`: `ecb` fetches the ECB's daily XML (cached by
+ * the provider), `ecb-file` reads an ECB history CSV at `ECB_FX_FILE`, `none` gives null (EUR
+ * values of non-EUR positions stay null).
+ */
+export function openFxProvider(settings: AppConfig['fx']): FxProvider | null {
+  switch (settings.provider) {
+    case 'ecb':
+      return createEcbHttpFxProvider();
+    case 'ecb-file':
+      // parseConfig requires ECB_FX_FILE for ecb-file
+      return settings.file === undefined ? null : createEcbFileFxProvider({ file: settings.file });
+    case 'none':
+      return null;
+  }
+}
+
+/**
+ * Creates the portfolio and quote flows once, over one database, quote provider and FX provider
+ * (both flows price with the same providers, so a holding's `lastPrice` and `GET /api/quote`
+ * agree).
+ *
+ * @example
+ * const portfolio = createPortfolioFlows({ db, quotes: quoteSource.quotes, fx: openFxProvider(config.fx) });
+ */
+export function createPortfolioFlows(options: {
+  readonly db: Parameters<typeof createPortfolioService>[0]['db'];
+  readonly quotes: QuoteProvider | null;
+  readonly fx: FxProvider | null;
+  /** Clock; default `() => new Date()`. */
+  readonly now?: () => Date;
+}): PortfolioFlows {
+  const { db, quotes, fx } = options;
+  const now = options.now ?? (() => new Date());
+  return {
+    portfolios: createPortfolioService({ db, quotes, fx, now }),
+    quotes: createQuoteService({ quotes, fx, now }),
   };
 }

@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createSnapshotProvider, type FundamentalsProvider } from '@svc/fundamentals-client';
+import { createEcbFileFxProvider } from '@svc/market-data';
 import { createDatabase, createRepositories, migrateToLatest } from '@svc/portfolio-store';
 import { createQuotaService } from '@svc/quota';
 import { createQuoteSource, type QuoteSource } from '@svc/use-cases';
@@ -12,7 +13,8 @@ import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import type { AppDeps } from '../src/deps.js';
 import { createMoatServices } from '../src/moat/services.js';
-import { COMPANYFACTS_DIR, PRICES_DIR } from './shared-data.js';
+import { createPortfolioFlows } from '../src/runtime.js';
+import { COMPANYFACTS_DIR, ECB_HISTORY_CSV, PRICES_DIR } from './shared-data.js';
 
 /** The engines storage suites run against: PGlite always, Postgres when TEST_DATABASE_URL is set. */
 export const ENGINES: readonly ('pglite' | 'postgres')[] = process.env.TEST_DATABASE_URL
@@ -27,6 +29,14 @@ const silent = { info: () => {}, warn: () => {} };
 export const snapshotProvider = createSnapshotProvider({ dir: COMPANYFACTS_DIR });
 /** The real CSV quotes over the shared price files. */
 export const csvQuotes: QuoteSource = createQuoteSource({ provider: 'csv', pricesDir: PRICES_DIR });
+
+/** The real ECB reference rates over the shared history file. */
+export const ecbFileFx = createEcbFileFxProvider({ file: ECB_HISTORY_CSV });
+/**
+ * Default clock of the portfolio and quote flows in tests: 2024-03-01 22:00 UTC, inside the shared
+ * price files (AAPL closed at 179.66 USD; ECB: 1 EUR = 1.0813 USD that day).
+ */
+export const PORTFOLIO_TEST_NOW = new Date('2024-03-01T22:00:00Z');
 
 /** A provider that records the tickers it is asked for, around another provider. */
 export function countingProvider(inner: FundamentalsProvider = snapshotProvider) {
@@ -91,7 +101,16 @@ export async function createTestContext(
     evaluationMemoSeconds: config.evaluationMemoSeconds,
     ...(now ? { now } : {}),
   });
-  const app = await buildApp({ config, repos, quotas, moat, ...options.deps }, { logger: false });
+  const portfolio = createPortfolioFlows({
+    db: database.db,
+    quotes: csvQuotes.quotes,
+    fx: ecbFileFx,
+    now: () => PORTFOLIO_TEST_NOW,
+  });
+  const app = await buildApp(
+    { config, repos, quotas, moat, portfolio, ...options.deps },
+    { logger: false },
+  );
   await options.beforeReady?.(app);
   await app.ready();
   return {

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsPlugin from 'ajv-formats';
@@ -12,6 +13,7 @@ import {
   sessionCookie,
   type TestContext,
 } from './helpers.js';
+import { sharedData } from './shared-data.js';
 
 type Operation = {
   responses: Record<string, { content?: Record<string, { schema: object }> }>;
@@ -92,6 +94,104 @@ describe('OpenAPI document', () => {
       true,
     );
     return res;
+  }
+
+  /** The portfolio and quote operations, each with its success and error answers. */
+  async function checkPortfolioOperations(): Promise<void> {
+    const { cookie } = await registerUser(ctx.app, 'portfolio-doc@example.com');
+    const other = await registerUser(ctx.app, 'portfolio-other@example.com');
+    const write = { cookie, ...ORIGIN };
+    const created = await check('/api/portfolios', {
+      method: 'POST',
+      url: '/api/portfolios',
+      headers: write,
+      payload: { name: 'Doc' },
+    });
+    const id = created.json().id;
+    await check('/api/portfolios', {
+      method: 'POST',
+      url: '/api/portfolios',
+      headers: write,
+      payload: { name: '' },
+    });
+    await check('/api/portfolios', { url: '/api/portfolios', headers: { cookie } });
+    await check('/api/portfolios', { url: '/api/portfolios' });
+    await check('/api/portfolios/{id}', {
+      method: 'PATCH',
+      url: `/api/portfolios/${id}`,
+      headers: write,
+      payload: { name: 'Doc renamed' },
+    });
+    await check('/api/portfolios/{id}', {
+      method: 'PATCH',
+      url: `/api/portfolios/${id}`,
+      headers: { cookie: other.cookie, ...ORIGIN },
+      payload: { name: 'Mine' },
+    });
+    const txUrl = `/api/portfolios/${id}/transactions`;
+    const buy = {
+      type: 'buy',
+      symbol: 'AAPL',
+      quantity: '2',
+      price: '150',
+      currency: 'USD',
+      executedAt: '2024-01-02T15:00:00Z',
+    };
+    await check('/api/portfolios/{id}/transactions', {
+      method: 'POST',
+      url: txUrl,
+      headers: write,
+      payload: buy,
+    });
+    await check('/api/portfolios/{id}/transactions', {
+      method: 'POST',
+      url: txUrl,
+      headers: write,
+      payload: { ...buy, type: 'sell', quantity: '3' },
+    });
+    await check('/api/portfolios/{id}/import', {
+      method: 'POST',
+      url: `/api/portfolios/${id}/import`,
+      headers: { ...write, 'content-type': 'text/csv' },
+      payload: readFileSync(sharedData('broker-exports/ghostfolio/ok_vti-buy-on-ibkr.csv'), 'utf8'),
+    });
+    await check('/api/portfolios/{id}/import', {
+      method: 'POST',
+      url: `/api/portfolios/${id}/import`,
+      headers: { ...write, 'content-type': 'text/csv' },
+      payload: readFileSync(sharedData('broker-exports/ghostfolio/not-ok_invalid-date-yy.csv')),
+    });
+    await check('/api/portfolios/{id}/import', {
+      method: 'POST',
+      url: `/api/portfolios/${id}/import`,
+      headers: { ...write, 'content-type': 'application/xml' },
+      payload: '<csv/>',
+    });
+    await check('/api/portfolios/{id}/revalue', {
+      method: 'POST',
+      url: `/api/portfolios/${id}/revalue`,
+      headers: write,
+    });
+    await check('/api/portfolios/{id}/revalue', {
+      method: 'POST',
+      url: `/api/portfolios/${id}/revalue`,
+      headers: { cookie: other.cookie, ...ORIGIN },
+    });
+    await check('/api/holdings', { url: `/api/holdings?portfolioId=${id}`, headers: { cookie } });
+    await check('/api/holdings', {
+      url: `/api/holdings?portfolioId=${id}`,
+      headers: { cookie: other.cookie },
+    });
+    await check('/api/cash', { url: `/api/cash?portfolioId=${id}`, headers: { cookie } });
+    await check('/api/cash', { url: '/api/cash?portfolioId=nope', headers: { cookie } });
+    await check('/api/transactions', {
+      url: `/api/transactions?portfolioId=${id}&limit=1`,
+      headers: { cookie },
+    });
+    await check('/api/transactions', { url: '/api/transactions?limit=500', headers: { cookie } });
+    await check('/api/quote', { url: '/api/quote?symbol=AAPL', headers: { cookie } });
+    await check('/api/quote', { url: '/api/quote?symbol=ZZZZZ', headers: { cookie } });
+    await check('/api/quote', { url: '/api/quote?symbol=%24%24', headers: { cookie } });
   }
 
   it('is a valid OpenAPI 3.1.0 document, version 2.5.33, with both security schemes', async () => {
@@ -212,6 +312,8 @@ describe('OpenAPI document', () => {
       url: '/api/auth/logout',
       headers: { cookie, ...ORIGIN },
     });
+
+    await checkPortfolioOperations();
 
     const operations = Object.entries(doc.paths).flatMap(([path, ops]) =>
       Object.keys(ops).map((m) => `${m} ${path}`),

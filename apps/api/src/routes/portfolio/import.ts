@@ -1,0 +1,125 @@
+import multipart from '@fastify/multipart';
+import type { SwaggerTransform } from '@fastify/swagger';
+import { ImportResult, type PortfolioService } from '@svc/use-cases';
+import type { FastifyRequest } from 'fastify';
+import { type FastifyPluginAsyncZod, jsonSchemaTransform } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { jsonResponse } from '../../openapi.js';
+import { currentUser } from '../../plugins/app/session-guard.js';
+import { ApiError, errorResponses } from '../../problem.js';
+import { CsvUpload, ImportQuery, MultipartUpload, PortfolioParams } from './schemas.js';
+
+/**
+ * Largest broker CSV accepted, bytes (5 MiB: about 40 000 rows of a Ghostfolio export); beyond it
+ * the import answers 413 `payload_too_large`, for a `text/csv` body and for a multipart `file`.
+ */
+export const IMPORT_LIMIT_BYTES = 5 * 1024 * 1024;
+
+/**
+ * The media types of an import body, each with the zod schema that documents it. Fastify
+ * validates the `text/csv` body with its schema; a multipart body is not parsed into fields, so
+ * {@link readUpload} enforces its schema (one non-empty part named `file`).
+ */
+const UPLOAD_MEDIA = { 'text/csv': CsvUpload, 'multipart/form-data': MultipartUpload } as const;
+
+/**
+ * OpenAPI of the import: the zod transform for params, query and responses, plus a request body
+ * with one schema per media type (the zod transform only knows single-schema bodies).
+ */
+const documentUpload: SwaggerTransform = (document) => {
+  const { body: _body, ...schema } = document.schema;
+  const transformed = (jsonSchemaTransform as unknown as SwaggerTransform)({ ...document, schema });
+  const content = Object.fromEntries(
+    Object.entries(UPLOAD_MEDIA).map(([media, zodSchema]) => {
+      const { $schema: _, ...json } = z.toJSONSchema(zodSchema, { io: 'input' });
+      return [media, { schema: json }];
+    }),
+  );
+  return { ...transformed, schema: { ...transformed.schema, body: { content } } };
+};
+
+/** Options of {@link brokerImportRoute}. */
+export interface BrokerImportOptions {
+  readonly portfolios: PortfolioService;
+  /** Largest file, bytes; default {@link IMPORT_LIMIT_BYTES}. */
+  readonly limitBytes?: number;
+}
+
+/**
+ * `POST /portfolios/{id}/import`: a broker CSV export (Ghostfolio, Revolut, Interactive Brokers
+ * trades), sent as a `text/csv` body or as `multipart/form-data` with a part named `file`
+ * (`@fastify/multipart`, one file, size-limited). All rows or none are stored: a bad row answers
+ * 400 `validation_failed` with `errors: [{ path: 'line N', message }]`. Answers 201 ImportResult.
+ * The CSV parser and the multipart plugin are registered in this plugin's scope only.
+ */
+export const brokerImportRoute: FastifyPluginAsyncZod<BrokerImportOptions> = async (
+  app,
+  options,
+) => {
+  const limit = options.limitBytes ?? IMPORT_LIMIT_BYTES;
+  app.addContentTypeParser(
+    'text/csv',
+    { parseAs: 'string', bodyLimit: limit },
+    (_request, body, done) => done(null, body),
+  );
+  await app.register(multipart, {
+    limits: { fileSize: limit, files: 1, fields: 10, parts: 11 },
+    throwFileSizeLimit: true,
+  });
+
+  app.post('/portfolios/:id/import', {
+    config: { auth: 'session', swaggerTransform: documentUpload },
+    bodyLimit: limit,
+    schema: {
+      tags: ['portfolio'],
+      summary: 'Import a broker CSV export (all rows or none); holdings are re-derived',
+      description: `Send the file as \`text/csv\` or as \`multipart/form-data\` with a part named \`file\`, at most ${limit} bytes (413 beyond). The layout is detected from the header row unless \`format\` says otherwise. A bad row rejects the file: 400 with \`errors: [{ path: "line N", message }]\` and nothing stored. Rows that have no effect on holdings or cash are listed in \`skipped\`.`,
+      params: PortfolioParams,
+      querystring: ImportQuery,
+      body: { content: { 'text/csv': { schema: CsvUpload } } },
+      response: {
+        201: jsonResponse('What the import stored', ImportResult),
+        ...errorResponses(404, 413, 415),
+      },
+    },
+    handler: async (request, reply) => {
+      const text = await readUpload(request);
+      const result = await options.portfolios.importBrokerCsv(
+        currentUser(request).id,
+        request.params.id,
+        text,
+        request.query.format === undefined ? {} : { format: request.query.format },
+      );
+      return reply.code(201).send(result);
+    },
+  });
+};
+
+/**
+ * The CSV text of an import request: the `file` part of a multipart body, or a `text/csv` body.
+ * @throws {ApiError} `validation_failed` without a non-empty `file` part, `unsupported_media_type`
+ *   for any other body; the multipart plugin throws 413 beyond the size limit.
+ */
+async function readUpload(request: FastifyRequest): Promise<string> {
+  if (typeof request.body === 'string') return request.body;
+  if (!request.isMultipart()) {
+    throw new ApiError(
+      'unsupported_media_type',
+      'Send the CSV as text/csv or as multipart/form-data with a part named "file".',
+    );
+  }
+  const part = await request.file();
+  if (part?.fieldname !== 'file') {
+    part?.file.resume();
+    throw missingFile('a part named "file" is required');
+  }
+  const text = (await part.toBuffer()).toString('utf8');
+  if (text.length === 0) throw missingFile('the file is empty');
+  return text;
+}
+
+function missingFile(message: string): ApiError {
+  return new ApiError('validation_failed', 'The upload has no CSV file.', {
+    errors: [{ path: 'body.file', message }],
+  });
+}

@@ -1,0 +1,181 @@
+import { CashPosition, Holding, NewTransaction, Portfolio, Transaction } from '@svc/portfolio';
+import {
+  CreatePortfolioInput,
+  type PortfolioService,
+  RenamePortfolioInput,
+  RevaluationResult,
+  TransactionPage,
+} from '@svc/use-cases';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { jsonResponse } from '../../openapi.js';
+import { currentUser } from '../../plugins/app/session-guard.js';
+import { errorResponses } from '../../problem.js';
+import { brokerImportRoute } from './import.js';
+import { PortfolioFilterQuery, PortfolioParams, TransactionsQuery } from './schemas.js';
+
+/** Options of {@link portfolioRoutes}. */
+export interface PortfolioRoutesOptions {
+  /** The portfolio flows (`createPortfolioService` of `@svc/use-cases`). */
+  readonly portfolios: PortfolioService;
+  /** Largest broker CSV accepted by the import, bytes; default `IMPORT_LIMIT_BYTES`. */
+  readonly importLimitBytes?: number;
+}
+
+const TAGS = ['portfolio'];
+
+/**
+ * The portfolio REST routes (interface spec 4.4, CONTRACT §4), registered under `/api`; every
+ * route needs the session cookie and reads or changes only the signed-in user's rows (another
+ * user's portfolio answers 404 like a missing one). Handlers call one flow method each.
+ *
+ * - `GET /portfolios`, `POST /portfolios`, `PATCH /portfolios/{id}`;
+ * - `GET /holdings?portfolioId=`, `GET /cash?portfolioId=` (stored values, never fetched);
+ * - `GET /transactions?portfolioId=&from=&to=&limit=&cursor=` (keyset pages, newest first);
+ * - `POST /portfolios/{id}/transactions`, `POST /portfolios/{id}/import` (see
+ *   {@link brokerImportRoute}), `POST /portfolios/{id}/revalue`.
+ */
+export const portfolioRoutes: FastifyPluginAsyncZod<PortfolioRoutesOptions> = async (
+  app,
+  options,
+) => {
+  const { portfolios } = options;
+
+  app.get('/portfolios', {
+    config: { auth: 'session' },
+    schema: {
+      tags: TAGS,
+      summary: "List the user's portfolios, oldest first",
+      response: { 200: jsonResponse('The portfolios', z.array(Portfolio)) },
+    },
+    handler: async (request) => portfolios.listPortfolios(currentUser(request).id),
+  });
+
+  app.post('/portfolios', {
+    config: { auth: 'session' },
+    schema: {
+      tags: TAGS,
+      summary: 'Create a portfolio',
+      description: '`baseCurrency` defaults to EUR; stored values are in EUR regardless.',
+      body: CreatePortfolioInput,
+      response: {
+        201: jsonResponse('The new portfolio', Portfolio),
+        ...errorResponses(413, 415),
+      },
+    },
+    handler: async (request, reply) => {
+      const created = await portfolios.createPortfolio(currentUser(request).id, request.body);
+      return reply.code(201).send(created);
+    },
+  });
+
+  app.patch('/portfolios/:id', {
+    config: { auth: 'session' },
+    schema: {
+      tags: TAGS,
+      summary: 'Rename a portfolio',
+      params: PortfolioParams,
+      body: RenamePortfolioInput,
+      response: {
+        200: jsonResponse('The renamed portfolio', Portfolio),
+        ...errorResponses(404, 413, 415),
+      },
+    },
+    handler: async (request) =>
+      portfolios.renamePortfolio(currentUser(request).id, request.params.id, request.body.name),
+  });
+
+  app.get('/holdings', {
+    config: { auth: 'session' },
+    schema: {
+      tags: TAGS,
+      summary: 'List holdings with their stored EUR values',
+      description:
+        'Values as of the last revaluation (`valuedAt`); reading never fetches prices. Value fields are null, never 0, when a quote or FX rate was missing. `weight` is a fraction of the portfolio’s gross EUR value (valued holdings + positive cash).',
+      querystring: PortfolioFilterQuery,
+      response: {
+        200: jsonResponse('The holdings, by portfolio then symbol', z.array(Holding)),
+        ...errorResponses(404),
+      },
+    },
+    handler: async (request) => portfolios.listHoldings(currentUser(request).id, request.query),
+  });
+
+  app.get('/cash', {
+    config: { auth: 'session' },
+    schema: {
+      tags: TAGS,
+      summary: 'List cash positions with their stored EUR values',
+      description:
+        'Not in the interface spec’s route list: the REST twin of the MCP tool `listCash`, served by the same flow. Balances follow from the transactions and may be negative.',
+      querystring: PortfolioFilterQuery,
+      response: {
+        200: jsonResponse('The cash positions', z.array(CashPosition)),
+        ...errorResponses(404),
+      },
+    },
+    handler: async (request) => portfolios.listCash(currentUser(request).id, request.query),
+  });
+
+  app.get('/transactions', {
+    config: { auth: 'session' },
+    schema: {
+      tags: TAGS,
+      summary: 'List transactions, newest first, one keyset page at a time',
+      description:
+        '`from` and `to` are inclusive (a bare day covers the whole UTC day); pass `nextCursor` as `cursor` for the next page.',
+      querystring: TransactionsQuery,
+      response: {
+        200: jsonResponse('A page of transactions', TransactionPage),
+        ...errorResponses(404),
+      },
+    },
+    handler: async (request) => portfolios.listTransactions(currentUser(request).id, request.query),
+  });
+
+  app.post('/portfolios/:id/transactions', {
+    config: { auth: 'session' },
+    schema: {
+      tags: TAGS,
+      summary: 'Record a transaction; holdings and cash are re-derived and revalued',
+      description:
+        'Required fields depend on `type`. A sell of more units than held at that moment, or a symbol already held in another currency, answers 400 and stores nothing.',
+      params: PortfolioParams,
+      body: NewTransaction,
+      response: {
+        201: jsonResponse('The recorded transaction', Transaction),
+        ...errorResponses(404, 413, 415),
+      },
+    },
+    handler: async (request, reply) => {
+      const { id } = request.params;
+      const recorded = await portfolios.recordTransaction(
+        currentUser(request).id,
+        id,
+        request.body,
+      );
+      return reply.code(201).send(recorded);
+    },
+  });
+
+  app.post('/portfolios/:id/revalue', {
+    config: { auth: 'session' },
+    schema: {
+      tags: TAGS,
+      summary: 'Re-derive and revalue a portfolio in EUR now, and store the values',
+      description:
+        'Quotes for today (UTC) and ECB reference rates; a cached value up to 7 days old stands in when a provider fails. Positions that cannot be valued are stored with null values and listed in `issues`.',
+      params: PortfolioParams,
+      response: {
+        200: jsonResponse('The values now stored', RevaluationResult),
+        ...errorResponses(404),
+      },
+    },
+    handler: async (request) => portfolios.revalue(currentUser(request).id, request.params.id),
+  });
+
+  await app.register(brokerImportRoute, {
+    portfolios,
+    ...(options.importLimitBytes === undefined ? {} : { limitBytes: options.importLimitBytes }),
+  });
+};

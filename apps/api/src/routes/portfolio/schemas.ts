@@ -1,0 +1,51 @@
+import { BROKER_FORMATS } from '@svc/portfolio';
+import { TransactionListQuery } from '@svc/use-cases';
+import { z } from 'zod';
+
+const PortfolioId = z.uuid().describe('Portfolio id (another user’s answers 404)');
+
+/** Path parameters of the routes under `/api/portfolios/{id}`. */
+export const PortfolioParams = z.object({ id: PortfolioId });
+
+/** Query of `GET /api/holdings` and `GET /api/cash`: one portfolio, or all of the user's. */
+export const PortfolioFilterQuery = z.object({
+  portfolioId: PortfolioId.optional().describe(
+    'Only this portfolio (default: every portfolio of the user); another user’s answers 404',
+  ),
+});
+
+/**
+ * Query of `GET /api/transactions`: the use-case schema (`TransactionListQuery` of
+ * `@svc/use-cases`: inclusive `from`/`to`, `limit` 1–100 default 50, `cursor`) with the
+ * portfolio id checked as a UUID.
+ */
+export const TransactionsQuery = TransactionListQuery.extend({
+  portfolioId: PortfolioFilterQuery.shape.portfolioId,
+});
+
+/** Query of `POST /api/portfolios/{id}/import`. */
+export const ImportQuery = z.object({
+  format: z
+    .enum(['auto', ...BROKER_FORMATS])
+    .optional()
+    .describe(
+      'Layout of the file: auto (default: detected from the header row), ghostfolio, revolut, ibkr-trades',
+    ),
+});
+
+/** A `text/csv` import body: the broker export itself. */
+export const CsvUpload = z
+  .string()
+  .min(1, 'the file is empty')
+  .describe('The broker export, UTF-8 CSV with its header row');
+
+/**
+ * A `multipart/form-data` import body: one part named `file` holding the CSV (other text fields
+ * are ignored). The route reads the part itself; this schema documents it.
+ */
+export const MultipartUpload = z.object({
+  file: z
+    .string()
+    .meta({ format: 'binary', contentMediaType: 'text/csv' })
+    .describe('The broker export, UTF-8 CSV with its header row'),
+});
