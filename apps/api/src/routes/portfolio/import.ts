@@ -1,5 +1,6 @@
 import multipart from '@fastify/multipart';
 import type { SwaggerTransform } from '@fastify/swagger';
+import { DEFAULT_IMPORT_LIMITS } from '@svc/portfolio';
 import { ImportResult, type PortfolioService } from '@svc/use-cases';
 import type { FastifyRequest } from 'fastify';
 import { type FastifyPluginAsyncZod, jsonSchemaTransform } from 'fastify-type-provider-zod';
@@ -10,10 +11,11 @@ import { ApiError, errorResponses } from '../../problem.js';
 import { CsvUpload, ImportQuery, MultipartUpload, PortfolioParams } from './schemas.js';
 
 /**
- * Largest broker CSV accepted, bytes (5 MiB: about 40 000 rows of a Ghostfolio export); beyond it
- * the import answers 413 `payload_too_large`, for a `text/csv` body and for a multipart `file`.
+ * Largest broker CSV accepted, bytes: the importer's own limit (`DEFAULT_IMPORT_LIMITS.maxBytes`
+ * of `@svc/portfolio`, 2 000 000 bytes; it also stops at 10 000 rows). Beyond it the import
+ * answers 413 `payload_too_large`, for a `text/csv` body and for a multipart `file` alike.
  */
-export const IMPORT_LIMIT_BYTES = 5 * 1024 * 1024;
+export const IMPORT_LIMIT_BYTES = DEFAULT_IMPORT_LIMITS.maxBytes;
 
 /**
  * The media types of an import body, each with the zod schema that documents it. Fastify
@@ -40,9 +42,8 @@ const documentUpload: SwaggerTransform = (document) => {
 
 /** Options of {@link brokerImportRoute}. */
 export interface BrokerImportOptions {
+  /** The portfolio flows (`createPortfolioService` of `@svc/use-cases`). */
   readonly portfolios: PortfolioService;
-  /** Largest file, bytes; default {@link IMPORT_LIMIT_BYTES}. */
-  readonly limitBytes?: number;
 }
 
 /**
@@ -56,7 +57,7 @@ export const brokerImportRoute: FastifyPluginAsyncZod<BrokerImportOptions> = asy
   app,
   options,
 ) => {
-  const limit = options.limitBytes ?? IMPORT_LIMIT_BYTES;
+  const limit = IMPORT_LIMIT_BYTES;
   app.addContentTypeParser(
     'text/csv',
     { parseAs: 'string', bodyLimit: limit },
@@ -73,7 +74,7 @@ export const brokerImportRoute: FastifyPluginAsyncZod<BrokerImportOptions> = asy
     schema: {
       tags: ['portfolio'],
       summary: 'Import a broker CSV export (all rows or none); holdings are re-derived',
-      description: `Send the file as \`text/csv\` or as \`multipart/form-data\` with a part named \`file\`, at most ${limit} bytes (413 beyond). The layout is detected from the header row unless \`format\` says otherwise. A bad row rejects the file: 400 with \`errors: [{ path: "line N", message }]\` and nothing stored. Rows that have no effect on holdings or cash are listed in \`skipped\`.`,
+      description: `Send the file as \`text/csv\` or as \`multipart/form-data\` with a part named \`file\`, at most ${limit} bytes (413 beyond) and 10 000 rows. The layout is detected from the header row unless \`format\` says otherwise. A bad row rejects the file: 400 with \`errors: [{ path: "line N", message }]\` and nothing stored. Rows that have no effect on holdings or cash are listed in \`skipped\`.`,
       params: PortfolioParams,
       querystring: ImportQuery,
       body: { content: { 'text/csv': { schema: CsvUpload } } },

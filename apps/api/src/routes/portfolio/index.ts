@@ -18,8 +18,6 @@ import { PortfolioFilterQuery, PortfolioParams, TransactionsQuery } from './sche
 export interface PortfolioRoutesOptions {
   /** The portfolio flows (`createPortfolioService` of `@svc/use-cases`). */
   readonly portfolios: PortfolioService;
-  /** Largest broker CSV accepted by the import, bytes; default `IMPORT_LIMIT_BYTES`. */
-  readonly importLimitBytes?: number;
 }
 
 const TAGS = ['portfolio'];
@@ -174,8 +172,5 @@ export const portfolioRoutes: FastifyPluginAsyncZod<PortfolioRoutesOptions> = as
     handler: async (request) => portfolios.revalue(currentUser(request).id, request.params.id),
   });
 
-  await app.register(brokerImportRoute, {
-    portfolios,
-    ...(options.importLimitBytes === undefined ? {} : { limitBytes: options.importLimitBytes }),
-  });
+  await app.register(brokerImportRoute, { portfolios });
 };
