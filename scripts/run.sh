@@ -25,9 +25,32 @@ ensure_postgres() {
   export TEST_DATABASE_URL="postgres://postgres@127.0.0.1:5432/test"
 }
 
+offline_defaults() {
+  # With no fundamentals provider chosen and the shared real data beside the checkout, run offline
+  # on it: SEC companyfacts snapshots, daily price files, the ECB rate history. Otherwise keep the
+  # CONTRACT defaults (sec-edgar, which needs SEC_USER_AGENT; no quotes; live ECB rates).
+  local shared
+  shared="$(cd .. && pwd)/shared/data"
+  if [ -n "${FUNDAMENTALS_PROVIDER:-}" ] || [ ! -d "$shared" ]; then
+    echo "run.sh: FUNDAMENTALS_PROVIDER=${FUNDAMENTALS_PROVIDER:-sec-edgar (default)}; keeping the configured/CONTRACT defaults" >&2
+    return 0
+  fi
+  export FUNDAMENTALS_PROVIDER=snapshot
+  export FUNDAMENTALS_SNAPSHOT_DIR="$shared/fundamentals/raw/companyfacts"
+  export QUOTES_PROVIDER="${QUOTES_PROVIDER:-csv}"
+  export PRICES_DIR="${PRICES_DIR:-$shared/prices}"
+  export FX_PROVIDER="${FX_PROVIDER:-ecb-file}"
+  export ECB_FX_FILE="${ECB_FX_FILE:-$shared/fx/eurofxref-hist.csv}"
+  echo "run.sh: offline defaults from $shared:" >&2
+  echo "  FUNDAMENTALS_PROVIDER=snapshot FUNDAMENTALS_SNAPSHOT_DIR=$FUNDAMENTALS_SNAPSHOT_DIR" >&2
+  echo "  QUOTES_PROVIDER=$QUOTES_PROVIDER PRICES_DIR=$PRICES_DIR" >&2
+  echo "  FX_PROVIDER=$FX_PROVIDER ECB_FX_FILE=$ECB_FX_FILE" >&2
+}
+
 case "${1:-}" in
   start)
     pnpm install --frozen-lockfile
+    offline_defaults
     pnpm start
     ;;
   test)

@@ -1,5 +1,8 @@
+import { FundamentalsError } from '@svc/fundamentals-client';
+import { MoatScoringError } from '@svc/moat-scoring';
 import { StoreError } from '@svc/portfolio-store';
 import { QuotaError } from '@svc/quota';
+import { UseCaseError } from '@svc/use-cases';
 import { describe, expect, it } from 'vitest';
 import { ApiError, PROBLEM_CODES, STATUS_OF_CODE, toProblem } from './problem.js';
 
@@ -88,6 +91,42 @@ describe('toProblem', () => {
       used: 5,
       resetsAt: '2030-04-01T00:00:00.000Z',
     });
+  });
+
+  it.each([
+    [new FundamentalsError('invalid_symbol', 'Invalid symbol "$"'), 400, 'validation_failed'],
+    [new FundamentalsError('insufficient_data', 'Unknown ticker ZZZZ'), 404, 'insufficient_data'],
+    [
+      new FundamentalsError('upstream_unavailable', 'HTTP 503 from https://x/'),
+      503,
+      'upstream_unavailable',
+    ],
+    [
+      new FundamentalsError('parse_failed', 'not a companyfacts document'),
+      503,
+      'upstream_unavailable',
+    ],
+    [new FundamentalsError('invalid_config', 'SEC_USER_AGENT is not set'), 500, 'internal'],
+    [new MoatScoringError('insufficient_data', 'only 2 usable years'), 404, 'insufficient_data'],
+    [new MoatScoringError('invalid_argument', 'windowYears 2'), 500, 'internal'],
+    [new UseCaseError('not_found', 'no report 1'), 404, 'not_found'],
+  ])('maps %o to %i %s without the provider message', (error, status, code) => {
+    const answer = toProblem(error, '/api/stock-evaluation');
+    expect(answer.status).toBe(status);
+    expect(answer.body.code).toBe(code);
+    expect(answer.body.detail).not.toContain(error.message);
+  });
+
+  it('gives a malformed symbol a symbol field error, and keeps use-case field errors', () => {
+    const symbol = toProblem(new FundamentalsError('invalid_symbol', 'bad'), undefined);
+    expect(symbol.body.errors?.map((e) => e.path)).toEqual(['symbol']);
+    const errors = [{ path: 'evaluationJson.verdict', message: 'Invalid option' }];
+    const answer = toProblem(
+      new UseCaseError('validation_failed', 'evaluationJson is not a MoatEvaluation', { errors }),
+      undefined,
+    );
+    expect(answer.status).toBe(400);
+    expect(answer.body.errors).toEqual(errors);
   });
 
   it('gives every code a 4xx/5xx status', () => {

@@ -39,7 +39,14 @@ async function main(): Promise<void> {
 
   await app.listen({ port: config.port, host: config.host });
   app.log.info(
-    { baseUrl: config.baseUrl, database: runtime.dialect, dataDir: config.dataDir },
+    {
+      baseUrl: config.baseUrl,
+      database: runtime.dialect,
+      dataDir: config.dataDir,
+      fundamentals: config.fundamentals.provider,
+      quotes: config.quotes.provider,
+      fx: config.fx.provider,
+    },
     'service ready',
   );
 }

@@ -70,6 +70,51 @@ describe('parseConfig', () => {
     expect(() => parseConfig({ QUOTA_LIMITS: '{"gold":{}}' })).toThrow(ConfigError);
     expect(() => parseConfig({ QUOTA_LIMITS: 'not json' })).toThrow(/QUOTA_LIMITS/);
   });
+
+  it('reads the quote and FX sources: defaults none / ecb, each choice with what it needs', () => {
+    const defaults = parseConfig({});
+    expect(defaults.quotes).toEqual({
+      provider: 'none',
+      pricesDir: undefined,
+      apiUrl: undefined,
+      apiKey: undefined,
+    });
+    expect(defaults.fx).toEqual({ provider: 'ecb', file: undefined });
+    expect(defaults.sessionCacheSeconds).toBe(5);
+    expect(defaults.evaluationMemoSeconds).toBe(10);
+
+    const csv = parseConfig({
+      QUOTES_PROVIDER: 'csv',
+      PRICES_DIR: 'data/prices',
+      FX_PROVIDER: 'ecb-file',
+      ECB_FX_FILE: 'fx/eurofxref-hist.csv',
+    });
+    expect(csv.quotes.pricesDir).toBe(join(process.cwd(), 'data/prices'));
+    expect(csv.fx).toEqual({
+      provider: 'ecb-file',
+      file: join(process.cwd(), 'fx/eurofxref-hist.csv'),
+    });
+    const http = parseConfig({
+      QUOTES_PROVIDER: 'http',
+      QUOTES_API_URL: 'https://quotes.example.com/v1/',
+      QUOTES_API_KEY: 'k',
+    });
+    expect(http.quotes).toMatchObject({
+      provider: 'http',
+      apiUrl: 'https://quotes.example.com/v1',
+      apiKey: 'k',
+    });
+
+    expect(() => parseConfig({ QUOTES_PROVIDER: 'csv' })).toThrow(/PRICES_DIR/);
+    expect(() => parseConfig({ QUOTES_PROVIDER: 'http' })).toThrow(/QUOTES_API_URL/);
+    expect(() => parseConfig({ QUOTES_PROVIDER: 'http', QUOTES_API_URL: 'nope' })).toThrow(
+      /QUOTES_API_URL/,
+    );
+    expect(() => parseConfig({ FX_PROVIDER: 'ecb-file' })).toThrow(/ECB_FX_FILE/);
+    expect(() => parseConfig({ QUOTES_PROVIDER: 'yahoo' })).toThrow(/QUOTES_PROVIDER/);
+    expect(() => parseConfig({ FX_PROVIDER: 'fed' })).toThrow(/FX_PROVIDER/);
+    expect(() => parseConfig({ SESSION_CACHE_SECONDS: '-1' })).toThrow(/SESSION_CACHE_SECONDS/);
+  });
 });
 
 describe('loadConfig and the session secret', () => {

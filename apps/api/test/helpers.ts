@@ -38,13 +38,17 @@ export const ecbFileFx = createEcbFileFxProvider({ file: ECB_HISTORY_CSV });
  */
 export const PORTFOLIO_TEST_NOW = new Date('2024-03-01T22:00:00Z');
 
-/** A provider that records the tickers it is asked for, around another provider. */
-export function countingProvider(inner: FundamentalsProvider = snapshotProvider) {
+/**
+ * A provider that records the tickers it is asked for, around another provider; `delayMs` holds
+ * each answer back so that requests sent together surely overlap the fetch.
+ */
+export function countingProvider(inner: FundamentalsProvider = snapshotProvider, delayMs = 0) {
   const calls: string[] = [];
   const provider: FundamentalsProvider = {
     name: inner.name,
-    getFundamentals(ticker, options) {
+    async getFundamentals(ticker, options) {
       calls.push(ticker);
+      if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
       return inner.getFundamentals(ticker, options);
     },
   };

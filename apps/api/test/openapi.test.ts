@@ -299,6 +299,63 @@ describe('OpenAPI document', () => {
       headers: { cookie, ...ORIGIN },
     });
 
+    const evaluation = await check('/api/stock-evaluation', {
+      url: '/api/stock-evaluation?symbol=AAPL',
+      headers: { cookie },
+    });
+    await check('/api/stock-evaluation', {
+      url: '/api/stock-evaluation?symbol=AAPL',
+      headers: { cookie },
+    });
+    await check('/api/stock-evaluation', {
+      url: '/api/stock-evaluation?symbol=AAPL&fresh=true',
+      headers: { cookie },
+    });
+    await check('/api/stock-evaluation', {
+      url: '/api/stock-evaluation?symbol=ZZZZ',
+      headers: { cookie },
+    });
+    await check('/api/stock-evaluation', { url: '/api/stock-evaluation?symbol=AAPL' });
+
+    await check('/api/moat-screener', { url: '/api/moat-screener', headers: { cookie } });
+    await check('/api/moat-screener', {
+      url: '/api/moat-screener?action=meta',
+      headers: { cookie },
+    });
+    await check('/api/moat-screener', {
+      url: '/api/moat-screener?limit=101',
+      headers: { cookie },
+    });
+
+    const report = await check('/api/moat-reports', {
+      method: 'POST',
+      url: '/api/moat-reports',
+      headers: { cookie, ...ORIGIN },
+      payload: { symbol: 'AAPL', evaluationJson: evaluation.body, tags: ['doc'] },
+    });
+    await check('/api/moat-reports', {
+      method: 'POST',
+      url: '/api/moat-reports',
+      headers: { cookie, ...ORIGIN },
+      payload: { symbol: 'AAPL', evaluationJson: '{"symbol":"AAPL"}' },
+    });
+    await check('/api/moat-reports', { url: '/api/moat-reports?tags=doc', headers: { cookie } });
+    await check('/api/moat-reports/{id}', {
+      url: `/api/moat-reports/${report.json().id}`,
+      headers: { cookie },
+    });
+    await check('/api/moat-reports/{id}', { url: '/api/moat-reports/42', headers: { cookie } });
+    await check('/api/moat-reports/{id}', {
+      method: 'DELETE',
+      url: `/api/moat-reports/${report.json().id}`,
+      headers: { cookie, ...ORIGIN },
+    });
+    await check('/api/moat-reports/{id}', {
+      method: 'DELETE',
+      url: `/api/moat-reports/${report.json().id}`,
+      headers: { cookie, ...ORIGIN },
+    });
+
     await check('/account/developer', { url: '/account/developer', headers: { cookie } });
     await check('/account/developer', { url: '/account/developer' });
 

@@ -29,7 +29,8 @@ const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
 
 describe.each(ENGINES)('GET /api/stock-evaluation (%s)', (engine) => {
   let ctx: TestContext;
-  const counting = countingProvider();
+  // Each fetch takes at least 150 ms, so requests sent together overlap it on any engine.
+  const counting = countingProvider(undefined, 150);
   const get = (url: string, cookie?: string) =>
     ctx.app.inject({ url, headers: cookie ? { cookie } : {} });
 
@@ -217,7 +218,7 @@ describe('GET /api/stock-evaluation without a usable provider (sec-edgar, no SEC
       companyName: 'Coca-Cola Co',
       totalScore: 61,
       maxScore: 100,
-      verdict: 'Moderate Competitive Advantage',
+      verdict: 'Moderate Competitive Advantage' as const,
       criteria: [],
     };
     await ctx.repos.evaluations.upsert(evaluation, { cachedAt: new Date('2026-01-02T03:04:05Z') });
@@ -237,7 +238,7 @@ describe('GET /api/stock-evaluation without a usable provider (sec-edgar, no SEC
 describe('20 concurrent requests for one uncached symbol over a real socket', () => {
   let ctx: TestContext;
   let base: string;
-  const counting = countingProvider();
+  const counting = countingProvider(undefined, 150);
   beforeAll(async () => {
     const server = createServer();
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

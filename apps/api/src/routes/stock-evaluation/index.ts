@@ -1,4 +1,6 @@
+import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { createEvaluationJson } from '../../moat/evaluation-json.js';
 import { jsonResponse } from '../../openapi.js';
 import { currentUser } from '../../plugins/app/session-guard.js';
 import { errorResponses } from '../../problem.js';
@@ -14,8 +16,12 @@ const DESCRIPTION = [
   'fetch (per server process). Informational only, not financial advice.',
 ].join(' ');
 
-/** `GET /api/stock-evaluation` (interface spec 4.2; CONTRACT §3): one flow call. */
+/**
+ * `GET /api/stock-evaluation` (interface spec 4.2; CONTRACT §3): one flow call; the body is
+ * checked against the response schema and, for cache hits, serialized once per cached row.
+ */
 export const stockEvaluationRoutes: FastifyPluginAsyncZod = async (app) => {
+  const toJson = createEvaluationJson();
   app.get('', {
     config: { auth: 'session' },
     schema: {
@@ -28,13 +34,16 @@ export const stockEvaluationRoutes: FastifyPluginAsyncZod = async (app) => {
         ...errorResponses(404, 503),
       },
     },
-    handler: async (request) => {
+    handler: async (request, reply) => {
       const { id, plan } = currentUser(request);
-      return app.moat.evaluations.getEvaluation({
+      const served = await app.moat.evaluations.getEvaluation({
         symbol: request.query.symbol,
         fresh: request.query.fresh === '1',
         actor: { id, plan },
       });
+      // Bytes are sent as they are, with the JSON content type (already checked by toJson).
+      const raw: FastifyReply = reply;
+      return raw.type('application/json; charset=utf-8').send(toJson(served));
     },
   });
 };

@@ -1,0 +1,111 @@
+// A server for api.bench.mjs, run as a child process so that the load generator and the server
+// do not share an event loop. `bare`: one Fastify route answering a small JSON. `app`: the real
+// service (openRuntime + buildApp from dist/) with the evaluation cache filled with 2,000+ rows
+// and one signed-in user. Reports { port, cookie, rows } to the parent over IPC.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import Fastify from 'fastify';
+import { buildApp, loadConfig, openRuntime } from '../dist/index.js';
+
+const SHARED = resolve(
+  process.env.SHARED_DATA_DIR ?? resolve(import.meta.dirname, '../../../../shared/data'),
+);
+/** Synthetic copies of each real evaluation, so the cache holds 30 × (1 + REPLICAS) rows. */
+const REPLICAS = Number(process.env.BENCH_REPLICAS ?? 70);
+
+async function bare() {
+  const app = Fastify({ logger: false });
+  app.get('/bare', async () => ({ ok: true, service: 'bare', version: 1 }));
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  return { port: app.server.address().port, close: () => app.close() };
+}
+
+/** Stores the real evaluations of the snapshot companies plus REPLICAS renamed copies of each. */
+async function fillCache(moat, evaluations, actor) {
+  const tickers = (await import('node:fs'))
+    .readdirSync(join(SHARED, 'fundamentals/raw/companyfacts'))
+    .map((name) => /^([A-Z.-]+)_CIK\d+\.json$/.exec(name)?.[1])
+    .filter(Boolean);
+  const real = [];
+  for (const symbol of tickers) {
+    try {
+      real.push(await moat.evaluations.getEvaluation({ symbol, fresh: true, actor }));
+    } catch (error) {
+      console.error(`bench: ${symbol} not evaluated (${error.code ?? error.message})`);
+    }
+  }
+  for (const evaluation of real) {
+    const { _cached, _cachedAt, ...stored } = evaluation;
+    for (let i = 1; i <= REPLICAS; i += 1) {
+      const symbol = `${evaluation.symbol.slice(0, 5)}-${String(i).padStart(3, '0')}`;
+      await evaluations.upsert(
+        { ...stored, symbol, companyName: `${evaluation.companyName} (copy ${i})` },
+        { marketCap: stored._marketCap === null ? null : String(stored._marketCap) },
+      );
+    }
+  }
+  return real.length * (1 + REPLICAS);
+}
+
+async function service() {
+  const dataDir = await mkdtemp(join(tmpdir(), 'svc-api-bench-'));
+  const env = {
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    FUNDAMENTALS_PROVIDER: 'snapshot',
+    FUNDAMENTALS_SNAPSHOT_DIR: join(SHARED, 'fundamentals/raw/companyfacts'),
+    QUOTES_PROVIDER: 'csv',
+    PRICES_DIR: join(SHARED, 'prices'),
+    FX_PROVIDER: 'none',
+    RATE_LIMIT_PER_MINUTE: '100000000',
+    QUOTA_LIMITS: '{"pro":{"stock_evaluation":{"limit":1000}}}',
+    ...(process.env.BENCH_DATABASE_URL ? { DATABASE_URL: process.env.BENCH_DATABASE_URL } : {}),
+    ...(process.env.SESSION_CACHE_SECONDS
+      ? { SESSION_CACHE_SECONDS: process.env.SESSION_CACHE_SECONDS }
+      : {}),
+    ...(process.env.EVALUATION_CACHE_MEMO_SECONDS
+      ? { EVALUATION_CACHE_MEMO_SECONDS: process.env.EVALUATION_CACHE_MEMO_SECONDS }
+      : {}),
+  };
+  const quiet = { info: () => {}, warn: (m) => console.error(`bench: ${m}`) };
+  const config = await loadConfig(env, quiet);
+  const runtime = await openRuntime(config, quiet);
+  const app = await buildApp(runtime.deps, { logger: false });
+  // The runtime's repositories are createRepositories(db): the evaluation cache is among them.
+  const { repos } = runtime.deps;
+  const run = Date.now().toString(36);
+  const user = await repos.users.create({ email: `bench-${run}@example.com`, plan: 'pro' });
+  const rows = await fillCache(runtime.deps.moat, repos.evaluations, { id: user.id, plan: 'pro' });
+  const reg = await app.inject({
+    method: 'POST',
+    url: '/api/auth/register',
+    headers: { origin: config.baseUrl },
+    payload: { email: `reader-${run}@example.com`, password: 'correct horse battery' },
+  });
+  const cookie = reg.cookies.find((c) => c.name === 'service_session');
+  if (!cookie) throw new Error(`register failed: ${reg.statusCode} ${reg.body}`);
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  return {
+    port: app.server.address().port,
+    cookie: `service_session=${cookie.value}`,
+    rows,
+    dialect: runtime.dialect,
+    async close() {
+      await app.close();
+      await runtime.close();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+const mode = process.argv[2];
+const server = mode === 'bare' ? await bare() : await service();
+const { close, ...info } = server;
+process.send?.({ ready: true, ...info });
+process.on('message', async (message) => {
+  if (message === 'close') {
+    await close();
+    process.exit(0);
+  }
+});
