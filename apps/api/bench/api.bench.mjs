@@ -4,7 +4,8 @@
 // Each server runs in its own child process (bench-server.mjs); autocannon loads it from this
 // process for BENCH_SECONDS (default 5) per case with BENCH_CONNECTIONS (default 20)
 // connections, in BENCH_ROUNDS (default 2) interleaved rounds:
-//   bare        GET /bare on a Fastify instance with one route answering a small JSON
+//   bare        GET /bare on a Fastify instance with one route answering a small JSON, and
+//               GET /bare-8k answering prepared bytes of a cached evaluation's size
 //   evaluation  GET /api/stock-evaluation?symbol=AAPL, cached, with a session cookie
 //   screener    GET /api/moat-screener with filters and a sort over 2,000+ cached evaluations
 //               (also with 1 connection: the latency of one query without queueing)
@@ -58,6 +59,11 @@ const SCREENER_QUERY =
   'scoreMin=40&peMax=60&marketCapMin=1000000000&sortBy=marketCap&sortDir=desc&page=3&limit=20';
 const CASES = [
   { name: 'bare Fastify route', url: `http://127.0.0.1:${bareServer.port}/bare`, headers: {} },
+  {
+    name: 'bare route, 8 kB body',
+    url: `http://127.0.0.1:${bareServer.port}/bare-8k`,
+    headers: {},
+  },
   { name: 'cached evaluation', url: `${base}/api/stock-evaluation?symbol=AAPL`, headers },
   {
     name: 'screener (filters + sort)',
@@ -123,9 +129,11 @@ for (const c of results) {
     ].join(' '),
   );
 }
-const [, evaluation, screener, , screenerAlone] = results;
+const [, bareLarge, evaluation, screener, , screenerAlone] = results;
 console.log(
   `\ncached evaluation: ${((evaluation.rps / bare.rps) * 100).toFixed(0)}% of the bare route's ` +
-    `throughput (aim >= 50%); screener p99 ${screener.p99} ms at ${screener.connections} ` +
+    `throughput, ${((evaluation.rps / bareLarge.rps) * 100).toFixed(0)}% of the bare route with ` +
+    'a body of the same size (aim >= 50%); ' +
+    `screener p99 ${screener.p99} ms at ${screener.connections} ` +
     `connections, ${screenerAlone.p99} ms at 1 (aim < 20 ms)`,
 );

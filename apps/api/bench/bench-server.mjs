@@ -17,6 +17,11 @@ const REPLICAS = Number(process.env.BENCH_REPLICAS ?? 70);
 async function bare() {
   const app = Fastify({ logger: false });
   app.get('/bare', async () => ({ ok: true, service: 'bare', version: 1 }));
+  // The same size as a cached evaluation (about 7.9 kB), to tell payload cost from app cost.
+  const large = Buffer.from(JSON.stringify({ pad: '—'.repeat(2630) }));
+  app.get('/bare-8k', async (_request, reply) =>
+    reply.type('application/json; charset=utf-8').send(large),
+  );
   await app.listen({ port: 0, host: '127.0.0.1' });
   return { port: app.server.address().port, close: () => app.close() };
 }
