@@ -1,5 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
-  test: { include: ['src/**/*.test.ts', 'test/**/*.test.ts'] },
+  test: {
+    setupFiles: ['test/fast-check-setup.ts'],
+    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+  },
 });
