@@ -1,0 +1,129 @@
+import type { Criterion, MoatEvaluation } from '@svc/schemas';
+import { describe, expect, it } from 'vitest';
+import {
+  DISCLAIMER,
+  ENGLISH_ONLY_NOTE,
+  renderNarrativeTemplate,
+} from './render-narrative-template.js';
+
+function criterion(
+  key: Criterion['key'],
+  name: string,
+  status: Criterion['status'],
+  value: string,
+  score: number,
+  maxScore = 12.5,
+): Criterion {
+  return { key, name, status, value, score, maxScore };
+}
+
+/** A hand-made evaluation: 2 passes, 1 warning, 1 fail, 1 criterion that does not apply. */
+const EVALUATION: MoatEvaluation = {
+  symbol: 'ACME',
+  companyName: 'Acme Corp',
+  totalScore: 31.25,
+  maxScore: 50,
+  verdict: 'Moderate Competitive Advantage',
+  criteria: [
+    criterion('gross_margin', 'Gross margin', 'pass', 'Median gross margin 45.0%', 12.5),
+    criterion('net_margin', 'Net margin', 'pass', 'Median net margin 21.3%', 12.5),
+    criterion('debt_sustainability', 'Debt', 'warning', 'Debt/earnings 4.1 years', 6.25),
+    criterion('capex_efficiency', 'Capex', 'fail', 'Capex 61% of net income', 0),
+    criterion('product_durability', 'Product durability', 'warning', 'Not assessed', 0, 0),
+  ],
+  valuation: {
+    peRatio: 24.456,
+    forwardPE: null,
+    pegRatio: null,
+    augmentedPayoutRatio: 88.1,
+    sellTrigger: false,
+    _notes: ['EPS growth not positive: PEG not meaningful'],
+  },
+};
+
+function section(markdown: string, title: string): string {
+  const start = markdown.indexOf(`## ${title}\n`);
+  expect(start).toBeGreaterThanOrEqual(0);
+  const next = markdown.indexOf('\n## ', start + 1);
+  return markdown.slice(start, next === -1 ? undefined : next);
+}
+
+describe('renderNarrativeTemplate', () => {
+  const markdown = renderNarrativeTemplate(EVALUATION);
+
+  it('has the sections in order and ends with the disclaimer', () => {
+    const order = ['## Summary', '## Strengths', '## Risks', '## Valuation', DISCLAIMER].map((s) =>
+      markdown.indexOf(s),
+    );
+    expect(order.every((i) => i >= 0)).toBe(true);
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
+    expect(markdown.endsWith(`${DISCLAIMER}\n`)).toBe(true);
+    expect(markdown.startsWith('# Acme Corp (ACME)\n')).toBe(true);
+  });
+
+  it('states the score, its percent of the maximum, the verdict and the scored passes', () => {
+    const text = section(markdown, 'Summary');
+    // 31.25 rounds to 31.3 at one decimal; 31.25 / 50 = 62.5% rounds to 63%.
+    expect(text).toContain('scores 31.3 out of 50 (63%)');
+    expect(text).toContain('**Moderate Competitive Advantage**');
+    // 4 criteria have maxScore > 0, and 2 of them pass.
+    expect(text).toContain('2 of 4 scored criteria pass.');
+  });
+
+  it('lists passing criteria as strengths and the others as risks, with display values', () => {
+    const strengths = section(markdown, 'Strengths');
+    expect(strengths).toContain('- **Gross margin** (12.5/12.5): Median gross margin 45.0%');
+    expect(strengths).toContain('Median net margin 21.3%');
+    expect(strengths).not.toContain('Debt');
+    const risks = section(markdown, 'Risks');
+    expect(risks).toContain('- **Debt** (warning, 6.25/12.5): Debt/earnings 4.1 years');
+    expect(risks).toContain('- **Capex** (fail, 0/12.5): Capex 61% of net income');
+    expect(risks).toContain('- **Product durability** (warning, not scored): Not assessed');
+    expect(risks).not.toContain('Gross margin');
+  });
+
+  it('gives the valuation ratios, says which are missing and why', () => {
+    const text = section(markdown, 'Valuation');
+    expect(text).toContain('- P/E: 24.46');
+    expect(text).toContain('- PEG: not available');
+    expect(text).toContain('- Augmented payout ratio: 88.1%');
+    expect(text).toContain('- Sell trigger (P/E ≥ 40): no');
+    expect(text).toContain('- EPS growth not positive: PEG not meaningful');
+  });
+
+  it('flags the sell trigger and a missing reason, and handles an absent valuation', () => {
+    const high = renderNarrativeTemplate({
+      ...EVALUATION,
+      valuation: {
+        peRatio: 41,
+        forwardPE: null,
+        pegRatio: null,
+        augmentedPayoutRatio: null,
+        sellTrigger: true,
+      },
+    });
+    expect(section(high, 'Valuation')).toContain('yes, the P/E is 40 or more');
+    expect(section(high, 'Valuation')).toContain('No reason was recorded');
+    const { valuation: _omitted, ...withoutValuation } = EVALUATION;
+    expect(section(renderNarrativeTemplate(withoutValuation), 'Valuation')).toContain(
+      'No valuation is available',
+    );
+  });
+
+  it('says when no criterion passes or fails', () => {
+    const none = renderNarrativeTemplate({ ...EVALUATION, criteria: [] });
+    expect(section(none, 'Strengths')).toContain('No criterion passes.');
+    expect(section(none, 'Risks')).toContain('No criterion fails or warns.');
+  });
+
+  it('is deterministic and notes a non-English request', () => {
+    expect(renderNarrativeTemplate(EVALUATION)).toBe(markdown);
+    expect(markdown).not.toContain(ENGLISH_ONLY_NOTE);
+    for (const language of ['en', 'EN-gb', 'English']) {
+      expect(renderNarrativeTemplate(EVALUATION, { language })).toBe(markdown);
+    }
+    const german = renderNarrativeTemplate(EVALUATION, { language: 'de' });
+    expect(german).toContain(ENGLISH_ONLY_NOTE);
+    expect(german.replace(`_${ENGLISH_ONLY_NOTE}_\n\n`, '')).toBe(markdown);
+  });
+});
