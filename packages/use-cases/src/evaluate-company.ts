@@ -73,8 +73,9 @@ export async function evaluateCompany(
     splitFactor: factor,
   });
   if (deps.quotes && !quote) valuation._notes.push(`no price found for ${ticker}`);
-  if (quote?.adjustment === 'dividends-estimated') {
-    const bound = ((quote.maxRelativeError ?? 0) * 100).toFixed(1);
+  // On the last day of a total-return series the adjusted close is the close (bound 0): no note.
+  if (quote?.adjustment === 'dividends-estimated' && (quote.maxRelativeError ?? 1) > 0) {
+    const bound = ((quote.maxRelativeError ?? 0) * 100).toFixed(2);
     valuation._notes.push(
       `price of ${quote.asOf} reconstructed from a dividend-adjusted series (within ±${bound}%)`,
     );

@@ -9,7 +9,9 @@ export function portfolio({ baseUrl }: DocsAddresses): SectionText {
       summary:
         'Holdings and cash follow from recorded transactions and carry stored EUR values with ' +
         'the instant they were valued (valuedAt). Reads take an optional portfolioId (default: ' +
-        'all of your portfolios). Money is sent as decimal numbers in the record currency plus EUR.',
+        'all of your portfolios). Money and quantities are decimal strings (e.g. "2492.2778137427"), ' +
+        'never JSON numbers, in the record currency plus EUR; weight is a fraction (0–1) of the ' +
+        "portfolio's gross EUR value (valued holdings plus positive cash).",
       endpoints: [
         {
           method: 'GET',
@@ -26,10 +28,42 @@ export function portfolio({ baseUrl }: DocsAddresses): SectionText {
         },
         {
           method: 'GET',
-          path: '/api/transactions?portfolioId=',
+          path: '/api/cash?portfolioId=',
+          auth: 'session',
+          description: '[{ id, portfolioId, currency, amount, amountEur, valuedAt }]',
+        },
+        {
+          method: 'GET',
+          path: '/api/transactions?portfolioId=&from=&to=&limit=&cursor=',
           auth: 'session',
           description:
-            '[{ id, portfolioId, type: buy|sell|dividend|deposit|withdrawal|fee|split, symbol?, quantity?, price?, currency, fee?, executedAt, note? }]',
+            '{ items: [{ id, portfolioId, type: buy|sell|dividend|deposit|withdrawal|fee|split, symbol?, quantity?, price?, amount?, ratio?, currency, fee?, executedAt, note? }], nextCursor } — newest first; pass nextCursor back as cursor for the next page',
+        },
+        {
+          method: 'POST',
+          path: '/api/portfolios',
+          auth: 'session',
+          description: 'create: { name, baseCurrency? } → 201 Portfolio',
+        },
+        {
+          method: 'POST',
+          path: '/api/portfolios/{id}/transactions',
+          auth: 'session',
+          description:
+            'record one transaction (buy/sell: symbol, quantity, price; dividend/deposit/withdrawal/fee: amount; split: symbol, ratio) → 201; holdings and cash are re-derived and revalued',
+        },
+        {
+          method: 'POST',
+          path: '/api/portfolios/{id}/import?format=',
+          auth: 'session',
+          description:
+            'broker CSV as text/csv or multipart (file part), at most 2 MB → 201 { format, imported, skipped }; any bad row → 400 with errors [{ path: "line N", message }] and nothing applied',
+        },
+        {
+          method: 'POST',
+          path: '/api/portfolios/{id}/revalue',
+          auth: 'session',
+          description: 'prices holdings and converts to EUR now; stores and returns the values',
         },
         {
           method: 'GET',
@@ -45,6 +79,14 @@ export function portfolio({ baseUrl }: DocsAddresses): SectionText {
           code: `curl -s -b cookies.txt ${baseUrl}/api/portfolios`,
         },
         {
+          title: 'Record a buy (cookie-authenticated writes need an Origin header)',
+          language: 'bash',
+          code:
+            `curl -s -b cookies.txt -H 'content-type: application/json' -H 'origin: ${baseUrl}' \\\n` +
+            `  -d '{"type":"buy","symbol":"AAPL","quantity":"10","price":"150","fee":"1","currency":"USD","executedAt":"2024-03-01T15:00:00Z"}' \\\n` +
+            `  ${baseUrl}/api/portfolios/<id>/transactions`,
+        },
+        {
           title: 'Holdings of one portfolio',
           language: 'bash',
           code: `curl -s -b cookies.txt '${baseUrl}/api/holdings?portfolioId=<id>'`,
@@ -52,7 +94,7 @@ export function portfolio({ baseUrl }: DocsAddresses): SectionText {
       ],
       notes: [
         'Agents should read portfolio data through MCP (listPortfolios, listHoldings, listCash).',
-        'Write routes (create a portfolio, record a transaction, import a broker CSV) are listed in /openapi.json.',
+        'Broker formats: ghostfolio (CSV), revolut, ibkr-trades (auto-detected from the header).',
         "You only ever see your own rows; another user's ids answer 404.",
       ],
     },
