@@ -58,7 +58,17 @@ case "${1:-}" in
     ensure_postgres
     pnpm lint
     pnpm typecheck
-    pnpm test
+    log=$(mktemp)
+    status=0
+    pnpm test 2>&1 | tee "$log" || status=$?
+    # One closing line over every package's vitest summary ("Tests  12 passed | 1 skipped (13)").
+    summary=$(sed 's/\x1b\[[0-9;]*m//g' "$log" | grep -E ':test: +Tests +' || true)
+    passed=$(printf '%s\n' "$summary" | grep -oE '[0-9]+ passed' | awk '{s+=$1} END {print s+0}')
+    failed=$(printf '%s\n' "$summary" | grep -oE '[0-9]+ failed' | awk '{s+=$1} END {print s+0}')
+    skipped=$(printf '%s\n' "$summary" | grep -oE '[0-9]+ skipped' | awk '{s+=$1} END {print s+0}')
+    rm -f "$log"
+    echo "tests: $passed passed, $failed failed, $skipped skipped"
+    exit "$status"
     ;;
   *)
     echo "usage: bash scripts/run.sh start|test" >&2
