@@ -1,3 +1,4 @@
+import { MCP_ENDPOINT_PATH, type McpPluginOptions, mcpPlugin } from '@svc/mcp';
 import Fastify, {
   type FastifyBaseLogger,
   type FastifyInstance,
@@ -6,6 +7,7 @@ import Fastify, {
 import fp from 'fastify-plugin';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { AppDeps } from './deps.js';
+import { OPENAPI_VERSION } from './openapi.js';
 import { registerBearerGuard } from './plugins/app/bearer-guard.js';
 import { registerProblemHandler } from './plugins/app/problem-handler.js';
 import { decorateServices } from './plugins/app/services.js';
@@ -13,6 +15,7 @@ import { registerSessionGuard } from './plugins/app/session-guard.js';
 import { registerCookies } from './plugins/external/cookie.js';
 import { registerRateLimit } from './plugins/external/rate-limit.js';
 import { registerSwagger } from './plugins/external/swagger.js';
+import { toProblem } from './problem.js';
 import { developerPageRoutes } from './routes/account/developer.js';
 import { accountTokenRoutes } from './routes/account/index.js';
 import { authRoutes } from './routes/auth/index.js';
@@ -58,11 +61,40 @@ export const apiApp = fp(
     await app.register(moatReportRoutes, { prefix: '/api/moat-reports' });
     await app.register(portfolioRoutes, { prefix: '/api', portfolios: deps.portfolio.portfolios });
     await app.register(quoteRoutes, { prefix: '/api/quote', quotes: deps.portfolio.quotes });
-    // Further resource routes (advisor, MCP) are registered here as
+    await app.register(mcpPlugin, mcpOptions(app, deps));
+    // Further resource routes (advisor) are registered here as
     // routes/<resource>/index.ts, each with `config: { auth: 'session' }`.
   },
   { name: 'svc-api', fastify: '5.x' },
 );
+
+/**
+ * The MCP plugin's options (`@svc/mcp`): the flows created once, the PAT guard (401 +
+ * `WWW-Authenticate: Bearer`), and the app's one error mapping ({@link toProblem}) for failed
+ * tool calls; unexpected errors are logged like the REST problem handler does.
+ */
+function mcpOptions(app: FastifyInstance, deps: AppDeps): McpPluginOptions {
+  return {
+    services: {
+      evaluations: deps.moat.evaluations,
+      screener: deps.moat.screener,
+      reports: deps.moat.reports,
+      portfolios: deps.portfolio.portfolios,
+      quotas: deps.quotas,
+    },
+    toProblem: (error) => {
+      const answer = toProblem(error, MCP_ENDPOINT_PATH);
+      if (answer.unexpected) app.log.error({ err: error }, 'MCP tool failed');
+      return answer.body;
+    },
+    guard: app.requirePersonalAccessToken,
+    actorOf: (request) => request.tokenUser,
+    baseUrl: deps.config.baseUrl,
+    accountUrl: deps.config.accountUrl,
+    rateLimitPerMinute: deps.config.rateLimitPerMinute,
+    info: { name: 'moat-portfolio', version: OPENAPI_VERSION },
+  };
+}
 
 /** Options of {@link buildApp} beyond the dependencies. */
 export interface BuildAppOptions {

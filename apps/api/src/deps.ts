@@ -5,6 +5,7 @@ import {
   mintPersonalAccessToken,
   verifyPassword,
 } from '@svc/portfolio-store';
+import type { QuotaService } from '@svc/quota';
 import type { PortfolioService, QuoteService } from '@svc/use-cases';
 import type { AccountRepositories, PasswordHasher, QuotaUsageReader } from './accounts/ports.js';
 import type { LoginThrottleOptions } from './auth/login-throttle.js';
@@ -29,8 +30,8 @@ export interface AppDeps {
   readonly config: AppConfig;
   /** User, session and token repositories (`createRepositories(db)` of `@svc/portfolio-store`). */
   readonly repos: AccountRepositories;
-  /** Quota usage (`createQuotaService()` of `@svc/quota`). */
-  readonly quotas: QuotaUsageReader;
+  /** Quota usage, and `withQuota` for the MCP narrative (`createQuotaService()` of `@svc/quota`). */
+  readonly quotas: QuotaUsageReader & Pick<QuotaService, 'withQuota'>;
   /** Evaluation, screener and report flows (`createMoatServices`). */
   readonly moat: MoatServices;
   /** Portfolio and quote flows (`GET /api/portfolios`, `/api/holdings`, `/api/quote`, …). */

@@ -1,0 +1,151 @@
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { Actor } from '@svc/use-cases';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
+import fp from 'fastify-plugin';
+import { buildMcpServer } from './build-mcp-server.js';
+import {
+  DEFAULT_SERVER_INFO,
+  type McpServerInfo,
+  type McpServices,
+  type ProblemMapper,
+} from './deps.js';
+import {
+  type DiscoveryAddresses,
+  MCP_DISCOVERY_PATH,
+  MCP_ENDPOINT_PATH,
+  mcpDiscovery,
+} from './discovery.js';
+
+/** An `onRequest` hook that answers 401 (with `WWW-Authenticate: Bearer`) for a bad token. */
+export type BearerGuard = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+
+/** Options of {@link mcpPlugin}. */
+export interface McpPluginOptions extends DiscoveryAddresses {
+  /** The flows, created once per process (see {@link McpServices}). */
+  readonly services: McpServices;
+  /** The app's error mapping, applied to every failed tool call. */
+  readonly toProblem: ProblemMapper;
+  /**
+   * The personal access token check, run before the handler (apps/api:
+   * `app.requirePersonalAccessToken`); it must throw (401) or leave the owner for `actorOf`.
+   */
+  readonly guard: BearerGuard;
+  /** The owner of the verified token (apps/api: `request.tokenUser`), or null. */
+  readonly actorOf: (request: FastifyRequest) => Actor | null;
+  /** Requests per minute per token owner on the MCP endpoint; default no limit of its own. */
+  readonly rateLimitPerMinute?: number;
+  /** Server name and version; default {@link DEFAULT_SERVER_INFO}. */
+  readonly info?: McpServerInfo;
+}
+
+/**
+ * Hides a route from the OpenAPI document (`hide` is read by `@fastify/swagger`, which this
+ * package does not depend on, hence the cast).
+ */
+const HIDDEN = { hide: true } as FastifySchema;
+
+/** JSON-RPC answer of GET/DELETE: a stateless server has no stream to resume nor session to end. */
+const METHOD_NOT_ALLOWED = {
+  jsonrpc: '2.0',
+  error: { code: -32000, message: 'Method not allowed: this stateless server accepts POST only.' },
+  id: null,
+};
+
+/**
+ * Serves one JSON-RPC POST: a new server and transport for this request only (stateless,
+ * `sessionIdGenerator: undefined`, JSON responses), over the raw Node request and response
+ * (`reply.hijack()`), closed when the response closes.
+ */
+async function serveMcpRequest(
+  options: McpPluginOptions,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<void> {
+  const actor = options.actorOf(request);
+  if (actor === null) throw new Error('the bearer guard let a request through without its owner');
+  const server = buildMcpServer({
+    services: options.services,
+    actor: { id: actor.id, plan: actor.plan },
+    toProblem: options.toProblem,
+    info: options.info ?? DEFAULT_SERVER_INFO,
+  });
+  const transport = new StreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: true,
+  });
+  reply.hijack();
+  reply.raw.on('close', () => {
+    void transport.close();
+    void server.close();
+  });
+  try {
+    await server.connect(transport);
+    await transport.handleRequest(request.raw, reply.raw, request.body);
+  } catch (error) {
+    request.log.error({ err: error }, 'MCP request failed');
+    if (!reply.raw.headersSent) {
+      reply.raw.writeHead(500, { 'content-type': 'application/json' });
+      reply.raw.end(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          error: { code: -32603, message: 'Internal server error' },
+          id: null,
+        }),
+      );
+    }
+  }
+}
+
+const mcpRoutes: FastifyPluginAsync<McpPluginOptions> = async (app, options) => {
+  const info = options.info ?? DEFAULT_SERVER_INFO;
+  const discovery = mcpDiscovery(options, info);
+  const rateLimit =
+    options.rateLimitPerMinute === undefined
+      ? {}
+      : {
+          rateLimit: {
+            max: options.rateLimitPerMinute,
+            timeWindow: 60_000,
+            keyGenerator: (request: FastifyRequest) =>
+              `mcp:${options.actorOf(request)?.id ?? request.ip}`,
+          },
+        };
+
+  app.get(MCP_DISCOVERY_PATH, { schema: HIDDEN }, async () => discovery);
+
+  app.post(MCP_ENDPOINT_PATH, {
+    schema: HIDDEN,
+    config: rateLimit,
+    onRequest: options.guard,
+    handler: (request, reply) => serveMcpRequest(options, request, reply),
+  });
+
+  app.route({
+    method: ['GET', 'DELETE'],
+    url: MCP_ENDPOINT_PATH,
+    schema: HIDDEN,
+    onRequest: options.guard,
+    handler: async (_request, reply) =>
+      reply.code(405).header('allow', 'POST').send(METHOD_NOT_ALLOWED),
+  });
+};
+
+/**
+ * The MCP server as a Fastify plugin (interface spec 4.5, CONTRACT §4):
+ * - `POST /api/mcp/user/mcp`: streamable HTTP (JSON-RPC), stateless, behind `options.guard`
+ *   (a missing, unknown, revoked or expired personal access token answers HTTP 401 with
+ *   `WWW-Authenticate: Bearer` before any MCP handling);
+ * - `GET` / `DELETE /api/mcp/user/mcp`: 405 with `Allow: POST` (no SSE stream nor session to
+ *   end on a stateless server);
+ * - `GET /.well-known/mcp.json`: the public discovery document ({@link mcpDiscovery}).
+ * The routes are hidden from OpenAPI (`schema.hide`): MCP is described by `tools/list` and the
+ * discovery document instead.
+ *
+ * @example
+ * await app.register(mcpPlugin, {
+ *   services, toProblem, baseUrl, accountUrl,
+ *   guard: app.requirePersonalAccessToken,
+ *   actorOf: (request) => request.tokenUser,
+ * });
+ */
+export const mcpPlugin = fp(mcpRoutes, { name: 'svc-mcp', fastify: '5.x' });

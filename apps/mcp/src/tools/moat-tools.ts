@@ -1,0 +1,186 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { renderNarrativeTemplate } from '@svc/narrative';
+import { MoatEvaluation } from '@svc/schemas';
+import {
+  ReportSummary,
+  SaveReportInput,
+  ScreenerPage,
+  ScreenerQuery,
+  UseCaseError,
+} from '@svc/use-cases';
+import { z } from 'zod';
+import type { McpServerDeps } from '../deps.js';
+import { MCP_TOOLS } from '../tool-catalog.js';
+import { runTool } from '../tool-result.js';
+
+const Ticker = z.string().trim().min(1).max(10).describe('Ticker symbol, e.g. AAPL');
+
+const NarrativeInput = z.object({
+  symbol: Ticker.optional().describe('Ticker; the evaluation is read from the cache or fetched'),
+  evaluation: MoatEvaluation.optional().describe('An evaluation to narrate instead of a symbol'),
+  language: z
+    .string()
+    .trim()
+    .min(2)
+    .max(35)
+    .describe('Requested language (e.g. en, de); the offline template writes English only'),
+});
+
+const Narrative = z.object({
+  symbol: z.string(),
+  language: z.string().describe('The language requested'),
+  markdown: z.string().describe('The narrative, markdown'),
+  generator: z
+    .literal('template')
+    .describe('template: the offline template of @svc/narrative (no model configured)'),
+});
+
+/*
+ * Tool schemas must be `type: "object"` at the top of their JSON Schema, but a named schema
+ * (`.meta({ id })`) is emitted as a bare `$ref`: `.extend({})` makes an unnamed copy (nested
+ * named schemas stay `$ref`s into `definitions`, which is allowed).
+ */
+const EvaluationOutput = MoatEvaluation.extend({});
+const ScreenerInput = ScreenerQuery.extend({});
+const ScreenerOutput = ScreenerPage.extend({});
+
+const SaveReportToolInput = SaveReportInput.extend({
+  evaluationJson: SaveReportInput.shape.evaluationJson.optional(),
+  evaluation: MoatEvaluation.optional().describe('The evaluation as an object (or evaluationJson)'),
+});
+type SaveReportToolInput = z.infer<typeof SaveReportToolInput>;
+
+/** `evaluationJson`, or the `evaluation` object serialised; `validation_failed` without either. */
+function evaluationJsonOf(input: SaveReportToolInput): string {
+  if (input.evaluationJson !== undefined) return input.evaluationJson;
+  if (input.evaluation !== undefined) return JSON.stringify(input.evaluation);
+  throw new UseCaseError('validation_failed', 'Give evaluation or evaluationJson.', {
+    errors: [{ path: 'evaluation', message: 'required when evaluationJson is absent' }],
+  });
+}
+
+/**
+ * Registers the moat tools of interface spec 4.5, each one flow call of `@svc/use-cases` (the
+ * flows the REST routes use):
+ * - `getMoatEvaluation {symbol, fresh?}`: from the cache, or fetched (cache miss or `fresh`),
+ *   which consumes one `stock_evaluation` unit, as `GET /api/stock-evaluation`;
+ * - `generateMoatNarrative {symbol?, evaluation?, language}`: one `ai_consult` unit; the offline
+ *   template of `@svc/narrative` (no model is configured); with only a symbol the evaluation
+ *   comes through the evaluation flow;
+ * - `listMoatReports {tags?}`, `saveMoatReport` (SaveReportInput, or `evaluation` as an object);
+ * - `screenMoat` (the ScreenerQuery fields, all optional).
+ */
+export function registerMoatTools(server: McpServer, deps: McpServerDeps): void {
+  const { services, actor, toProblem } = deps;
+
+  server.registerTool(
+    'getMoatEvaluation',
+    {
+      ...MCP_TOOLS.getMoatEvaluation,
+      inputSchema: z.object({
+        symbol: Ticker,
+        fresh: z.boolean().optional().describe('Fetch again even when cached (consumes quota)'),
+      }),
+      outputSchema: EvaluationOutput,
+      annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: true },
+    },
+    ({ symbol, fresh }) =>
+      runTool(toProblem, () =>
+        services.evaluations.getEvaluation({ symbol, fresh: fresh === true, actor }),
+      ),
+  );
+
+  server.registerTool(
+    'generateMoatNarrative',
+    {
+      ...MCP_TOOLS.generateMoatNarrative,
+      inputSchema: NarrativeInput,
+      outputSchema: Narrative,
+      annotations: { readOnlyHint: true, idempotentHint: false, openWorldHint: false },
+    },
+    (input) =>
+      runTool(toProblem, () => {
+        const source = narrativeSource(input);
+        return services.quotas.withQuota(actor.id, actor.plan, 'ai_consult', async () => {
+          const evaluation =
+            source.evaluation ??
+            (await services.evaluations.getEvaluation({
+              symbol: source.symbol,
+              fresh: false,
+              actor,
+            }));
+          const markdown = renderNarrativeTemplate(evaluation, { language: input.language });
+          return {
+            symbol: evaluation.symbol,
+            language: input.language,
+            markdown,
+            generator: 'template' as const,
+          };
+        });
+      }),
+  );
+
+  server.registerTool(
+    'listMoatReports',
+    {
+      ...MCP_TOOLS.listMoatReports,
+      inputSchema: z.object({
+        tags: z.array(z.string().trim().min(1).max(50)).max(20).optional(),
+      }),
+      outputSchema: z.object({ reports: z.array(ReportSummary) }),
+      annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+    },
+    ({ tags }) =>
+      runTool(toProblem, async () => ({
+        reports: await services.reports.list(actor.id, tags ?? []),
+      })),
+  );
+
+  server.registerTool(
+    'screenMoat',
+    {
+      ...MCP_TOOLS.screenMoat,
+      inputSchema: ScreenerInput,
+      outputSchema: ScreenerOutput,
+      annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+    },
+    (query) => runTool(toProblem, () => services.screener.screen(query)),
+  );
+
+  server.registerTool(
+    'saveMoatReport',
+    {
+      ...MCP_TOOLS.saveMoatReport,
+      inputSchema: SaveReportToolInput,
+      outputSchema: z.object({ id: z.string() }),
+      annotations: {
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: false,
+        openWorldHint: false,
+      },
+    },
+    (input) =>
+      runTool(toProblem, () => {
+        const { evaluation: _object, ...fields } = input;
+        return services.reports.save(actor.id, {
+          ...fields,
+          evaluationJson: evaluationJsonOf(input),
+        });
+      }),
+  );
+}
+
+/**
+ * What the narrative is written from: the given evaluation, else the symbol's.
+ * @throws {UseCaseError} `validation_failed` with neither (before any quota is consumed).
+ */
+function narrativeSource(
+  input: z.infer<typeof NarrativeInput>,
+): { evaluation: MoatEvaluation } | { evaluation?: undefined; symbol: string } {
+  if (input.evaluation !== undefined) return { evaluation: input.evaluation };
+  if (input.symbol !== undefined) return { symbol: input.symbol };
+  throw new UseCaseError('validation_failed', 'Give symbol or evaluation.', {
+    errors: [{ path: 'symbol', message: 'required when evaluation is absent' }],
+  });
+}

@@ -1,0 +1,69 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { CashPosition, Holding, Portfolio } from '@svc/portfolio';
+import { z } from 'zod';
+import type { McpServerDeps } from '../deps.js';
+import { MCP_TOOLS } from '../tool-catalog.js';
+import { runTool } from '../tool-result.js';
+
+/** Reads of stored rows: no side effect, same answer until the data changes, no outside world. */
+const STORED_READ = { readOnlyHint: true, idempotentHint: true, openWorldHint: false } as const;
+
+const PortfolioFilter = z.object({
+  portfolioId: z
+    .string()
+    .min(1)
+    .optional()
+    .describe("One of the user's portfolio ids; default all of the user's portfolios"),
+});
+
+/**
+ * Registers `listPortfolios`, `listHoldings {portfolioId?}` and `listCash {portfolioId?}`
+ * (interface spec 4.5): stored values only (EUR values as of the last revaluation), never fetched.
+ * Arrays are wrapped in an object (`{ portfolios }`, `{ holdings }`, `{ cash }`) because
+ * `structuredContent` must be an object. Another user's portfolio id answers `not_found`.
+ */
+export function registerPortfolioTools(server: McpServer, deps: McpServerDeps): void {
+  const { services, actor, toProblem } = deps;
+  const { portfolios } = services;
+
+  server.registerTool(
+    'listPortfolios',
+    {
+      ...MCP_TOOLS.listPortfolios,
+      outputSchema: z.object({ portfolios: z.array(Portfolio) }),
+      annotations: STORED_READ,
+    },
+    () =>
+      runTool(toProblem, async () => ({
+        portfolios: await portfolios.listPortfolios(actor.id),
+      })),
+  );
+
+  server.registerTool(
+    'listHoldings',
+    {
+      ...MCP_TOOLS.listHoldings,
+      inputSchema: PortfolioFilter,
+      outputSchema: z.object({ holdings: z.array(Holding) }),
+      annotations: STORED_READ,
+    },
+    ({ portfolioId }) =>
+      runTool(toProblem, async () => ({
+        holdings: await portfolios.listHoldings(actor.id, { portfolioId }),
+      })),
+  );
+
+  server.registerTool(
+    'listCash',
+    {
+      ...MCP_TOOLS.listCash,
+      inputSchema: PortfolioFilter,
+      outputSchema: z.object({ cash: z.array(CashPosition) }),
+      annotations: STORED_READ,
+    },
+    ({ portfolioId }) =>
+      runTool(toProblem, async () => ({
+        cash: await portfolios.listCash(actor.id, { portfolioId }),
+      })),
+  );
+}
