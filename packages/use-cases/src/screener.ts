@@ -75,7 +75,9 @@ export type ScreenerMeta = z.infer<typeof ScreenerMeta>;
  * The screener flow over the evaluation cache, shared by REST and MCP: indexed SQL in the store,
  * never all rows in memory.
  */
-export function createScreenerService(deps: { screener: ScreenerRepository }) {
+export function createScreenerService(deps: {
+  screener: Pick<ScreenerRepository, 'screen' | 'meta'>;
+}) {
   return {
     /** One page of cached evaluations matching `query` (already parsed by {@link ScreenerQuery}). */
     async screen(query: ScreenerQuery): Promise<ScreenerPage> {

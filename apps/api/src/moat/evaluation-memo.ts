@@ -13,6 +13,8 @@ export interface EvaluationMemoOptions {
   readonly ttlMs: number;
   /** Most rows kept (least recently used evicted); default {@link DEFAULT_EVALUATION_MEMO_ENTRIES}. */
   readonly maxEntries?: number;
+  /** Called after every store through this wrapper (e.g. to forget remembered screener pages). */
+  readonly onWrite?: () => void;
 }
 
 /**
@@ -32,7 +34,20 @@ export function memoizeEvaluationCache(
   cache: EvaluationCacheReader,
   options: EvaluationMemoOptions,
 ): EvaluationCacheReader {
-  if (options.ttlMs <= 0) return cache;
+  if (options.ttlMs <= 0) {
+    const { onWrite } = options;
+    if (!onWrite) return cache;
+    return {
+      get: (symbol) => cache.get(symbol),
+      async upsert(evaluation, upsertOptions) {
+        try {
+          await cache.upsert(evaluation, upsertOptions);
+        } finally {
+          onWrite();
+        }
+      },
+    };
+  }
   const rows = new LRUCache<string, CachedEvaluation>({
     max: options.maxEntries ?? DEFAULT_EVALUATION_MEMO_ENTRIES,
     ttl: options.ttlMs,
@@ -53,6 +68,7 @@ export function memoizeEvaluationCache(
         await cache.upsert(evaluation, upsertOptions);
       } finally {
         rows.delete(key);
+        options.onWrite?.();
       }
     },
   };

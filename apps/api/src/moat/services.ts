@@ -11,6 +11,7 @@ import {
   type ScreenerService,
 } from '@svc/use-cases';
 import { memoizeEvaluationCache } from './evaluation-memo.js';
+import { memoizeScreener } from './screener-memo.js';
 
 /** The moat flows of `@svc/use-cases` the moat routes call, created once per process. */
 export interface MoatServices {
@@ -32,7 +33,10 @@ export interface MoatServicesOptions {
   readonly repos: Pick<Repositories, 'evaluations' | 'screener' | 'reports'>;
   /** Quotas counted in the database (`createQuotaService` of `@svc/quota`). */
   readonly quotas: Pick<QuotaService, 'withQuota'>;
-  /** Seconds a cached evaluation row is reused in memory (`EVALUATION_CACHE_MEMO_SECONDS`). */
+  /**
+   * Seconds a cached evaluation row, and a screener answer, are reused in memory
+   * (`EVALUATION_CACHE_MEMO_SECONDS`); stores through this process forget both at once.
+   */
   readonly evaluationMemoSeconds: number;
   /** Clock; default `() => new Date()`. */
   readonly now?: () => Date;
@@ -52,19 +56,19 @@ export interface MoatServicesOptions {
  */
 export function createMoatServices(options: MoatServicesOptions): MoatServices {
   const { repos, quoteSource } = options;
+  const ttlMs = options.evaluationMemoSeconds * 1000;
+  const screenerMemo = memoizeScreener(repos.screener, { ttlMs });
   const evaluations = createEvaluationService({
     fundamentals: options.fundamentals,
     quotes: quoteSource.quotes,
     splitsOf: quoteSource.splitsOf,
     now: options.now ?? (() => new Date()),
-    cache: memoizeEvaluationCache(repos.evaluations, {
-      ttlMs: options.evaluationMemoSeconds * 1000,
-    }),
+    cache: memoizeEvaluationCache(repos.evaluations, { ttlMs, onWrite: screenerMemo.clear }),
     quotas: options.quotas,
   });
   return {
     evaluations,
-    screener: createScreenerService({ screener: repos.screener }),
+    screener: createScreenerService({ screener: screenerMemo.screener }),
     reports: createReportService({ reports: repos.reports }),
   };
 }

@@ -136,29 +136,37 @@ export function createScreenerRepository(db: Executor) {
       const direction = query.sortDir ?? DEFAULT_DIRECTION[sortBy];
       const base = applyFilters(db.selectFrom('evaluation_cache'), query);
       try {
-        const [rows, counted] = await Promise.all([
-          base
-            .select([
-              'symbol',
-              'company_name',
-              'sector',
-              'industry',
-              'total_score',
-              'max_score',
-              'verdict',
-              'pe_ratio',
-              'market_cap',
-              'cached_at',
-            ])
-            .orderBy(SORT_COLUMNS[sortBy], (ob) =>
-              direction === 'asc' ? ob.asc().nullsLast() : ob.desc().nullsLast(),
-            )
-            .orderBy('symbol', 'asc')
-            .limit(limit)
-            .offset((page - 1) * limit)
-            .execute(),
-          base.select((eb) => eb.fn.countAll<string>().as('total')).executeTakeFirstOrThrow(),
-        ]);
+        // One round trip: the page with the match count as a window (PGlite serves one query
+        // at a time, so a second count query doubled the screener's latency under load).
+        const rows = await base
+          .select((eb) => [
+            'symbol',
+            'company_name',
+            'sector',
+            'industry',
+            'total_score',
+            'max_score',
+            'verdict',
+            'pe_ratio',
+            'market_cap',
+            'cached_at',
+            eb.fn.countAll<string>().over().as('total'),
+          ])
+          .orderBy(SORT_COLUMNS[sortBy], (ob) =>
+            direction === 'asc' ? ob.asc().nullsLast() : ob.desc().nullsLast(),
+          )
+          .orderBy('symbol', 'asc')
+          .limit(limit)
+          .offset((page - 1) * limit)
+          .execute();
+        // A page past the end has no row to carry the count: count separately then only.
+        const counted =
+          rows[0] ??
+          (page === 1
+            ? { total: '0' }
+            : await base
+                .select((eb) => eb.fn.countAll<string>().as('total'))
+                .executeTakeFirstOrThrow());
         const total = Number(counted.total);
         return {
           items: rows.map((r) => ({
