@@ -7,8 +7,10 @@
 //   bare        GET /bare on a Fastify instance with one route answering a small JSON, and
 //               GET /bare-8k answering prepared bytes of a cached evaluation's size
 //   evaluation  GET /api/stock-evaluation?symbol=AAPL, cached, with a session cookie
-//   screener    GET /api/moat-screener with filters and a sort over 2,000+ cached evaluations
-//               (also with 1 connection: the latency of one query without queueing)
+//   screener    GET /api/moat-screener with filters and a sort over 2,000+ cached evaluations,
+//               answered from the in-process memo (EVALUATION_CACHE_MEMO_SECONDS) after the first
+//               request; and on a second server without the memo (EVALUATION_CACHE_MEMO_SECONDS=0),
+//               where every request runs its SQL, also with 1 connection (no queueing)
 //   meta        GET /api/moat-screener?action=meta over the same cache
 // Embedded PGlite by default (the service's default); BENCH_DATABASE_URL selects PostgreSQL
 // (use a throw-away database: the bench upserts 2,000+ rows and two users into it).
@@ -51,7 +53,12 @@ async function measure({ name, url, headers, connections = CONNECTIONS }) {
 }
 
 const filling = Date.now();
-const [bareServer, app] = await Promise.all([start('bare'), start('app')]);
+const [bareServer, app, appSql] = await Promise.all([
+  start('bare'),
+  start('app'),
+  start('app-sql'),
+]);
+const sqlBase = `http://127.0.0.1:${appSql.port}`;
 const fillSeconds = ((Date.now() - filling) / 1000).toFixed(1);
 const base = `http://127.0.0.1:${app.port}`;
 const headers = { cookie: app.cookie };
@@ -72,9 +79,14 @@ const CASES = [
   },
   { name: 'screener meta', url: `${base}/api/moat-screener?action=meta`, headers },
   {
-    name: 'screener, 1 connection',
-    url: `${base}/api/moat-screener?${SCREENER_QUERY}`,
-    headers,
+    name: 'screener SQL (no memo)',
+    url: `${sqlBase}/api/moat-screener?${SCREENER_QUERY}`,
+    headers: { cookie: appSql.cookie },
+  },
+  {
+    name: 'screener SQL, 1 connection',
+    url: `${sqlBase}/api/moat-screener?${SCREENER_QUERY}`,
+    headers: { cookie: appSql.cookie },
     connections: 1,
   },
 ];
@@ -85,7 +97,7 @@ const runs = CASES.map(() => []);
 for (let round = 0; round < ROUNDS; round += 1) {
   for (const [i, c] of CASES.entries()) runs[i]?.push(await measure(c));
 }
-await Promise.all([stop(bareServer), stop(app)]);
+await Promise.all([stop(bareServer), stop(app), stop(appSql)]);
 
 const median = (values) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -129,11 +141,11 @@ for (const c of results) {
     ].join(' '),
   );
 }
-const [, bareLarge, evaluation, screener, , screenerAlone] = results;
+const [, bareLarge, evaluation, screener, , screenerSql, screenerSqlAlone] = results;
 console.log(
   `\ncached evaluation: ${((evaluation.rps / bare.rps) * 100).toFixed(0)}% of the bare route's ` +
     `throughput, ${((evaluation.rps / bareLarge.rps) * 100).toFixed(0)}% of the bare route with ` +
     'a body of the same size (aim >= 50%); ' +
-    `screener p99 ${screener.p99} ms at ${screener.connections} ` +
-    `connections, ${screenerAlone.p99} ms at 1 (aim < 20 ms)`,
+    `screener p99 ${screener.p99} ms at ${screener.connections} connections (memo), SQL only ` +
+    `${screenerSql.p99} ms at ${screenerSql.connections} and ${screenerSqlAlone.p99} ms at 1 (aim < 20 ms)`,
 );

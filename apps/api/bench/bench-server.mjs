@@ -53,7 +53,7 @@ async function fillCache(moat, evaluations, actor) {
   return real.length * (1 + REPLICAS);
 }
 
-async function service() {
+async function service({ memo = true } = {}) {
   const dataDir = await mkdtemp(join(tmpdir(), 'svc-api-bench-'));
   const env = {
     DATA_DIR: dataDir,
@@ -72,6 +72,8 @@ async function service() {
     ...(process.env.EVALUATION_CACHE_MEMO_SECONDS
       ? { EVALUATION_CACHE_MEMO_SECONDS: process.env.EVALUATION_CACHE_MEMO_SECONDS }
       : {}),
+    // `app-sql`: no in-process memo, every screener request runs its SQL.
+    ...(memo ? {} : { EVALUATION_CACHE_MEMO_SECONDS: '0' }),
   };
   const quiet = { info: () => {}, warn: (m) => console.error(`bench: ${m}`) };
   const config = await loadConfig(env, quiet);
@@ -105,7 +107,7 @@ async function service() {
 }
 
 const mode = process.argv[2];
-const server = mode === 'bare' ? await bare() : await service();
+const server = mode === 'bare' ? await bare() : await service({ memo: mode !== 'app-sql' });
 const { close, ...info } = server;
 process.send?.({ ready: true, ...info });
 process.on('message', async (message) => {
