@@ -29,8 +29,37 @@ function toPortfolio(row: Selectable<PortfoliosTable>): Portfolio {
 }
 
 /** Creates the portfolios repository over `db`. Every query is scoped by the owning user. */
+/**
+ * Locks the user's portfolio row (`SELECT … FOR UPDATE`) for the rest of the surrounding
+ * transaction, so that writes derived from its transactions are serialised. Answers whether the
+ * user owns a portfolio with that id (false for a malformed id).
+ */
+export async function lockPortfolioForUpdate(
+  db: Executor,
+  userId: string,
+  portfolioId: string,
+): Promise<boolean> {
+  if (!isUuid(portfolioId)) return false;
+  const row = await db
+    .selectFrom('portfolios')
+    .select('id')
+    .where('id', '=', portfolioId)
+    .where('user_id', '=', userId)
+    .forUpdate()
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 export function createPortfoliosRepository(db: Executor) {
   return {
+    /**
+     * Locks the user's portfolio row until the end of the transaction `db` belongs to (call it on
+     * `createRepositories(trx)`); answers whether the user owns it.
+     */
+    lockForUpdate(userId: string, portfolioId: string): Promise<boolean> {
+      return lockPortfolioForUpdate(db, userId, portfolioId);
+    },
+
     /** The user's portfolios, oldest first. */
     async list(userId: string): Promise<Portfolio[]> {
       const rows = await db

@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { CashPositionsTable, HoldingsTable } from '../db-types.js';
 import { StoreError, toStoreError } from '../errors.js';
+import { lockPortfolioForUpdate } from './portfolios.js';
 import { type Executor, inTransaction, isoOrNull, isUuid } from './shared.js';
 
 /** A holding with stored EUR values (CONTRACT §4). Decimals are strings. */
@@ -78,18 +79,6 @@ function toCash(row: Selectable<CashPositionsTable>): CashPosition {
   };
 }
 
-async function ownsPortfolio(db: Executor, userId: string, portfolioId: string): Promise<boolean> {
-  if (!isUuid(portfolioId)) return false;
-  const row = await db
-    .selectFrom('portfolios')
-    .select('id')
-    .where('id', '=', portfolioId)
-    .where('user_id', '=', userId)
-    .forUpdate()
-    .executeTakeFirst();
-  return row !== undefined;
-}
-
 /** Creates the holdings and cash repository over `db`. Every query is scoped by the owning user. */
 export function createPositionsRepository(db: Executor) {
   return {
@@ -126,7 +115,7 @@ export function createPositionsRepository(db: Executor) {
       positions: { holdings: readonly NewHolding[]; cash: readonly NewCashPosition[] },
     ): Promise<{ holdings: Holding[]; cash: CashPosition[] }> {
       return inTransaction(db, async (trx) => {
-        if (!(await ownsPortfolio(trx, userId, portfolioId))) {
+        if (!(await lockPortfolioForUpdate(trx, userId, portfolioId))) {
           throw new StoreError('not_found', `portfolio ${portfolioId} not found`);
         }
         const owner = { user_id: userId, portfolio_id: portfolioId };

@@ -42,8 +42,11 @@ export async function revaluePortfolio(
   );
   const at = valuedAt.toISOString();
   return deps.db.transaction().execute(async (trx) => {
-    await lockPortfolio(trx, userId, portfolioId);
     const tx = createRepositories(trx);
+    // The id was checked to exist beforehand; a concurrent delete still answers not_found.
+    if (!(await tx.portfolios.lockForUpdate(userId, portfolioId))) {
+      throw new UseCaseError('not_found', `portfolio ${portfolioId} not found`);
+    }
     const derived = deriveChecked(await readLedger(tx.transactions, userId, portfolioId), 'ledger');
     const valued = valueHoldings(derived, { ...inputs, valuedAt: at });
     const stored = await tx.positions.replaceForPortfolio(
@@ -76,16 +79,4 @@ export function mergeRevaluations(valuedAt: Date, results: RevaluationResult[]):
     holdings: results.flatMap((r) => r.holdings),
     cash: results.flatMap((r) => r.cash),
   };
-}
-
-/** Takes the row lock on the user's portfolio (the id was checked to exist beforehand). */
-async function lockPortfolio(trx: Executor, userId: string, portfolioId: string): Promise<void> {
-  const row = await trx
-    .selectFrom('portfolios')
-    .select('id')
-    .where('id', '=', portfolioId)
-    .where('user_id', '=', userId)
-    .forUpdate()
-    .executeTakeFirst();
-  if (row === undefined) throw new UseCaseError('not_found', `portfolio ${portfolioId} not found`);
 }
