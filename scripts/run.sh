@@ -63,9 +63,10 @@ case "${1:-}" in
     pnpm test 2>&1 | tee "$log" || status=$?
     # One closing line over every package's vitest summary ("Tests  12 passed | 1 skipped (13)").
     summary=$(sed 's/\x1b\[[0-9;]*m//g' "$log" | grep -E ':test: +Tests +' || true)
-    passed=$(printf '%s\n' "$summary" | grep -oE '[0-9]+ passed' | awk '{s+=$1} END {print s+0}')
-    failed=$(printf '%s\n' "$summary" | grep -oE '[0-9]+ failed' | awk '{s+=$1} END {print s+0}')
-    skipped=$(printf '%s\n' "$summary" | grep -oE '[0-9]+ skipped' | awk '{s+=$1} END {print s+0}')
+    count() { printf '%s\n' "$summary" | awk -v word="$1" '{ for (i = 1; i < NF; i++) if ($(i + 1) == word) s += $i } END { print s + 0 }'; }
+    passed=$(count passed)
+    failed=$(count failed)
+    skipped=$(count skipped)
     rm -f "$log"
     echo "tests: $passed passed, $failed failed, $skipped skipped"
     exit "$status"
