@@ -61,7 +61,7 @@ export const EnvSchema = z
     QUOTES_API_KEY: optionalText,
     FX_PROVIDER: z.enum(FX_PROVIDERS).default('ecb'),
     ECB_FX_FILE: optionalText,
-    SESSION_CACHE_SECONDS: z.coerce.number().int().min(0).max(300).default(5),
+    SESSION_CACHE_SECONDS: z.coerce.number().int().min(0).max(300).optional(),
     EVALUATION_CACHE_MEMO_SECONDS: z.coerce.number().int().min(0).max(3600).default(10),
     OPENAI_BASE_URL: optionalUrl,
     OPENAI_API_KEY: optionalText,
@@ -195,8 +195,11 @@ export interface BaseConfig {
   };
   /**
    * Seconds a verified session (JWT + live session row + user) is kept in process memory
-   * (`SESSION_CACHE_SECONDS`, 0 disables). Logout in this process takes effect at once; a
-   * revocation made by another process takes effect here within this many seconds.
+   * (`SESSION_CACHE_SECONDS`, 0 disables). Logout and revocation through this process take
+   * effect at once; one made by another process takes effect here within this many seconds.
+   * Default: 5 with the embedded database (one process owns it, so every revocation goes through
+   * it and the memo is exact), 0 with `DATABASE_URL` (several processes may share the database:
+   * every request checks the session row, so a revocation anywhere is refused at once).
    */
   readonly sessionCacheSeconds: number;
   /**
@@ -278,7 +281,8 @@ const trimSlash = (url: string): string => url.replace(/\/+$/, '');
  * Defaults follow CONTRACT §5: `BASE_URL` is `http://{HOST}:{PORT}`, `ACCOUNT_URL` is `BASE_URL`,
  * `COOKIE_SECURE` follows the scheme of `BASE_URL`, `OIDC_REDIRECT_URL` is
  * `{BASE_URL}/api/auth/oidc/callback`, `SESSION_TTL_HOURS` is 168 (7 days), `QUOTES_PROVIDER` is
- * `none`, `FX_PROVIDER` is `ecb` (live), `SESSION_CACHE_SECONDS` is 5,
+ * `none`, `FX_PROVIDER` is `ecb` (live), `SESSION_CACHE_SECONDS` is 5 on the embedded database
+ * and 0 with `DATABASE_URL`,
  * `EVALUATION_CACHE_MEMO_SECONDS` is 10. `PRICES_DIR` (csv quotes), `QUOTES_API_URL` (http quotes)
  * and `ECB_FX_FILE` (ecb-file) are required by the choice that reads them; paths are made absolute.
  *
@@ -331,7 +335,7 @@ export function parseConfig(env: Record<string, string | undefined>): BaseConfig
       provider: e.FX_PROVIDER,
       file: e.ECB_FX_FILE === undefined ? undefined : resolve(e.ECB_FX_FILE),
     },
-    sessionCacheSeconds: e.SESSION_CACHE_SECONDS,
+    sessionCacheSeconds: e.SESSION_CACHE_SECONDS ?? (e.DATABASE_URL === undefined ? 5 : 0),
     evaluationMemoSeconds: e.EVALUATION_CACHE_MEMO_SECONDS,
     openai: {
       baseUrl: e.OPENAI_BASE_URL,

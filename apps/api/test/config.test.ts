@@ -82,6 +82,12 @@ describe('parseConfig', () => {
     expect(defaults.fx).toEqual({ provider: 'ecb', file: undefined });
     expect(defaults.sessionCacheSeconds).toBe(5);
     expect(defaults.evaluationMemoSeconds).toBe(10);
+    // With a shared PostgreSQL other processes may revoke sessions: no session memo by default.
+    expect(parseConfig({ DATABASE_URL: 'postgres://db/svc' }).sessionCacheSeconds).toBe(0);
+    expect(
+      parseConfig({ DATABASE_URL: 'postgres://db/svc', SESSION_CACHE_SECONDS: '3' })
+        .sessionCacheSeconds,
+    ).toBe(3);
 
     const csv = parseConfig({
       QUOTES_PROVIDER: 'csv',
