@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # One command to set up and run on a fresh machine:
 #   bash scripts/run.sh start   # install, build, start the service on embedded defaults
-#   bash scripts/run.sh test    # install, build, run every test (starts local PostgreSQL if present)
+#   bash scripts/run.sh test    # install, lint, typecheck, run every test (starts local PostgreSQL
+#                               # if present, installs Debian's chromium for the browser test)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PNPM_VERSION=$(node -p "require('./package.json').packageManager.split('@')[1]")
@@ -56,6 +57,11 @@ case "${1:-}" in
   test)
     pnpm install --frozen-lockfile
     ensure_postgres
+    # Debian's chromium for the developer-page end-to-end test (required under CI).
+    if ! bash scripts/ci-deps.sh; then
+      if [ -n "${CI:-}" ]; then exit 1; fi
+      echo "run.sh: chromium unavailable; the browser end-to-end test will be skipped" >&2
+    fi
     pnpm lint
     pnpm typecheck
     log=$(mktemp)
