@@ -2,7 +2,7 @@ import { defineConfig } from 'tsup';
 
 export default defineConfig([
   {
-    entry: ['src/index.ts'],
+    entry: ['src/index.ts', 'src/testing.ts'],
     format: ['esm', 'cjs'],
     dts: true,
     sourcemap: true,

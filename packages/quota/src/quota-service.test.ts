@@ -1,8 +1,10 @@
 import { createRepositories } from '@svc/portfolio-store';
+import { createTestBackends, type TestDatabase } from '@svc/portfolio-store/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QuotaError } from './errors.js';
 import { createQuotaService, type QuotaGranted } from './quota-service.js';
-import { backends, type TestDatabase } from './test-support/backends.js';
+
+const backends = await createTestBackends({ databaseUrl: process.env.TEST_DATABASE_URL });
 
 const MARCH = new Date('2026-03-15T12:00:00Z');
 const APRIL = new Date('2026-04-02T08:00:00Z');
@@ -20,7 +22,7 @@ describe.each(backends)('quota service on $name', (backend) => {
     createQuotaService({ db: database.db, limits, now: () => clock });
 
   beforeAll(async () => {
-    database = await backend.open({ max: 20 });
+    database = await backend.open({ pool: { max: 20 } });
   });
   afterAll(() => database.cleanup());
 

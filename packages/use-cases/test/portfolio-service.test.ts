@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
@@ -8,75 +7,15 @@ import {
   type QuoteProvider,
 } from '@svc/market-data';
 import { CashPosition, Holding, Transaction } from '@svc/portfolio';
-import {
-  createDatabase,
-  createRepositories,
-  type Database,
-  migrateToLatest,
-} from '@svc/portfolio-store';
+import { createRepositories } from '@svc/portfolio-store';
+import { createTestBackends, type TestDatabase, uniqueEmail } from '@svc/portfolio-store/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UseCaseError } from '../src/errors.js';
 import { createPortfolioService } from '../src/portfolio/portfolio-service.js';
 import { RevaluationResult, TransactionPage } from '../src/portfolio/schemas.js';
 import { BROKER_EXPORTS_DIR, ECB_HISTORY_CSV, PRICES_DIR } from './shared-data.js';
 
-// ---- the two engines (same logic as portfolio-store's test-support, which is not exported) ----
-const explicitUrl = process.env.TEST_DATABASE_URL;
-const postgresUrl = explicitUrl || 'postgres://postgres@127.0.0.1:5432/test';
-
-interface Engine {
-  name: string;
-  open(): Promise<{ database: Database; cleanup(): Promise<void> }>;
-}
-
-const pglite: Engine = {
-  name: 'pglite',
-  async open() {
-    const database = await createDatabase({});
-    await migrateToLatest(database.db);
-    return { database, cleanup: () => database.close() };
-  },
-};
-
-const postgres: Engine = {
-  name: 'postgres',
-  async open() {
-    const schema = `test_${randomBytes(6).toString('hex')}`;
-    const database = await createDatabase({
-      databaseUrl: postgresUrl,
-      schema,
-      pool: { connectionTimeoutMillis: 5_000 },
-    });
-    await migrateToLatest(database.db);
-    return {
-      database,
-      async cleanup() {
-        await database.db.schema.dropSchema(schema).cascade().execute();
-        await database.close();
-      },
-    };
-  },
-};
-
-async function postgresReachable(): Promise<boolean> {
-  if (explicitUrl) return true; // set explicitly: an unreachable server must fail the run
-  const probe = await createDatabase({
-    databaseUrl: postgresUrl,
-    pool: { connectionTimeoutMillis: 2_000 },
-  });
-  try {
-    await probe.db.selectFrom('users').select('id').limit(0).execute();
-    return true;
-  } catch (error) {
-    // 42P01: connected, but no `users` table in the default schema — still reachable
-    return (error as { code?: unknown }).code === '42P01';
-  } finally {
-    await probe.close();
-  }
-}
-
-const engines = (await postgresReachable()) ? [postgres, pglite] : [pglite];
-if (engines.length === 1) console.warn(`PostgreSQL at ${postgresUrl} unreachable: skipped`);
+const engines = await createTestBackends({ databaseUrl: process.env.TEST_DATABASE_URL });
 
 // ---- real offline providers on the shared data ----
 const quotes = createCsvQuoteProvider({ dir: PRICES_DIR });
@@ -99,16 +38,15 @@ async function rejection(promise: Promise<unknown>): Promise<UseCaseError> {
 }
 
 describe.each(engines)('portfolio flows on $name', (engine) => {
-  let database: Database;
-  let cleanup: () => Promise<void>;
+  let database: TestDatabase;
   let repos: ReturnType<typeof createRepositories>;
   const time = clock('2024-03-01T22:00:00Z');
 
   beforeAll(async () => {
-    ({ database, cleanup } = await engine.open());
+    database = await engine.open({ pool: { connectionTimeoutMillis: 5_000 } });
     repos = createRepositories(database.db);
   });
-  afterAll(() => cleanup());
+  afterAll(() => database.cleanup());
 
   const service = (overrides: { quotes?: QuoteProvider | null } = {}) =>
     createPortfolioService({
@@ -119,8 +57,7 @@ describe.each(engines)('portfolio flows on $name', (engine) => {
     });
 
   const newUser = async (label: string) =>
-    (await repos.users.create({ email: `${label}-${randomBytes(4).toString('hex')}@example.test` }))
-      .id;
+    (await repos.users.create({ email: uniqueEmail(label) })).id;
 
   /** Deposit 3000 USD, buy 10 AAPL @ 150 + fee 1, buy 5 AAPL @ 170. */
   async function aaplPortfolio(userId: string) {
