@@ -4,11 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createSnapshotProvider, type FundamentalsProvider } from '@svc/fundamentals-client';
 import { createEcbFileFxProvider } from '@svc/market-data';
-import { createDatabase, createRepositories, migrateToLatest } from '@svc/portfolio-store';
+import { createRepositories, type Database } from '@svc/portfolio-store';
+import { createTestBackends } from '@svc/portfolio-store/testing';
 import { createQuotaService } from '@svc/quota';
 import { createQuoteSource, type QuoteSource } from '@svc/use-cases';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { sql } from 'kysely';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import type { AppDeps } from '../src/deps.js';
@@ -16,10 +16,13 @@ import { createMoatServices } from '../src/moat/services.js';
 import { createPortfolioFlows } from '../src/runtime.js';
 import { COMPANYFACTS_DIR, ECB_HISTORY_CSV, PRICES_DIR } from './shared-data.js';
 
-/** The engines storage suites run against: PGlite always, Postgres when TEST_DATABASE_URL is set. */
-export const ENGINES: readonly ('pglite' | 'postgres')[] = process.env.TEST_DATABASE_URL
-  ? ['pglite', 'postgres']
-  : ['pglite'];
+const backends = await createTestBackends({ databaseUrl: process.env.TEST_DATABASE_URL });
+
+/**
+ * The engines storage suites run against: PGlite always, PostgreSQL when `TEST_DATABASE_URL` is
+ * set (an unreachable server fails) or the default local server answers (else skipped with a warning).
+ */
+export const ENGINES: readonly ('pglite' | 'postgres')[] = backends.map((backend) => backend.name);
 
 export const BASE_URL = 'http://127.0.0.1:3000';
 export const ORIGIN = { origin: BASE_URL };
@@ -58,7 +61,7 @@ export function countingProvider(inner: FundamentalsProvider = snapshotProvider,
 export interface TestContext {
   readonly app: FastifyInstance;
   readonly repos: ReturnType<typeof createRepositories>;
-  readonly db: Awaited<ReturnType<typeof createDatabase>>['db'];
+  readonly db: Database['db'];
   readonly quotas: ReturnType<typeof createQuotaService>;
   close(): Promise<void>;
 }
@@ -75,11 +78,9 @@ export async function createTestContext(
   } = {},
 ): Promise<TestContext> {
   const engine = options.engine ?? 'pglite';
-  const schema = engine === 'postgres' ? `api_test_${randomBytes(6).toString('hex')}` : undefined;
-  const database = await createDatabase(
-    engine === 'postgres' ? { databaseUrl: process.env.TEST_DATABASE_URL, schema } : {},
-  );
-  await migrateToLatest(database.db);
+  const backend = backends.find((candidate) => candidate.name === engine);
+  if (!backend) throw new Error(`engine ${engine} is not available in this run`);
+  const database = await backend.open();
   const repos = createRepositories(database.db);
   const dataDir = await mkdtemp(join(tmpdir(), 'svc-api-'));
   const config = await loadConfig(
@@ -124,8 +125,7 @@ export async function createTestContext(
     db: database.db,
     async close() {
       await app.close();
-      if (schema) await sql`drop schema ${sql.id(schema)} cascade`.execute(database.db);
-      await database.close();
+      await database.cleanup();
       await rm(dataDir, { recursive: true, force: true });
     },
   };
