@@ -1,37 +1,7 @@
 // Evaluations per second of evaluateMoat on a 10-year fixture, one core. Run after `pnpm build`.
+import { METRIC_KEYS } from '@svc/schemas';
 import { evaluateMoat } from '../dist/index.js';
 
-const KEYS = [
-  'revenue',
-  'costOfRevenue',
-  'grossProfit',
-  'sellingGeneralAdministrative',
-  'researchDevelopment',
-  'depreciationAmortization',
-  'operatingIncome',
-  'interestExpense',
-  'pretaxIncome',
-  'incomeTaxExpense',
-  'netIncome',
-  'incomeFromContinuingOperations',
-  'dilutedEps',
-  'dilutedShares',
-  'operatingCashFlow',
-  'capitalExpenditure',
-  'dividendsPaid',
-  'shareRepurchases',
-  'cash',
-  'shortTermDebt',
-  'longTermDebt',
-  'totalEquity',
-  'retainedEarnings',
-  'currentAssets',
-  'currentLiabilities',
-  'propertyPlantEquipmentNet',
-  'goodwill',
-  'intangibleAssets',
-  'sharesOutstanding',
-];
 const source = { tag: 'bench', form: '10-K', accession: null, filed: null, derived: false };
 
 /** A 10-year compounder with every metric reported (revenue in USD, growing 8%/yr, one dip). */
@@ -77,7 +47,7 @@ function fixture() {
       periodStart: `${2015 + i}-01-01`,
       periodEnd: `${2015 + i}-12-31`,
     };
-    for (const key of KEYS)
+    for (const key of METRIC_KEYS)
       year[key] = values[key] === null ? null : { value: values[key], source };
     years.push(year);
   }

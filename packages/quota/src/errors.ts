@@ -3,7 +3,7 @@ import type { QuotaDenied } from './quota-service.js';
 /**
  * Codes of {@link QuotaError}:
  * - `quota_exceeded`: a consumption was refused; `denied` carries the limit, usage and reset
- *   instant (map it with `quotaProblem(error.denied)` to a 429).
+ *   instant (the app maps it to a 429 problem with `Retry-After` and the quota, CONTRACT §1).
  * - `unknown_quota`: a quota name outside `QUOTA_NAMES`.
  * - `invalid_units`: units that are not a positive integer.
  * - `invalid_limits`: a limit configuration that is not a non-negative integer per plan and quota.
@@ -22,8 +22,8 @@ export type QuotaErrorCode =
  * try { await quotas.withQuota(user.id, user.plan, 'ai_consult', () => narrate()) }
  * catch (error) {
  *   if (error instanceof QuotaError && error.denied) {
- *     const problem = quotaProblem(error.denied);
- *     reply.code(problem.status).headers(problem.headers).send(problem.body);
+ *     // 429 problem+json: Retry-After = error.denied.retryAfterSeconds, quota = error.denied
+ *     reply.code(429).header('retry-after', String(error.denied.retryAfterSeconds));
  *   }
  * }
  * ```

@@ -14,14 +14,6 @@ export {
 } from './limits.js';
 export { periodEnd, periodStart, secondsUntil } from './period.js';
 export {
-  type ProblemOptions,
-  type QuotaProblemBody,
-  quotaProblem,
-  type RateLimitProblemBody,
-  rateLimitProblem,
-  type TooManyRequests,
-} from './problem.js';
-export {
   type ConsumeResult,
   createQuotaService,
   type QuotaDenied,

@@ -115,7 +115,7 @@ async function readUsed(
  * ```ts
  * const quotas = createQuotaService({ db: database.db, limits: config.quotaLimits });
  * const result = await quotas.consume(user.id, user.plan, 'stock_evaluation');
- * if (!result.ok) { const p = quotaProblem(result); return reply.code(p.status).headers(p.headers).send(p.body) }
+ * if (!result.ok) throw new QuotaError('quota_exceeded', `quota exhausted until ${result.resetsAt}`, { denied: result });
  * try { return await evaluate(symbol) }
  * catch (error) { await quotas.refund(user.id, 'stock_evaluation', { periodStart: result.periodStart }); throw error }
  * ```

@@ -73,7 +73,7 @@ export function fromRateLimiterFlexible(limiter: RateLimiterAbstract): RateLimit
  * ```ts
  * const limiter = createMemoryRateLimiter({ points: 120, durationSeconds: 60 });
  * const decision = await limiter.hit(user.id);
- * if (!decision.ok) { const p = rateLimitProblem(decision); return reply.code(429).headers(p.headers).send(p.body) }
+ * if (!decision.ok) reply.header('retry-after', String(decision.retryAfterSeconds)).code(429); // the app maps it
  * ```
  */
 export function createMemoryRateLimiter(options: MemoryRateLimiterOptions = {}): RateLimiter {

@@ -1,10 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { MarketDataError } from '../errors.js';
-import type { FxProvider, FxRate, FxRateOptions } from '../fx-rate.js';
-import { assertOptionalIsoDate, normaliseCurrency } from '../validation.js';
+import type { FxProvider } from '../fx-rate.js';
 import { parseEcbCsv, parseEcbXml } from './ecb-parsers.js';
-import { buildRateTable, lookupRate, type RateTable } from './rate-table.js';
+import { buildRateTable, type RateTable, rateTableProvider } from './rate-table.js';
 
 /** Options of {@link createEcbFileFxProvider}. */
 export interface EcbFileFxProviderOptions {
@@ -36,18 +35,7 @@ export function createEcbFileFxProvider(options: EcbFileFxProviderOptions): FxPr
     });
     return table;
   };
-  return {
-    async getRate(
-      from: string,
-      to: string,
-      rateOptions: FxRateOptions = {},
-    ): Promise<FxRate | null> {
-      const base = normaliseCurrency(from);
-      const quote = normaliseCurrency(to);
-      assertOptionalIsoDate(rateOptions.asOf, 'asOf');
-      return lookupRate(await load(), base, quote, rateOptions.asOf);
-    },
-  };
+  return rateTableProvider(load);
 }
 
 async function readTable(file: string): Promise<RateTable> {

@@ -1,8 +1,7 @@
 import { MarketDataError } from '../errors.js';
-import type { FxProvider, FxRate, FxRateOptions } from '../fx-rate.js';
-import { assertOptionalIsoDate, normaliseCurrency } from '../validation.js';
+import type { FxProvider } from '../fx-rate.js';
 import { parseEcbXml } from './ecb-parsers.js';
-import { buildRateTable, lookupRate, type RateTable } from './rate-table.js';
+import { buildRateTable, type RateTable, rateTableProvider } from './rate-table.js';
 
 /** The ECB's daily reference rates (published around 16:00 CET on TARGET business days). */
 export const ECB_DAILY_XML_URL = 'https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml';
@@ -63,18 +62,7 @@ export function createEcbHttpFxProvider(options: EcbHttpFxProviderOptions = {}):
     return inFlight;
   };
 
-  return {
-    async getRate(
-      from: string,
-      to: string,
-      rateOptions: FxRateOptions = {},
-    ): Promise<FxRate | null> {
-      const base = normaliseCurrency(from);
-      const quote = normaliseCurrency(to);
-      assertOptionalIsoDate(rateOptions.asOf, 'asOf');
-      return lookupRate(await current(), base, quote, rateOptions.asOf);
-    },
-  };
+  return rateTableProvider(current);
 }
 
 async function fetchTable(

@@ -1,6 +1,7 @@
 import { Decimal } from 'decimal.js';
-import type { FxRate } from '../fx-rate.js';
+import type { FxProvider, FxRate, FxRateOptions } from '../fx-rate.js';
 import { lastIndexOnOrBefore } from '../quotes/price-files.js';
+import { assertOptionalIsoDate, normaliseCurrency } from '../validation.js';
 
 /** The ECB reference rates of one business day: units of each currency per 1 EUR. */
 export interface EcbDay {
@@ -43,4 +44,22 @@ export function lookupRate(
   const rate =
     from === 'EUR' ? toRate : new Decimal(toRate).div(fromRate).toSignificantDigits(10).toNumber();
   return { base: from, quote: to, rate, asOf: day.date, source: table.source };
+}
+
+/**
+ * An {@link FxProvider} over rate tables from `tables()` (a file read once, a cached download):
+ * validates the currencies and date, then looks the rate up with {@link lookupRate}.
+ *
+ * @throws {MarketDataError} from `getRate`: `invalid_argument` (bad currency or date), and what
+ *   `tables()` throws.
+ */
+export function rateTableProvider(tables: () => Promise<RateTable>): FxProvider {
+  return {
+    async getRate(from: string, to: string, options: FxRateOptions = {}): Promise<FxRate | null> {
+      const base = normaliseCurrency(from);
+      const quote = normaliseCurrency(to);
+      assertOptionalIsoDate(options.asOf, 'asOf');
+      return lookupRate(await tables(), base, quote, options.asOf);
+    },
+  };
 }
