@@ -58,7 +58,8 @@ function findings(node: unknown, path: string, keyword?: string): string[] {
         found.push(...findings(sub, `${path}.${key}.${name}`, key));
       }
     } else if (ARRAYS.includes(key) && Array.isArray(value)) {
-      value.forEach((sub, i) => found.push(...findings(sub, `${path}.${key}[${i}]`, key)));
+      for (const [i, sub] of value.entries())
+        found.push(...findings(sub, `${path}.${key}[${i}]`, key));
     } else if (SINGLES.includes(key) || BOOLEAN_OK.includes(key)) {
       found.push(...findings(value, `${path}.${key}`, key));
     }
