@@ -8,6 +8,7 @@ import {
   type Tool,
   type ToolAnnotations,
 } from '@modelcontextprotocol/sdk/types.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { type FieldProblem, UseCaseError } from '@svc/use-cases';
 import { z } from 'zod';
 import type { McpServerInfo, ProblemMapper } from './deps.js';
@@ -35,6 +36,13 @@ interface RegisteredTool {
 }
 
 const NO_INPUT = z.object({});
+
+/**
+ * The JSON Schema validator the SDK `Server` keeps (used only for elicitation, which these tools
+ * do not use): one per process. The SDK's default builds a new Ajv instance per `Server`, about a
+ * millisecond of every stateless request.
+ */
+const JSON_SCHEMA_VALIDATOR = new AjvJsonSchemaValidator();
 
 /**
  * JSON Schemas by zod schema: the schemas are module constants, so `tools/list` converts each one
@@ -82,7 +90,7 @@ export class ToolRegistry {
     this.#toProblem = toProblem;
     this.server = new Server(
       { name: info.name, version: info.version },
-      { capabilities: { tools: {} } },
+      { capabilities: { tools: {} }, jsonSchemaValidator: JSON_SCHEMA_VALIDATOR },
     );
     this.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: this.list() }));
     this.server.setRequestHandler(CallToolRequestSchema, (request) =>
