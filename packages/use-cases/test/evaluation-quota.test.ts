@@ -130,12 +130,10 @@ describe.each(engines)('evaluation quotas per request on $name', (engine) => {
       Array.from({ length: 24 }, (_, i) => {
         const process = i % 2 === 0 ? one : two;
         const actor = i % 4 < 2 ? a : b; // 12 requests each, spread over both processes
-        return process.evaluations
-          .getEvaluation({ symbol: 'NUE', fresh: true, actor })
-          .then(
-            () => ({ actor, refusal: undefined }),
-            (error: unknown) => ({ actor, refusal: error }),
-          );
+        return process.evaluations.getEvaluation({ symbol: 'NUE', fresh: true, actor }).then(
+          () => ({ actor, refusal: undefined }),
+          (error: unknown) => ({ actor, refusal: error }),
+        );
       }),
     );
     const served = (id: string) => settled.filter((s) => s.actor.id === id && !s.refusal).length;
@@ -148,7 +146,9 @@ describe.each(engines)('evaluation quotas per request on $name', (engine) => {
       const limit = actor.plan === 'pro' ? 6 : 10;
       expect((refusal as QuotaError).denied).toMatchObject({ limit, used: limit });
     }
-    expect((await one.quotas.usage(a.id, 'pro')).find((q) => q.name === 'stock_evaluation')?.used).toBe(6);
+    expect(
+      (await one.quotas.usage(a.id, 'pro')).find((q) => q.name === 'stock_evaluation')?.used,
+    ).toBe(6);
     expect(await usedOf(one.quotas, b.id)).toBe(10);
   });
 });
