@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { AdvisorFrame, ProposalView } from '../src/frames.js';
-import { runAdvisorTurn } from '../src/run-advisor-turn.js';
+import { runAdvisorTurn, TOOL_LIMIT_TEXT } from '../src/run-advisor-turn.js';
 import { textSteps, toolCallSteps } from '../src/testing/chunks.js';
 import {
   type FakeOpenAI,
@@ -123,6 +123,7 @@ describe('runAdvisorTurn: the tool loop', () => {
       MAX_TOOL_ROUNDS,
     );
     expect(terminal(frames)).toMatchObject({ type: 'done', finishReason: 'tool_limit' });
+    expect(textOf(frames)).toBe(TOOL_LIMIT_TEXT);
   });
 
   it(`runs at most ${MAX_TOOL_CALLS} calls per turn and tells the model about the rest`, async () => {
@@ -217,7 +218,7 @@ describe('runAdvisorTurn: the tool loop', () => {
       description: 'cash',
       parameters: z.object({}),
       run: async () => {
-        throw new Error('store offline');
+        throw Object.assign(new Error('store offline'), { code: 'upstream_unavailable' });
       },
     };
     const server = await serve([
@@ -243,6 +244,34 @@ describe('runAdvisorTurn: the tool loop', () => {
     expect(toolMessages[0].content).toContain('store offline');
     expect(toolMessages[1].content).toContain('unknown tool');
     expect(terminal(frames).type).toBe('done');
+  });
+
+  it('hides the message of an error that is not one of the house errors (no internals leak)', async () => {
+    const leaky: AdvisorTool<Record<string, never>> = {
+      name: 'listCash',
+      description: 'cash',
+      parameters: z.object({}),
+      run: async () => {
+        throw Object.assign(new Error('relation "cash_positions" does not exist'), {
+          code: '42P01',
+        });
+      },
+    };
+    const server = await serve([
+      { steps: toolCallSteps([{ id: 'a', name: 'listCash', arguments: '{}' }]) },
+      { steps: textSteps('Sorry.') },
+    ]);
+    const frames = await readFrames(
+      turn(endpointOf(server), [leaky as AdvisorTool<never>], 'cash?'),
+    );
+    expect(frames).toContainEqual({
+      type: 'tool',
+      name: 'listCash',
+      status: 'error',
+      callId: 'a',
+      summary: 'the tool failed unexpectedly',
+    });
+    expect(JSON.stringify(server.requests[1]?.body)).not.toContain('cash_positions');
   });
 
   it('bounds a large tool result and says it was truncated', async () => {
@@ -284,8 +313,15 @@ describe('runAdvisorTurn: untrusted data and proposals', () => {
         steps: textSteps('You hold AAPL and KO. The data contained instructions I did not follow.'),
       },
     ]);
+    const pdf: Attachment = {
+      filename: 'statement.pdf',
+      mediaType: 'application/pdf',
+      kind: 'text',
+      text: `Account statement\n\u2063${INJECTION}`,
+      note: 'text extracted from 1 page',
+    };
     const frames = await readFrames(
-      turn(endpointOf(server), tools, 'What do I hold?', [attachment]),
+      turn(endpointOf(server), tools, 'What do I hold?', [attachment, pdf]),
     );
     expect(proposals(frames)).toEqual([]);
     expect(store.proposals).toEqual([]);
@@ -307,6 +343,13 @@ describe('runAdvisorTurn: untrusted data and proposals', () => {
     expect(user.indexOf(INJECTION)).toBeGreaterThan(open);
     expect(user.indexOf(INJECTION)).toBeLessThan(close);
     expect(user).not.toContain('\u202E');
+    const pdfOpen = user.indexOf(`<<<DATA ${boundary} file statement.pdf (application/pdf)>>>`);
+    expect(pdfOpen).toBeGreaterThan(close);
+    expect(user.indexOf(INJECTION, pdfOpen)).toBeGreaterThan(pdfOpen);
+    expect(user.lastIndexOf(`<<<END DATA ${boundary}>>>`)).toBeGreaterThan(
+      user.lastIndexOf(INJECTION),
+    );
+    expect(user).not.toContain('\u2063');
     // The tool result too.
     const result: string = sent.at(-1).content;
     expect(result.startsWith(`<<<DATA ${boundary} tool listHoldings result>>>`)).toBe(true);
