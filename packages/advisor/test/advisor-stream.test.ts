@@ -79,6 +79,8 @@ describe('runAdvisorTurn: streams', () => {
     });
     expect(body.messages[0].role).toBe('system');
     expect(body.messages.at(-1)).toEqual({ role: 'user', content: 'hello' });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(server.closedConnections).toBe(0); // a complete answer is not an early close
   });
 
   it('sends the budget as max_completion_tokens when the endpoint says so', async () => {
