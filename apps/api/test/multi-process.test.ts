@@ -199,6 +199,8 @@ describe.runIf(postgres)('two processes on one PostgreSQL', () => {
     const cookie = await register('two-limit@example.test');
     const statuses: number[] = [];
     for (let i = 0; i < 14; i++) {
+      // Past the 100 ms a process may count locally before it writes (`batchCounter`).
+      await new Promise((resolve) => setTimeout(resolve, 110));
       const res = await (i % 2 === 0 ? a : b).app.inject({
         url: '/api/portfolios',
         headers: { cookie },

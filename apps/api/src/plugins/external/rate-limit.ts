@@ -4,6 +4,7 @@ import fastifyRateLimit, {
 } from '@fastify/rate-limit';
 import type { SharedCounter, SharedCounterOptions } from '@svc/portfolio-store';
 import type { FastifyInstance } from 'fastify';
+import { batchCounter } from '../../auth/batched-counter.js';
 import { ApiError } from '../../problem.js';
 
 /** Creates shared counters (`createSharedCounter` of `@svc/portfolio-store` over the app's database). */
@@ -12,18 +13,22 @@ export type CounterFactory = (options: SharedCounterOptions) => SharedCounter;
 /**
  * A `@fastify/rate-limit` store over the database's shared counters: every process counts a
  * user's requests in the same row (`rate_limits`), so N processes together allow `max` per
- * window, not N × `max`. One counter per window length, created on first use.
+ * window, not N × `max` (give or take what each counts locally within 100 ms, see
+ * `batchCounter`: one database write per user per 100 ms, not one per request). One counter per
+ * window length, created on first use.
  */
 function sharedStore(counters: CounterFactory): FastifyRateLimitStoreCtor {
   const byWindow = new Map<number, SharedCounter>();
   const counterFor = (timeWindow: number, max: number) => {
     let counter = byWindow.get(timeWindow);
     if (!counter) {
-      counter = counters({
-        keyPrefix: 'requests',
-        points: Math.max(1, max),
-        durationSeconds: timeWindow / 1000,
-      });
+      counter = batchCounter(
+        counters({
+          keyPrefix: 'requests',
+          points: Math.max(1, max),
+          durationSeconds: timeWindow / 1000,
+        }),
+      );
       byWindow.set(timeWindow, counter);
     }
     return counter;
