@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createSnapshotProvider, type FundamentalsProvider } from '@svc/fundamentals-client';
 import { createEcbFileFxProvider } from '@svc/market-data';
-import { createRepositories, type Database } from '@svc/portfolio-store';
+import { createRepositories, createSharedCounter, type Database } from '@svc/portfolio-store';
 import { createTestBackends } from '@svc/portfolio-store/testing';
 import { createQuotaService } from '@svc/quota';
 import { createQuoteSource, type QuoteSource } from '@svc/use-cases';
@@ -113,7 +113,15 @@ export async function createTestContext(
     now: () => PORTFOLIO_TEST_NOW,
   });
   const app = await buildApp(
-    { config, repos, quotas, moat, portfolio, ...options.deps },
+    {
+      config,
+      repos,
+      quotas,
+      moat,
+      portfolio,
+      counters: (counter) => createSharedCounter(database, counter),
+      ...options.deps,
+    },
     { logger: false },
   );
   await options.beforeReady?.(app);

@@ -41,6 +41,11 @@ export interface Database {
   dialect: 'postgres' | 'pglite';
   /** The schema in use when one was requested. */
   schema: string | undefined;
+  /**
+   * The node-postgres pool under `db` (for PGlite, a pool of one over its adapter), for libraries
+   * that take a pool, such as the shared counters of `createSharedCounter`.
+   */
+  pool: pg.Pool;
   /** Closes the pool and, for the embedded database, shuts PGlite down (flushing it to disk). */
   close(): Promise<void>;
 }
@@ -79,7 +84,7 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
   });
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   await ensureSchema(db, options.schema);
-  return { db, dialect: 'postgres', schema: options.schema, close: () => db.destroy() };
+  return { db, dialect: 'postgres', schema: options.schema, pool, close: () => db.destroy() };
 }
 
 async function openPglite(options: DatabaseOptions): Promise<Database> {
@@ -105,7 +110,7 @@ async function openPglite(options: DatabaseOptions): Promise<Database> {
     await db.destroy();
     await pglite.close();
   };
-  return { db, dialect: 'pglite', schema: options.schema, close };
+  return { db, dialect: 'pglite', schema: options.schema, pool, close };
 }
 
 /**
