@@ -272,7 +272,8 @@ describe('MCP server over a real listening socket', () => {
     expect(await used('ai_consult')).toBe(1);
 
     const german = structured(await call('generateMoatNarrative', { evaluation, language: 'de' }));
-    expect(german.markdown).toContain('(template available in English only)');
+    // The offline template writes German for `de` (@svc/narrative).
+    expect(german.markdown).toContain('## Zusammenfassung');
     expect(await used('ai_consult')).toBe(2);
 
     const neither = await call('generateMoatNarrative', { language: 'en' });
