@@ -82,6 +82,7 @@ function fieldProblems(error: z.ZodError): FieldProblem[] {
  * `registerTool` has the shape of `McpServer.registerTool`, so tool modules read the same.
  */
 export class ToolRegistry {
+  /** The SDK server answering `initialize`, `tools/list` and `tools/call`; connect it to a transport. */
   readonly server: Server;
   readonly #tools = new Map<string, RegisteredTool>();
   readonly #toProblem: ProblemMapper;
