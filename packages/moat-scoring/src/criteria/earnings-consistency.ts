@@ -109,16 +109,23 @@ function hasShareJump(context: ScoringContext): boolean {
 
 /**
  * Diluted EPS of continuing operations: reported diluted EPS when the year reports no separate
- * continuing-operations income (or it equals net income), else continuing-operations income ÷
- * diluted shares (`null` without a positive share count, so that the year is missing rather than
- * mixed). JNJ FY2023: 13,326 M ÷ 2,560.4 M shares = 5.20 instead of the reported 13.72 that
- * includes the Kenvue gain.
+ * continuing-operations income (or it equals net income), or when the reported EPS already is
+ * that of continuing operations (within a cent or 2% of continuing income ÷ diluted shares: the
+ * companyfacts provider reads continuing-operations EPS first, PG FY2016 3.49); else
+ * continuing-operations income ÷ diluted shares (`null` without a positive share count, so that
+ * the year is missing rather than mixed). JNJ FY2023 on a provider reporting total EPS: 13,326 M
+ * ÷ 2,560.4 M shares = 5.20 instead of the 13.72 that includes the Kenvue gain.
  */
 export function continuingEps(year: YearValues): number | null {
   const continuing = year.incomeFromContinuingOperations;
   if (continuing === null || continuing === year.netIncome) return year.dilutedEps;
   const shares = year.dilutedShares;
-  return shares !== null && shares > 0 ? continuing / shares : null;
+  if (shares === null || shares <= 0) return null;
+  const computed = continuing / shares;
+  const reported = year.dilutedEps;
+  const close =
+    reported !== null && Math.abs(reported - computed) <= Math.max(0.01, 0.02 * Math.abs(computed));
+  return close ? reported : computed;
 }
 
 /**
