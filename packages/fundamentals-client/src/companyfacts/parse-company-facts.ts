@@ -148,7 +148,12 @@ function financeArmCost(year: FiscalPeriod, picks: YearPicks, issues: DataIssue[
       accession: null,
       filed: null,
       derived: true,
-      note: `company-wide cost of revenue (revenue includes the finance arm): costsAndExpenses = ${total.value} (${total.source.tag}, ${total.source.accession}) − SG&A ${sga.value} (${sga.source.accession}); the tagged ${segment.source.tag} ${segment.value} covers the manufacturing segment only`,
+      note: [
+        `company-wide cost of revenue: revenue includes the finance arm, and the tagged ${segment.source.tag} covers the manufacturing segment only`,
+        `costsAndExpenses = ${total.value} (${total.source.tag}, ${total.source.accession})`,
+        `sellingGeneralAdministrative = ${sga.value} (${sga.source.tag}, ${sga.source.accession})`,
+        `segmentCostOfRevenue = ${segment.value} (${segment.source.tag}, ${segment.source.accession})`,
+      ].join('; '),
     },
   });
 }
