@@ -56,7 +56,7 @@ describe('assessProductDurability', () => {
   it('does not count a margin that rises and holds as a dip (maximum drawdown, not median − min)', () => {
     // GM rising 40% → 58% by 2 pp a year: no fall below a running peak → b = 1; the old
     // median − min reading gave 49% − 40% = 9 pp → 0.1.
-    const revenue = repeat(1000, n);
+    const revenue = Array.from({ length: n }, () => 1000);
     const cost = revenue.map((r, i) => r * (0.6 - 0.02 * i));
     const result = outcome(
       assessProductDurability(context(ideal(revenue, { costOfRevenue: cost })), {
