@@ -265,3 +265,24 @@ describe('snapshot and SimFin agree on every shared company-year', () => {
     expect(stale.map((e) => e.ticker)).toEqual([]);
   });
 });
+
+describe('one-off years on the SimFin companies', () => {
+  /*
+   * MCO EPS FY2010–FY2019 (SimFin net income (common) ÷ diluted shares): FY2016 1.36 (the 864 M
+   * settlement with the US Department of Justice and states) between 4.61 and 5.15; set aside, the
+   * other nine grow ~14%/yr with R² 0.96 → pass (a warning before, R² 0.38). KO: FY2017 0.27 (tax
+   * reform) is set aside too, but KO's EPS still falls over the decade (refranchising its bottlers):
+   * a real decline still fails.
+   */
+  it('MCO passes with FY2016 set aside; KO still fails with FY2017 set aside', async () => {
+    const simfin = createSimfinProvider({
+      dir: resolve(SHARED_DATA_DIR, 'fundamentals/raw/simfin_us_annual_2021-04'),
+    });
+    const mco = evaluateMoat(await simfin.getFundamentals('MCO')).criteria[0];
+    expect(mco?.value).toContain('FY2016 (1.36) set aside as a one-off');
+    expect(mco?.status).toBe('pass');
+    const ko = evaluateMoat(await simfin.getFundamentals('KO')).criteria[0];
+    expect(ko?.value).toContain('FY2017 (0.27) set aside as a one-off');
+    expect(ko?.status).toBe('fail');
+  }, 60_000);
+});
