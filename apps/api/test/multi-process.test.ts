@@ -165,14 +165,35 @@ describe.runIf(postgres)('two processes on one PostgreSQL', () => {
         },
         payload: { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} },
       });
+    expect((await listTools()).statusCode).toBe(200); // b now remembers the token
+    // The token memo is in use: with the announcement switched off, b keeps answering from it.
+    await sql`alter table personal_access_tokens disable trigger tokens_revoked`.execute(
+      database.db,
+    );
+    await database.db
+      .updateTable('personal_access_tokens')
+      .set({ revoked_at: new Date() })
+      .where('id', '=', id)
+      .execute();
     expect((await listTools()).statusCode).toBe(200);
+    await sql`alter table personal_access_tokens enable trigger tokens_revoked`.execute(
+      database.db,
+    );
+    await database.db
+      .updateTable('personal_access_tokens')
+      .set({ revoked_at: null })
+      .where('id', '=', id)
+      .execute();
+
     const revoked = await a.app.inject({
       method: 'DELETE',
       url: `/api/account/tokens/${id}`,
       headers: { cookie, ...ORIGIN },
     });
     expect(revoked.statusCode).toBe(204);
-    expect((await listTools()).statusCode).toBe(401);
+    await expect
+      .poll(async () => (await listTools()).statusCode, { timeout: 3_000, interval: 5 })
+      .toBe(401);
   });
 
   it('shares the failed-login throttle: 5 failures spread over both, the 6th refused on either', async () => {

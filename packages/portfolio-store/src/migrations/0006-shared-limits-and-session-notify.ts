@@ -7,8 +7,8 @@ import { type Kysely, sql } from 'kysely';
  *   the layout of `rate-limiter-flexible`'s PostgreSQL store (`key`, `points`, `expire` in epoch
  *   milliseconds), so that every process counts against the same rows.
  * - Triggers that announce, on the channel {@link SESSION_CHANGES_CHANNEL}, every session that
- *   ends (revoked or deleted: payload `session:<id>`) and every user whose plan changes or who is
- *   deleted (`user:<id>`). Processes that remember verified sessions for a few seconds `LISTEN`
+ *   ends (revoked or deleted: payload `session:<id>`), every personal access token revoked or
+ *   deleted (`token:<id>`) and every user whose plan changes or who is deleted (`user:<id>`). Processes that remember verified sessions and tokens for a few seconds `LISTEN`
  *   and forget them at once, whichever process (or an administrator's SQL) made the change.
  */
 export const sharedLimitsAndSessionNotify = {
@@ -24,6 +24,8 @@ export const sharedLimitsAndSessionNotify = {
       begin
         if tg_table_name = 'sessions' then
           perform pg_notify('svc_session_changes', 'session:' || old.id::text);
+        elsif tg_table_name = 'personal_access_tokens' then
+          perform pg_notify('svc_session_changes', 'token:' || old.id::text);
         else
           perform pg_notify('svc_session_changes', 'user:' || old.id::text);
         end if;
@@ -37,6 +39,13 @@ export const sharedLimitsAndSessionNotify = {
       create trigger sessions_deleted after delete on sessions for each row
       execute function notify_session_change()`.execute(db);
     await sql`
+      create trigger tokens_revoked after update of revoked_at on personal_access_tokens
+      for each row when (old.revoked_at is null and new.revoked_at is not null)
+      execute function notify_session_change()`.execute(db);
+    await sql`
+      create trigger tokens_deleted after delete on personal_access_tokens for each row
+      execute function notify_session_change()`.execute(db);
+    await sql`
       create trigger users_plan_changed after update of plan on users for each row
       when (old.plan is distinct from new.plan)
       execute function notify_session_change()`.execute(db);
@@ -47,6 +56,8 @@ export const sharedLimitsAndSessionNotify = {
   async down(db: Kysely<unknown>): Promise<void> {
     await sql`drop trigger if exists users_deleted on users`.execute(db);
     await sql`drop trigger if exists users_plan_changed on users`.execute(db);
+    await sql`drop trigger if exists tokens_deleted on personal_access_tokens`.execute(db);
+    await sql`drop trigger if exists tokens_revoked on personal_access_tokens`.execute(db);
     await sql`drop trigger if exists sessions_deleted on sessions`.execute(db);
     await sql`drop trigger if exists sessions_revoked on sessions`.execute(db);
     await sql`drop function if exists notify_session_change()`.execute(db);

@@ -1,10 +1,14 @@
 import pg from 'pg';
 import { SESSION_CHANGES_CHANNEL } from '../migrations/0006-shared-limits-and-session-notify.js';
 
-/** A session that ended (`session`: revoked or deleted) or a user whose sessions changed (`user`: plan changed, deleted). */
+/**
+ * A session that ended (`session`: revoked or deleted), a personal access token that ended
+ * (`token`: revoked or deleted) or a user whose sessions and tokens changed (`user`: plan
+ * changed, deleted).
+ */
 export interface SessionChange {
-  readonly kind: 'session' | 'user';
-  /** The session's or the user's id (UUID). */
+  readonly kind: 'session' | 'token' | 'user';
+  /** The session's, token's or user's id (UUID). */
   readonly id: string;
 }
 
@@ -33,11 +37,14 @@ export interface SessionChangesListener {
   close(): Promise<void>;
 }
 
-/** Parses a payload of the session triggers (`session:<uuid>` or `user:<uuid>`). */
+const KINDS = { session: 'session', token: 'token', user: 'user' } as const;
+
+/** Parses a payload of the session triggers (`session:<uuid>`, `token:<uuid>` or `user:<uuid>`). */
 export function parseSessionChange(payload: string | undefined): SessionChange | undefined {
-  const match = /^(session|user):([0-9a-f-]{36})$/i.exec(payload ?? '');
-  if (!match?.[1] || !match[2]) return undefined;
-  return { kind: match[1] === 'session' ? 'session' : 'user', id: match[2].toLowerCase() };
+  const match = /^(session|token|user):([0-9a-f-]{36})$/i.exec(payload ?? '');
+  const kind = KINDS[(match?.[1] ?? '') as keyof typeof KINDS];
+  if (!kind || !match?.[2]) return undefined;
+  return { kind, id: match[2].toLowerCase() };
 }
 
 /**

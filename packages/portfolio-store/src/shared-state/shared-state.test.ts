@@ -19,7 +19,11 @@ describe('parseSessionChange', () => {
       'user:6F1C2D4E-8A9B-4C3D-9E1F-0A1B2C3D4E5F',
       { kind: 'user', id: '6f1c2d4e-8a9b-4c3d-9e1f-0a1b2c3d4e5f' },
     ],
-    ['token:6f1c2d4e-8a9b-4c3d-9e1f-0a1b2c3d4e5f', undefined],
+    [
+      'token:6f1c2d4e-8a9b-4c3d-9e1f-0a1b2c3d4e5f',
+      { kind: 'token', id: '6f1c2d4e-8a9b-4c3d-9e1f-0a1b2c3d4e5f' },
+    ],
+    ['group:6f1c2d4e-8a9b-4c3d-9e1f-0a1b2c3d4e5f', undefined],
     ['session:1', undefined],
     [undefined, undefined],
   ])('%s', (payload, expected) => {
@@ -129,11 +133,20 @@ describe.runIf(postgres)('session changes announced through PostgreSQL', () => {
         .where('id', '=', user.id)
         .execute();
       await database.db.deleteFrom('sessions').where('id', '=', b.id).execute();
-      const mine = () => seen.filter((c) => c.id === a.id || c.id === b.id || c.id === user.id);
+      const token = await repos.tokens.create(user.id, {
+        name: 'agent',
+        prefix: 'svc_pat_abcd',
+        tokenHash: `hash-${user.id}`,
+        expiresAt,
+      });
+      await repos.tokens.revoke(user.id, token.id, new Date());
+      const ids = [a.id, b.id, user.id, token.id];
+      const mine = () => seen.filter((c) => ids.includes(c.id));
       await expect.poll(mine, { timeout: 5_000 }).toEqual([
         { kind: 'session', id: a.id },
         { kind: 'user', id: user.id },
         { kind: 'session', id: b.id },
+        { kind: 'token', id: token.id },
       ]);
     } finally {
       await listener.close();

@@ -2,28 +2,34 @@ import type { FastifyInstance } from 'fastify';
 import { createAuthService } from '../../auth/auth-service.js';
 import { createLoginThrottle } from '../../auth/login-throttle.js';
 import { createOidcClient } from '../../auth/oidc.js';
-import { createPersonalAccessTokens } from '../../auth/personal-access-tokens.js';
-import { createSessionCache, type SessionCache } from '../../auth/session-cache.js';
+import { createPersonalAccessTokens, createTokenMemo } from '../../auth/personal-access-tokens.js';
+import type { RevocableMemo } from '../../auth/revocable-memo.js';
+import { createSessionCache } from '../../auth/session-cache.js';
 import { createSignedTokens } from '../../auth/signed-tokens.js';
 import { type AppDeps, defaultPasswords, defaultTokenCrypto } from '../../deps.js';
 
 /**
- * The session memo: on the embedded database (one process owns every session) a plain memo; with
- * `DATABASE_URL` one that forgets what the database announces and remembers nothing while the
- * announcements cannot be received (no feed: no memo), so a revocation anywhere acts at once.
+ * A memo of verified credentials (sessions or tokens). On the embedded database (one process owns
+ * every session and token) a plain memo; with `DATABASE_URL` one that forgets what the database
+ * announces and remembers nothing while the announcements cannot be received (no feed: no memo),
+ * so a revocation anywhere acts at once.
  */
-function openSessionCache(app: FastifyInstance, deps: AppDeps): SessionCache {
+function openMemo<M extends RevocableMemo<object>>(
+  app: FastifyInstance,
+  deps: AppDeps,
+  create: (options: { ttlMs: number; suspended?: boolean }) => M,
+): M {
   const ttlMs = deps.config.sessionCacheSeconds * 1000;
-  if (deps.config.databaseUrl === undefined) return createSessionCache({ ttlMs });
+  if (deps.config.databaseUrl === undefined) return create({ ttlMs });
   const feed = deps.sessionChanges;
-  if (!feed) return createSessionCache({ ttlMs: 0 });
-  const cache = createSessionCache({ ttlMs, suspended: !feed.listening });
+  if (!feed) return create({ ttlMs: 0 });
+  const memo = create({ ttlMs, suspended: !feed.listening });
   const unsubscribe = feed.subscribe({
-    onChange: (change) => cache.forget(change),
-    onListening: (listening) => (listening ? cache.resume() : cache.suspend()),
+    onChange: (change) => memo.forget(change),
+    onListening: (listening) => (listening ? memo.resume() : memo.suspend()),
   });
   app.addHook('onClose', async () => unsubscribe());
-  return cache;
+  return memo;
 }
 
 /** Creates the domain services once and decorates the instance with them. */
@@ -31,7 +37,7 @@ export function decorateServices(app: FastifyInstance, deps: AppDeps): void {
   const now = deps.now ?? (() => new Date());
   const { config } = deps;
   const signer = createSignedTokens({ secret: config.sessionSecret, issuer: config.baseUrl });
-  const sessionCache = openSessionCache(app, deps);
+  const sessionCache = openMemo(app, deps, createSessionCache);
   const auth = createAuthService({
     repos: deps.repos,
     passwords: deps.passwords ?? defaultPasswords,
@@ -47,6 +53,7 @@ export function decorateServices(app: FastifyInstance, deps: AppDeps): void {
     repos: deps.repos,
     crypto: deps.tokenCrypto ?? defaultTokenCrypto,
     now,
+    memo: openMemo(app, deps, createTokenMemo),
   });
   app.decorate('config', config);
   app.decorate('clock', now);
