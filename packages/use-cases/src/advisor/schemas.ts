@@ -1,3 +1,4 @@
+import { ProposalViewSchema } from '@svc/advisor';
 import { MoatEvaluation } from '@svc/schemas';
 import { z } from 'zod';
 
@@ -71,26 +72,6 @@ export const AdvisorChatRequest = z
   .describe('One advisor turn: the conversation so far and what it is about');
 export type AdvisorChatRequest = z.infer<typeof AdvisorChatRequest>;
 
-/** The kinds of change the advisor may propose (CONTRACT §4 `proposal` frame). */
-export const PROPOSAL_KINDS = [
-  'record_transaction',
-  'create_portfolio',
-  'save_moat_report',
-  'import_transactions',
-] as const;
-
-/** A proposal as the `proposal` frame shows it (CONTRACT §4). */
-export const ProposalView = z
-  .object({
-    id: z.string().describe('Proposal id, for POST /api/advisor/confirm'),
-    kind: z.enum(PROPOSAL_KINDS),
-    summary: z.string().describe('One line saying what accepting it changes'),
-    payload: z.record(z.string(), z.unknown()).describe('What will be applied, by kind'),
-    expiresAt: z.string().describe('ISO 8601 instant after which it can no longer be accepted'),
-  })
-  .meta({ id: 'AdvisorProposal' });
-export type ProposalView = z.infer<typeof ProposalView>;
-
 /** Body of `POST /api/advisor/confirm` (CONTRACT §4). */
 export const ConfirmProposalRequest = z
   .strictObject({
@@ -118,7 +99,7 @@ export type ConfirmProposalResult = z.infer<typeof ConfirmProposalResult>;
 export const AiChatResponse = z
   .object({
     message: z.object({ role: z.literal('assistant'), content: z.string() }),
-    proposals: z.array(ProposalView).optional().describe('Proposals made in this turn, if any'),
+    proposals: z.array(ProposalViewSchema).optional().describe('Proposals made in this turn, if any'),
   })
   .meta({ id: 'AiChatResponse' });
 export type AiChatResponse = z.infer<typeof AiChatResponse>;
