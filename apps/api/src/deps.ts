@@ -11,6 +11,7 @@ import type { AccountRepositories, PasswordHasher, QuotaUsageReader } from './ac
 import type { LoginThrottleOptions } from './auth/login-throttle.js';
 import type { OidcClient } from './auth/oidc.js';
 import type { TokenCrypto } from './auth/personal-access-tokens.js';
+import type { AiFlows } from './advisor/flows.js';
 import type { AppConfig } from './config.js';
 import type { MoatServices } from './moat/services.js';
 
@@ -36,6 +37,8 @@ export interface AppDeps {
   readonly moat: MoatServices;
   /** Portfolio and quote flows (`GET /api/portfolios`, `/api/holdings`, `/api/quote`, …). */
   readonly portfolio: PortfolioFlows;
+  /** The narrative, advisor and proposal flows (`createAiFlows`). */
+  readonly ai: AiFlows;
   /** Password hashing; default argon2id of `@svc/portfolio-store`. */
   readonly passwords?: PasswordHasher;
   /** Token minting/hashing; default `@svc/portfolio-store`'s `svc_pat_` helpers. */

@@ -7,6 +7,7 @@ import {
 import { createDatabase, createRepositories, migrateToLatest } from '@svc/portfolio-store';
 import { createQuotaService } from '@svc/quota';
 import { createPortfolioService, createQuoteService, createQuoteSource } from '@svc/use-cases';
+import { createAiFlows } from './advisor/flows.js';
 import type { AppConfig, ConfigLogger } from './config.js';
 import type { AppDeps, PortfolioFlows } from './deps.js';
 import { openFundamentalsProvider } from './moat/fundamentals.js';
@@ -24,7 +25,8 @@ export interface Runtime {
  * Opens the database (PostgreSQL when `DATABASE_URL` is set, else PGlite under `DATA_DIR`),
  * migrates it to the latest schema, and creates once the repositories, the quota service, the
  * fundamentals provider, the quote source, the moat flows (evaluation, screener, reports), the FX
- * provider ({@link openFxProvider}) and the portfolio and quote flows.
+ * provider ({@link openFxProvider}), the portfolio and quote flows, and the AI flows (narrative,
+ * advisor, proposals) with the `openai` client built once (`createAiFlows`).
  *
  * A fundamentals provider that cannot be created (e.g. `sec-edgar` without `SEC_USER_AGENT`)
  * does not stop the start: `logger.warn` says why, and `GET /api/stock-evaluation` answers 503
@@ -61,18 +63,11 @@ export async function openRuntime(
     quotas,
     evaluationMemoSeconds: config.evaluationMemoSeconds,
   });
+  const market = { quotes: quoteSource.quotes, fx: openFxProvider(config.fx) };
+  const portfolio = createPortfolioFlows({ db: database.db, ...market });
+  const ai = createAiFlows({ config, db: database.db, repos, quotas, moat, portfolio, market });
   return {
-    deps: {
-      config,
-      repos,
-      quotas,
-      moat,
-      portfolio: createPortfolioFlows({
-        db: database.db,
-        quotes: quoteSource.quotes,
-        fx: openFxProvider(config.fx),
-      }),
-    },
+    deps: { config, repos, quotas, moat, portfolio, ai },
     dialect: database.dialect,
     close: () => database.close(),
   };
