@@ -128,7 +128,8 @@ export const EnvSchema = z
       ctx.addIssue({
         code: 'custom',
         path: ['OPENAI_API_KEY'],
-        message: 'a model is named: set OPENAI_API_KEY (OpenAI) or OPENAI_BASE_URL (a compatible server)',
+        message:
+          'a model is named: set OPENAI_API_KEY (OpenAI) or OPENAI_BASE_URL (a compatible server)',
       });
     }
     if (endpointSet && !modelSet) {

@@ -8,10 +8,10 @@ import {
 import type { QuotaService } from '@svc/quota';
 import type { PortfolioService, QuoteService } from '@svc/use-cases';
 import type { AccountRepositories, PasswordHasher, QuotaUsageReader } from './accounts/ports.js';
+import type { AiFlows } from './advisor/flows.js';
 import type { LoginThrottleOptions } from './auth/login-throttle.js';
 import type { OidcClient } from './auth/oidc.js';
 import type { TokenCrypto } from './auth/personal-access-tokens.js';
-import type { AiFlows } from './advisor/flows.js';
 import type { AppConfig } from './config.js';
 import type { MoatServices } from './moat/services.js';
 

@@ -239,7 +239,12 @@ describe('MCP server over a real listening socket', () => {
     const english = structured(
       await call('generateMoatNarrative', { symbol: 'AAPL', language: 'en' }),
     );
-    expect(english).toMatchObject({ symbol: 'AAPL', language: 'en', generator: 'template' });
+    expect(english).toMatchObject({
+      symbol: 'AAPL',
+      language: 'en',
+      generator: 'template',
+      model: 'offline',
+    });
     const markdown = english.markdown as string;
     for (const part of ['## Summary', '## Strengths', '## Risks', '## Valuation']) {
       expect(markdown).toContain(part);
@@ -249,7 +254,7 @@ describe('MCP server over a real listening socket', () => {
     expect(await used('ai_consult')).toBe(1);
 
     const german = structured(await call('generateMoatNarrative', { evaluation, language: 'de' }));
-    expect(german.markdown).toContain('(template available in English only)');
+    expect(german.markdown).toContain('## Zusammenfassung');
     expect(await used('ai_consult')).toBe(2);
 
     const neither = await call('generateMoatNarrative', { language: 'en' });

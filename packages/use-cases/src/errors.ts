@@ -7,7 +7,11 @@
  *   proposal already decided or expired (→ 409);
  * - `upstream_unavailable`: the model endpoint failed or did not answer in time (→ 503).
  */
-export type UseCaseErrorCode = 'validation_failed' | 'not_found' | 'conflict' | 'upstream_unavailable';
+export type UseCaseErrorCode =
+  | 'validation_failed'
+  | 'not_found'
+  | 'conflict'
+  | 'upstream_unavailable';
 
 /** A field problem of a `validation_failed` error. */
 export interface FieldProblem {

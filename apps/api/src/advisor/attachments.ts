@@ -111,7 +111,10 @@ async function pdfText(file: UploadedFile): Promise<string> {
  *   model, text that is not UTF-8, bytes that do not match the type; `validation_failed` (400):
  *   JSON that does not parse, a PDF that cannot be read.
  */
-export async function toAttachment(file: UploadedFile, acceptsImages: boolean): Promise<Attachment> {
+export async function toAttachment(
+  file: UploadedFile,
+  acceptsImages: boolean,
+): Promise<Attachment> {
   const { filename } = file;
   switch (kindOf(file)) {
     case 'text': {

@@ -1,4 +1,4 @@
-import type { ServerResponse } from 'node:http';
+import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { FastifyReply } from 'fastify';
 
 /** An open `text/event-stream` response. */
@@ -53,9 +53,12 @@ function formatEvent(data: string, event: string | undefined): string {
 export function openEventStream(reply: FastifyReply, options: EventStreamOptions): EventStream {
   const controller = options.controller ?? new AbortController();
   const raw: ServerResponse = reply.raw;
-  const inherited = reply.getHeaders();
+  const headers: OutgoingHttpHeaders = {};
+  for (const [name, value] of Object.entries(reply.getHeaders())) {
+    if (value !== undefined) headers[name] = value;
+  }
   reply.hijack();
-  raw.writeHead(200, { ...inherited, ...STREAM_HEADERS });
+  raw.writeHead(200, { ...headers, ...STREAM_HEADERS });
   raw.flushHeaders();
   raw.socket?.setNoDelay(true);
 

@@ -23,7 +23,9 @@ const NarrativeInput = z.object({
     .trim()
     .min(2)
     .max(35)
-    .describe('BCP-47 tag (e.g. en, de); the offline template writes en and de, others fall back to English'),
+    .describe(
+      'BCP-47 tag (e.g. en, de); the offline template writes en and de, others fall back to English',
+    ),
 });
 
 const Narrative = z.object({

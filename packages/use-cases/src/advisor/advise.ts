@@ -7,7 +7,11 @@ import {
 import { QuotaError, type QuotaService } from '@svc/quota';
 import { UseCaseError } from '../errors.js';
 import type { Actor } from '../evaluation-service.js';
-import { describeBrokerExport, type ProposalToolDeps, buildProposalTools } from './proposal-tools.js';
+import {
+  buildProposalTools,
+  describeBrokerExport,
+  type ProposalToolDeps,
+} from './proposal-tools.js';
 import { buildReadTools, type ReadToolDeps } from './read-tools.js';
 import { AdvisorChatRequest } from './schemas.js';
 
@@ -90,8 +94,10 @@ export function createAdvisorService(deps: AdvisorServiceDeps) {
   ): AsyncGenerator<AdvisorFrame> {
     let answered = false;
     for await (const frame of frames) {
-      if (frame.type === 'delta' || frame.type === 'tool' || frame.type === 'proposal') answered = true;
-      if (frame.type === 'error' && !answered && frame.code === 'upstream_unavailable') await refund();
+      if (frame.type === 'delta' || frame.type === 'tool' || frame.type === 'proposal')
+        answered = true;
+      if (frame.type === 'error' && !answered && frame.code === 'upstream_unavailable')
+        await refund();
       yield frame;
     }
   }
@@ -110,9 +116,13 @@ export function createAdvisorService(deps: AdvisorServiceDeps) {
       }
       const granted = await deps.quotas.consume(actor.id, actor.plan, 'ai_consult');
       if (!granted.ok) {
-        throw new QuotaError('quota_exceeded', `quota ai_consult exhausted until ${granted.resetsAt}`, {
-          denied: granted,
-        });
+        throw new QuotaError(
+          'quota_exceeded',
+          `quota ai_consult exhausted until ${granted.resetsAt}`,
+          {
+            denied: granted,
+          },
+        );
       }
       const refund = () =>
         deps.quotas.refund(actor.id, 'ai_consult', { periodStart: granted.periodStart });

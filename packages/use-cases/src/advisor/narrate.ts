@@ -4,7 +4,7 @@ import {
   type NarrativeEvent,
   streamNarrative,
 } from '@svc/advisor';
-import { type QuotaService, QuotaError } from '@svc/quota';
+import { QuotaError, type QuotaService } from '@svc/quota';
 import type { MoatEvaluation } from '@svc/schemas';
 import { UseCaseError } from '../errors.js';
 import type { Actor, EvaluationService } from '../evaluation-service.js';
@@ -73,9 +73,13 @@ export function createNarrationService(deps: NarrationServiceDeps) {
   async function consume(actor: Actor) {
     const granted = await deps.quotas.consume(actor.id, actor.plan, 'ai_consult');
     if (!granted.ok) {
-      throw new QuotaError('quota_exceeded', `quota ai_consult exhausted until ${granted.resetsAt}`, {
-        denied: granted,
-      });
+      throw new QuotaError(
+        'quota_exceeded',
+        `quota ai_consult exhausted until ${granted.resetsAt}`,
+        {
+          denied: granted,
+        },
+      );
     }
     return () => deps.quotas.refund(actor.id, 'ai_consult', { periodStart: granted.periodStart });
   }
@@ -102,7 +106,9 @@ export function createNarrationService(deps: NarrationServiceDeps) {
       await refund();
       if (input.signal.aborted) return;
       const message =
-        error instanceof AdvisorError ? error.message : 'The model endpoint failed before answering.';
+        error instanceof AdvisorError
+          ? error.message
+          : 'The model endpoint failed before answering.';
       yield { type: 'error', code: 'upstream_unavailable', message };
     }
   }

@@ -81,7 +81,11 @@ export function buildProposalTools(deps: ProposalToolDeps, scope: ProposalScope)
     const id = portfolioId ?? scope.activePortfolioId;
     const portfolios = await deps.portfolios.listPortfolios(userId);
     const found =
-      id === undefined ? (portfolios.length === 1 ? portfolios[0] : undefined) : portfolios.find((p) => p.id === id);
+      id === undefined
+        ? portfolios.length === 1
+          ? portfolios[0]
+          : undefined
+        : portfolios.find((p) => p.id === id);
     if (!found) {
       throw new UseCaseError(
         'not_found',
@@ -94,7 +98,12 @@ export function buildProposalTools(deps: ProposalToolDeps, scope: ProposalScope)
   const propose = async (draft: ProposalDraft): Promise<ToolOutcome> => {
     const proposal = await storeProposal(deps.db, userId, draft, deps.now());
     return {
-      data: { proposalId: proposal.id, status: 'pending', expiresAt: proposal.expiresAt, note: 'Nothing changes until the user confirms it.' },
+      data: {
+        proposalId: proposal.id,
+        status: 'pending',
+        expiresAt: proposal.expiresAt,
+        note: 'Nothing changes until the user confirms it.',
+      },
       summary: draft.summary,
       proposal,
     };
@@ -154,7 +163,11 @@ export function buildProposalTools(deps: ProposalToolDeps, scope: ProposalScope)
       async ({ filename, portfolioId }) => {
         const exports = scope.attachments.filter((a) => readBrokerExport(a) !== null);
         const file =
-          filename === undefined ? (exports.length === 1 ? exports[0] : undefined) : exports.find((a) => a.filename === filename);
+          filename === undefined
+            ? exports.length === 1
+              ? exports[0]
+              : undefined
+            : exports.find((a) => a.filename === filename);
         if (!file) throw new UseCaseError('not_found', 'no broker CSV attached under that name');
         const parsed = readBrokerExport(file);
         if (parsed === null) throw new UseCaseError('not_found', 'not a broker export');

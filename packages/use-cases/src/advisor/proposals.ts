@@ -3,7 +3,10 @@ import { NewTransaction } from '@svc/portfolio';
 import { type AdvisorProposal, createRepositories, type Executor } from '@svc/portfolio-store';
 import { z } from 'zod';
 import { UseCaseError } from '../errors.js';
-import { createPortfolioService, type PortfolioServiceDeps } from '../portfolio/portfolio-service.js';
+import {
+  createPortfolioService,
+  type PortfolioServiceDeps,
+} from '../portfolio/portfolio-service.js';
 import { CreatePortfolioInput } from '../portfolio/schemas.js';
 import { createReportService } from '../reports.js';
 import { PROPOSAL_TTL_MS } from './schemas.js';

@@ -32,10 +32,14 @@ export interface ToolScope {
 export const TOOL_TRANSACTION_LIMIT = 50;
 
 const PortfolioFilter = z.strictObject({
-  portfolioId: z.string().max(100).optional().describe('One of the user’s portfolio ids; default all'),
+  portfolioId: z
+    .string()
+    .max(100)
+    .optional()
+    .describe('One of the user’s portfolio ids; default all'),
 });
 
-const Symbol = z.string().trim().min(1).max(10).describe('Ticker symbol, e.g. KO');
+const Ticker = z.string().trim().min(1).max(10).describe('Ticker symbol, e.g. KO');
 
 /** A tool whose run is typed by its zod parameters. */
 function tool<S extends z.ZodType>(
@@ -68,10 +72,15 @@ export function userAskedFor(symbol: string, lastUserMessage: string): boolean {
 export function buildReadTools(deps: ReadToolDeps, scope: ToolScope): AdvisorTool[] {
   const userId = scope.actor.id;
   return [
-    tool('listPortfolios', 'The user’s portfolios (id, name, baseCurrency).', z.strictObject({}), async () => {
-      const portfolios = await deps.portfolios.listPortfolios(userId);
-      return { data: portfolios, summary: `${portfolios.length} portfolio(s)` };
-    }),
+    tool(
+      'listPortfolios',
+      'The user’s portfolios (id, name, baseCurrency).',
+      z.strictObject({}),
+      async () => {
+        const portfolios = await deps.portfolios.listPortfolios(userId);
+        return { data: portfolios, summary: `${portfolios.length} portfolio(s)` };
+      },
+    ),
     tool(
       'listHoldings',
       'Holdings with their stored EUR values (quantity, averageCost, marketValueEur, weight, valuedAt).',
@@ -103,17 +112,22 @@ export function buildReadTools(deps: ReadToolDeps, scope: ToolScope): AdvisorToo
         };
       },
     ),
-    tool('getQuote', 'The last close of a symbol with its EUR price.', z.strictObject({ symbol: Symbol }), async ({ symbol }) => {
-      const quote = await deps.quotes.getQuote(symbol);
-      return { data: quote, summary: `${quote.symbol} ${quote.price} ${quote.currency}` };
-    }),
+    tool(
+      'getQuote',
+      'The last close of a symbol with its EUR price.',
+      z.strictObject({ symbol: Ticker }),
+      async ({ symbol }) => {
+        const quote = await deps.quotes.getQuote(symbol);
+        return { data: quote, summary: `${quote.symbol} ${quote.price} ${quote.currency}` };
+      },
+    ),
     tool(
       'getMoatEvaluation',
       'The moat evaluation of a company from the shared cache. A new evaluation (fresh: true, or ' +
         'none cached) is made only when the user asked about this symbol, and costs the user one ' +
         'stock_evaluation unit.',
       z.strictObject({
-        symbol: Symbol,
+        symbol: Ticker,
         fresh: z.boolean().optional().describe('Evaluate again from new filings'),
       }),
       async ({ symbol, fresh }) => {

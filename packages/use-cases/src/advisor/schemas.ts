@@ -99,7 +99,10 @@ export type ConfirmProposalResult = z.infer<typeof ConfirmProposalResult>;
 export const AiChatResponse = z
   .object({
     message: z.object({ role: z.literal('assistant'), content: z.string() }),
-    proposals: z.array(ProposalViewSchema).optional().describe('Proposals made in this turn, if any'),
+    proposals: z
+      .array(ProposalViewSchema)
+      .optional()
+      .describe('Proposals made in this turn, if any'),
   })
   .meta({ id: 'AiChatResponse' });
 export type AiChatResponse = z.infer<typeof AiChatResponse>;

@@ -1,10 +1,9 @@
-import type { AdvisorFrame } from '@svc/advisor';
 import multipart from '@fastify/multipart';
 import type { SwaggerTransform } from '@fastify/swagger';
+import type { AdvisorFrame } from '@svc/advisor';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AiFlows } from '../../advisor/flows.js';
 import {
   MAX_ATTACHMENT_BYTES,
   MAX_ATTACHMENTS,
@@ -12,6 +11,7 @@ import {
   readAdvisorUpload,
   toAttachment,
 } from '../../advisor/attachments.js';
+import type { AiFlows } from '../../advisor/flows.js';
 import { currentUser } from '../../plugins/app/session-guard.js';
 import { CHAT_MEDIA } from './schemas.js';
 

@@ -59,7 +59,10 @@ export const narrativeRoutes: FastifyPluginAsyncZod<NarrativeRouteOptions> = asy
         ...(request.body.language === undefined ? {} : { language: request.body.language }),
         signal: disconnect.signal,
       });
-      const stream = openEventStream(reply, { heartbeatMs: options.heartbeatMs, controller: disconnect });
+      const stream = openEventStream(reply, {
+        heartbeatMs: options.heartbeatMs,
+        controller: disconnect,
+      });
       await pipeNarrative(events, stream, request.url, (err) =>
         request.log.error({ err }, 'narrative stream failed'),
       );
