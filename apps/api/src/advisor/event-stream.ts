@@ -60,7 +60,6 @@ export function openEventStream(reply: FastifyReply, options: EventStreamOptions
   reply.hijack();
   raw.writeHead(200, { ...headers, ...STREAM_HEADERS });
   raw.flushHeaders();
-  raw.socket?.setNoDelay(true);
 
   let ended = false;
   let heartbeat: NodeJS.Timeout | undefined;
