@@ -27,11 +27,18 @@ export const CHAT_MEDIA = {
   'multipart/form-data': AdvisorChatMultipart,
 } as const;
 
-/** A zod schema as plain JSON Schema with every named part inlined (no `$ref` into `$defs`). */
-function inlineJsonSchema(schema: z.ZodType): Record<string, unknown> {
+/**
+ * A zod schema as plain JSON Schema with every named part inlined (no `$ref` into `$defs`, which
+ * would not resolve inside the OpenAPI document).
+ */
+export function inlineJsonSchema(
+  schema: z.ZodType,
+  io: 'input' | 'output' = 'output',
+): Record<string, unknown> {
   const { $schema: _, ...json } = z.toJSONSchema(schema, {
     metadata: z.registry<Record<string, unknown>>(),
     unrepresentable: 'any',
+    io,
   });
   return json;
 }

@@ -3,7 +3,6 @@ import type { SwaggerTransform } from '@fastify/swagger';
 import type { AdvisorFrame } from '@svc/advisor';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import {
   MAX_ATTACHMENT_BYTES,
   MAX_ATTACHMENTS,
@@ -13,7 +12,7 @@ import {
 } from '../../advisor/attachments.js';
 import type { AiFlows } from '../../advisor/flows.js';
 import { currentUser } from '../../plugins/app/session-guard.js';
-import { CHAT_MEDIA } from './schemas.js';
+import { CHAT_MEDIA, inlineJsonSchema } from './schemas.js';
 
 /** Largest JSON body of an advisor turn, bytes (200 000 characters of messages fit). */
 export const CHAT_JSON_BODY_LIMIT = 2 * 1024 * 1024;
@@ -36,10 +35,10 @@ export async function registerAttachmentParsing(app: FastifyInstance): Promise<v
 export const documentTurnBody: SwaggerTransform = (document) => {
   const transformed = (jsonSchemaTransform as unknown as SwaggerTransform)(document);
   const content = Object.fromEntries(
-    Object.entries(CHAT_MEDIA).map(([media, zodSchema]) => {
-      const { $schema: _, ...json } = z.toJSONSchema(zodSchema, { io: 'input' });
-      return [media, { schema: json }];
-    }),
+    Object.entries(CHAT_MEDIA).map(([media, zodSchema]) => [
+      media,
+      { schema: inlineJsonSchema(zodSchema, 'input') },
+    ]),
   );
   return { ...transformed, schema: { ...transformed.schema, body: { content } } };
 };
