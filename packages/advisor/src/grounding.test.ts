@@ -88,3 +88,15 @@ describe('groundNumbers', () => {
     });
   });
 });
+
+describe('groundNumbers documentation example', () => {
+  it('matches the README', () => {
+    expect(
+      groundNumbers('ROIC was 45% and gross margin 38%.', { roic: 0.21, grossMargin: 0.381 }),
+    ).toEqual({
+      total: 2,
+      grounded: 1,
+      ungrounded: [{ text: '45%', value: 45, index: 9 }],
+    });
+  });
+});

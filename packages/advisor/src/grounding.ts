@@ -173,7 +173,9 @@ function grounded(figure: Figure, facts: readonly number[]): boolean {
  * {@link RELATIVE_TOLERANCE} of the fact (so "15%" matches 0.1532, "$4B" matches 4.2e9 and "-5%"
  * matches 5: signs are not compared, as "down 5%" states −5). Facts are any JSON: numbers, and the
  * figures inside strings (e.g. a criterion's "Median gross margin 45.0%"). The caller adds derived
- * numbers it expects the model to use (percentages, counts) to the facts.
+ * numbers it expects the model to use (percentages, counts) to the facts. It checks numbers, not
+ * the concept they are attached to: an invented figure that happens to equal another fact (within
+ * the tolerance) passes, so a report of 0 ungrounded figures is necessary, not sufficient.
  *
  * @param text - The generated answer (markdown).
  * @param facts - The data given to the model: tool results, the evaluation and derived numbers.

@@ -54,7 +54,7 @@ export {
   type OfflineIntent,
   offlineIntents,
 } from './offline.js';
-export { runAdvisorTurn } from './run-advisor-turn.js';
+export { runAdvisorTurn, TOOL_LIMIT_TEXT } from './run-advisor-turn.js';
 export { MAX_TOOL_CALLS, MAX_TOOL_ROUNDS } from './tool-runner.js';
 export {
   ADVISOR_TOOL_NAMES,

@@ -74,6 +74,7 @@ async function* readStream(
   stream: AsyncIterable<unknown>,
   attempt: Attempt,
   rearm: () => void,
+  signal: AbortSignal,
 ): AsyncGenerator<string, ModelCallResult> {
   const tools = new ToolCallAccumulator();
   const think = new ThinkFilter();
@@ -85,6 +86,7 @@ async function* readStream(
     finishReason: null,
   };
   for await (const raw of stream) {
+    if (signal.aborted) break; // chunks already parsed are not shown after an abort
     rearm();
     if (!raw || typeof raw !== 'object') continue; // `data: null` and other junk
     const chunk = raw as ChunkLike;
@@ -164,7 +166,7 @@ async function* oneAttempt(
     }
     let result: ModelCallResult;
     try {
-      result = yield* readStream(stream, attempt, rearm);
+      result = yield* readStream(stream, attempt, rearm, signal);
     } catch (error) {
       if (signal.aborted) throw new AdvisorError('aborted', 'aborted', { cause: error });
       throw new BodyFailure(attempt.idle ? idleMessage : describe(error), { cause: error });

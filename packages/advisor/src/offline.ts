@@ -106,7 +106,7 @@ function render(intent: OfflineIntent, outcome: ToolOutcome | undefined, failed:
     return `${what}\n\nNothing is imported until you accept the proposal.`;
   }
   const rows = rowsOf(outcome.data);
-  if (rows.length === 0) return outcome.summary ?? 'Nothing found.';
+  if (rows.length === 0) return 'Nothing found.';
   const text = table(rows, COLUMNS[intent]);
   return text === '' ? (outcome.summary ?? 'Nothing to show.') : text;
 }

@@ -11,6 +11,10 @@ import { MAX_TOOL_CALLS, MAX_TOOL_ROUNDS, runToolCall, type ToolRunState } from 
 import type { AdvisorTool, AdvisorTurnInput, ModelEndpoint } from './types.js';
 import { newBoundary } from './untrusted.js';
 
+/** Said when the model still calls tools after the caps and has written no answer. */
+export const TOOL_LIMIT_TEXT =
+  'I could not finish this answer: the limit of tool calls for one turn was reached.';
+
 // biome-ignore lint/suspicious/noExplicitAny: tools of any argument type.
 function toolDefinition(tool: AdvisorTool<any>): OpenAI.ChatCompletionFunctionTool {
   const { $schema: _ignored, ...parameters } = z.toJSONSchema(tool.parameters, {
@@ -122,6 +126,10 @@ async function* modelTurn(
     }
     if (!toolsOpen || definitions.length === 0) {
       finishReason = 'tool_limit';
+      if (answer === '') {
+        answer = TOOL_LIMIT_TEXT;
+        yield { type: 'delta', text: TOOL_LIMIT_TEXT };
+      }
       break;
     }
     messages.push(assistantToolMessage(result, calls));
@@ -146,7 +154,7 @@ async function* modelTurn(
  * arguments = `{}`, reasoning — `reasoning_content`, `reasoning`, `<think>` — never shown) and
  * the tool loop: at most {@link MAX_TOOL_ROUNDS} rounds with tools and {@link MAX_TOOL_CALLS}
  * calls (then one last round with `tool_choice: "none"`; a model still calling tools ends with
- * `finishReason: "tool_limit"`), identical calls run once, arguments validated with each tool's
+ * `finishReason: "tool_limit"`, saying {@link TOOL_LIMIT_TEXT} when it wrote nothing), identical calls run once, arguments validated with each tool's
  * zod schema, errors sent back to the model. Tool results (bounded to 16,000 characters with
  * `truncated` meta) and attachments reach the model as untrusted data inside a random boundary,
  * invisible characters stripped. The `done` frame carries `_grounding`: the answer's figures

@@ -36,6 +36,19 @@ function canonical(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
+/**
+ * The message of a tool failure that may be shown: the message of the house's error classes
+ * (a snake_case string `code`, e.g. `not_found`); anything else (a driver's error, a bug) is
+ * replaced by a generic line, so internals reach neither the model nor the user.
+ */
+function publicMessage(error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (error instanceof Error && typeof code === 'string' && /^[a-z][a-z_]*$/.test(code)) {
+    return error.message;
+  }
+  return 'the tool failed unexpectedly';
+}
+
 /** A tool message telling the model what went wrong (as data, like any result). */
 function failure(state: ToolRunState, name: string, error: string, details?: unknown): string {
   return spotlight(
@@ -73,7 +86,8 @@ export interface ToolCallResult {
  * (and the outcome, for the offline rules).
  * Identical calls (same name and arguments) run once per turn and answer the earlier result;
  * past {@link MAX_TOOL_CALLS} a call is not run. Unknown tools, arguments that are not JSON or
- * fail the tool's schema, and tool failures go back to the model as error results.
+ * fail the tool's schema, and tool failures go back to the model as error results (a failure's
+ * message only when the error carries a snake_case `code`, as the house's error classes do).
  *
  * @throws {AdvisorError} `aborted` when the turn's signal aborted during the tool run.
  */
@@ -121,7 +135,7 @@ export async function* runToolCall(
     outcome = await tool.run(args.data, { signal: state.signal });
   } catch (error) {
     if (state.signal.aborted) throw new AdvisorError('aborted', 'aborted', { cause: error });
-    const message = error instanceof Error ? error.message : String(error);
+    const message = publicMessage(error);
     const content = failure(state, name, message);
     yield fail(message.slice(0, 200), content);
     return { content };

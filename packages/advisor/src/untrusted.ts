@@ -99,6 +99,13 @@ export function boundedJson(data: unknown, maxChars: number = MAX_TOOL_RESULT_CH
       if (fits(candidate, maxChars)) return JSON.stringify(candidate);
     }
   }
-  const text = JSON.stringify(data).slice(0, Math.max(0, maxChars - 60));
-  return JSON.stringify({ text, meta: { truncated: true } });
+  const wholeText = JSON.stringify(data) ?? 'null';
+  let cut = Math.max(0, maxChars - 60);
+  let out = JSON.stringify({ text: wholeText.slice(0, cut), meta: { truncated: true } });
+  // Escapes can make the JSON longer than the cut text: shrink until it fits.
+  while (out.length > maxChars && cut > 0) {
+    cut = Math.floor(cut * 0.8);
+    out = JSON.stringify({ text: wholeText.slice(0, cut), meta: { truncated: true } });
+  }
+  return out;
 }

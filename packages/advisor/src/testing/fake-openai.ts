@@ -141,6 +141,9 @@ async function runSteps(
       if (res.destroyed) return 'gone';
     } else if ('drop' in step) {
       dropped.add(res);
+      // Let what was written reach the client first, then cut the connection (no [DONE]).
+      for (let n = 0; n < 100 && (res.socket?.writableLength ?? 0) > 0; n += 1) await sleep(1);
+      await sleep(5);
       res.socket?.destroy();
       return 'dropped';
     } else if ('hang' in step) {
