@@ -379,6 +379,8 @@ describe('advisor with a model (fake OpenAI-compatible server on loopback)', () 
       const frames = advisorFrames(res.body);
       const [proposal] = proposalsOf(frames);
       expect(proposal?.kind).toBe('record_transaction');
+      expect(frames.at(-1)).toMatchObject({ type: 'done', finishReason: 'stop' });
+      expect(model.server.requests.length - from).toBe(2);
       expect(await holdingSymbols(ctx, alice)).toEqual(before);
 
       const sent = model.server.requests[from];

@@ -92,7 +92,9 @@ export async function startFakeModel(): Promise<FakeModel> {
       OPENAI_API_KEY: 'sk-test',
       NARRATIVE_MODEL: 'fake-narrator',
       ADVISOR_MODEL: 'fake-advisor',
-      OPENAI_MAX_RETRIES: '0',
+      // One retry, as a deployment has (default 2): the SDK retries a request whose pooled
+      // keep-alive connection turns out closed, before any token.
+      OPENAI_MAX_RETRIES: '1',
       OPENAI_IDLE_TIMEOUT_SECONDS: '3',
     },
   };
