@@ -18,6 +18,7 @@ import { registerSwagger } from './plugins/external/swagger.js';
 import { toProblem } from './problem.js';
 import { developerPageRoutes } from './routes/account/developer.js';
 import { accountTokenRoutes } from './routes/account/index.js';
+import { advisorRoutes, aiChatRoutes } from './routes/advisor/index.js';
 import { authRoutes } from './routes/auth/index.js';
 import { oidcRoutes } from './routes/auth/oidc.js';
 import { docsRoutes } from './routes/docs/index.js';
@@ -27,6 +28,7 @@ import { openapiRoutes } from './routes/openapi/index.js';
 import { portfolioRoutes } from './routes/portfolio/index.js';
 import { quoteRoutes } from './routes/quote/index.js';
 import { stockEvaluationRoutes } from './routes/stock-evaluation/index.js';
+import { narrativeRoutes } from './routes/stock-evaluation/narrative.js';
 import './types.js';
 
 /** Largest accepted request body, in bytes (1 MiB); beyond: 413 `payload_too_large`. */
@@ -57,13 +59,15 @@ export const apiApp = fp(
     await app.register(accountTokenRoutes, { prefix: '/api/account' });
     await app.register(developerPageRoutes, { prefix: '/account' });
     await app.register(stockEvaluationRoutes, { prefix: '/api/stock-evaluation' });
+    const ai = { ai: deps.ai, heartbeatMs: deps.config.sseHeartbeatMs };
+    await app.register(narrativeRoutes, { prefix: '/api/stock-evaluation', ...ai });
+    await app.register(advisorRoutes, { prefix: '/api/advisor', ...ai });
+    await app.register(aiChatRoutes, { prefix: '/api/portfolio', ...ai });
     await app.register(moatScreenerRoutes, { prefix: '/api/moat-screener' });
     await app.register(moatReportRoutes, { prefix: '/api/moat-reports' });
     await app.register(portfolioRoutes, { prefix: '/api', portfolios: deps.portfolio.portfolios });
     await app.register(quoteRoutes, { prefix: '/api/quote', quotes: deps.portfolio.quotes });
     await app.register(mcpPlugin, mcpOptions(app, deps));
-    // Further resource routes (advisor) are registered here as
-    // routes/<resource>/index.ts, each with `config: { auth: 'session' }`.
   },
   { name: 'svc-api', fastify: '5.x' },
 );
@@ -81,6 +85,7 @@ function mcpOptions(app: FastifyInstance, deps: AppDeps): McpPluginOptions {
       reports: deps.moat.reports,
       portfolios: deps.portfolio.portfolios,
       quotas: deps.quotas,
+      narratives: deps.ai.narration,
     },
     toProblem: (error) => {
       const answer = toProblem(error, MCP_ENDPOINT_PATH);

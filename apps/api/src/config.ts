@@ -67,6 +67,12 @@ export const EnvSchema = z
     OPENAI_API_KEY: optionalText,
     ADVISOR_MODEL: optionalText,
     NARRATIVE_MODEL: optionalText,
+    OPENAI_TIMEOUT_SECONDS: z.coerce.number().positive().max(600).default(60),
+    OPENAI_IDLE_TIMEOUT_SECONDS: z.coerce.number().positive().max(600).default(30),
+    OPENAI_MAX_RETRIES: z.coerce.number().int().min(0).max(5).default(2),
+    OPENAI_MAX_OUTPUT_TOKENS: z.coerce.number().int().min(64).max(100_000).default(1500),
+    ADVISOR_ACCEPTS_IMAGES: booleanFlag.default(false),
+    SSE_HEARTBEAT_SECONDS: z.coerce.number().positive().max(300).default(15),
     OIDC_ISSUER_URL: optionalUrl,
     OIDC_CLIENT_ID: optionalText,
     OIDC_CLIENT_SECRET: optionalText,
@@ -116,6 +122,23 @@ export const EnvSchema = z
       'QUOTES_API_URL',
       'QUOTES_PROVIDER=http',
     );
+    const modelSet = env.NARRATIVE_MODEL !== undefined || env.ADVISOR_MODEL !== undefined;
+    const endpointSet = env.OPENAI_BASE_URL !== undefined || env.OPENAI_API_KEY !== undefined;
+    if (modelSet && !endpointSet) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['OPENAI_API_KEY'],
+        message:
+          'a model is named: set OPENAI_API_KEY (OpenAI) or OPENAI_BASE_URL (a compatible server)',
+      });
+    }
+    if (endpointSet && !modelSet) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['NARRATIVE_MODEL'],
+        message: 'an endpoint is set: name NARRATIVE_MODEL and/or ADVISOR_MODEL',
+      });
+    }
     requireFor(
       ctx,
       env.FX_PROVIDER === 'ecb-file',
@@ -207,12 +230,32 @@ export interface BaseConfig {
    * it at once; one stored by another process is seen here within this many seconds.
    */
   readonly evaluationMemoSeconds: number;
+  /**
+   * The OpenAI-compatible model endpoint (OpenAI, Azure OpenAI, Ollama, vLLM, llama.cpp…). A
+   * model name unset: that flow answers offline (the template / the advisor's rules).
+   */
   readonly openai: {
+    /** `OPENAI_BASE_URL`; unset: the OpenAI API. */
     readonly baseUrl: string | undefined;
+    /** `OPENAI_API_KEY`; never logged. Local servers that need none get a placeholder. */
     readonly apiKey: string | undefined;
+    /** `ADVISOR_MODEL`: the advisor chat's model. */
     readonly advisorModel: string | undefined;
+    /** `NARRATIVE_MODEL`: the moat narrative's model. */
     readonly narrativeModel: string | undefined;
+    /** `OPENAI_TIMEOUT_SECONDS` (60) as ms: the SDK's timeout of one model request. */
+    readonly timeoutMs: number;
+    /** `OPENAI_IDLE_TIMEOUT_SECONDS` (30) as ms: no chunk for this long aborts the answer. */
+    readonly idleTimeoutMs: number;
+    /** `OPENAI_MAX_RETRIES` (2): the SDK's retries, which only happen before the first token. */
+    readonly maxRetries: number;
+    /** `OPENAI_MAX_OUTPUT_TOKENS` (1500): the token budget of one answer. */
+    readonly maxOutputTokens: number;
+    /** `ADVISOR_ACCEPTS_IMAGES` (false): PNG/JPEG attachments are sent as image parts (else 415). */
+    readonly acceptsImages: boolean;
   };
+  /** `SSE_HEARTBEAT_SECONDS` (15) as ms: a comment line after this much silence on a stream. */
+  readonly sseHeartbeatMs: number;
   readonly oidc: OidcConfig | undefined;
   /** Whether `POST /api/auth/register` creates accounts (403 `forbidden` when false). */
   readonly signupEnabled: boolean;
@@ -341,7 +384,13 @@ export function parseConfig(env: Record<string, string | undefined>): BaseConfig
       apiKey: e.OPENAI_API_KEY,
       advisorModel: e.ADVISOR_MODEL,
       narrativeModel: e.NARRATIVE_MODEL,
+      timeoutMs: e.OPENAI_TIMEOUT_SECONDS * 1000,
+      idleTimeoutMs: e.OPENAI_IDLE_TIMEOUT_SECONDS * 1000,
+      maxRetries: e.OPENAI_MAX_RETRIES,
+      maxOutputTokens: e.OPENAI_MAX_OUTPUT_TOKENS,
+      acceptsImages: e.ADVISOR_ACCEPTS_IMAGES,
     },
+    sseHeartbeatMs: e.SSE_HEARTBEAT_SECONDS * 1000,
     oidc,
     signupEnabled: e.SIGNUP_ENABLED,
     cookieSecure: e.COOKIE_SECURE ?? baseUrl.startsWith('https:'),

@@ -9,6 +9,7 @@ import {
 import type { QuotaService } from '@svc/quota';
 import type { PortfolioService, QuoteService } from '@svc/use-cases';
 import type { AccountRepositories, PasswordHasher, QuotaUsageReader } from './accounts/ports.js';
+import type { AiFlows } from './advisor/flows.js';
 import type { LoginThrottleOptions } from './auth/login-throttle.js';
 import type { OidcClient } from './auth/oidc.js';
 import type { TokenCrypto } from './auth/personal-access-tokens.js';
@@ -49,6 +50,8 @@ export interface AppDeps {
    * there it is off. Not needed on the embedded database, which one process owns.
    */
   readonly sessionChanges?: SessionChangeFeed;
+  /** The narrative, advisor and proposal flows (`createAiFlows`). */
+  readonly ai: AiFlows;
   /** Password hashing; default argon2id of `@svc/portfolio-store`. */
   readonly passwords?: PasswordHasher;
   /** Token minting/hashing; default `@svc/portfolio-store`'s `svc_pat_` helpers. */

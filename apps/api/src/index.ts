@@ -10,6 +10,14 @@ export type {
   QuotaUsageEntry,
   QuotaUsageReader,
 } from './accounts/ports.js';
+export {
+  type AiFlows,
+  type AiFlowsOptions,
+  createAiFlows,
+  createModelEndpoints,
+  type ModelEndpoints,
+  PLACEHOLDER_API_KEY,
+} from './advisor/flows.js';
 export { apiApp, BODY_LIMIT_BYTES, type BuildAppOptions, buildApp } from './app.js';
 export type {
   Authenticated,

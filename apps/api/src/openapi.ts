@@ -44,18 +44,21 @@ export const SECURITY_SCHEMES = {
 
 /**
  * Declares a `text/event-stream` response for OpenAPI (narrative and advisor streams, CONTRACT
- * §4). The body is documented as a string whose frames `description` explains; the handler
- * writes the stream itself, so no serializer runs.
+ * §4). The body is documented as a string whose frames `description` explains; when `frame` is
+ * given, the JSON Schema of the JSON carried by each `data:` line is attached to the string
+ * schema as `x-sse-data` (OpenAPI 3.1 has no keyword for event items). The handler writes the
+ * stream itself, so no serializer runs.
  *
  * @example
  * response: { 200: eventStreamResponse('data: "<markdown chunk>" ... then event: done') }
  */
-export function eventStreamResponse(description: string) {
+export function eventStreamResponse(description: string, frame?: Record<string, unknown>) {
+  const schema = z.string().describe('Server-sent events; see the route description for frames');
   return {
     description,
     content: {
       'text/event-stream': {
-        schema: z.string().describe('Server-sent events; see the route description for frames'),
+        schema: frame === undefined ? schema : schema.meta({ 'x-sse-data': frame }),
       },
     },
   };

@@ -321,7 +321,11 @@ function fromFundamentalsError(error: FundamentalsError): ApiError | undefined {
   }
 }
 
-/** `UseCaseError`: `validation_failed` → 400 with its field errors, `not_found` → 404. */
+/**
+ * `UseCaseError`: `validation_failed` → 400 with its field errors, `not_found` → 404,
+ * `conflict` → 409 (e.g. a proposal already decided or expired), `upstream_unavailable` → 503
+ * (the model endpoint failed).
+ */
 function fromUseCaseError(error: UseCaseError): ApiError {
   switch (error.code) {
     case 'validation_failed':
@@ -331,6 +335,10 @@ function fromUseCaseError(error: UseCaseError): ApiError {
       });
     case 'not_found':
       return new ApiError('not_found', 'No such resource.', { cause: error });
+    case 'conflict':
+      return new ApiError('conflict', error.message, { cause: error });
+    case 'upstream_unavailable':
+      return new ApiError('upstream_unavailable', error.message, { cause: error });
   }
 }
 

@@ -12,6 +12,7 @@ import {
 } from '@svc/portfolio-store';
 import { createQuotaService } from '@svc/quota';
 import { createPortfolioService, createQuoteService, createQuoteSource } from '@svc/use-cases';
+import { createAiFlows } from './advisor/flows.js';
 import { openSessionChangeFeed } from './auth/session-change-feed.js';
 import type { AppConfig, ConfigLogger } from './config.js';
 import type { AppDeps, PortfolioFlows } from './deps.js';
@@ -30,8 +31,9 @@ export interface Runtime {
  * Opens the database (PostgreSQL when `DATABASE_URL` is set, else PGlite under `DATA_DIR`),
  * migrates it to the latest schema, and creates once the repositories, the quota service, the
  * fundamentals provider, the quote source, the moat flows (evaluation, screener, reports), the FX
- * provider ({@link openFxProvider}), the portfolio and quote flows, the shared counters (login
- * throttle, request limit) and, on PostgreSQL, the feed of ended sessions.
+ * provider ({@link openFxProvider}), the portfolio and quote flows, the AI flows (narrative,
+ * advisor, proposals) with the `openai` client built once (`createAiFlows`), the shared counters
+ * (login throttle, request limit) and, on PostgreSQL, the feed of ended sessions.
  *
  * A fundamentals provider that cannot be created (e.g. `sec-edgar` without `SEC_USER_AGENT`)
  * does not stop the start: `logger.warn` says why, and `GET /api/stock-evaluation` answers 503
@@ -68,6 +70,9 @@ export async function openRuntime(
     quotas,
     evaluationMemoSeconds: config.evaluationMemoSeconds,
   });
+  const market = { quotes: quoteSource.quotes, fx: openFxProvider(config.fx) };
+  const portfolio = createPortfolioFlows({ db: database.db, ...market });
+  const ai = createAiFlows({ config, db: database.db, repos, quotas, moat, portfolio, market });
   // With a PostgreSQL server other processes may end sessions: follow the database's announcements.
   const sessions =
     config.databaseUrl && config.sessionCacheSeconds > 0
@@ -85,11 +90,8 @@ export async function openRuntime(
       moat,
       counters: (options) => createSharedCounter(database, options),
       ...(sessions ? { sessionChanges: sessions.feed } : {}),
-      portfolio: createPortfolioFlows({
-        db: database.db,
-        quotes: quoteSource.quotes,
-        fx: openFxProvider(config.fx),
-      }),
+      portfolio,
+      ai,
     },
     dialect: database.dialect,
     async close() {

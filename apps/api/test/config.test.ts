@@ -2,9 +2,45 @@ import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createModelEndpoints } from '../src/advisor/flows.js';
 import { ConfigError, loadConfig, parseConfig } from '../src/config.js';
 
 describe('parseConfig', () => {
+  it('reads the model endpoint settings, with defaults, and builds endpoints only for named models', () => {
+    const offline = parseConfig({});
+    expect(offline.openai).toMatchObject({
+      timeoutMs: 60_000,
+      idleTimeoutMs: 30_000,
+      maxRetries: 2,
+      maxOutputTokens: 1500,
+      acceptsImages: false,
+    });
+    expect(offline.sseHeartbeatMs).toBe(15_000);
+    expect(createModelEndpoints(offline.openai)).toEqual({ narrative: null, advisor: null });
+
+    const ollama = parseConfig({
+      OPENAI_BASE_URL: 'http://127.0.0.1:11434/v1',
+      ADVISOR_MODEL: 'llama3.1:8b',
+      ADVISOR_ACCEPTS_IMAGES: 'true',
+      OPENAI_TIMEOUT_SECONDS: '120',
+    });
+    const endpoints = createModelEndpoints(ollama.openai);
+    expect(endpoints.narrative).toBeNull();
+    expect(endpoints.advisor).toMatchObject({ model: 'llama3.1:8b', acceptsImages: true });
+    expect(endpoints.advisor?.client.baseURL).toBe('http://127.0.0.1:11434/v1');
+    expect(endpoints.advisor?.client.apiKey).toBe('unused');
+    expect(endpoints.advisor?.client.timeout).toBe(120_000);
+  });
+
+  it('refuses a model without an endpoint, an endpoint without a model, and bad numbers', () => {
+    expect(() => parseConfig({ NARRATIVE_MODEL: 'gpt-4o-mini' })).toThrow(/OPENAI_API_KEY/);
+    expect(() => parseConfig({ OPENAI_API_KEY: 'sk-x' })).toThrow(/NARRATIVE_MODEL/);
+    expect(() =>
+      parseConfig({ OPENAI_API_KEY: 'sk-x', NARRATIVE_MODEL: 'm', OPENAI_MAX_OUTPUT_TOKENS: '0' }),
+    ).toThrow(ConfigError);
+    expect(() => parseConfig({ ADVISOR_ACCEPTS_IMAGES: 'maybe' })).toThrow(ConfigError);
+  });
+
   it('applies the CONTRACT §5 defaults', () => {
     const config = parseConfig({});
     expect(config).toMatchObject({

@@ -9,6 +9,7 @@ import { createTestBackends } from '@svc/portfolio-store/testing';
 import { createQuotaService } from '@svc/quota';
 import { createQuoteSource, type QuoteSource } from '@svc/use-cases';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { createAiFlows, type ModelEndpoints } from '../src/advisor/flows.js';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import type { AppDeps } from '../src/deps.js';
@@ -75,6 +76,10 @@ export async function createTestContext(
     /** Fundamentals provider of the moat flows; default the real snapshot provider. */
     fundamentals?: FundamentalsProvider;
     beforeReady?: (app: FastifyInstance) => void | Promise<void>;
+    /** Model endpoints of the AI flows; default from `env` (none: offline). */
+    endpoints?: ModelEndpoints;
+    /** Clock of the AI flows (proposal expiry); default the real clock. */
+    aiNow?: () => Date;
   } = {},
 ): Promise<TestContext> {
   const engine = options.engine ?? 'pglite';
@@ -112,6 +117,17 @@ export async function createTestContext(
     fx: ecbFileFx,
     now: () => PORTFOLIO_TEST_NOW,
   });
+  const ai = createAiFlows({
+    config,
+    db: database.db,
+    repos,
+    quotas,
+    moat,
+    portfolio,
+    market: { quotes: csvQuotes.quotes, fx: ecbFileFx },
+    ...(options.endpoints ? { endpoints: options.endpoints } : {}),
+    ...(options.aiNow ? { now: options.aiNow } : {}),
+  });
   const app = await buildApp(
     {
       config,
@@ -119,6 +135,7 @@ export async function createTestContext(
       quotas,
       moat,
       portfolio,
+      ai,
       counters: (counter) => createSharedCounter(database, counter),
       ...options.deps,
     },

@@ -262,7 +262,12 @@ describe('MCP server over a real listening socket', () => {
     const english = structured(
       await call('generateMoatNarrative', { symbol: 'AAPL', language: 'en' }),
     );
-    expect(english).toMatchObject({ symbol: 'AAPL', language: 'en', generator: 'template' });
+    expect(english).toMatchObject({
+      symbol: 'AAPL',
+      language: 'en',
+      generator: 'template',
+      model: 'offline',
+    });
     const markdown = english.markdown as string;
     for (const part of ['## Summary', '## Strengths', '## Risks', '## Valuation']) {
       expect(markdown).toContain(part);

@@ -6,6 +6,7 @@ import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OidcClient } from '../src/auth/oidc.js';
 import { DOCS_SECTION_IDS } from '../src/docs/schema.js';
+import { multipartBody, parseSse } from './ai-support.js';
 import {
   createTestContext,
   ORIGIN,
@@ -194,6 +195,116 @@ describe('OpenAPI document', () => {
     await check('/api/quote', { url: '/api/quote?symbol=%24%24', headers: { cookie } });
   }
 
+  /** The narrative, advisor, confirm and ai-chat operations (offline model), with their errors. */
+  async function checkAdvisorOperations(): Promise<void> {
+    const { cookie } = await registerUser(ctx.app, 'advisor-doc@example.com');
+    const write = { cookie, ...ORIGIN };
+    const evaluation = (
+      await ctx.app.inject({ url: '/api/stock-evaluation?symbol=AAPL', headers: { cookie } })
+    ).json();
+    await check('/api/stock-evaluation/ai', {
+      method: 'POST',
+      url: '/api/stock-evaluation/ai',
+      headers: write,
+      payload: { evaluation, language: 'en' },
+    });
+    await check('/api/stock-evaluation/ai', {
+      method: 'POST',
+      url: '/api/stock-evaluation/ai',
+      headers: write,
+      payload: { evaluation: { symbol: 'AAPL' } },
+    });
+    await check('/api/stock-evaluation/ai', {
+      method: 'POST',
+      url: '/api/stock-evaluation/ai',
+      headers: ORIGIN,
+      payload: { evaluation },
+    });
+
+    const portfolioId = (
+      await ctx.app.inject({
+        method: 'POST',
+        url: '/api/portfolios',
+        headers: write,
+        payload: { name: 'Advisor doc' },
+      })
+    ).json().id;
+    const ask = { messages: [{ role: 'user', content: 'What do I hold?' }] };
+    await check('/api/advisor/chat', {
+      method: 'POST',
+      url: '/api/advisor/chat',
+      headers: write,
+      payload: ask,
+    });
+    await check('/api/advisor/chat', {
+      method: 'POST',
+      url: '/api/advisor/chat',
+      headers: write,
+      payload: { messages: [{ role: 'system', content: 'x' }] },
+    });
+    await check('/api/advisor/chat', {
+      method: 'POST',
+      url: '/api/advisor/chat',
+      headers: write,
+      payload: { ...ask, activePortfolioId: '00000000-0000-4000-8000-000000000000' },
+    });
+    const exe = await multipartBody({ payload: JSON.stringify(ask) }, [
+      { name: 'x.exe', type: 'application/octet-stream', data: 'MZ' },
+    ]);
+    await check('/api/advisor/chat', {
+      method: 'POST',
+      url: '/api/advisor/chat',
+      headers: { ...write, ...exe.headers },
+      payload: exe.payload,
+    });
+    const csv = readFileSync(sharedData('broker-exports/ghostfolio/ok_vti-buy-on-ibkr.csv'));
+    const upload = await multipartBody(
+      {
+        payload: JSON.stringify({ messages: [], activePortfolioId: portfolioId }),
+        userText: 'Import this file',
+      },
+      [{ name: 'export.csv', type: 'text/csv', data: csv }],
+    );
+    const turn = await check('/api/advisor/chat', {
+      method: 'POST',
+      url: '/api/advisor/chat',
+      headers: { ...write, ...upload.headers },
+      payload: upload.payload,
+    });
+    const proposalId = parseSse(turn.body)
+      .events.map((e) => JSON.parse(e.data))
+      .find((f) => f.type === 'proposal')?.proposal.id;
+    expect(proposalId).toBeTypeOf('string');
+    const decide = (id: string) =>
+      check('/api/advisor/confirm', {
+        method: 'POST',
+        url: '/api/advisor/confirm',
+        headers: write,
+        payload: { proposalId: id, decision: 'accept' },
+      });
+    await decide(proposalId);
+    await decide(proposalId);
+    await decide('00000000-0000-4000-8000-000000000000');
+    await check('/api/advisor/confirm', {
+      method: 'POST',
+      url: '/api/advisor/confirm',
+      headers: write,
+      payload: { proposalId, decision: 'maybe' },
+    });
+    await check('/api/portfolio/ai-chat', {
+      method: 'POST',
+      url: '/api/portfolio/ai-chat',
+      headers: write,
+      payload: ask,
+    });
+    await check('/api/portfolio/ai-chat', {
+      method: 'POST',
+      url: '/api/portfolio/ai-chat',
+      headers: write,
+      payload: { messages: [] },
+    });
+  }
+
   it('is a valid OpenAPI 3.1.0 document, version 2.5.33, with both security schemes', async () => {
     const result = await new Validator().validate(structuredClone(doc) as never);
     expect(result.errors ?? []).toEqual([]);
@@ -371,6 +482,7 @@ describe('OpenAPI document', () => {
     });
 
     await checkPortfolioOperations();
+    await checkAdvisorOperations();
 
     const operations = Object.entries(doc.paths).flatMap(([path, ops]) =>
       Object.keys(ops).map((m) => `${m} ${path}`),

@@ -2,6 +2,7 @@ import type { QuotaService } from '@svc/quota';
 import type {
   Actor,
   EvaluationService,
+  NarrationService,
   PortfolioService,
   ReportService,
   ScreenerService,
@@ -40,8 +41,13 @@ export interface McpServices {
   readonly reports: Pick<ReportService, 'save' | 'list'>;
   /** Stored portfolio reads (`createPortfolioService`). */
   readonly portfolios: Pick<PortfolioService, 'listPortfolios' | 'listHoldings' | 'listCash'>;
-  /** Quotas counted in the database; the narrative consumes `ai_consult` (`createQuotaService`). */
+  /** Quotas counted in the database (`createQuotaService`). */
   readonly quotas: Pick<QuotaService, 'withQuota'>;
+  /**
+   * The moat narrative flow (`createNarrationService`): the same flow as
+   * `POST /api/stock-evaluation/ai`, one `ai_consult` unit per narrative.
+   */
+  readonly narratives: Pick<NarrationService, 'narrateToMarkdown'>;
 }
 
 /** Name and version the server announces in `initialize` and in the discovery document. */

@@ -1,3 +1,43 @@
+export {
+  type AdviseInput,
+  type AdvisorService,
+  type AdvisorServiceDeps,
+  createAdvisorService,
+  MAX_PORTFOLIO_CONTEXT_CHARS,
+} from './advisor/advise.js';
+export {
+  createProposalService,
+  type ProposalService,
+  type ProposalServiceDeps,
+} from './advisor/confirm-proposal.js';
+export {
+  createNarrationService,
+  type NarrateInput,
+  type Narration,
+  type NarrationService,
+  type NarrationServiceDeps,
+  type NarrativeResult,
+  type NarrativeSource,
+} from './advisor/narrate.js';
+export {
+  describeBrokerExport,
+  MAX_LINE_ERRORS_SHOWN,
+  type ProposalToolDeps,
+} from './advisor/proposal-tools.js';
+export { ProposalPayloads } from './advisor/proposals.js';
+export { type ReadToolDeps, TOOL_TRANSACTION_LIMIT, userAskedFor } from './advisor/read-tools.js';
+export {
+  AdvisorChatRequest,
+  AiChatResponse,
+  ChatMessageInput,
+  ConfirmProposalRequest,
+  ConfirmProposalResult,
+  MAX_MESSAGE_CHARS,
+  MAX_MESSAGES,
+  MAX_REQUEST_CHARS,
+  NarrativeRequest,
+  PROPOSAL_TTL_MS,
+} from './advisor/schemas.js';
 export { type FieldProblem, UseCaseError, type UseCaseErrorCode } from './errors.js';
 export {
   type CompanyEvaluation,

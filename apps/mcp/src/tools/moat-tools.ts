@@ -1,6 +1,6 @@
-import { renderNarrativeTemplate } from '@svc/narrative';
 import { MoatEvaluation } from '@svc/schemas';
 import {
+  type NarrativeSource,
   ReportSummary,
   SaveReportInput,
   ScreenerPage,
@@ -23,7 +23,9 @@ const NarrativeInput = z.object({
     .trim()
     .min(2)
     .max(35)
-    .describe('Requested language (e.g. en, de); the offline template writes English only'),
+    .describe(
+      'BCP-47 tag (e.g. en, de); the offline template writes en and de, others fall back to English',
+    ),
 });
 
 const Narrative = z.object({
@@ -31,8 +33,17 @@ const Narrative = z.object({
   language: z.string().describe('The language requested'),
   markdown: z.string().describe('The narrative, markdown'),
   generator: z
-    .literal('template')
-    .describe('template: the offline template of @svc/narrative (no model configured)'),
+    .enum(['template', 'model'])
+    .describe('template: the offline template (no model configured); model: the configured model'),
+  model: z.string().describe('The model name, or offline'),
+  grounding: z
+    .object({
+      total: z.number().int(),
+      grounded: z.number().int(),
+      ungrounded: z.array(z.object({ text: z.string(), value: z.number(), index: z.number() })),
+    })
+    .describe('Figures of the markdown checked against the evaluation; ungrounded ones listed'),
+  notes: z.array(z.string()).describe('E.g. the language fell back to English'),
 });
 
 /*
@@ -64,8 +75,9 @@ function evaluationJsonOf(input: SaveReportToolInput): string {
  * flows the REST routes use):
  * - `getMoatEvaluation {symbol, fresh?}`: from the cache, or fetched (cache miss or `fresh`),
  *   which consumes one `stock_evaluation` unit, as `GET /api/stock-evaluation`;
- * - `generateMoatNarrative {symbol?, evaluation?, language}`: one `ai_consult` unit; the offline
- *   template of `@svc/narrative` (no model is configured); with only a symbol the evaluation
+ * - `generateMoatNarrative {symbol?, evaluation?, language}`: the `narrate` flow of
+ *   `@svc/use-cases` (the one `POST /api/stock-evaluation/ai` streams): one `ai_consult` unit,
+ *   the model's grounded markdown or the offline template; with only a symbol the evaluation
  *   comes through the evaluation flow;
  * - `listMoatReports {tags?}`, `saveMoatReport` (SaveReportInput, or `evaluation` as an object);
  * - `screenMoat` (the ScreenerQuery fields, all optional).
@@ -99,24 +111,22 @@ export function registerMoatTools(server: ToolRegistry, deps: McpServerDeps): vo
       annotations: { readOnlyHint: true, idempotentHint: false, openWorldHint: false },
     },
     (input) =>
-      runTool(toProblem, () => {
-        const source = narrativeSource(input);
-        return services.quotas.withQuota(actor.id, actor.plan, 'ai_consult', async () => {
-          const evaluation =
-            source.evaluation ??
-            (await services.evaluations.getEvaluation({
-              symbol: source.symbol,
-              fresh: false,
-              actor,
-            }));
-          const markdown = renderNarrativeTemplate(evaluation, { language: input.language });
-          return {
-            symbol: evaluation.symbol,
-            language: input.language,
-            markdown,
-            generator: 'template' as const,
-          };
+      runTool(toProblem, async () => {
+        const { evaluation, markdown, done } = await services.narratives.narrateToMarkdown({
+          actor,
+          source: narrativeSource(input),
+          language: input.language,
+          signal: new AbortController().signal,
         });
+        return {
+          symbol: evaluation.symbol,
+          language: input.language,
+          markdown,
+          generator: done.model === 'offline' ? ('template' as const) : ('model' as const),
+          model: done.model,
+          grounding: done._grounding,
+          notes: done.notes,
+        };
       }),
   );
 
@@ -175,9 +185,7 @@ export function registerMoatTools(server: ToolRegistry, deps: McpServerDeps): vo
  * What the narrative is written from: the given evaluation, else the symbol's.
  * @throws {UseCaseError} `validation_failed` with neither (before any quota is consumed).
  */
-function narrativeSource(
-  input: z.infer<typeof NarrativeInput>,
-): { evaluation: MoatEvaluation } | { evaluation?: undefined; symbol: string } {
+function narrativeSource(input: z.infer<typeof NarrativeInput>): NarrativeSource {
   if (input.evaluation !== undefined) return { evaluation: input.evaluation };
   if (input.symbol !== undefined) return { symbol: input.symbol };
   throw new UseCaseError('validation_failed', 'Give symbol or evaluation.', {

@@ -70,7 +70,12 @@ export function advisorMoat({ baseUrl }: DocsAddresses): SectionText {
           frame: 'data: "## Summary\\nKO shows…"',
           meaning: 'A JSON string: the next markdown chunk',
         },
-        { frame: 'event: done\\ndata: {}', meaning: 'The narrative is complete' },
+        {
+          frame:
+            'event: done\\ndata: {"model":"…","_grounding":{"total":12,"grounded":12,"ungrounded":[]},"notes":[]}',
+          meaning:
+            'The narrative is complete; _grounding lists figures not found in the evaluation (model is offline for the template)',
+        },
         {
           frame: 'event: error\\ndata: {"type":"…","status":503,"code":"upstream_unavailable",…}',
           meaning: 'Failure mid-stream: a problem object, then the stream ends',
@@ -92,7 +97,11 @@ export function advisorMoat({ baseUrl }: DocsAddresses): SectionText {
         },
       ],
       quotas: QUOTAS,
-      notes: ['A fresh evaluation that fails (no data, provider down) gives its quota unit back.'],
+      notes: [
+        'A fresh evaluation that fails (no data, provider down) gives its quota unit back.',
+        'The narrative consumes one ai_consult unit (429 with the quota before anything streams); it is given back when the model fails before any output.',
+        'Without a configured model the narrative is the offline template (en, de; other languages fall back to English with a note).',
+      ],
     },
   };
 }
@@ -109,7 +118,10 @@ export function advisorChat({ baseUrl }: DocsAddresses): SectionText {
         'characters) }], language?, activePortfolioId?, activePortfolioName?, baseCurrency? (EUR), ' +
         'portfolioContext? } as JSON, or multipart/form-data with parts payload (that JSON), ' +
         'userText and files[]. It answers text/event-stream, one JSON frame per data: line, and ' +
-        'consumes ai_consult. Proposals change nothing until confirmed.',
+        'consumes ai_consult. Proposals change nothing until confirmed. Limits: roles user and ' +
+        'assistant only (system → 400), 50 messages and 200000 characters per request, 5 files and ' +
+        '10 MiB of attachments (413), CSV/text, JSON, PDF, and PNG/JPEG only when the model takes ' +
+        'images (415 otherwise).',
       endpoints: [
         {
           method: 'POST',
@@ -148,7 +160,10 @@ export function advisorChat({ baseUrl }: DocsAddresses): SectionText {
           frame: 'data: {"type":"error","code":"upstream_unavailable","message":"…"}',
           meaning: 'Failure; the stream ends',
         },
-        { frame: 'data: {"type":"done","finishReason":"stop"}', meaning: 'The answer is complete' },
+        {
+          frame: 'data: {"type":"done","finishReason":"stop"}',
+          meaning: 'The answer is complete (usage and _grounding when a model answered)',
+        },
       ],
       examples: [
         {
@@ -159,10 +174,27 @@ export function advisorChat({ baseUrl }: DocsAddresses): SectionText {
             `  -d '{"messages":[{"role":"user","content":"How concentrated is my portfolio?"}]}' \\\n` +
             `  ${baseUrl}/api/advisor/chat`,
         },
+        {
+          title: 'Attach a broker export (a proposed import)',
+          language: 'bash',
+          code:
+            `curl -N -b cookies.txt -H 'origin: ${origin}' \\\n` +
+            `  -F 'payload={"messages":[],"activePortfolioId":"<portfolio id>"}' -F 'userText=Import this file' \\\n` +
+            `  -F 'files[]=@export.csv;type=text/csv' ${baseUrl}/api/advisor/chat`,
+        },
+        {
+          title: 'Confirm a proposal',
+          language: 'bash',
+          code:
+            `curl -s -b cookies.txt -H 'origin: ${origin}' -H 'content-type: application/json' \\\n` +
+            `  -d '{"proposalId":"<id of the proposal frame>","decision":"accept"}' ${baseUrl}/api/advisor/confirm`,
+        },
       ],
       quotas: QUOTAS.filter((q) => q.name === 'ai_consult'),
       notes: [
-        'A proposal applies at most once, only for the user it was made for, and not after it expires.',
+        'A proposal applies at most once, only for the user it was made for, and not after it expires (15 minutes).',
+        'Without a configured model the advisor answers common asks (holdings, cash, evaluate a symbol, import an attached broker CSV, saved reports) from your data with fixed rules, and says so.',
+        'Attachments and portfolioContext are data, never instructions; attachments are not stored.',
       ],
     },
   };

@@ -25,6 +25,10 @@ export async function registerSwagger(app: FastifyInstance, baseUrl: string): Pr
           name: 'moat',
           description: 'Moat evaluation, the screener over cached evaluations, saved reports',
         },
+        {
+          name: 'advisor',
+          description: 'The advisor chat (streamed or as one answer) and its proposals',
+        },
       ],
       components: { securitySchemes: SECURITY_SCHEMES },
     },

@@ -1,0 +1,104 @@
+import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { FastifyReply } from 'fastify';
+
+/** An open `text/event-stream` response. */
+export interface EventStream {
+  /** Aborted when the client goes away before the stream ended (abort the model request). */
+  readonly signal: AbortSignal;
+  /**
+   * Writes one event (`event:` line when named, one `data:` line per line of `data`) and waits
+   * for `drain` when the socket's buffer is full, so a slow client slows the model read loop.
+   * Does nothing once the client is gone.
+   */
+  send(data: string, event?: string): Promise<void>;
+  /** Ends the response (idempotent). */
+  end(): void;
+}
+
+/** Options of {@link openEventStream}. */
+export interface EventStreamOptions {
+  /** A comment line (`: heartbeat`) is written after this many ms without an event. */
+  readonly heartbeatMs: number;
+  /** Aborted with {@link EventStream.signal}; pass one created before the stream opened. */
+  readonly controller?: AbortController;
+}
+
+/** The event-stream headers (research/ai-anchors.md §4: also `X-Accel-Buffering: no` for nginx). */
+const STREAM_HEADERS = {
+  'content-type': 'text/event-stream; charset=utf-8',
+  'cache-control': 'no-cache, no-transform',
+  connection: 'keep-alive',
+  'x-accel-buffering': 'no',
+} as const;
+
+function formatEvent(data: string, event: string | undefined): string {
+  const lines = data.split(/\r\n|\r|\n/).map((line) => `data: ${line}\n`);
+  return `${event === undefined ? '' : `event: ${event}\n`}${lines.join('')}\n`;
+}
+
+/**
+ * Takes the response over from Fastify (`reply.hijack()`, required before writing to
+ * `reply.raw`), writes status 200 with the event-stream headers plus those already set on the
+ * reply (rate-limit headers…), and flushes them at once.
+ *
+ * Disconnects are seen on the RESPONSE (`reply.raw` `'close'` while not `writableFinished`): on a
+ * POST the request's own `'close'` fires when its body has been read (research §4), not when the
+ * client leaves.
+ *
+ * @example
+ * const stream = openEventStream(reply, { heartbeatMs: 15_000 });
+ * await stream.send(JSON.stringify({ type: 'start' }));
+ * stream.end();
+ */
+export function openEventStream(reply: FastifyReply, options: EventStreamOptions): EventStream {
+  const controller = options.controller ?? new AbortController();
+  const raw: ServerResponse = reply.raw;
+  const headers: OutgoingHttpHeaders = {};
+  for (const [name, value] of Object.entries(reply.getHeaders())) {
+    if (value !== undefined) headers[name] = value;
+  }
+  reply.hijack();
+  raw.writeHead(200, { ...headers, ...STREAM_HEADERS });
+  raw.flushHeaders();
+
+  let ended = false;
+  let heartbeat: NodeJS.Timeout | undefined;
+  const live = () => !ended && !raw.destroyed && !raw.writableEnded;
+  const arm = () => {
+    clearTimeout(heartbeat);
+    heartbeat = setTimeout(() => {
+      if (!live()) return;
+      raw.write(': heartbeat\n\n');
+      arm();
+    }, options.heartbeatMs);
+  };
+  raw.on('close', () => {
+    clearTimeout(heartbeat);
+    if (!raw.writableFinished) controller.abort();
+  });
+  arm();
+
+  return {
+    signal: controller.signal,
+    async send(data, event) {
+      if (!live()) return;
+      arm();
+      if (raw.write(formatEvent(data, event))) return;
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          raw.off('drain', done);
+          raw.off('close', done);
+          resolve();
+        };
+        raw.on('drain', done);
+        raw.on('close', done);
+      });
+    },
+    end() {
+      if (ended) return;
+      ended = true;
+      clearTimeout(heartbeat);
+      if (!raw.writableEnded) raw.end();
+    },
+  };
+}

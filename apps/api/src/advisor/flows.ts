@@ -1,0 +1,128 @@
+import type { ModelEndpoint } from '@svc/advisor';
+import type { FxProvider, QuoteProvider } from '@svc/market-data';
+import type { Executor, Repositories } from '@svc/portfolio-store';
+import type { QuotaService } from '@svc/quota';
+import {
+  type AdvisorService,
+  createAdvisorService,
+  createNarrationService,
+  createProposalService,
+  type NarrationService,
+  type ProposalService,
+} from '@svc/use-cases';
+import OpenAI from 'openai';
+import type { AppConfig } from '../config.js';
+import type { PortfolioFlows } from '../deps.js';
+import type { MoatServices } from '../moat/services.js';
+
+/** The AI flows of `@svc/use-cases`, created once per process (`POST /api/stock-evaluation/ai`, the advisor routes, MCP). */
+export interface AiFlows {
+  /** The moat narrative (`createNarrationService`). */
+  readonly narration: NarrationService;
+  /** One advisor turn (`createAdvisorService`). */
+  readonly advisor: AdvisorService;
+  /** Decisions on proposals (`createProposalService`). */
+  readonly proposals: ProposalService;
+  /** Whether the advisor's model takes image parts (PNG/JPEG attachments; else 415). */
+  readonly acceptsImages: boolean;
+}
+
+/** The narrative and advisor model endpoints; null: that flow answers offline. */
+export interface ModelEndpoints {
+  readonly narrative: ModelEndpoint | null;
+  readonly advisor: ModelEndpoint | null;
+}
+
+/** API key sent to servers that need none (Ollama, vLLM without `--api-key`): the SDK requires one. */
+export const PLACEHOLDER_API_KEY = 'unused';
+
+/**
+ * Builds the `openai` client ONCE (base URL, key, timeout, retries: the SDK retries only before
+ * the first token arrives) and the two endpoints that share it. A flow whose model is not named
+ * gets null (offline). No client is built when neither model is named.
+ *
+ * @example
+ * const endpoints = createModelEndpoints(config.openai);
+ * endpoints.narrative?.model; // 'gpt-4o-mini'
+ */
+export function createModelEndpoints(settings: AppConfig['openai']): ModelEndpoints {
+  const { narrativeModel, advisorModel } = settings;
+  if (narrativeModel === undefined && advisorModel === undefined) {
+    return { narrative: null, advisor: null };
+  }
+  const client = new OpenAI({
+    apiKey: settings.apiKey ?? PLACEHOLDER_API_KEY,
+    ...(settings.baseUrl === undefined ? {} : { baseURL: settings.baseUrl }),
+    timeout: settings.timeoutMs,
+    maxRetries: settings.maxRetries,
+  });
+  const endpoint = (model: string | undefined, acceptsImages: boolean): ModelEndpoint | null =>
+    model === undefined
+      ? null
+      : {
+          client,
+          model,
+          acceptsImages,
+          maxOutputTokens: settings.maxOutputTokens,
+          idleTimeoutMs: settings.idleTimeoutMs,
+        };
+  return {
+    narrative: endpoint(narrativeModel, false),
+    advisor: endpoint(advisorModel, settings.acceptsImages),
+  };
+}
+
+/** What {@link createAiFlows} is built from. */
+export interface AiFlowsOptions {
+  readonly config: AppConfig;
+  readonly db: Executor;
+  readonly repos: Pick<Repositories, 'evaluations'>;
+  /** The quota service of `@svc/quota` (consume and refund of `ai_consult`). */
+  readonly quotas: Pick<QuotaService, 'consume' | 'refund'>;
+  readonly moat: MoatServices;
+  readonly portfolio: PortfolioFlows;
+  /** Market inputs of the flows that apply proposals (as `createPortfolioFlows` got them). */
+  readonly market: { readonly quotes: QuoteProvider | null; readonly fx: FxProvider | null };
+  /** Endpoints; default built from `config.openai` ({@link createModelEndpoints}). */
+  readonly endpoints?: ModelEndpoints;
+  /** Clock; default `() => new Date()`. */
+  readonly now?: () => Date;
+}
+
+/**
+ * Creates the narrative, advisor and proposal flows once, over the same flows the REST routes use.
+ *
+ * @example
+ * const ai = createAiFlows({ config, db, repos, quotas, moat, portfolio, market: { quotes, fx } });
+ */
+export function createAiFlows(options: AiFlowsOptions): AiFlows {
+  const endpoints = options.endpoints ?? createModelEndpoints(options.config.openai);
+  const now = options.now ?? (() => new Date());
+  const { moat, portfolio, quotas } = options;
+  return {
+    narration: createNarrationService({
+      endpoint: endpoints.narrative,
+      evaluations: moat.evaluations,
+      quotas,
+    }),
+    advisor: createAdvisorService({
+      endpoint: endpoints.advisor,
+      quotas,
+      db: options.db,
+      portfolios: portfolio.portfolios,
+      quotes: portfolio.quotes,
+      evaluations: moat.evaluations,
+      evaluationCache: options.repos.evaluations,
+      screener: moat.screener,
+      reports: moat.reports,
+      now,
+    }),
+    proposals: createProposalService({
+      db: options.db,
+      quotes: options.market.quotes,
+      fx: options.market.fx,
+      now,
+    }),
+    acceptsImages: endpoints.advisor?.acceptsImages ?? false,
+  };
+}

@@ -1,0 +1,135 @@
+import { AiChatResponse, ConfirmProposalRequest, ConfirmProposalResult } from '@svc/use-cases';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { openEventStream } from '../../advisor/event-stream.js';
+import type { AiFlows } from '../../advisor/flows.js';
+import { asProblemCode, collectTurn, pipeFrames } from '../../advisor/streams.js';
+import { eventStreamResponse, jsonResponse } from '../../openapi.js';
+import { currentUser } from '../../plugins/app/session-guard.js';
+import { ApiError, errorResponses } from '../../problem.js';
+import { ADVISOR_FRAME_JSON_SCHEMA } from './schemas.js';
+import {
+  CHAT_JSON_BODY_LIMIT,
+  documentTurnBody,
+  registerAttachmentParsing,
+  startTurn,
+} from './turn.js';
+
+/** Options of the advisor routes. */
+export interface AdvisorRouteOptions {
+  readonly ai: AiFlows;
+  /** Heartbeat comment after this many ms of silence on a stream. */
+  readonly heartbeatMs: number;
+}
+
+const TURN_RULES = [
+  'Messages: roles `user` and `assistant` only (a `system` role is 400), each at most 12 000',
+  'characters, at most 50 messages and 200 000 characters per request (400 `validation_failed`',
+  'beyond). `activePortfolioId` must be one of your portfolios (404). `portfolioContext` is an',
+  'untrusted hint: what the advisor states about holdings comes from the store through its tools',
+  '(portfolios, holdings, cash, transactions, quote, moat evaluation from the cache, screener,',
+  'saved reports), every one scoped to you on the server. As `multipart/form-data`: `payload`',
+  '(the JSON), `userText`, `files[]` (CSV/text, JSON, PDF text, PNG/JPEG only when the model',
+  'takes images; at most 5 files and 10 MiB: 413 beyond; other types 415). A broker CSV becomes a',
+  'proposed import (its line errors are shown). Attachments are never stored. Consumes one',
+  '`ai_consult` unit per turn (429 with the quota before anything streams).',
+].join(' ');
+
+const STREAM_DESCRIPTION = [
+  'Server-sent events, one JSON frame per `data:` line (schema under `x-sse-data`): exactly one',
+  '`{"type":"start","id","model"}` first (`model` is `offline` without a configured model), then',
+  '`delta` (`text`), `tool` (`name`, `status` running|done|error, `summary`) and `proposal`',
+  '(`proposal: { id, kind, summary, payload, expiresAt }`) frames, and exactly one terminal frame:',
+  '`{"type":"done","finishReason","usage?","_grounding?"}` or `{"type":"error","code","message"}`.',
+  'A comment line `: heartbeat` is sent after 15 s of silence. Proposals change nothing until',
+  'confirmed with POST /api/advisor/confirm.',
+].join(' ');
+
+/**
+ * `POST /api/advisor/chat` (SSE of CONTRACT §4 frames) and `POST /api/advisor/confirm`
+ * (`{ proposalId, decision }` → `{ status, result? }`). Handlers parse, call one flow, frame.
+ */
+export const advisorRoutes: FastifyPluginAsyncZod<AdvisorRouteOptions> = async (app, options) => {
+  const { ai, heartbeatMs } = options;
+  await registerAttachmentParsing(app);
+
+  app.post('/chat', {
+    config: { auth: 'session', swaggerTransform: documentTurnBody },
+    bodyLimit: CHAT_JSON_BODY_LIMIT,
+    schema: {
+      tags: ['advisor'],
+      summary: 'One advisor turn, streamed as server-sent events',
+      description: `${TURN_RULES} Informational only, not financial advice.`,
+      response: {
+        200: eventStreamResponse(STREAM_DESCRIPTION, ADVISOR_FRAME_JSON_SCHEMA),
+        ...errorResponses(401, 403, 404, 413, 415, 429),
+      },
+    },
+    handler: async (request, reply) => {
+      const disconnect = new AbortController();
+      const frames = await startTurn(ai, request, disconnect.signal);
+      const stream = openEventStream(reply, { heartbeatMs, controller: disconnect });
+      await pipeFrames(frames, stream, request.url, (err) =>
+        request.log.error({ err }, 'advisor stream failed'),
+      );
+    },
+  });
+
+  app.post('/confirm', {
+    config: { auth: 'session' },
+    schema: {
+      tags: ['advisor'],
+      summary: 'Accept or reject a proposal of the advisor',
+      description:
+        'Accepting applies the proposal through the same flows as the REST writes, in one ' +
+        'database transaction (all or nothing); rejecting discards it. A proposal is decided at ' +
+        'most once, only by the user it was made for, and not after it expires (15 minutes): ' +
+        '409 `conflict` when already decided or expired, 404 when unknown or not yours.',
+      body: ConfirmProposalRequest,
+      response: {
+        200: jsonResponse('The decision and what was applied', ConfirmProposalResult),
+        ...errorResponses(401, 403, 404, 409),
+      },
+    },
+    handler: async (request) => {
+      const { id, plan } = currentUser(request);
+      return ai.proposals.confirm({ id, plan }, request.body);
+    },
+  });
+};
+
+/**
+ * `POST /api/portfolio/ai-chat`: the same turn as `POST /api/advisor/chat`, answered as one JSON
+ * body `{ message: { role: "assistant", content }, proposals? }` (CONTRACT §4). A turn that fails
+ * upstream answers its problem (503 `upstream_unavailable`).
+ */
+export const aiChatRoutes: FastifyPluginAsyncZod<AdvisorRouteOptions> = async (app, options) => {
+  const { ai } = options;
+  await registerAttachmentParsing(app);
+
+  app.post('/ai-chat', {
+    config: { auth: 'session', swaggerTransform: documentTurnBody },
+    bodyLimit: CHAT_JSON_BODY_LIMIT,
+    schema: {
+      tags: ['advisor'],
+      summary: 'One advisor turn, answered as one JSON body',
+      description: `For clients that cannot read streams. ${TURN_RULES} Informational only, not financial advice.`,
+      response: {
+        200: jsonResponse('The assistant message and the proposals made', AiChatResponse),
+        ...errorResponses(401, 403, 404, 413, 415, 429, 503),
+      },
+    },
+    handler: async (request, reply) => {
+      const disconnect = new AbortController();
+      reply.raw.on('close', () => {
+        if (!reply.raw.writableFinished) disconnect.abort();
+      });
+      const frames = await startTurn(ai, request, disconnect.signal);
+      const turn = await collectTurn(frames);
+      if (turn.error) throw new ApiError(asProblemCode(turn.error.code), turn.error.message);
+      return {
+        message: { role: 'assistant' as const, content: turn.content },
+        ...(turn.proposals.length > 0 ? { proposals: turn.proposals } : {}),
+      };
+    },
+  });
+};

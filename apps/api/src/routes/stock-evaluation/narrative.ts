@@ -1,0 +1,71 @@
+import { NarrativeRequest } from '@svc/use-cases';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { openEventStream } from '../../advisor/event-stream.js';
+import type { AiFlows } from '../../advisor/flows.js';
+import { pipeNarrative } from '../../advisor/streams.js';
+import { eventStreamResponse } from '../../openapi.js';
+import { currentUser } from '../../plugins/app/session-guard.js';
+import { errorResponses } from '../../problem.js';
+import { NARRATIVE_DATA_JSON_SCHEMA } from '../advisor/schemas.js';
+
+/** Options of {@link narrativeRoutes}. */
+export interface NarrativeRouteOptions {
+  readonly ai: Pick<AiFlows, 'narration'>;
+  /** Heartbeat comment after this many ms of silence on the stream. */
+  readonly heartbeatMs: number;
+}
+
+const DESCRIPTION = [
+  'Streams a markdown narrative of the given evaluation (`language`: BCP-47, default en; the',
+  'offline template writes en and de, other languages fall back to English with a note). With a',
+  'model configured, the prompt carries the evaluation’s own numbers and the answer is checked',
+  'against them. Consumes one `ai_consult` unit (429 with the quota before anything streams); the',
+  'unit is given back when the model fails before any output. Informational only, not financial',
+  'advice.',
+].join(' ');
+
+const STREAM = [
+  'Server-sent events: each `data:` line is a JSON string, the next markdown chunk',
+  '(`data: "## Summary\\n…"`); then `event: done` with `data: {"model","_grounding":{"total",',
+  '"grounded","ungrounded":[{"text","value","index"}]},"notes":[]}` (figures of the text not found',
+  'in the evaluation are listed in `_grounding.ungrounded`). A failure mid-stream is `event: error`',
+  'with a problem object (CONTRACT §1), then the stream ends. `: heartbeat` comments keep an idle',
+  'stream open (every 15 s of silence).',
+].join(' ');
+
+/** `POST /api/stock-evaluation/ai` (interface spec 4.2, CONTRACT §4): one flow call, framed as SSE. */
+export const narrativeRoutes: FastifyPluginAsyncZod<NarrativeRouteOptions> = async (
+  app,
+  options,
+) => {
+  app.post('/ai', {
+    config: { auth: 'session' },
+    schema: {
+      tags: ['moat'],
+      summary: 'Markdown narrative of an evaluation, streamed as server-sent events',
+      description: DESCRIPTION,
+      body: NarrativeRequest,
+      response: {
+        200: eventStreamResponse(STREAM, NARRATIVE_DATA_JSON_SCHEMA),
+        ...errorResponses(401, 403, 429),
+      },
+    },
+    handler: async (request, reply) => {
+      const { id, plan } = currentUser(request);
+      const disconnect = new AbortController();
+      const { events } = await options.ai.narration.narrate({
+        actor: { id, plan },
+        source: { evaluation: request.body.evaluation },
+        ...(request.body.language === undefined ? {} : { language: request.body.language }),
+        signal: disconnect.signal,
+      });
+      const stream = openEventStream(reply, {
+        heartbeatMs: options.heartbeatMs,
+        controller: disconnect,
+      });
+      await pipeNarrative(events, stream, request.url, (err) =>
+        request.log.error({ err }, 'narrative stream failed'),
+      );
+    },
+  });
+};

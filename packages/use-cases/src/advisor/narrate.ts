@@ -1,0 +1,165 @@
+import {
+  AdvisorError,
+  type ModelEndpoint,
+  type NarrativeEvent,
+  streamNarrative,
+} from '@svc/advisor';
+import { QuotaError, type QuotaService } from '@svc/quota';
+import type { MoatEvaluation } from '@svc/schemas';
+import { UseCaseError } from '../errors.js';
+import type { Actor, EvaluationService } from '../evaluation-service.js';
+
+/** What {@link createNarrationService} needs; created once by the app. */
+export interface NarrationServiceDeps {
+  /** The narrative model, or null: the offline template of `@svc/narrative` answers. */
+  readonly endpoint: ModelEndpoint | null;
+  /** The evaluation flow, for a narrative asked by symbol (cache, else fetch under quota). */
+  readonly evaluations: Pick<EvaluationService, 'getEvaluation'>;
+  /** Quotas counted in the database; `ai_consult` is consumed once per narrative. */
+  readonly quotas: Pick<QuotaService, 'consume' | 'refund'>;
+}
+
+/** A narrative request: an evaluation to narrate, or a symbol whose evaluation is read. */
+export type NarrativeSource =
+  | { readonly evaluation: MoatEvaluation; readonly symbol?: undefined }
+  | { readonly evaluation?: undefined; readonly symbol: string };
+
+/** Input of {@link NarrationService.narrate}. */
+export interface NarrateInput {
+  readonly actor: Actor;
+  readonly source: NarrativeSource;
+  /** BCP-47 tag; default `en` (templates in en and de; others fall back to English with a note). */
+  readonly language?: string;
+  /** Aborts the model request (client gone); the events then end. */
+  readonly signal: AbortSignal;
+}
+
+/** A narrative under way: the evaluation it narrates and its events (`chunk`… then `done` or `error`). */
+export interface Narration {
+  readonly evaluation: MoatEvaluation;
+  /** The model in use, or `offline` (the template). */
+  readonly model: string;
+  readonly events: AsyncIterable<NarrativeEvent>;
+}
+
+/** Input of {@link NarrationService.narrateToMarkdown}. */
+export type NarrateToMarkdownInput = NarrateInput;
+
+/** A whole narrative, for callers that do not stream (the MCP tool). */
+export interface NarrativeResult {
+  readonly evaluation: MoatEvaluation;
+  readonly markdown: string;
+  readonly done: Extract<NarrativeEvent, { type: 'done' }>;
+}
+
+/**
+ * The moat narrative flow (interface spec 4.2 `POST /api/stock-evaluation/ai`, MCP
+ * `generateMoatNarrative`): one `ai_consult` unit per narrative, then the markdown of
+ * `@svc/advisor`'s `streamNarrative` (the model's, grounded against the evaluation's numbers,
+ * or the offline template when no model is configured).
+ *
+ * Quota: consumed before anything else, so a refusal (`QuotaError` `quota_exceeded`) comes before
+ * any stream starts. When the model fails before its first chunk the unit is given back and the
+ * events end with an `error` event `upstream_unavailable`; a failure after output has started
+ * keeps the unit (the client received part of the narrative). A symbol is resolved through the
+ * evaluation flow (cache, else a fetch counted in `stock_evaluation`); when that fails the
+ * `ai_consult` unit is given back and the error is thrown.
+ *
+ * @example
+ * const { events } = await narration.narrate({ actor, source: { symbol: 'KO' }, signal });
+ * for await (const event of events) if (event.type === 'chunk') process.stdout.write(event.markdown);
+ */
+export function createNarrationService(deps: NarrationServiceDeps) {
+  async function consume(actor: Actor) {
+    const granted = await deps.quotas.consume(actor.id, actor.plan, 'ai_consult');
+    if (!granted.ok) {
+      throw new QuotaError(
+        'quota_exceeded',
+        `quota ai_consult exhausted until ${granted.resetsAt}`,
+        {
+          denied: granted,
+        },
+      );
+    }
+    return () => deps.quotas.refund(actor.id, 'ai_consult', { periodStart: granted.periodStart });
+  }
+
+  async function* guarded(
+    input: NarrateInput,
+    evaluation: MoatEvaluation,
+    refund: () => Promise<unknown>,
+  ): AsyncGenerator<NarrativeEvent> {
+    let started = false;
+    try {
+      for await (const event of streamNarrative({
+        endpoint: deps.endpoint,
+        evaluation,
+        language: input.language ?? 'en',
+        signal: input.signal,
+      })) {
+        if (event.type === 'chunk') started = true;
+        if (event.type === 'error' && !started) await refund();
+        yield event;
+      }
+    } catch (error) {
+      if (started) throw error;
+      await refund();
+      if (input.signal.aborted) return;
+      const message =
+        error instanceof AdvisorError
+          ? error.message
+          : 'The model endpoint failed before answering.';
+      yield { type: 'error', code: 'upstream_unavailable', message };
+    }
+  }
+
+  const service = {
+    /**
+     * Starts a narrative: consumes `ai_consult`, resolves the evaluation, answers its events.
+     * @throws QuotaError `quota_exceeded` (nothing consumed); whatever the evaluation flow
+     *   throws for a symbol (unit given back).
+     */
+    async narrate(input: NarrateInput): Promise<Narration> {
+      const refund = await consume(input.actor);
+      let evaluation: MoatEvaluation;
+      try {
+        evaluation =
+          input.source.evaluation ??
+          (await deps.evaluations.getEvaluation({
+            symbol: input.source.symbol,
+            fresh: false,
+            actor: input.actor,
+          }));
+      } catch (error) {
+        await refund();
+        throw error;
+      }
+      return {
+        evaluation,
+        model: deps.endpoint?.model ?? 'offline',
+        events: guarded(input, evaluation, refund),
+      };
+    },
+
+    /**
+     * The whole narrative as one markdown text (the MCP tool): {@link narrate}, joined.
+     * @throws UseCaseError `upstream_unavailable` when the model fails (before output: the
+     *   unit is given back); the errors of {@link narrate}.
+     */
+    async narrateToMarkdown(input: NarrateToMarkdownInput): Promise<NarrativeResult> {
+      const { evaluation, events } = await service.narrate(input);
+      let markdown = '';
+      for await (const event of events) {
+        if (event.type === 'chunk') markdown += event.markdown;
+        else if (event.type === 'error') {
+          throw new UseCaseError('upstream_unavailable', event.message);
+        } else return { evaluation, markdown, done: event };
+      }
+      throw new UseCaseError('upstream_unavailable', 'The narrative ended without finishing.');
+    },
+  };
+  return service;
+}
+
+/** The narrative flow; see {@link createNarrationService}. */
+export type NarrationService = ReturnType<typeof createNarrationService>;

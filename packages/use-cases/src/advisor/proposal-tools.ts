@@ -1,0 +1,196 @@
+import type { AdvisorTool, Attachment, ToolOutcome } from '@svc/advisor';
+import { NewTransaction, parseBrokerCsv } from '@svc/portfolio';
+import type { EvaluationCacheRepository, Executor } from '@svc/portfolio-store';
+import { z } from 'zod';
+import { UseCaseError } from '../errors.js';
+import type { PortfolioService } from '../portfolio/portfolio-service.js';
+import { CreatePortfolioInput } from '../portfolio/schemas.js';
+import { type ProposalDraft, storeProposal } from './proposals.js';
+import type { ToolScope } from './read-tools.js';
+
+/** What the proposal tools need. */
+export interface ProposalToolDeps {
+  /** Where proposals are stored (`advisor_proposals` of `@svc/portfolio-store`). */
+  readonly db: Executor;
+  readonly portfolios: Pick<PortfolioService, 'listPortfolios'>;
+  readonly evaluationCache: Pick<EvaluationCacheRepository, 'get'>;
+  readonly now: () => Date;
+}
+
+/** The scope of the proposal tools: the user, the turn's attachments, the active portfolio. */
+export interface ProposalScope extends ToolScope {
+  readonly attachments: readonly Attachment[];
+  readonly activePortfolioId?: string;
+}
+
+/** Most line errors of a broker file shown to the user and the model. */
+export const MAX_LINE_ERRORS_SHOWN = 20;
+
+/**
+ * The broker-import reading of a CSV attachment, through `@svc/portfolio`'s importer
+ * (`parseBrokerCsv`, no write): `null` when the header matches no broker format (a plain CSV).
+ */
+export function readBrokerExport(attachment: Attachment) {
+  if (attachment.kind !== 'text' || attachment.text === undefined) return null;
+  const isCsv =
+    attachment.mediaType === 'text/csv' || attachment.filename.toLowerCase().endsWith('.csv');
+  if (!isCsv) return null;
+  const parsed = parseBrokerCsv(attachment.text);
+  if (!parsed.ok && parsed.format === undefined) return null;
+  return parsed;
+}
+
+/**
+ * A note on a broker CSV attachment for the model and the user: its format and how many
+ * transactions it holds, or its line errors (at most {@link MAX_LINE_ERRORS_SHOWN}).
+ */
+export function describeBrokerExport(attachment: Attachment): string | undefined {
+  const parsed = readBrokerExport(attachment);
+  if (parsed === null) return undefined;
+  if (parsed.ok) {
+    return `Broker export (${parsed.format}): ${parsed.transactions.length} transaction(s), ${parsed.skipped.length} row(s) skipped. It can be proposed for import (proposeImport).`;
+  }
+  const lines = parsed.errors
+    .slice(0, MAX_LINE_ERRORS_SHOWN)
+    .map((e) => `line ${e.line}: ${e.message}`);
+  return `Broker export (${parsed.format}) with ${parsed.errors.length} row(s) that cannot be imported: ${lines.join('; ')}`;
+}
+
+function tool<S extends z.ZodType>(
+  name: string,
+  description: string,
+  parameters: S,
+  run: (args: z.output<S>) => Promise<ToolOutcome>,
+): AdvisorTool {
+  return { name, description, parameters, run: (args) => run(args as z.output<S>) } as AdvisorTool;
+}
+
+const PortfolioId = z.string().max(100).describe('One of the user’s portfolio ids');
+
+/**
+ * The proposal tools: each stores a pending proposal for `scope.actor` (15 minutes) and returns it
+ * as a `proposal` frame. None of them changes a portfolio: only `POST /api/advisor/confirm` does.
+ * `proposeTransaction`, `proposeCreatePortfolio`, `proposeSaveMoatReport` (a cached
+ * evaluation), `proposeImport` (a broker CSV attached to this turn, read by `parseBrokerCsv`; a
+ * file with bad rows gives no proposal and lists its line errors).
+ */
+export function buildProposalTools(deps: ProposalToolDeps, scope: ProposalScope): AdvisorTool[] {
+  const userId = scope.actor.id;
+
+  async function ownedPortfolio(portfolioId: string | undefined) {
+    const id = portfolioId ?? scope.activePortfolioId;
+    const portfolios = await deps.portfolios.listPortfolios(userId);
+    const found =
+      id === undefined
+        ? portfolios.length === 1
+          ? portfolios[0]
+          : undefined
+        : portfolios.find((p) => p.id === id);
+    if (!found) {
+      throw new UseCaseError(
+        'not_found',
+        id === undefined ? 'name the portfolio (portfolioId)' : `portfolio ${id} not found`,
+      );
+    }
+    return found;
+  }
+
+  const propose = async (draft: ProposalDraft): Promise<ToolOutcome> => {
+    const proposal = await storeProposal(deps.db, userId, draft, deps.now());
+    return {
+      data: {
+        proposalId: proposal.id,
+        status: 'pending',
+        expiresAt: proposal.expiresAt,
+        note: 'Nothing changes until the user confirms it.',
+      },
+      summary: draft.summary,
+      proposal,
+    };
+  };
+
+  return [
+    tool(
+      'proposeTransaction',
+      'Proposes recording one transaction in a portfolio; the user must confirm it.',
+      z.strictObject({ portfolioId: PortfolioId.optional(), transaction: NewTransaction }),
+      async ({ portfolioId, transaction }) => {
+        const portfolio = await ownedPortfolio(portfolioId);
+        const what = 'symbol' in transaction && transaction.symbol ? ` ${transaction.symbol}` : '';
+        return propose({
+          kind: 'record_transaction',
+          summary: `Record a ${transaction.type}${what} in “${portfolio.name}”`,
+          payload: { portfolioId: portfolio.id, transaction },
+        });
+      },
+    ),
+    tool(
+      'proposeCreatePortfolio',
+      'Proposes creating a portfolio; the user must confirm it.',
+      CreatePortfolioInput,
+      async (input) =>
+        propose({
+          kind: 'create_portfolio',
+          summary: `Create the portfolio “${input.name}” (${input.baseCurrency})`,
+          payload: input,
+        }),
+    ),
+    tool(
+      'proposeSaveMoatReport',
+      'Proposes saving the cached moat evaluation of a symbol to the user’s reports.',
+      z.strictObject({
+        symbol: z.string().trim().min(1).max(10),
+        tags: z.array(z.string().trim().min(1).max(50)).max(20).optional(),
+      }),
+      async ({ symbol, tags }) => {
+        const cached = await deps.evaluationCache.get(symbol);
+        if (!cached) throw new UseCaseError('not_found', `no cached evaluation of ${symbol}`);
+        const { evaluation } = cached;
+        return propose({
+          kind: 'save_moat_report',
+          summary: `Save the moat report of ${evaluation.symbol} (${evaluation.totalScore}/${evaluation.maxScore})`,
+          payload: { symbol: evaluation.symbol, tags: tags ?? [] },
+        });
+      },
+    ),
+    tool(
+      'proposeImport',
+      'Proposes importing the transactions of a broker CSV attached to this message.',
+      z.strictObject({
+        filename: z.string().max(255).optional().describe('The attachment; default the only CSV'),
+        portfolioId: PortfolioId.optional(),
+      }),
+      async ({ filename, portfolioId }) => {
+        const exports = scope.attachments.filter((a) => readBrokerExport(a) !== null);
+        const file =
+          filename === undefined
+            ? exports.length === 1
+              ? exports[0]
+              : undefined
+            : exports.find((a) => a.filename === filename);
+        if (!file) throw new UseCaseError('not_found', 'no broker CSV attached under that name');
+        const parsed = readBrokerExport(file);
+        if (parsed === null) throw new UseCaseError('not_found', 'not a broker export');
+        if (!parsed.ok) {
+          const errors = parsed.errors.slice(0, MAX_LINE_ERRORS_SHOWN);
+          return {
+            data: { imported: false, format: parsed.format, errors },
+            summary: `${file.filename}: ${parsed.errors.length} row(s) cannot be imported (${errors.map((e) => `line ${e.line}: ${e.message}`).join('; ')})`,
+          };
+        }
+        const portfolio = await ownedPortfolio(portfolioId);
+        return propose({
+          kind: 'import_transactions',
+          summary: `Import ${parsed.transactions.length} transaction(s) from ${file.filename} (${parsed.format}) into “${portfolio.name}”`,
+          payload: {
+            portfolioId: portfolio.id,
+            filename: file.filename,
+            format: parsed.format,
+            transactions: parsed.transactions,
+            skipped: parsed.skipped,
+          },
+        });
+      },
+    ),
+  ];
+}

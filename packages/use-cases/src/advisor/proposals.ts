@@ -1,0 +1,154 @@
+import type { ProposalKind, ProposalView } from '@svc/advisor';
+import { NewTransaction } from '@svc/portfolio';
+import { type AdvisorProposal, createRepositories, type Executor } from '@svc/portfolio-store';
+import { z } from 'zod';
+import { UseCaseError } from '../errors.js';
+import {
+  createPortfolioService,
+  type PortfolioServiceDeps,
+} from '../portfolio/portfolio-service.js';
+import { CreatePortfolioInput } from '../portfolio/schemas.js';
+import { createReportService } from '../reports.js';
+import { PROPOSAL_TTL_MS } from './schemas.js';
+
+const Tags = z.array(z.string().trim().min(1).max(50)).max(20);
+
+/**
+ * The payload of each proposal kind, checked again when the proposal is applied (the row is
+ * data the server wrote, but a payload of an older shape must not apply half-understood).
+ */
+export const ProposalPayloads = {
+  record_transaction: z.object({ portfolioId: z.string(), transaction: NewTransaction }),
+  create_portfolio: CreatePortfolioInput,
+  save_moat_report: z.object({ symbol: z.string(), tags: Tags.default([]) }),
+  import_transactions: z.object({
+    portfolioId: z.string(),
+    filename: z.string(),
+    format: z.string(),
+    transactions: z.array(NewTransaction).min(1),
+  }),
+} as const satisfies Record<ProposalKind, z.ZodType>;
+
+/** What {@link storeProposal} writes. */
+export interface ProposalDraft<K extends ProposalKind = ProposalKind> {
+  readonly kind: K;
+  readonly summary: string;
+  readonly payload: z.input<(typeof ProposalPayloads)[K]> & Record<string, unknown>;
+}
+
+/** A stored proposal as the `proposal` frame shows it. */
+export function toProposalView(row: AdvisorProposal): ProposalView {
+  return {
+    id: row.id,
+    kind: row.kind as ProposalKind,
+    summary: row.summary,
+    payload: row.payload,
+    expiresAt: row.expiresAt,
+  };
+}
+
+/** Stores a pending proposal for the user, expiring {@link PROPOSAL_TTL_MS} after `now`. */
+export async function storeProposal(
+  db: Executor,
+  userId: string,
+  draft: ProposalDraft,
+  now: Date,
+): Promise<ProposalView> {
+  const row = await createRepositories(db).proposals.create(userId, {
+    kind: draft.kind,
+    summary: draft.summary,
+    payload: draft.payload,
+    expiresAt: new Date(now.getTime() + PROPOSAL_TTL_MS),
+  });
+  return toProposalView(row);
+}
+
+/**
+ * A view of a Kysely transaction whose `.transaction().execute(work)` runs `work` inside it
+ * (Kysely does not nest transactions). The portfolio flows open their own transaction for each
+ * write; given this view, their writes join the transaction that marks the proposal applied, so
+ * the mark and the change commit or roll back together.
+ */
+function joinedTransaction(trx: Executor): Executor {
+  const joined: Executor = new Proxy(trx, {
+    get(target, property) {
+      if (property === 'transaction') {
+        return () => ({ execute: <T>(work: (t: Executor) => Promise<T>) => work(joined) });
+      }
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+  return joined;
+}
+
+/** Market inputs and clock of the portfolio flows that apply proposals. */
+export type ApplyDeps = Omit<PortfolioServiceDeps, 'db'>;
+
+/**
+ * Applies a proposal's payload through the same flows as the REST writes (`createPortfolio`,
+ * `recordTransaction`, `reports.save`), on `trx`.
+ * @throws UseCaseError `validation_failed` (payload no longer valid, sell beyond holdings, …),
+ *   `not_found` (the portfolio is gone), `conflict` (the evaluation to save left the cache).
+ */
+export async function applyProposal(
+  trx: Executor,
+  deps: ApplyDeps,
+  userId: string,
+  proposal: AdvisorProposal,
+): Promise<Record<string, unknown>> {
+  const db = joinedTransaction(trx);
+  const portfolios = createPortfolioService({ ...deps, db });
+  const kind = proposal.kind as ProposalKind;
+  switch (kind) {
+    case 'create_portfolio': {
+      const input = parsePayload(kind, proposal.payload);
+      return { portfolio: await portfolios.createPortfolio(userId, input) };
+    }
+    case 'record_transaction': {
+      const { portfolioId, transaction } = parsePayload(kind, proposal.payload);
+      return { transaction: await portfolios.recordTransaction(userId, portfolioId, transaction) };
+    }
+    case 'import_transactions': {
+      const { portfolioId, transactions } = parsePayload(kind, proposal.payload);
+      const recorded = [];
+      for (const tx of transactions) {
+        recorded.push(await portfolios.recordTransaction(userId, portfolioId, tx));
+      }
+      return { imported: recorded.length, transactions: recorded };
+    }
+    case 'save_moat_report': {
+      const { symbol, tags } = parsePayload(kind, proposal.payload);
+      const repos = createRepositories(db);
+      const cached = await repos.evaluations.get(symbol);
+      if (!cached) throw new UseCaseError('conflict', `no cached evaluation of ${symbol} any more`);
+      const { evaluation } = cached;
+      const saved = await createReportService({ reports: repos.reports }).save(userId, {
+        symbol: evaluation.symbol,
+        evaluationJson: JSON.stringify(evaluation),
+        companyName: evaluation.companyName,
+        totalScore: evaluation.totalScore,
+        maxScore: evaluation.maxScore,
+        verdict: evaluation.verdict,
+        tags,
+      });
+      return { reportId: saved.id };
+    }
+    default:
+      throw new UseCaseError('validation_failed', `unknown proposal kind ${String(kind)}`);
+  }
+}
+
+function parsePayload<K extends ProposalKind>(
+  kind: K,
+  payload: unknown,
+): z.output<(typeof ProposalPayloads)[K]> {
+  const parsed = (ProposalPayloads[kind] as z.ZodType).safeParse(payload);
+  if (parsed.success) return parsed.data as z.output<(typeof ProposalPayloads)[K]>;
+  throw new UseCaseError('validation_failed', 'the proposal no longer matches its schema', {
+    errors: parsed.error.issues.map((i) => ({
+      path: ['payload', ...i.path.map(String)].join('.'),
+      message: i.message,
+    })),
+  });
+}

@@ -1,0 +1,123 @@
+import { ProposalViewSchema } from '@svc/advisor';
+import { MoatEvaluation } from '@svc/schemas';
+import { z } from 'zod';
+
+/** Longest chat message, characters (interface spec 2.7 and §8). */
+export const MAX_MESSAGE_CHARS = 12_000;
+/** Most messages in one advisor request. */
+export const MAX_MESSAGES = 50;
+/** Most characters over all messages of one advisor request. */
+export const MAX_REQUEST_CHARS = 200_000;
+/** How long a proposal can be confirmed, milliseconds (15 minutes). */
+export const PROPOSAL_TTL_MS = 15 * 60 * 1000;
+
+/**
+ * A chat message as clients send it (interface spec 2.7): role `user` or `assistant` only (a
+ * `system` role is refused: the server owns the system prompt), content at most 12 000 characters.
+ */
+export const ChatMessageInput = z
+  .strictObject({
+    role: z.enum(['user', 'assistant']).describe('user | assistant (no system role)'),
+    content: z
+      .string()
+      .max(MAX_MESSAGE_CHARS)
+      .describe(`Message text, at most ${MAX_MESSAGE_CHARS} characters`),
+  })
+  .meta({ id: 'ChatMessage' })
+  .describe('One message of the conversation');
+export type ChatMessageInput = z.infer<typeof ChatMessageInput>;
+
+/**
+ * The body of `POST /api/advisor/chat` and `POST /api/portfolio/ai-chat` (interface spec 4.3):
+ * 1–50 messages, 200 000 characters in all, the last one from the user.
+ */
+export const AdvisorChatRequest = z
+  .object({
+    messages: z
+      .array(ChatMessageInput)
+      .min(1)
+      .max(MAX_MESSAGES)
+      .describe(`The conversation, oldest first; 1–${MAX_MESSAGES} messages`),
+    language: z.string().trim().min(2).max(35).optional().describe('BCP-47 tag, e.g. en, de'),
+    activePortfolioId: z
+      .string()
+      .max(100)
+      .optional()
+      .describe('One of your portfolios (404 otherwise): the one the question is about'),
+    activePortfolioName: z.string().max(200).optional().describe('Its display name (a hint)'),
+    baseCurrency: z
+      .string()
+      .regex(/^[A-Z]{3}$/)
+      .optional()
+      .describe('ISO 4217 currency to answer in; default EUR'),
+    portfolioContext: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .describe(
+        'Snapshot of the portfolio as the client shows it: an untrusted hint only; what the ' +
+          'advisor states about holdings comes from the store',
+      ),
+  })
+  .superRefine((body, ctx) => {
+    const total = body.messages.reduce((sum, m) => sum + m.content.length, 0);
+    if (total > MAX_REQUEST_CHARS) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['messages'],
+        message: `${total} characters in all; at most ${MAX_REQUEST_CHARS} per request`,
+      });
+    }
+  })
+  .meta({ id: 'AdvisorChatRequest' })
+  .describe('One advisor turn: the conversation so far and what it is about');
+export type AdvisorChatRequest = z.infer<typeof AdvisorChatRequest>;
+
+/** Body of `POST /api/advisor/confirm` (CONTRACT §4). */
+export const ConfirmProposalRequest = z
+  .strictObject({
+    proposalId: z.string().min(1).max(100).describe('The id of a proposal frame'),
+    decision: z.enum(['accept', 'reject']),
+  })
+  .meta({ id: 'ConfirmProposalRequest' });
+export type ConfirmProposalRequest = z.infer<typeof ConfirmProposalRequest>;
+
+/** Answer of `POST /api/advisor/confirm` (CONTRACT §4). */
+export const ConfirmProposalResult = z
+  .object({
+    status: z.enum(['applied', 'rejected']),
+    result: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .describe(
+        'What was created (applied only): the portfolio, transaction(s) or report id, by kind',
+      ),
+  })
+  .meta({ id: 'ConfirmProposalResult' });
+export type ConfirmProposalResult = z.infer<typeof ConfirmProposalResult>;
+
+/** Answer of `POST /api/portfolio/ai-chat`: the advisor turn as one JSON body (CONTRACT §4). */
+export const AiChatResponse = z
+  .object({
+    message: z.object({ role: z.literal('assistant'), content: z.string() }),
+    proposals: z
+      .array(ProposalViewSchema)
+      .optional()
+      .describe('Proposals made in this turn, if any'),
+  })
+  .meta({ id: 'AiChatResponse' });
+export type AiChatResponse = z.infer<typeof AiChatResponse>;
+
+/** Body of `POST /api/stock-evaluation/ai` (interface spec 4.2). */
+export const NarrativeRequest = z
+  .object({
+    evaluation: MoatEvaluation,
+    language: z
+      .string()
+      .trim()
+      .min(2)
+      .max(35)
+      .optional()
+      .describe('BCP-47 tag; default en (templates: en, de; others fall back to English)'),
+  })
+  .meta({ id: 'NarrativeRequest' });
+export type NarrativeRequest = z.infer<typeof NarrativeRequest>;
