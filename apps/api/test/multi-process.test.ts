@@ -13,6 +13,7 @@ import { createQuotaService } from '@svc/quota';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAiFlows } from '../src/advisor/flows.js';
 import { buildApp } from '../src/app.js';
 import { openSessionChangeFeed } from '../src/auth/session-change-feed.js';
 import { loadConfig } from '../src/config.js';
@@ -45,19 +46,24 @@ async function instanceOn(database: Database, secret: string, dataDir: string): 
   const repos = createRepositories(database.db);
   const quotas = createQuotaService({ db: database.db, limits: config.quotaLimits });
   const sessions = openSessionChangeFeed(databaseUrl);
+  const moat = createMoatServices({
+    fundamentals: snapshotProvider,
+    quoteSource: csvQuotes,
+    repos,
+    quotas,
+    evaluationMemoSeconds: 0,
+  });
+  const market = { quotes: csvQuotes.quotes, fx: null };
+  const portfolio = createPortfolioFlows({ db: database.db, ...market });
+  const ai = createAiFlows({ config, db: database.db, repos, quotas, moat, portfolio, market });
   const app = await buildApp(
     {
       config,
       repos,
       quotas,
-      moat: createMoatServices({
-        fundamentals: snapshotProvider,
-        quoteSource: csvQuotes,
-        repos,
-        quotas,
-        evaluationMemoSeconds: 0,
-      }),
-      portfolio: createPortfolioFlows({ db: database.db, quotes: csvQuotes.quotes, fx: null }),
+      moat,
+      portfolio,
+      ai,
       counters: (options) => createSharedCounter(database, options),
       sessionChanges: sessions.feed,
       loginThrottle: { maxFailures: 5, windowSeconds: 600 },
