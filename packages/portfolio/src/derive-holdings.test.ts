@@ -135,11 +135,12 @@ describe('deriveHoldings', () => {
     ]);
   });
 
-  it('breaks executedAt ties by id', () => {
-    const first = { ...buy('X', '1', '10', 1), id: 'a' };
-    const second = { ...sell('X', '1', '10', 1), id: 'b' };
+  it('breaks executedAt ties by type (buys before sells), then by id', () => {
+    const first = { ...buy('X', '1', '10', 1), id: 'b' };
+    const second = { ...sell('X', '1', '10', 1), id: 'a' };
+    // the sell's id sorts first, yet the buy at the same instant applies before it
     expect(deriveHoldings([second, first]).holdings).toEqual([]);
-    const early = { ...sell('X', '1', '10', 1), id: 'a' };
+    const early = { ...sell('X', '2', '10', 1), id: 'a' };
     const late = { ...buy('X', '1', '10', 1), id: 'b' };
     expect(() => deriveHoldings([late, early])).toThrow(PortfolioError);
   });

@@ -32,23 +32,66 @@ export interface DerivedPortfolio {
   readonly cash: DerivedCash[];
 }
 
-interface Position {
+/** One position of a {@link Ledger}: units and their total cost in `currency`. */
+export interface Position {
   readonly symbol: string;
   readonly currency: string;
   quantity: Dec;
   cost: Dec;
 }
 
-interface Ledger {
+/** Running state of a replay: positions by symbol and currency, cash by currency. */
+export interface Ledger {
   readonly positions: Map<string, Position>;
   readonly cash: Map<string, Dec>;
+}
+
+/** An empty {@link Ledger}. */
+export function emptyLedger(): Ledger {
+  return { positions: new Map(), cash: new Map() };
+}
+
+/** Units of `symbol` in `currency` held in `ledger` now (0 when none). */
+export function heldQuantity(ledger: Ledger, symbol: string, currency: string): Dec {
+  return ledger.positions.get(positionKey(symbol, currency))?.quantity ?? new Dec(0);
+}
+
+/**
+ * Order of transaction types that share one `executedAt`: money in and units in first, then units
+ * out, then money out (deposit, buy, split, sell, dividend, fee, withdrawal), so that a file
+ * listing a sale and its purchase at the same second, or a conversion and the trade it pays for,
+ * replays the same whatever the order of its lines. Within one rank the result does not depend on
+ * the order: buys add up, sells at average cost commute, cash is a sum.
+ */
+export const TYPE_RANK: Readonly<Record<LedgerTransaction['type'], number>> = {
+  deposit: 0,
+  buy: 1,
+  split: 2,
+  sell: 3,
+  dividend: 4,
+  fee: 5,
+  withdrawal: 6,
+};
+
+/** Holdings and cash of a ledger, as {@link deriveHoldings} returns them. */
+export function snapshot(ledger: Ledger): DerivedPortfolio {
+  return {
+    holdings: [...ledger.positions.values()]
+      .sort((a, b) => compare(a.symbol, b.symbol) || compare(a.currency, b.currency))
+      .map(toDerivedHolding),
+    cash: [...ledger.cash.entries()]
+      .filter(([, amount]) => !amount.isZero())
+      .sort(([a], [b]) => compare(a, b))
+      .map(([currency, amount]) => ({ currency, amount: formatDecimal(amount) })),
+  };
 }
 
 /**
  * Replays transactions into holdings and cash with the average-cost method, in decimal arithmetic.
  *
- * Order: by `executedAt` (as an instant), then by `id` (code-unit order), so the result does not
- * depend on the order of the input array.
+ * Order: by `executedAt` (as an instant), then by type ({@link TYPE_RANK}: deposit, buy, split,
+ * sell, dividend, fee, withdrawal), then by `id` (code-unit order), so the result does not depend
+ * on the order of the input array, nor on the order of transactions sharing a timestamp.
  *
  * Method (average cost, as in IAS 2 "weighted average cost" applied to securities):
  * - `buy`: quantity += q; cost += q × price + fee (fees are capitalised); cash −= q × price + fee.
@@ -77,21 +120,16 @@ interface Ledger {
  * ```
  */
 export function deriveHoldings(transactions: readonly LedgerTransaction[]): DerivedPortfolio {
-  const ledger: Ledger = { positions: new Map(), cash: new Map() };
+  const ledger = emptyLedger();
   for (const tx of sortTransactions(transactions)) applyTransaction(ledger, tx);
-  return {
-    holdings: [...ledger.positions.values()]
-      .sort((a, b) => compare(a.symbol, b.symbol) || compare(a.currency, b.currency))
-      .map(toDerivedHolding),
-    cash: [...ledger.cash.entries()]
-      .filter(([, amount]) => !amount.isZero())
-      .sort(([a], [b]) => compare(a, b))
-      .map(([currency, amount]) => ({ currency, amount: formatDecimal(amount) })),
-  };
+  return snapshot(ledger);
 }
 
-/** Sorts by `executedAt` instant then `id`; throws `invalid_transaction` on an unparsable date. */
-function sortTransactions(transactions: readonly LedgerTransaction[]): LedgerTransaction[] {
+/**
+ * Sorts by `executedAt` instant, then {@link TYPE_RANK}, then `id`; throws `invalid_transaction`
+ * on an unparsable date.
+ */
+export function sortTransactions<T extends LedgerTransaction>(transactions: readonly T[]): T[] {
   const keyed = transactions.map((tx) => {
     const at = Date.parse(tx.executedAt);
     if (Number.isNaN(at)) {
@@ -99,11 +137,15 @@ function sortTransactions(transactions: readonly LedgerTransaction[]): LedgerTra
     }
     return { tx, at };
   });
-  keyed.sort((a, b) => a.at - b.at || compare(a.tx.id, b.tx.id));
+  keyed.sort(
+    (a, b) =>
+      a.at - b.at || TYPE_RANK[a.tx.type] - TYPE_RANK[b.tx.type] || compare(a.tx.id, b.tx.id),
+  );
   return keyed.map((k) => k.tx);
 }
 
-function applyTransaction(ledger: Ledger, tx: LedgerTransaction): void {
+/** Applies one transaction to `ledger` (see {@link deriveHoldings} for the method). */
+export function applyTransaction(ledger: Ledger, tx: LedgerTransaction): void {
   switch (tx.type) {
     case 'buy':
       applyBuy(ledger, tx);

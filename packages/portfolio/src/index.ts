@@ -19,11 +19,21 @@ export {
   type BrokerCsvResult,
   type BrokerFormat,
   DEFAULT_IMPORT_LIMITS,
+  type ImportedRow,
   type ImportIssue,
   type ImportLimits,
   type ParseBrokerCsvOptions,
   parseBrokerCsv,
 } from './import/parse-broker-csv.js';
+export {
+  type FingerprintedRow,
+  fingerprintRows,
+  type ImportPlan,
+  type ImportPlanInput,
+  type OversellPolicy,
+  type PlannedTransaction,
+  planImport,
+} from './import/plan-import.js';
 export { CashPosition, Holding, Portfolio } from './records.js';
 export {
   NewTransaction,

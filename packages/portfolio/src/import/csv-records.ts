@@ -90,6 +90,8 @@ function toRow(
   const position = (column: string) => columns.get(column.toLowerCase());
   return {
     line,
+    cells,
+    cell: (index) => (cells[index] ?? '').trim(),
     has: (column) => position(column) !== undefined,
     get: (column) => {
       const i = position(column);
