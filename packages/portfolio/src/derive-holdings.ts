@@ -18,6 +18,27 @@ export interface DerivedHolding {
   readonly quantity: string;
   readonly averageCost: string;
   readonly costBasis: string;
+  /**
+   * Cost of the units held in EUR, each purchase converted at the EUR rate of its own day
+   * (`DeriveOptions.eurRateOn`); `null` when a rate was missing; absent without `eurRateOn`.
+   */
+  readonly costBasisEur?: string | null;
+  /**
+   * Realised P&L in EUR of the sales of this holding so far: each sale's proceeds at the rate of
+   * its day minus the EUR cost of the units sold (average cost in EUR); `null` when a rate was
+   * missing; absent without `eurRateOn`.
+   */
+  readonly realizedPnlEur?: string | null;
+}
+
+/** Options of {@link deriveHoldings}. */
+export interface DeriveOptions {
+  /**
+   * The EUR reference rate (units of `currency` per 1 EUR, decimal string) for the day
+   * `YYYY-MM-DD` of a transaction (the caller applies the ECB rule: that day's rate or the last
+   * one published before it); `undefined` when none is known. EUR itself is never asked.
+   */
+  readonly eurRateOn?: (currency: string, day: string) => string | undefined;
 }
 
 /** Cash in one currency derived from transactions; `amount` may be negative, never exactly 0. */
@@ -38,17 +59,24 @@ export interface Position {
   readonly currency: string;
   quantity: Dec;
   cost: Dec;
+  /** Cost in EUR at each transaction's rate; null once a rate was missing. */
+  costEur: Dec | null;
+  /** Realised P&L in EUR; null once a rate was missing. */
+  realizedEur: Dec | null;
 }
 
 /** Running state of a replay: positions by symbol and currency, cash by currency. */
 export interface Ledger {
   readonly positions: Map<string, Position>;
   readonly cash: Map<string, Dec>;
+  readonly eurRateOn?: DeriveOptions['eurRateOn'];
 }
 
 /** An empty {@link Ledger}. */
-export function emptyLedger(): Ledger {
-  return { positions: new Map(), cash: new Map() };
+export function emptyLedger(options: DeriveOptions = {}): Ledger {
+  return options.eurRateOn
+    ? { positions: new Map(), cash: new Map(), eurRateOn: options.eurRateOn }
+    : { positions: new Map(), cash: new Map() };
 }
 
 /** Units of `symbol` in `currency` held in `ledger` now (0 when none). */
@@ -75,10 +103,11 @@ export const TYPE_RANK: Readonly<Record<LedgerTransaction['type'], number>> = {
 
 /** Holdings and cash of a ledger, as {@link deriveHoldings} returns them. */
 export function snapshot(ledger: Ledger): DerivedPortfolio {
+  const withEur = ledger.eurRateOn !== undefined;
   return {
     holdings: [...ledger.positions.values()]
       .sort((a, b) => compare(a.symbol, b.symbol) || compare(a.currency, b.currency))
-      .map(toDerivedHolding),
+      .map((p) => toDerivedHolding(p, withEur)),
     cash: [...ledger.cash.entries()]
       .filter(([, amount]) => !amount.isZero())
       .sort(([a], [b]) => compare(a, b))
@@ -101,6 +130,11 @@ export function snapshot(ledger: Ledger): DerivedPortfolio {
  *   A split of a symbol not held is a no-op.
  * - `dividend`, `deposit`: cash += amount; `withdrawal`, `fee`: cash −= amount.
  *
+ * With `options.eurRateOn`, each holding also carries `costBasisEur` (every purchase at the EUR
+ * rate of its day; a sale removes the average EUR cost of the units sold) and `realizedPnlEur`
+ * (proceeds at the sale day's rate − EUR cost of the units sold), the method of Ghostfolio's
+ * "with currency effect" figures, so that unrealised P&L in EUR includes the currency effect.
+ *
  * Cash moves in the transaction's currency and may go negative (no error). Holdings are keyed by
  * symbol and currency: the same symbol bought in two currencies gives two holdings.
  *
@@ -119,8 +153,11 @@ export function snapshot(ledger: Ledger): DerivedPortfolio {
  * // cash: [{ currency: 'USD', amount: '699' }]
  * ```
  */
-export function deriveHoldings(transactions: readonly LedgerTransaction[]): DerivedPortfolio {
-  const ledger = emptyLedger();
+export function deriveHoldings(
+  transactions: readonly LedgerTransaction[],
+  options: DeriveOptions = {},
+): DerivedPortfolio {
+  const ledger = emptyLedger(options);
   for (const tx of sortTransactions(transactions)) applyTransaction(ledger, tx);
   return snapshot(ledger);
 }
@@ -174,6 +211,11 @@ function applyBuy(ledger: Ledger, tx: LedgerTransaction): void {
   const position = positionFor(ledger, symbol, tx.currency);
   position.quantity = position.quantity.plus(quantity);
   position.cost = position.cost.plus(gross).plus(fee);
+  const rate = rateOn(ledger, tx);
+  position.costEur =
+    position.costEur === null || rate === null
+      ? null
+      : position.costEur.plus(gross.plus(fee).div(rate));
   moveCash(ledger, tx.currency, gross.plus(fee).neg());
 }
 
@@ -190,6 +232,16 @@ function applySell(ledger: Ledger, tx: LedgerTransaction): void {
     );
   }
   position.cost = position.cost.minus(position.cost.times(quantity).div(held));
+  const rate = rateOn(ledger, tx);
+  if (position.costEur === null || rate === null) {
+    position.costEur = null;
+    position.realizedEur = null;
+  } else {
+    const soldCostEur = position.costEur.times(quantity).div(held);
+    position.costEur = position.costEur.minus(soldCostEur);
+    const proceedsEur = gross.minus(fee).div(rate);
+    position.realizedEur = position.realizedEur?.plus(proceedsEur.minus(soldCostEur)) ?? null;
+  }
   position.quantity = held.minus(quantity);
   if (position.quantity.isZero()) ledger.positions.delete(key);
   moveCash(ledger, tx.currency, gross.minus(fee));
@@ -215,7 +267,15 @@ function positionFor(ledger: Ledger, symbol: string, currency: string): Position
   const key = positionKey(symbol, currency);
   let position = ledger.positions.get(key);
   if (position === undefined) {
-    position = { symbol, currency, quantity: new Dec(0), cost: new Dec(0) };
+    const eur = ledger.eurRateOn === undefined ? null : new Dec(0);
+    position = {
+      symbol,
+      currency,
+      quantity: new Dec(0),
+      cost: new Dec(0),
+      costEur: eur,
+      realizedEur: eur,
+    };
     ledger.positions.set(key, position);
   }
   return position;
@@ -248,14 +308,29 @@ function requiredSymbol(tx: LedgerTransaction): string {
   return symbol;
 }
 
-function toDerivedHolding(position: Position): DerivedHolding {
-  return {
+function toDerivedHolding(position: Position, withEur: boolean): DerivedHolding {
+  const base = {
     symbol: position.symbol,
     currency: position.currency,
     quantity: formatDecimal(position.quantity),
     averageCost: formatDecimal(position.cost.div(position.quantity)),
     costBasis: formatDecimal(position.cost),
   };
+  if (!withEur) return base;
+  return {
+    ...base,
+    costBasisEur: position.costEur === null ? null : formatDecimal(position.costEur),
+    realizedPnlEur: position.realizedEur === null ? null : formatDecimal(position.realizedEur),
+  };
+}
+
+/** The EUR rate of `tx`'s day for its currency (1 for EUR); null when unknown or invalid. */
+function rateOn(ledger: Ledger, tx: LedgerTransaction): Dec | null {
+  if (ledger.eurRateOn === undefined) return null;
+  if (tx.currency === 'EUR') return new Dec(1);
+  const raw = ledger.eurRateOn(tx.currency, new Date(tx.executedAt).toISOString().slice(0, 10));
+  const rate = raw === undefined ? undefined : parseDecimal(raw);
+  return rate?.gt(0) ? rate : null;
 }
 
 function invalid(tx: LedgerTransaction, message: string): PortfolioError {

@@ -9,8 +9,10 @@ export {
   type DerivedCash,
   type DerivedHolding,
   type DerivedPortfolio,
+  type DeriveOptions,
   deriveHoldings,
   type LedgerTransaction,
+  TYPE_RANK,
 } from './derive-holdings.js';
 export { PortfolioError, type PortfolioErrorCode, type PortfolioErrorOptions } from './errors.js';
 export { CurrencyCode, InstrumentSymbol, IsoDateTime } from './fields.js';
@@ -44,6 +46,8 @@ export {
 export {
   type CashValues,
   type HoldingValues,
+  MAX_FX_AGE_DAYS,
+  MAX_QUOTE_AGE_DAYS,
   type Quote,
   type ValuationInputs,
   type ValuationIssue,

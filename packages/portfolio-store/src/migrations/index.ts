@@ -1,6 +1,7 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import { initialSchema } from './0001-initial-schema.js';
 import { transactionAmountRatio } from './0002-transaction-amount-ratio.js';
+import { importFingerprints } from './0003-import-fingerprints.js';
 
 /**
  * Every migration, keyed by name; names sort in the order they run. Imported statically (no
@@ -9,6 +10,7 @@ import { transactionAmountRatio } from './0002-transaction-amount-ratio.js';
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0001-initial-schema': initialSchema,
   '0002-transaction-amount-ratio': transactionAmountRatio,
+  '0003-import-fingerprints': importFingerprints,
 };
 
 /** A Kysely `MigrationProvider` over {@link MIGRATIONS}. */

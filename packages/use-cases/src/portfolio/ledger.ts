@@ -1,5 +1,6 @@
 import {
   type DerivedPortfolio,
+  type DeriveOptions,
   deriveHoldings,
   type LedgerTransaction,
   PortfolioError,
@@ -17,14 +18,32 @@ export async function readLedger(
   userId: string,
   portfolioId: string,
 ): Promise<LedgerTransaction[]> {
+  return (await readLedgerWithNames(transactions, userId, portfolioId)).ledger;
+}
+
+/**
+ * Every transaction of one portfolio of the user (newest first), and the instrument names the
+ * imports gave, per symbol (the newest name wins).
+ */
+export async function readLedgerWithNames(
+  transactions: TransactionsRepository,
+  userId: string,
+  portfolioId: string,
+): Promise<{ ledger: LedgerTransaction[]; names: Map<string, string> }> {
   const ledger: LedgerTransaction[] = [];
+  const names = new Map<string, string>();
   let cursor: string | undefined;
   do {
     const page = await transactions.list(userId, { portfolioId, limit: LEDGER_PAGE, cursor });
     ledger.push(...page.items.map(toLedgerTransaction));
+    for (const row of page.items) {
+      if (row.symbol !== null && row.name !== null && !names.has(row.symbol)) {
+        names.set(row.symbol, row.name);
+      }
+    }
     cursor = page.nextCursor ?? undefined;
   } while (cursor !== undefined);
-  return ledger;
+  return { ledger, names };
 }
 
 /**
@@ -32,28 +51,23 @@ export async function readLedger(
  *
  * @param problemPath - the `path` of the field problem to report (`quantity` for one recorded
  *   transaction, `file` for an import).
+ * The same symbol may be held in several currencies (one holding each, migration
+ * `0003-import-fingerprints`).
+ *
  * @throws UseCaseError `validation_failed` when a sell exceeds the units held at that moment
- *   (`insufficient_quantity` of `deriveHoldings`), when a transaction is malformed, or when one
- *   symbol would be held in two currencies (the store keeps one holding per symbol and portfolio).
+ *   (`insufficient_quantity` of `deriveHoldings`) or when a transaction is malformed.
  */
-export function deriveChecked(ledger: readonly LedgerTransaction[], problemPath: string) {
-  let derived: DerivedPortfolio;
+export function deriveChecked(
+  ledger: readonly LedgerTransaction[],
+  problemPath: string,
+  options: DeriveOptions = {},
+): DerivedPortfolio {
   try {
-    derived = deriveHoldings(ledger);
+    return deriveHoldings(ledger, options);
   } catch (error) {
     if (!(error instanceof PortfolioError)) throw error;
     throw invalid(error.message, problemPath, error);
   }
-  const currencies = new Map<string, string>();
-  for (const holding of derived.holdings) {
-    const seen = currencies.get(holding.symbol);
-    if (seen !== undefined) {
-      const message = `${holding.symbol} would be held in two currencies (${seen}, ${holding.currency}); a portfolio holds each symbol in one currency`;
-      throw invalid(message, problemPath);
-    }
-    currencies.set(holding.symbol, holding.currency);
-  }
-  return derived;
 }
 
 /**
