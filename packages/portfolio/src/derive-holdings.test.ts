@@ -270,3 +270,28 @@ describe('deriveHoldings properties', () => {
     );
   });
 });
+
+describe('deriveHoldings in EUR at each transaction day', () => {
+  it('keeps the EUR cost of the purchases and realises P&L in EUR on a sale', () => {
+    // day 1: 1 EUR = 1.25 USD; day 2: 1.00; day 3: 1.60
+    const rates: Record<string, string> = { '01': '1.25', '02': '1', '03': '1.6' };
+    const eurRateOn = (_currency: string, day: string) => rates[day.slice(8, 10)];
+    const { holdings } = deriveHoldings(
+      [buy('X', '10', '100', 1), buy('X', '10', '100', 2, '5'), sell('X', '5', '160', 3, '8')],
+      { eurRateOn },
+    );
+    // cost EUR: 1000 / 1.25 + 1005 / 1 = 1805 for 20 units; sell 5 → 5/20 leaves at 451.25
+    // → 1353.75 left; proceeds (800 − 8) / 1.6 = 495 EUR; realised 495 − 451.25 = 43.75
+    expect(holdings).toEqual([
+      expect.objectContaining({
+        quantity: '15',
+        costBasis: '1503.75',
+        costBasisEur: '1353.75',
+        realizedPnlEur: '43.75',
+      }),
+    ]);
+    // a day without a rate makes the EUR figures unknown, never wrong
+    const missing = deriveHoldings([buy('X', '1', '100', 4)], { eurRateOn });
+    expect(missing.holdings[0]).toMatchObject({ costBasisEur: null, realizedPnlEur: '0' });
+  });
+});

@@ -235,6 +235,24 @@ export function createTransactionsRepository(db: Executor) {
     },
 
     /**
+     * Every transaction of one portfolio of the user, newest first (`executedAt` desc, then `id`
+     * desc), in one query: what a replay of the ledger reads. Empty for a portfolio the user does
+     * not own.
+     */
+    async listAll(userId: string, portfolioId: string): Promise<Transaction[]> {
+      if (!isUuid(portfolioId)) return [];
+      const rows = await db
+        .selectFrom('transactions')
+        .selectAll()
+        .where('user_id', '=', userId)
+        .where('portfolio_id', '=', portfolioId)
+        .orderBy('executed_at', 'desc')
+        .orderBy('id', 'desc')
+        .execute();
+      return rows.map(toTransaction);
+    },
+
+    /**
      * Which of `fingerprints` are already stored in one portfolio of the user (empty for a
      * portfolio the user does not own).
      */

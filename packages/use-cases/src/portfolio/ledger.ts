@@ -9,9 +9,6 @@ import { StoreError, type TransactionsRepository } from '@svc/portfolio-store';
 import { UseCaseError } from '../errors.js';
 import { toLedgerTransaction } from './ledger-codec.js';
 
-/** Largest page the store serves; the ledger is read in pages of this size. */
-const LEDGER_PAGE = 100;
-
 /** Every transaction of one portfolio of the user, in store order (newest first). */
 export async function readLedger(
   transactions: TransactionsRepository,
@@ -30,20 +27,14 @@ export async function readLedgerWithNames(
   userId: string,
   portfolioId: string,
 ): Promise<{ ledger: LedgerTransaction[]; names: Map<string, string> }> {
-  const ledger: LedgerTransaction[] = [];
+  const rows = await transactions.listAll(userId, portfolioId);
   const names = new Map<string, string>();
-  let cursor: string | undefined;
-  do {
-    const page = await transactions.list(userId, { portfolioId, limit: LEDGER_PAGE, cursor });
-    ledger.push(...page.items.map(toLedgerTransaction));
-    for (const row of page.items) {
-      if (row.symbol !== null && row.name !== null && !names.has(row.symbol)) {
-        names.set(row.symbol, row.name);
-      }
+  for (const row of rows) {
+    if (row.symbol !== null && row.name !== null && !names.has(row.symbol)) {
+      names.set(row.symbol, row.name);
     }
-    cursor = page.nextCursor ?? undefined;
-  } while (cursor !== undefined);
-  return { ledger, names };
+  }
+  return { ledger: rows.map(toLedgerTransaction), names };
 }
 
 /**
