@@ -62,11 +62,11 @@ function expectedCash(txs: readonly NewTransaction[]): Map<string, Dec> {
       const gross = new Dec(tx.quantity).times(tx.price);
       const fee = new Dec(tx.fee ?? 0);
       delta = tx.type === 'buy' ? gross.plus(fee).neg() : gross.minus(fee);
-    } else if (tx.type === 'split') {
-      continue;
-    } else {
+    } else if ('amount' in tx) {
       const sign = tx.type === 'deposit' || tx.type === 'dividend' ? 1 : -1;
       delta = new Dec(tx.amount).times(sign);
+    } else {
+      continue;
     }
     cash.set(tx.currency, (cash.get(tx.currency) ?? new Dec(0)).plus(delta));
   }
@@ -94,7 +94,7 @@ describe('planImport (property)', () => {
                     (o.executedAt === tx.executedAt && o.type === 'buy')),
               ),
             ).get(`${tx.symbol} ${tx.currency}`);
-            return held !== undefined && held.gte(tx.quantity) && txs.indexOf(tx) === i;
+            return (held?.gte(tx.quantity) ?? false) && txs.indexOf(tx) === i;
           });
           // a second file: the same transactions, shuffled (ties at one instant in any order)
           const keys = valid.map(() => randoms.next().value as number);
