@@ -1,5 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
-  test: { include: ['src/**/*.test.ts', 'test/**/*.test.ts'] },
+  // the embedded database's first open runs every migration; on a busy machine that exceeds
+  // vitest's default 10 s hook timeout
+  test: { include: ['src/**/*.test.ts', 'test/**/*.test.ts'], hookTimeout: 60_000 },
 });
