@@ -245,6 +245,33 @@ describe.each(ENGINES)('broker import over HTTP on %s', (engine) => {
     expect(await transactionCount(p.id)).toBe(0);
   });
 
+  it('proposes a column mapping for an unknown broker; the confirmed mapping imports it', async () => {
+    const p = await freshPortfolio('Unknown broker');
+    const text = [
+      'Datum;Typ;Wertpapier;ISIN;Anzahl;Kurs;Währung;Gebühren;Betrag',
+      '15.03.2024;Kauf;Apple Inc.;US0378331005;2;150,50;USD;1,00;-302,00',
+      '21.03.2024;Einzahlung;;;;;USD;;1.000,00',
+    ].join('\n');
+    const dry = await upload(p.id, 'unknown.csv', '?dryRun=1', text);
+    expect(dry.statusCode).toBe(200);
+    const { proposal } = ImportResult.parse(dry.json());
+    expect(proposal?.mapping.columns).toMatchObject({
+      date: 'Datum',
+      isin: 'ISIN',
+      amount: 'Betrag',
+    });
+    const mapping = encodeURIComponent(JSON.stringify(proposal?.mapping));
+    const res = await upload(p.id, 'unknown.csv', `?mapping=${mapping}`, text);
+    expect(res.statusCode, res.body).toBe(201);
+    const { quantities, cash, holdings } = await positions(p.id);
+    expect(quantities).toEqual({ 'US0378331005 USD': '2' });
+    expect(holdings[0]?.name).toBe('Apple Inc.');
+    // 1000 − (2 × 150.50 + 1) = 698
+    expect(cash).toEqual({ USD: '698.00' });
+    const bad = await upload(p.id, 'unknown.csv', '?mapping=%7Bnot-json', text);
+    expect(bad.statusCode).toBe(400);
+  });
+
   it('imports a file of 10,000 rows', async () => {
     const p = await freshPortfolio('Big');
     const rows = ['Date,Code,DataSource,Currency,Price,Quantity,Action,Fee,Note'];

@@ -28,6 +28,14 @@ export {
   parseBrokerCsv,
 } from './import/parse-broker-csv.js';
 export {
+  ColumnMapping,
+  MAPPED_FIELDS,
+  MAPPED_KINDS,
+  type MappingProposal,
+  mappedFormat,
+  proposeMapping,
+} from './import/mapping.js';
+export {
   type FingerprintedRow,
   fingerprintRows,
   type ImportPlan,

@@ -2,6 +2,7 @@ import { NewTransaction } from '../transaction.js';
 import { normalizeNewlines, readHeader, readTable } from './csv-records.js';
 import { mapGhostfolioJson } from './formats/ghostfolio-json.js';
 import { CSV_FORMATS } from './formats/index.js';
+import { type ColumnMapping, type MappingProposal, mappedFormat, proposeMapping } from './mapping.js';
 import type { BrokerFormatSpec, LineOutcome, RowContext } from './row.js';
 
 /**
@@ -21,10 +22,11 @@ export const BROKER_FORMATS = [
   'trade-republic',
   'trading212',
   'xtb',
+  'mapped',
 ] as const;
 /** One of {@link BROKER_FORMATS}. */
 export type BrokerFormat = (typeof BROKER_FORMATS)[number];
-type CsvFormat = Exclude<BrokerFormat, 'ghostfolio-json'>;
+type CsvFormat = Exclude<BrokerFormat, 'ghostfolio-json' | 'mapped'>;
 const CSV_FORMAT_IDS = Object.keys(CSV_FORMATS) as CsvFormat[];
 
 /**
@@ -50,6 +52,11 @@ export interface ParseBrokerCsvOptions {
    * The account's currency, for exports that do not name it (XTB); default EUR. ISO 4217.
    */
   readonly accountCurrency?: string;
+  /**
+   * A confirmed column mapping for a broker without a module (see `proposeMapping`): the file is
+   * read with it, as format `mapped`, whatever `format` says.
+   */
+  readonly mapping?: ColumnMapping;
 }
 
 /**
@@ -85,7 +92,13 @@ export type BrokerCsvResult =
       readonly rows: ImportedRow[];
       readonly skipped: ImportIssue[];
     }
-  | { readonly ok: false; readonly format?: BrokerFormat; readonly errors: ImportIssue[] };
+  | {
+      readonly ok: false;
+      readonly format?: BrokerFormat;
+      readonly errors: ImportIssue[];
+      /** When no format matched: a column mapping proposed from the header and values. */
+      readonly proposal?: MappingProposal;
+    };
 
 /**
  * Parses a broker's transaction export into validated {@link NewTransaction}s, all or nothing:
@@ -127,12 +140,27 @@ export function parseBrokerCsv(text: string, options: ParseBrokerCsvOptions = {}
     }
     return collect('ghostfolio-json', mapped);
   }
+  if (options.mapping !== undefined || requested === 'mapped') {
+    if (options.mapping === undefined) return fail(0, 'format "mapped" needs a mapping', 'mapped');
+    return readWith(mappedFormat(options.mapping), 'mapped', normalized, limits, context);
+  }
   const format = resolveFormat(normalized, requested);
   if (format === undefined) {
-    const names = BROKER_FORMATS.join(', ');
-    return fail(1, `header row matches no supported format (${names})`);
+    const names = BROKER_FORMATS.filter((f) => f !== 'mapped').join(', ');
+    const failure = fail(1, `header row matches no supported format (${names})`);
+    const proposal = requested === 'auto' ? proposeFor(normalized) : undefined;
+    return proposal && !failure.ok ? { ...failure, proposal } : failure;
   }
-  const spec: BrokerFormatSpec = CSV_FORMATS[format];
+  return readWith(CSV_FORMATS[format], format, normalized, limits, context);
+}
+
+function readWith(
+  spec: BrokerFormatSpec,
+  format: BrokerFormat,
+  normalized: string,
+  limits: ImportLimits,
+  context: RowContext,
+): BrokerCsvResult {
   const table = readTable(normalized, spec.delimiter);
   if ('message' in table) return fail(table.line, table.message, format);
   if (table.rows.length > limits.maxRows) {
@@ -145,8 +173,20 @@ export function parseBrokerCsv(text: string, options: ParseBrokerCsvOptions = {}
   return collect(format, outcomes);
 }
 
+/** A column mapping proposed for a CSV no format recognises (the most frequent delimiter). */
+function proposeFor(text: string): MappingProposal | undefined {
+  const firstLine = text.split('\n', 1)[0] ?? '';
+  const delimiters = [',', ';', '\t', '|'] as const;
+  const delimiter = delimiters.reduce((best, d) =>
+    firstLine.split(d).length > firstLine.split(best).length ? d : best,
+  );
+  const table = readTable(text, delimiter);
+  if ('message' in table) return undefined;
+  return proposeMapping(table.rawHeader, table.rows, delimiter);
+}
+
 function resolveFormat(text: string, requested: 'auto' | BrokerFormat): CsvFormat | undefined {
-  if (requested === 'ghostfolio-json') return undefined;
+  if (requested === 'ghostfolio-json' || requested === 'mapped') return undefined;
   const candidates = requested === 'auto' ? CSV_FORMAT_IDS : [requested];
   return candidates.find((id) => {
     const spec: BrokerFormatSpec = CSV_FORMATS[id];

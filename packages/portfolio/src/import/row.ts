@@ -52,7 +52,7 @@ export interface BrokerFormatSpec {
   readonly id: string;
   /** Human name shown in messages. */
   readonly label: string;
-  readonly delimiter: ',' | ';';
+  readonly delimiter: ',' | ';' | '\t' | '|';
   /** Whether a header row (lower-cased, trimmed names) is this format's. */
   matches(header: readonly string[]): boolean;
   mapRow(row: CsvRow, context?: RowContext): RowOutcome;

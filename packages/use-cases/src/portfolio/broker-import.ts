@@ -50,7 +50,10 @@ export async function previewBrokerImport(
   const repos = createRepositories(deps.db);
   await requirePortfolio(repos, userId, portfolioId);
   const parsed = parse(text, settings);
-  if (!parsed.ok) return failedResult(parsed.format ?? 'ghostfolio', parsed.errors);
+  if (!parsed.ok) {
+    const failed = failedResult(parsed.format ?? 'mapped', parsed.errors);
+    return parsed.proposal ? { ...failed, proposal: parsed.proposal } : failed;
+  }
   const attempt = await planAgainst(repos, userId, portfolioId, parsed, settings);
   if (!attempt.plan.ok) return failedResult(parsed.format, attempt.plan.errors, parsed);
   return toResult(parsed, attempt.plan, attempt.names, { dryRun: true, importBatchId: null });
@@ -127,12 +130,7 @@ export async function importBrokerFile(
     .catch((error: unknown) => fromStoreError(error, 'file'));
 }
 
-interface Settings {
-  readonly format: z.output<typeof BrokerImportOptions>['format'];
-  readonly dryRun: boolean;
-  readonly oversell: 'cash-only' | 'reject';
-  readonly accountCurrency?: string;
-}
+type Settings = z.output<typeof BrokerImportOptions>;
 
 function readOptions(options: BrokerImportOptions): Settings {
   const parsed = BrokerImportOptions.safeParse(options);
@@ -149,6 +147,7 @@ function parse(text: string, settings: Settings) {
   return parseBrokerCsv(text, {
     format: settings.format,
     ...(settings.accountCurrency ? { accountCurrency: settings.accountCurrency } : {}),
+    ...(settings.mapping ? { mapping: settings.mapping } : {}),
   });
 }
 

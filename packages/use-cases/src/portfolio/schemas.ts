@@ -1,5 +1,6 @@
 import {
   BROKER_FORMATS,
+  ColumnMapping,
   CashPosition,
   CurrencyCode,
   DecimalString,
@@ -101,6 +102,9 @@ export const BrokerImportOptions = z
     accountCurrency: CurrencyCode.optional().describe(
       'Currency of the account, for exports that do not name it (XTB); default EUR',
     ),
+    mapping: ColumnMapping.optional().describe(
+      'A confirmed column mapping for a broker without a module of its own (the dry run proposes one)',
+    ),
   })
   .meta({ id: 'BrokerImportOptions' });
 export type BrokerImportOptions = z.input<typeof BrokerImportOptions>;
@@ -164,6 +168,16 @@ export const ImportResult = z
       .string()
       .nullable()
       .describe('Shared by every transaction of this import; null on a dry run'),
+    proposal: z
+      .object({
+        mapping: ColumnMapping,
+        unmappedActions: z.array(z.string()),
+        missing: z.array(z.string()),
+      })
+      .optional()
+      .describe(
+        'Dry run of a file no format recognises: a column mapping proposed from its headers and values, to confirm or correct and send back as `mapping`',
+      ),
   })
   .meta({ id: 'ImportResult' })
   .describe('What a broker import stored, or would store');

@@ -100,7 +100,7 @@ export const brokerImportRoute: FastifyPluginAsyncZod<BrokerImportOptions> = asy
     },
     handler: async (request, reply) => {
       const text = await readUpload(request);
-      const { format, dryRun, oversell, accountCurrency } = request.query;
+      const { format, dryRun, oversell, accountCurrency, mapping } = request.query;
       const result = await options.portfolios.importBrokerCsv(
         currentUser(request).id,
         request.params.id,
@@ -110,6 +110,7 @@ export const brokerImportRoute: FastifyPluginAsyncZod<BrokerImportOptions> = asy
           ...(dryRun === undefined ? {} : { dryRun }),
           ...(oversell === undefined ? {} : { oversell }),
           ...(accountCurrency === undefined ? {} : { accountCurrency }),
+          ...(mapping === undefined ? {} : { mapping }),
         },
       );
       return reply.code(result.dryRun ? 200 : 201).send(result);

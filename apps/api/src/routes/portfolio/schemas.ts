@@ -1,4 +1,4 @@
-import { BROKER_FORMATS } from '@svc/portfolio';
+import { BROKER_FORMATS, ColumnMapping } from '@svc/portfolio';
 import { BrokerImportOptions, TransactionListQuery } from '@svc/use-cases';
 import { z } from 'zod';
 
@@ -38,6 +38,22 @@ export const ImportQuery = z.object({
   ),
   oversell: BrokerImportOptions.shape.oversell.unwrap().optional(),
   accountCurrency: BrokerImportOptions.shape.accountCurrency,
+  mapping: z
+    .string()
+    .max(10_000)
+    .transform((text, ctx) => {
+      try {
+        return JSON.parse(text) as unknown;
+      } catch {
+        ctx.addIssue({ code: 'custom', message: 'mapping must be JSON (a ColumnMapping)' });
+        return z.NEVER;
+      }
+    })
+    .pipe(ColumnMapping)
+    .optional()
+    .describe(
+      'A ColumnMapping as JSON, for a broker without a module: the dry run of such a file answers `proposal.mapping` to confirm or correct and send back here',
+    ),
 });
 
 /** A `text/csv` import body: the broker export itself. */
