@@ -17,6 +17,14 @@ export {
 export { PortfolioError, type PortfolioErrorCode, type PortfolioErrorOptions } from './errors.js';
 export { CurrencyCode, InstrumentSymbol, IsoDateTime } from './fields.js';
 export {
+  ColumnMapping,
+  MAPPED_FIELDS,
+  MAPPED_KINDS,
+  type MappingProposal,
+  mappedFormat,
+  proposeMapping,
+} from './import/mapping.js';
+export {
   BROKER_FORMATS,
   type BrokerCsvResult,
   type BrokerFormat,
@@ -27,14 +35,6 @@ export {
   type ParseBrokerCsvOptions,
   parseBrokerCsv,
 } from './import/parse-broker-csv.js';
-export {
-  ColumnMapping,
-  MAPPED_FIELDS,
-  MAPPED_KINDS,
-  type MappingProposal,
-  mappedFormat,
-  proposeMapping,
-} from './import/mapping.js';
 export {
   type FingerprintedRow,
   fingerprintRows,

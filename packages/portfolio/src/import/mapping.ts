@@ -1,13 +1,7 @@
 import { z } from 'zod';
 import type { NewTransaction } from '../transaction.js';
 import { type DateOrder, readDateTime } from './dates.js';
-import {
-  type BrokerFormatSpec,
-  type CsvRow,
-  cashBySign,
-  outcome,
-  type RowOutcome,
-} from './row.js';
+import { type BrokerFormatSpec, type CsvRow, cashBySign, outcome, type RowOutcome } from './row.js';
 import { abs, dividedBy, readOptionalNumber, sign, times } from './values.js';
 
 /** Fields a column can be mapped to. */
@@ -74,16 +68,103 @@ export interface MappingProposal {
 
 /** Header names per field, normalised (lower case, letters and digits only); NL, DE, FR, ES, PT. */
 const SYNONYMS: Record<MappedField, string[]> = {
-  date: ['date', 'datum', 'tradedate', 'fecha', 'data', 'time', 'datetime', 'transactiondate', 'zeit'],
-  action: ['action', 'type', 'transactiontype', 'transactietype', 'typ', 'buysell', 'side', 'omschrijving', 'description', 'art', 'tipo', 'operation'],
+  date: [
+    'date',
+    'datum',
+    'tradedate',
+    'fecha',
+    'data',
+    'time',
+    'datetime',
+    'transactiondate',
+    'zeit',
+  ],
+  action: [
+    'action',
+    'type',
+    'transactiontype',
+    'transactietype',
+    'typ',
+    'buysell',
+    'side',
+    'omschrijving',
+    'description',
+    'art',
+    'tipo',
+    'operation',
+  ],
   symbol: ['symbol', 'ticker', 'code', 'instrumentsymbol', 'tickersymbol'],
   isin: ['isin', 'instrumentisin'],
-  name: ['name', 'product', 'instrument', 'security', 'wertpapier', 'produkt', 'naam', 'nom', 'nombre'],
-  quantity: ['quantity', 'qty', 'shares', 'units', 'aantal', 'anzahl', 'stuck', 'stück', 'quantite', 'cantidad', 'quantidade', 'noofshares'],
-  price: ['price', 'unitprice', 'tradeprice', 'koers', 'kurs', 'prix', 'precio', 'preco', 'pricepershare'],
-  currency: ['currency', 'ccy', 'valuta', 'wahrung', 'devise', 'moneda', 'moeda', 'currencyprimary'],
-  fee: ['fee', 'fees', 'commission', 'kosten', 'gebuhr', 'gebuhren', 'frais', 'comision', 'feescomm'],
-  amount: ['amount', 'total', 'value', 'bedrag', 'betrag', 'montant', 'importe', 'valor', 'netamount', 'waarde', 'totalamount'],
+  name: [
+    'name',
+    'product',
+    'instrument',
+    'security',
+    'wertpapier',
+    'produkt',
+    'naam',
+    'nom',
+    'nombre',
+  ],
+  quantity: [
+    'quantity',
+    'qty',
+    'shares',
+    'units',
+    'aantal',
+    'anzahl',
+    'stuck',
+    'stück',
+    'quantite',
+    'cantidad',
+    'quantidade',
+    'noofshares',
+  ],
+  price: [
+    'price',
+    'unitprice',
+    'tradeprice',
+    'koers',
+    'kurs',
+    'prix',
+    'precio',
+    'preco',
+    'pricepershare',
+  ],
+  currency: [
+    'currency',
+    'ccy',
+    'valuta',
+    'wahrung',
+    'devise',
+    'moneda',
+    'moeda',
+    'currencyprimary',
+  ],
+  fee: [
+    'fee',
+    'fees',
+    'commission',
+    'kosten',
+    'gebuhr',
+    'gebuhren',
+    'frais',
+    'comision',
+    'feescomm',
+  ],
+  amount: [
+    'amount',
+    'total',
+    'value',
+    'bedrag',
+    'betrag',
+    'montant',
+    'importe',
+    'valor',
+    'netamount',
+    'waarde',
+    'totalamount',
+  ],
 };
 
 /** Keywords of action values per kind (lower case, checked in this order). */
@@ -139,7 +220,9 @@ export function proposeMapping(
   }
   const sample = rows.slice(0, 50);
   const values = (field: MappedField) =>
-    columns[field] === undefined ? [] : sample.map((r) => r.get(columns[field] ?? '')).filter(Boolean);
+    columns[field] === undefined
+      ? []
+      : sample.map((r) => r.get(columns[field] ?? '')).filter(Boolean);
   const dates = values('date');
   const orders: DateOrder[] = ['dmy', 'ymd', 'mdy'];
   const dateOrder =
@@ -189,7 +272,8 @@ function mapRow(
   };
   const actionText = get('action');
   const kind = mapping.columns.action === undefined ? 'buy' : lookup.get(actionText.toLowerCase());
-  if (kind === undefined) return outcome.error(`action "${actionText}" has no meaning in the mapping`);
+  if (kind === undefined)
+    return outcome.error(`action "${actionText}" has no meaning in the mapping`);
   if (kind === 'skip') return outcome.skip(`action "${actionText}" is mapped to skip`);
   const date = readDateTime(get('date'), mapping.dateOrder);
   if (!date.ok) return outcome.error(date.message);
@@ -224,13 +308,20 @@ function mapRow(
     return outcome.with(meta, tx);
   }
   const value = a ?? (q !== undefined && p !== undefined ? times(q, p) : undefined);
-  if (value === undefined || sign(value) === 0) return outcome.skip(`${actionText} without an amount`);
+  if (value === undefined || sign(value) === 0)
+    return outcome.skip(`${actionText} without an amount`);
   if (kind === 'dividend') {
     if (!symbol) return outcome.error('dividend without a symbol or ISIN');
     return outcome.with(meta, { type: 'dividend', symbol, amount: abs(value), ...base });
   }
-  if (kind === 'fee') return outcome.with(meta, { type: 'fee', amount: abs(value), ...base, note: actionText });
-  const signed = kind === 'withdrawal' ? `-${abs(value)}` : kind === 'deposit' || kind === 'interest' ? abs(value) : value;
+  if (kind === 'fee')
+    return outcome.with(meta, { type: 'fee', amount: abs(value), ...base, note: actionText });
+  const signed =
+    kind === 'withdrawal'
+      ? `-${abs(value)}`
+      : kind === 'deposit' || kind === 'interest'
+        ? abs(value)
+        : value;
   const tx = cashBySign(signed, { ...base, note: kind === 'interest' ? 'interest' : actionText });
   return tx ? outcome.with(meta, tx) : outcome.skip(`${actionText} of 0`);
 }

@@ -2,7 +2,12 @@ import { NewTransaction } from '../transaction.js';
 import { normalizeNewlines, readHeader, readTable } from './csv-records.js';
 import { mapGhostfolioJson } from './formats/ghostfolio-json.js';
 import { CSV_FORMATS } from './formats/index.js';
-import { type ColumnMapping, type MappingProposal, mappedFormat, proposeMapping } from './mapping.js';
+import {
+  type ColumnMapping,
+  type MappingProposal,
+  mappedFormat,
+  proposeMapping,
+} from './mapping.js';
 import type { BrokerFormatSpec, LineOutcome, RowContext } from './row.js';
 
 /**

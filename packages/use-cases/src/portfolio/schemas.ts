@@ -1,7 +1,7 @@
 import {
   BROKER_FORMATS,
-  ColumnMapping,
   CashPosition,
+  ColumnMapping,
   CurrencyCode,
   DecimalString,
   Holding,
