@@ -13,6 +13,7 @@ import { utcDay } from './decimal-text.js';
 import { deriveChecked, fromStoreError, readLedgerWithNames } from './ledger.js';
 import { encodeTransaction } from './ledger-codec.js';
 import { gatherMarketInputs, historicEurRates, type MarketInputsDeps } from './market-inputs.js';
+import { money } from './position-records.js';
 import { storeValuation } from './revaluation.js';
 import { BrokerImportOptions, type ImportLine, type ImportResult } from './schemas.js';
 
@@ -230,8 +231,15 @@ function toResult(
     skipped: [...parsed.skipped, ...plan.duplicates].sort((a, b) => a.line - b.line),
     warnings: plan.warnings,
     failed: [],
-    holdings: after.holdings.map((h) => ({ ...h, name: names.get(h.symbol) ?? h.symbol })),
-    cash: after.cash,
+    holdings: after.holdings.map((h) => ({
+      symbol: h.symbol,
+      name: names.get(h.symbol) ?? h.symbol,
+      currency: h.currency,
+      quantity: h.quantity,
+      averageCost: h.averageCost,
+      costBasis: money(h.costBasis) ?? h.costBasis,
+    })),
+    cash: after.cash.map((c) => ({ currency: c.currency, amount: money(c.amount) ?? c.amount })),
     importBatchId: extra.importBatchId,
   };
 }

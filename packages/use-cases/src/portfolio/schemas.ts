@@ -126,7 +126,7 @@ export const ImportedHolding = z
     currency: CurrencyCode,
     quantity: DecimalString,
     averageCost: DecimalString.describe('Per unit, in `currency`, fees included'),
-    costBasis: DecimalString.describe('quantity × averageCost, in `currency`'),
+    costBasis: DecimalString.describe('quantity × averageCost, in `currency`, 2 decimals'),
   })
   .meta({ id: 'ImportedHolding' });
 
@@ -163,7 +163,7 @@ export const ImportResult = z
     holdings: z.array(ImportedHolding).describe('Holdings after the import'),
     cash: z
       .array(z.object({ currency: CurrencyCode, amount: DecimalString }))
-      .describe('Cash per currency after the import'),
+      .describe('Cash per currency after the import, 2 decimals'),
     importBatchId: z
       .string()
       .nullable()
