@@ -167,7 +167,7 @@ describe('MCP server over a real listening socket', () => {
     const cash = structured(await call('listCash', {}));
     expect(cash).toEqual({ cash: await (await rest('GET', '/api/cash')).json() });
     // 2000 deposited − 10 × 150 spent = 500 USD left.
-    expect(cash.cash).toMatchObject([{ currency: 'USD', amount: '500' }]);
+    expect(cash.cash).toMatchObject([{ currency: 'USD', amount: '500.00' }]); // money at 2 places
 
     const foreign = await call('listHoldings', {
       portfolioId: '00000000-0000-4000-8000-000000000000',

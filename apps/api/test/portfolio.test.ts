@@ -167,8 +167,10 @@ describe.each(ENGINES)('portfolio routes on %s', (engine) => {
     const [aapl, ...rest] = holdings.json().map((h: unknown) => Holding.parse(h));
     expect(rest).toEqual([]);
     // cost 10 × 150 + 5 × 160 + fee 1 = 2301 USD → average 153.4; AAPL close 2024-03-01 179.66
-    // (yahoo_daily_2000_2024-03), ECB 2024-03-01: 1 EUR = 1.0813 USD. Checked with Python's
-    // decimal module: 2694.9 / 1.0813 = 2492.2778137427, 2301 / 1.0813 = 2127.9940811986.
+    // (yahoo_daily_2000_2024-03), ECB 2024-03-01: 1 EUR = 1.0813 USD. The EUR cost takes each
+    // purchase at its day's rate (2024-01-02 1.0956, 2024-02-01 1.0814). Checked with Python's
+    // decimal module: 2694.9 / 1.0813 = 2492.2778137427; 1500 / 1.0956 + 801 / 1.0814 =
+    // 2109.8193064809; P&L 382.4585072618; money is published at 2 places (half-even).
     expect(aapl).toMatchObject({
       portfolioId: p.id,
       symbol: 'AAPL',
@@ -176,18 +178,21 @@ describe.each(ENGINES)('portfolio routes on %s', (engine) => {
       averageCost: '153.4',
       currency: 'USD',
       lastPrice: '179.66',
-      marketValue: '2694.9',
-      marketValueEur: '2492.2778137427',
-      costBasisEur: '2127.9940811986',
-      unrealizedPnlEur: '364.2837325441',
+      marketValue: '2694.90',
+      marketValueEur: '2492.28',
+      costBasisEur: '2109.82',
+      unrealizedPnlEur: '382.46',
       valuedAt: PORTFOLIO_TEST_NOW.toISOString(),
+      priceAsOf: '2024-03-01T00:00:00.000Z',
+      fxAsOf: '2024-03-01',
+      stale: false,
     });
     // cash is overdrawn (2000 − 2301 = −301 USD): the weight is of the gross value, so 1
-    expect(aapl?.weight).toBe('1');
+    expect(aapl?.weight).toBe('1.000000');
 
     const cash = await inject(alice, 'GET', `/api/cash?portfolioId=${p.id}`);
     expect(cash.json().map((c: unknown) => CashPosition.parse(c))).toEqual([
-      expect.objectContaining({ currency: 'USD', amount: '-301', amountEur: '-278.3686303524' }),
+      expect.objectContaining({ currency: 'USD', amount: '-301.00', amountEur: '-278.37' }),
     ]);
 
     const all = await inject(alice, 'GET', '/api/holdings');
@@ -199,8 +204,8 @@ describe.each(ENGINES)('portfolio routes on %s', (engine) => {
     expect(result.portfolios).toEqual([
       expect.objectContaining({ portfolioId: p.id, complete: true, issues: [] }),
     ]);
-    // net value 2492.2778137427 − 278.3686303524
-    expect(result.portfolios[0]?.totalValueEur).toBe('2213.9091833903');
+    // net value 2492.2778137427 − 278.3686303524 = 2213.9091833903
+    expect(result.portfolios[0]?.totalValueEur).toBe('2213.91');
   });
 
   it('pages transactions newest first and filters by inclusive dates', async () => {
@@ -348,9 +353,14 @@ describe.each(ENGINES)('portfolio routes on %s', (engine) => {
     expect(tooLargeFile.statusCode).toBe(413);
     expect(tooLargeFile.json().code).toBe('payload_too_large');
 
-    const json = await inject(alice, 'POST', url, { csv: OK_SAMPLE });
-    expect(json.statusCode).toBe(415);
-    expect(json.json().code).toBe('unsupported_media_type');
+    const xml = await ctx.app.inject({
+      method: 'POST',
+      url,
+      headers: { ...as(alice), 'content-type': 'application/xml' },
+      payload: '<csv/>',
+    });
+    expect(xml.statusCode).toBe(415);
+    expect(xml.json().code).toBe('unsupported_media_type');
 
     const noFile = multipartBody(undefined, { note: 'no file' });
     const wrongPart = multipartBody({ field: 'upload', content: OK_SAMPLE });

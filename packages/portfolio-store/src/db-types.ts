@@ -116,6 +116,10 @@ export interface TransactionsTable {
   executed_at: Timestamp;
   note: string | null;
   import_batch_id: string | null;
+  /** Import fingerprint, unique per portfolio when set (migration 0003). */
+  fingerprint: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Instrument name the import gave (migration 0003). */
+  name: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: GeneratedTimestamp;
 }
 
@@ -136,6 +140,14 @@ export interface HoldingsTable {
   unrealized_pnl_eur: Numeric | null;
   weight: Numeric | null;
   valued_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** Instant of the quote behind `last_price` (migration 0003). */
+  price_as_of: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** Day of the ECB rate behind the EUR values (migration 0003). */
+  fx_as_of: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The quote is older than the allowed age (migration 0003). */
+  stale: ColumnType<boolean | null, boolean | null | undefined, boolean | null>;
+  /** Realised P&L in EUR of the sales of this holding (migration 0003). */
+  realized_pnl_eur: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** `cash_positions`: derived rows with stored EUR values. */
@@ -147,6 +159,8 @@ export interface CashPositionsTable {
   amount: Numeric;
   amount_eur: Numeric | null;
   valued_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** Day of the ECB rate behind `amount_eur` (migration 0003). */
+  fx_as_of: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** `fx_rates`: 1 `base` = `rate` `quote` on `date`; primary key (base, quote, date). */

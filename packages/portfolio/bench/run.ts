@@ -6,8 +6,10 @@ import { performance } from 'node:perf_hooks';
 import {
   DEFAULT_IMPORT_LIMITS,
   deriveHoldings,
+  fingerprintRows,
   type LedgerTransaction,
   parseBrokerCsv,
+  planImport,
   valueHoldings,
 } from '../src/index.js';
 
@@ -79,4 +81,16 @@ for (const rows of [1_000, DEFAULT_IMPORT_LIMITS.maxRows]) {
     () => parseBrokerCsv(csv),
   );
   if (!result.ok) throw new Error('bench CSV did not parse');
+  const rowsWithPrints = fingerprintRows(result.format, result.rows);
+  time(`fingerprint + planImport ${rows.toLocaleString('en-US')} rows`, rows, 'rows', () =>
+    planImport({
+      existing: [],
+      existingFingerprints: new Set(),
+      rows: fingerprintRows(result.format, result.rows),
+    }),
+  );
+  const present = new Set(rowsWithPrints.map((r) => r.fingerprint));
+  time(`planImport ${rows.toLocaleString('en-US')} rows, all present`, rows, 'rows', () =>
+    planImport({ existing: [], existingFingerprints: present, rows: rowsWithPrints }),
+  );
 }

@@ -135,11 +135,12 @@ describe('deriveHoldings', () => {
     ]);
   });
 
-  it('breaks executedAt ties by id', () => {
-    const first = { ...buy('X', '1', '10', 1), id: 'a' };
-    const second = { ...sell('X', '1', '10', 1), id: 'b' };
+  it('breaks executedAt ties by type (buys before sells), then by id', () => {
+    const first = { ...buy('X', '1', '10', 1), id: 'b' };
+    const second = { ...sell('X', '1', '10', 1), id: 'a' };
+    // the sell's id sorts first, yet the buy at the same instant applies before it
     expect(deriveHoldings([second, first]).holdings).toEqual([]);
-    const early = { ...sell('X', '1', '10', 1), id: 'a' };
+    const early = { ...sell('X', '2', '10', 1), id: 'a' };
     const late = { ...buy('X', '1', '10', 1), id: 'b' };
     expect(() => deriveHoldings([late, early])).toThrow(PortfolioError);
   });
@@ -267,5 +268,30 @@ describe('deriveHoldings properties', () => {
         expect(held).toEqual(nonZero);
       }),
     );
+  });
+});
+
+describe('deriveHoldings in EUR at each transaction day', () => {
+  it('keeps the EUR cost of the purchases and realises P&L in EUR on a sale', () => {
+    // day 1: 1 EUR = 1.25 USD; day 2: 1.00; day 3: 1.60
+    const rates: Record<string, string> = { '01': '1.25', '02': '1', '03': '1.6' };
+    const eurRateOn = (_currency: string, day: string) => rates[day.slice(8, 10)];
+    const { holdings } = deriveHoldings(
+      [buy('X', '10', '100', 1), buy('X', '10', '100', 2, '5'), sell('X', '5', '160', 3, '8')],
+      { eurRateOn },
+    );
+    // cost EUR: 1000 / 1.25 + 1005 / 1 = 1805 for 20 units; sell 5 → 5/20 leaves at 451.25
+    // → 1353.75 left; proceeds (800 − 8) / 1.6 = 495 EUR; realised 495 − 451.25 = 43.75
+    expect(holdings).toEqual([
+      expect.objectContaining({
+        quantity: '15',
+        costBasis: '1503.75',
+        costBasisEur: '1353.75',
+        realizedPnlEur: '43.75',
+      }),
+    ]);
+    // a day without a rate makes the EUR figures unknown, never wrong
+    const missing = deriveHoldings([buy('X', '1', '100', 4)], { eurRateOn });
+    expect(missing.holdings[0]).toMatchObject({ costBasisEur: null, realizedPnlEur: '0' });
   });
 });

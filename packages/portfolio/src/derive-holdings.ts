@@ -18,6 +18,27 @@ export interface DerivedHolding {
   readonly quantity: string;
   readonly averageCost: string;
   readonly costBasis: string;
+  /**
+   * Cost of the units held in EUR, each purchase converted at the EUR rate of its own day
+   * (`DeriveOptions.eurRateOn`); `null` when a rate was missing; absent without `eurRateOn`.
+   */
+  readonly costBasisEur?: string | null;
+  /**
+   * Realised P&L in EUR of the sales of this holding so far: each sale's proceeds at the rate of
+   * its day minus the EUR cost of the units sold (average cost in EUR); `null` when a rate was
+   * missing; absent without `eurRateOn`.
+   */
+  readonly realizedPnlEur?: string | null;
+}
+
+/** Options of {@link deriveHoldings}. */
+export interface DeriveOptions {
+  /**
+   * The EUR reference rate (units of `currency` per 1 EUR, decimal string) for the day
+   * `YYYY-MM-DD` of a transaction (the caller applies the ECB rule: that day's rate or the last
+   * one published before it); `undefined` when none is known. EUR itself is never asked.
+   */
+  readonly eurRateOn?: (currency: string, day: string) => string | undefined;
 }
 
 /** Cash in one currency derived from transactions; `amount` may be negative, never exactly 0. */
@@ -32,23 +53,74 @@ export interface DerivedPortfolio {
   readonly cash: DerivedCash[];
 }
 
-interface Position {
+/** One position of a {@link Ledger}: units and their total cost in `currency`. */
+export interface Position {
   readonly symbol: string;
   readonly currency: string;
   quantity: Dec;
   cost: Dec;
+  /** Cost in EUR at each transaction's rate; null once a rate was missing. */
+  costEur: Dec | null;
+  /** Realised P&L in EUR; null once a rate was missing. */
+  realizedEur: Dec | null;
 }
 
-interface Ledger {
+/** Running state of a replay: positions by symbol and currency, cash by currency. */
+export interface Ledger {
   readonly positions: Map<string, Position>;
   readonly cash: Map<string, Dec>;
+  readonly eurRateOn?: DeriveOptions['eurRateOn'];
+}
+
+/** An empty {@link Ledger}. */
+export function emptyLedger(options: DeriveOptions = {}): Ledger {
+  return options.eurRateOn
+    ? { positions: new Map(), cash: new Map(), eurRateOn: options.eurRateOn }
+    : { positions: new Map(), cash: new Map() };
+}
+
+/** Units of `symbol` in `currency` held in `ledger` now (0 when none). */
+export function heldQuantity(ledger: Ledger, symbol: string, currency: string): Dec {
+  return ledger.positions.get(positionKey(symbol, currency))?.quantity ?? new Dec(0);
+}
+
+/**
+ * Order of transaction types that share one `executedAt`: money in and units in first, then units
+ * out, then money out (deposit, buy, split, sell, dividend, fee, withdrawal), so that a file
+ * listing a sale and its purchase at the same second, or a conversion and the trade it pays for,
+ * replays the same whatever the order of its lines. Within one rank the result does not depend on
+ * the order: buys add up, sells at average cost commute, cash is a sum.
+ */
+export const TYPE_RANK: Readonly<Record<LedgerTransaction['type'], number>> = {
+  deposit: 0,
+  buy: 1,
+  split: 2,
+  sell: 3,
+  dividend: 4,
+  fee: 5,
+  withdrawal: 6,
+};
+
+/** Holdings and cash of a ledger, as {@link deriveHoldings} returns them. */
+export function snapshot(ledger: Ledger): DerivedPortfolio {
+  const withEur = ledger.eurRateOn !== undefined;
+  return {
+    holdings: [...ledger.positions.values()]
+      .sort((a, b) => compare(a.symbol, b.symbol) || compare(a.currency, b.currency))
+      .map((p) => toDerivedHolding(p, withEur)),
+    cash: [...ledger.cash.entries()]
+      .filter(([, amount]) => !amount.isZero())
+      .sort(([a], [b]) => compare(a, b))
+      .map(([currency, amount]) => ({ currency, amount: formatDecimal(amount) })),
+  };
 }
 
 /**
  * Replays transactions into holdings and cash with the average-cost method, in decimal arithmetic.
  *
- * Order: by `executedAt` (as an instant), then by `id` (code-unit order), so the result does not
- * depend on the order of the input array.
+ * Order: by `executedAt` (as an instant), then by type ({@link TYPE_RANK}: deposit, buy, split,
+ * sell, dividend, fee, withdrawal), then by `id` (code-unit order), so the result does not depend
+ * on the order of the input array, nor on the order of transactions sharing a timestamp.
  *
  * Method (average cost, as in IAS 2 "weighted average cost" applied to securities):
  * - `buy`: quantity += q; cost += q × price + fee (fees are capitalised); cash −= q × price + fee.
@@ -57,6 +129,11 @@ interface Ledger {
  * - `split`: every holding of the symbol: quantity × ratio, cost unchanged (average cost ÷ ratio).
  *   A split of a symbol not held is a no-op.
  * - `dividend`, `deposit`: cash += amount; `withdrawal`, `fee`: cash −= amount.
+ *
+ * With `options.eurRateOn`, each holding also carries `costBasisEur` (every purchase at the EUR
+ * rate of its day; a sale removes the average EUR cost of the units sold) and `realizedPnlEur`
+ * (proceeds at the sale day's rate − EUR cost of the units sold), the method of Ghostfolio's
+ * "with currency effect" figures, so that unrealised P&L in EUR includes the currency effect.
  *
  * Cash moves in the transaction's currency and may go negative (no error). Holdings are keyed by
  * symbol and currency: the same symbol bought in two currencies gives two holdings.
@@ -76,22 +153,20 @@ interface Ledger {
  * // cash: [{ currency: 'USD', amount: '699' }]
  * ```
  */
-export function deriveHoldings(transactions: readonly LedgerTransaction[]): DerivedPortfolio {
-  const ledger: Ledger = { positions: new Map(), cash: new Map() };
+export function deriveHoldings(
+  transactions: readonly LedgerTransaction[],
+  options: DeriveOptions = {},
+): DerivedPortfolio {
+  const ledger = emptyLedger(options);
   for (const tx of sortTransactions(transactions)) applyTransaction(ledger, tx);
-  return {
-    holdings: [...ledger.positions.values()]
-      .sort((a, b) => compare(a.symbol, b.symbol) || compare(a.currency, b.currency))
-      .map(toDerivedHolding),
-    cash: [...ledger.cash.entries()]
-      .filter(([, amount]) => !amount.isZero())
-      .sort(([a], [b]) => compare(a, b))
-      .map(([currency, amount]) => ({ currency, amount: formatDecimal(amount) })),
-  };
+  return snapshot(ledger);
 }
 
-/** Sorts by `executedAt` instant then `id`; throws `invalid_transaction` on an unparsable date. */
-function sortTransactions(transactions: readonly LedgerTransaction[]): LedgerTransaction[] {
+/**
+ * Sorts by `executedAt` instant, then {@link TYPE_RANK}, then `id`; throws `invalid_transaction`
+ * on an unparsable date.
+ */
+export function sortTransactions<T extends LedgerTransaction>(transactions: readonly T[]): T[] {
   const keyed = transactions.map((tx) => {
     const at = Date.parse(tx.executedAt);
     if (Number.isNaN(at)) {
@@ -99,11 +174,15 @@ function sortTransactions(transactions: readonly LedgerTransaction[]): LedgerTra
     }
     return { tx, at };
   });
-  keyed.sort((a, b) => a.at - b.at || compare(a.tx.id, b.tx.id));
+  keyed.sort(
+    (a, b) =>
+      a.at - b.at || TYPE_RANK[a.tx.type] - TYPE_RANK[b.tx.type] || compare(a.tx.id, b.tx.id),
+  );
   return keyed.map((k) => k.tx);
 }
 
-function applyTransaction(ledger: Ledger, tx: LedgerTransaction): void {
+/** Applies one transaction to `ledger` (see {@link deriveHoldings} for the method). */
+export function applyTransaction(ledger: Ledger, tx: LedgerTransaction): void {
   switch (tx.type) {
     case 'buy':
       applyBuy(ledger, tx);
@@ -132,6 +211,11 @@ function applyBuy(ledger: Ledger, tx: LedgerTransaction): void {
   const position = positionFor(ledger, symbol, tx.currency);
   position.quantity = position.quantity.plus(quantity);
   position.cost = position.cost.plus(gross).plus(fee);
+  const rate = rateOn(ledger, tx);
+  position.costEur =
+    position.costEur === null || rate === null
+      ? null
+      : position.costEur.plus(gross.plus(fee).div(rate));
   moveCash(ledger, tx.currency, gross.plus(fee).neg());
 }
 
@@ -148,6 +232,16 @@ function applySell(ledger: Ledger, tx: LedgerTransaction): void {
     );
   }
   position.cost = position.cost.minus(position.cost.times(quantity).div(held));
+  const rate = rateOn(ledger, tx);
+  if (position.costEur === null || rate === null) {
+    position.costEur = null;
+    position.realizedEur = null;
+  } else {
+    const soldCostEur = position.costEur.times(quantity).div(held);
+    position.costEur = position.costEur.minus(soldCostEur);
+    const proceedsEur = gross.minus(fee).div(rate);
+    position.realizedEur = position.realizedEur?.plus(proceedsEur.minus(soldCostEur)) ?? null;
+  }
   position.quantity = held.minus(quantity);
   if (position.quantity.isZero()) ledger.positions.delete(key);
   moveCash(ledger, tx.currency, gross.minus(fee));
@@ -173,7 +267,15 @@ function positionFor(ledger: Ledger, symbol: string, currency: string): Position
   const key = positionKey(symbol, currency);
   let position = ledger.positions.get(key);
   if (position === undefined) {
-    position = { symbol, currency, quantity: new Dec(0), cost: new Dec(0) };
+    const eur = ledger.eurRateOn === undefined ? null : new Dec(0);
+    position = {
+      symbol,
+      currency,
+      quantity: new Dec(0),
+      cost: new Dec(0),
+      costEur: eur,
+      realizedEur: eur,
+    };
     ledger.positions.set(key, position);
   }
   return position;
@@ -206,14 +308,29 @@ function requiredSymbol(tx: LedgerTransaction): string {
   return symbol;
 }
 
-function toDerivedHolding(position: Position): DerivedHolding {
-  return {
+function toDerivedHolding(position: Position, withEur: boolean): DerivedHolding {
+  const base = {
     symbol: position.symbol,
     currency: position.currency,
     quantity: formatDecimal(position.quantity),
     averageCost: formatDecimal(position.cost.div(position.quantity)),
     costBasis: formatDecimal(position.cost),
   };
+  if (!withEur) return base;
+  return {
+    ...base,
+    costBasisEur: position.costEur === null ? null : formatDecimal(position.costEur),
+    realizedPnlEur: position.realizedEur === null ? null : formatDecimal(position.realizedEur),
+  };
+}
+
+/** The EUR rate of `tx`'s day for its currency (1 for EUR); null when unknown or invalid. */
+function rateOn(ledger: Ledger, tx: LedgerTransaction): Dec | null {
+  if (ledger.eurRateOn === undefined) return null;
+  if (tx.currency === 'EUR') return new Dec(1);
+  const raw = ledger.eurRateOn(tx.currency, new Date(tx.executedAt).toISOString().slice(0, 10));
+  const rate = raw === undefined ? undefined : parseDecimal(raw);
+  return rate?.gt(0) ? rate : null;
 }
 
 function invalid(tx: LedgerTransaction, message: string): PortfolioError {

@@ -41,12 +41,31 @@ export const Holding = z
     lastPrice: nullableDecimal('Last price per unit in `currency`'),
     marketValue: nullableDecimal('quantity × lastPrice, in `currency`'),
     marketValueEur: nullableDecimal('marketValue in EUR'),
-    costBasisEur: nullableDecimal('quantity × averageCost in EUR'),
+    costBasisEur: nullableDecimal(
+      'Cost of the units held in EUR, each purchase at the ECB rate of its own day',
+    ),
     unrealizedPnlEur: nullableDecimal('marketValueEur − costBasisEur'),
     weight: nullableDecimal(
       "Share of the portfolio's gross EUR value (valued holdings + positive cash), fraction 0–1",
     ),
     valuedAt: IsoDateTime.describe('When the values were computed'),
+    priceAsOf: IsoDateTime.nullable().describe(
+      'When the quote behind `lastPrice` was observed (a trading day reads as 00:00 UTC); null without a quote',
+    ),
+    fxAsOf: z.iso
+      .date()
+      .nullable()
+      .describe(
+        'Day of the ECB rate behind the EUR values (YYYY-MM-DD); null for EUR or without a rate',
+      ),
+    stale: z
+      .boolean()
+      .describe(
+        'true when the quote or the rate is older than its maximum age at `valuedAt` (quotes 5 days, ECB rates 5 days): the values are then as of those dates, not today',
+      ),
+    realizedPnlEur: nullableDecimal(
+      'Realised P&L in EUR of the sales of this holding: proceeds at the rate of each sale day − EUR cost of the units sold',
+    ),
   })
   .meta({ id: 'Holding' })
   .describe('A holding with stored values in EUR');
@@ -61,6 +80,12 @@ export const CashPosition = z
     amount: DecimalString.describe('Balance in `currency`; negative when overdrawn'),
     amountEur: nullableDecimal('Balance in EUR'),
     valuedAt: IsoDateTime,
+    fxAsOf: z.iso
+      .date()
+      .nullable()
+      .describe(
+        'Day of the ECB rate behind `amountEur` (YYYY-MM-DD); null for EUR or without a rate',
+      ),
   })
   .meta({ id: 'CashPosition' })
   .describe('A cash balance in one currency');

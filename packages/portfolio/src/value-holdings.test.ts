@@ -58,15 +58,52 @@ describe('valueHoldings', () => {
         unrealizedPnlEur: '47.2',
         weight: '0.3040540541',
         valuedAt,
+        priceAsOf: '2024-03-01T21:00:00.000Z',
+        fxAsOf: null,
+        stale: false,
+        realizedPnlEur: null,
       },
     ]);
     expect(result.cash).toEqual([
-      { currency: 'EUR', amount: '100', amountEur: '100', valuedAt },
-      { currency: 'USD', amount: '699', amountEur: '559.2', valuedAt },
+      { currency: 'EUR', amount: '100', amountEur: '100', valuedAt, fxAsOf: null },
+      { currency: 'USD', amount: '699', amountEur: '559.2', valuedAt, fxAsOf: null },
     ]);
     expect(result.totalValueEur).toBe('947.2');
     expect(result.complete).toBe(true);
     expect(result.issues).toEqual([]);
+  });
+
+  it('takes the cost in EUR from the purchase-day rates, and flags an old quote or rate', () => {
+    // bought for 301 USD when 1 EUR = 1.1 USD → 273.6363… EUR; today 1 EUR = 1.25 USD
+    const derived: DerivedPortfolio = {
+      holdings: [{ ...aapl, costBasisEur: '273.6363636364', realizedPnlEur: '5' }],
+      cash: [],
+    };
+    const fresh = valueHoldings(derived, {
+      ...inputs({ AAPL: quote('180') }, { USD: '1.25' }),
+      eurRateDates: new Map([['USD', '2024-03-01']]),
+    });
+    // 288 − 273.6363636364: the dollar's fall since the purchase is part of the P&L
+    expect(fresh.holdings[0]).toMatchObject({
+      costBasisEur: '273.6363636364',
+      unrealizedPnlEur: '14.3636363636',
+      realizedPnlEur: '5',
+      fxAsOf: '2024-03-01',
+      stale: false,
+    });
+    const oldQuote = valueHoldings(derived, {
+      ...inputs({ AAPL: { ...quote('180'), asOf: '2024-02-20' } }, { USD: '1.25' }),
+      eurRateDates: new Map([['USD', '2024-03-01']]),
+    });
+    expect(oldQuote.holdings[0]).toMatchObject({
+      stale: true,
+      priceAsOf: '2024-02-20T00:00:00.000Z',
+    });
+    const oldRate = valueHoldings(derived, {
+      ...inputs({ AAPL: quote('180') }, { USD: '1.25' }),
+      eurRateDates: new Map([['USD', '2024-02-01']]),
+    });
+    expect(oldRate.holdings[0]?.stale).toBe(true);
   });
 
   it('leaves value fields null (not 0) and reports a missing quote', () => {

@@ -22,7 +22,25 @@ export interface ValuationInputs {
   readonly valuedAt: string;
   /** Display names per symbol; the symbol is used when absent. */
   readonly names?: ReadonlyMap<string, string>;
+  /** Day (`YYYY-MM-DD`) each rate of `eurRates` was published for. */
+  readonly eurRateDates?: ReadonlyMap<string, string>;
+  /** Largest age in days of a quote before its holding is `stale`. Default {@link MAX_QUOTE_AGE_DAYS}. */
+  readonly maxQuoteAgeDays?: number;
+  /** Largest age in days of an ECB rate before a position is `stale`. Default {@link MAX_FX_AGE_DAYS}. */
+  readonly maxFxAgeDays?: number;
 }
+
+/**
+ * Largest age of a quote, in days before `valuedAt`, for a holding not to be `stale`: a Friday
+ * close still values a holding on the Tuesday after Easter Monday (4 days), one more day of margin.
+ */
+export const MAX_QUOTE_AGE_DAYS = 5;
+
+/**
+ * Largest age of an ECB reference rate, in days before `valuedAt`: the ECB publishes on TARGET
+ * business days, and the longest gap (Good Friday to Easter Monday) leaves 4 days without a rate.
+ */
+export const MAX_FX_AGE_DAYS = 5;
 
 /** A holding's values: a {@link Holding} without the storage ids. */
 export type HoldingValues = Omit<Holding, 'id' | 'portfolioId'>;
@@ -68,8 +86,14 @@ interface HoldingDraft {
  * - `lastPrice` = quote price, in the holding's currency; a quote in another currency is
  *   cross-converted: `price / rate(quote currency) × rate(holding currency)`;
  * - `marketValue = quantity × lastPrice` (holding currency);
- * - `marketValueEur = marketValue / rate`, `costBasisEur = costBasis / rate`, where `rate` is the
- *   ECB reference rate in units of currency per 1 EUR (ECB convention: EUR 1 = USD 1.0823);
+ * - `marketValueEur = marketValue / rate`, where `rate` is the ECB reference rate in units of
+ *   currency per 1 EUR (ECB convention: EUR 1 = USD 1.0823);
+ * - `costBasisEur`: the holding's own `costBasisEur` when `deriveHoldings` computed it (each
+ *   purchase at the rate of its day, so P&L includes the currency effect); otherwise, for callers
+ *   without rate history, `costBasis / rate` at the valuation rate;
+ * - `priceAsOf`, `fxAsOf`: the quote's instant and the rate's day; `stale` when either is older than
+ *   `maxQuoteAgeDays` / `maxFxAgeDays` (defaults {@link MAX_QUOTE_AGE_DAYS}, {@link MAX_FX_AGE_DAYS});
+ * - `realizedPnlEur` from `deriveHoldings` (null without rate history);
  * - `unrealizedPnlEur = marketValueEur − costBasisEur`;
  * - `weight = marketValueEur / gross` (fraction 0–1, not percent), where `gross` is the portfolio's
  *   gross EUR value: every holding's `marketValueEur` that could be computed plus the cash
@@ -110,6 +134,10 @@ export function valueHoldings(derived: DerivedPortfolio, inputs: ValuationInputs
       amount: c.amount,
       amountEur: nullableFormat(cashEur[i] ?? null),
       valuedAt: inputs.valuedAt,
+      fxAsOf:
+        c.currency === 'EUR' || cashEur[i] === null
+          ? null
+          : (inputs.eurRateDates?.get(c.currency) ?? null),
     })),
     totalValueEur: formatDecimal(total),
     complete: issues.length === 0,
@@ -124,7 +152,15 @@ function draftHolding(
 ): HoldingDraft {
   const rate = eurRate(inputs.eurRates, holding.currency);
   if (rate === null) issues.push(missingRate(holding.currency, holding.symbol));
-  const costBasisEur = rate === null ? null : round(new Dec(holding.costBasis).div(rate));
+  const historic = holding.costBasisEur;
+  const costBasisEur =
+    historic !== undefined
+      ? historic === null
+        ? null
+        : new Dec(historic)
+      : rate === null
+        ? null
+        : round(new Dec(holding.costBasis).div(rate));
   const lastPrice = priceInHoldingCurrency(holding, inputs, issues);
   const marketValueEur =
     lastPrice === null || rate === null
@@ -168,6 +204,19 @@ function finishHolding(
   const { base, lastPrice, marketValueEur, costBasisEur } = draft;
   const pnl =
     marketValueEur === null || costBasisEur === null ? null : marketValueEur.minus(costBasisEur);
+  const quote = lastPrice === null ? undefined : inputs.quotes.get(base.symbol);
+  const fxAsOf = base.currency === 'EUR' ? null : (inputs.eurRateDates?.get(base.currency) ?? null);
+  const quoteCurrencyDate =
+    quote === undefined || quote.currency === 'EUR'
+      ? null
+      : (inputs.eurRateDates?.get(quote.currency) ?? null);
+  const stale =
+    (quote !== undefined &&
+      olderThan(quote.asOf, inputs.valuedAt, inputs.maxQuoteAgeDays ?? MAX_QUOTE_AGE_DAYS)) ||
+    [fxAsOf, quoteCurrencyDate].some(
+      (day) =>
+        day !== null && olderThan(day, inputs.valuedAt, inputs.maxFxAgeDays ?? MAX_FX_AGE_DAYS),
+    );
   return {
     symbol: base.symbol,
     name: inputs.names?.get(base.symbol) ?? base.symbol,
@@ -181,7 +230,23 @@ function finishHolding(
     unrealizedPnlEur: nullableFormat(pnl),
     weight,
     valuedAt: inputs.valuedAt,
+    priceAsOf: quote === undefined ? null : instant(quote.asOf),
+    fxAsOf,
+    stale,
+    realizedPnlEur: base.realizedPnlEur ?? null,
   };
+}
+
+/** Whether `asOf` (a day or an instant) lies more than `days` days before `valuedAt`. */
+function olderThan(asOf: string, valuedAt: string, days: number): boolean {
+  const at = Date.parse(/^\d{4}-\d{2}-\d{2}$/.test(asOf) ? `${asOf}T00:00:00Z` : asOf);
+  return Number.isNaN(at) || Date.parse(valuedAt) - at > days * 86_400_000;
+}
+
+/** A quote's `asOf` as an ISO instant (a day reads as 00:00 UTC). */
+function instant(asOf: string): string {
+  const at = Date.parse(/^\d{4}-\d{2}-\d{2}$/.test(asOf) ? `${asOf}T00:00:00Z` : asOf);
+  return Number.isNaN(at) ? asOf : new Date(at).toISOString();
 }
 
 function cashInEur(

@@ -61,6 +61,12 @@ export {
   type FillCacheSummary,
   fillEvaluationCache,
 } from './fill-cache.js';
+export {
+  type BrokerImportDeps,
+  type BrokerImportPreviewDeps,
+  importBrokerFile,
+  previewBrokerImport,
+} from './portfolio/broker-import.js';
 export { MAX_CACHED_MARKET_DATA_AGE_DAYS } from './portfolio/market-inputs.js';
 export {
   createPortfolioService,
@@ -77,7 +83,9 @@ export {
 } from './portfolio/quote-service.js';
 export {
   BrokerFormatOption,
+  BrokerImportOptions,
   CreatePortfolioInput,
+  ImportedHolding,
   ImportLine,
   ImportResult,
   MAX_PORTFOLIO_NAME_LENGTH,

@@ -126,9 +126,12 @@ describe.each(engines)('portfolio flows on $name', (engine) => {
     // ECB 2024-03-01: 1 EUR = 1.0813 USD (fx/eurofxref-hist.csv).
     // quantity 10 + 5 = 15; cost 10 × 150 + 1 + 5 × 170 = 2351; average 2351 / 15 = 156.7333…
     // marketValue 15 × 179.66 = 2694.9 USD; in EUR 2694.9 / 1.0813 = 2492.277813742717…
-    // costBasisEur 2351 / 1.0813 = 2174.234717469712…; P&L 2492.2778137427 − 2174.2347174697
+    // costBasisEur at each purchase day's rate (ECB 2024-01-02 1.0956, 2024-02-01 1.0814):
+    //   1501 / 1.0956 + 850 / 1.0814 = 1370.0255567725 + 786.0181246532 = 2156.0436814258
+    //   (at today's rate it would be 2174.23: the dollar's rise since is part of the P&L)
+    // P&L 2492.2778137427 − 2156.0436814258 = 336.2341323169; money at 2 places at the API
     // cash 3000 − 2351 = 649 USD = 649 / 1.0813 = 600.203458799593… EUR
-    // weight 2694.9 / (2694.9 + 649) = 0.805915248661…
+    // weight 2694.9 / (2694.9 + 649) = 0.805915248661… → 0.805915
     expect(holding).toMatchObject({
       portfolioId: portfolio.id,
       symbol: 'AAPL',
@@ -137,19 +140,24 @@ describe.each(engines)('portfolio flows on $name', (engine) => {
       averageCost: '156.7333333333',
       currency: 'USD',
       lastPrice: '179.66',
-      marketValue: '2694.9',
-      marketValueEur: '2492.2778137427',
-      costBasisEur: '2174.2347174697',
-      unrealizedPnlEur: '318.043096273',
+      marketValue: '2694.90',
+      marketValueEur: '2492.28',
+      costBasisEur: '2156.04',
+      unrealizedPnlEur: '336.23',
+      realizedPnlEur: '0.00',
+      weight: '0.805915',
       valuedAt: '2024-03-01T22:00:00.000Z',
+      priceAsOf: '2024-03-01T00:00:00.000Z',
+      fxAsOf: '2024-03-01',
+      stale: false,
     });
-    expect(Number(holding?.weight)).toBeCloseTo(0.805915248661, 9);
     expect(await portfolios.listCash(userId, { portfolioId: portfolio.id })).toEqual([
       expect.objectContaining({
         currency: 'USD',
-        amount: '649',
-        amountEur: '600.2034587996',
+        amount: '649.00',
+        amountEur: '600.20',
         valuedAt: '2024-03-01T22:00:00.000Z',
+        fxAsOf: '2024-03-01',
       }),
     ]);
     // the quote and the rate were cached in the database
@@ -164,7 +172,7 @@ describe.each(engines)('portfolio flows on $name', (engine) => {
     });
 
     // a week later: AAPL 2024-03-08 close 170.729996 → 170.73, ECB 1.0932
-    // 15 × 170.73 = 2560.95 USD; / 1.0932 = 2342.618002195389… EUR; cost 2351 / 1.0932 = 2150.567142334431…
+    // 15 × 170.73 = 2560.95 USD; / 1.0932 = 2342.618002195389… EUR; the EUR cost stays 2156.04
     time.set('2024-03-08T22:00:00Z');
     const result = await portfolios.revalue(userId, portfolio.id);
     expect(RevaluationResult.parse(result)).toEqual(result);
@@ -174,8 +182,8 @@ describe.each(engines)('portfolio flows on $name', (engine) => {
     ]);
     expect(result.holdings[0]).toMatchObject({
       lastPrice: '170.73',
-      marketValueEur: '2342.6180021954',
-      costBasisEur: '2150.5671423344',
+      marketValueEur: '2342.62',
+      costBasisEur: '2156.04',
     });
     // the reads return what the revaluation stored
     expect(await portfolios.listHoldings(userId)).toEqual(result.holdings);
@@ -250,10 +258,10 @@ describe.each(engines)('portfolio flows on $name', (engine) => {
     // selling what is held works and moves cash: 649 + 15 × 180 = 3349
     await sell('15', '2024-02-15T15:00:00Z');
     expect(await portfolios.listHoldings(userId)).toEqual([]);
-    expect((await portfolios.listCash(userId))[0]?.amount).toBe('3349');
+    expect((await portfolios.listCash(userId))[0]?.amount).toBe('3349.00');
   });
 
-  it('rejects input that is not a NewTransaction and a symbol in a second currency', async () => {
+  it('rejects input that is not a NewTransaction; a second currency is a second holding', async () => {
     time.set('2024-03-01T22:00:00Z');
     const userId = await newUser('input');
     const { portfolios, portfolio } = await aaplPortfolio(userId);
@@ -268,18 +276,21 @@ describe.each(engines)('portfolio flows on $name', (engine) => {
       }),
     );
     expect(bad.errors.map((e) => e.path).sort()).toEqual(['executedAt', 'price', 'quantity']);
-    const eur = await rejection(
-      portfolios.recordTransaction(userId, portfolio.id, {
-        type: 'buy',
-        symbol: 'AAPL',
-        quantity: '1',
-        price: '160',
-        currency: 'EUR',
-        executedAt: '2024-02-20T10:00:00Z',
-      }),
-    );
-    expect(eur.errors[0]?.message).toMatch(/AAPL would be held in two currencies \(EUR, USD\)/);
-    expect((await portfolios.listTransactions(userId)).items).toHaveLength(3);
+    const eur = await portfolios.recordTransaction(userId, portfolio.id, {
+      type: 'buy',
+      symbol: 'AAPL',
+      quantity: '1',
+      price: '160',
+      currency: 'EUR',
+      executedAt: '2024-02-20T10:00:00Z',
+    });
+    expect(eur).toMatchObject({ type: 'buy', currency: 'EUR' });
+    const holdings = await portfolios.listHoldings(userId, { portfolioId: portfolio.id });
+    expect(holdings.map((h) => [h.symbol, h.currency, h.quantity])).toEqual([
+      ['AAPL', 'EUR', '1'],
+      ['AAPL', 'USD', '15'],
+    ]);
+    expect((await portfolios.listTransactions(userId)).items).toHaveLength(4);
   });
 
   it('lists transactions newest first, by page, portfolio and inclusive date bounds', async () => {
@@ -357,42 +368,49 @@ describe.each(engines)('portfolio flows on $name', (engine) => {
       portfolio.id,
       readExport('export-to-ghostfolio/ibkr-trades-export.csv'),
     );
-    // 8 BUY rows; the three SELL rows without ISIN are FX conversions (lines 10–12)
-    expect(result).toMatchObject({ format: 'ibkr-trades', imported: 8 });
-    expect(result.skipped.map((s) => s.line)).toEqual([10, 11, 12]);
-    const listed = await portfolios.listTransactions(userId, { portfolioId: portfolio.id });
-    expect(listed.items).toHaveLength(8);
+    // 8 BUY rows; the three SELL rows without ISIN are CHF→USD conversions (lines 10–12), each a
+    // withdrawal, a deposit and a commission: 8 + 3 × 3 = 17
+    expect(result).toMatchObject({ format: 'ibkr-trades', imported: 17, skipped: [] });
+    const listed = await portfolios.listTransactions(userId, {
+      portfolioId: portfolio.id,
+      limit: 100,
+    });
+    expect(listed.items).toHaveLength(17);
     for (const tx of listed.items) expect(Transaction.parse(tx)).toEqual(tx);
 
     const holdings = await portfolios.listHoldings(userId, { portfolioId: portfolio.id });
     // ISINs have no quote in the offline data: quantities and EUR cost stored, market values null.
-    // CHF row: 7 × 282.7 + 5 commission = 1983.9 CHF; ECB 2024-03-01 1 EUR = 0.9582 CHF
-    //   → 1983.9 / 0.9582 = 2070.444583594239… EUR
+    // CHF row: 7 × 282.7 + 5 commission = 1983.9 CHF bought 2023-05-22, ECB 1 EUR = 0.97 CHF
+    //   → 1983.9 / 0.97 = 2045.2577319588 EUR
     expect(holdings).toEqual([
       expect.objectContaining({
         symbol: 'CH0111762537',
         currency: 'CHF',
         quantity: '7',
-        costBasisEur: '2070.4445835942',
+        costBasisEur: '2045.26',
         lastPrice: null,
         marketValueEur: null,
         weight: null,
         valuedAt: '2024-03-01T22:00:00.000Z',
       }),
-      // USD: Σ TradeMoney 31576.55 + commissions 6.979 = 31583.529 for 323 units
-      //   → 31583.529 / 1.0813 = 29208.849532969573… EUR
+      // USD: Σ TradeMoney 31576.55 + commissions 6.979 = 31583.529 for 323 units, each buy at
+      //   its day's rate: 8910.1 / 1.0822 (05-22) + 11071.16 / 1.078 (06-09) + 98.819 / 1.0932
+      //   (08-03) + 207.36 / 1.1114 (12-28) + 10051.17 / 1.0871 (2024-01-26) + 1244.92 / 1.0823
+      //   (01-29) = 29176.49355843 EUR
       expect.objectContaining({
         symbol: 'US9220427424',
         quantity: '323',
-        costBasisEur: '29208.8495329696',
+        costBasisEur: '29176.49',
         marketValueEur: null,
       }),
     ]);
     for (const h of holdings) expect(Holding.parse(h)).toEqual(h);
     const cash = await portfolios.listCash(userId, { portfolioId: portfolio.id });
     expect(cash.map((c) => [c.currency, c.amount, c.amountEur])).toEqual([
-      ['CHF', '-1983.9', '-2070.4445835942'],
-      ['USD', '-31583.529', '-29208.8495329696'],
+      // CHF: −1983.9 − 28032 sold for USD − 5.33142 commissions = −30021.23142; / 0.9582
+      // USD: −31583.529 + 8938.4 + 11085.787 + 11560.074 received = 0.732; / 1.0813
+      ['CHF', '-30021.23', '-31330.86'],
+      ['USD', '0.73', '0.68'],
     ]);
     for (const c of cash) expect(CashPosition.parse(c)).toEqual(c);
     const revaluation = await portfolios.revalue(userId, portfolio.id);
@@ -423,7 +441,7 @@ describe.each(engines)('portfolio flows on $name', (engine) => {
       ['fee', undefined, '49'],
     ]);
     // USD cash: −49 − (5 × 298.58 + 19) + 3.1 − 500000 = −501557.8
-    expect((await portfolios.listCash(userId))[0]?.amount).toBe('-501557.8');
+    expect((await portfolios.listCash(userId))[0]?.amount).toBe('-501557.80');
   });
 
   it('rejects the invalid Ghostfolio export with its line and stores nothing', async () => {
@@ -446,20 +464,51 @@ describe.each(engines)('portfolio flows on $name', (engine) => {
     expect(await portfolios.listHoldings(userId)).toEqual([]);
   });
 
-  it('rejects the Revolut export as a whole: it sells MA it never bought', async () => {
+  it('imports the Revolut export; with oversell=reject its MA sale fails at its line', async () => {
     const userId = await newUser('revolut');
     const portfolios = service();
     const portfolio = await portfolios.createPortfolio(userId, { name: 'Revolut' });
+    const text = readExport('export-to-ghostfolio/revolut-invest-export.csv');
     const error = await rejection(
-      portfolios.importBrokerCsv(
-        userId,
-        portfolio.id,
-        readExport('export-to-ghostfolio/revolut-invest-export.csv'),
-      ),
+      portfolios.importBrokerCsv(userId, portfolio.id, text, { oversell: 'reject' }),
     );
     // line 5: 2023-07-14…,MA,SELL - MARKET,0.1998348,… with no MA bought before
-    expect(error.errors).toEqual([{ path: 'file', message: expect.stringMatching(/sells .* MA/) }]);
+    expect(error.errors).toEqual([
+      {
+        path: 'line 5',
+        message: 'sells 0.1998348 MA (USD) on 2023-07-14 but 0 are held then',
+      },
+    ]);
     expect((await portfolios.listTransactions(userId)).items).toEqual([]);
+    const result = await portfolios.importBrokerCsv(userId, portfolio.id, text);
+    expect(result).toMatchObject({ imported: 10, alreadyPresent: 0, warnings: [{ line: 5 }] });
+    const holdings = await portfolios.listHoldings(userId, { portfolioId: portfolio.id });
+    expect(holdings.filter((h) => h.symbol === 'TSLA').map((h) => h.currency)).toEqual([
+      'EUR',
+      'USD',
+    ]);
+  });
+
+  it('re-imports nothing, and a dry run writes nothing', async () => {
+    const userId = await newUser('reimport');
+    const portfolios = service();
+    const portfolio = await portfolios.createPortfolio(userId, { name: 'Again' });
+    const text = readExport('ghostfolio/ok_vti-buy-on-ibkr.csv');
+    const preview = await portfolios.importBrokerCsv(userId, portfolio.id, text, { dryRun: true });
+    expect(preview).toMatchObject({
+      dryRun: true,
+      imported: 1,
+      importBatchId: null,
+      holdings: [{ symbol: 'VTI', quantity: '17' }],
+    });
+    expect((await portfolios.listTransactions(userId)).items).toEqual([]);
+    expect(await portfolios.listHoldings(userId)).toEqual([]);
+    const first = await portfolios.importBrokerCsv(userId, portfolio.id, text);
+    expect(first).toMatchObject({ imported: 1, alreadyPresent: 0 });
+    const second = await portfolios.importBrokerCsv(userId, portfolio.id, text);
+    expect(second).toMatchObject({ imported: 0, alreadyPresent: 1, importBatchId: null });
+    const holdings = await portfolios.listHoldings(userId, { portfolioId: portfolio.id });
+    expect(holdings.map((h) => [h.symbol, h.quantity])).toEqual([['VTI', '17']]);
   });
 
   it('stores quantities with null values when pricing fails, and uses a cached quote', async () => {
@@ -513,7 +562,7 @@ describe.each(engines)('portfolio flows on $name', (engine) => {
       expect.objectContaining({
         quantity: '30',
         averageCost: '78.3666666667',
-        marketValueEur: '4984.5556274854',
+        marketValueEur: '4984.56',
       }),
     ]);
   });

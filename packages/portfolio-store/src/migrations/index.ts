@@ -1,6 +1,7 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import { initialSchema } from './0001-initial-schema.js';
 import { transactionAmountRatio } from './0002-transaction-amount-ratio.js';
+import { importFingerprints } from './0003-import-fingerprints.js';
 import { sharedLimitsAndSessionNotify } from './0006-shared-limits-and-session-notify.js';
 
 /**
@@ -10,6 +11,7 @@ import { sharedLimitsAndSessionNotify } from './0006-shared-limits-and-session-n
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0001-initial-schema': initialSchema,
   '0002-transaction-amount-ratio': transactionAmountRatio,
+  '0003-import-fingerprints': importFingerprints,
   '0006-shared-limits-and-session-notify': sharedLimitsAndSessionNotify,
 };
 

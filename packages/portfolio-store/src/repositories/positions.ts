@@ -26,6 +26,14 @@ export interface Holding {
   weight: string | null;
   /** ISO-8601 instant the EUR values were computed. */
   valuedAt: string | null;
+  /** ISO-8601 instant of the quote behind `lastPrice`. */
+  priceAsOf: string | null;
+  /** Day (YYYY-MM-DD) of the ECB rate behind the EUR values. */
+  fxAsOf: string | null;
+  /** Whether the quote was older than the allowed age when valued. */
+  stale: boolean | null;
+  /** Realised P&L in EUR of the sales of this holding (decimal string). */
+  realizedPnlEur: string | null;
 }
 
 /** A cash balance with its stored EUR value (CONTRACT §4). */
@@ -37,16 +45,26 @@ export interface CashPosition {
   amountEur: string | null;
   /** ISO-8601. */
   valuedAt: string | null;
+  /** Day (YYYY-MM-DD) of the ECB rate behind `amountEur`. */
+  fxAsOf: string | null;
 }
 
 /** A derived holding to store; decimals as strings. */
-export type NewHolding = Omit<Holding, 'id' | 'portfolioId' | 'valuedAt'> & {
+export type NewHolding = Omit<
+  Holding,
+  'id' | 'portfolioId' | 'valuedAt' | 'priceAsOf' | 'fxAsOf' | 'stale' | 'realizedPnlEur'
+> & {
   valuedAt?: Date | string | null;
+  priceAsOf?: Date | string | null;
+  fxAsOf?: string | null;
+  stale?: boolean | null;
+  realizedPnlEur?: string | null;
 };
 
 /** A derived cash position to store; decimals as strings. */
-export type NewCashPosition = Omit<CashPosition, 'id' | 'portfolioId' | 'valuedAt'> & {
+export type NewCashPosition = Omit<CashPosition, 'id' | 'portfolioId' | 'valuedAt' | 'fxAsOf'> & {
   valuedAt?: Date | string | null;
+  fxAsOf?: string | null;
 };
 
 function toHolding(row: Selectable<HoldingsTable>): Holding {
@@ -65,6 +83,10 @@ function toHolding(row: Selectable<HoldingsTable>): Holding {
     unrealizedPnlEur: row.unrealized_pnl_eur,
     weight: row.weight,
     valuedAt: isoOrNull(row.valued_at),
+    priceAsOf: isoOrNull(row.price_as_of),
+    fxAsOf: row.fx_as_of,
+    stale: row.stale,
+    realizedPnlEur: row.realized_pnl_eur,
   };
 }
 
@@ -76,6 +98,7 @@ function toCash(row: Selectable<CashPositionsTable>): CashPosition {
     amount: row.amount,
     amountEur: row.amount_eur,
     valuedAt: isoOrNull(row.valued_at),
+    fxAsOf: row.fx_as_of,
   };
 }
 
@@ -87,7 +110,11 @@ export function createPositionsRepository(db: Executor) {
       if (options.portfolioId !== undefined && !isUuid(options.portfolioId)) return [];
       let select = db.selectFrom('holdings').selectAll().where('user_id', '=', userId);
       if (options.portfolioId) select = select.where('portfolio_id', '=', options.portfolioId);
-      const rows = await select.orderBy('portfolio_id').orderBy('symbol').execute();
+      const rows = await select
+        .orderBy('portfolio_id')
+        .orderBy('symbol')
+        .orderBy('currency')
+        .execute();
       return rows.map(toHolding);
     },
 
@@ -144,6 +171,10 @@ export function createPositionsRepository(db: Executor) {
                   unrealized_pnl_eur: h.unrealizedPnlEur,
                   weight: h.weight,
                   valued_at: h.valuedAt ?? null,
+                  price_as_of: h.priceAsOf ?? null,
+                  fx_as_of: h.fxAsOf ?? null,
+                  stale: h.stale ?? null,
+                  realized_pnl_eur: h.realizedPnlEur ?? null,
                 })),
               )
               .returningAll()
@@ -159,6 +190,7 @@ export function createPositionsRepository(db: Executor) {
                   amount: c.amount,
                   amount_eur: c.amountEur,
                   valued_at: c.valuedAt ?? null,
+                  fx_as_of: c.fxAsOf ?? null,
                 })),
               )
               .returningAll()

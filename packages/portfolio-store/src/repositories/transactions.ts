@@ -27,6 +27,10 @@ export interface Transaction {
   note: string | null;
   /** Set on rows that came from one import. */
   importBatchId: string | null;
+  /** Import fingerprint (unique per portfolio), for rows that came from a broker file. */
+  fingerprint: string | null;
+  /** Instrument name the import gave. */
+  name: string | null;
 }
 
 /** Fields of a new ledger entry; decimals as strings (`"12.5"`), never floats. */
@@ -43,6 +47,10 @@ export interface NewTransaction {
   currency: string;
   executedAt: Date | string;
   note?: string | null;
+  /** Import fingerprint; a second row with the same one in the portfolio is refused (`conflict`). */
+  fingerprint?: string | null;
+  /** Instrument name the import gave. */
+  name?: string | null;
 }
 
 /** Filters and page of {@link TransactionsRepository.list}. */
@@ -85,6 +93,8 @@ function toTransaction(row: Selectable<TransactionsTable>): Transaction {
     executedAt: iso(row.executed_at),
     note: row.note,
     importBatchId: row.import_batch_id,
+    fingerprint: row.fingerprint,
+    name: row.name,
   };
 }
 
@@ -133,6 +143,8 @@ function toRow(
     executed_at: tx.executedAt,
     note: tx.note ?? null,
     import_batch_id: importBatchId,
+    fingerprint: tx.fingerprint ?? null,
+    name: tx.name ?? null,
   };
 }
 
@@ -220,6 +232,50 @@ export function createTransactionsRepository(db: Executor) {
       const [row] = await insertAll(userId, portfolioId, [tx], null);
       if (!row) throw new StoreError('invalid_input', 'transaction was not inserted');
       return row;
+    },
+
+    /**
+     * Every transaction of one portfolio of the user, newest first (`executedAt` desc, then `id`
+     * desc), in one query: what a replay of the ledger reads. Empty for a portfolio the user does
+     * not own.
+     */
+    async listAll(userId: string, portfolioId: string): Promise<Transaction[]> {
+      if (!isUuid(portfolioId)) return [];
+      const rows = await db
+        .selectFrom('transactions')
+        .selectAll()
+        .where('user_id', '=', userId)
+        .where('portfolio_id', '=', portfolioId)
+        .orderBy('executed_at', 'desc')
+        .orderBy('id', 'desc')
+        .execute();
+      return rows.map(toTransaction);
+    },
+
+    /**
+     * Which of `fingerprints` are already stored in one portfolio of the user (empty for a
+     * portfolio the user does not own).
+     */
+    async presentFingerprints(
+      userId: string,
+      portfolioId: string,
+      fingerprints: readonly string[],
+    ): Promise<Set<string>> {
+      const present = new Set<string>();
+      if (!isUuid(portfolioId)) return present;
+      for (let start = 0; start < fingerprints.length; start += IMPORT_CHUNK) {
+        const chunk = fingerprints.slice(start, start + IMPORT_CHUNK);
+        if (chunk.length === 0) continue;
+        const rows = await db
+          .selectFrom('transactions')
+          .select('fingerprint')
+          .where('user_id', '=', userId)
+          .where('portfolio_id', '=', portfolioId)
+          .where('fingerprint', 'in', chunk)
+          .execute();
+        for (const row of rows) if (row.fingerprint !== null) present.add(row.fingerprint);
+      }
+      return present;
     },
 
     /**

@@ -4,6 +4,8 @@ import type { CsvRow } from './row.js';
 /** A parsed CSV file: lower-cased header names and the data rows with their start lines. */
 export interface CsvTable {
   readonly header: string[];
+  /** The header cells as written (trimmed, case kept). */
+  readonly rawHeader: string[];
   readonly rows: CsvRow[];
 }
 
@@ -58,6 +60,7 @@ export function readTable(text: string, delimiter: string): CsvTable | CsvSyntax
   const columns = columnIndex(header);
   return {
     header,
+    rawHeader: (head?.record ?? []).map((h) => h.trim()),
     rows: body.map((r) => toRow(columns, r.record, startLine(r.raw, r.info.lines))),
   };
 }
@@ -90,6 +93,8 @@ function toRow(
   const position = (column: string) => columns.get(column.toLowerCase());
   return {
     line,
+    cells,
+    cell: (index) => (cells[index] ?? '').trim(),
     has: (column) => position(column) !== undefined,
     get: (column) => {
       const i = position(column);

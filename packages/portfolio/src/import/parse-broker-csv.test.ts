@@ -66,6 +66,7 @@ describe('parseBrokerCsv on hand-made files', () => {
       ok: true,
       format: 'ghostfolio',
       transactions: [],
+      rows: [],
       skipped: [],
     });
   });

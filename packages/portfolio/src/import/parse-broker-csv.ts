@@ -1,20 +1,38 @@
 import { NewTransaction } from '../transaction.js';
 import { normalizeNewlines, readHeader, readTable } from './csv-records.js';
-import { ghostfolioFormat } from './formats/ghostfolio.js';
-import { ibkrTradesFormat } from './formats/ibkr.js';
-import { revolutFormat } from './formats/revolut.js';
-import type { BrokerFormatSpec, CsvRow } from './row.js';
+import { mapGhostfolioJson } from './formats/ghostfolio-json.js';
+import { CSV_FORMATS } from './formats/index.js';
+import {
+  type ColumnMapping,
+  type MappingProposal,
+  mappedFormat,
+  proposeMapping,
+} from './mapping.js';
+import type { BrokerFormatSpec, LineOutcome, RowContext } from './row.js';
 
-/** Broker CSV layouts {@link parseBrokerCsv} reads. */
-export const BROKER_FORMATS = ['ghostfolio', 'revolut', 'ibkr-trades'] as const;
+/**
+ * Broker export layouts {@link parseBrokerCsv} reads: the CSV formats of `formats/index.ts` and
+ * Ghostfolio's JSON export (`ghostfolio-json`).
+ */
+export const BROKER_FORMATS = [
+  'ghostfolio',
+  'ghostfolio-json',
+  'revolut',
+  'ibkr-trades',
+  'ibkr-cash',
+  'degiro',
+  'etoro',
+  'saxo',
+  'schwab',
+  'trade-republic',
+  'trading212',
+  'xtb',
+  'mapped',
+] as const;
 /** One of {@link BROKER_FORMATS}. */
 export type BrokerFormat = (typeof BROKER_FORMATS)[number];
-
-const SPECS: Record<BrokerFormat, BrokerFormatSpec> = {
-  ghostfolio: ghostfolioFormat,
-  revolut: revolutFormat,
-  'ibkr-trades': ibkrTradesFormat,
-};
+type CsvFormat = Exclude<BrokerFormat, 'ghostfolio-json' | 'mapped'>;
+const CSV_FORMAT_IDS = Object.keys(CSV_FORMATS) as CsvFormat[];
 
 /**
  * Size limits of one import. Defaults: 2 MB (UTF-8 bytes) and 10,000 data rows: a decade of an
@@ -35,6 +53,28 @@ export interface ParseBrokerCsvOptions {
   readonly format?: 'auto' | BrokerFormat;
   /** Overrides of {@link DEFAULT_IMPORT_LIMITS}. */
   readonly limits?: Partial<ImportLimits>;
+  /**
+   * The account's currency, for exports that do not name it (XTB); default EUR. ISO 4217.
+   */
+  readonly accountCurrency?: string;
+  /**
+   * A confirmed column mapping for a broker without a module (see `proposeMapping`): the file is
+   * read with it, as format `mapped`, whatever `format` says.
+   */
+  readonly mapping?: ColumnMapping;
+}
+
+/**
+ * One transaction read from the file: the validated transaction, the 1-based `line` of its row,
+ * its position `index` among the transactions of that row, the broker's own id of the row when
+ * the file has one (`externalId`) and the instrument name the file gives (`name`).
+ */
+export interface ImportedRow {
+  readonly line: number;
+  readonly index: number;
+  readonly transaction: NewTransaction;
+  readonly externalId?: string;
+  readonly name?: string;
 }
 
 /** A problem or note about one line of the file. `line` is 1-based; 0 means the whole file. */
@@ -51,19 +91,29 @@ export type BrokerCsvResult =
   | {
       readonly ok: true;
       readonly format: BrokerFormat;
+      /** The transactions, in file order (`rows[i].transaction`). */
       readonly transactions: NewTransaction[];
+      /** The same transactions with their line, broker id and instrument name. */
+      readonly rows: ImportedRow[];
       readonly skipped: ImportIssue[];
     }
-  | { readonly ok: false; readonly format?: BrokerFormat; readonly errors: ImportIssue[] };
+  | {
+      readonly ok: false;
+      readonly format?: BrokerFormat;
+      readonly errors: ImportIssue[];
+      /** When no format matched: a column mapping proposed from the header and values. */
+      readonly proposal?: MappingProposal;
+    };
 
 /**
  * Parses a broker's transaction export into validated {@link NewTransaction}s, all or nothing:
  * when any row is bad the result is `{ ok: false, errors }` listing every bad row with its 1-based
  * line in the file, and no transaction is returned.
  *
- * Formats (`BROKER_FORMATS`): Ghostfolio's activity CSV, Revolut's stocks statement,
- * Interactive Brokers Flex Query trades; each format's mapping is documented on its spec. With
- * `format: 'auto'` the header row decides (`,` then `;` delimited). CSV syntax is read by
+ * Formats (`BROKER_FORMATS`): Ghostfolio CSV and JSON, Revolut, Interactive Brokers (trades and
+ * cash transactions), DEGIRO, eToro, Saxo, Schwab, Trade Republic, Trading 212, XTB; each
+ * format's mapping is documented on its module in `formats/`. With `format: 'auto'` a JSON
+ * document is Ghostfolio's export and a CSV's header row decides (each format's own delimiter). CSV syntax is read by
  * csv-parse (quotes, embedded newlines, BOM). Every produced transaction is checked against the
  * `NewTransaction` schema. Files over `limits.maxBytes` or `limits.maxRows` are refused.
  * Never throws for bad input.
@@ -81,47 +131,94 @@ export function parseBrokerCsv(text: string, options: ParseBrokerCsvOptions = {}
   if (bytes > limits.maxBytes) {
     return fail(0, `file is ${bytes} bytes; the limit is ${limits.maxBytes} bytes`);
   }
-  const normalized = normalizeNewlines(text);
-  const format = resolveFormat(normalized, options.format ?? 'auto');
-  if (format === undefined) {
-    const names = BROKER_FORMATS.join(', ');
-    return fail(1, `header row matches no supported format (${names})`);
+  const normalized = normalizeNewlines(text.replace(/^\uFEFF/, ''));
+  const requested = options.format ?? 'auto';
+  const context: RowContext = options.accountCurrency
+    ? { accountCurrency: options.accountCurrency.toUpperCase() }
+    : {};
+  if (requested === 'ghostfolio-json' || (requested === 'auto' && /^\s*\{/.test(normalized))) {
+    const mapped = mapGhostfolioJson(normalized);
+    if (!Array.isArray(mapped)) return fail(mapped.line, mapped.message, 'ghostfolio-json');
+    if (mapped.length > limits.maxRows) {
+      const message = `file has ${mapped.length} activities; the limit is ${limits.maxRows}`;
+      return fail(0, message, 'ghostfolio-json');
+    }
+    return collect('ghostfolio-json', mapped);
   }
-  const table = readTable(normalized, SPECS[format].delimiter);
+  if (options.mapping !== undefined || requested === 'mapped') {
+    if (options.mapping === undefined) return fail(0, 'format "mapped" needs a mapping', 'mapped');
+    return readWith(mappedFormat(options.mapping), 'mapped', normalized, limits, context);
+  }
+  const format = resolveFormat(normalized, requested);
+  if (format === undefined) {
+    const names = BROKER_FORMATS.filter((f) => f !== 'mapped').join(', ');
+    const failure = fail(1, `header row matches no supported format (${names})`);
+    const proposal = requested === 'auto' ? proposeFor(normalized) : undefined;
+    return proposal && !failure.ok ? { ...failure, proposal } : failure;
+  }
+  return readWith(CSV_FORMATS[format], format, normalized, limits, context);
+}
+
+function readWith(
+  spec: BrokerFormatSpec,
+  format: BrokerFormat,
+  normalized: string,
+  limits: ImportLimits,
+  context: RowContext,
+): BrokerCsvResult {
+  const table = readTable(normalized, spec.delimiter);
   if ('message' in table) return fail(table.line, table.message, format);
   if (table.rows.length > limits.maxRows) {
     const message = `file has ${table.rows.length} data rows; the limit is ${limits.maxRows}`;
     return fail(0, message, format);
   }
-  return mapRows(SPECS[format], format, table.rows);
+  const outcomes = spec.mapTable
+    ? spec.mapTable(table.rows, context)
+    : table.rows.map((row) => ({ line: row.line, outcome: spec.mapRow(row, context) }));
+  return collect(format, outcomes);
 }
 
-function resolveFormat(text: string, requested: 'auto' | BrokerFormat): BrokerFormat | undefined {
-  const candidates = requested === 'auto' ? BROKER_FORMATS : [requested];
+/** A column mapping proposed for a CSV no format recognises (the most frequent delimiter). */
+function proposeFor(text: string): MappingProposal | undefined {
+  const firstLine = text.split('\n', 1)[0] ?? '';
+  const delimiters = [',', ';', '\t', '|'] as const;
+  const delimiter = delimiters.reduce((best, d) =>
+    firstLine.split(d).length > firstLine.split(best).length ? d : best,
+  );
+  const table = readTable(text, delimiter);
+  if ('message' in table) return undefined;
+  return proposeMapping(table.rawHeader, table.rows, delimiter);
+}
+
+function resolveFormat(text: string, requested: 'auto' | BrokerFormat): CsvFormat | undefined {
+  if (requested === 'ghostfolio-json' || requested === 'mapped') return undefined;
+  const candidates = requested === 'auto' ? CSV_FORMAT_IDS : [requested];
   return candidates.find((id) => {
-    const spec = SPECS[id];
+    const spec: BrokerFormatSpec = CSV_FORMATS[id];
     const header = readHeader(text, spec.delimiter);
     return header !== undefined && spec.matches(header);
   });
 }
 
-function mapRows(spec: BrokerFormatSpec, format: BrokerFormat, rows: CsvRow[]): BrokerCsvResult {
-  const transactions: NewTransaction[] = [];
+function collect(format: BrokerFormat, outcomes: readonly LineOutcome[]): BrokerCsvResult {
+  const rows: ImportedRow[] = [];
   const skipped: ImportIssue[] = [];
   const errors: ImportIssue[] = [];
-  for (const row of rows) {
-    const result = spec.mapRow(row);
-    if (result.kind === 'error') errors.push({ line: row.line, message: result.message });
-    if (result.kind === 'skip') skipped.push({ line: row.line, message: result.reason });
+  for (const { line, outcome: result } of outcomes) {
+    if (result.kind === 'error') errors.push({ line, message: result.message });
+    if (result.kind === 'skip') skipped.push({ line, message: result.reason });
     if (result.kind !== 'transactions') continue;
-    for (const tx of result.transactions) {
+    result.transactions.forEach((tx, index) => {
       const checked = NewTransaction.safeParse(tx);
-      if (checked.success) transactions.push(checked.data);
-      else errors.push({ line: row.line, message: describeIssues(checked.error.issues) });
-    }
+      if (!checked.success) {
+        errors.push({ line, message: describeIssues(checked.error.issues) });
+        return;
+      }
+      rows.push({ line, index, transaction: checked.data, ...result.meta });
+    });
   }
   if (errors.length > 0) return { ok: false, format, errors };
-  return { ok: true, format, transactions, skipped };
+  return { ok: true, format, transactions: rows.map((r) => r.transaction), rows, skipped };
 }
 
 function describeIssues(issues: readonly { path: PropertyKey[]; message: string }[]): string {

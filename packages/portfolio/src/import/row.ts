@@ -1,13 +1,27 @@
 import type { NewTransaction } from '../transaction.js';
 
-/** One data row of a CSV file, read by header name. */
+/** One data row of a CSV file, read by header name or by position. */
 export interface CsvRow {
   /** 1-based line in the file where the row starts. */
   readonly line: number;
+  /** The cells as read, untrimmed. */
+  readonly cells: readonly string[];
   /** Trimmed value of the first column with this header name (case-insensitive); '' if absent. */
   get(column: string): string;
   /** Whether the file has a column with this header name (case-insensitive). */
   has(column: string): boolean;
+  /** Trimmed value of the cell at 0-based `index`; '' if absent. */
+  cell(index: number): string;
+}
+
+/**
+ * What the file says about the transactions of one row, beyond the transaction itself:
+ * `externalId` is the broker's own stable id of the row (the import fingerprint uses it when
+ * present), `name` the instrument's display name the export gives.
+ */
+export interface RowMeta {
+  readonly externalId?: string;
+  readonly name?: string;
 }
 
 /**
@@ -15,29 +29,73 @@ export interface CsvRow {
  * reason shown to the user), or an error that makes the whole file fail.
  */
 export type RowOutcome =
-  | { readonly kind: 'transactions'; readonly transactions: NewTransaction[] }
+  | {
+      readonly kind: 'transactions';
+      readonly transactions: NewTransaction[];
+      readonly meta?: RowMeta;
+    }
   | { readonly kind: 'skip'; readonly reason: string }
   | { readonly kind: 'error'; readonly message: string };
 
-/** A supported broker export layout. */
+/** A row's outcome with the line it belongs to (see {@link BrokerFormatSpec.mapTable}). */
+export interface LineOutcome {
+  readonly line: number;
+  readonly outcome: RowOutcome;
+}
+
+/**
+ * A supported broker export layout: one module per broker under `formats/`, registered in
+ * `formats/index.ts`. A format reads one row at a time (`mapRow`), or the whole table when rows
+ * depend on each other (`mapTable`, e.g. DEGIRO's continuation lines).
+ */
 export interface BrokerFormatSpec {
   readonly id: string;
   /** Human name shown in messages. */
   readonly label: string;
-  readonly delimiter: ',' | ';';
+  readonly delimiter: ',' | ';' | '\t' | '|';
   /** Whether a header row (lower-cased, trimmed names) is this format's. */
   matches(header: readonly string[]): boolean;
-  mapRow(row: CsvRow): RowOutcome;
+  mapRow(row: CsvRow, context?: RowContext): RowOutcome;
+  /** Optional whole-table mapping; when absent every row goes through `mapRow`. */
+  mapTable?(rows: readonly CsvRow[], context?: RowContext): LineOutcome[];
+}
+
+/** What the importer knows beyond the file: the account currency for files that omit it. */
+export interface RowContext {
+  readonly accountCurrency?: string;
 }
 
 /** Shorthand constructors of {@link RowOutcome}. */
 export const outcome = {
   ok: (...transactions: NewTransaction[]): RowOutcome => ({ kind: 'transactions', transactions }),
+  with: (meta: RowMeta, ...transactions: NewTransaction[]): RowOutcome => ({
+    kind: 'transactions',
+    transactions,
+    meta: cleanMeta(meta),
+  }),
   skip: (reason: string): RowOutcome => ({ kind: 'skip', reason }),
   error: (message: string): RowOutcome => ({ kind: 'error', message }),
 };
 
+function cleanMeta(meta: RowMeta): RowMeta {
+  return {
+    ...(meta.externalId ? { externalId: meta.externalId } : {}),
+    ...(meta.name ? { name: meta.name } : {}),
+  };
+}
+
 /** Whether `header` contains every one of `required` (lower-case names). */
 export function hasColumns(header: readonly string[], required: readonly string[]): boolean {
   return required.every((name) => header.includes(name));
+}
+
+/** A cash movement by sign: > 0 a deposit, < 0 a withdrawal, 0 nothing (`undefined`). */
+export function cashBySign(
+  amount: string,
+  base: { currency: string; executedAt: string; note?: string; symbol?: string },
+): NewTransaction | undefined {
+  const negative = amount.startsWith('-');
+  const size = negative ? amount.slice(1) : amount;
+  if (/^0*(\.0*)?$/.test(size)) return undefined;
+  return { type: negative ? 'withdrawal' : 'deposit', amount: size, ...base };
 }

@@ -25,8 +25,12 @@ export interface NumberStyle {
  * except in the ambiguous `1,234` / `1.234` shape, settled by `style.decimal`.
  */
 export function readNumber(raw: string, column: string, style: NumberStyle = {}): Parsed<string> {
-  const compact = raw.replace(/[\s$€£]/g, '');
+  let compact = raw.replace(/[\s\u00a0$€£]/g, '');
   if (compact === '') return fail(`${column} is empty`);
+  // accounting negatives: (0,10) → -0,10; a sign after a currency sign: $-5 / -$5 both work
+  const parenthesised = /^\((.*)\)$/.exec(compact);
+  if (parenthesised) compact = `-${parenthesised[1]}`;
+  if (/^-?\d*[.,]$/.test(compact)) compact = `${compact}0`;
   const mark = decimalMarkOf(compact, style.decimal ?? '.');
   const thousands = mark === '.' ? ',' : '.';
   const normalized = compact.split(thousands).join('').replace(mark, '.');
@@ -65,4 +69,39 @@ export function sign(value: string): number {
 /** Product of two decimal strings, exact. */
 export function times(a: string, b: string): string {
   return new Dec(a).times(b).toFixed();
+}
+
+/** Reads a number cell that may be empty: `undefined` when empty, else as {@link readNumber}. */
+export function readOptionalNumber(
+  raw: string,
+  column: string,
+  style: NumberStyle = {},
+): Parsed<string | undefined> {
+  return raw.trim() === '' || raw.trim() === '-'
+    ? { ok: true, value: undefined }
+    : readNumber(raw, column, style);
+}
+
+/** Sum of decimal strings, exact. */
+export function plus(...values: string[]): string {
+  return values.reduce((sum, v) => sum.plus(v), new Dec(0)).toFixed();
+}
+
+/** Difference of two decimal strings, exact. */
+export function minus(a: string, b: string): string {
+  return new Dec(a).minus(b).toFixed();
+}
+
+/**
+ * Quotient of two decimal strings, rounded half-even to 20 decimal places: a unit price worked out
+ * from a total and a quantity, precise enough that quantity × price gives back the total at every
+ * scale the API shows (amounts at 2 places, costs at 10), yet short enough for a decimal string.
+ */
+export function dividedBy(a: string, b: string): string {
+  return new Dec(a).div(b).toDecimalPlaces(20, Dec.ROUND_HALF_EVEN).toFixed();
+}
+
+/** Negation of a decimal string. */
+export function negate(value: string): string {
+  return new Dec(value).neg().toFixed();
 }

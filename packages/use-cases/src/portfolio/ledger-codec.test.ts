@@ -22,6 +22,8 @@ function stored(tx: NewTransaction): StoredTransaction {
     executedAt: String(row.executedAt),
     note: row.note ?? null,
     importBatchId: null,
+    fingerprint: null,
+    name: null,
   };
 }
 

@@ -1,5 +1,6 @@
 import {
   type DerivedPortfolio,
+  type DeriveOptions,
   deriveHoldings,
   type LedgerTransaction,
   PortfolioError,
@@ -8,23 +9,32 @@ import { StoreError, type TransactionsRepository } from '@svc/portfolio-store';
 import { UseCaseError } from '../errors.js';
 import { toLedgerTransaction } from './ledger-codec.js';
 
-/** Largest page the store serves; the ledger is read in pages of this size. */
-const LEDGER_PAGE = 100;
-
 /** Every transaction of one portfolio of the user, in store order (newest first). */
 export async function readLedger(
   transactions: TransactionsRepository,
   userId: string,
   portfolioId: string,
 ): Promise<LedgerTransaction[]> {
-  const ledger: LedgerTransaction[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await transactions.list(userId, { portfolioId, limit: LEDGER_PAGE, cursor });
-    ledger.push(...page.items.map(toLedgerTransaction));
-    cursor = page.nextCursor ?? undefined;
-  } while (cursor !== undefined);
-  return ledger;
+  return (await readLedgerWithNames(transactions, userId, portfolioId)).ledger;
+}
+
+/**
+ * Every transaction of one portfolio of the user (newest first), and the instrument names the
+ * imports gave, per symbol (the newest name wins).
+ */
+export async function readLedgerWithNames(
+  transactions: TransactionsRepository,
+  userId: string,
+  portfolioId: string,
+): Promise<{ ledger: LedgerTransaction[]; names: Map<string, string> }> {
+  const rows = await transactions.listAll(userId, portfolioId);
+  const names = new Map<string, string>();
+  for (const row of rows) {
+    if (row.symbol !== null && row.name !== null && !names.has(row.symbol)) {
+      names.set(row.symbol, row.name);
+    }
+  }
+  return { ledger: rows.map(toLedgerTransaction), names };
 }
 
 /**
@@ -32,28 +42,23 @@ export async function readLedger(
  *
  * @param problemPath - the `path` of the field problem to report (`quantity` for one recorded
  *   transaction, `file` for an import).
+ * The same symbol may be held in several currencies (one holding each, migration
+ * `0003-import-fingerprints`).
+ *
  * @throws UseCaseError `validation_failed` when a sell exceeds the units held at that moment
- *   (`insufficient_quantity` of `deriveHoldings`), when a transaction is malformed, or when one
- *   symbol would be held in two currencies (the store keeps one holding per symbol and portfolio).
+ *   (`insufficient_quantity` of `deriveHoldings`) or when a transaction is malformed.
  */
-export function deriveChecked(ledger: readonly LedgerTransaction[], problemPath: string) {
-  let derived: DerivedPortfolio;
+export function deriveChecked(
+  ledger: readonly LedgerTransaction[],
+  problemPath: string,
+  options: DeriveOptions = {},
+): DerivedPortfolio {
   try {
-    derived = deriveHoldings(ledger);
+    return deriveHoldings(ledger, options);
   } catch (error) {
     if (!(error instanceof PortfolioError)) throw error;
     throw invalid(error.message, problemPath, error);
   }
-  const currencies = new Map<string, string>();
-  for (const holding of derived.holdings) {
-    const seen = currencies.get(holding.symbol);
-    if (seen !== undefined) {
-      const message = `${holding.symbol} would be held in two currencies (${seen}, ${holding.currency}); a portfolio holds each symbol in one currency`;
-      throw invalid(message, problemPath);
-    }
-    currencies.set(holding.symbol, holding.currency);
-  }
-  return derived;
 }
 
 /**

@@ -30,6 +30,49 @@ export interface MarketInputsDeps {
 export interface MarketInputs {
   readonly quotes: Map<string, Quote>;
   readonly eurRates: Map<string, string>;
+  /** The day each rate of `eurRates` was published for. */
+  readonly eurRateDates: Map<string, string>;
+}
+
+/**
+ * How far (days) the ECB rate used for a transaction may lie before the transaction's day: the
+ * rate of the day, or of the last publication before it (the convention of EU invoicing and of
+ * Portfolio Performance; research note broker-import-anchors §6), over at most a long holiday.
+ */
+export const MAX_HISTORIC_RATE_GAP_DAYS = 7;
+
+/**
+ * The EUR rate (units per 1 EUR) of every currency on the day of every buy and sell of `ledger`,
+ * for `deriveHoldings`' `eurRateOn`: the FX provider's rate on or before that day, no more than
+ * {@link MAX_HISTORIC_RATE_GAP_DAYS} before it. Without a provider, or when it fails, the rates
+ * cached in `fx_rates` are used under the same rule; a day without a rate gives `undefined` (the
+ * holding's EUR cost is then null). Each (currency, day) is asked once.
+ */
+export async function historicEurRates(
+  deps: MarketInputsDeps,
+  ledger: readonly { type: string; currency: string; executedAt: string }[],
+): Promise<(currency: string, day: string) => string | undefined> {
+  const wanted = new Map<string, { currency: string; day: string }>();
+  for (const tx of ledger) {
+    if ((tx.type !== 'buy' && tx.type !== 'sell') || tx.currency === 'EUR') continue;
+    const day = new Date(tx.executedAt).toISOString().slice(0, 10);
+    wanted.set(`${tx.currency} ${day}`, { currency: tx.currency, day });
+  }
+  const rates = new Map<string, string>();
+  for (const [key, { currency, day }] of wanted) {
+    const fetched = deps.fx && (await tolerate(deps.fx.getRate('EUR', currency, { asOf: day })));
+    if (fetched) {
+      if (fetched.asOf >= daysBefore(day, MAX_HISTORIC_RATE_GAP_DAYS)) {
+        rates.set(key, numberToDecimal(fetched.rate));
+      }
+      continue;
+    }
+    const cached = await deps.marketData.latestFxRate('EUR', currency, day);
+    if (cached !== undefined && cached.date >= daysBefore(day, MAX_HISTORIC_RATE_GAP_DAYS)) {
+      rates.set(key, cached.rate);
+    }
+  }
+  return (currency, day) => rates.get(`${currency} ${day}`);
 }
 
 /**
@@ -64,15 +107,17 @@ export async function gatherMarketInputs(
   // one statement each for the cache writes (one row per key: ON CONFLICT cannot touch a row twice)
   await deps.marketData.upsertQuotes([...fetchedQuotes.values()]);
   const eurRates = new Map<string, string>();
+  const eurRateDates = new Map<string, string>();
   const fetchedRates: NewFxRate[] = [];
   for (const currency of currenciesOf(derived, quotes)) {
     const result = await eurRateFor(deps, currency, day);
     if (result === undefined) continue;
     eurRates.set(currency, result.rate);
+    eurRateDates.set(currency, result.date);
     if (result.fetched) fetchedRates.push(result.fetched);
   }
   await deps.marketData.upsertFxRates(fetchedRates);
-  return { quotes, eurRates };
+  return { quotes, eurRates, eurRateDates };
 }
 
 /** Every currency other than EUR that a holding, a cash balance or a quote is in, sorted. */
@@ -108,16 +153,16 @@ async function eurRateFor(
   deps: MarketInputsDeps,
   currency: string,
   day: string,
-): Promise<{ rate: string; fetched?: NewFxRate } | undefined> {
+): Promise<{ rate: string; date: string; fetched?: NewFxRate } | undefined> {
   const fetched = deps.fx && (await tolerate(deps.fx.getRate('EUR', currency, { asOf: day })));
   if (fetched) {
     const rate = numberToDecimal(fetched.rate);
     const row = { base: 'EUR', quote: currency, date: fetched.asOf, rate, source: fetched.source };
-    return { rate, fetched: row };
+    return { rate, date: fetched.asOf, fetched: row };
   }
   const cached = await deps.marketData.latestFxRate('EUR', currency, day);
   if (cached === undefined || cached.date < daysBefore(day, MAX_AGE)) return;
-  return { rate: cached.rate };
+  return { rate: cached.rate, date: cached.date };
 }
 
 const MAX_AGE = MAX_CACHED_MARKET_DATA_AGE_DAYS;

@@ -4,18 +4,18 @@ import {
   type Holding,
   NewTransaction,
   type Portfolio,
-  parseBrokerCsv,
   type Transaction,
 } from '@svc/portfolio';
 import { createRepositories, type Executor } from '@svc/portfolio-store';
 import type { z } from 'zod';
 import { UseCaseError } from '../errors.js';
+import { importBrokerFile } from './broker-import.js';
 import { deriveChecked, fromStoreError, readLedger } from './ledger.js';
 import { decodeTransaction, encodeTransaction } from './ledger-codec.js';
 import { toCashPosition, toHolding } from './position-records.js';
 import { mergeRevaluations, revaluePortfolio } from './revaluation.js';
 import {
-  BrokerFormatOption,
+  type BrokerImportOptions,
   CreatePortfolioInput,
   type ImportResult,
   RenamePortfolioInput,
@@ -37,11 +37,8 @@ export interface PortfolioServiceDeps {
   readonly now: () => Date;
 }
 
-/** Options of {@link PortfolioService.importBrokerCsv}. */
-export interface ImportBrokerCsvOptions {
-  /** The layout; `auto` (default) detects it from the header row. */
-  readonly format?: BrokerFormatOption;
-}
+/** Options of {@link PortfolioService.importBrokerCsv}: {@link BrokerImportOptions}. */
+export type ImportBrokerCsvOptions = BrokerImportOptions;
 
 /**
  * The portfolio flows of the service, shared by the REST API and the MCP server. Every method
@@ -167,43 +164,19 @@ export function createPortfolioService(deps: PortfolioServiceDeps) {
     },
 
     /**
-     * Imports a broker CSV export (Ghostfolio, Revolut, Interactive Brokers trades; see
-     * `parseBrokerCsv`), all or nothing, then revalues the portfolio.
-     * @throws UseCaseError `validation_failed` with `errors: [{ path: 'line N', message }]` for
-     *   every bad row (nothing stored), or `path: 'file'` when the file as a whole would oversell
-     *   or hold a symbol in two currencies; `not_found` (portfolio).
+     * Imports a broker export (see `importBrokerFile`; with `dryRun`, `previewBrokerImport`):
+     * all or nothing, idempotent by fingerprint, holdings and cash stored in the same database
+     * transaction.
+     * @throws UseCaseError `validation_failed` (failing rows, `path: 'line N'`; bad options),
+     *   `not_found` (portfolio).
      */
-    async importBrokerCsv(
+    importBrokerCsv(
       userId: string,
       portfolioId: string,
       text: string,
-      options: ImportBrokerCsvOptions = {},
+      options: BrokerImportOptions = {},
     ): Promise<ImportResult> {
-      const format = parseInput(BrokerFormatOption, options.format ?? 'auto', 'format');
-      await requirePortfolio(userId, portfolioId);
-      const parsed = parseBrokerCsv(text, { format });
-      if (!parsed.ok) {
-        throw new UseCaseError('validation_failed', 'the file has rows that cannot be imported', {
-          errors: parsed.errors.map((e) => ({ path: `line ${e.line}`, message: e.message })),
-        });
-      }
-      const batch = await deps.db
-        .transaction()
-        .execute(async (trx) => {
-          const scoped = createRepositories(trx);
-          const rows = parsed.transactions.map(encodeTransaction);
-          const imported = await scoped.transactions.importMany(userId, portfolioId, rows);
-          deriveChecked(await readLedger(scoped.transactions, userId, portfolioId), 'file');
-          return imported;
-        })
-        .catch((error: unknown) => fromStoreError(error, 'file'));
-      await revalueOne(userId, portfolioId, deps.now());
-      return {
-        format: parsed.format,
-        imported: batch.items.length,
-        skipped: parsed.skipped,
-        importBatchId: batch.importBatchId,
-      };
+      return importBrokerFile(deps, userId, portfolioId, text, options);
     },
 
     /**

@@ -5,6 +5,9 @@ import type {
   CashPosition as StoredCash,
   Holding as StoredHolding,
 } from '@svc/portfolio-store';
+import { Decimal } from 'decimal.js';
+
+const Dec = Decimal.clone({ precision: 40, rounding: Decimal.ROUND_HALF_EVEN });
 
 /** The store's rows for the valued positions of one portfolio (`replaceForPortfolio` input). */
 export function toStoredPositions(valued: ValuedPortfolio): {
@@ -25,12 +28,17 @@ export function toStoredPositions(valued: ValuedPortfolio): {
       unrealizedPnlEur: h.unrealizedPnlEur,
       weight: h.weight,
       valuedAt: h.valuedAt,
+      priceAsOf: h.priceAsOf,
+      fxAsOf: h.fxAsOf,
+      stale: h.stale,
+      realizedPnlEur: h.realizedPnlEur,
     })),
     cash: valued.cash.map((c) => ({
       currency: c.currency,
       amount: c.amount,
       amountEur: c.amountEur,
       valuedAt: c.valuedAt,
+      fxAsOf: c.fxAsOf,
     })),
   };
 }
@@ -43,16 +51,64 @@ export function toStoredPositions(valued: ValuedPortfolio): {
  */
 export function toHolding(row: StoredHolding): Holding {
   return {
-    ...row,
+    id: row.id,
+    portfolioId: row.portfolioId,
+    symbol: row.symbol,
     name: row.name ?? row.symbol,
+    quantity: row.quantity,
     averageCost: required(row.averageCost, 'averageCost', row.id),
+    currency: row.currency,
+    lastPrice: row.lastPrice,
+    marketValue: money(row.marketValue),
+    marketValueEur: money(row.marketValueEur),
+    costBasisEur: money(row.costBasisEur),
+    unrealizedPnlEur: money(row.unrealizedPnlEur),
+    weight: fixed(row.weight, WEIGHT_SCALE),
     valuedAt: required(row.valuedAt, 'valuedAt', row.id),
+    priceAsOf: row.priceAsOf,
+    fxAsOf: row.fxAsOf,
+    stale: row.stale ?? false,
+    realizedPnlEur: money(row.realizedPnlEur),
   };
 }
 
 /** A stored cash position as the contract publishes it; see {@link toHolding}. */
 export function toCashPosition(row: StoredCash): CashPosition {
-  return { ...row, valuedAt: required(row.valuedAt, 'valuedAt', row.id) };
+  return {
+    id: row.id,
+    portfolioId: row.portfolioId,
+    currency: row.currency,
+    amount: fixed(row.amount, MONEY_SCALE) ?? row.amount,
+    amountEur: money(row.amountEur),
+    valuedAt: required(row.valuedAt, 'valuedAt', row.id),
+    fxAsOf: row.fxAsOf,
+  };
+}
+
+/**
+ * Decimal places of every money amount the API publishes (`marketValue`, `marketValueEur`,
+ * `costBasisEur`, `unrealizedPnlEur`, `realizedPnlEur`, cash `amount` and `amountEur`,
+ * `totalValueEur`): 2, the minor unit of EUR, USD, CHF, GBP (a JPY amount also shows 2). Always
+ * written with exactly 2 places ("1568.76", "-0.50"). Rounded half-even here, at the edge only:
+ * the stored values and every computation keep full precision, so `unrealizedPnlEur` may differ
+ * from `marketValueEur − costBasisEur` by 0.01.
+ * Quantities, `lastPrice` and `averageCost` are published as stored (the broker's precision,
+ * at most 10 places), `weight` at {@link WEIGHT_SCALE} places.
+ */
+export const MONEY_SCALE = 2;
+
+/** Decimal places of `weight` (a fraction 0–1): 6, i.e. 0.0001 %. */
+export const WEIGHT_SCALE = 6;
+
+/** `value` rounded half-even to {@link MONEY_SCALE} places, or null. */
+export function money(value: string | null): string | null {
+  return fixed(value, MONEY_SCALE);
+}
+
+function fixed(value: string | null, places: number): string | null {
+  if (value === null) return null;
+  const rounded = new Dec(value).toDecimalPlaces(places, Dec.ROUND_HALF_EVEN);
+  return (rounded.isZero() ? new Dec(0) : rounded).toFixed(places);
 }
 
 function required(value: string | null, field: string, id: string): string {

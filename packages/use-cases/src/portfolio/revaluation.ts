@@ -1,10 +1,10 @@
-import { valueHoldings } from '@svc/portfolio';
+import { type DerivedPortfolio, type ValuationInputs, valueHoldings } from '@svc/portfolio';
 import { createRepositories, type Executor } from '@svc/portfolio-store';
 import { UseCaseError } from '../errors.js';
 import { utcDay } from './decimal-text.js';
-import { deriveChecked, readLedger } from './ledger.js';
-import { gatherMarketInputs, type MarketInputsDeps } from './market-inputs.js';
-import { toCashPosition, toHolding, toStoredPositions } from './position-records.js';
+import { deriveChecked, readLedger, readLedgerWithNames } from './ledger.js';
+import { gatherMarketInputs, historicEurRates, type MarketInputsDeps } from './market-inputs.js';
+import { money, toCashPosition, toHolding, toStoredPositions } from './position-records.js';
 import type { RevaluationResult } from './schemas.js';
 
 /** What {@link revaluePortfolio} needs. */
@@ -14,7 +14,9 @@ export interface RevaluationDeps extends Omit<MarketInputsDeps, 'marketData'> {
 
 /**
  * Re-derives one portfolio's holdings and cash from all its transactions, values them in EUR as
- * of `valuedAt` and stores them (`positions.replaceForPortfolio`).
+ * of `valuedAt` and stores them (`positions.replaceForPortfolio`). The EUR cost of each holding is
+ * taken at the ECB rate of each purchase's day (`historicEurRates`), so unrealised P&L in EUR
+ * includes the currency effect; realised P&L in EUR is kept per holding.
  *
  * Market data (quotes, FX) is gathered first, outside any database transaction (a live provider
  * may be slow). Then, in one database transaction that locks the portfolio row (`FOR UPDATE`,
@@ -34,12 +36,11 @@ export async function revaluePortfolio(
   if ((await repos.portfolios.get(userId, portfolioId)) === undefined) {
     throw new UseCaseError('not_found', `portfolio ${portfolioId} not found`);
   }
-  const before = deriveChecked(await readLedger(repos.transactions, userId, portfolioId), 'ledger');
-  const inputs = await gatherMarketInputs(
-    { quotes: deps.quotes, fx: deps.fx, marketData: repos.marketData },
-    before,
-    utcDay(valuedAt),
-  );
+  const beforeLedger = await readLedger(repos.transactions, userId, portfolioId);
+  const before = deriveChecked(beforeLedger, 'ledger');
+  const marketDeps = { quotes: deps.quotes, fx: deps.fx, marketData: repos.marketData };
+  const inputs = await gatherMarketInputs(marketDeps, before, utcDay(valuedAt));
+  const eurRateOn = await historicEurRates(marketDeps, beforeLedger);
   const at = valuedAt.toISOString();
   return deps.db.transaction().execute(async (trx) => {
     const tx = createRepositories(trx);
@@ -47,28 +48,48 @@ export async function revaluePortfolio(
     if (!(await tx.portfolios.lockForUpdate(userId, portfolioId))) {
       throw new UseCaseError('not_found', `portfolio ${portfolioId} not found`);
     }
-    const derived = deriveChecked(await readLedger(tx.transactions, userId, portfolioId), 'ledger');
-    const valued = valueHoldings(derived, { ...inputs, valuedAt: at });
-    const stored = await tx.positions.replaceForPortfolio(
-      userId,
-      portfolioId,
-      toStoredPositions(valued),
-    );
-    return {
+    const { ledger, names } = await readLedgerWithNames(tx.transactions, userId, portfolioId);
+    return storeValuation(tx, userId, portfolioId, deriveChecked(ledger, 'ledger', { eurRateOn }), {
+      ...inputs,
       valuedAt: at,
-      portfolios: [
-        {
-          portfolioId,
-          valuedAt: at,
-          totalValueEur: valued.totalValueEur,
-          complete: valued.complete,
-          issues: valued.issues,
-        },
-      ],
-      holdings: stored.holdings.map(toHolding),
-      cash: stored.cash.map(toCashPosition),
-    };
+      names,
+    });
   });
+}
+
+/**
+ * Values `derived` with `inputs` and replaces the portfolio's stored holdings and cash with the
+ * result, through `repos` (run it inside the database transaction that changed the ledger, so
+ * that transactions and positions change together).
+ */
+export async function storeValuation(
+  repos: ReturnType<typeof createRepositories>,
+  userId: string,
+  portfolioId: string,
+  derived: DerivedPortfolio,
+  inputs: ValuationInputs,
+): Promise<RevaluationResult> {
+  const at = inputs.valuedAt;
+  const valued = valueHoldings(derived, inputs);
+  const stored = await repos.positions.replaceForPortfolio(
+    userId,
+    portfolioId,
+    toStoredPositions(valued),
+  );
+  return {
+    valuedAt: at,
+    portfolios: [
+      {
+        portfolioId,
+        valuedAt: at,
+        totalValueEur: money(valued.totalValueEur) ?? '0.00',
+        complete: valued.complete,
+        issues: valued.issues,
+      },
+    ],
+    holdings: stored.holdings.map(toHolding),
+    cash: stored.cash.map(toCashPosition),
+  };
 }
 
 /** Merges the results of several portfolios' revaluations made at the same instant. */

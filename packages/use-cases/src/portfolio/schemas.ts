@@ -1,6 +1,7 @@
 import {
   BROKER_FORMATS,
   CashPosition,
+  ColumnMapping,
   CurrencyCode,
   DecimalString,
   Holding,
@@ -77,14 +78,38 @@ export const TransactionPage = z
   .describe('A keyset page of transactions');
 export type TransactionPage = z.infer<typeof TransactionPage>;
 
-/** A broker CSV layout the importer reads, or `auto` to detect it from the header row. */
+/** A broker export layout the importer reads, or `auto` to detect it from the content. */
 export const BrokerFormatOption = z
   .enum(['auto', ...BROKER_FORMATS])
   .meta({ id: 'BrokerFormatOption' })
-  .describe('auto (detect from the header row) | ghostfolio | revolut | ibkr-trades');
+  .describe(`auto (detect from the content) | ${BROKER_FORMATS.join(' | ')}`);
 export type BrokerFormatOption = z.infer<typeof BrokerFormatOption>;
 
-/** A row of a broker file, with its 1-based line number and why it was left out. */
+/** Options of a broker import (the route's query). */
+export const BrokerImportOptions = z
+  .object({
+    format: BrokerFormatOption.default('auto'),
+    dryRun: z
+      .boolean()
+      .default(false)
+      .describe('Answer what the import would do, without storing anything'),
+    oversell: z
+      .enum(['cash-only', 'reject'])
+      .default('cash-only')
+      .describe(
+        'A sale of more units than held at its time: cash-only (default; the export began after the purchase, so the units not held only add their proceeds to cash, listed in warnings) or reject (the import fails at that line)',
+      ),
+    accountCurrency: CurrencyCode.optional().describe(
+      'Currency of the account, for exports that do not name it (XTB); default EUR',
+    ),
+    mapping: ColumnMapping.optional().describe(
+      'A confirmed column mapping for a broker without a module of its own (the dry run proposes one)',
+    ),
+  })
+  .meta({ id: 'BrokerImportOptions' });
+export type BrokerImportOptions = z.input<typeof BrokerImportOptions>;
+
+/** A row of a broker file, with its 1-based line number and what happened to it. */
 export const ImportLine = z
   .object({
     line: z.number().int().min(0).describe('1-based line of the file (0: the whole file)'),
@@ -93,18 +118,69 @@ export const ImportLine = z
   .meta({ id: 'ImportLine' });
 export type ImportLine = z.infer<typeof ImportLine>;
 
-/** Result of a broker CSV import: every importable row was stored, in one database transaction. */
+/** A holding as an import leaves it, before valuation. */
+export const ImportedHolding = z
+  .object({
+    symbol: z.string(),
+    name: z.string().describe('The name the export gives; the symbol when none'),
+    currency: CurrencyCode,
+    quantity: DecimalString,
+    averageCost: DecimalString.describe('Per unit, in `currency`, fees included'),
+    costBasis: DecimalString.describe('quantity × averageCost, in `currency`, 2 decimals'),
+  })
+  .meta({ id: 'ImportedHolding' });
+
+/**
+ * What a broker import did, or would do (`dryRun`). On a real import every importable row was
+ * stored together with the re-derived holdings and cash, in one database transaction.
+ */
 export const ImportResult = z
   .object({
     format: z.enum(BROKER_FORMATS).describe('The layout the file was read as'),
-    imported: z.number().int().min(0).describe('Transactions stored'),
+    dryRun: z.boolean().describe('true: nothing was stored'),
+    rows: z.number().int().min(0).describe('Transactions the file yields'),
+    imported: z
+      .number()
+      .int()
+      .min(0)
+      .describe('Transactions stored (on a dry run: that would be stored)'),
+    alreadyPresent: z
+      .number()
+      .int()
+      .min(0)
+      .describe('Transactions of the file the portfolio already holds (same fingerprint)'),
     skipped: z
       .array(ImportLine)
-      .describe('Rows deliberately left out (no effect on holdings or cash), with the reason'),
-    importBatchId: z.string().describe('Shared by every transaction of this import'),
+      .describe(
+        'Rows left out (no effect, not modelled, or repeated in the file), with the reason',
+      ),
+    warnings: z
+      .array(ImportLine)
+      .describe('Rows imported with an adjustment (a sale beyond the units held), with the reason'),
+    failed: z
+      .array(ImportLine)
+      .describe('Rows that make the import fail; only a dry run answers with any'),
+    holdings: z.array(ImportedHolding).describe('Holdings after the import'),
+    cash: z
+      .array(z.object({ currency: CurrencyCode, amount: DecimalString }))
+      .describe('Cash per currency after the import, 2 decimals'),
+    importBatchId: z
+      .string()
+      .nullable()
+      .describe('Shared by every transaction of this import; null on a dry run'),
+    proposal: z
+      .object({
+        mapping: ColumnMapping,
+        unmappedActions: z.array(z.string()),
+        missing: z.array(z.string()),
+      })
+      .optional()
+      .describe(
+        'Dry run of a file no format recognises: a column mapping proposed from its headers and values, to confirm or correct and send back as `mapping`',
+      ),
   })
   .meta({ id: 'ImportResult' })
-  .describe('What a broker CSV import stored');
+  .describe('What a broker import stored, or would store');
 export type ImportResult = z.infer<typeof ImportResult>;
 
 /** Why a position was stored with null values (see `valueHoldings` of `@svc/portfolio`). */

@@ -9,9 +9,13 @@ export function portfolio({ baseUrl }: DocsAddresses): SectionText {
       summary:
         'Holdings and cash follow from recorded transactions and carry stored EUR values with ' +
         'the instant they were valued (valuedAt). Reads take an optional portfolioId (default: ' +
-        'all of your portfolios). Money and quantities are decimal strings (e.g. "2492.2778137427"), ' +
-        'never JSON numbers, in the record currency plus EUR; weight is a fraction (0–1) of the ' +
-        "portfolio's gross EUR value (valued holdings plus positive cash).",
+        'all of your portfolios). Money and quantities are decimal strings, never JSON numbers: ' +
+        'money amounts with exactly 2 decimals (e.g. "2492.28", rounded half-even), quantities and ' +
+        'prices as the broker gives them, weight with 6 (a fraction 0–1 of the ' +
+        "portfolio's gross EUR value: valued holdings plus positive cash). costBasisEur takes each " +
+        'purchase at the ECB rate of its day, so unrealizedPnlEur includes the currency effect; ' +
+        'priceAsOf and fxAsOf date the values, and stale says the quote or the rate is older than 5 days. ' +
+        'A symbol bought in two currencies is two holdings.',
       endpoints: [
         {
           method: 'GET',
@@ -24,13 +28,13 @@ export function portfolio({ baseUrl }: DocsAddresses): SectionText {
           path: '/api/holdings?portfolioId=',
           auth: 'session',
           description:
-            '[{ id, portfolioId, symbol, name, quantity, averageCost, currency, lastPrice, marketValue, marketValueEur, costBasisEur, unrealizedPnlEur, weight, valuedAt }]',
+            '[{ id, portfolioId, symbol, name, quantity, averageCost, currency, lastPrice, marketValue, marketValueEur, costBasisEur, unrealizedPnlEur, realizedPnlEur, weight, valuedAt, priceAsOf, fxAsOf, stale }]',
         },
         {
           method: 'GET',
           path: '/api/cash?portfolioId=',
           auth: 'session',
-          description: '[{ id, portfolioId, currency, amount, amountEur, valuedAt }]',
+          description: '[{ id, portfolioId, currency, amount, amountEur, valuedAt, fxAsOf }]',
         },
         {
           method: 'GET',
@@ -54,10 +58,10 @@ export function portfolio({ baseUrl }: DocsAddresses): SectionText {
         },
         {
           method: 'POST',
-          path: '/api/portfolios/{id}/import?format=',
+          path: '/api/portfolios/{id}/import?format=&dryRun=&oversell=&accountCurrency=',
           auth: 'session',
           description:
-            'broker CSV as text/csv or multipart (file part), at most 2 MB → 201 { format, imported, skipped }; any bad row → 400 with errors [{ path: "line N", message }] and nothing applied',
+            'broker export (DEGIRO, eToro, IBKR trades/cash, Revolut, Saxo, Schwab, Trade Republic, Trading 212, XTB, Ghostfolio CSV/JSON; detected from the content) as text/csv, application/json or multipart (file part), at most 2 MB → 201 { format, rows, imported, alreadyPresent, skipped, warnings, holdings, cash, importBatchId }; re-importing stores nothing (alreadyPresent); dryRun=1 → 200 with the same answer and failed lines, nothing stored; any bad row → 400 with errors [{ path: "line N", message }] and nothing applied',
         },
         {
           method: 'POST',

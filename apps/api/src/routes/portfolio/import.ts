@@ -22,7 +22,11 @@ export const IMPORT_LIMIT_BYTES = DEFAULT_IMPORT_LIMITS.maxBytes;
  * validates the `text/csv` body with its schema; a multipart body is not parsed into fields, so
  * {@link readUpload} enforces its schema (one non-empty part named `file`).
  */
-const UPLOAD_MEDIA = { 'text/csv': CsvUpload, 'multipart/form-data': MultipartUpload } as const;
+const UPLOAD_MEDIA = {
+  'text/csv': CsvUpload,
+  'application/json': CsvUpload,
+  'multipart/form-data': MultipartUpload,
+} as const;
 
 /**
  * OpenAPI of the import: the zod transform for params, query and responses, plus a request body
@@ -47,11 +51,13 @@ export interface BrokerImportOptions {
 }
 
 /**
- * `POST /portfolios/{id}/import`: a broker CSV export (Ghostfolio, Revolut, Interactive Brokers
- * trades), sent as a `text/csv` body or as `multipart/form-data` with a part named `file`
- * (`@fastify/multipart`, one file, size-limited). All rows or none are stored: a bad row answers
- * 400 `validation_failed` with `errors: [{ path: 'line N', message }]`. Answers 201 ImportResult.
- * The CSV parser and the multipart plugin are registered in this plugin's scope only.
+ * `POST /portfolios/{id}/import`: a broker export (every format of `BROKER_FORMATS`), sent as a
+ * `text/csv` or `application/json` body or as `multipart/form-data` with a part named `file`
+ * (`@fastify/multipart`, one file, size-limited). All rows or none are stored, with the derived
+ * holdings and cash, in one database transaction; a failing row answers 400 `validation_failed`
+ * with `errors: [{ path: 'line N', message }]`. Answers 201 ImportResult, or 200 with
+ * `?dryRun=1` (nothing stored). The body parsers and the multipart plugin are registered in this
+ * plugin's scope only.
  */
 export const brokerImportRoute: FastifyPluginAsyncZod<BrokerImportOptions> = async (
   app,
@@ -60,6 +66,14 @@ export const brokerImportRoute: FastifyPluginAsyncZod<BrokerImportOptions> = asy
   const limit = IMPORT_LIMIT_BYTES;
   app.addContentTypeParser(
     'text/csv',
+    { parseAs: 'string', bodyLimit: limit },
+    (_request, body, done) => done(null, body),
+  );
+  // a Ghostfolio JSON export is read as text by the importer (lines are reported), in this
+  // plugin's scope only: every other route keeps Fastify's JSON parser
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser(
+    'application/json',
     { parseAs: 'string', bodyLimit: limit },
     (_request, body, done) => done(null, body),
   );
@@ -73,25 +87,33 @@ export const brokerImportRoute: FastifyPluginAsyncZod<BrokerImportOptions> = asy
     bodyLimit: limit,
     schema: {
       tags: ['portfolio'],
-      summary: 'Import a broker CSV export (all rows or none); holdings are re-derived',
-      description: `Send the file as \`text/csv\` or as \`multipart/form-data\` with a part named \`file\`, at most ${limit} bytes (413 beyond) and 10 000 rows. The layout is detected from the header row unless \`format\` says otherwise. A bad row rejects the file: 400 with \`errors: [{ path: "line N", message }]\` and nothing stored. Rows that have no effect on holdings or cash are listed in \`skipped\`.`,
+      summary: 'Import a broker export (all rows or none, idempotent); holdings are re-derived',
+      description: `Send the file as \`text/csv\` (a Ghostfolio JSON export as \`application/json\`) or as \`multipart/form-data\` with a part named \`file\`, at most ${limit} bytes (413 beyond) and 10 000 rows. The layout is detected from the content unless \`format\` says otherwise (DEGIRO, eToro, IBKR trades and cash transactions, Revolut, Saxo, Schwab, Trade Republic, Trading 212, XTB, Ghostfolio CSV and JSON). Rows apply in execution order. A failing row rejects the file: 400 with \`errors: [{ path: "line N", message }]\` and nothing stored. Transactions already imported (same fingerprint) are not stored again and are counted in \`alreadyPresent\`. Rows left out are listed in \`skipped\`, rows adjusted (a sale of units not held) in \`warnings\`. With \`dryRun=1\` the answer is 200 and nothing is stored; failing rows are then listed in \`failed\`.`,
       params: PortfolioParams,
       querystring: ImportQuery,
       body: { content: { 'text/csv': { schema: CsvUpload } } },
       response: {
+        200: jsonResponse('What the import would store (dryRun)', ImportResult),
         201: jsonResponse('What the import stored', ImportResult),
         ...errorResponses(404, 413, 415),
       },
     },
     handler: async (request, reply) => {
       const text = await readUpload(request);
+      const { format, dryRun, oversell, accountCurrency, mapping } = request.query;
       const result = await options.portfolios.importBrokerCsv(
         currentUser(request).id,
         request.params.id,
         text,
-        request.query.format === undefined ? {} : { format: request.query.format },
+        {
+          ...(format === undefined ? {} : { format }),
+          ...(dryRun === undefined ? {} : { dryRun }),
+          ...(oversell === undefined ? {} : { oversell }),
+          ...(accountCurrency === undefined ? {} : { accountCurrency }),
+          ...(mapping === undefined ? {} : { mapping }),
+        },
       );
-      return reply.code(201).send(result);
+      return reply.code(result.dryRun ? 200 : 201).send(result);
     },
   });
 };

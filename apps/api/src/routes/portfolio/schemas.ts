@@ -1,5 +1,5 @@
-import { BROKER_FORMATS } from '@svc/portfolio';
-import { TransactionListQuery } from '@svc/use-cases';
+import { BROKER_FORMATS, ColumnMapping } from '@svc/portfolio';
+import { BrokerImportOptions, TransactionListQuery } from '@svc/use-cases';
 import { z } from 'zod';
 
 const PortfolioId = z.uuid().describe('Portfolio id (another user’s answers 404)');
@@ -23,13 +23,36 @@ export const TransactionsQuery = TransactionListQuery.extend({
   portfolioId: PortfolioFilterQuery.shape.portfolioId,
 });
 
-/** Query of `POST /api/portfolios/{id}/import`. */
+const Flag = z.enum(['1', '0', 'true', 'false']).transform((v) => v === '1' || v === 'true');
+
+/** Query of `POST /api/portfolios/{id}/import` (the options of `BrokerImportOptions`). */
 export const ImportQuery = z.object({
   format: z
     .enum(['auto', ...BROKER_FORMATS])
     .optional()
     .describe(
-      'Layout of the file: auto (default: detected from the header row), ghostfolio, revolut, ibkr-trades',
+      `Layout of the file: auto (default: detected from the content), ${BROKER_FORMATS.join(', ')}`,
+    ),
+  dryRun: Flag.optional().describe(
+    '1 or true: answer 200 with what the import would do (rows, holdings and cash after, skipped, adjusted and failing lines) and store nothing',
+  ),
+  oversell: BrokerImportOptions.shape.oversell.unwrap().optional(),
+  accountCurrency: BrokerImportOptions.shape.accountCurrency,
+  mapping: z
+    .string()
+    .max(10_000)
+    .transform((text, ctx) => {
+      try {
+        return JSON.parse(text) as unknown;
+      } catch {
+        ctx.addIssue({ code: 'custom', message: 'mapping must be JSON (a ColumnMapping)' });
+        return z.NEVER;
+      }
+    })
+    .pipe(ColumnMapping)
+    .optional()
+    .describe(
+      'A ColumnMapping as JSON, for a broker without a module: the dry run of such a file answers `proposal.mapping` to confirm or correct and send back here',
     ),
 });
 
@@ -37,7 +60,7 @@ export const ImportQuery = z.object({
 export const CsvUpload = z
   .string()
   .min(1, 'the file is empty')
-  .describe('The broker export, UTF-8 CSV with its header row');
+  .describe('The broker export, UTF-8 CSV with its header row (or Ghostfolio JSON)');
 
 /**
  * A `multipart/form-data` import body: one part named `file` holding the CSV (other text fields

@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { parseBrokerCsv } from './parse-broker-csv.js';
+
+// A broker with no module of its own (German headers, `;`, decimal comma, dd.MM.yyyy)
+const UNKNOWN = [
+  'Datum;Typ;Wertpapier;ISIN;Anzahl;Kurs;Währung;Gebühren;Betrag',
+  '15.03.2024;Kauf;Apple Inc.;US0378331005;2;150,50;USD;1,00;-302,00',
+  '20.03.2024;Dividende;Apple Inc.;US0378331005;;;USD;;0,48',
+  '21.03.2024;Einzahlung;;;;;EUR;;1.000,00',
+  '22.03.2024;Sonderfall;;;;;EUR;;5,00',
+].join('\n');
+
+describe('column mapping for an unknown broker', () => {
+  it('proposes a mapping from the headers and the values', () => {
+    const result = parseBrokerCsv(UNKNOWN);
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.errors[0]?.line).toBe(1);
+    expect(result.proposal).toEqual({
+      mapping: {
+        delimiter: ';',
+        columns: {
+          date: 'Datum',
+          action: 'Typ',
+          name: 'Wertpapier',
+          isin: 'ISIN',
+          quantity: 'Anzahl',
+          price: 'Kurs',
+          currency: 'Währung',
+          fee: 'Gebühren',
+          amount: 'Betrag',
+        },
+        dateOrder: 'dmy',
+        decimal: ',',
+        actions: { Kauf: 'buy', Dividende: 'dividend', Einzahlung: 'deposit', Sonderfall: 'skip' },
+      },
+      unmappedActions: ['Sonderfall'],
+      missing: ['symbol'],
+    });
+  });
+
+  it('imports with the confirmed mapping, listing what it skips', () => {
+    const proposal = parseBrokerCsv(UNKNOWN);
+    if (proposal.ok || !proposal.proposal) throw new Error('no proposal');
+    const result = parseBrokerCsv(UNKNOWN, { mapping: proposal.proposal.mapping });
+    expect(result).toMatchObject({
+      ok: true,
+      format: 'mapped',
+      transactions: [
+        {
+          type: 'buy',
+          symbol: 'US0378331005',
+          quantity: '2',
+          price: '150.5',
+          fee: '1',
+          currency: 'USD',
+          executedAt: '2024-03-15T00:00:00.000Z',
+        },
+        { type: 'dividend', symbol: 'US0378331005', amount: '0.48', currency: 'USD' },
+        { type: 'deposit', amount: '1000', currency: 'EUR' },
+      ],
+      skipped: [{ line: 5, message: expect.stringContaining('Sonderfall') }],
+    });
+    if (result.ok) expect(result.rows[0]?.name).toBe('Apple Inc.');
+    // a corrected mapping: the unknown action is a fee after all
+    const corrected = {
+      ...proposal.proposal.mapping,
+      actions: { ...proposal.proposal.mapping.actions, Sonderfall: 'fee' as const },
+    };
+    expect(parseBrokerCsv(UNKNOWN, { mapping: corrected })).toMatchObject({
+      ok: true,
+      skipped: [],
+      transactions: [{}, {}, {}, { type: 'fee', amount: '5', currency: 'EUR' }],
+    });
+  });
+});

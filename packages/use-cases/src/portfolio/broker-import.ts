@@ -1,0 +1,245 @@
+import {
+  type DerivedPortfolio,
+  fingerprintRows,
+  type ImportPlan,
+  type LedgerTransaction,
+  parseBrokerCsv,
+  planImport,
+} from '@svc/portfolio';
+import { createRepositories, type Executor } from '@svc/portfolio-store';
+import type { z } from 'zod';
+import { UseCaseError } from '../errors.js';
+import { utcDay } from './decimal-text.js';
+import { deriveChecked, fromStoreError, readLedgerWithNames } from './ledger.js';
+import { encodeTransaction } from './ledger-codec.js';
+import { gatherMarketInputs, historicEurRates, type MarketInputsDeps } from './market-inputs.js';
+import { money } from './position-records.js';
+import { storeValuation } from './revaluation.js';
+import { BrokerImportOptions, type ImportLine, type ImportResult } from './schemas.js';
+
+/** What {@link previewBrokerImport} reads: the database only. */
+export interface BrokerImportPreviewDeps {
+  readonly db: Executor;
+}
+
+/** What {@link importBrokerFile} needs: the database, the market data and the clock. */
+export interface BrokerImportDeps
+  extends BrokerImportPreviewDeps,
+    Omit<MarketInputsDeps, 'marketData'> {
+  readonly now: () => Date;
+}
+
+type ParsedOk = Extract<ReturnType<typeof parseBrokerCsv>, { ok: true }>;
+type PlanOk = Extract<ImportPlan, { ok: true }>;
+
+/**
+ * The dry run of a broker import (`?dryRun=1`): what importing `text` into the portfolio would do
+ * — the rows the file yields, how many the portfolio already holds, the rows skipped, adjusted or
+ * failing (with their lines), and the holdings and cash after — without writing anything. Failing
+ * rows are answered in `failed`, not thrown. The advisor's proposed import calls this too.
+ *
+ * @throws UseCaseError `validation_failed` for bad options; `not_found` (portfolio).
+ */
+export async function previewBrokerImport(
+  deps: BrokerImportPreviewDeps,
+  userId: string,
+  portfolioId: string,
+  text: string,
+  options: BrokerImportOptions = {},
+): Promise<ImportResult> {
+  const settings = readOptions(options);
+  const repos = createRepositories(deps.db);
+  await requirePortfolio(repos, userId, portfolioId);
+  const parsed = parse(text, settings);
+  if (!parsed.ok) {
+    const failed = failedResult(parsed.format ?? 'mapped', parsed.errors);
+    return parsed.proposal ? { ...failed, proposal: parsed.proposal } : failed;
+  }
+  const attempt = await planAgainst(repos, userId, portfolioId, parsed, settings);
+  if (!attempt.plan.ok) return failedResult(parsed.format, attempt.plan.errors, parsed);
+  return toResult(parsed, attempt.plan, attempt.names, { dryRun: true, importBatchId: null });
+}
+
+/**
+ * Imports a broker export (every format of `BROKER_FORMATS`), all or nothing, in ONE database
+ * transaction that locks the portfolio, drops the rows whose fingerprint it already holds,
+ * stores the rest and replaces the derived holdings and cash (valued in EUR): a crash at any
+ * point leaves either the whole import or none of it. Importing the same file again stores
+ * nothing and answers `alreadyPresent`. Market data is fetched before the transaction.
+ * With `dryRun` it is {@link previewBrokerImport}.
+ *
+ * @throws UseCaseError `validation_failed` with `errors: [{ path: 'line N', message }]` for every
+ *   failing row (nothing stored); `not_found` (portfolio).
+ */
+export async function importBrokerFile(
+  deps: BrokerImportDeps,
+  userId: string,
+  portfolioId: string,
+  text: string,
+  options: BrokerImportOptions = {},
+): Promise<ImportResult> {
+  const settings = readOptions(options);
+  if (settings.dryRun) return previewBrokerImport(deps, userId, portfolioId, text, settings);
+  const repos = createRepositories(deps.db);
+  await requirePortfolio(repos, userId, portfolioId);
+  const parsed = parse(text, settings);
+  if (!parsed.ok) throw failure(parsed.errors);
+  // a first plan outside the transaction tells which quotes and rates to fetch
+  const draft = await planAgainst(repos, userId, portfolioId, parsed, settings);
+  if (!draft.plan.ok) throw failure(draft.plan.errors);
+  const drafted = draft.plan;
+  const valuedAt = deps.now();
+  const marketDeps = { quotes: deps.quotes, fx: deps.fx, marketData: repos.marketData };
+  const inputs = await gatherMarketInputs(marketDeps, drafted.after, utcDay(valuedAt));
+  const eurRateOn = await historicEurRates(marketDeps, [
+    ...draft.ledger,
+    ...drafted.transactions.map((p) => p.transaction),
+  ]);
+  return deps.db
+    .transaction()
+    .execute(async (trx) => {
+      const tx = createRepositories(trx);
+      if (!(await tx.portfolios.lockForUpdate(userId, portfolioId))) {
+        throw new UseCaseError('not_found', `portfolio ${portfolioId} not found`);
+      }
+      const { plan, names, ledger } = await planAgainst(tx, userId, portfolioId, parsed, settings);
+      if (!plan.ok) throw failure(plan.errors);
+      const rows = plan.transactions.map((p) => ({
+        ...encodeTransaction(p.transaction),
+        fingerprint: p.fingerprint,
+        name: p.name ?? null,
+      }));
+      const batch =
+        rows.length === 0
+          ? { importBatchId: null }
+          : await tx.transactions.importMany(userId, portfolioId, rows);
+      const after = deriveChecked(
+        [...ledger, ...plan.transactions.map((p, i) => ({ ...p.transaction, id: `new:${i}` }))],
+        'file',
+        { eurRateOn },
+      );
+      await storeValuation(tx, userId, portfolioId, after, {
+        ...inputs,
+        valuedAt: valuedAt.toISOString(),
+        names,
+      });
+      return toResult(parsed, plan, names, {
+        dryRun: false,
+        importBatchId: batch.importBatchId,
+      });
+    })
+    .catch((error: unknown) => fromStoreError(error, 'file'));
+}
+
+type Settings = z.output<typeof BrokerImportOptions>;
+
+function readOptions(options: BrokerImportOptions): Settings {
+  const parsed = BrokerImportOptions.safeParse(options);
+  if (parsed.success) return parsed.data;
+  throw new UseCaseError('validation_failed', 'invalid import options', {
+    errors: parsed.error.issues.map((i) => ({
+      path: i.path.map(String).join('.') || 'options',
+      message: i.message,
+    })),
+  });
+}
+
+function parse(text: string, settings: Settings) {
+  return parseBrokerCsv(text, {
+    format: settings.format,
+    ...(settings.accountCurrency ? { accountCurrency: settings.accountCurrency } : {}),
+    ...(settings.mapping ? { mapping: settings.mapping } : {}),
+  });
+}
+
+async function requirePortfolio(
+  repos: ReturnType<typeof createRepositories>,
+  userId: string,
+  portfolioId: string,
+): Promise<void> {
+  if ((await repos.portfolios.get(userId, portfolioId)) === undefined) {
+    throw new UseCaseError('not_found', `portfolio ${portfolioId} not found`);
+  }
+}
+
+async function planAgainst(
+  repos: ReturnType<typeof createRepositories>,
+  userId: string,
+  portfolioId: string,
+  parsed: ParsedOk,
+  settings: Settings,
+): Promise<{ plan: ImportPlan; names: Map<string, string>; ledger: LedgerTransaction[] }> {
+  const rows = fingerprintRows(parsed.format, parsed.rows);
+  const { ledger, names } = await readLedgerWithNames(repos.transactions, userId, portfolioId);
+  const present = await repos.transactions.presentFingerprints(
+    userId,
+    portfolioId,
+    rows.map((r) => r.fingerprint),
+  );
+  const plan = planImport({
+    existing: ledger,
+    existingFingerprints: present,
+    rows,
+    oversell: settings.oversell,
+  });
+  for (const row of rows)
+    if (row.name && !names.has(row.transaction.symbol ?? '')) {
+      if (row.transaction.symbol) names.set(row.transaction.symbol, row.name);
+    }
+  return { plan, names, ledger };
+}
+
+function failure(errors: readonly ImportLine[]): UseCaseError {
+  return new UseCaseError('validation_failed', 'the file has rows that cannot be imported', {
+    errors: errors.map((e) => ({ path: `line ${e.line}`, message: e.message })),
+  });
+}
+
+function failedResult(
+  format: ImportResult['format'],
+  failed: readonly ImportLine[],
+  parsed?: ParsedOk,
+): ImportResult {
+  return {
+    format,
+    dryRun: true,
+    rows: parsed?.rows.length ?? 0,
+    imported: 0,
+    alreadyPresent: 0,
+    skipped: parsed?.skipped ?? [],
+    warnings: [],
+    failed: [...failed],
+    holdings: [],
+    cash: [],
+    importBatchId: null,
+  };
+}
+
+function toResult(
+  parsed: ParsedOk,
+  plan: PlanOk,
+  names: ReadonlyMap<string, string>,
+  extra: { dryRun: boolean; importBatchId: string | null },
+): ImportResult {
+  const after: DerivedPortfolio = plan.after;
+  return {
+    format: parsed.format,
+    dryRun: extra.dryRun,
+    rows: parsed.rows.length,
+    imported: plan.transactions.length,
+    alreadyPresent: plan.alreadyPresent,
+    skipped: [...parsed.skipped, ...plan.duplicates].sort((a, b) => a.line - b.line),
+    warnings: plan.warnings,
+    failed: [],
+    holdings: after.holdings.map((h) => ({
+      symbol: h.symbol,
+      name: names.get(h.symbol) ?? h.symbol,
+      currency: h.currency,
+      quantity: h.quantity,
+      averageCost: h.averageCost,
+      costBasis: money(h.costBasis) ?? h.costBasis,
+    })),
+    cash: after.cash.map((c) => ({ currency: c.currency, amount: money(c.amount) ?? c.amount })),
+    importBatchId: extra.importBatchId,
+  };
+}
