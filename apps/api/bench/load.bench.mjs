@@ -8,7 +8,7 @@
 // Both servers run in child processes (bench-server.mjs, modes `bare` and `load`); autocannon
 // sends from this process at a fixed overall rate (`overallRate`) over BENCH_CONNECTIONS
 // (default 64) connections for BENCH_STEP_SECONDS (default 5) per step, the rate starting at
-// BENCH_START_RATE (default 50 req/s) and multiplied by BENCH_RATE_FACTOR (default 1.5) after
+// BENCH_START_RATE (default 10 req/s) and multiplied by BENCH_RATE_FACTOR (default 1.5) after
 // each step, until p99 > 100 ms, an error, or the rate achieved falls below 90% of the target.
 // The mixed workload, cycled by every connection (10 requests):
 //   4 × cached evaluation   GET /api/stock-evaluation?symbol=… (4 symbols, session cookie)
@@ -22,14 +22,16 @@
 // the machine is shared, so figures are noisy: compare the two rows of one run.
 import { fork } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
 import autocannon from 'autocannon';
 
 const STEP_SECONDS = Number(process.env.BENCH_STEP_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
-const START_RATE = Number(process.env.BENCH_START_RATE ?? 50);
+const START_RATE = Number(process.env.BENCH_START_RATE ?? 10);
 const FACTOR = Number(process.env.BENCH_RATE_FACTOR ?? 1.5);
 const MAX_RATE = Number(process.env.BENCH_MAX_RATE ?? 100_000);
-const P99_LIMIT_MS = 100;
+/** The latency bound of a held rate (the issue's 100 ms); BENCH_P99_MS raises it on a busy machine. */
+const P99_LIMIT_MS = Number(process.env.BENCH_P99_MS ?? 100);
 
 /** Starts a bench server in a child process and waits for its { port, cookie, ... }. */
 function start(mode) {
@@ -122,6 +124,25 @@ async function preflight(base, requests) {
   }
 }
 
+/**
+ * The mix as ONE autocannon request whose `setupRequest` takes the next entry of a counter shared
+ * by every connection: the proportions hold at any rate, even when each connection sends only
+ * a few requests per step (a plain `requests` array restarts at its first entry on every
+ * connection, so slow steps would send mostly the first entries).
+ */
+function rotating(mix) {
+  let next = 0;
+  return [
+    {
+      setupRequest: (request) => {
+        const entry = mix[next % mix.length];
+        next += 1;
+        return { ...request, body: undefined, ...entry };
+      },
+    },
+  ];
+}
+
 /** Raises the rate step by step; answers every step and the last one held. */
 async function ramp(name, server, requests) {
   const url = `http://127.0.0.1:${server.port}`;
@@ -133,7 +154,7 @@ async function ramp(name, server, requests) {
       connections: CONNECTIONS,
       duration: STEP_SECONDS,
       overallRate: rate,
-      requests,
+      requests: rotating(requests),
     });
     const step = {
       rate,
@@ -194,10 +215,15 @@ console.log(
     `(servers ready in ${((Date.now() - filling) / 1000).toFixed(1)} s), ${CONNECTIONS} connections, ` +
     `${STEP_SECONDS} s per step, rate x${FACTOR} from ${START_RATE}/s until p99 > ${P99_LIMIT_MS} ms\n`,
 );
+const load = () => loadavg()[0].toFixed(1);
+console.log(
+  `load average before: ${load()} on ${availableParallelism()} CPUs (other processes of the machine)\n`,
+);
 const results = [];
 results.push(await ramp('bare', bare, [{ method: 'GET', path: '/bare' }]));
 results.push(await ramp('mixed', app, requests));
 const routes = await latencyByRoute(app);
+console.log(`\nload average after: ${load()} on ${availableParallelism()} CPUs`);
 await Promise.all([stop(bare), stop(app)]);
 
 console.log(

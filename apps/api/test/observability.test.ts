@@ -176,25 +176,18 @@ describe('GET /metrics', () => {
   });
 });
 
-describe('GET /metrics without METRICS_TOKEN', () => {
-  it('does not exist (404 problem+json)', async () => {
-    const ctx = await createTestContext();
-    try {
-      const res = await ctx.app.inject({ url: '/metrics' });
-      expect(res.statusCode).toBe(404);
-      expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
-    } finally {
-      await ctx.close();
-    }
-  });
-});
-
-describe('request ids', () => {
+describe('without METRICS_TOKEN', () => {
   let ctx: Awaited<ReturnType<typeof createTestContext>>;
   beforeAll(async () => {
     ctx = await createTestContext();
   });
   afterAll(() => ctx.close());
+
+  it('has no GET /metrics (404 problem+json)', async () => {
+    const res = await ctx.app.inject({ url: '/metrics' });
+    expect(res.statusCode).toBe(404);
+    expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+  });
 
   it('answers every request with X-Request-Id: the caller’s when well-formed, else a UUID', async () => {
     const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
