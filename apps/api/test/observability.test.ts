@@ -159,6 +159,31 @@ describe('GET /metrics', () => {
     expect(sample(text, 'process_resident_memory_bytes')).toBeGreaterThan(10_000_000);
   });
 
+  it('serves a second app built from the same runtime, sharing the service metrics', async () => {
+    const second = await buildApp(runtime.deps, { logger: false });
+    try {
+      await second.inject({ url: '/api/docs' });
+      const text = (
+        await second.inject({
+          url: '/metrics',
+          headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+        })
+      ).body;
+      expect(
+        sample(
+          text,
+          'http_request_duration_seconds_count{method="GET",route="/api/docs",status_code="200"}',
+        ),
+      ).toBe(1);
+      expect(text).not.toContain('route="/api/stock-evaluation"');
+      expect(
+        sample(text, 'svc_quota_events_total{quota="stock_evaluation",outcome="refused"}'),
+      ).toBe(1);
+    } finally {
+      await second.close();
+    }
+  });
+
   it('shows an event stream as open until its connection closes', async () => {
     const open = () =>
       scrape().then((res) => sample(res.body, 'svc_sse_streams_open{route="/test/stream"}'));

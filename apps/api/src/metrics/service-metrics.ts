@@ -13,9 +13,9 @@ export interface PoolStats {
 
 /**
  * The service's own Prometheus metrics, in one registry per app (never prom-client's global
- * one, so several apps in one process, as in the tests, do not collide). The HTTP request
- * histogram and the process metrics are added to the same registry by the metrics plugin
- * (`fastify-metrics`); `GET /metrics` renders this registry.
+ * one, so several apps in one process, as in the tests, do not collide). The metrics plugin
+ * (`fastify-metrics`) keeps the HTTP request histogram and the process metrics in a registry of
+ * each app, and `GET /metrics` renders both together.
  *
  * | Metric                               | Type    | Labels              | Meaning                                                        |
  * | ------------------------------------ | ------- | ------------------- | -------------------------------------------------------------- |

@@ -71,12 +71,14 @@ export async function registerMetrics(
   options: MetricsOptions = {},
 ): Promise<ServiceMetrics> {
   const metrics = options.metrics ?? createServiceMetrics();
-  const { registry } = metrics;
+  // The request histogram and the process metrics live in a registry of this app: the service
+  // metrics may be shared by several apps of one runtime (each would register them again).
+  const http = new promClient.Registry();
   app.decorate('serviceMetrics', metrics);
   await app.register(fastifyMetrics, {
     endpoint: null,
     promClient,
-    defaultMetrics: { enabled: true, register: registry },
+    defaultMetrics: { enabled: true, register: http },
     routeMetrics: {
       enabled: { histogram: true, summary: false },
       registeredRoutesOnly: false,
@@ -86,14 +88,15 @@ export async function registerMetrics(
           name: 'http_request_duration_seconds',
           help: 'HTTP request duration in seconds, by method, route pattern and status code',
           buckets: REQUEST_DURATION_BUCKETS,
-          registers: [registry],
+          registers: [http],
         },
         // Not recorded (`enabled.summary: false`), but created by the plugin all the same: kept
         // out of prom-client's global registry so that several apps can live in one process.
-        summary: { registers: [registry] },
+        summary: { registers: [http] },
       },
     },
   });
+  const registry = promClient.Registry.merge([metrics.registry, http]);
 
   app.addHook('onError', async (_request, _reply, error) => {
     if (MODEL_ERRORS.has(error.name)) metrics.providerError('model', errorCode(error));
