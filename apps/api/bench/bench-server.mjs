@@ -1,7 +1,9 @@
 // A server for api.bench.mjs, run as a child process so that the load generator and the server
 // do not share an event loop. `bare`: one Fastify route answering a small JSON. `app`: the real
 // service (openRuntime + buildApp from dist/) with the evaluation cache filled with 2,000+ rows
-// and one signed-in user. Reports { port, cookie, rows } to the parent over IPC.
+// and one signed-in user. Reports { port, cookie, rows } to the parent over IPC. `load` (for
+// load.bench.mjs): the `app` server plus, for the signed-in user, a portfolio with a few
+// transactions and a personal access token for MCP calls ({ portfolioId, token }).
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -13,6 +15,8 @@ const SHARED = resolve(
 );
 /** Synthetic copies of each real evaluation, so the cache holds 30 × (1 + REPLICAS) rows. */
 const REPLICAS = Number(process.env.BENCH_REPLICAS ?? 70);
+/** Bearer token of the servers' `GET /metrics` (read by load.bench.mjs). */
+const METRICS_TOKEN = 'bench-metrics-token-0123456789';
 
 async function bare() {
   const app = Fastify({ logger: false });
@@ -53,7 +57,51 @@ async function fillCache(moat, evaluations, actor) {
   return real.length * (1 + REPLICAS);
 }
 
-async function service({ memo = true } = {}) {
+/** The transactions of the bench portfolio (prices from the shared files' range). */
+const TRANSACTIONS = [
+  { type: 'deposit', amount: '20000', currency: 'USD', executedAt: '2024-01-02T09:00:00Z' },
+  ...['AAPL', 'PG', 'COST', 'KO', 'V'].map((symbol, i) => ({
+    type: 'buy',
+    symbol,
+    quantity: String(5 + i),
+    price: '100',
+    currency: 'USD',
+    executedAt: `2024-01-0${3 + i}T15:00:00Z`,
+  })),
+];
+
+/** A portfolio with {@link TRANSACTIONS} and a PAT for the signed-in user of `app`. */
+async function portfolioAndToken(app, cookie, origin) {
+  const headers = { cookie, origin };
+  const created = await app.inject({
+    method: 'POST',
+    url: '/api/portfolios',
+    headers,
+    payload: { name: 'Bench' },
+  });
+  if (created.statusCode !== 201)
+    throw new Error(`portfolio: ${created.statusCode} ${created.body}`);
+  const portfolioId = created.json().id;
+  for (const tx of TRANSACTIONS) {
+    const res = await app.inject({
+      method: 'POST',
+      url: `/api/portfolios/${portfolioId}/transactions`,
+      headers,
+      payload: tx,
+    });
+    if (res.statusCode !== 201) throw new Error(`transaction: ${res.statusCode} ${res.body}`);
+  }
+  const minted = await app.inject({
+    method: 'POST',
+    url: '/api/account/tokens',
+    headers,
+    payload: { name: 'bench' },
+  });
+  if (minted.statusCode !== 201) throw new Error(`token: ${minted.statusCode} ${minted.body}`);
+  return { portfolioId, token: minted.json().token };
+}
+
+async function service({ memo = true, extras = false } = {}) {
   const dataDir = await mkdtemp(join(tmpdir(), 'svc-api-bench-'));
   const env = {
     DATA_DIR: dataDir,
@@ -64,6 +112,7 @@ async function service({ memo = true } = {}) {
     PRICES_DIR: join(SHARED, 'prices'),
     FX_PROVIDER: 'none',
     RATE_LIMIT_PER_MINUTE: '100000000',
+    METRICS_TOKEN: METRICS_TOKEN,
     QUOTA_LIMITS: '{"pro":{"stock_evaluation":{"limit":1000}}}',
     ...(process.env.BENCH_DATABASE_URL ? { DATABASE_URL: process.env.BENCH_DATABASE_URL } : {}),
     ...(process.env.SESSION_CACHE_SECONDS
@@ -92,10 +141,14 @@ async function service({ memo = true } = {}) {
   });
   const cookie = reg.cookies.find((c) => c.name === 'service_session');
   if (!cookie) throw new Error(`register failed: ${reg.statusCode} ${reg.body}`);
+  const cookieHeader = `service_session=${cookie.value}`;
+  const more = extras ? await portfolioAndToken(app, cookieHeader, config.baseUrl) : {};
   await app.listen({ port: 0, host: '127.0.0.1' });
   return {
+    ...more,
+    metricsToken: METRICS_TOKEN,
     port: app.server.address().port,
-    cookie: `service_session=${cookie.value}`,
+    cookie: cookieHeader,
     rows,
     dialect: runtime.dialect,
     async close() {
@@ -107,7 +160,10 @@ async function service({ memo = true } = {}) {
 }
 
 const mode = process.argv[2];
-const server = mode === 'bare' ? await bare() : await service({ memo: mode !== 'app-sql' });
+const server =
+  mode === 'bare'
+    ? await bare()
+    : await service({ memo: mode !== 'app-sql', extras: mode === 'load' });
 const { close, ...info } = server;
 process.send?.({ ready: true, ...info });
 process.on('message', async (message) => {

@@ -7,12 +7,14 @@ import Fastify, {
 import fp from 'fastify-plugin';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { AppDeps } from './deps.js';
+import { createLogger, REQUEST_ID_OPTIONS, registerRequestIdEcho } from './logging.js';
 import { OPENAPI_VERSION } from './openapi.js';
 import { registerBearerGuard } from './plugins/app/bearer-guard.js';
 import { registerProblemHandler } from './plugins/app/problem-handler.js';
 import { decorateServices } from './plugins/app/services.js';
 import { registerSessionGuard } from './plugins/app/session-guard.js';
 import { registerCookies } from './plugins/external/cookie.js';
+import { registerMetrics } from './plugins/external/metrics.js';
 import { registerRateLimit } from './plugins/external/rate-limit.js';
 import { registerSwagger } from './plugins/external/swagger.js';
 import { toProblem } from './problem.js';
@@ -45,6 +47,8 @@ export const apiApp = fp(
     app.setSerializerCompiler(serializerCompiler);
     registerProblemHandler(app);
     decorateServices(app, deps);
+    registerRequestIdEcho(app);
+    await registerMetrics(app, { metrics: deps.metrics, token: deps.config.metricsToken });
 
     registerSessionGuard(app);
     registerBearerGuard(app);
@@ -103,7 +107,7 @@ function mcpOptions(app: FastifyInstance, deps: AppDeps): McpPluginOptions {
 
 /** Options of {@link buildApp} beyond the dependencies. */
 export interface BuildAppOptions {
-  /** Fastify logger option; default pino at `config.logLevel`. Tests pass `false`. */
+  /** Fastify logger option; default `createLogger(config)` (redaction, format). Tests pass `false`. */
   readonly logger?: FastifyServerOptions['logger'];
   /** Extra Fastify server options (timeouts, `loggerInstance`, …). */
   readonly server?: Omit<FastifyServerOptions, 'logger'> & { loggerInstance?: FastifyBaseLogger };
@@ -123,9 +127,12 @@ export async function buildApp(
 ): Promise<FastifyInstance> {
   const logging = options.server?.loggerInstance
     ? {}
-    : { logger: options.logger ?? { level: deps.config.logLevel } };
+    : options.logger === undefined
+      ? { loggerInstance: createLogger(deps.config) }
+      : { logger: options.logger };
   const app = Fastify({
     ...logging,
+    ...REQUEST_ID_OPTIONS,
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: deps.config.trustProxy,
     ...options.server,

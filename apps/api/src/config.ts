@@ -7,6 +7,9 @@ import { z } from 'zod';
 /** Log levels accepted by `LOG_LEVEL` (pino's names). */
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
+/** Log formats accepted by `LOG_FORMAT`: `auto` is `pretty` when stdout is a terminal. */
+export const LOG_FORMATS = ['auto', 'json', 'pretty'] as const;
+
 /** Fundamentals providers the server may select (CONTRACT §5); the client never chooses one. */
 export const FUNDAMENTALS_PROVIDERS = ['sec-edgar', 'snapshot', 'simfin'] as const;
 
@@ -80,6 +83,10 @@ export const EnvSchema = z
     SIGNUP_ENABLED: booleanFlag.default(true),
     COOKIE_SECURE: booleanFlag.optional(),
     LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
+    LOG_FORMAT: z.enum(LOG_FORMATS).default('auto'),
+    METRICS_TOKEN: optionalText.pipe(
+      z.string().min(16, 'METRICS_TOKEN must be at least 16 characters').optional(),
+    ),
     TRUST_PROXY: booleanFlag.default(false),
     RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(300),
     QUOTA_LIMITS: optionalText.pipe(z.string().optional()),
@@ -262,6 +269,10 @@ export interface BaseConfig {
   /** Whether the session cookie carries `Secure`; default: `baseUrl` is https. */
   readonly cookieSecure: boolean;
   readonly logLevel: (typeof LOG_LEVELS)[number];
+  /** `LOG_FORMAT`: `json` lines, `pretty` (pino-pretty), or `auto` (pretty on a terminal). */
+  readonly logFormat: (typeof LOG_FORMATS)[number];
+  /** `METRICS_TOKEN`: bearer token of `GET /metrics`; unset, the endpoint does not exist. */
+  readonly metricsToken: string | undefined;
   /** Whether `X-Forwarded-For` is trusted for the client IP (behind a reverse proxy). */
   readonly trustProxy: boolean;
   /** Requests per user and minute on session routes (429 `rate_limited` beyond). */
@@ -395,6 +406,8 @@ export function parseConfig(env: Record<string, string | undefined>): BaseConfig
     signupEnabled: e.SIGNUP_ENABLED,
     cookieSecure: e.COOKIE_SECURE ?? baseUrl.startsWith('https:'),
     logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT,
+    metricsToken: e.METRICS_TOKEN,
     trustProxy: e.TRUST_PROXY,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     quotaLimits,

@@ -14,6 +14,7 @@ import type { LoginThrottleOptions } from './auth/login-throttle.js';
 import type { OidcClient } from './auth/oidc.js';
 import type { TokenCrypto } from './auth/personal-access-tokens.js';
 import type { AppConfig } from './config.js';
+import type { ServiceMetrics } from './metrics/service-metrics.js';
 import type { MoatServices } from './moat/services.js';
 import type { CounterFactory } from './plugins/external/rate-limit.js';
 
@@ -52,6 +53,11 @@ export interface AppDeps {
   readonly sessionChanges?: SessionChangeFeed;
   /** The narrative, advisor and proposal flows (`createAiFlows`). */
   readonly ai: AiFlows;
+  /**
+   * The Prometheus metrics the runtime's quota service, providers and pool report to
+   * (`createServiceMetrics`); default a fresh set that sees only the HTTP requests.
+   */
+  readonly metrics?: ServiceMetrics;
   /** Password hashing; default argon2id of `@svc/portfolio-store`. */
   readonly passwords?: PasswordHasher;
   /** Token minting/hashing; default `@svc/portfolio-store`'s `svc_pat_` helpers. */

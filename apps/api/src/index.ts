@@ -65,6 +65,21 @@ export {
 export { type AppDeps, defaultPasswords, defaultTokenCrypto } from './deps.js';
 export { DOCS_SECTION_IDS, DocsIndex, DocsSection, type DocsSectionId } from './docs/schema.js';
 export {
+  createLogger,
+  type LogSettings,
+  logSettingsOf,
+  REDACT_PATHS,
+  REQUEST_ID_HEADER,
+  redactUrl,
+  requestIdOf,
+} from './logging.js';
+export {
+  createServiceMetrics,
+  type PoolStats,
+  type ProviderName,
+  type ServiceMetrics,
+} from './metrics/service-metrics.js';
+export {
   API_DESCRIPTION,
   eventStreamResponse,
   jsonResponse,
@@ -74,6 +89,12 @@ export {
 } from './openapi.js';
 export { bearerToken } from './plugins/app/bearer-guard.js';
 export { currentUser } from './plugins/app/session-guard.js';
+export {
+  METRICS_PATH,
+  type MetricsOptions,
+  registerMetrics,
+  trackEventStream,
+} from './plugins/external/metrics.js';
 export {
   ApiError,
   type ApiErrorOptions,

@@ -16,6 +16,7 @@ import { createAiFlows } from './advisor/flows.js';
 import { openSessionChangeFeed } from './auth/session-change-feed.js';
 import type { AppConfig, ConfigLogger } from './config.js';
 import type { AppDeps, PortfolioFlows } from './deps.js';
+import { createServiceMetrics } from './metrics/service-metrics.js';
 import { openFundamentalsProvider } from './moat/fundamentals.js';
 import { createMoatServices } from './moat/services.js';
 
@@ -59,18 +60,28 @@ export async function openRuntime(
     throw error;
   }
   const repos = createRepositories(database.db);
-  const quotas = createQuotaService({ db: database.db, limits: config.quotaLimits });
+  const metrics = createServiceMetrics();
+  metrics.observePool(database.pool);
+  const quotas = createQuotaService({
+    db: database.db,
+    limits: config.quotaLimits,
+    onEvent: metrics.quotaEvent,
+  });
   const fundamentals = openFundamentalsProvider(config.fundamentals);
   if (fundamentals.unavailable) logger.warn(fundamentals.unavailable);
-  const quoteSource = createQuoteSource(config.quotes);
+  const opened = createQuoteSource(config.quotes);
+  const quoteSource = { ...opened, quotes: metrics.instrument('quotes', opened.quotes) };
   const moat = createMoatServices({
-    fundamentals: fundamentals.provider,
+    fundamentals: metrics.instrument('fundamentals', fundamentals.provider),
     quoteSource,
     repos,
     quotas,
     evaluationMemoSeconds: config.evaluationMemoSeconds,
   });
-  const market = { quotes: quoteSource.quotes, fx: openFxProvider(config.fx) };
+  const market = {
+    quotes: quoteSource.quotes,
+    fx: metrics.instrument('fx', openFxProvider(config.fx)),
+  };
   const portfolio = createPortfolioFlows({ db: database.db, ...market });
   const ai = createAiFlows({ config, db: database.db, repos, quotas, moat, portfolio, market });
   // With a PostgreSQL server other processes may end sessions: follow the database's announcements.
@@ -88,6 +99,7 @@ export async function openRuntime(
       repos,
       quotas,
       moat,
+      metrics,
       counters: (options) => createSharedCounter(database, options),
       ...(sessions ? { sessionChanges: sessions.feed } : {}),
       portfolio,

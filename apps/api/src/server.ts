@@ -1,7 +1,7 @@
 import closeWithGrace from 'close-with-grace';
-import { pino } from 'pino';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
+import { createLogger, logSettingsOf } from './logging.js';
 import { openRuntime } from './runtime.js';
 
 /**
@@ -19,7 +19,7 @@ const CLOSE_GRACE_DELAY_MS = 10_000;
 
 /** Reads the configuration once, opens the runtime, builds the app, listens, closes gracefully. */
 async function main(): Promise<void> {
-  const logger = pino({ level: process.env.LOG_LEVEL ?? 'info' });
+  const logger = createLogger(logSettingsOf(process.env));
   const config = await loadConfig(process.env, {
     info: (message) => logger.info(message),
     warn: (message) => logger.warn(message),

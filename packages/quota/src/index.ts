@@ -17,6 +17,7 @@ export {
   type ConsumeResult,
   createQuotaService,
   type QuotaDenied,
+  type QuotaEvent,
   type QuotaGranted,
   type QuotaService,
   type QuotaServiceOptions,

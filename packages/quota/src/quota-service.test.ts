@@ -2,7 +2,7 @@ import { createRepositories } from '@svc/portfolio-store';
 import { createTestBackends, type TestDatabase } from '@svc/portfolio-store/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QuotaError } from './errors.js';
-import { createQuotaService, type QuotaGranted } from './quota-service.js';
+import { createQuotaService, type QuotaEvent, type QuotaGranted } from './quota-service.js';
 
 const backends = await createTestBackends({ databaseUrl: process.env.TEST_DATABASE_URL });
 
@@ -110,6 +110,35 @@ describe.each(backends)('quota service on $name', (backend) => {
       code: 'quota_exceeded',
       denied: { name: 'ai_consult', used: 1, limit: 1 },
     });
+  });
+
+  it('reports every grant, refusal and refund to onEvent, and survives a throwing listener', async () => {
+    clock = MARCH;
+    const user = await newUser();
+    const events: QuotaEvent[] = [];
+    const quotas = createQuotaService({
+      db: database.db,
+      limits: { free: { ai_consult: { limit: 1 } } },
+      now: () => clock,
+      onEvent: (event) => {
+        events.push(event);
+        throw new Error('listener broken');
+      },
+    });
+    await expect(
+      quotas.withQuota(user, 'free', 'ai_consult', async () => {
+        throw new Error('model down');
+      }),
+    ).rejects.toThrow('model down');
+    expect((await quotas.consume(user, 'free', 'ai_consult')).ok).toBe(true);
+    expect((await quotas.consume(user, 'free', 'ai_consult')).ok).toBe(false);
+    await quotas.refund(user, 'stock_evaluation', { periodStart: MARCH });
+    expect(events).toEqual([
+      { outcome: 'granted', name: 'ai_consult', units: 1 },
+      { outcome: 'refunded', name: 'ai_consult', units: 1 },
+      { outcome: 'granted', name: 'ai_consult', units: 1 },
+      { outcome: 'refused', name: 'ai_consult', units: 1 },
+    ]);
   });
 
   it('resets one quota or all of a user’s counters', async () => {

@@ -58,6 +58,23 @@ export interface QuotaServiceOptions {
   limits?: QuotaLimitOverrides;
   /** The clock; default `() => new Date()`. */
   now?: () => Date;
+  /**
+   * Told of every consumption and refund after it happened (for metrics: the app counts them in
+   * Prometheus; this package imports no metrics client). Called synchronously; an exception it
+   * throws is swallowed so that counting never breaks a consumption. Default: nothing.
+   */
+  onEvent?: (event: QuotaEvent) => void;
+}
+
+/**
+ * A quota event reported to {@link QuotaServiceOptions.onEvent}: `granted` and `refused` for
+ * each {@link QuotaService.consume} (so also each `withQuota`), `refunded` for each
+ * {@link QuotaService.refund} that found a counter. `units` is the amount asked or given back.
+ */
+export interface QuotaEvent {
+  readonly outcome: 'granted' | 'refused' | 'refunded';
+  readonly name: QuotaName;
+  readonly units: number;
 }
 
 function checkQuota(name: string): asserts name is QuotaName {
@@ -124,6 +141,13 @@ export function createQuotaService(options: QuotaServiceOptions) {
   const { db } = options;
   const limits = resolveQuotaLimits(options.limits);
   const now = options.now ?? (() => new Date());
+  const report = (event: QuotaEvent): void => {
+    try {
+      options.onEvent?.(event);
+    } catch {
+      // counting must never break a consumption
+    }
+  };
 
   const window = (plan: Plan, name: QuotaName, at: Date) => {
     const limit: QuotaLimit = limits[plan][name];
@@ -151,6 +175,7 @@ export function createQuotaService(options: QuotaServiceOptions) {
         resetsAt: w.end.toISOString(),
       };
       const used = await tryConsume(db, key, units, w.limit);
+      report({ outcome: used === undefined ? 'refused' : 'granted', name, units });
       if (used !== undefined) return { ok: true, ...base, used, remaining: w.limit - used };
       return {
         ok: false,
@@ -182,6 +207,7 @@ export function createQuotaService(options: QuotaServiceOptions) {
         .where('period_start', '=', new Date(refund.periodStart))
         .returning('used')
         .executeTakeFirst();
+      if (row) report({ outcome: 'refunded', name, units });
       return row?.used ?? 0;
     },
 

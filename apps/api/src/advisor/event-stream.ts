@@ -1,5 +1,6 @@
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { FastifyReply } from 'fastify';
+import { trackEventStream } from '../plugins/external/metrics.js';
 
 /** An open `text/event-stream` response. */
 export interface EventStream {
@@ -58,6 +59,7 @@ export function openEventStream(reply: FastifyReply, options: EventStreamOptions
     if (value !== undefined) headers[name] = value;
   }
   reply.hijack();
+  trackEventStream(reply);
   raw.writeHead(200, { ...headers, ...STREAM_HEADERS });
   raw.flushHeaders();
 
