@@ -9,7 +9,12 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import type { AppDeps } from './deps.js';
 import { OPENAPI_VERSION } from './openapi.js';
 import { registerBearerGuard } from './plugins/app/bearer-guard.js';
-import { registerProblemHandler } from './plugins/app/problem-handler.js';
+import { registerInputGuard } from './plugins/app/input-guard.js';
+import {
+  clientErrorHandler,
+  frameworkErrorHandler,
+  registerProblemHandler,
+} from './plugins/app/problem-handler.js';
 import { decorateServices } from './plugins/app/services.js';
 import { registerSessionGuard } from './plugins/app/session-guard.js';
 import { registerCookies } from './plugins/external/cookie.js';
@@ -42,6 +47,7 @@ export const apiApp = fp(
     app.setValidatorCompiler(validatorCompiler);
     app.setSerializerCompiler(serializerCompiler);
     registerProblemHandler(app);
+    registerInputGuard(app);
     decorateServices(app, deps);
 
     registerSessionGuard(app);
@@ -123,6 +129,10 @@ export async function buildApp(
     ...logging,
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: deps.config.trustProxy,
+    // Fastify's own early answers, as problem+json too (bad URL, 414, 431, 408, shutdown)
+    frameworkErrors: frameworkErrorHandler,
+    clientErrorHandler,
+    return503OnClosing: false,
     ...options.server,
   }) as unknown as FastifyInstance;
   await app.register(apiApp, deps);

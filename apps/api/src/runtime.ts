@@ -42,6 +42,9 @@ export async function openRuntime(
   const database = await createDatabase({
     ...(config.databaseUrl ? { databaseUrl: config.databaseUrl } : {}),
     dataDir: config.dataDir,
+    pool: config.databasePool,
+    onConnectionError: (error) =>
+      logger.warn(`database connection lost (the pool reconnects): ${error.message}`),
   });
   try {
     await migrateToLatest(database.db);
@@ -50,7 +53,11 @@ export async function openRuntime(
     throw error;
   }
   const repos = createRepositories(database.db);
-  const quotas = createQuotaService({ db: database.db, limits: config.quotaLimits });
+  const quotas = createQuotaService({
+    db: database.db,
+    limits: config.quotaLimits,
+    onRefundLost: () => logger.warn('a quota refund failed after every retry; the unit stays used'),
+  });
   const fundamentals = openFundamentalsProvider(config.fundamentals);
   if (fundamentals.unavailable) logger.warn(fundamentals.unavailable);
   const quoteSource = createQuoteSource(config.quotes);

@@ -2,6 +2,7 @@ export {
   createDatabase,
   type Database,
   type DatabaseOptions,
+  DEFAULT_POOL_OPTIONS,
   type PoolOptions,
 } from './database.js';
 export type {
@@ -23,7 +24,7 @@ export type {
   TransactionType,
   UsersTable,
 } from './db-types.js';
-export { StoreError, type StoreErrorCode } from './errors.js';
+export { isDatabaseUnavailable, StoreError, type StoreErrorCode } from './errors.js';
 export { type MigrationReport, migrateToLatest } from './migrate.js';
 export { MIGRATIONS, staticMigrationProvider } from './migrations/index.js';
 export type {
