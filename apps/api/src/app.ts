@@ -26,6 +26,7 @@ import { accountTokenRoutes } from './routes/account/index.js';
 import { authRoutes } from './routes/auth/index.js';
 import { oidcRoutes } from './routes/auth/oidc.js';
 import { docsRoutes } from './routes/docs/index.js';
+import { healthRoutes } from './routes/health/index.js';
 import { moatReportRoutes } from './routes/moat-reports/index.js';
 import { moatScreenerRoutes } from './routes/moat-screener/index.js';
 import { openapiRoutes } from './routes/openapi/index.js';
@@ -33,6 +34,37 @@ import { portfolioRoutes } from './routes/portfolio/index.js';
 import { quoteRoutes } from './routes/quote/index.js';
 import { stockEvaluationRoutes } from './routes/stock-evaluation/index.js';
 import './types.js';
+
+/** Milliseconds between Node's checks of request and header timeouts on open connections. */
+const CONNECTIONS_CHECKING_INTERVAL_MS = 1_000;
+
+/**
+ * Fastify server options for timeouts (milliseconds). `requestTimeout` bounds receiving a request,
+ * headers and body (not streaming a response, so SSE answers are unaffected): a client that sends
+ * too slowly gets 408 problem+json and the socket is closed. Node enforces it only when
+ * `headersTimeout` is not longer (Fastify sets `requestTimeout` after creating the server, leaving
+ * `headersTimeout` at 60 s, which let a slow body hold a connection for over a minute), and checks
+ * every `connectionsCheckingInterval` (30 s by default; 1 s here). Keep-alive outlives common
+ * proxy idle timeouts (60 s).
+ *
+ * @example
+ * const app = await buildApp(deps, { server: serverTimeouts(30_000) });
+ */
+export function serverTimeouts(requestTimeoutMs = 30_000) {
+  return {
+    connectionTimeout: 0,
+    requestTimeout: requestTimeoutMs,
+    keepAliveTimeout: 72_000,
+    http: {
+      requestTimeout: requestTimeoutMs,
+      headersTimeout: requestTimeoutMs,
+      connectionsCheckingInterval: CONNECTIONS_CHECKING_INTERVAL_MS,
+    },
+  } as const;
+}
+
+/** {@link serverTimeouts} of the running service: 30 s to receive a request. */
+export const SERVER_TIMEOUTS = serverTimeouts();
 
 /** Largest accepted request body, in bytes (1 MiB); beyond: 413 `payload_too_large`. */
 export const BODY_LIMIT_BYTES = 1_048_576;
@@ -57,6 +89,7 @@ export const apiApp = fp(
     await registerSwagger(app, deps.config.baseUrl);
 
     await app.register(openapiRoutes);
+    await app.register(healthRoutes, { pendingMigrations: deps.pendingMigrations });
     await app.register(docsRoutes, { prefix: '/api/docs' });
     await app.register(authRoutes, { prefix: '/api/auth' });
     await app.register(oidcRoutes, { prefix: '/api/auth/oidc' });

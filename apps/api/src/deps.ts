@@ -36,6 +36,11 @@ export interface AppDeps {
   readonly moat: MoatServices;
   /** Portfolio and quote flows (`GET /api/portfolios`, `/api/holdings`, `/api/quote`, …). */
   readonly portfolio: PortfolioFlows;
+  /**
+   * The readiness check of `GET /readyz`: names the migrations not yet applied
+   * (`pendingMigrations(db)` of `@svc/portfolio-store`), throws when the database is unreachable.
+   */
+  readonly pendingMigrations: () => Promise<readonly string[]>;
   /** Password hashing; default argon2id of `@svc/portfolio-store`. */
   readonly passwords?: PasswordHasher;
   /** Token minting/hashing; default `@svc/portfolio-store`'s `svc_pat_` helpers. */

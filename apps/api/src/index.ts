@@ -10,7 +10,14 @@ export type {
   QuotaUsageEntry,
   QuotaUsageReader,
 } from './accounts/ports.js';
-export { apiApp, BODY_LIMIT_BYTES, type BuildAppOptions, buildApp } from './app.js';
+export {
+  apiApp,
+  BODY_LIMIT_BYTES,
+  type BuildAppOptions,
+  buildApp,
+  SERVER_TIMEOUTS,
+  serverTimeouts,
+} from './app.js';
 export type {
   Authenticated,
   AuthService,

@@ -307,7 +307,7 @@ function withRetryAfter(seconds: number | undefined): Record<string, string> {
   return seconds === undefined ? {} : { 'retry-after': String(Math.max(1, Math.ceil(seconds))) };
 }
 
-/** `StoreError` → 409 / 404 / 400; `migration_failed` is a deployment error (500). */
+/** `StoreError` → 409 / 404 / 400; `migration_failed` and `locked` are deployment errors (500). */
 function fromStoreError(error: StoreError): ApiError | undefined {
   switch (error.code) {
     case 'conflict':
@@ -321,6 +321,7 @@ function fromStoreError(error: StoreError): ApiError | undefined {
         cause: error,
       });
     case 'migration_failed':
+    case 'locked':
       return undefined;
   }
 }

@@ -4,7 +4,12 @@ import {
   type FxProvider,
   type QuoteProvider,
 } from '@svc/market-data';
-import { createDatabase, createRepositories, migrateToLatest } from '@svc/portfolio-store';
+import {
+  createDatabase,
+  createRepositories,
+  migrateToLatest,
+  pendingMigrations,
+} from '@svc/portfolio-store';
 import { createQuotaService } from '@svc/quota';
 import { createPortfolioService, createQuoteService, createQuoteSource } from '@svc/use-cases';
 import type { AppConfig, ConfigLogger } from './config.js';
@@ -79,6 +84,7 @@ export async function openRuntime(
         quotes: quoteSource.quotes,
         fx: openFxProvider(config.fx),
       }),
+      pendingMigrations: () => pendingMigrations(database.db),
     },
     dialect: database.dialect,
     close: () => database.close(),

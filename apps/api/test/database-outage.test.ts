@@ -18,6 +18,9 @@ import { openRuntime, type Runtime } from '../src/runtime.js';
 import { BASE_URL } from './helpers.js';
 import { COMPANYFACTS_DIR } from './shared-data.js';
 
+/** Hooks open databases and build apps: slow on a busy machine. */
+const SLOW_HOOK_MS = 180_000;
+
 /**
  * PostgreSQL stopped and started again under a bounded load, on a cluster of the test's own (never
  * the shared server): the service built as `server.ts` builds it (`openRuntime`, `buildApp`, a
@@ -90,7 +93,7 @@ describe.skipIf(binDir === undefined)('a PostgreSQL restart under load', () => {
     const created = await send('POST', '/api/portfolios', { name: 'Outage' });
     expect(created.status).toBe(201);
     portfolioId = ((await created.json()) as { id: string }).id;
-  });
+  }, SLOW_HOOK_MS);
 
   afterAll(async () => {
     await app?.close();
@@ -165,12 +168,22 @@ describe.skipIf(binDir === undefined)('a PostgreSQL restart under load', () => {
     await new Promise((resolve) => setTimeout(resolve, WARM_MS));
     await cluster.stop();
     const downAt = Date.now();
+    const liveWhileDown = await fetch(`${base}/healthz`);
+    const readyWhileDown = await fetch(`${base}/readyz`);
     await new Promise((resolve) => setTimeout(resolve, OUTAGE_MS));
     const restartAt = Date.now();
     await cluster.start();
     await new Promise((resolve) => setTimeout(resolve, RECOVERY_MS));
     running = false;
     const answers = await loaded;
+    const readyAgain = await fetch(`${base}/readyz`);
+
+    // the probes: alive throughout, not ready while the database is down, ready again after
+    expect(liveWhileDown.status).toBe(200);
+    expect(readyWhileDown.status).toBe(503);
+    expect(readyWhileDown.headers.get('content-type')).toContain('application/problem+json');
+    expect(Number(readyWhileDown.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(readyAgain.status).toBe(200);
 
     // the process lived through it, and said so in its log
     expect(crashes).toEqual([]);

@@ -4,6 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProblemDetails } from '../src/problem.js';
 import { createTestContext, ORIGIN, registerUser, type TestContext } from './helpers.js';
 
+/** Hooks open databases and build apps: slow on a busy machine. */
+const SLOW_HOOK_MS = 180_000;
+
 /**
  * Requests generated from the service's own `/openapi.json` (every path, method, parameter and
  * JSON body it declares), mixed with hostile text, sent with a valid session, with a personal
@@ -207,8 +210,8 @@ describe('fuzzing every operation of /openapi.json and every MCP tool', () => {
       payload: { name: 'Fuzz' },
     });
     portfolioId = created.json().id;
-  });
-  afterAll(() => ctx.close());
+  }, SLOW_HOOK_MS);
+  afterAll(() => ctx.close(), SLOW_HOOK_MS);
 
   /** Operations that end the session the rest of the run relies on. */
   const SKIPPED = new Set(['POST /api/auth/logout']);

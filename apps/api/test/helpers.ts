@@ -4,12 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createSnapshotProvider, type FundamentalsProvider } from '@svc/fundamentals-client';
 import { createEcbFileFxProvider } from '@svc/market-data';
-import { createRepositories, type Database } from '@svc/portfolio-store';
+import { createRepositories, type Database, pendingMigrations } from '@svc/portfolio-store';
 import { createTestBackends } from '@svc/portfolio-store/testing';
 import { createQuotaService } from '@svc/quota';
 import { createQuoteSource, type QuoteSource } from '@svc/use-cases';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { buildApp } from '../src/app.js';
+import { type BuildAppOptions, buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import type { AppDeps } from '../src/deps.js';
 import { createMoatServices } from '../src/moat/services.js';
@@ -75,6 +75,8 @@ export async function createTestContext(
     /** Fundamentals provider of the moat flows; default the real snapshot provider. */
     fundamentals?: FundamentalsProvider;
     beforeReady?: (app: FastifyInstance) => void | Promise<void>;
+    /** Fastify server options (timeouts, …) passed to `buildApp`. */
+    server?: BuildAppOptions['server'];
   } = {},
 ): Promise<TestContext> {
   const engine = options.engine ?? 'pglite';
@@ -113,8 +115,16 @@ export async function createTestContext(
     now: () => PORTFOLIO_TEST_NOW,
   });
   const app = await buildApp(
-    { config, repos, quotas, moat, portfolio, ...options.deps },
-    { logger: false },
+    {
+      config,
+      repos,
+      quotas,
+      moat,
+      portfolio,
+      pendingMigrations: () => pendingMigrations(database.db),
+      ...options.deps,
+    },
+    { logger: false, ...(options.server ? { server: options.server } : {}) },
   );
   await options.beforeReady?.(app);
   await app.ready();

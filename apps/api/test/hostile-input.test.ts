@@ -3,7 +3,11 @@ import { connect } from 'node:net';
 import { MCP_ENDPOINT_PATH } from '@svc/mcp';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serverTimeouts } from '../src/app.js';
 import { createTestContext, ORIGIN, registerUser, type TestContext } from './helpers.js';
+
+/** Hooks open databases and build apps: slow on a busy machine. */
+const SLOW_HOOK_MS = 180_000;
 
 /** Asserts a problem+json answer of `status` with `code`, and answers its body. */
 function expectProblem(
@@ -41,8 +45,8 @@ describe('hostile input is refused at the boundary, never a 500', () => {
       payload: { name: 'agent' },
     });
     token = minted.json().token;
-  });
-  afterAll(() => ctx.close());
+  }, SLOW_HOOK_MS);
+  afterAll(() => ctx.close(), SLOW_HOOK_MS);
 
   const get = (url: string): Promise<LightMyRequestResponse> =>
     ctx.app.inject({ url, headers: { cookie } });
@@ -168,16 +172,21 @@ describe('hostile input is refused at the boundary, never a 500', () => {
   });
 });
 
+/** The request timeout of the socket suite: short, so that the slow-body case runs quickly. */
+const REQUEST_TIMEOUT_MS = 1_500;
+
 describe("Fastify's own answers over a real socket are problem+json", () => {
   let ctx: TestContext;
   let port: number;
 
   beforeAll(async () => {
-    ctx = await createTestContext();
+    ctx = await createTestContext({
+      server: serverTimeouts(REQUEST_TIMEOUT_MS),
+    });
     await ctx.app.listen({ port: 0, host: '127.0.0.1' });
     port = (ctx.app.server.address() as AddressInfo).port;
-  });
-  afterAll(() => ctx.close());
+  }, SLOW_HOOK_MS);
+  afterAll(() => ctx.close(), SLOW_HOOK_MS);
 
   /** Sends raw bytes and answers the raw HTTP response once the server closes the socket. */
   function raw(bytes: string): Promise<string> {
@@ -208,6 +217,32 @@ describe("Fastify's own answers over a real socket are problem+json", () => {
     });
   });
 
+  it('408 and a closed socket when a body arrives too slowly (requestTimeout honoured)', async () => {
+    const started = Date.now();
+    const socket = connect(port, '127.0.0.1');
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk) => chunks.push(chunk));
+    const closed = new Promise((resolve) => socket.on('close', resolve));
+    socket.write(
+      'POST /api/auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n' +
+        'Content-Length: 1000\r\n\r\n{"email":',
+    );
+    // keep trickling a byte every 200 ms: the connection is never idle, the request never ends
+    const trickle = setInterval(() => socket.writable && socket.write(' '), 200);
+    await closed;
+    clearInterval(trickle);
+    const elapsed = Date.now() - started;
+    // Node checks the timeout every connectionsCheckingInterval (1 s here, 30 s by default)
+    expect(elapsed).toBeGreaterThanOrEqual(REQUEST_TIMEOUT_MS - 100);
+    expect(elapsed).toBeLessThan(REQUEST_TIMEOUT_MS + 3_000);
+    const answer = parsed(Buffer.concat(chunks).toString('utf8'));
+    expect(answer).toMatchObject({
+      status: 408,
+      type: 'application/problem+json',
+      body: { status: 408, code: 'validation_failed' },
+    });
+  });
+
   it('400 for bytes that are not HTTP', async () => {
     const answer = parsed(await raw('NOT HTTP AT ALL\r\n\r\n'));
     expect(answer).toMatchObject({
@@ -219,41 +254,45 @@ describe("Fastify's own answers over a real socket are problem+json", () => {
 });
 
 describe('shutdown', () => {
-  it('lets an in-flight request finish and answers a later one 503 problem+json', async () => {
-    const ctx = await createTestContext();
-    await ctx.app.listen({ port: 0, host: '127.0.0.1' });
-    const { port } = ctx.app.server.address() as AddressInfo;
-    const body = JSON.stringify({ email: 'nobody@example.com', password: 'wrong password' });
-    const socket = connect(port, '127.0.0.1');
-    const chunks: Buffer[] = [];
-    socket.on('data', (chunk) => chunks.push(chunk));
-    const ended = new Promise((resolve) => socket.on('close', resolve));
-    const received = new Promise((resolve) => ctx.app.server.once('request', resolve));
-    // a request in flight: its body is still arriving when the server starts closing
-    socket.write(
-      `POST /api/auth/login HTTP/1.1\r\nHost: x\r\nOrigin: ${ORIGIN.origin}\r\n` +
-        `Content-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 5)}`,
-    );
-    await received;
-    const closing = ctx.app.close();
-    // the server stops listening after the preClose hooks ran: the app knows it is closing
-    await expect.poll(() => ctx.app.server.listening, { timeout: 10_000 }).toBe(false);
-    // the rest of its body, then a second request on the same keep-alive connection
-    socket.write(`${body.slice(5)}GET /api/docs HTTP/1.1\r\nHost: x\r\n\r\n`);
-    await ended;
-    await closing;
-    await ctx.close();
+  it(
+    'lets an in-flight request finish and answers a later one 503 problem+json',
+    async () => {
+      const ctx = await createTestContext();
+      await ctx.app.listen({ port: 0, host: '127.0.0.1' });
+      const { port } = ctx.app.server.address() as AddressInfo;
+      const body = JSON.stringify({ email: 'nobody@example.com', password: 'wrong password' });
+      const socket = connect(port, '127.0.0.1');
+      const chunks: Buffer[] = [];
+      socket.on('data', (chunk) => chunks.push(chunk));
+      const ended = new Promise((resolve) => socket.on('close', resolve));
+      const received = new Promise((resolve) => ctx.app.server.once('request', resolve));
+      // a request in flight: its body is still arriving when the server starts closing
+      socket.write(
+        `POST /api/auth/login HTTP/1.1\r\nHost: x\r\nOrigin: ${ORIGIN.origin}\r\n` +
+          `Content-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 5)}`,
+      );
+      await received;
+      const closing = ctx.app.close();
+      // the server stops listening after the preClose hooks ran: the app knows it is closing
+      await expect.poll(() => ctx.app.server.listening, { timeout: 10_000 }).toBe(false);
+      // the rest of its body, then a second request on the same keep-alive connection
+      socket.write(`${body.slice(5)}GET /api/docs HTTP/1.1\r\nHost: x\r\n\r\n`);
+      await ended;
+      await closing;
+      await ctx.close();
 
-    const text = Buffer.concat(chunks).toString('utf8');
-    const statuses = [...text.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((m) => Number(m[1]));
-    expect(statuses).toEqual([401, 503]);
-    const second = text.slice(text.lastIndexOf('HTTP/1.1 503'));
-    expect(second).toMatch(/content-type: application\/problem\+json/i);
-    expect(second).toMatch(/retry-after: 1/i);
-    expect(second).toMatch(/connection: close/i);
-    expect(JSON.parse(second.slice(second.indexOf('\r\n\r\n') + 4))).toMatchObject({
-      status: 503,
-      code: 'upstream_unavailable',
-    });
-  });
+      const text = Buffer.concat(chunks).toString('utf8');
+      const statuses = [...text.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((m) => Number(m[1]));
+      expect(statuses).toEqual([401, 503]);
+      const second = text.slice(text.lastIndexOf('HTTP/1.1 503'));
+      expect(second).toMatch(/content-type: application\/problem\+json/i);
+      expect(second).toMatch(/retry-after: 1/i);
+      expect(second).toMatch(/connection: close/i);
+      expect(JSON.parse(second.slice(second.indexOf('\r\n\r\n') + 4))).toMatchObject({
+        status: 503,
+        code: 'upstream_unavailable',
+      });
+    },
+    SLOW_HOOK_MS,
+  );
 });

@@ -2,6 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
+import lockfile from 'proper-lockfile';
 import type { DB } from './db-types.js';
 import { StoreError } from './errors.js';
 
@@ -69,7 +70,9 @@ export interface DatabaseOptions {
    * Told about errors of pooled PostgreSQL connections that no query is waiting for: an idle
    * connection terminated by the server (a restart: SQLSTATE 57P01) or a network failure. The
    * broken connection is dropped and replaced on the next query; the process never exits on
-   * such an error. Default: ignore (the package does not log). Pass the app's logger here.
+   * such an error. Also told when the embedded database's folder lock could not be refreshed
+   * (the process was frozen past its expiry). Default: ignore (the package does not log). Pass
+   * the app's logger here.
    */
   onConnectionError?: (error: Error) => void;
 }
@@ -156,15 +159,60 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
   return { db, dialect: 'postgres', schema: options.schema, close: () => db.destroy() };
 }
 
+/**
+ * Milliseconds after which the lock of a data folder whose owner stopped refreshing it (killed
+ * with `kill -9`, or frozen) may be taken over. The owner refreshes it every half of this.
+ */
+const DATA_DIR_LOCK_STALE_MS = 10_000;
+
+/**
+ * Takes the lock of an embedded database folder (`<dataDir>.lock`, a directory created
+ * atomically and refreshed while held: `proper-lockfile`), so that one process owns the folder:
+ * two PGlite instances writing the same files corrupt them.
+ *
+ * @throws {StoreError} `locked` when another owner holds it.
+ */
+async function lockDataDir(
+  dataDir: string,
+  onLost: (error: Error) => void,
+): Promise<() => Promise<void>> {
+  try {
+    return await lockfile.lock(dataDir, {
+      stale: DATA_DIR_LOCK_STALE_MS,
+      update: DATA_DIR_LOCK_STALE_MS / 2,
+      retries: 0,
+      realpath: false,
+      onCompromised: onLost,
+    });
+  } catch (error) {
+    if ((error as { code?: unknown }).code !== 'ELOCKED') throw error;
+    throw new StoreError(
+      'locked',
+      `the embedded database in ${dataDir} is in use by another process (lock: ${dataDir}.lock). ` +
+        'Stop that process, or set DATABASE_URL to let several processes share a PostgreSQL ' +
+        `server. A lock left by a killed process expires after ${DATA_DIR_LOCK_STALE_MS / 1000} s.`,
+      { cause: error },
+    );
+  }
+}
+
 async function openPglite(options: DatabaseOptions): Promise<Database> {
   const { PGlite } = await import('@electric-sql/pglite');
   const { createPgConfig } = await import('@electric-sql/pglite/node-postgres');
   let dataDir: string | undefined;
+  let unlock = async () => {};
   if (options.dataDir !== undefined) {
     dataDir = join(options.dataDir, 'pglite');
     await mkdir(dataDir, { recursive: true });
+    unlock = await lockDataDir(dataDir, options.onConnectionError ?? (() => {}));
   }
-  const pglite = await PGlite.create(dataDir === undefined ? {} : { dataDir });
+  let pglite: Awaited<ReturnType<typeof PGlite.create>>;
+  try {
+    pglite = await PGlite.create(dataDir === undefined ? {} : { dataDir });
+  } catch (error) {
+    await unlock();
+    throw error;
+  }
   // One PGlite backend behind a pool of one: node-postgres queues every query and transaction.
   const pool = new pg.Pool({
     ...createPgConfig(pglite),
@@ -178,6 +226,7 @@ async function openPglite(options: DatabaseOptions): Promise<Database> {
   const close = async () => {
     await db.destroy();
     await pglite.close();
+    await unlock();
   };
   return { db, dialect: 'pglite', schema: options.schema, close };
 }
@@ -189,7 +238,11 @@ async function openPglite(options: DatabaseOptions): Promise<Database> {
  * (`@electric-sql/pglite/node-postgres`) with a pool of one connection, so transactions are
  * serialised. Does not migrate: call {@link migrateToLatest} after opening.
  *
- * @throws {StoreError} `invalid_input` for a malformed `schema`; connection errors unchanged.
+ * The embedded database's folder is locked while open (`<dataDir>/pglite.lock`): a second
+ * process, or a second `createDatabase` in this one, is refused until `close()`.
+ *
+ * @throws {StoreError} `invalid_input` for a malformed `schema`; `locked` when another process
+ *   owns the embedded database folder; connection errors unchanged.
  * @example
  * ```ts
  * const database = await createDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });

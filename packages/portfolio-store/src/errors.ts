@@ -5,8 +5,15 @@
  * - `invalid_input`: an argument the store cannot use (a bad cursor, a page `limit` above 100,
  *   a malformed schema name, a value the database rejected as out of range or malformed).
  * - `migration_failed`: a migration failed; `cause` carries the database error.
+ * - `locked`: the embedded database folder is in use by another process (or another open
+ *   database in this one); one owner at a time.
  */
-export type StoreErrorCode = 'conflict' | 'not_found' | 'invalid_input' | 'migration_failed';
+export type StoreErrorCode =
+  | 'conflict'
+  | 'not_found'
+  | 'invalid_input'
+  | 'migration_failed'
+  | 'locked';
 
 /**
  * The one error class of `@svc/portfolio-store`. Database errors that are not mapped to a code are

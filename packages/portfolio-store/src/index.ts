@@ -25,7 +25,7 @@ export type {
   UsersTable,
 } from './db-types.js';
 export { isDatabaseUnavailable, StoreError, type StoreErrorCode } from './errors.js';
-export { type MigrationReport, migrateToLatest } from './migrate.js';
+export { type MigrationReport, migrateToLatest, pendingMigrations } from './migrate.js';
 export { MIGRATIONS, staticMigrationProvider } from './migrations/index.js';
 export type {
   AdvisorProposal,
