@@ -85,7 +85,7 @@ export const apiApp = fp(
     registerSessionGuard(app);
     registerBearerGuard(app);
     await registerCookies(app);
-    await registerRateLimit(app);
+    await registerRateLimit(app, { counters: deps.counters });
     await registerSwagger(app, deps.config.baseUrl);
 
     await app.register(openapiRoutes);

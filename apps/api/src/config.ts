@@ -209,11 +209,10 @@ export interface BaseConfig {
   };
   /**
    * Seconds a verified session (JWT + live session row + user) is kept in process memory
-   * (`SESSION_CACHE_SECONDS`, 0 disables). Logout and revocation through this process take
-   * effect at once; one made by another process takes effect here within this many seconds.
-   * Default: 5 with the embedded database (one process owns it, so every revocation goes through
-   * it and the memo is exact), 0 with `DATABASE_URL` (several processes may share the database:
-   * every request checks the session row, so a revocation anywhere is refused at once).
+   * (`SESSION_CACHE_SECONDS`, 0 disables; default 5). Revocation stays immediate everywhere:
+   * with the embedded database one process owns every session; with `DATABASE_URL` each process
+   * listens (PostgreSQL `LISTEN`) for the sessions that database triggers announce as ended, and
+   * remembers nothing while it is not listening.
    */
   readonly sessionCacheSeconds: number;
   /**
@@ -354,7 +353,7 @@ export function parseConfig(env: Record<string, string | undefined>): BaseConfig
       provider: e.FX_PROVIDER,
       file: e.ECB_FX_FILE === undefined ? undefined : resolve(e.ECB_FX_FILE),
     },
-    sessionCacheSeconds: e.SESSION_CACHE_SECONDS ?? (e.DATABASE_URL === undefined ? 5 : 0),
+    sessionCacheSeconds: e.SESSION_CACHE_SECONDS ?? 5,
     evaluationMemoSeconds: e.EVALUATION_CACHE_MEMO_SECONDS,
     openai: {
       baseUrl: e.OPENAI_BASE_URL,

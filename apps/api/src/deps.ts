@@ -3,6 +3,7 @@ import {
   hashToken,
   looksLikePersonalAccessToken,
   mintPersonalAccessToken,
+  type SessionChange,
   verifyPassword,
 } from '@svc/portfolio-store';
 import type { QuotaService } from '@svc/quota';
@@ -13,6 +14,7 @@ import type { OidcClient } from './auth/oidc.js';
 import type { TokenCrypto } from './auth/personal-access-tokens.js';
 import type { AppConfig } from './config.js';
 import type { MoatServices } from './moat/services.js';
+import type { CounterFactory } from './plugins/external/rate-limit.js';
 
 /** The portfolio and quote flows of `@svc/use-cases`, created once per process. */
 export interface PortfolioFlows {
@@ -41,6 +43,17 @@ export interface AppDeps {
    * (`pendingMigrations(db)` of `@svc/portfolio-store`), throws when the database is unreachable.
    */
   readonly pendingMigrations: () => Promise<readonly string[]>;
+  /**
+   * Counters shared by every process (`createSharedCounter` of `@svc/portfolio-store` over the
+   * app's database): the login throttle and the per-user request limit.
+   */
+  readonly counters: CounterFactory;
+  /**
+   * Sessions that ended anywhere, announced by the database (`openSessionChangeFeed`). With
+   * `DATABASE_URL` the session memo is used only while this feed is listening; without a feed
+   * there it is off. Not needed on the embedded database, which one process owns.
+   */
+  readonly sessionChanges?: SessionChangeFeed;
   /** Password hashing; default argon2id of `@svc/portfolio-store`. */
   readonly passwords?: PasswordHasher;
   /** Token minting/hashing; default `@svc/portfolio-store`'s `svc_pat_` helpers. */
@@ -51,6 +64,20 @@ export interface AppDeps {
   readonly now?: () => Date;
   /** Failed-login throttle settings; default 5 failures per 15 minutes per IP and e-mail. */
   readonly loginThrottle?: LoginThrottleOptions;
+}
+
+/** Subscribers of a {@link SessionChangeFeed}. */
+export interface SessionChangeSubscriber {
+  onChange(change: SessionChange): void;
+  onListening(listening: boolean): void;
+}
+
+/** Session changes of every process, as announced by the database's triggers. */
+export interface SessionChangeFeed {
+  /** Whether changes are being received now (otherwise some may be missed). */
+  readonly listening: boolean;
+  /** Adds a subscriber; answers how to remove it. */
+  subscribe(subscriber: SessionChangeSubscriber): () => void;
 }
 
 /** The argon2id password hasher of `@svc/portfolio-store`. */

@@ -7,11 +7,13 @@ import {
 import {
   createDatabase,
   createRepositories,
+  createSharedCounter,
   migrateToLatest,
   pendingMigrations,
 } from '@svc/portfolio-store';
 import { createQuotaService } from '@svc/quota';
 import { createPortfolioService, createQuoteService, createQuoteSource } from '@svc/use-cases';
+import { openSessionChangeFeed } from './auth/session-change-feed.js';
 import type { AppConfig, ConfigLogger } from './config.js';
 import type { AppDeps, PortfolioFlows } from './deps.js';
 import { openFundamentalsProvider } from './moat/fundamentals.js';
@@ -29,7 +31,8 @@ export interface Runtime {
  * Opens the database (PostgreSQL when `DATABASE_URL` is set, else PGlite under `DATA_DIR`),
  * migrates it to the latest schema, and creates once the repositories, the quota service, the
  * fundamentals provider, the quote source, the moat flows (evaluation, screener, reports), the FX
- * provider ({@link openFxProvider}) and the portfolio and quote flows.
+ * provider ({@link openFxProvider}), the portfolio and quote flows, the shared counters (login
+ * throttle, request limit) and, on PostgreSQL, the feed of ended sessions.
  *
  * A fundamentals provider that cannot be created (e.g. `sec-edgar` without `SEC_USER_AGENT`)
  * does not stop the start: `logger.warn` says why, and `GET /api/stock-evaluation` answers 503
@@ -73,12 +76,23 @@ export async function openRuntime(
     quotas,
     evaluationMemoSeconds: config.evaluationMemoSeconds,
   });
+  // With a PostgreSQL server other processes may end sessions: follow the database's announcements.
+  const sessions =
+    config.databaseUrl && config.sessionCacheSeconds > 0
+      ? openSessionChangeFeed(config.databaseUrl, (error) =>
+          logger.warn(
+            `session change listener: ${error.message} (session memo off until it reconnects)`,
+          ),
+        )
+      : undefined;
   return {
     deps: {
       config,
       repos,
       quotas,
       moat,
+      counters: (options) => createSharedCounter(database, options),
+      ...(sessions ? { sessionChanges: sessions.feed } : {}),
       portfolio: createPortfolioFlows({
         db: database.db,
         quotes: quoteSource.quotes,
@@ -87,7 +101,10 @@ export async function openRuntime(
       pendingMigrations: () => pendingMigrations(database.db),
     },
     dialect: database.dialect,
-    close: () => database.close(),
+    async close() {
+      await sessions?.close();
+      await database.close();
+    },
   };
 }
 

@@ -82,8 +82,8 @@ describe('parseConfig', () => {
     expect(defaults.fx).toEqual({ provider: 'ecb', file: undefined });
     expect(defaults.sessionCacheSeconds).toBe(5);
     expect(defaults.evaluationMemoSeconds).toBe(10);
-    // With a shared PostgreSQL other processes may revoke sessions: no session memo by default.
-    expect(parseConfig({ DATABASE_URL: 'postgres://db/svc' }).sessionCacheSeconds).toBe(0);
+    // With a shared PostgreSQL the memo follows the database's session announcements (LISTEN).
+    expect(parseConfig({ DATABASE_URL: 'postgres://db/svc' }).sessionCacheSeconds).toBe(5);
     expect(
       parseConfig({ DATABASE_URL: 'postgres://db/svc', SESSION_CACHE_SECONDS: '3' })
         .sessionCacheSeconds,

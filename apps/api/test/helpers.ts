@@ -4,7 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createSnapshotProvider, type FundamentalsProvider } from '@svc/fundamentals-client';
 import { createEcbFileFxProvider } from '@svc/market-data';
-import { createRepositories, type Database, pendingMigrations } from '@svc/portfolio-store';
+import {
+  createRepositories,
+  createSharedCounter,
+  type Database,
+  pendingMigrations,
+} from '@svc/portfolio-store';
 import { createTestBackends } from '@svc/portfolio-store/testing';
 import { createQuotaService } from '@svc/quota';
 import { createQuoteSource, type QuoteSource } from '@svc/use-cases';
@@ -122,6 +127,7 @@ export async function createTestContext(
       moat,
       portfolio,
       pendingMigrations: () => pendingMigrations(database.db),
+      counters: (counter) => createSharedCounter(database, counter),
       ...options.deps,
     },
     { logger: false, ...(options.server ? { server: options.server } : {}) },

@@ -30,11 +30,26 @@ type Structured = Record<string, unknown>;
 
 /** The structured content of a result, after checking that the text mirror carries the same JSON. */
 function structured(result: CallToolResult): Structured {
+  expect(result.isError).toBeFalsy();
   const text = result.content.find((c) => c.type === 'text');
   expect(text?.type).toBe('text');
   const mirrored = JSON.parse(text?.type === 'text' ? text.text : 'null');
   expect(mirrored).toEqual(result.structuredContent);
   return result.structuredContent as Structured;
+}
+
+/**
+ * The problem object of a failed result as an agent reads it: `isError: true`, no
+ * `structuredContent` (the client would validate it against the tool's `outputSchema`), the
+ * problem as the JSON of the one text block.
+ */
+function problem(result: CallToolResult): Structured {
+  expect(result.isError).toBe(true);
+  expect(result.structuredContent).toBeUndefined();
+  expect(result.content).toHaveLength(1);
+  const [text] = result.content;
+  expect(text?.type).toBe('text');
+  return JSON.parse(text?.type === 'text' ? text.text : 'null') as Structured;
 }
 
 describe('MCP server over a real listening socket', () => {
@@ -52,6 +67,9 @@ describe('MCP server over a real listening socket', () => {
     });
     await client.connect(transport);
     clients.push(client);
+    // As agents and the MCP Inspector do: listing the tools makes the client validate every
+    // `structuredContent` against the tool's `outputSchema` (errors included).
+    await client.listTools();
     return client;
   }
 
@@ -154,8 +172,11 @@ describe('MCP server over a real listening socket', () => {
     const foreign = await call('listHoldings', {
       portfolioId: '00000000-0000-4000-8000-000000000000',
     });
-    expect(foreign.isError).toBe(true);
-    expect(structured(foreign)).toMatchObject({ code: 'not_found', status: 404 });
+    expect(problem(foreign)).toMatchObject({ code: 'not_found', status: 404 });
+    const foreignCash = await call('listCash', {
+      portfolioId: '00000000-0000-4000-8000-000000000000',
+    });
+    expect(problem(foreignCash)).toMatchObject({ code: 'not_found', status: 404 });
   });
 
   it('evaluates AAPL once against the quota, then serves it from the cache', async () => {
@@ -177,8 +198,7 @@ describe('MCP server over a real listening socket', () => {
   it('answers isError with the problem object for a symbol without data, and refunds the quota', async () => {
     const before = await used('stock_evaluation');
     const result = await call('getMoatEvaluation', { symbol: 'ZZZZ' });
-    expect(result.isError).toBe(true);
-    expect(structured(result)).toMatchObject({
+    expect(problem(result)).toMatchObject({
       code: 'insufficient_data',
       status: 404,
       title: 'Insufficient data',
@@ -187,7 +207,7 @@ describe('MCP server over a real listening socket', () => {
     expect(await used('stock_evaluation')).toBe(before);
 
     const malformed = await call('getMoatEvaluation', { symbol: 'B@D' });
-    expect(structured(malformed)).toMatchObject({ code: 'validation_failed', status: 400 });
+    expect(problem(malformed)).toMatchObject({ code: 'validation_failed', status: 400 });
   });
 
   it('screens the cached evaluations', async () => {
@@ -196,8 +216,12 @@ describe('MCP server over a real listening socket', () => {
     expect((page.items as { symbol: string }[]).map((r) => r.symbol)).toContain('AAPL');
     const none = structured(await call('screenMoat', { scoreMin: 101 }));
     expect(none).toMatchObject({ items: [], total: 0 });
-    // The SDK validates the input against the schema before the tool runs (limit ≤ 100).
-    expect((await call('screenMoat', { limit: 500 })).isError).toBe(true);
+    // Arguments outside the input schema (limit ≤ 100) answer a problem naming the field.
+    expect(problem(await call('screenMoat', { limit: 500 }))).toMatchObject({
+      code: 'validation_failed',
+      status: 400,
+      errors: [{ path: 'limit', message: expect.stringContaining('100') }],
+    });
   });
 
   it('saves reports (object or JSON string) and lists them by tags', async () => {
@@ -227,8 +251,7 @@ describe('MCP server over a real listening socket', () => {
     expect(structured(await call('listMoatReports'))).toEqual({ reports: restList });
 
     const missing = await call('saveMoatReport', { symbol: 'AAPL' });
-    expect(missing.isError).toBe(true);
-    expect(structured(missing)).toMatchObject({ code: 'validation_failed', status: 400 });
+    expect(problem(missing)).toMatchObject({ code: 'validation_failed', status: 400 });
   });
 
   it('generates the narrative, consuming ai_consult, until the quota is used up', async () => {
@@ -249,21 +272,37 @@ describe('MCP server over a real listening socket', () => {
     expect(await used('ai_consult')).toBe(1);
 
     const german = structured(await call('generateMoatNarrative', { evaluation, language: 'de' }));
-    expect(german.markdown).toContain('(template available in English only)');
+    // The offline template writes German for `de` (@svc/narrative).
+    expect(german.markdown).toContain('## Zusammenfassung');
     expect(await used('ai_consult')).toBe(2);
 
     const neither = await call('generateMoatNarrative', { language: 'en' });
-    expect(structured(neither)).toMatchObject({ code: 'validation_failed' });
+    expect(problem(neither)).toMatchObject({ code: 'validation_failed' });
     expect(await used('ai_consult')).toBe(2);
 
     await call('generateMoatNarrative', { symbol: 'AAPL', language: 'en' });
     const exhausted = await call('generateMoatNarrative', { symbol: 'AAPL', language: 'en' });
-    expect(exhausted.isError).toBe(true);
-    expect(structured(exhausted)).toMatchObject({
+    expect(problem(exhausted)).toMatchObject({
       code: 'quota_exceeded',
       status: 429,
       quota: { name: 'ai_consult', limit: 3, used: 3 },
     });
+  });
+
+  it.each([
+    ['listHoldings', { portfolioId: 7 }, 'portfolioId'],
+    ['listCash', { portfolioId: '' }, 'portfolioId'],
+    ['getMoatEvaluation', {}, 'symbol'],
+    ['generateMoatNarrative', { symbol: 'AAPL', language: 'e' }, 'language'],
+    ['listMoatReports', { tags: 'core' }, 'tags'],
+    ['screenMoat', { sortDir: 'sideways' }, 'sortDir'],
+    ['saveMoatReport', { evaluationJson: '{}' }, 'symbol'],
+  ])('%s %j: invalid arguments answer validation_failed naming %s', async (name, args, path) => {
+    const before = await used('stock_evaluation');
+    const answer = problem(await call(name, args));
+    expect(answer).toMatchObject({ code: 'validation_failed', status: 400 });
+    expect(answer.errors).toContainEqual({ path, message: expect.any(String) });
+    expect(await used('stock_evaluation')).toBe(before);
   });
 
   it('answers 401 with WWW-Authenticate: Bearer without, with a bad or with a revoked token', async () => {

@@ -52,7 +52,7 @@ async function main(argv: string[]): Promise<number> {
     });
     const text = values.json
       ? JSON.stringify(evaluation, null, 2)
-      : formatEvaluationTable(evaluation);
+      : formatEvaluationTable(evaluation, await fundamentals.getFundamentals(ticker));
     process.stdout.write(`${text}\n`);
     return 0;
   }

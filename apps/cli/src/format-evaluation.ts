@@ -1,3 +1,5 @@
+import { figureMarks, formatFigureMarks, METRIC_ROWS } from '@svc/fundamentals-client';
+import type { Fundamentals } from '@svc/schemas';
 import type { CompanyEvaluation } from '@svc/use-cases';
 
 const STATUS_MARK = { pass: 'PASS', warning: 'WARN', fail: 'FAIL' } as const;
@@ -12,9 +14,15 @@ function ratio(value: number | null | undefined, suffix = ''): string {
 
 /**
  * Renders an evaluation as a plain-text table: one row per criterion (status, score, display
- * value), the total, the verdict and the valuation signals, then the fiscal years and filings used.
+ * value), the total, the verdict and the valuation signals. With the `fundamentals` the evaluation
+ * was computed from, a last section lists the figures of the evaluated fiscal years that were
+ * derived (`*`) or adjusted / of another tag (scope) than the year before (`†`), with the reason
+ * (the provenance that `--json` of `svc fundamentals` carries per figure).
  */
-export function formatEvaluationTable(evaluation: CompanyEvaluation): string {
+export function formatEvaluationTable(
+  evaluation: CompanyEvaluation,
+  fundamentals?: Fundamentals,
+): string {
   const lines: string[] = [];
   const sector = [evaluation.sector, evaluation.industry].filter(Boolean).join(' / ');
   lines.push(`${evaluation.companyName} (${evaluation.symbol})${sector ? ` — ${sector}` : ''}`);
@@ -51,6 +59,20 @@ export function formatEvaluationTable(evaluation: CompanyEvaluation): string {
         `payout ${ratio(v.augmentedPayoutRatio, '%')}  sell trigger ${v.sellTrigger ? 'YES' : 'no'}`,
     );
     for (const note of v._notes) lines.push(`  note: ${note}`);
+  }
+  if (fundamentals) {
+    const marks = figureMarks(
+      fundamentals,
+      METRIC_ROWS.map((r) => r.key),
+      evaluation._fiscalYears,
+    );
+    if (marks.length > 0) {
+      lines.push('');
+      lines.push(
+        'Figures derived (*) or adjusted / of another tag (scope) than the year before (†):',
+      );
+      lines.push(...formatFigureMarks(marks));
+    }
   }
   lines.push('');
   lines.push('Informational only, not financial advice.');

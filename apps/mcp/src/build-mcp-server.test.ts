@@ -1,11 +1,12 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { UseCaseError } from '@svc/use-cases';
 import { describe, expect, it } from 'vitest';
 import { buildMcpServer } from './build-mcp-server.js';
 import type { McpProblem, McpServices } from './deps.js';
 import { mcpDiscovery } from './discovery.js';
-import { MCP_TOOL_NAMES } from './tool-catalog.js';
+import { MCP_TOOL_NAMES, type McpToolName } from './tool-catalog.js';
 
 const PROBLEM: McpProblem = {
   type: '/problem',
@@ -13,6 +14,25 @@ const PROBLEM: McpProblem = {
   status: 404,
   detail: 'No such resource.',
   code: 'not_found',
+};
+
+/** A stand-in for the app's one mapping: `UseCaseError` keeps its code and field errors. */
+function mapProblem(error: unknown): McpProblem {
+  if (error instanceof UseCaseError) {
+    return {
+      type: '/invalid',
+      title: 'Invalid',
+      status: 400,
+      detail: error.message,
+      code: error.code,
+      errors: error.errors,
+    };
+  }
+  return PROBLEM;
+}
+
+const failing = async (): Promise<never> => {
+  throw new Error('boom');
 };
 
 /** Fake flows recording their calls; `listCash` fails like a foreign portfolio id would. */
@@ -30,9 +50,7 @@ function fakeServices() {
         ];
       },
       listHoldings: async () => [],
-      listCash: async () => {
-        throw new Error('boom');
-      },
+      listCash: failing,
     },
     quotas: {
       withQuota: async <T>(_u: string, _p: string, _n: string, work: () => Promise<T>) => work(),
@@ -41,21 +59,70 @@ function fakeServices() {
   return { services, calls };
 }
 
+/** Flows that all fail, for every tool's failure path. */
+const FAILING_SERVICES = {
+  evaluations: { getEvaluation: failing },
+  screener: { screen: failing },
+  reports: { save: failing, list: failing },
+  portfolios: { listPortfolios: failing, listHoldings: failing, listCash: failing },
+  quotas: { withQuota: failing },
+} as unknown as McpServices;
+
+/**
+ * A connected SDK `Client` that has listed the tools first, as agents and the Inspector do: the
+ * client then validates every `structuredContent` against the tool's `outputSchema`, even when
+ * `isError` is set.
+ */
 async function connected(services: McpServices, mapped: unknown[]) {
   const server = buildMcpServer({
     services,
     actor: { id: 'user-1', plan: 'free' },
     toProblem: (error) => {
       mapped.push(error);
-      return PROBLEM;
+      return mapProblem(error);
     },
   });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);
   const client = new Client({ name: 'unit', version: '1' });
   await client.connect(clientSide);
+  await client.listTools();
   return client;
 }
+
+/** The problem object of a failed result: `isError`, no structured content, JSON text only. */
+function problemOf(result: CallToolResult): McpProblem {
+  expect(result.isError).toBe(true);
+  expect(result.structuredContent).toBeUndefined();
+  expect(result.content).toHaveLength(1);
+  const [text] = result.content;
+  expect(text?.type).toBe('text');
+  return JSON.parse(text?.type === 'text' ? text.text : 'null') as McpProblem;
+}
+
+/** Arguments each tool accepts (its flow then fails). */
+const VALID_ARGUMENTS: Record<McpToolName, Record<string, unknown>> = {
+  listPortfolios: {},
+  listHoldings: { portfolioId: 'p1' },
+  listCash: {},
+  getMoatEvaluation: { symbol: 'AAPL' },
+  generateMoatNarrative: { symbol: 'AAPL', language: 'en' },
+  listMoatReports: { tags: ['core'] },
+  screenMoat: { scoreMin: 50 },
+  saveMoatReport: { symbol: 'AAPL', evaluationJson: '{}' },
+};
+
+/** Arguments that break each tool's input schema, and the path named in the problem. */
+const INVALID_ARGUMENTS: [McpToolName, Record<string, unknown>, string][] = [
+  ['listHoldings', { portfolioId: 42 }, 'portfolioId'],
+  ['listCash', { portfolioId: '' }, 'portfolioId'],
+  ['getMoatEvaluation', { fresh: true }, 'symbol'],
+  ['getMoatEvaluation', { symbol: 'AAPL', fresh: 'yes' }, 'fresh'],
+  ['generateMoatNarrative', { symbol: 'AAPL' }, 'language'],
+  ['listMoatReports', { tags: ['ok', ''] }, 'tags.1'],
+  ['screenMoat', { limit: 500 }, 'limit'],
+  ['saveMoatReport', { symbol: 'AAPL', evaluationJson: 7 }, 'evaluationJson'],
+];
 
 describe('buildMcpServer', () => {
   it('calls the flow as the actor and mirrors structuredContent as text', async () => {
@@ -74,14 +141,54 @@ describe('buildMcpServer', () => {
     ]);
   });
 
-  it('maps a thrown error through toProblem into an isError result', async () => {
+  it('maps a thrown error through toProblem into isError with the problem as JSON text only', async () => {
     const { services } = fakeServices();
     const mapped: unknown[] = [];
     const client = await connected(services, mapped);
     const result = (await client.callTool({ name: 'listCash' })) as CallToolResult;
-    expect(result.isError).toBe(true);
-    expect(result.structuredContent).toEqual(PROBLEM);
+    expect(problemOf(result)).toEqual(PROBLEM);
     expect((mapped[0] as Error).message).toBe('boom');
+  });
+
+  it.each(MCP_TOOL_NAMES)(
+    '%s: a failing flow reaches the SDK client as a readable problem',
+    async (name) => {
+      const mapped: unknown[] = [];
+      const client = await connected(FAILING_SERVICES, mapped);
+      const result = (await client.callTool({
+        name,
+        arguments: VALID_ARGUMENTS[name],
+      })) as CallToolResult;
+      expect(problemOf(result).code).toBe('not_found');
+      expect((mapped[0] as Error).message).toBe('boom');
+    },
+  );
+
+  it.each(INVALID_ARGUMENTS)(
+    '%s %j: invalid arguments answer validation_failed naming %s',
+    async (name, args, path) => {
+      const { services } = fakeServices();
+      const client = await connected(services, []);
+      const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+      const problem = problemOf(result);
+      expect(problem).toMatchObject({ code: 'validation_failed', status: 400 });
+      expect(problem.errors).toContainEqual({ path, message: expect.any(String) });
+    },
+  );
+
+  it('answers an unknown tool with JSON-RPC error -32602', async () => {
+    const client = await connected(fakeServices().services, []);
+    await expect(client.callTool({ name: 'noSuchTool' })).rejects.toThrow(/-32602.*noSuchTool/);
+  });
+
+  it('turns a result outside the outputSchema into a problem instead of sending it', async () => {
+    const { services } = fakeServices();
+    const broken = { ...services, reports: { ...services.reports, save: async () => ({ id: 7 }) } };
+    const mapped: unknown[] = [];
+    const client = await connected(broken as unknown as McpServices, mapped);
+    const args = { name: 'saveMoatReport', arguments: VALID_ARGUMENTS.saveMoatReport };
+    expect(problemOf((await client.callTool(args)) as CallToolResult).code).toBe('not_found');
+    expect((mapped[0] as Error).message).toMatch(/outside its outputSchema/);
   });
 });
 

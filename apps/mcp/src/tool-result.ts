@@ -12,9 +12,16 @@ export function toolResult(structured: Record<string, unknown>): CallToolResult 
   };
 }
 
-/** A failed tool result: `isError: true` with the problem object as structured content and text. */
+/**
+ * A failed tool result: `isError: true` with the problem object as JSON text content, and no
+ * `structuredContent`: clients (the SDK's `Client`, the MCP Inspector) validate any
+ * `structuredContent` against the tool's `outputSchema`, even on an error, and a problem object
+ * does not match an evaluation's schema (`MCP error -32602 Structured content does not match the
+ * tool's output schema`). The agent reads `code`, `status`, `detail` (and `errors` / `quota`) by
+ * parsing the text.
+ */
 export function problemResult(problem: McpProblem): CallToolResult {
-  return { ...toolResult({ ...problem }), isError: true };
+  return { content: [{ type: 'text', text: JSON.stringify(problem) }], isError: true };
 }
 
 /**

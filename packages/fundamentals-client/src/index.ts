@@ -8,9 +8,18 @@ export {
   type FundamentalsErrorCode,
 } from './errors.js';
 export {
+  type CellMark,
+  type FigureMark,
+  type FigureMarkSymbol,
+  figureMarks,
+  formatYearRanges,
+  markOf,
+} from './format/figure-marks.js';
+export {
   buildFundamentalsTable,
   type FundamentalsTable,
   type FundamentalsTableOptions,
+  formatFigureMarks,
   formatFundamentalsJson,
   formatFundamentalsTable,
   METRIC_ROWS,

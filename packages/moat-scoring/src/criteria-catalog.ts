@@ -72,7 +72,7 @@ export const CRITERIA: readonly CriterionDefinition[] = [
   define(
     'product_durability',
     'Product Durability',
-    'Resilience score ≥ 75/100 from revenue drawdowns, margin drawdowns (pricing power), cost structure (SG&A, R&D, D&A vs gross profit) and operating-margin stability',
-    'Buffett on pricing power (FCIC 2010); Buffett & Clark 2008 cost ratios; Stoffel R&D and D&A ≤ 30% / 10% of gross profit',
+    'Steadiness score ≥ 75/100 from the worst revenue year (falls with rising operating income not counted), the largest margin fall below its running peak (pricing power), cost structure (SG&A, R&D, D&A vs gross profit) and operating-margin stability; a thin margin (median net < 5%) without ROIC ≥ 15% is at best a warning',
+    'Buffett on pricing power (FCIC 2010); Buffett & Clark 2008 cost ratios; Stoffel R&D and D&A ≤ 30% / 10% of gross profit; Greenwald & Kahn 2005 (without barriers returns sink to the cost of capital)',
   ),
 ];

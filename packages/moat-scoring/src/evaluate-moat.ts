@@ -2,9 +2,9 @@ import {
   CRITERION_KEYS,
   type Criterion,
   type CriterionKey,
-  type Fundamentals,
+  Fundamentals,
   type MoatEvaluation,
-  type Valuation,
+  Valuation,
 } from '@svc/schemas';
 import { type Assessment, PASS_QUALITY } from './core/assessment.js';
 import { buildScoringContext, type ScoringContext } from './core/scoring-context.js';
@@ -59,8 +59,30 @@ function checkWindow(windowYears: number): void {
     throw new MoatScoringError(
       'invalid_argument',
       `windowYears must be an integer from 3 to 50 (got ${windowYears})`,
+      { path: 'options.windowYears' },
     );
   }
+}
+
+/**
+ * Checks an argument against its zod schema at the public boundary, so that malformed input
+ * (JavaScript callers, JSON read from disk) fails with one clear error instead of a `TypeError`
+ * deep inside a criterion.
+ * @throws {@link MoatScoringError} `invalid_argument` naming the first problem's path.
+ */
+function checkArgument(
+  schema: typeof Fundamentals | typeof Valuation,
+  value: unknown,
+  name: string,
+): void {
+  const result = schema.safeParse(value);
+  if (result.success) return;
+  const first = result.error.issues[0];
+  const path = [name, ...(first?.path ?? []).map(String)].join('.');
+  throw new MoatScoringError('invalid_argument', `${path}: ${first?.message ?? 'invalid'}`, {
+    cause: result.error,
+    path,
+  });
 }
 
 function totals(criteria: readonly Criterion[]) {
@@ -94,7 +116,10 @@ function totals(criteria: readonly Criterion[]) {
  * @param options - see {@link EvaluateMoatOptions}.
  * @returns the evaluation, valid against the `MoatEvaluation` schema of `@svc/schemas`.
  * @throws {@link MoatScoringError} `insufficient_data` with fewer than 3 usable fiscal years
- *   (revenue and net income) in the window; `invalid_argument` for a bad `windowYears`.
+ *   (revenue and net income) in the window; `invalid_argument` (with `path`, e.g.
+ *   `fundamentals.years.3.revenue.value`) when `fundamentals` does not match the `Fundamentals`
+ *   schema of `@svc/schemas`, `options.valuation` does not match `Valuation`, or `windowYears` is
+ *   not an integer from 3 to 50.
  * @example
  * ```ts
  * import { evaluateMoat } from '@svc/moat-scoring';
@@ -108,6 +133,10 @@ export function evaluateMoat(
   fundamentals: Fundamentals,
   options: EvaluateMoatOptions = {},
 ): MoatEvaluationResult {
+  checkArgument(Fundamentals, fundamentals, 'fundamentals');
+  if (options.valuation !== undefined) {
+    checkArgument(Valuation, options.valuation, 'options.valuation');
+  }
   const windowYears = options.windowYears ?? DEFAULT_WINDOW_YEARS;
   checkWindow(windowYears);
   const context = buildScoringContext(fundamentals, windowYears);

@@ -1,15 +1,28 @@
 /**
- * Packs @svc/schemas and @svc/moat-scoring with pnpm (which rewrites `workspace:*` and `catalog:`
- * to real versions), installs both tarballs into a plain npm project (zod from the registry) and
- * checks that ESM `import`, CJS `require` and `tsc` (NodeNext) all work from the published shape.
+ * The publishing set as another team meets it: packs `@svc/schemas`, `@svc/moat-scoring`,
+ * `@svc/valuation` and `@svc/fundamentals-client` with pnpm (which rewrites `workspace:*` and
+ * `catalog:` to real versions), then installs EACH package with only the tarballs it needs into
+ * its own plain `npm init -y` project (third-party dependencies such as zod from the registry,
+ * nothing from the workspace) and checks ESM `import`, CJS `require` and `tsc --strict`
+ * (NodeNext) from the published shape. A last project installs the whole set and runs the first
+ * example of this package's README, as written, on the shared SEC snapshot of AAPL.
  *
- * Build: `beforeAll` runs `pnpm run build` in this package; `@svc/schemas` is built only when its
- * `dist` is missing (rebuilding it would clean the `dist` that parallel test runs of other
- * packages read). Through turbo, `packages/moat-scoring/turbo.json` makes `test` depend on `build`
- * as well as `^build`, so both are fresh.
+ * Build: `beforeAll` runs `pnpm run build` in this package; the other three are built only when
+ * their `dist` is missing (rebuilding would clean the `dist` that parallel test runs of other
+ * packages read). Through turbo, `packages/moat-scoring/turbo.json` makes `test` depend on the
+ * builds of the whole set, so all are fresh.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -18,117 +31,327 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compounderColumns, makeFundamentals } from './fixtures.js';
 
 const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..');
-const schemasDir = join(packageDir, '..', 'schemas');
+const packagesDir = join(packageDir, '..');
+const companyFactsDir = join(
+  packagesDir,
+  '..',
+  '..',
+  'shared',
+  'data',
+  'fundamentals',
+  'raw',
+  'companyfacts',
+);
 const npmAvailable = spawnSync('npm', ['--version'], { encoding: 'utf8' }).status === 0;
 if (!npmAvailable) console.warn('pack test skipped: npm is not available on PATH');
+
+/** Folder under `packages/` of each package of the publishing set. */
+const PUBLISHING_SET = {
+  '@svc/schemas': 'schemas',
+  '@svc/moat-scoring': 'moat-scoring',
+  '@svc/valuation': 'valuation',
+  '@svc/fundamentals-client': 'fundamentals-client',
+} as const;
+type Published = keyof typeof PUBLISHING_SET;
 
 const run = (command: string, args: string[], cwd: string) =>
   execFileSync(command, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 
-const ESM = `import { readFileSync } from 'node:fs';
+const tsc = createRequire(join(packageDir, 'package.json')).resolve('typescript/bin/tsc');
+const STRICT = {
+  module: 'nodenext',
+  moduleResolution: 'nodenext',
+  strict: true,
+  noEmit: true,
+  types: [],
+  skipLibCheck: false,
+};
+
+/** Runs `tsc --strict` (NodeNext) over `files` in `project`; returns the status and output. */
+function typecheck(project: string, files: Record<string, string>) {
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(project, name), text);
+  const config = `tsconfig.${Object.keys(files)[0]}.json`;
+  writeFileSync(
+    join(project, config),
+    JSON.stringify({ compilerOptions: STRICT, files: Object.keys(files) }),
+  );
+  return spawnSync('node', [tsc, '-p', config], { cwd: project, encoding: 'utf8' });
+}
+
+function node(project: string, file: string, text: string): unknown {
+  writeFileSync(join(project, file), text);
+  return JSON.parse(run('node', [file], project));
+}
+
+const MOAT_ESM = `import { readFileSync } from 'node:fs';
 import { evaluateMoat, verdictFor, CRITERIA } from '@svc/moat-scoring';
 const f = JSON.parse(readFileSync('fixture.json', 'utf8'));
 const e = evaluateMoat(f, { evaluatedAt: '2026-01-01T00:00:00Z' });
 console.log(JSON.stringify({ total: e.totalScore, max: e.maxScore, verdict: e.verdict, n: CRITERIA.length, v: verdictFor(70, 100) }));
 `;
-const CJS = `const { readFileSync } = require('node:fs');
+const MOAT_CJS = `const { readFileSync } = require('node:fs');
 const { evaluateMoat, MoatScoringError } = require('@svc/moat-scoring');
 const f = JSON.parse(readFileSync('fixture.json', 'utf8'));
 const e = evaluateMoat(f);
-let code = null;
-try { evaluateMoat({ ...f, years: f.years.slice(0, 2) }); } catch (err) { code = err instanceof MoatScoringError ? err.code : 'other'; }
-console.log(JSON.stringify({ total: e.totalScore, max: e.maxScore, verdict: e.verdict, code }));
+const codeOf = (input) => { try { evaluateMoat(input); return null; } catch (err) { return err instanceof MoatScoringError ? [err.code, err.path ?? null] : 'other'; } };
+console.log(JSON.stringify({ total: e.totalScore, max: e.maxScore, verdict: e.verdict, short: codeOf({ ...f, years: f.years.slice(0, 2) }), malformed: codeOf({ ...f, years: 'x' }) }));
 `;
-const TYPED = `import { evaluateMoat, type EvaluateMoatOptions, type MoatEvaluationResult, MoatScoringError } from '@svc/moat-scoring';
+const MOAT_TYPED = `import { evaluateMoat, type EvaluateMoatOptions, type MoatEvaluationResult, MoatScoringError } from '@svc/moat-scoring';
 import type { Fundamentals, Verdict } from '@svc/schemas';
 export function score(f: Fundamentals): Verdict {
   const options: EvaluateMoatOptions = { windowYears: 10, evaluatedAt: '2026-01-01T00:00:00Z' };
   const e: MoatEvaluationResult = evaluateMoat(f, options);
-  const code: 'insufficient_data' | 'invalid_argument' = new MoatScoringError('insufficient_data', 'x').code;
-  return code === 'insufficient_data' ? e.verdict : e.verdict;
+  const error = new MoatScoringError('insufficient_data', 'x');
+  const code: 'insufficient_data' | 'invalid_argument' = error.code;
+  const path: string | undefined = error.path;
+  return code === 'insufficient_data' && path === undefined ? e.verdict : e.verdict;
 }
 `;
-const TYPED_CJS = `import moat = require('@svc/moat-scoring');
+const MOAT_TYPED_CJS = `import moat = require('@svc/moat-scoring');
 export const max: number = moat.evaluateMoat({} as import('@svc/schemas').Fundamentals).maxScore;
 `;
-const WRONG = `import { evaluateMoat } from '@svc/moat-scoring';
+const MOAT_WRONG = `import { evaluateMoat } from '@svc/moat-scoring';
 export const bad = evaluateMoat(42);
 `;
 
-describe.skipIf(!npmAvailable)('packed package in a plain Node project', () => {
-  let work = '';
-  let project = '';
+const PRICE = `{ value: 100, currency: 'USD', asOf: '2025-03-01', source: 'test' }`;
+const VALUATION_ESM = `import { readFileSync } from 'node:fs';
+import { computeValuation, SELL_TRIGGER_PE } from '@svc/valuation';
+import { Valuation } from '@svc/schemas';
+const fundamentals = JSON.parse(readFileSync('fixture.json', 'utf8'));
+const v = computeValuation({ fundamentals, price: ${PRICE} });
+console.log(JSON.stringify({ pe: v.peRatio, ok: Valuation.safeParse(v).success, trigger: SELL_TRIGGER_PE }));
+`;
+const VALUATION_CJS = `const { readFileSync } = require('node:fs');
+const { computeValuation, ValuationError } = require('@svc/valuation');
+const fundamentals = JSON.parse(readFileSync('fixture.json', 'utf8'));
+const v = computeValuation({ fundamentals, price: null });
+let code = null;
+try { computeValuation({ fundamentals: { ...fundamentals, years: 'x' }, price: null }); } catch (err) { code = err instanceof ValuationError ? err.code : 'other'; }
+console.log(JSON.stringify({ pe: v.peRatio, notes: v._notes.length > 0, code }));
+`;
+const VALUATION_TYPED = `import { computeValuation, type ValuationInput, type ValuationResult, ValuationPrice } from '@svc/valuation';
+import type { Fundamentals, Valuation } from '@svc/schemas';
+export function pe(fundamentals: Fundamentals): number | null {
+  const input: ValuationInput = { fundamentals, price: ValuationPrice.parse(${PRICE}) };
+  const result: ValuationResult = computeValuation(input);
+  const plain: Valuation = result;
+  return plain.peRatio;
+}
+`;
+const VALUATION_TYPED_CJS = `import valuation = require('@svc/valuation');
+export const trigger: number = valuation.SELL_TRIGGER_PE;
+`;
 
-  beforeAll(() => {
-    run('pnpm', ['run', 'build'], packageDir);
-    if (!existsSync(join(schemasDir, 'dist', 'index.js')))
-      run('pnpm', ['run', 'build'], schemasDir);
-    work = mkdtempSync(join(tmpdir(), 'moat-pack-'));
-    project = join(work, 'project');
-    mkdirSync(project);
-    run('pnpm', ['pack', '--pack-destination', work], schemasDir);
-    run('pnpm', ['pack', '--pack-destination', work], packageDir);
-    const tarballs = readdirSync(work)
-      .filter((f) => f.endsWith('.tgz'))
-      .map((f) => join(work, f));
-    expect(tarballs).toHaveLength(2);
-    run('npm', ['init', '-y'], project);
-    run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...tarballs], project);
-    const fixture = makeFundamentals({
-      startYear: 2015,
-      ticker: 'PACK',
-      columns: compounderColumns(),
+const CLIENT_ESM = `import { createSnapshotProvider, normaliseSymbol } from '@svc/fundamentals-client';
+import { Fundamentals } from '@svc/schemas';
+const provider = createSnapshotProvider({ dir: './companyfacts' });
+const f = await provider.getFundamentals(normaliseSymbol(' aapl '));
+const last = f.years.at(-1);
+console.log(JSON.stringify({ ticker: f.company.ticker, ok: Fundamentals.safeParse(f).success, year: last.fiscalYear, eps: last.dilutedEps.value }));
+`;
+const CLIENT_CJS = `const { readFileSync } = require('node:fs');
+const { parseCompanyFacts, FundamentalsError, normaliseSymbol } = require('@svc/fundamentals-client');
+const json = JSON.parse(readFileSync('companyfacts/AAPL_CIK0000320193.json', 'utf8'));
+const f = parseCompanyFacts(json, { ticker: 'AAPL' });
+let code = null;
+try { normaliseSymbol('B@D!'); } catch (err) { code = err instanceof FundamentalsError ? err.code : 'other'; }
+console.log(JSON.stringify({ name: f.company.name, years: f.years.length >= 10, code }));
+`;
+const CLIENT_TYPED = `import { createSnapshotProvider, type FundamentalsProvider, FundamentalsError } from '@svc/fundamentals-client';
+import type { Fundamentals } from '@svc/schemas';
+export async function read(ticker: string): Promise<Fundamentals> {
+  const provider: FundamentalsProvider = createSnapshotProvider({ dir: './companyfacts' });
+  const code: string = new FundamentalsError('insufficient_data', 'x').code;
+  return code === '' ? Promise.reject(new Error(code)) : provider.getFundamentals(ticker);
+}
+`;
+const CLIENT_TYPED_CJS = `import client = require('@svc/fundamentals-client');
+export const symbol: string = client.normaliseSymbol('brk.b');
+`;
+
+/** The first ```ts block of this package's README: the end-to-end example. */
+function readmeExample(): string {
+  const readme = readFileSync(join(packageDir, 'README.md'), 'utf8');
+  const match = /```ts\n([\s\S]*?)```/.exec(readme);
+  if (match?.[1] === undefined) throw new Error('README has no ```ts block');
+  return match[1];
+}
+
+describe.skipIf(!npmAvailable)(
+  'the publishing set, installed from its tarballs',
+  { timeout: 300_000 },
+  () => {
+    let work = '';
+    const tarballs = new Map<Published, string>();
+    let fixture = '';
+
+    /** A fresh npm project with only these tarballs installed (and their registry dependencies). */
+    function project(name: string, packages: readonly Published[]): string {
+      const dir = join(work, name);
+      mkdirSync(dir);
+      run('npm', ['init', '-y'], dir);
+      const files = packages.map((p) => tarballs.get(p) ?? '');
+      run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...files], dir);
+      writeFileSync(join(dir, 'fixture.json'), fixture);
+      symlinkSync(companyFactsDir, join(dir, 'companyfacts'), 'dir');
+      // Nothing else of ours came along, and nothing points back into the workspace.
+      const ours = readdirSync(join(dir, 'node_modules', '@svc')).map((p) => `@svc/${p}`);
+      expect(ours.sort()).toEqual([...packages].sort());
+      for (const p of ours) {
+        const manifest = readFileSync(join(dir, 'node_modules', p, 'package.json'), 'utf8');
+        expect(manifest, p).not.toMatch(/workspace:|catalog:/);
+      }
+      return dir;
+    }
+
+    beforeAll(() => {
+      run('pnpm', ['run', 'build'], packageDir);
+      work = mkdtempSync(join(tmpdir(), 'svc-pack-'));
+      for (const [name, folder] of Object.entries(PUBLISHING_SET) as [Published, string][]) {
+        const dir = join(packagesDir, folder);
+        if (!existsSync(join(dir, 'dist', 'index.js'))) run('pnpm', ['run', 'build'], dir);
+        const before = new Set(readdirSync(work));
+        run('pnpm', ['pack', '--pack-destination', work], dir);
+        const [tarball] = readdirSync(work).filter((f) => f.endsWith('.tgz') && !before.has(f));
+        expect(tarball, name).toBeDefined();
+        tarballs.set(name, join(work, tarball ?? ''));
+      }
+      fixture = JSON.stringify(
+        makeFundamentals({ startYear: 2015, ticker: 'PACK', columns: compounderColumns() }),
+      );
+    }, 180_000);
+
+    afterAll(() => {
+      if (work !== '') rmSync(work, { recursive: true, force: true });
+    }, 60_000);
+
+    it('packs only public packages whose @svc dependencies are in the set', () => {
+      for (const folder of Object.values(PUBLISHING_SET)) {
+        const manifest = JSON.parse(
+          readFileSync(join(packagesDir, folder, 'package.json'), 'utf8'),
+        );
+        expect(manifest.private, folder).toBeUndefined();
+        expect(manifest.publishConfig?.access, folder).toBe('restricted');
+        const ours = Object.keys(manifest.dependencies ?? {}).filter((d) => d.startsWith('@svc/'));
+        for (const dependency of ours) expect(Object.keys(PUBLISHING_SET)).toContain(dependency);
+      }
     });
-    writeFileSync(join(project, 'fixture.json'), JSON.stringify(fixture));
-  }, 120_000);
 
-  afterAll(() => {
-    if (work !== '') rmSync(work, { recursive: true, force: true });
-  });
+    describe('@svc/moat-scoring with @svc/schemas', () => {
+      let dir = '';
+      beforeAll(() => {
+        dir = project('moat-scoring', ['@svc/schemas', '@svc/moat-scoring']);
+      }, 180_000);
 
-  it('imports from ESM (.mjs)', () => {
-    writeFileSync(join(project, 'check.mjs'), ESM);
-    const out = JSON.parse(run('node', ['check.mjs'], project));
-    expect(out).toMatchObject({ max: 100, verdict: 'Strong Durable Competitive Advantage', n: 8 });
-    expect(out.v).toBe('Strong Durable Competitive Advantage');
-    expect(out.total).toBeGreaterThan(70);
-  }, 120_000);
-
-  it('requires from CJS (.cjs), including the error class', () => {
-    writeFileSync(join(project, 'check.cjs'), CJS);
-    const out = JSON.parse(run('node', ['check.cjs'], project));
-    expect(out).toMatchObject({
-      max: 100,
-      verdict: 'Strong Durable Competitive Advantage',
-      code: 'insufficient_data',
-    });
-  }, 120_000);
-
-  it('type-checks with tsc (NodeNext) from ESM and CJS, and rejects a wrong call', () => {
-    const tsc = createRequire(join(packageDir, 'package.json')).resolve('typescript/bin/tsc');
-    const tsconfig = (files: string[]) =>
-      JSON.stringify({
-        compilerOptions: {
-          module: 'nodenext',
-          moduleResolution: 'nodenext',
-          strict: true,
-          noEmit: true,
-          types: [],
-          skipLibCheck: false,
-        },
-        files,
+      it('imports from ESM (.mjs)', () => {
+        const out = node(dir, 'check.mjs', MOAT_ESM);
+        expect(out).toMatchObject({
+          max: 100,
+          verdict: 'Strong Durable Competitive Advantage',
+          n: 8,
+        });
+        expect((out as { total: number }).total).toBeGreaterThan(70);
       });
-    writeFileSync(join(project, 'typed.mts'), TYPED);
-    writeFileSync(join(project, 'typed.cts'), TYPED_CJS);
-    writeFileSync(join(project, 'tsconfig.json'), tsconfig(['typed.mts', 'typed.cts']));
-    expect(run('node', [tsc, '-p', 'tsconfig.json'], project)).toBe('');
-    writeFileSync(join(project, 'wrong.mts'), WRONG);
-    writeFileSync(join(project, 'tsconfig.wrong.json'), tsconfig(['wrong.mts']));
-    const wrong = spawnSync('node', [tsc, '-p', 'tsconfig.wrong.json'], {
-      cwd: project,
-      encoding: 'utf8',
+
+      it('requires from CJS (.cjs), including the error class and its path', () => {
+        expect(node(dir, 'check.cjs', MOAT_CJS)).toMatchObject({
+          max: 100,
+          verdict: 'Strong Durable Competitive Advantage',
+          short: ['insufficient_data', null],
+          malformed: ['invalid_argument', 'fundamentals.years'],
+        });
+      });
+
+      it('type-checks with tsc --strict from ESM and CJS, and rejects a wrong call', () => {
+        const ok = typecheck(dir, { 'typed.mts': MOAT_TYPED, 'typed.cts': MOAT_TYPED_CJS });
+        expect(ok.stdout).toBe('');
+        expect(ok.status).toBe(0);
+        const wrong = typecheck(dir, { 'wrong.mts': MOAT_WRONG });
+        expect(wrong.status).not.toBe(0);
+        expect(wrong.stdout).toContain("Argument of type 'number' is not assignable");
+      });
     });
-    expect(wrong.status).not.toBe(0);
-    expect(wrong.stdout).toContain("Argument of type 'number' is not assignable");
-  }, 120_000);
-});
+
+    describe('@svc/valuation with @svc/schemas', () => {
+      let dir = '';
+      beforeAll(() => {
+        dir = project('valuation', ['@svc/schemas', '@svc/valuation']);
+      }, 180_000);
+
+      it('imports from ESM (.mjs)', () => {
+        const out = node(dir, 'check.mjs', VALUATION_ESM) as { pe: number };
+        expect(out).toMatchObject({ ok: true, trigger: 40 });
+        expect(out.pe).toBeGreaterThan(0);
+      });
+
+      it('requires from CJS (.cjs), including the error class', () => {
+        expect(node(dir, 'check.cjs', VALUATION_CJS)).toEqual({
+          pe: null,
+          notes: true,
+          code: 'invalid_input',
+        });
+      });
+
+      it('type-checks with tsc --strict from ESM and CJS', () => {
+        const ok = typecheck(dir, {
+          'typed.mts': VALUATION_TYPED,
+          'typed.cts': VALUATION_TYPED_CJS,
+        });
+        expect(ok.stdout).toBe('');
+        expect(ok.status).toBe(0);
+      });
+    });
+
+    describe('@svc/fundamentals-client with @svc/schemas', () => {
+      let dir = '';
+      beforeAll(() => {
+        dir = project('fundamentals-client', ['@svc/schemas', '@svc/fundamentals-client']);
+      }, 180_000);
+
+      it('imports from ESM (.mjs) and reads a real SEC snapshot', () => {
+        expect(node(dir, 'check.mjs', CLIENT_ESM)).toEqual({
+          ticker: 'AAPL',
+          ok: true,
+          year: 2025,
+          eps: 7.46, // Apple's 10-K for FY2025 (accession 0000320193-25-000079)
+        });
+      });
+
+      it('requires from CJS (.cjs), including the error class', () => {
+        expect(node(dir, 'check.cjs', CLIENT_CJS)).toEqual({
+          name: 'Apple Inc.',
+          years: true,
+          code: 'invalid_symbol',
+        });
+      });
+
+      it('type-checks with tsc --strict from ESM and CJS', () => {
+        const ok = typecheck(dir, { 'typed.mts': CLIENT_TYPED, 'typed.cts': CLIENT_TYPED_CJS });
+        expect(ok.stdout).toBe('');
+        expect(ok.status).toBe(0);
+      });
+    });
+
+    describe('the whole set: the README example, end to end', () => {
+      let dir = '';
+      beforeAll(() => {
+        dir = project('readme', Object.keys(PUBLISHING_SET) as Published[]);
+        writeFileSync(join(dir, 'example.mts'), readmeExample());
+      }, 180_000);
+
+      it('runs as written and prints the verdict of AAPL', () => {
+        writeFileSync(join(dir, 'example.mjs'), readmeExample());
+        expect(run('node', ['example.mjs'], dir).trim()).toBe(
+          'AAPL 92.33 / 100 Strong Durable Competitive Advantage',
+        );
+      });
+
+      it('type-checks with tsc --strict', () => {
+        const ok = typecheck(dir, { 'example.mts': readmeExample() });
+        expect(ok.stdout).toBe('');
+        expect(ok.status).toBe(0);
+      });
+    });
+  },
+);

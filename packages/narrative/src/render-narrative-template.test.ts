@@ -2,6 +2,7 @@ import type { Criterion, MoatEvaluation } from '@svc/schemas';
 import { describe, expect, it } from 'vitest';
 import {
   DISCLAIMER,
+  DISCLAIMER_DE,
   ENGLISH_ONLY_NOTE,
   renderNarrativeTemplate,
 } from './render-narrative-template.js';
@@ -116,14 +117,39 @@ describe('renderNarrativeTemplate', () => {
     expect(section(none, 'Risks')).toContain('No criterion fails or warns.');
   });
 
-  it('is deterministic and notes a non-English request', () => {
+  it('is deterministic and falls back to English with a note for other languages', () => {
     expect(renderNarrativeTemplate(EVALUATION)).toBe(markdown);
     expect(markdown).not.toContain(ENGLISH_ONLY_NOTE);
     for (const language of ['en', 'EN-gb', 'English']) {
       expect(renderNarrativeTemplate(EVALUATION, { language })).toBe(markdown);
     }
+    for (const language of ['fr', 'ja-JP', 'Klingon']) {
+      const other = renderNarrativeTemplate(EVALUATION, { language });
+      expect(other).toContain(ENGLISH_ONLY_NOTE);
+      expect(other.replace(`_${ENGLISH_ONLY_NOTE}_\n\n`, '')).toBe(markdown);
+    }
+  });
+
+  it('writes German for de (headings, decimal commas, disclaimer), keeping the data as it is', () => {
     const german = renderNarrativeTemplate(EVALUATION, { language: 'de' });
-    expect(german).toContain(ENGLISH_ONLY_NOTE);
-    expect(german.replace(`_${ENGLISH_ONLY_NOTE}_\n\n`, '')).toBe(markdown);
+    for (const language of ['DE', 'de-AT', 'German', 'Deutsch']) {
+      expect(renderNarrativeTemplate(EVALUATION, { language })).toBe(german);
+    }
+    expect(german).not.toContain(ENGLISH_ONLY_NOTE);
+    const order = ['## Zusammenfassung', '## Stärken', '## Risiken', '## Bewertung', DISCLAIMER_DE];
+    const at = order.map((s) => german.indexOf(s));
+    expect(at.every((i) => i >= 0)).toBe(true);
+    expect([...at].sort((a, b) => a - b)).toEqual(at);
+    expect(german).toContain(
+      'Acme Corp (ACME) erreicht 31,3 von 50 Punkten (63 %) im Burggraben-Schema. ' +
+        'Urteil: **Moderate Competitive Advantage**.',
+    );
+    expect(german).toContain('2 von 4 bewerteten Kriterien sind erfüllt.');
+    expect(german).toContain('- **Debt** (Warnung, 6,25/12,5): Debt/earnings 4.1 years');
+    expect(german).toContain('- **Product durability** (Warnung, nicht bewertet): Not assessed');
+    expect(german).toContain('- KGV: 24,46');
+    expect(german).toContain('- Erweiterte Ausschüttungsquote: 88,1 %');
+    expect(german).toContain('- EPS growth not positive: PEG not meaningful');
+    expect(german).not.toContain(DISCLAIMER);
   });
 });

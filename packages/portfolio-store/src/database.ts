@@ -85,6 +85,11 @@ export interface Database {
   dialect: 'postgres' | 'pglite';
   /** The schema in use when one was requested. */
   schema: string | undefined;
+  /**
+   * The node-postgres pool under `db` (for PGlite, a pool of one over its adapter), for libraries
+   * that take a pool, such as the shared counters of `createSharedCounter`.
+   */
+  pool: pg.Pool;
   /** Closes the pool and, for the embedded database, shuts PGlite down (flushing it to disk). */
   close(): Promise<void>;
 }
@@ -156,7 +161,7 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
   const pool = resilientPool(poolConfig(url, options), options.onConnectionError ?? (() => {}));
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   await ensureSchema(db, options.schema);
-  return { db, dialect: 'postgres', schema: options.schema, close: () => db.destroy() };
+  return { db, dialect: 'postgres', schema: options.schema, pool, close: () => db.destroy() };
 }
 
 /**
@@ -228,7 +233,7 @@ async function openPglite(options: DatabaseOptions): Promise<Database> {
     await pglite.close();
     await unlock();
   };
-  return { db, dialect: 'pglite', schema: options.schema, close };
+  return { db, dialect: 'pglite', schema: options.schema, pool, close };
 }
 
 /**

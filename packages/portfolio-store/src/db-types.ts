@@ -70,6 +70,17 @@ export interface PersonalAccessTokensTable {
   revoked_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
+/**
+ * `rate_limits`: shared fixed-window counters (migration 0006), in `rate-limiter-flexible`'s
+ * PostgreSQL layout: `key` (prefixed by the limiter), `points` used in the window, `expire` (epoch
+ * milliseconds, as a `bigint` string) when the window ends.
+ */
+export interface RateLimitsTable {
+  key: string;
+  points: Generated<number>;
+  expire: string | null;
+}
+
 /** `quota_usage`: units used per user, quota and period; primary key (user_id, quota, period_start). */
 export interface QuotaUsageTable {
   user_id: string;
@@ -209,6 +220,7 @@ export interface DB {
   sessions: SessionsTable;
   personal_access_tokens: PersonalAccessTokensTable;
   quota_usage: QuotaUsageTable;
+  rate_limits: RateLimitsTable;
   portfolios: PortfoliosTable;
   transactions: TransactionsTable;
   holdings: HoldingsTable;

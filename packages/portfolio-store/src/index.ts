@@ -26,6 +26,7 @@ export type {
 } from './db-types.js';
 export { isDatabaseUnavailable, StoreError, type StoreErrorCode } from './errors.js';
 export { type MigrationReport, migrateToLatest, pendingMigrations } from './migrate.js';
+export { SESSION_CHANGES_CHANNEL } from './migrations/0006-shared-limits-and-session-notify.js';
 export { MIGRATIONS, staticMigrationProvider } from './migrations/index.js';
 export type {
   AdvisorProposal,
@@ -100,3 +101,16 @@ export {
   PAT_PREFIX,
   safeEqual,
 } from './security/tokens.js';
+export {
+  listenForSessionChanges,
+  parseSessionChange,
+  type SessionChange,
+  type SessionChangesListener,
+  type SessionChangesOptions,
+} from './shared-state/session-changes.js';
+export {
+  type CounterState,
+  createSharedCounter,
+  type SharedCounter,
+  type SharedCounterOptions,
+} from './shared-state/shared-counter.js';

@@ -20,6 +20,7 @@ const TABLES = [
   'portfolios',
   'quota_usage',
   'quotes',
+  'rate_limits',
   'sessions',
   'transactions',
   'users',

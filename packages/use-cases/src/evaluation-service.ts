@@ -44,7 +44,10 @@ export type ServedEvaluation = MoatEvaluation & { _cached: boolean; _cachedAt: s
  *   (no data, provider down) gives its unit back;
  * - concurrent requests for the same symbol share one fetch (per process): a request that finds a
  *   fetch already under way waits for it and, when it did not ask for `fresh`, is served like a
- *   cache hit without consuming quota (a `fresh` request still consumes its unit).
+ *   cache hit without consuming quota (a `fresh` request still consumes its own unit);
+ * - each request pays, or is refused, on its own counter: when the request that led a fetch is
+ *   refused its unit, the requests waiting on it are not refused with it (nor told its usage);
+ *   they join the next fetch, or fetch on their own unit.
  *
  * @throws FundamentalsError `invalid_symbol` (malformed symbol), `insufficient_data`,
  *   `upstream_unavailable`; MoatScoringError `insufficient_data`; QuotaError `quota_exceeded`.
@@ -71,16 +74,46 @@ export function createEvaluationService(deps: EvaluationServiceDeps) {
     _cachedAt: cached.cachedAt,
   });
 
-  /** Starts a fetch under the actor's quota and registers it, synchronously, as the one in flight. */
-  function lead(symbol: string, actor: Actor): Promise<ServedEvaluation> {
+  /** Registers `work` synchronously as the fetch in flight for `symbol`, until it settles. */
+  function register(symbol: string, work: Promise<ServedEvaluation>): Promise<ServedEvaluation> {
+    const entry = work.finally(() => {
+      if (inFlight.get(symbol) === entry) inFlight.delete(symbol);
+    });
+    inFlight.set(symbol, entry);
+    return entry;
+  }
+
+  /** Starts a fetch under the actor's quota and registers it as the one in flight. */
+  const lead = (symbol: string, actor: Actor) =>
     // The shared fetch is not tied to one caller's AbortSignal: others may be waiting for it.
-    const work = deps.quotas
-      .withQuota(actor.id, actor.plan, 'stock_evaluation', () => fetchAndStore(symbol))
-      .finally(() => {
-        if (inFlight.get(symbol) === work) inFlight.delete(symbol);
-      });
-    inFlight.set(symbol, work);
-    return work;
+    register(
+      symbol,
+      deps.quotas.withQuota(actor.id, actor.plan, 'stock_evaluation', () => fetchAndStore(symbol)),
+    );
+
+  /** Starts a fetch that a request has already paid for, and registers it as the one in flight. */
+  const paidFetch = (symbol: string) => register(symbol, fetchAndStore(symbol));
+
+  /**
+   * Joins the fetch in flight for `symbol`, or starts one with `start` when none is (checked and
+   * registered in the same turn of the event loop). A fetch in flight may belong to a request whose
+   * own quota was refused: that refusal is its leader's, never this request's (issue 10: it carried
+   * another user's counters), so this request then joins the next fetch or starts its own.
+   */
+  async function joinOrStart(
+    symbol: string,
+    start: () => Promise<ServedEvaluation>,
+  ): Promise<ServedEvaluation> {
+    for (;;) {
+      const running = inFlight.get(symbol);
+      if (!running) return start();
+      try {
+        return await running;
+      } catch (error) {
+        // A settled fetch has left `inFlight` before its waiters resume, so the loop moves on.
+        if (!(error instanceof QuotaError)) throw error;
+      }
+    }
   }
 
   return {
@@ -89,30 +122,23 @@ export function createEvaluationService(deps: EvaluationServiceDeps) {
       const symbol = normaliseSymbol(request.symbol);
       const { actor } = request;
       if (request.fresh) {
-        const running = inFlight.get(symbol);
-        if (running) {
-          return deps.quotas.withQuota(actor.id, actor.plan, 'stock_evaluation', () => running);
-        }
-        return lead(symbol, actor);
+        if (!inFlight.has(symbol)) return lead(symbol, actor);
+        // Pays its own unit first; then shares the running fetch, or fetches on that unit.
+        return deps.quotas.withQuota(actor.id, actor.plan, 'stock_evaluation', () =>
+          joinOrStart(symbol, () => paidFetch(symbol)),
+        );
       }
       const storedBefore = stored;
       const cached = await deps.cache.get(symbol);
       if (cached) return fromCache(cached);
-      const running = inFlight.get(symbol);
-      if (running) {
-        try {
-          return await running;
-        } catch (error) {
-          // The leader's own quota ran out: this request is judged on its own quota instead.
-          if (!(error instanceof QuotaError)) throw error;
-        }
-      } else if (stored !== storedBefore) {
+      if (!inFlight.has(symbol) && stored !== storedBefore) {
         // A fetch finished (and left `inFlight`) while the cache was read: the read may have
         // begun before its row was committed, so look once more instead of fetching again.
         const again = await deps.cache.get(symbol);
         if (again) return fromCache(again);
       }
-      return inFlight.get(symbol) ?? lead(symbol, actor);
+      // A cache miss waits, for free, on a fetch under way; with none, it leads one on its quota.
+      return joinOrStart(symbol, () => lead(symbol, actor));
     },
   };
 }

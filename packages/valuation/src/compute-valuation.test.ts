@@ -156,6 +156,80 @@ describe('computeValuation: nulls and their notes', () => {
     expect(current.peRatio).toBeCloseTo(20, 10);
   });
 
+  it('stale earnings: EPS exactly 548 days old is too old (the 18-month bound is exclusive)', () => {
+    // FY2024 ends 2024-12-31; 2026-07-02 is 365 + 183 = 548 days later.
+    const edge = computeValuation({
+      fundamentals: makeFundamentals(epsHistory([1, 1.1, 1.2, 1.3, 1.4, 1.5])),
+      price: { ...usd(30), asOf: '2026-07-02' },
+    });
+    expect(edge.peRatio).toBeNull();
+    expect(edge._notes.some((n) => n.includes('548 days before the price'))).toBe(true);
+    expect(edge._notes.some((n) => n.includes('less than 548 days old'))).toBe(true);
+  });
+
+  it('reports _trailingEpsDerived when the provider derived the EPS (its provenance says so)', () => {
+    const fundamentals = makeFundamentals(epsHistory([1, 1.1, 1.2, 1.3, 1.4, 1.5]));
+    const latest = fundamentals.years.at(-1) as (typeof fundamentals.years)[number];
+    latest.dilutedEps = {
+      value: 1.5,
+      source: {
+        tag: 'derived:netIncome/dilutedShares',
+        form: null,
+        accession: null,
+        filed: null,
+        derived: true,
+      },
+    };
+    const result = computeValuation({ fundamentals, price: usd(30) });
+    expect(result._trailingEpsDerived).toBe(true);
+    expect(result._notes).toContain(
+      'FY2024 diluted EPS derived by the provider (derived:netIncome/dilutedShares), not reported',
+    );
+    const reported = computeValuation({
+      fundamentals: makeFundamentals(epsHistory([1, 1.1, 1.2, 1.3, 1.4, 1.5])),
+      price: usd(30),
+    });
+    expect(reported._trailingEpsDerived).toBe(false);
+  });
+
+  it('PEG: no endpoint growth rate from a base EPS too small to carry one (F: 0.01 → 1.46)', () => {
+    // F FY2019–FY2024 EPS: 0.01, −0.32, 4.45, −0.49, 1.08, 1.46. Endpoint CAGR would be
+    // (1.46 / 0.01)^(1/5) − 1 = 170.9%/yr. Median |EPS| = (0.49 + 1.08) / 2 = 0.785; 0.01 < 10% of
+    // it, so the 3-year means are used: (0.01 − 0.32 + 4.45) / 3 = 1.38 → (−0.49 + 1.08 + 1.46) / 3
+    // = 0.683: growth (0.683 / 1.38)^(1/3) − 1 < 0 → no PEG, with the reason.
+    const ford = computeValuation({
+      fundamentals: makeFundamentals(epsHistory([0.01, -0.32, 4.45, -0.49, 1.08, 1.46])),
+      price: usd(10),
+    });
+    expect(ford.pegRatio).toBeNull();
+    expect(ford._epsGrowthPercent).toBeLessThan(0);
+    expect(ford._pegGrowthBasis).toMatch(/FY2019 EPS 0.01 is below 10% of the median \|EPS\| 0.79/);
+    expect(ford._notes.some((n) => n.includes('PEG not meaningful'))).toBe(true);
+    // A real base (0.5 against a median around 1) keeps the endpoint CAGR.
+    const grower = computeValuation({
+      fundamentals: makeFundamentals(epsHistory([0.5, 0.7, 0.9, 1.1, 1.3, 1.5])),
+      price: usd(30),
+    });
+    expect(grower._pegGrowthBasis).toMatch(/\(endpoints\)/);
+  });
+
+  it('explains a payout above 100% as real (buybacks above earnings)', () => {
+    const result = computeValuation({
+      fundamentals: makeFundamentals(
+        epsHistory([1, 1.1, 1.2, 1.3, 1.4, 1.5], {
+          netIncome: 1_000e6,
+          dividendsPaid: 300e6,
+          shareRepurchases: 1_590e6,
+        }),
+      ),
+      price: usd(30),
+    });
+    expect(result.augmentedPayoutRatio).toBeCloseTo(189, 10);
+    expect(result._notes).toContain(
+      'payout 189% above 100% is real, not an error: in FY2024 dividends (300 M) plus buybacks (1,590 M) exceeded net income (1,000 M); the excess came from cash, debt or earlier earnings',
+    );
+  });
+
   it('forward P/E: computed from an estimate, null and explained without or with a loss estimate', () => {
     expect(
       computeValuation({ fundamentals: compounder, price: usd(96.6306), forwardEps: 4 }).forwardPE,

@@ -61,6 +61,7 @@ export function computeValuation(input: ValuationInput): ValuationResult {
   const payout = latest ? augmentedPayout(latest) : null;
   if (payout && !payout.ok) notes.push(payout.reason);
   if (payout?.ok && payout.note) notes.push(payout.note);
+  if (payout?.ok && payout.percent > 100) notes.push(payoutAboveEarnings(payout.percent, latest));
   if (latest && input.price && input.price.asOf < latest.periodEnd) {
     notes.push(`price date ${input.price.asOf} precedes the end of FY${latest.fiscalYear}`);
   }
@@ -92,16 +93,19 @@ export function computeValuation(input: ValuationInput): ValuationResult {
 }
 
 /**
- * Longest gap, in days, between the end of the fiscal year of the trailing EPS and the price date
- * (18 months): an annual report is filed within about 3 months of its year end, so past this the
- * fundamentals miss a whole newer fiscal year and a P/E would divide today's price by stale
- * earnings (e.g. a 2026 price over FY2019 EPS). Our own bound, not a published one.
+ * Age, in days, from the end of the fiscal year of the trailing EPS to the price date at which the
+ * EPS is too old for a P/E (18 months ≈ 548 days): an annual report is filed within about 3
+ * months of its year end, so by then the fundamentals miss a whole newer fiscal year and a P/E
+ * would divide today's price by stale earnings (e.g. a 2026 price over FY2019 EPS). The bound is
+ * exclusive: EPS is used when it is **less than** 548 days old; at exactly 548 days it is not
+ * (BBY, KR, TGT: fiscal years ending 2025-02-01 against prices of 2026-08-03). Our own bound, not
+ * a published one.
  */
 export const MAX_TRAILING_EPS_AGE_DAYS = 548;
 
 const DAY_MS = 86_400_000;
 
-/** Drops the EPS for the P/E when it is older than `maxEpsAgeDays` at the price date. */
+/** Drops the EPS for the P/E when it is `maxEpsAgeDays` old or older at the price date. */
 function withinEpsAge(
   trailing: Trailing,
   latest: FiscalYearFigures,
@@ -111,9 +115,9 @@ function withinEpsAge(
   if (trailing.forPe === null || input.price === null) return trailing;
   const maxDays = input.maxEpsAgeDays ?? MAX_TRAILING_EPS_AGE_DAYS;
   const ageDays = (Date.parse(input.price.asOf) - Date.parse(latest.periodEnd)) / DAY_MS;
-  if (!(ageDays > maxDays)) return trailing;
+  if (!(ageDays >= maxDays)) return trailing;
   notes.push(
-    `latest diluted EPS is of FY${latest.fiscalYear} (ended ${latest.periodEnd}), ${Math.round(ageDays)} days before the price of ${input.price.asOf}: P/E, PEG and sell trigger not computed from stale earnings`,
+    `latest diluted EPS is of FY${latest.fiscalYear} (ended ${latest.periodEnd}), ${Math.round(ageDays)} days before the price of ${input.price.asOf} (EPS must be less than ${maxDays} days old): P/E, PEG and sell trigger not computed from stale earnings`,
   );
   return { ...trailing, forPe: null };
 }
@@ -138,7 +142,14 @@ function trailingEps(latest: FiscalYearFigures, splitFactor: number, notes: stri
     notes.push(`no diluted EPS (nor net income and diluted shares) for ${fy}: P/E not computed`);
     return { eps: null, forPe: null, derived: false };
   }
-  if (eps.derived) notes.push(`${fy} diluted EPS derived as net income / diluted shares`);
+  if (eps.derived) {
+    const tag = latest.dilutedEps?.source.tag;
+    notes.push(
+      tag === undefined
+        ? `${fy} diluted EPS derived as net income / diluted shares`
+        : `${fy} diluted EPS derived by the provider (${tag}), not reported`,
+    );
+  }
   const gap = epsConsistencyGap(latest);
   if (gap !== null && gap > EPS_GAP_NOTE_THRESHOLD) {
     notes.push(
@@ -150,6 +161,22 @@ function trailingEps(latest: FiscalYearFigures, splitFactor: number, notes: stri
     return { eps: eps.value, forPe: null, derived: eps.derived };
   }
   return { eps: eps.value, forPe: eps.value / splitFactor, derived: eps.derived };
+}
+
+/**
+ * Why a payout above 100% is real: the company returned more cash than it earned that year, the
+ * excess coming from cash on hand, debt or earlier years' earnings (buybacks larger than net
+ * income: KR FY2024 189%, MNST, MOS). Damodaran's cash-return ratio has no upper bound.
+ */
+function payoutAboveEarnings(percent: number, year: FiscalYearFigures | undefined): string {
+  const fy = year ? `FY${year.fiscalYear}` : 'the latest year';
+  const m = (v: number) => `${(v / 1e6).toLocaleString('en-US', { maximumFractionDigits: 0 })} M`;
+  const parts: string[] = [];
+  if (year?.dividendsPaid) parts.push(`dividends (${m(year.dividendsPaid.value)})`);
+  if (year?.shareRepurchases) parts.push(`buybacks (${m(year.shareRepurchases.value)})`);
+  const paid = parts.join(' plus ');
+  const earned = year?.netIncome ? ` (${m(year.netIncome.value)})` : '';
+  return `payout ${percent.toFixed(0)}% above 100% is real, not an error: in ${fy} ${paid} exceeded net income${earned}; the excess came from cash, debt or earlier earnings`;
 }
 
 function priceInReportingCurrency(

@@ -5,7 +5,11 @@ export interface EpsPoint {
   readonly fiscalYear: number;
   /** Diluted EPS, reporting currency per share, signed. */
   readonly value: number;
-  /** `true` when computed as net income / diluted shares because no diluted EPS was reported. */
+  /**
+   * `true` when computed rather than reported: here as net income / diluted shares because the year
+   * has no diluted EPS, or by the provider (its provenance says `derived: true`, e.g. the
+   * companyfacts parser's `derived:netIncome/dilutedShares` for a filer that tags no EPS).
+   */
   readonly derived: boolean;
 }
 
@@ -16,7 +20,8 @@ export interface EpsPoint {
  */
 export function epsOfYear(year: FiscalYearFigures): EpsPoint | null {
   if (year.dilutedEps !== null) {
-    return { fiscalYear: year.fiscalYear, value: year.dilutedEps.value, derived: false };
+    const derived = year.dilutedEps.source.derived;
+    return { fiscalYear: year.fiscalYear, value: year.dilutedEps.value, derived };
   }
   const netIncome = year.netIncome?.value;
   const shares = year.dilutedShares?.value;

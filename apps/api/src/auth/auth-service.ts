@@ -109,7 +109,7 @@ export function createAuthService(deps: AuthServiceDeps) {
       client: ClientContext,
     ): Promise<OpenedSession> {
       const key = `${client.ip}|${input.email.trim().toLowerCase()}`;
-      const wait = deps.throttle.blockedFor(key, now());
+      const wait = await deps.throttle.blockedFor(key);
       if (wait !== undefined) {
         throw new ApiError('rate_limited', 'Too many failed sign-in attempts; try again later.', {
           retryAfterSeconds: wait,
@@ -118,10 +118,10 @@ export function createAuthService(deps: AuthServiceDeps) {
       const found = await repos.users.findCredentialsByEmail(input.email);
       const ok = await passwords.verify(found?.passwordHash, input.password);
       if (!ok || found === undefined) {
-        deps.throttle.recordFailure(key, now());
+        await deps.throttle.recordFailure(key);
         throw new ApiError('unauthorized', INVALID_CREDENTIALS);
       }
-      deps.throttle.reset(key);
+      await deps.throttle.reset(key);
       return open(found.user, client);
     },
 
@@ -151,6 +151,7 @@ export function createAuthService(deps: AuthServiceDeps) {
       const at = now();
       const remembered = deps.sessionCache?.get(jwt, at);
       if (remembered) return remembered;
+      const version = deps.sessionCache?.version() ?? 0;
       const claims = await signer.verifySession(jwt, at);
       if (!claims) return undefined;
       const session = await repos.sessions.findActive(claims.sub, claims.sid, at);
@@ -158,15 +159,16 @@ export function createAuthService(deps: AuthServiceDeps) {
       const user = await repos.users.findById(claims.sub);
       if (!user) return undefined;
       const auth = { user, session };
-      deps.sessionCache?.set(jwt, auth);
+      deps.sessionCache?.set(jwt, auth, version);
       return auth;
     },
 
     /** Revokes a session row; its JWT stops working at once (in this process's cache too). */
     async logout(auth: Authenticated): Promise<void> {
-      deps.sessionCache?.forget(auth.session.id);
+      const change = { kind: 'session', id: auth.session.id } as const;
+      deps.sessionCache?.forget(change);
       await repos.sessions.revoke(auth.user.id, auth.session.id, now());
-      deps.sessionCache?.forget(auth.session.id);
+      deps.sessionCache?.forget(change);
     },
 
     /** The session description: user, plan and quota usage of the current period. */

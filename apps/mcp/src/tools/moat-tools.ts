@@ -1,4 +1,3 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { renderNarrativeTemplate } from '@svc/narrative';
 import { MoatEvaluation } from '@svc/schemas';
 import {
@@ -11,6 +10,7 @@ import {
 import { z } from 'zod';
 import type { McpServerDeps } from '../deps.js';
 import { MCP_TOOLS } from '../tool-catalog.js';
+import type { ToolRegistry } from '../tool-registry.js';
 import { runTool } from '../tool-result.js';
 
 const Ticker = z.string().trim().min(1).max(10).describe('Ticker symbol, e.g. AAPL');
@@ -70,7 +70,7 @@ function evaluationJsonOf(input: SaveReportToolInput): string {
  * - `listMoatReports {tags?}`, `saveMoatReport` (SaveReportInput, or `evaluation` as an object);
  * - `screenMoat` (the ScreenerQuery fields, all optional).
  */
-export function registerMoatTools(server: McpServer, deps: McpServerDeps): void {
+export function registerMoatTools(server: ToolRegistry, deps: McpServerDeps): void {
   const { services, actor, toProblem } = deps;
 
   server.registerTool(

@@ -1,8 +1,8 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { CashPosition, Holding, Portfolio } from '@svc/portfolio';
 import { z } from 'zod';
 import type { McpServerDeps } from '../deps.js';
 import { MCP_TOOLS } from '../tool-catalog.js';
+import type { ToolRegistry } from '../tool-registry.js';
 import { runTool } from '../tool-result.js';
 
 /** Reads of stored rows: no side effect, same answer until the data changes, no outside world. */
@@ -22,7 +22,7 @@ const PortfolioFilter = z.object({
  * Arrays are wrapped in an object (`{ portfolios }`, `{ holdings }`, `{ cash }`) because
  * `structuredContent` must be an object. Another user's portfolio id answers `not_found`.
  */
-export function registerPortfolioTools(server: McpServer, deps: McpServerDeps): void {
+export function registerPortfolioTools(server: ToolRegistry, deps: McpServerDeps): void {
   const { services, actor, toProblem } = deps;
   const { portfolios } = services;
 

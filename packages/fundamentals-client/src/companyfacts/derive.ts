@@ -27,6 +27,15 @@ const FORMULAS: readonly Formula[] = [
     compute: ([a = 0, b = 0]) => a + b,
   },
   {
+    // Continuing operations attributable to the parent: net income less discontinued operations
+    // (PG FY2017: 15,326 M − 5,217 M = 10,109 M, which PG reports as continuing operations
+    // 10,194 M less 85 M of noncontrolling interests).
+    target: 'incomeFromContinuingOperations',
+    tag: 'derived:netIncome-discontinuedOperations',
+    inputs: ['netIncome', 'discontinuedOperations'],
+    compute: ([a = 0, b = 0]) => a - b,
+  },
+  {
     target: 'grossProfit',
     tag: 'derived:revenue-costOfRevenue',
     inputs: ['revenue', 'costOfRevenue'],
@@ -57,6 +66,13 @@ const FORMULAS: readonly Formula[] = [
     compute: ([a = 0, b = 0]) => a + b,
   },
   {
+    // Same scope as reported diluted EPS, which is read from continuing operations first.
+    target: 'dilutedEps',
+    tag: 'derived:incomeFromContinuingOperations/dilutedShares',
+    inputs: ['incomeFromContinuingOperations', 'dilutedShares'],
+    compute: ([a = 0, b = 0]) => a / b,
+  },
+  {
     target: 'dilutedEps',
     tag: 'derived:netIncome/dilutedShares',
     inputs: ['netIncome', 'dilutedShares'],
@@ -71,6 +87,7 @@ const FORMULAS: readonly Formula[] = [
  * missing input leaves the metric `null`, never 0) and the result is finite.
  */
 export function deriveMissing(picks: YearPicks): void {
+  dropMismatchedGrossProfit(picks);
   for (const f of FORMULAS) {
     if (picks.has(f.target)) continue;
     const inputs = f.inputs.map((k) => picks.get(k));
@@ -83,7 +100,81 @@ export function deriveMissing(picks: YearPicks): void {
       .join('; ');
     picks.set(f.target, { value, source: derivedSource(f.tag, note), history: [] });
   }
+  const setAside = picks.get('grossProfitReported');
+  const derivedGp = picks.get('grossProfit');
+  if (setAside && derivedGp) {
+    picks.set(
+      'grossProfit',
+      withNote(
+        derivedGp,
+        `reported ${setAside.source.tag} ${setAside.value} (${setAside.source.accession}) is on a narrower revenue line than total revenue and was set aside`,
+      ),
+    );
+  }
+  noteCostScope(picks);
   fillSingleComponents(picks);
+}
+
+/**
+ * Says so on cost of revenue and gross profit when the cost line excludes depreciation and
+ * amortization (`CostOfGoodsAndServiceExcludingDepreciationDepletionAndAmortization`: KR, UBER):
+ * such a gross margin is before D&A and reads higher than one after it.
+ */
+function noteCostScope(picks: YearPicks): void {
+  const cost = picks.get('costOfRevenue');
+  if (!cost || !/ExcludingDepreciation/.test(cost.source.tag)) return;
+  const note = 'cost of revenue excludes depreciation and amortization: gross margin before D&A';
+  picks.set('costOfRevenue', withNote(cost, note));
+  const gp = picks.get('grossProfit');
+  if (gp) picks.set('grossProfit', withNote(gp, note));
+}
+
+/**
+ * Reported gross profit further than this fraction of revenue from revenue − cost of revenue is
+ * on another revenue scope (COST FY2019: `GrossProfit` 16,465 M is net sales 149,351 M − cost
+ * 132,886 M; total revenue including membership fees is 152,703 M). 1%: tagged lines of one
+ * statement agree to the million.
+ */
+export const GROSS_PROFIT_SCOPE_TOLERANCE = 0.01;
+
+/**
+ * Keeps gross profit on the scope of the revenue it is divided by: when revenue and cost of
+ * revenue are both reported and a reported `GrossProfit` differs from their difference by more
+ * than {@link GROSS_PROFIT_SCOPE_TOLERANCE} of revenue, the reported line is set aside and
+ * gross profit is derived (revenue − cost of revenue, the formula of the company's other years),
+ * with a note naming the set-aside value.
+ */
+function dropMismatchedGrossProfit(picks: YearPicks): void {
+  const gp = picks.get('grossProfit');
+  const revenue = picks.get('revenue');
+  const cost = picks.get('costOfRevenue');
+  if (!gp || !revenue || !cost || gp.source.derived) return;
+  const tolerance = GROSS_PROFIT_SCOPE_TOLERANCE * Math.abs(revenue.value);
+  if (Math.abs(gp.value - (revenue.value - cost.value)) <= tolerance) return;
+  const excise = picks.get('exciseTaxes');
+  if (excise && Math.abs(gp.value - (revenue.value - excise.value - cost.value)) <= tolerance) {
+    picks.set('revenue', netOfExcise(revenue, excise));
+    return;
+  }
+  picks.delete('grossProfit');
+  picks.set('grossProfitReported', gp);
+}
+
+/**
+ * Revenue net of excise taxes when the tagged revenue line includes them and the filer's own
+ * gross profit is computed on net sales (BF-B FY2013–FY2015: `SalesRevenueGoodsNet` 3,946 M
+ * includes 955 M of excise taxes; net sales 2,991 M, the scope of its
+ * `…ExcludingAssessedTax` revenue from FY2016).
+ */
+function netOfExcise(revenue: Pick, excise: Pick): Pick {
+  return {
+    value: revenue.value - excise.value,
+    history: [],
+    source: derivedSource(
+      'derived:revenue-exciseTaxes',
+      `revenue net of excise taxes, the scope of the reported gross profit: ${revenue.source.tag} ${revenue.value} (${revenue.source.accession}) − us-gaap:ExciseAndSalesTaxes ${excise.value} (${excise.source.accession})`,
+    ),
+  };
 }
 
 /**

@@ -12,7 +12,11 @@ export type AuxKey =
   | 'sellingAndMarketing'
   | 'generalAndAdministrative'
   | 'pretaxDomestic'
-  | 'pretaxForeign';
+  | 'pretaxForeign'
+  | 'discontinuedOperations'
+  | 'costsAndExpenses'
+  | 'financialServicesRevenue'
+  | 'exciseTaxes';
 
 /** A metric as an ordered list of candidate XBRL concepts, first match per period wins. */
 export interface MetricSpec {
@@ -24,6 +28,15 @@ export interface MetricSpec {
   readonly concepts: readonly string[];
   /** Outflows filed with either sign; normalised to a positive amount (research notes §4). */
   readonly outflow?: boolean;
+  /**
+   * How one period's value is chosen among the candidate concepts that have one: `first` (the
+   * default) takes the first in priority order; `largest` takes the largest, for a total whose
+   * candidates are the total itself or one of its components (D&A: `Depreciation` alone, or a
+   * narrower `DepreciationDepletionAndAmortization` line beside `DepreciationAndAmortization`),
+   * and then drops a year whose only value is from a narrower concept than its neighbours'
+   * (see `checkScope` in `select-series.ts`).
+   */
+  readonly choose?: 'first' | 'largest';
 }
 
 const g = (name: string): string => `us-gaap:${name}`;
@@ -70,12 +83,19 @@ export const METRIC_SPECS: readonly MetricSpec[] = [
     'ResearchAndDevelopmentExpense',
     'ResearchAndDevelopmentExpenseExcludingAcquiredInProcessCost',
   ]),
-  money('depreciationAmortization', 'duration', [
-    'DepreciationDepletionAndAmortization',
-    'DepreciationAndAmortization',
-    'DepreciationAmortizationAndAccretionNet',
-    'Depreciation',
-  ]),
+  // Every candidate is the total or a component of it, so the largest tagged value of a period is
+  // the total: MCD tags a 215–447 M `DepreciationDepletionAndAmortization` line from FY2018 beside
+  // its 1,482–2,097 M `DepreciationAndAmortization` total; F tags `Depreciation` 2,127 M beside
+  // `DepreciationDepletionAndAmortization` 7,385 M in FY2014.
+  {
+    ...money('depreciationAmortization', 'duration', [
+      'DepreciationDepletionAndAmortization',
+      'DepreciationAndAmortization',
+      'DepreciationAmortizationAndAccretionNet',
+      'Depreciation',
+    ]),
+    choose: 'largest',
+  },
   money('operatingIncome', 'duration', ['OperatingIncomeLoss']),
   money('interestExpense', 'duration', [
     'InterestExpense',
@@ -91,10 +111,13 @@ export const METRIC_SPECS: readonly MetricSpec[] = [
     'IncomeTaxExpenseBenefit',
     'IncomeTaxExpenseBenefitContinuingOperations',
   ]),
+  // Attributable to the parent: `…AvailableToCommonStockholdersBasic` (parent less preferred
+  // dividends) before `ProfitLoss`, which includes noncontrolling interests (F FY2019: ProfitLoss
+  // 84 M, available to common 47 M; F tags no NetIncomeLoss for FY2016–FY2020).
   money('netIncome', 'duration', [
     'NetIncomeLoss',
-    'ProfitLoss',
     'NetIncomeLossAvailableToCommonStockholdersBasic',
+    'ProfitLoss',
   ]),
   // Attributable to the parent first (like NetIncomeLoss); the variant including noncontrolling
   // interests is not read, so that this never mixes scopes with net income.
@@ -106,7 +129,15 @@ export const METRIC_SPECS: readonly MetricSpec[] = [
     key: 'dilutedEps',
     period: 'duration',
     unit: 'perShare',
-    concepts: [g('EarningsPerShareDiluted'), g('EarningsPerShareBasicAndDiluted')],
+    // Continuing operations first (methodology §4.1): PG FY2017 tags 5.59 including the
+    // discontinued beauty brands and 3.69 from continuing operations. In a year without
+    // discontinued operations both are the same figure, so the series keeps one scope.
+    concepts: [
+      g('IncomeLossFromContinuingOperationsPerDilutedShare'),
+      g('IncomeLossFromContinuingOperationsPerBasicAndDilutedShare'),
+      g('EarningsPerShareDiluted'),
+      g('EarningsPerShareBasicAndDiluted'),
+    ],
   },
   {
     key: 'dilutedShares',
@@ -199,6 +230,13 @@ export const METRIC_SPECS: readonly MetricSpec[] = [
   money('pretaxForeign', 'duration', [
     'IncomeLossFromContinuingOperationsBeforeIncomeTaxesForeign',
   ]),
+  money('discontinuedOperations', 'duration', [
+    'IncomeLossFromDiscontinuedOperationsNetOfTaxAttributableToReportingEntity',
+    'IncomeLossFromDiscontinuedOperationsNetOfTax',
+  ]),
+  money('costsAndExpenses', 'duration', ['CostsAndExpenses']),
+  money('financialServicesRevenue', 'duration', ['FinancialServicesRevenue']),
+  money('exciseTaxes', 'duration', ['ExciseAndSalesTaxes']),
 ];
 
 /** Concepts whose annual duration facts define a company's fiscal years (net income). */

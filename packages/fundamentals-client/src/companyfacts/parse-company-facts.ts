@@ -87,21 +87,89 @@ export function parseCompanyFacts(json: unknown, options: ParseCompanyFactsOptio
     });
   }
   const kept = options.maxYears ? allYears.slice(-options.maxYears) : allYears;
+  const financeArm = hasFinanceArm(series);
   return {
     company: buildProfile(doc, ticker, currency, allYears, options.profile),
-    years: kept.map((year) => buildYear(year, series)),
+    years: kept.map((year) => buildYear(year, series, financeArm, issues)),
     provider: options.provider ?? 'sec-edgar',
     retrievedAt: options.retrievedAt ?? null,
     issues,
   };
 }
 
-function buildYear(year: FiscalPeriod, series: ReadonlyMap<string, Series>): FiscalYearFigures {
+/**
+ * Financial-services revenue at or above this share of total revenue in some year marks a captive
+ * finance arm (Ford Credit: 6–10% of F's revenue; GM Financial: 4–9% of GM's, 6% in FY2016).
+ * Judgement: below it, a cost-of-sales line that leaves the financing business out barely moves
+ * the margin.
+ */
+export const FINANCE_ARM_SHARE = 0.05;
+
+/** Whether the company's revenue includes a captive finance arm ({@link FINANCE_ARM_SHARE}). */
+function hasFinanceArm(series: ReadonlyMap<string, Series>): boolean {
+  const revenue = series.get('revenue');
+  for (const [label, pick] of series.get('financialServicesRevenue') ?? []) {
+    const total = revenue?.get(label)?.value;
+    if (total && total > 0 && pick.value >= FINANCE_ARM_SHARE * total) return true;
+  }
+  return false;
+}
+
+/**
+ * Cost of revenue on the scope of total revenue for a company with a finance arm: its tagged cost
+ * of sales is the manufacturing segment's only (GM FY2018: automotive cost of sales 120,656 M
+ * against total revenue 147,049 M including 14,004 M of GM Financial revenue), so total costs and
+ * expenses less SG&A is used (GM FY2018: 142,604 − 9,650 = 132,954 M; the rest is GM Financial's
+ * interest, operating and other expenses, the cost of its revenue). In every year, so that the
+ * series keeps one scope; a year without both lines has no cost of revenue, with an issue.
+ */
+function financeArmCost(year: FiscalPeriod, picks: YearPicks, issues: DataIssue[]): void {
+  const segment = picks.get('costOfRevenue');
+  const total = picks.get('costsAndExpenses');
+  const sga = picks.get('sellingGeneralAdministrative');
+  if (!segment) return;
+  picks.delete('costOfRevenue');
+  if (!total || !sga) {
+    issues.push({
+      fiscalYear: year.label,
+      metric: 'costOfRevenue',
+      kind: 'other',
+      message: `${segment.source.tag} ${segment.value} covers the manufacturing segment only while revenue includes the finance arm, and total costs and expenses or SG&A is not tagged to widen it; cost of revenue left empty`,
+    });
+    return;
+  }
+  const value = total.value - sga.value;
+  picks.set('costOfRevenue', {
+    value,
+    history: [],
+    source: {
+      tag: 'derived:costsAndExpenses-sellingGeneralAdministrative',
+      form: null,
+      accession: null,
+      filed: null,
+      derived: true,
+      note: [
+        `company-wide cost of revenue: revenue includes the finance arm, and the tagged ${segment.source.tag} covers the manufacturing segment only`,
+        `costsAndExpenses = ${total.value} (${total.source.tag}, ${total.source.accession})`,
+        `sellingGeneralAdministrative = ${sga.value} (${sga.source.tag}, ${sga.source.accession})`,
+        `segmentCostOfRevenue = ${segment.value} (${segment.source.tag}, ${segment.source.accession})`,
+      ].join('; '),
+    },
+  });
+}
+
+function buildYear(
+  year: FiscalPeriod,
+  series: ReadonlyMap<string, Series>,
+  financeArm: boolean,
+  issues: DataIssue[],
+): FiscalYearFigures {
   const picks: YearPicks = new Map();
   for (const [key, s] of series) {
     const pick = s.get(year.label);
     if (pick) picks.set(key, pick);
   }
+  if (financeArm) financeArmCost(year, picks, issues);
   deriveMissing(picks);
   const record: Record<string, unknown> = {
     fiscalYear: year.label,

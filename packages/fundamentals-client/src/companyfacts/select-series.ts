@@ -33,6 +33,17 @@ const MATERIAL_RESTATEMENT = 0.01;
 /** Cover-page share counts are dated up to ~4 months after the fiscal year end. */
 const COVER_DATE_MAX_DAYS = 120;
 
+/**
+ * Helper series read only to check or widen the scope of another metric; their restatements are
+ * not worth an issue of their own.
+ */
+const QUIET_HELPERS: ReadonlySet<string> = new Set([
+  'discontinuedOperations',
+  'costsAndExpenses',
+  'financialServicesRevenue',
+  'exciseTaxes',
+]);
+
 /** Everything the selection needs besides the spec. */
 export interface SelectContext {
   readonly reader: FactReader;
@@ -56,8 +67,47 @@ export function selectSeries(spec: MetricSpec, ctx: SelectContext): Series {
     const pick = toPick(found.concept, found.history, spec, ctx);
     if (pick) series.set(year.label, pick);
   }
-  for (const [label, pick] of series) reportRestatement(spec, label, pick, ctx);
+  if (!QUIET_HELPERS.has(spec.key)) {
+    for (const [label, pick] of series) reportRestatement(spec, label, pick, ctx);
+  }
+  if (spec.choose === 'largest') checkScope(spec, series, ctx);
   return series;
+}
+
+/**
+ * A value below this fraction of both neighbouring years' values, from a different concept than
+ * theirs, measures a narrower scope (F FY2016 `Depreciation` 2,130 M between 7,993 M and 9,241 M
+ * of `DepreciationDepletionAndAmortization`: 0.27 and 0.23). Judgement: half is far outside what
+ * a total moves in a year.
+ */
+export const NARROWER_SCOPE_RATIO = 0.5;
+
+/**
+ * Drops the value of a year whose concept differs from that of both its nearest neighbours in the
+ * series (which share one concept) when it is below {@link NARROWER_SCOPE_RATIO} of both: the
+ * filer tagged only a component that year, and mixing it in would change what the series
+ * measures. The year becomes missing (never filled) with a `dropped_outlier` issue saying why.
+ */
+function checkScope(spec: MetricSpec, series: Series, ctx: SelectContext): void {
+  const labels = [...series.keys()].sort((a, b) => a - b);
+  const drops: number[] = [];
+  labels.forEach((label, i) => {
+    const before = series.get(labels[i - 1] as number);
+    const after = series.get(labels[i + 1] as number);
+    const pick = series.get(label) as Pick;
+    if (!before || !after || before.source.tag !== after.source.tag) return;
+    if (pick.source.tag === before.source.tag) return;
+    const limit = NARROWER_SCOPE_RATIO * Math.min(before.value, after.value);
+    if (pick.value >= limit) return;
+    drops.push(label);
+    ctx.issues.push({
+      fiscalYear: label,
+      metric: spec.key,
+      kind: 'dropped_outlier',
+      message: `${pick.source.tag} ${pick.value} (${pick.source.accession}) is the only value tagged for FY${label} and measures a narrower scope than the ${before.source.tag} of the years around it (${before.value}, ${after.value}); left empty rather than mixed into the series`,
+    });
+  });
+  for (const label of drops) series.delete(label);
 }
 
 function findFact(
@@ -65,12 +115,40 @@ function findFact(
   year: FiscalPeriod,
   reader: FactReader,
 ): { concept: string; history: FactHistory } | undefined {
+  if (spec.choose === 'largest') return largestFact(spec, year, reader);
   for (const concept of spec.concepts) {
     const history = reader.histories(concept, spec.unit, spec.period).get(year.end);
     if (history && history.length > 0) return { concept, history };
   }
   if (spec.key === 'sharesOutstanding') return coverPageShares(year, reader);
   return undefined;
+}
+
+/**
+ * A candidate this much larger than the first tagged one is a wider total rather than a rounding
+ * of the same figure (TGT FY2018 tags `Depreciation` 2,500 M, rounded, beside 2,474 M of
+ * `DepreciationDepletionAndAmortization`). Judgement.
+ */
+export const WIDER_SCOPE_MARGIN = 0.1;
+
+/**
+ * For a `largest` spec: the first candidate in priority order with a value for the period, unless
+ * another candidate's latest-filed value exceeds it by more than {@link WIDER_SCOPE_MARGIN}; then
+ * the largest (the total of which the first is a component).
+ */
+function largestFact(spec: MetricSpec, year: FiscalPeriod, reader: FactReader) {
+  let first: { concept: string; history: FactHistory; value: number } | undefined;
+  let best: typeof first;
+  for (const concept of spec.concepts) {
+    const history = reader.histories(concept, spec.unit, spec.period).get(year.end);
+    const fact = history ? latestOf(history) : undefined;
+    if (!history || !fact) continue;
+    const candidate = { concept, history, value: Math.abs(fact.val) };
+    first ??= candidate;
+    if (!best || candidate.value > best.value) best = candidate;
+  }
+  if (!first || !best) return undefined;
+  return best.value > first.value * (1 + WIDER_SCOPE_MARGIN) ? best : first;
 }
 
 /** Cover-page shares (`dei:EntityCommonStockSharesOutstanding`) dated shortly after year end. */

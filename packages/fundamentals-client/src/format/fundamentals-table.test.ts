@@ -96,6 +96,7 @@ describe('formatFundamentalsTable', () => {
     expect(line('Diluted EPS')).toMatch(/-0\.50/);
     expect(line('Gross profit')).toMatch(/4,000\*$/);
     expect(text).toContain('* derived from other figures');
+    expect(text).toContain('  * Gross profit, FY2024: derived: revenue-costOfRevenue');
   });
 
   it('shows income from continuing operations as its own row, missing when not reported', () => {
@@ -123,6 +124,8 @@ describe('formatFundamentalsJson', () => {
       value: 4000,
       derived: true,
       tag: 'derived:revenue-costOfRevenue',
+      mark: '*',
+      reason: 'derived: revenue-costOfRevenue',
     });
     expect(gross.cells[0].value).toBeNull();
   });

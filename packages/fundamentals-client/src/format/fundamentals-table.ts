@@ -1,4 +1,11 @@
 import type { Figure, Fundamentals, MetricKey } from '@svc/schemas';
+import {
+  type FigureMark,
+  type FigureMarkSymbol,
+  figureMarks,
+  formatYearRanges,
+  markOf,
+} from './figure-marks.js';
 
 /** How a row's values are scaled for display. */
 export type RowUnit = 'millions' | 'perShare' | 'sharesMillions';
@@ -44,6 +51,10 @@ export interface TableCell {
   readonly derived: boolean;
   /** Provenance tag (`us-gaap:Revenues`, `derived:revenue-costOfRevenue`). */
   readonly tag: string | null;
+  /** `*` derived, `†` adjusted or of another scope/tag than the year before; `null` otherwise. */
+  readonly mark: FigureMarkSymbol | null;
+  /** Why the figure is marked (see `markOf`); `null` when it is not. */
+  readonly reason: string | null;
 }
 
 /** The table model behind {@link formatFundamentalsTable}, for JSON output. */
@@ -61,6 +72,8 @@ export interface FundamentalsTable {
     readonly cells: readonly TableCell[];
   }[];
   readonly issues: Fundamentals['issues'];
+  /** The marked figures grouped by metric, mark and reason (the table's footnotes). */
+  readonly marks: readonly FigureMark[];
 }
 
 /** Options of the formatters. */
@@ -94,18 +107,36 @@ export function buildFundamentalsTable(
       metric: row.key,
       label: row.label,
       unit: row.unit,
-      cells: years.map((y) => {
+      cells: years.map((y, i) => {
         const figure = y[row.key];
+        const mark = markOf(figure, i > 0 ? years[i - 1]?.[row.key] : null);
         return {
           fiscalYear: y.fiscalYear,
           value: scale(figure, row.unit),
           derived: figure?.source.derived ?? false,
           tag: figure?.source.tag ?? null,
+          mark: mark?.mark ?? null,
+          reason: mark?.reason ?? null,
         };
       }),
     })),
     issues: f.issues,
+    marks: figureMarks(
+      { ...f, years },
+      METRIC_ROWS.map((r) => r.key),
+    ),
   };
+}
+
+/**
+ * Footnote lines for marked figures: `  Gross profit *  FY2015–FY2024: derived: revenue-costOfRevenue`.
+ */
+export function formatFigureMarks(marks: readonly FigureMark[]): string[] {
+  const labels = new Map(METRIC_ROWS.map((r) => [r.key, r.label] as const));
+  return marks.map(
+    (m) =>
+      `  ${m.mark} ${labels.get(m.metric) ?? m.metric}, ${formatYearRanges(m.fiscalYears)}: ${m.reason}`,
+  );
 }
 
 const MILLIONS = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
@@ -124,15 +155,16 @@ function formatCell(cell: TableCell, unit: RowUnit): string {
       : Math.abs(n) < 100 && n !== 0
         ? SMALL_MILLIONS.format(n)
         : MILLIONS.format(n);
-  return cell.derived ? `${text}*` : `${text} `;
+  return `${text}${cell.mark ?? ' '}`;
 }
 
 /**
  * Formats fundamentals as a plain-text table for terminals: a header with the company, then years
  * as columns and metrics as rows. Money in millions of the reporting currency (whole millions,
  * one decimal below 100 M), EPS in currency per share with two decimals, share counts in
- * millions; `—` for a missing value; derived values marked `*`. A footer counts the data issues
- * by kind.
+ * millions; `—` for a missing value; derived values marked `*`, reported values that were
+ * adjusted or whose tag (scope) differs from the year before marked `†`, each with its reason in a
+ * footnote. A footer counts the data issues by kind.
  *
  * @example
  * ```ts
@@ -160,7 +192,8 @@ export function formatFundamentalsTable(
   return [
     `${t.ticker} — ${t.name} (${t.provider}; ${t.currency} millions, EPS in ${t.currency} per share, shares in millions)`,
     ...lines,
-    `* derived from other figures. Data issues: ${issueText}.`,
+    `* derived from other figures; † adjusted, or another tag (scope) than the year before. Data issues: ${issueText}.`,
+    ...formatFigureMarks(t.marks),
   ].join('\n');
 }
 

@@ -42,6 +42,7 @@ export const VALUE_COLUMNS = {
     'Interest Expense, Net',
     'Pretax Income (Loss)',
     'Income Tax (Expense) Benefit, Net',
+    'Net Extraordinary Gains (Losses)',
     'Net Income',
     'Net Income (Common)',
   ],

@@ -274,3 +274,36 @@ describe('simfinToFundamentals', () => {
     expect(withBasis.years[0]?.dilutedEps?.source.filed).toBe('2021-03-31');
   });
 });
+
+describe('simfinToFundamentals: continuing operations like the snapshot', () => {
+  it('takes discontinued operations out of income and EPS (PG FY2017 shape)', async () => {
+    const columns = [
+      'Shares (Diluted)',
+      'Revenue',
+      'Net Extraordinary Gains (Losses)',
+      'Net Income',
+      'Net Income (Common)',
+    ];
+    const rows = await rowsOfTicker(
+      {
+        income: simfinCsv(columns, [
+          [...keys(2016, 'FY', '2016-06-30', '2016-08-09'), 100, 1000, 0, 90, 90],
+          [...keys(2017, 'FY', '2017-06-30', '2017-08-07'), 100, 1000, 52, 153, 153],
+        ]),
+        balance: simfinCsv(BALANCE_COLUMNS, []),
+        cashflow: simfinCsv(CASHFLOW_COLUMNS, []),
+      },
+      'ACME',
+    );
+    const f = simfinToFundamentals(rows, { ticker: 'ACME' });
+    const [y2016, y2017] = f.years;
+    // FY2017: 153 − 52 = 101 continuing; EPS (153 − 52) / 100 = 1.01 (not 1.53)
+    expect(y2017?.incomeFromContinuingOperations?.value).toBe(101);
+    expect(y2017?.incomeFromContinuingOperations?.source.derived).toBe(true);
+    expect(y2017?.dilutedEps?.value).toBeCloseTo(1.01, 12);
+    expect(y2017?.netIncome?.value).toBe(153);
+    // FY2016 has no such items: no separate continuing line, EPS = 90 / 100.
+    expect(y2016?.incomeFromContinuingOperations ?? null).toBeNull();
+    expect(y2016?.dilutedEps?.value).toBeCloseTo(0.9, 12);
+  });
+});

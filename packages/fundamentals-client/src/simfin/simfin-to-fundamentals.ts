@@ -50,7 +50,9 @@ interface YearRows {
  * - Signs: SimFin stores costs and outflows negative; they are negated to the model's positive
  *   amounts (see `METRIC_RULES`). A cost or outflow stored positive is left `null` with an issue.
  *   A blank cell is `null`, never 0.
- * - Diluted EPS = Net Income (Common) ÷ Shares (Diluted), `derived: true`, `filed` = the share
+ * - Income from continuing operations = Net Income − Net Extraordinary Gains (Losses) in years that
+ *   have such items (derived); diluted EPS = (Net Income (Common) − those items) ÷ Shares
+ *   (Diluted), continuing operations like the snapshot's, `derived: true`, `filed` = the share
  *   basis date (`options.shareBasisDate`): SimFin's shares are split-adjusted up to its download,
  *   so a price split adjustment starts there, not at the original filing.
  * - Gross profit as SimFin reports it, except where there is no Cost of Revenue and SimFin's
@@ -194,6 +196,8 @@ function buildYear(
   const gross = grossProfit(rows.income);
   if (gross === 'filler') fillerYears.push(label);
   else if (gross) figures.set('grossProfit', gross);
+  const continuing = continuingOperations(rows.income);
+  if (continuing) figures.set('incomeFromContinuingOperations', continuing);
   const eps = dilutedEps(rows.income, shareBasisDate);
   if (eps) figures.set('dilutedEps', eps);
   const record: Record<string, unknown> = {
@@ -236,8 +240,42 @@ function grossProfit(row: SimfinRow<'income'>): Figure | 'filler' | undefined {
   return { value: gross, source: source('Gross Profit', row) };
 }
 
+/** SimFin's "Net Extraordinary Gains (Losses)": discontinued operations and extraordinary items. */
+function extraordinary(row: SimfinRow<'income'>): number {
+  const value = row.values['Net Extraordinary Gains (Losses)'];
+  return value === null || value === undefined ? 0 : value;
+}
+
+/**
+ * Income from continuing operations attributable to the parent, the snapshot's rule: Net Income −
+ * Net Extraordinary Gains (Losses), only in a year that has such items (PG FY2017: 15,326 − 5,217
+ * = 10,109 M). SimFin's own "Income (Loss) from Continuing Operations" includes noncontrolling
+ * interests (10,194 M), another scope, so it is not used.
+ */
+function continuingOperations(row: SimfinRow<'income'>): Figure | undefined {
+  const net = row.values['Net Income'];
+  const items = extraordinary(row);
+  if (net === null || net === undefined || items === 0) return undefined;
+  return {
+    value: net - items,
+    source: {
+      tag: 'derived:simfin:Net Income-simfin:Net Extraordinary Gains (Losses)',
+      form: null,
+      accession: null,
+      filed: row.publishDate,
+      derived: true,
+      note: `continuing operations: Net Income = ${net}; Net Extraordinary Gains (Losses) = ${items} (SimFin)`,
+    },
+  };
+}
+
+/**
+ * Diluted EPS of continuing operations (the snapshot reads continuing-operations EPS first):
+ * (Net Income (Common) − Net Extraordinary Gains (Losses)) ÷ Shares (Diluted).
+ */
 function dilutedEps(row: SimfinRow<'income'>, shareBasisDate: string | null): Figure | undefined {
-  const income = row.values['Net Income (Common)'];
+  const common = row.values['Net Income (Common)'];
+  const income = common === null || common === undefined ? common : common - extraordinary(row);
   const shares = row.values['Shares (Diluted)'];
   if (income === null || income === undefined || !shares || shares <= 0) return undefined;
   const value = income / shares;
@@ -250,7 +288,7 @@ function dilutedEps(row: SimfinRow<'income'>, shareBasisDate: string | null): Fi
       accession: null,
       filed: shareBasisDate,
       derived: true,
-      note: `Net Income (Common) = ${income}; Shares (Diluted) = ${shares} (SimFin, published ${row.publishDate ?? 'unknown'}); ${shareBasisDate ? `filed = ${shareBasisDate}, the day of SimFin's split-adjusted share basis` : 'share basis date unknown'}`,
+      note: `Net Income (Common) less extraordinary items and discontinued operations = ${income}; Shares (Diluted) = ${shares} (SimFin, published ${row.publishDate ?? 'unknown'}); ${shareBasisDate ? `filed = ${shareBasisDate}, the day of SimFin's split-adjusted share basis` : 'share basis date unknown'}`,
     },
   };
 }

@@ -82,6 +82,32 @@ export interface ScoringContext {
   readonly reported: Readonly<ReportedLines>;
   /** Series shared by several criteria, computed once per evaluation (see {@link memoSeries}). */
   readonly memo: Map<string, YearSeries>;
+  /**
+   * What the provenance of the window's cost of revenue says about its scope, for display:
+   * `excludesDepreciation` when a cost line excludes D&A (KR, UBER: the gross margin is before
+   * D&A); `companyWide` when cost of revenue was widened to total costs less SG&A because revenue
+   * includes a finance arm (GM, F). Optional so that hand-built contexts need not set it.
+   */
+  readonly costScope?: Readonly<CostScope>;
+}
+
+/** Scope facts about the cost of revenue of a window (see `ScoringContext.costScope`). */
+export interface CostScope {
+  readonly excludesDepreciation: boolean;
+  readonly companyWide: boolean;
+}
+
+/** Reads {@link CostScope} from the provenance of the cost-of-revenue figures of `years`. */
+export function costScopeOf(years: readonly FiscalYearFigures[]): CostScope {
+  let excludesDepreciation = false;
+  let companyWide = false;
+  for (const year of years) {
+    const source = year.costOfRevenue?.source;
+    if (!source) continue;
+    if (/ExcludingDepreciation/.test(source.tag)) excludesDepreciation = true;
+    if (source.tag === 'derived:costsAndExpenses-sellingGeneralAdministrative') companyWide = true;
+  }
+  return { excludesDepreciation, companyWide };
 }
 
 /**
@@ -232,8 +258,12 @@ export function buildScoringContext(
     );
   }
   const first = years[0] as YearValues;
+  const inWindow = fundamentals.years.filter(
+    (y) => y.fiscalYear >= first.fiscalYear && y.fiscalYear <= last.fiscalYear,
+  );
   return {
     years,
+    costScope: costScopeOf(inWindow),
     spanYears: last.fiscalYear - first.fiscalYear + 1,
     financial: isFinancialSic(fundamentals.company.sicCode),
     currency: fundamentals.company.currency,

@@ -112,3 +112,41 @@ export function endpointMeans(
   if (k === 0) return null;
   return { first: meanOf(values, 0, k), last: meanOf(values, values.length - k, values.length), k };
 }
+
+/**
+ * Theil–Sen line `y = intercept + slope × x`: the slope is the median of the slopes between every
+ * pair of points with distinct `x`, the intercept the median of `y − slope × x` (Theil 1950; Sen,
+ * "Estimates of the regression coefficient based on Kendall's tau", JASA 1968). Robust: up to
+ * about 29% of the points can be arbitrary without moving the line far. `null` with fewer than 2
+ * points or no spread in `xs`.
+ */
+export function theilSenFit(
+  xs: readonly number[],
+  ys: readonly number[],
+): { slope: number; intercept: number } | null {
+  const n = Math.min(xs.length, ys.length);
+  const slopes: number[] = [];
+  for (let i = 0; i < n; i += 1) {
+    for (let j = i + 1; j < n; j += 1) {
+      const dx = (xs[j] as number) - (xs[i] as number);
+      if (dx !== 0) slopes.push(((ys[j] as number) - (ys[i] as number)) / dx);
+    }
+  }
+  const slope = median(slopes);
+  if (slope === null) return null;
+  const offsets: number[] = [];
+  for (let i = 0; i < n; i += 1) offsets.push((ys[i] as number) - slope * (xs[i] as number));
+  return { slope, intercept: median(offsets) as number };
+}
+
+/**
+ * Robust standard deviation: the median absolute deviation from the median × 1.4826 (consistent
+ * with σ for normal data; Leys et al., "Detecting outliers: Do not use standard deviation around
+ * the mean, use absolute deviation around the median", J. Exp. Soc. Psychol. 2013). `null` for an
+ * empty list.
+ */
+export function robustStdev(values: readonly number[]): number | null {
+  const m = median(values);
+  if (m === null) return null;
+  return 1.4826 * (median(values.map((v) => Math.abs(v - m))) as number);
+}

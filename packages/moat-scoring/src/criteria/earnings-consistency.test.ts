@@ -7,6 +7,7 @@ import {
   continuingEps,
   countDownYears,
   earningsBasis,
+  flagOneOff,
 } from './earnings-consistency.js';
 
 function eps(
@@ -142,5 +143,48 @@ describe('earnings helpers', () => {
     expect(
       trendGrowth({ years: [2015, 2016, 2017, 2018], values: [-3, 1, 2, 3] }).growth,
     ).toBeNull();
+  });
+});
+
+describe('robust to one isolated one-off year', () => {
+  // 10%/yr compounder with one impairment year (FY2019 at 40% of trend), like PG FY2019.
+  const compounder = grow(2, 0.1, 10);
+  const impaired = compounder.map((v, i) => (i === 4 ? v * 0.4 : v));
+
+  it('sets the one-off aside: growth, R² and down-years as without it; the display names it', () => {
+    const result = outcome(assessEarningsConsistency(eps(impaired)));
+    // nine years on the exact 10% line → g = 10%, R² = 1, 0 down-years → 11.88 as the clean series
+    expect(result).toMatchObject({ score: 11.88, status: 'pass' });
+    expect(result.numericValue).toBeCloseTo(10, 8);
+    expect(result.value).toBe(
+      `EPS +10.0%/yr, R² 1.00, 0 down-years; FY2019 (${((compounder[4] as number) * 0.4).toFixed(2)}) set aside as a one-off`,
+    );
+    expect(
+      flagOneOff({
+        years: [2015, 2016, 2017, 2018, 2019, 2020, 2021, 2022, 2023, 2024],
+        values: impaired,
+      }),
+    ).toMatchObject({ fiscalYear: 2019 });
+  });
+
+  it('keeps a real decline failing: −8%/yr with one bad year is still a fall', () => {
+    const decline = grow(5, -0.08, 10).map((v, i) => (i === 5 ? v * 0.4 : v));
+    const result = outcome(assessEarningsConsistency(eps(decline)));
+    expect(result.status).toBe('fail');
+    expect(result.numericValue).toBeLessThan(0);
+  });
+
+  it('sets nothing aside when two years are off (a pattern), nor the first or last year', () => {
+    const twice = compounder.map((v, i) => (i === 3 || i === 6 ? v * 0.4 : v));
+    const years = compounder.map((_, i) => 2015 + i);
+    expect(flagOneOff({ years, values: twice })).toBeNull();
+    const lastCrash = compounder.map((v, i) => (i === 9 ? v * 0.3 : v));
+    expect(flagOneOff({ years, values: lastCrash })).toBeNull();
+    expect(outcome(assessEarningsConsistency(eps(lastCrash))).value).not.toContain('one-off');
+  });
+
+  it('does not flag ordinary noise around a steady trend', () => {
+    const noisy = compounder.map((v, i) => v * (1 + (i % 2 === 0 ? 0.05 : -0.05)));
+    expect(flagOneOff({ years: compounder.map((_, i) => 2015 + i), values: noisy })).toBeNull();
   });
 });

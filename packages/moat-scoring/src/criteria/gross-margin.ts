@@ -52,6 +52,18 @@ export function worstThreeYearDrop(series: YearSeries): number {
   return worst;
 }
 
+/** Says what the margin's cost line covers when it is not plain cost of revenue. */
+function scopeNote(context: ScoringContext): string {
+  const notes: string[] = [];
+  if (context.costScope?.excludesDepreciation) {
+    notes.push('before D&A: the cost of revenue excludes depreciation and amortization');
+  }
+  if (context.costScope?.companyWide) {
+    notes.push('cost of revenue = total costs less SG&A, finance arm included');
+  }
+  return notes.length === 0 ? '' : `; ${notes.join('; ')}`;
+}
+
 /** Facts about the related criteria that gross margin needs. */
 export interface GrossMarginInputs {
   /** Whether return on invested capital passes (enables the low-cost-operator exception). */
@@ -86,7 +98,7 @@ export function assessGrossMargin(context: ScoringContext, inputs: GrossMarginIn
   const drop = worstThreeYearDrop(series);
   return scored({
     quality,
-    value: `median ${percent(level)}, shift ${points(shift)}, σ ${(stdev * 100).toFixed(1)} pp${lowCost ? ', stable low-cost operator' : ''}`,
+    value: `median ${percent(level)}, shift ${points(shift)}, σ ${(stdev * 100).toFixed(1)} pp${lowCost ? ', stable low-cost operator' : ''}${scopeNote(context)}`,
     numericValue: level * 100,
     trend,
     caps: [

@@ -61,6 +61,123 @@ export interface ChosenCapital {
 export const MIN_CAPITAL_TO_REVENUE = 0.1;
 
 /**
+ * A total debt (short + long) moving by this factor or more between two consecutive reported
+ * years is a change of what the debt lines measure, not of the debt (Ford: 154,287 M including
+ * Ford Credit at 2017-12-31, then a stray 600 M line at 2018-12-31). Judgement: a real
+ * deleveraging of 90% in one year is rare enough to be checked by hand.
+ */
+export const DEBT_SCOPE_BREAK = 10;
+
+/**
+ * Why the debt series changes scope within the window, or `null` when it keeps one: a
+ * year-over-year move by {@link DEBT_SCOPE_BREAK}× or more, or debt lines reported in some years
+ * and missing in others.
+ */
+export function debtScopeBreak(context: ScoringContext): string | null {
+  let previous: { year: number; debt: number | null } | undefined;
+  let missing = 0;
+  let present = 0;
+  for (const year of context.years) {
+    const shortDebt = orAbsent(year.shortTermDebt, context.reported.shortTermDebt);
+    const longDebt = orAbsent(year.longTermDebt, context.reported.longTermDebt);
+    const debt = shortDebt === null || longDebt === null ? null : shortDebt + longDebt;
+    if (debt === null) missing += 1;
+    else present += 1;
+    if (previous?.debt != null && debt !== null && previous.debt > 0 && debt > 0) {
+      const move = Math.max(debt / previous.debt, previous.debt / debt);
+      if (move >= DEBT_SCOPE_BREAK) {
+        return `debt moves ${move.toFixed(0)}× between FY${previous.year} and FY${year.fiscalYear}`;
+      }
+    }
+    previous = { year: year.fiscalYear, debt };
+  }
+  return missing > 0 && present > 0 ? `debt lines missing in ${missing} of the years` : null;
+}
+
+/** The invested-capital approach used for every year of a window. */
+export interface CapitalPlan {
+  /** `financing`/`operating` for every year, or `mixed` (per year) when neither covers them all. */
+  readonly basis: 'financing' | 'operating' | 'mixed';
+  /** Why the financing approach was not used throughout, or `null`. */
+  readonly reason: string | null;
+}
+
+function financingUsable(context: ScoringContext, index: number): boolean {
+  const year = context.years[index] as YearValues;
+  const financing = averageFinancing(context, index);
+  const revenue = year.revenue;
+  const minimum = revenue !== null && revenue > 0 ? MIN_CAPITAL_TO_REVENUE * revenue : 0;
+  return financing !== null && financing > 0 && financing >= minimum;
+}
+
+function averageOf(
+  context: ScoringContext,
+  index: number,
+  f: (context: ScoringContext, year: YearValues) => number | null,
+): number | null {
+  const year = context.years[index] as YearValues;
+  const previous = index > 0 ? context.years[index - 1] : undefined;
+  const consecutive = previous !== undefined && previous.fiscalYear === year.fiscalYear - 1;
+  return averageCapital(
+    f(context, year),
+    previous === undefined ? null : f(context, previous),
+    consecutive,
+  );
+}
+
+const averageFinancing = (context: ScoringContext, index: number) =>
+  averageOf(context, index, financingCapital);
+const averageOperating = (context: ScoringContext, index: number) =>
+  averageOf(context, index, operatingCapital);
+
+/**
+ * One invested-capital approach for the whole window, so that the ROIC series keeps one scope
+ * (methodology §4.5 asks the same of leases): the financing approach when it is usable (positive,
+ * at least 10% of revenue) in every year scored (`scored(index)`) and the debt series keeps one
+ * scope ({@link debtScopeBreak}); otherwise the operating approach in every year when the
+ * operating capital is available in every year scored; otherwise `mixed`, per year as
+ * {@link chooseCapital} picks.
+ */
+export function planCapital(
+  context: ScoringContext,
+  scored: (index: number) => boolean,
+): CapitalPlan {
+  const indexes = context.years.map((_, i) => i).filter(scored);
+  const debtBreak = debtScopeBreak(context);
+  const unusable = indexes.filter((i) => !financingUsable(context, i));
+  if (debtBreak === null && unusable.length === 0) return { basis: 'financing', reason: null };
+  const reason =
+    debtBreak ??
+    `financing capital ≤ 0 or under ${MIN_CAPITAL_TO_REVENUE * 100}% of revenue in ${unusable.length} yrs`;
+  if (indexes.every((i) => averageOperating(context, i) !== null)) {
+    return { basis: 'operating', reason };
+  }
+  return { basis: 'mixed', reason };
+}
+
+/** The capital of year `index` on the plan's approach (`mixed`: {@link chooseCapital}). */
+export function capitalOnPlan(
+  context: ScoringContext,
+  index: number,
+  plan: CapitalPlan,
+): ChosenCapital {
+  if (plan.basis === 'mixed') return chooseCapital(context, index);
+  const capital =
+    plan.basis === 'financing'
+      ? averageFinancing(context, index)
+      : averageOperating(context, index);
+  if (capital === null) return { capital: null, basis: 'missing' };
+  if (capital <= 0) {
+    const other =
+      plan.basis === 'financing'
+        ? averageOperating(context, index)
+        : averageFinancing(context, index);
+    return { capital: null, basis: other !== null && other <= 0 ? 'negative' : 'missing' };
+  }
+  return { capital, basis: plan.basis };
+}
+
+/**
  * Picks the invested capital of year `index` (methodology §4.5): the average financing capital
  * when positive and at least 10% of revenue; otherwise the average operating capital when
  * positive; otherwise a positive financing capital even if small; otherwise `negative` (both

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { outcome } from '../../test/criterion-helpers.js';
 import { type Columns, grow, makeContext, repeat } from '../../test/fixtures.js';
-import { assessProductDurability, revenueChanges } from './product-durability.js';
+import { assessProductDurability, maxDrawdown, revenueChanges } from './product-durability.js';
 
 const n = 10;
 /** Ratios of revenue: GM 60%, SG&A 18% (30% of GP), D&A 4.8% (8% of GP), operating margin 25%. */
@@ -36,7 +36,7 @@ describe('assessProductDurability', () => {
   });
 
   it('uses the operating margin for pricing power when there is no gross margin (airline)', () => {
-    // a: flat revenue → 1 (weight 0.3); b: OM median 10% − min −10% = 20 pp → 0 (0.3);
+    // a: flat revenue → 1 (weight 0.3); b: OM peak 10% − trough −10% = 20 pp → 0 (0.3);
     // c: no gross profit → unavailable; d: σ(OM) = sqrt((9·2² + 18²)/9) = 6.325 pp →
     // 0.40 + (8 − 6.325)/4 · 0.35 = 0.5466 (0.15). q = (0.3 + 0 + 0.082) / 0.75 = 0.5093 → 6.37
     const om = [10, 10, 10, 10, 10, -10, 10, 10, 10, 10];
@@ -50,7 +50,52 @@ describe('assessProductDurability', () => {
       ),
     );
     expect(result).toMatchObject({ score: 6.37, status: 'warning' });
-    expect(result.value).toContain('operating margin dipped 20.0 pp');
+    expect(result.value).toContain('operating margin fell at most 20.0 pp below its running peak');
+  });
+
+  it('does not count a margin that rises and holds as a dip (maximum drawdown, not median − min)', () => {
+    // GM rising 40% → 58% by 2 pp a year: no fall below a running peak → b = 1; the old
+    // median − min reading gave 49% − 40% = 9 pp → 0.1.
+    const revenue = Array.from({ length: n }, () => 1000);
+    const cost = revenue.map((r, i) => r * (0.6 - 0.02 * i));
+    const result = outcome(
+      assessProductDurability(context(ideal(revenue, { costOfRevenue: cost })), {
+        roicPasses: true,
+      }),
+    );
+    expect(result.value).not.toContain('margin fell');
+    expect(maxDrawdown([0.4, 0.42, 0.44, 0.43, 0.46])).toBeCloseTo(0.01, 12);
+    expect(maxDrawdown([0.3, 0.5, 0.2, 0.45])).toBeCloseTo(0.3, 12);
+  });
+
+  it('does not count revenue that falls while operating income rises (refranchising)', () => {
+    // revenue −7% a year for 4 years while operating income rises 5% a year, then flat: the falls
+    // are by design → worst counted change 0% → a = 1 → q = 1 → 12.5. The same falls with
+    // operating income falling alongside count: worst −7% → a = 0.75 − 0.02/0.10·0.35 = 0.68.
+    const revenue = [1000, 930, 864.9, 804.4, 748.1, 748.1, 748.1, 748.1, 748.1, 748.1];
+    const rising = [250, 262.5, 275.6, 289.4, 303.9, 303.9, 303.9, 303.9, 303.9, 303.9];
+    const byDesign = outcome(
+      assessProductDurability(
+        context(ideal(revenue, { operatingIncome: rising, netIncome: rising })),
+        { roicPasses: true },
+      ),
+    );
+    const shrinking = outcome(
+      assessProductDurability(context(ideal(revenue)), { roicPasses: true }),
+    );
+    expect(shrinking.value).toContain('worst revenue year -7.0%');
+    expect(byDesign.score).toBeGreaterThan(shrinking.score);
+  });
+
+  it('caps a steady thin-margin business at warning unless ROIC passes (KR vs COST)', () => {
+    // Grocer: steady revenue and margins, net margin 1.6% → steadiness alone would pass.
+    const revenue = grow(1000, 0.03, n);
+    const grocer = ideal(revenue, { netIncome: revenue.map((r) => r * 0.016) });
+    const capped = outcome(assessProductDurability(context(grocer), { roicPasses: false }));
+    expect(capped).toMatchObject({ score: 9.25, status: 'warning' });
+    expect(capped.value).toContain('thin margin (median net 1.6%) without ROIC ≥ 15%');
+    const lowCost = outcome(assessProductDurability(context(grocer), { roicPasses: true }));
+    expect(lowCost.status).toBe('pass');
   });
 
   it('caps at warning when 2 or more of the 4 signals lack data', () => {

@@ -9,7 +9,12 @@ import { percent } from '../core/format.js';
 import { type Anchor, interpolate } from '../core/interpolate.js';
 import type { ScoringContext, YearSeries, YearValues } from '../core/scoring-context.js';
 import { median } from '../core/statistics.js';
-import { averageCapital, chooseCapital } from './invested-capital.js';
+import {
+  averageCapital,
+  type CapitalPlan,
+  capitalOnPlan,
+  planCapital,
+} from './invested-capital.js';
 import { nopatTaxRate } from './tax-rate.js';
 
 /** Median ROIC anchors (Rule #1 ≥ 10%; Greenwald 15–25%; UltraQuality bands identical). */
@@ -48,6 +53,7 @@ interface ReturnSeries {
   readonly nopat: number[];
   readonly negativeCapitalYears: number;
   readonly operatingYears: number;
+  readonly plan: CapitalPlan;
 }
 
 function investedCapitalReturns(context: ScoringContext): ReturnSeries {
@@ -55,19 +61,20 @@ function investedCapitalReturns(context: ScoringContext): ReturnSeries {
   const nopat: number[] = [];
   let negativeCapitalYears = 0;
   let operatingYears = 0;
+  const plan = planCapital(context, (index) => ebit(context.years[index] as YearValues) !== null);
   context.years.forEach((year, index) => {
     const operatingProfit = ebit(year);
     if (operatingProfit === null) return;
     const afterTax = operatingProfit * (1 - nopatTaxRate(context.years, index));
     nopat.push(afterTax);
-    const { capital, basis } = chooseCapital(context, index);
+    const { capital, basis } = capitalOnPlan(context, index, plan);
     if (basis === 'negative') negativeCapitalYears += 1;
     if (basis === 'operating') operatingYears += 1;
     if (capital === null) return;
     returns.years.push(year.fiscalYear);
     returns.values.push(clampReturn(afterTax / capital));
   });
-  return { returns, nopat, negativeCapitalYears, operatingYears };
+  return { returns, nopat, negativeCapitalYears, operatingYears, plan };
 }
 
 /** Return on average equity by year, for banks and insurers (Damodaran; §4.5 Financials). */
@@ -109,6 +116,17 @@ function scoreReturns(context: ScoringContext, returns: YearSeries, label: strin
   });
 }
 
+/** Display suffix naming the capital approach when it is not the financing one throughout. */
+function capitalNote(series: ReturnSeries): string {
+  const { plan } = series;
+  if (plan.basis === 'financing') return '';
+  if (plan.basis === 'operating')
+    return `, operating-approach capital in every year (${plan.reason})`;
+  return series.operatingYears > 0
+    ? `, operating-approach capital in ${series.operatingYears} yrs (${plan.reason}; mixed)`
+    : '';
+}
+
 function isCapitalLight(series: ReturnSeries): boolean {
   const profitable = series.nopat.length >= 3 && series.nopat.every((v) => v > 0);
   return profitable && series.negativeCapitalYears >= 0.5 * series.nopat.length;
@@ -116,8 +134,10 @@ function isCapitalLight(series: ReturnSeries): boolean {
 
 /**
  * Return on invested capital (methodology §4.5): NOPAT = EBIT × (1 − 3-year effective tax rate,
- * statutory fallback) over average invested capital, financing approach first, operating approach
- * when financing capital is ≤ 0 or under 10% of revenue (negative equity, MCD). `q = q(median)`,
+ * statutory fallback) over average invested capital on one approach for the whole window
+ * (`planCapital`): the financing approach when it is usable in every year and the debt lines keep
+ * one scope, else the operating approach in every year (negative equity, MCD; Ford, whose tagged
+ * debt includes Ford Credit until FY2017 and is a stray line afterwards). `q = q(median)`,
  * capped at warning when fewer than 60% of years reach 15%. Never ROE, except for banks and
  * insurers, where debt is raw material (Damodaran) and ROE on average equity is used with the same
  * anchors. Profitable capital-light companies whose capital is negative under both approaches in
@@ -148,7 +168,6 @@ export function assessReturnOnInvestedCapital(context: ScoringContext): Assessme
   const n = series.returns.values.length;
   if (n < 3)
     return insufficient(`ROIC in ${n} year(s); at least 3 are needed`, asPercent(series.returns));
-  const extra =
-    series.operatingYears > 0 ? `, operating-approach capital in ${series.operatingYears} yrs` : '';
+  const extra = capitalNote(series);
   return scoreReturns(context, series.returns, 'ROIC', extra);
 }

@@ -1,6 +1,7 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import { initialSchema } from './0001-initial-schema.js';
 import { transactionAmountRatio } from './0002-transaction-amount-ratio.js';
+import { sharedLimitsAndSessionNotify } from './0006-shared-limits-and-session-notify.js';
 
 /**
  * Every migration, keyed by name; names sort in the order they run. Imported statically (no
@@ -9,6 +10,7 @@ import { transactionAmountRatio } from './0002-transaction-amount-ratio.js';
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0001-initial-schema': initialSchema,
   '0002-transaction-amount-ratio': transactionAmountRatio,
+  '0006-shared-limits-and-session-notify': sharedLimitsAndSessionNotify,
 };
 
 /** A Kysely `MigrationProvider` over {@link MIGRATIONS}. */

@@ -11,7 +11,8 @@ export function mcp({ baseUrl, accountUrl }: DocsAddresses): SectionText {
         `with ${baseUrl}/api/mcp/user/mcp and the header Authorization: Bearer <token>. A missing ` +
         'or bad token answers HTTP 401 with WWW-Authenticate: Bearer. Tool results carry ' +
         'structuredContent matching the tool outputSchema plus the same JSON as text; a failed call ' +
-        'answers isError: true with a problem object.',
+        '(arguments outside the inputSchema included: code validation_failed with errors) answers ' +
+        'isError: true with the problem object as JSON text content and no structuredContent.',
       steps: [
         `Mint a token at ${accountUrl}/account/developer (it starts with svc_pat_, shown once).`,
         'Add the server to your MCP client with the configuration below.',

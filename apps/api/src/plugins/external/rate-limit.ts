@@ -1,14 +1,74 @@
-import fastifyRateLimit from '@fastify/rate-limit';
+import fastifyRateLimit, {
+  type FastifyRateLimitStore,
+  type FastifyRateLimitStoreCtor,
+} from '@fastify/rate-limit';
+import type { SharedCounter, SharedCounterOptions } from '@svc/portfolio-store';
 import type { FastifyInstance } from 'fastify';
+import { batchCounter } from '../../auth/batched-counter.js';
 import { ApiError } from '../../problem.js';
+
+/** Creates shared counters (`createSharedCounter` of `@svc/portfolio-store` over the app's database). */
+export type CounterFactory = (options: SharedCounterOptions) => SharedCounter;
+
+/**
+ * A `@fastify/rate-limit` store over the database's shared counters: every process counts a
+ * user's requests in the same row (`rate_limits`), so N processes together allow `max` per
+ * window, not N × `max` (give or take what each counts locally within 100 ms, see
+ * `batchCounter`: one database write per user per 100 ms, not one per request). One counter per
+ * window length, created on first use.
+ */
+function sharedStore(counters: CounterFactory): FastifyRateLimitStoreCtor {
+  const byWindow = new Map<number, SharedCounter>();
+  const counterFor = (timeWindow: number, max: number) => {
+    let counter = byWindow.get(timeWindow);
+    if (!counter) {
+      counter = batchCounter(
+        counters({
+          keyPrefix: 'requests',
+          points: Math.max(1, max),
+          durationSeconds: timeWindow / 1000,
+        }),
+      );
+      byWindow.set(timeWindow, counter);
+    }
+    return counter;
+  };
+  class SharedRateLimitStore implements FastifyRateLimitStore {
+    incr(
+      key: string,
+      callback: (error: Error | null, result?: { current: number; ttl: number }) => void,
+      timeWindow: number,
+      max: number,
+    ): void {
+      counterFor(timeWindow, max)
+        .add(key)
+        .then(
+          (state) => callback(null, { current: state.consumed, ttl: state.msBeforeReset }),
+          (error: unknown) => callback(error instanceof Error ? error : new Error(String(error))),
+        );
+    }
+    child(): FastifyRateLimitStore {
+      return this;
+    }
+  }
+  return SharedRateLimitStore;
+}
 
 /**
  * `@fastify/rate-limit`, not global: session routes opt in per route (see the session guard),
- * keyed by user id. Exceeding answers 429 `rate_limited` problem+json with `Retry-After`.
+ * keyed by user id and counted in the database (shared by every process). Exceeding answers 429
+ * `rate_limited` problem+json with `Retry-After`. When the database cannot count (an outage), the
+ * request goes on unlimited rather than failing here (`skipOnError`): the route then answers
+ * from what it can reach.
  */
-export async function registerRateLimit(app: FastifyInstance): Promise<void> {
+export async function registerRateLimit(
+  app: FastifyInstance,
+  options: { counters: CounterFactory },
+): Promise<void> {
   await app.register(fastifyRateLimit, {
     global: false,
+    store: sharedStore(options.counters),
+    skipOnError: true,
     errorResponseBuilder: (_request, context) =>
       new ApiError(
         'rate_limited',

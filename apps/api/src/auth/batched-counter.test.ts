@@ -1,0 +1,75 @@
+import type { CounterState, SharedCounter } from '@svc/portfolio-store';
+import { describe, expect, it } from 'vitest';
+import { batchCounter } from './batched-counter.js';
+
+/** An exact in-memory shared counter that records its writes. */
+function sharedCounter(windowMs: number, clock: { t: number }) {
+  const rows = new Map<string, { points: number; endsAt: number }>();
+  const writes: number[] = [];
+  const read = (key: string): CounterState => {
+    const row = rows.get(key);
+    if (!row || row.endsAt <= clock.t) return { consumed: 0, msBeforeReset: 0 };
+    return { consumed: row.points, msBeforeReset: row.endsAt - clock.t };
+  };
+  const counter: SharedCounter = {
+    async add(key, points = 1) {
+      writes.push(points);
+      const row = rows.get(key);
+      if (!row || row.endsAt <= clock.t) rows.set(key, { points, endsAt: clock.t + windowMs });
+      else row.points += points;
+      return read(key);
+    },
+    peek: async (key) => read(key),
+    reset: async (key) => {
+      rows.delete(key);
+    },
+  };
+  return { counter, writes };
+}
+
+describe('batchCounter', () => {
+  it('writes the first addition, then one batch per interval, and loses no addition', async () => {
+    const clock = { t: 1_000 };
+    const { counter, writes } = sharedCounter(60_000, clock);
+    const batched = batchCounter(counter, { syncMs: 100, now: () => clock.t });
+    const seen: number[] = [];
+    for (let i = 0; i < 10; i++) {
+      seen.push((await batched.add('u')).consumed);
+      clock.t += 20;
+    }
+    // t=1000 write(1); t=1020..1080 local; t=1100 writes the 5 pending (4 earlier + this one).
+    expect(writes.slice(0, 2)).toEqual([1, 5]);
+    expect(seen).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    clock.t += 100;
+    expect((await batched.add('u')).consumed).toBe(11);
+    expect((await counter.peek('u')).consumed).toBe(11);
+  });
+
+  it('sees the other processes’ additions at each write', async () => {
+    const clock = { t: 0 };
+    const { counter } = sharedCounter(60_000, clock);
+    const one = batchCounter(counter, { syncMs: 100, now: () => clock.t });
+    const two = batchCounter(counter, { syncMs: 100, now: () => clock.t });
+    await one.add('u');
+    await two.add('u');
+    await two.add('u'); // local in two
+    clock.t += 150;
+    expect((await one.add('u')).consumed).toBe(3); // 1 + 1 written by two + its own
+    expect((await two.add('u')).consumed).toBe(5); // its pending one and this one written
+  });
+
+  it('starts over when the shared window has ended', async () => {
+    const clock = { t: 0 };
+    const { counter } = sharedCounter(1_000, clock);
+    const batched = batchCounter(counter, { syncMs: 100, now: () => clock.t });
+    await batched.add('u');
+    await batched.add('u');
+    clock.t += 1_500;
+    expect(await batched.add('u')).toEqual({ consumed: 1, msBeforeReset: 1_000 });
+  });
+
+  it('is the shared counter itself with syncMs 0', () => {
+    const { counter } = sharedCounter(1_000, { t: 0 });
+    expect(batchCounter(counter, { syncMs: 0 })).toBe(counter);
+  });
+});

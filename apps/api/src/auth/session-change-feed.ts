@@ -1,0 +1,46 @@
+import { listenForSessionChanges } from '@svc/portfolio-store';
+import type { SessionChangeFeed, SessionChangeSubscriber } from '../deps.js';
+
+/** A {@link SessionChangeFeed} and how to stop it. */
+export interface OpenedSessionChangeFeed {
+  readonly feed: SessionChangeFeed;
+  close(): Promise<void>;
+}
+
+/**
+ * Listens on one connection for the session changes the database announces
+ * (`listenForSessionChanges` of `@svc/portfolio-store`) and hands them to every subscriber (the
+ * session memo of each app built on this runtime). Reconnects by itself after a loss.
+ *
+ * @example
+ * const sessions = openSessionChangeFeed(config.databaseUrl, (error) => log.warn(error.message));
+ * const app = await buildApp({ ...deps, sessionChanges: sessions.feed });
+ */
+export function openSessionChangeFeed(
+  databaseUrl: string,
+  onError: (error: Error) => void = () => {},
+): OpenedSessionChangeFeed {
+  const subscribers = new Set<SessionChangeSubscriber>();
+  const listener = listenForSessionChanges({
+    databaseUrl,
+    onChange: (change) => {
+      for (const subscriber of subscribers) subscriber.onChange(change);
+    },
+    onListening: (listening) => {
+      for (const subscriber of subscribers) subscriber.onListening(listening);
+    },
+    onError,
+  });
+  return {
+    feed: {
+      get listening() {
+        return listener.listening;
+      },
+      subscribe(subscriber) {
+        subscribers.add(subscriber);
+        return () => subscribers.delete(subscriber);
+      },
+    },
+    close: () => listener.close(),
+  };
+}

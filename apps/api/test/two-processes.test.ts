@@ -1,0 +1,209 @@
+/**
+ * Issue 10: two real server processes (`src/server.ts`, as `pnpm start` runs it) behind one base
+ * URL, on one fresh PostgreSQL database, started at the same time (both migrate it). What one
+ * process does must hold in the other at once: revocations, the failed-login throttle and quotas.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createDatabase, type Database } from '@svc/portfolio-store';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ENGINES } from './helpers.js';
+import { COMPANYFACTS_DIR } from './shared-data.js';
+
+const serverUrl = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
+const BASE = 'http://127.0.0.1:3999'; // the public address both processes serve (a load balancer's)
+const API_DIR = resolve(import.meta.dirname, '..');
+
+async function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const probe = createServer();
+    probe.once('error', fail);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => done(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+interface ServerProcess {
+  url: string;
+  child: ChildProcess;
+  output: string[];
+}
+
+async function startServer(env: Record<string, string>): Promise<ServerProcess> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+    cwd: API_DIR,
+    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output: string[] = [];
+  const ready = new Promise<void>((done, fail) => {
+    const timer = setTimeout(
+      () => fail(new Error(`not ready in 60 s:\n${output.join('')}`)),
+      60_000,
+    );
+    const read = (chunk: Buffer) => {
+      output.push(chunk.toString());
+      if (output.join('').includes('service ready')) {
+        clearTimeout(timer);
+        done();
+      }
+    };
+    child.stdout?.on('data', read);
+    child.stderr?.on('data', read);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      fail(new Error(`exited with ${code}:\n${output.join('')}`));
+    });
+  });
+  await ready;
+  return { url: `http://127.0.0.1:${port}`, child, output };
+}
+
+async function stop(server: ServerProcess | undefined): Promise<number | null> {
+  if (!server || server.child.exitCode !== null) return server?.child.exitCode ?? null;
+  const exited = new Promise<number | null>((done) => server.child.once('exit', done));
+  server.child.kill('SIGTERM');
+  return exited;
+}
+
+describe.runIf(ENGINES.includes('postgres'))('two server processes on one PostgreSQL', () => {
+  const database = `svc_two_${randomBytes(5).toString('hex')}`;
+  let admin: Database;
+  let one: ServerProcess;
+  let two: ServerProcess;
+  let dataDir: string;
+
+  beforeAll(async () => {
+    admin = await createDatabase({ databaseUrl: serverUrl, pool: { max: 1 } });
+    await sql`create database ${sql.id(database)}`.execute(admin.db);
+    const url = new URL(serverUrl);
+    url.pathname = `/${database}`;
+    dataDir = await mkdtemp(join(tmpdir(), 'svc-two-processes-'));
+    const env = {
+      DATABASE_URL: url.toString(),
+      DATA_DIR: dataDir,
+      BASE_URL: BASE,
+      SESSION_SECRET: randomBytes(32).toString('hex'),
+      SESSION_CACHE_SECONDS: '300',
+      FUNDAMENTALS_PROVIDER: 'snapshot',
+      FUNDAMENTALS_SNAPSHOT_DIR: COMPANYFACTS_DIR,
+      QUOTES_PROVIDER: 'none',
+      FX_PROVIDER: 'none',
+      QUOTA_LIMITS: JSON.stringify({ free: { stock_evaluation: { limit: 3 } } }),
+    };
+    [one, two] = await Promise.all([startServer(env), startServer(env)]);
+  }, 120_000);
+
+  afterAll(async () => {
+    const codes = await Promise.all([stop(one), stop(two)]);
+    expect(codes).toEqual([0, 0]);
+    await sql`drop database if exists ${sql.id(database)} with (force)`.execute(admin.db);
+    await admin.close();
+    await rm(dataDir, { recursive: true, force: true });
+  }, 60_000);
+
+  const call = (server: ServerProcess, path: string, init: RequestInit = {}) =>
+    fetch(`${server.url}${path}`, {
+      ...init,
+      headers: {
+        origin: BASE,
+        ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...init.headers,
+      },
+    });
+  const cookieOf = (res: Response) => {
+    const cookie = res.headers.getSetCookie().find((c) => c.startsWith('service_session='));
+    if (!cookie) throw new Error(`no session cookie (${res.status})`);
+    return cookie.split(';')[0] as string;
+  };
+  const register = async (server: ServerProcess, email: string) => {
+    const res = await call(server, '/api/auth/register', {
+      method: 'POST',
+      body: JSON.stringify({ email, password: 'correct horse battery' }),
+    });
+    expect(res.status).toBe(201);
+    return cookieOf(res);
+  };
+
+  it('a logout on one process is refused by the other at once', async () => {
+    const cookie = await register(one, 'p-logout@example.test');
+    expect((await call(two, '/api/auth/session', { headers: { cookie } })).status).toBe(200);
+    expect(
+      (await call(one, '/api/auth/logout', { method: 'POST', headers: { cookie } })).status,
+    ).toBe(204);
+    await expect
+      .poll(async () => (await call(two, '/api/auth/session', { headers: { cookie } })).status, {
+        timeout: 3_000,
+        interval: 5,
+      })
+      .toBe(401);
+  });
+
+  it('a token revoked on one process is refused by the other at once', async () => {
+    const cookie = await register(one, 'p-token@example.test');
+    const minted = await call(one, '/api/account/tokens', {
+      method: 'POST',
+      headers: { cookie },
+      body: JSON.stringify({ name: 'agent' }),
+    });
+    expect(minted.status).toBe(201);
+    const { id, token } = (await minted.json()) as { id: string; token: string };
+    const listTools = () =>
+      call(two, '/api/mcp/user/mcp', {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${token}`,
+          accept: 'application/json, text/event-stream',
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+      });
+    expect((await listTools()).status).toBe(200);
+    const revoked = await call(one, `/api/account/tokens/${id}`, {
+      method: 'DELETE',
+      headers: { cookie },
+    });
+    expect(revoked.status).toBe(204);
+    const refused = await listTools();
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('www-authenticate')).toMatch(/^Bearer/);
+  });
+
+  it('shares the failed-login throttle between the processes', async () => {
+    await register(two, 'p-throttle@example.test');
+    const login = (server: ServerProcess, password: string) =>
+      call(server, '/api/auth/login', {
+        method: 'POST',
+        body: JSON.stringify({ email: 'p-throttle@example.test', password }),
+      });
+    for (let i = 0; i < 5; i++) expect((await login(i % 2 ? two : one, 'nope')).status).toBe(401);
+    const refused = await login(one, 'correct horse battery');
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
+  });
+
+  it('counts quotas exactly across the processes: 12 fresh evaluations, 3 units, 3 served', async () => {
+    const cookie = await register(one, 'p-quota@example.test');
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        call(i % 2 ? two : one, '/api/stock-evaluation?symbol=COST&fresh=1', {
+          headers: { cookie },
+        }),
+      ),
+    );
+    const statuses = answers.map((res) => res.status).sort();
+    expect(statuses.filter((s) => s === 200)).toHaveLength(3);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(9);
+    const refusal = (await answers.find((res) => res.status === 429)?.json()) as {
+      quota: { used: number; limit: number };
+    };
+    expect(refusal.quota).toMatchObject({ used: 3, limit: 3 });
+  });
+});

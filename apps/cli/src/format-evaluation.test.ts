@@ -1,0 +1,38 @@
+import { resolve } from 'node:path';
+import { createFundamentalsProvider, createQuoteSource, evaluateCompany } from '@svc/use-cases';
+import { describe, expect, it } from 'vitest';
+import { formatEvaluationTable } from './format-evaluation.js';
+
+const SHARED = resolve(
+  process.env.SHARED_DATA_DIR ?? resolve(import.meta.dirname, '../../../../shared/data'),
+);
+
+describe('formatEvaluationTable', () => {
+  it('lists the derived and re-scoped figures of the evaluated years with their reasons (GM)', async () => {
+    const fundamentals = createFundamentalsProvider({
+      provider: 'snapshot',
+      snapshotDir: resolve(SHARED, 'fundamentals/raw/companyfacts'),
+    });
+    const { quotes, splitsOf } = createQuoteSource({
+      provider: 'csv',
+      pricesDir: resolve(SHARED, 'prices'),
+    });
+    const evaluation = await evaluateCompany('GM', {
+      fundamentals,
+      quotes,
+      splitsOf,
+      now: () => new Date('2026-09-01T12:00:00Z'),
+    });
+    const data = await fundamentals.getFundamentals('GM');
+    const text = formatEvaluationTable(evaluation, data);
+    expect(text).toContain(
+      'Figures derived (*) or adjusted / of another tag (scope) than the year before (†):',
+    );
+    expect(text).toContain(
+      '  * Cost of revenue, FY2015–FY2021: derived: costsAndExpenses-sellingGeneralAdministrative; company-wide cost of revenue',
+    );
+    expect(text).toContain('finance arm included'); // the gross-margin value says it too
+    // Without the fundamentals the section is left out.
+    expect(formatEvaluationTable(evaluation)).not.toContain('Figures derived');
+  }, 60_000);
+});

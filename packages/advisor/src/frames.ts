@@ -1,0 +1,134 @@
+import { z } from 'zod';
+
+/**
+ * What a proposal asks to change once the user confirms it (CONTRACT §4): record one transaction,
+ * create a portfolio, save a moat report, or import the transactions of an attached broker export.
+ */
+export const ProposalKindSchema = z
+  .enum(['record_transaction', 'create_portfolio', 'save_moat_report', 'import_transactions'])
+  .meta({ id: 'AdvisorProposalKind' })
+  .describe('What the proposal changes once confirmed.');
+/** See {@link ProposalKindSchema}. */
+export type ProposalKind = z.infer<typeof ProposalKindSchema>;
+
+/**
+ * A proposal as the user sees it (the `proposal` frame): nothing changes until
+ * `POST /api/advisor/confirm` accepts it before `expiresAt` (ISO 8601, UTC).
+ */
+export const ProposalViewSchema = z
+  .object({
+    id: z.string().min(1).describe('Proposal id, passed to POST /api/advisor/confirm.'),
+    kind: ProposalKindSchema,
+    summary: z.string().describe('One line for the user: what accepting it does.'),
+    payload: z.record(z.string(), z.unknown()).describe('The exact change that accepting applies.'),
+    expiresAt: z.iso.datetime({ offset: true }).describe('When the proposal lapses (ISO 8601).'),
+  })
+  .meta({ id: 'AdvisorProposal' })
+  .describe('A change the advisor proposes; applied only after the user confirms it.');
+/** See {@link ProposalViewSchema}. */
+export type ProposalView = z.infer<typeof ProposalViewSchema>;
+
+/** Token counts reported by the model server (absent when the stream was cut or not reported). */
+export const UsageSchema = z
+  .object({
+    promptTokens: z.number().int().nonnegative(),
+    completionTokens: z.number().int().nonnegative(),
+    totalTokens: z.number().int().nonnegative(),
+  })
+  .meta({ id: 'AdvisorUsage' })
+  .describe('Tokens used by the turn, summed over its model calls.');
+/** See {@link UsageSchema}. */
+export type Usage = z.infer<typeof UsageSchema>;
+
+/** One figure of a generated text that was not found in the facts given to the model. */
+export const UngroundedNumberSchema = z.object({
+  text: z.string().describe('The figure as printed, e.g. "45%".'),
+  value: z.number().describe('Its normalized value (45% → 45, $1.2B → 1200000000).'),
+  index: z.number().int().nonnegative().describe('UTF-16 offset of the figure in the text.'),
+});
+
+/**
+ * The numeric grounding of a generated text (research/ai-anchors.md §6): how many figures it
+ * printed, how many were found in (or round from) the facts, and the ones that were not.
+ */
+export const GroundingReportSchema = z
+  .object({
+    total: z.number().int().nonnegative().describe('Figures found in the text.'),
+    grounded: z.number().int().nonnegative().describe('Figures that match a fact.'),
+    ungrounded: z.array(UngroundedNumberSchema).describe('Figures that match no fact.'),
+  })
+  .meta({ id: 'GroundingReport' })
+  .describe('Figures of the answer checked against the data the model was given.');
+/** See {@link GroundingReportSchema}. */
+export type GroundingReport = z.infer<typeof GroundingReportSchema>;
+
+/** `start`: the first frame of every turn; `model` is the model name, or `offline`. */
+export const StartFrameSchema = z.object({
+  type: z.literal('start'),
+  id: z.string().min(1),
+  model: z.string().min(1),
+});
+/** `delta`: answer text (never the model's reasoning). */
+export const DeltaFrameSchema = z.object({ type: z.literal('delta'), text: z.string() });
+/** `tool`: a tool use, announced `running` and then `done` or `error`. */
+export const ToolFrameSchema = z.object({
+  type: z.literal('tool'),
+  name: z.string().min(1),
+  status: z.enum(['running', 'done', 'error']),
+  callId: z.string().optional(),
+  summary: z.string().optional(),
+});
+/** `proposal`: a change the user may confirm. */
+export const ProposalFrameSchema = z.object({
+  type: z.literal('proposal'),
+  proposal: ProposalViewSchema,
+});
+/** `error`: terminal; `code` from CONTRACT §1 (e.g. `upstream_unavailable`). */
+export const ErrorFrameSchema = z.object({
+  type: z.literal('error'),
+  code: z.string().min(1),
+  message: z.string(),
+});
+/** `done`: terminal; `finishReason` from the model (`stop`, `length`, …) or `offline`. */
+export const DoneFrameSchema = z.object({
+  type: z.literal('done'),
+  finishReason: z.string().min(1),
+  usage: UsageSchema.optional(),
+  _grounding: GroundingReportSchema.optional(),
+});
+
+/**
+ * One frame of the advisor stream (CONTRACT §4; one JSON object per SSE `data:` line). A turn is
+ * exactly one `start`, any number of `delta` / `tool` / `proposal`, then exactly one terminal
+ * frame, `done` or `error`.
+ */
+export const AdvisorFrameSchema = z
+  .discriminatedUnion('type', [
+    StartFrameSchema,
+    DeltaFrameSchema,
+    ToolFrameSchema,
+    ProposalFrameSchema,
+    ErrorFrameSchema,
+    DoneFrameSchema,
+  ])
+  .meta({ id: 'AdvisorFrame' })
+  .describe('One frame of the advisor stream (one JSON object per SSE data line).');
+/** See {@link AdvisorFrameSchema}. */
+export type AdvisorFrame = z.infer<typeof AdvisorFrameSchema>;
+
+/** One event of the narrative stream: a markdown chunk, then `done` or `error` (terminal). */
+export const NarrativeEventSchema = z
+  .discriminatedUnion('type', [
+    z.object({ type: z.literal('chunk'), markdown: z.string() }),
+    z.object({
+      type: z.literal('done'),
+      model: z.string().min(1),
+      _grounding: GroundingReportSchema,
+      notes: z.array(z.string()),
+    }),
+    z.object({ type: z.literal('error'), code: z.string().min(1), message: z.string() }),
+  ])
+  .meta({ id: 'NarrativeEvent' })
+  .describe('One event of the narrative stream.');
+/** See {@link NarrativeEventSchema}. */
+export type NarrativeEvent = z.infer<typeof NarrativeEventSchema>;

@@ -1,0 +1,194 @@
+import type { GroundingReport } from './frames.js';
+
+/** A figure printed in a text, as {@link extractFigures} finds it. */
+export interface Figure {
+  /** The figure as printed, e.g. `$1.2B`, `(3.4)%`, `1.234,5`. */
+  text: string;
+  /** UTF-16 offset in the text. */
+  index: number;
+  /** Possible values (locale separators can be read two ways), suffix and sign applied. */
+  values: number[];
+  /** Half a unit of the last printed digit, in the value's unit (the rounding allowance). */
+  halfUnit: number;
+  /** A percentage (`%`, `pp`, `Prozent`) or basis points converted to percent. */
+  percent: boolean;
+}
+
+/** Relative tolerance added to the rounding allowance (1%, as aifinhub's hallucination check). */
+export const RELATIVE_TOLERANCE = 0.01;
+
+const SCALES: Record<string, number> = {
+  k: 1e3,
+  thousand: 1e3,
+  tsd: 1e3,
+  m: 1e6,
+  mm: 1e6,
+  mn: 1e6,
+  million: 1e6,
+  millions: 1e6,
+  mio: 1e6,
+  b: 1e9,
+  bn: 1e9,
+  billion: 1e9,
+  billions: 1e9,
+  mrd: 1e9,
+  milliarden: 1e9,
+  t: 1e12,
+  tn: 1e12,
+  trillion: 1e12,
+  trillions: 1e12,
+};
+
+const CURRENCY = String.raw`(?:[$€£¥]|(?:US\$|USD|EUR|GBP|CHF|JPY|CAD|AUD|CNY|SEK|NOK|DKK)\s?)`;
+const NUMBER = String.raw`\d{1,3}(?:[,.\u00A0\u202F' ]\d{3})+(?:[.,]\d+)?|\d+(?:[.,]\d+)?`;
+const SUFFIX = String.raw`\s?%|\s?(?:percent(?:age points)?|per cent|prozent|pp|bps|bp|x|×)(?![\p{L}\d])|\s?(?:thousand|tsd\.?|millions?|mio\.?|mm|mn|billions?|milliarden|mrd\.?|trillions?|tn|bn|[kmbt])(?![\p{L}\d])`;
+const TRAILING_CODE = String.raw`(?:\s?(?:USD|EUR|GBP|CHF|JPY|CAD|AUD|CNY|SEK|NOK|DKK)(?![\p{L}]))?`;
+const FIGURE = new RegExp(
+  String.raw`(?<![\p{L}\d.,_/])(?<open>\()?(?<sign>[-−–])?(?<cur>${CURRENCY})?(?<sign2>[-−])?(?<num>${NUMBER})(?<suffix>${SUFFIX})?${TRAILING_CODE}(?<close>\))?`,
+  'giu',
+);
+
+/** Readings of a number with locale separators: `1,234.5`, `1.234,5`, `45,0`, `1,234`. */
+function readings(raw: string): { value: number; decimals: number }[] {
+  const s = raw.replace(/[\u00A0\u202F' ]/g, '');
+  const commas = (s.match(/,/g) ?? []).length;
+  const dots = (s.match(/\./g) ?? []).length;
+  const asDecimal = (text: string, sep: string) => {
+    const [int = '', frac = ''] = text.split(sep);
+    return { value: Number(`${int}.${frac}`), decimals: frac.length };
+  };
+  if (commas === 0 && dots === 0) return [{ value: Number(s), decimals: 0 }];
+  if (commas > 0 && dots > 0) {
+    const decimalSep = s.lastIndexOf(',') > s.lastIndexOf('.') ? ',' : '.';
+    const group = decimalSep === ',' ? '.' : ',';
+    return [asDecimal(s.split(group).join(''), decimalSep)];
+  }
+  const sep = commas > 0 ? ',' : '.';
+  const count = commas + dots;
+  const grouped = { value: Number(s.split(sep).join('')), decimals: 0 };
+  if (count > 1) return [grouped];
+  const after = s.length - s.indexOf(sep) - 1;
+  // One separator: `1,234` is a thousand in English and 1.234 in German; keep both readings.
+  return after === 3 ? [grouped, asDecimal(s, sep)] : [asDecimal(s, sep)];
+}
+
+/** Spans that are not claims: ISO dates, list numbers at a line start, ordinals, "5-year". */
+function blankNonClaims(text: string): string {
+  const blank = (m: string) => ' '.repeat(m.length);
+  return text
+    .replace(/\b\d{4}-\d{2}-\d{2}(?:T[\d:.]+Z?)?/g, blank)
+    .replace(
+      /^(\s*(?:[#>*-]\s*)*)(\d{1,2}[.)])(?=\s)/gm,
+      (_m, lead: string, n: string) => lead + blank(n),
+    )
+    .replace(/\b\d+(?:st|nd|rd|th)\b/gi, blank)
+    .replace(/\b\d+(?=-(?:year|yr|month|day|week|quarter|k|q|jahres)\b)/gi, blank);
+}
+
+function isYear(num: string, suffix: string | undefined, cur: string | undefined): boolean {
+  return !suffix && !cur && /^\d{4}$/.test(num) && Number(num) >= 1900 && Number(num) <= 2100;
+}
+
+/**
+ * The figures printed in `text`: percentages (`%`, `pp`, `bp`), amounts with a currency symbol or
+ * ISO code and a scale suffix (`K`, `M`, `B`/`bn`, `T`, `million`, `Mrd.`…), multiples (`18x`),
+ * negatives with a minus or in parentheses, and locale separators (`1,234.5`, `1.234,5`). Not
+ * claims, so skipped: years 1900–2100, ISO dates, ordinals (`3rd`), list numbers at a line start
+ * (`1.`), and durations like `5-year`.
+ */
+export function extractFigures(text: string): Figure[] {
+  const scan = blankNonClaims(text);
+  const figures: Figure[] = [];
+  for (const match of scan.matchAll(FIGURE)) {
+    const g = match.groups ?? {};
+    const num = g.num ?? '';
+    if (num === '' || isYear(num, g.suffix, g.cur)) continue;
+    const suffix = (g.suffix ?? '').trim().toLowerCase().replace(/\.$/, '');
+    const scale = SCALES[suffix] ?? 1;
+    const bps = suffix === 'bp' || suffix === 'bps';
+    const percent =
+      bps ||
+      suffix === '%' ||
+      suffix === 'pp' ||
+      suffix.startsWith('percent') ||
+      suffix === 'per cent' ||
+      suffix === 'prozent';
+    const negative = Boolean(g.sign || g.sign2 || (g.open && g.close));
+    const values = readings(num).map((r) => {
+      const v = (bps ? r.value / 100 : r.value) * scale;
+      return { value: negative ? -v : v, decimals: r.decimals };
+    });
+    const first = values[0];
+    if (!first || values.some((v) => !Number.isFinite(v.value))) continue;
+    const unit = (bps ? 0.01 : 1) * scale * 10 ** -first.decimals;
+    const start = match.index ?? 0;
+    const printed = text.slice(start, start + match[0].length).trim();
+    const lead = match[0].length - match[0].trimStart().length;
+    figures.push({
+      text: printed,
+      index: start + lead,
+      values: values.map((v) => v.value),
+      halfUnit: unit / 2,
+      percent,
+    });
+  }
+  return figures;
+}
+
+/** Every number in `facts`: numbers as they are, and the figures of every string (recursively). */
+export function collectFactNumbers(facts: unknown, into: number[] = []): number[] {
+  if (typeof facts === 'number') {
+    if (Number.isFinite(facts)) into.push(facts);
+  } else if (typeof facts === 'string') {
+    for (const figure of extractFigures(facts)) into.push(...figure.values);
+  } else if (Array.isArray(facts)) {
+    for (const item of facts) collectFactNumbers(item, into);
+  } else if (facts !== null && typeof facts === 'object') {
+    for (const value of Object.values(facts)) collectFactNumbers(value, into);
+  }
+  return into;
+}
+
+function matches(claim: number, fact: number, halfUnit: number): boolean {
+  const a = Math.abs(claim);
+  const b = Math.abs(fact);
+  return Math.abs(a - b) <= halfUnit + RELATIVE_TOLERANCE * b + 1e-9;
+}
+
+function grounded(figure: Figure, facts: readonly number[]): boolean {
+  return figure.values.some((claim) =>
+    facts.some(
+      (fact) =>
+        matches(claim, fact, figure.halfUnit) ||
+        // a ratio printed as a percentage: 0.153 → "15.3%"
+        (figure.percent && matches(claim, fact * 100, figure.halfUnit)),
+    ),
+  );
+}
+
+/**
+ * Checks every figure of a generated text against the facts the model was given
+ * (research/ai-anchors.md §6): a figure is grounded when one of its readings equals a fact number,
+ * or a fact ratio × 100 for a percentage, within half a unit of its last printed digit plus
+ * {@link RELATIVE_TOLERANCE} of the fact (so "15%" matches 0.1532, "$4B" matches 4.2e9 and "-5%"
+ * matches 5: signs are not compared, as "down 5%" states −5). Facts are any JSON: numbers, and the
+ * figures inside strings (e.g. a criterion's "Median gross margin 45.0%"). The caller adds derived
+ * numbers it expects the model to use (percentages, counts) to the facts. It checks numbers, not
+ * the concept they are attached to: an invented figure that happens to equal another fact (within
+ * the tolerance) passes, so a report of 0 ungrounded figures is necessary, not sufficient.
+ *
+ * @param text - The generated answer (markdown).
+ * @param facts - The data given to the model: tool results, the evaluation and derived numbers.
+ * @returns Counts and the ungrounded figures (text as printed, first reading, offset).
+ * @example
+ * groundNumbers('ROIC was 45% and gross margin 38%.', { roic: 0.21, grossMargin: 0.381 });
+ * // { total: 2, grounded: 1, ungrounded: [{ text: '45%', value: 45, index: 9 }] }
+ */
+export function groundNumbers(text: string, facts: unknown): GroundingReport {
+  const numbers = collectFactNumbers(facts);
+  const figures = extractFigures(text);
+  const ungrounded = figures
+    .filter((figure) => !grounded(figure, numbers))
+    .map((figure) => ({ text: figure.text, value: figure.values[0] ?? 0, index: figure.index }));
+  return { total: figures.length, grounded: figures.length - ungrounded.length, ungrounded };
+}

@@ -1,0 +1,75 @@
+export {
+  type AccumulatedToolCall,
+  parseToolArguments,
+  ThinkFilter,
+  ToolCallAccumulator,
+} from './accumulator.js';
+export {
+  advisorSystemPrompt,
+  buildAdvisorMessages,
+  MAX_ATTACHMENT_CHARS,
+} from './advisor-prompt.js';
+export { AdvisorError, type AdvisorErrorCode } from './errors.js';
+export {
+  type AdvisorFrame,
+  AdvisorFrameSchema,
+  DeltaFrameSchema,
+  DoneFrameSchema,
+  ErrorFrameSchema,
+  type GroundingReport,
+  GroundingReportSchema,
+  type NarrativeEvent,
+  NarrativeEventSchema,
+  ProposalFrameSchema,
+  type ProposalKind,
+  ProposalKindSchema,
+  type ProposalView,
+  ProposalViewSchema,
+  StartFrameSchema,
+  ToolFrameSchema,
+  type Usage,
+  UsageSchema,
+} from './frames.js';
+export {
+  collectFactNumbers,
+  extractFigures,
+  type Figure,
+  groundNumbers,
+  RELATIVE_TOLERANCE,
+} from './grounding.js';
+export {
+  type ModelCallParams,
+  type ModelCallResult,
+  streamModelCall,
+} from './model-call.js';
+export {
+  buildNarrativeMessages,
+  type NarrativeInput,
+  narrativeFacts,
+  streamNarrative,
+} from './narrative.js';
+export {
+  findSymbol,
+  OFFLINE_NOTICE,
+  type OfflineIntent,
+  offlineIntents,
+} from './offline.js';
+export { runAdvisorTurn, TOOL_LIMIT_TEXT } from './run-advisor-turn.js';
+export { MAX_TOOL_CALLS, MAX_TOOL_ROUNDS } from './tool-runner.js';
+export {
+  ADVISOR_TOOL_NAMES,
+  type AdvisorTool,
+  type AdvisorTurnInput,
+  type Attachment,
+  type ChatMessage,
+  type ModelEndpoint,
+  type ToolOutcome,
+  type TurnContext,
+} from './types.js';
+export {
+  boundedJson,
+  MAX_TOOL_RESULT_CHARS,
+  newBoundary,
+  spotlight,
+  stripInvisible,
+} from './untrusted.js';

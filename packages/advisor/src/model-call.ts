@@ -1,0 +1,213 @@
+import OpenAI from 'openai';
+import { type AccumulatedToolCall, ThinkFilter, ToolCallAccumulator } from './accumulator.js';
+import { AdvisorError } from './errors.js';
+import type { Usage } from './frames.js';
+import type { ModelEndpoint } from './types.js';
+
+/** What one streamed model call produced. */
+export interface ModelCallResult {
+  /** The visible answer text (reasoning and `<think>` blocks removed). */
+  text: string;
+  /** Reasoning text (never shown, never stored as the answer). */
+  reasoning: string;
+  /** True when the server sent reasoning as `reasoning_content` (it expects it back with tool calls). */
+  reasoningContentField: boolean;
+  /** Tool calls assembled from the fragments (a tool turn is decided by these, not finish_reason). */
+  toolCalls: AccumulatedToolCall[];
+  /** `finish_reason` of the last chunk that had one, or null when the server sent none. */
+  finishReason: string | null;
+  /** Token counts when the server reported them. */
+  usage?: Usage;
+}
+
+/** The request fields of one call besides `stream`, `model` and the budget. */
+export type ModelCallParams = Omit<
+  OpenAI.ChatCompletionCreateParamsStreaming,
+  'stream' | 'stream_options' | 'model' | 'max_tokens' | 'max_completion_tokens'
+>;
+
+/** A failure after the response headers: retried when no visible output was produced. */
+class BodyFailure extends Error {}
+
+interface ChunkLike {
+  usage?: { prompt_tokens?: number; completion_tokens?: number; total_tokens?: number } | null;
+  choices?: Array<{
+    index?: number;
+    finish_reason?: string | null;
+    delta?: {
+      content?: unknown;
+      reasoning_content?: unknown;
+      reasoning?: unknown;
+      tool_calls?: unknown;
+    } | null;
+  }> | null;
+}
+
+function describe(error: unknown): string {
+  if (error instanceof OpenAI.APIConnectionTimeoutError) return 'the model endpoint timed out';
+  if (error instanceof OpenAI.APIConnectionError) return 'the model endpoint is unreachable';
+  if (error instanceof OpenAI.APIError) {
+    const status = error.status ? ` (HTTP ${error.status})` : '';
+    return `the model endpoint failed${status}: ${error.message}`;
+  }
+  return `the model endpoint failed: ${error instanceof Error ? error.message : String(error)}`;
+}
+
+function toUsage(raw: ChunkLike['usage']): Usage | undefined {
+  if (!raw || typeof raw.prompt_tokens !== 'number' || typeof raw.completion_tokens !== 'number') {
+    return undefined;
+  }
+  return {
+    promptTokens: raw.prompt_tokens,
+    completionTokens: raw.completion_tokens,
+    totalTokens: raw.total_tokens ?? raw.prompt_tokens + raw.completion_tokens,
+  };
+}
+
+/** Mutable state of one attempt. */
+interface Attempt {
+  produced: boolean;
+  idle: boolean;
+}
+
+async function* readStream(
+  stream: AsyncIterable<unknown>,
+  attempt: Attempt,
+  rearm: () => void,
+  signal: AbortSignal,
+): AsyncGenerator<string, ModelCallResult> {
+  const tools = new ToolCallAccumulator();
+  const think = new ThinkFilter();
+  const result: ModelCallResult = {
+    text: '',
+    reasoning: '',
+    reasoningContentField: false,
+    toolCalls: [],
+    finishReason: null,
+  };
+  for await (const raw of stream) {
+    if (signal.aborted) break; // chunks already parsed are not shown after an abort
+    rearm();
+    if (!raw || typeof raw !== 'object') continue; // `data: null` and other junk
+    const chunk = raw as ChunkLike;
+    const usage = toUsage(chunk.usage);
+    if (usage) result.usage = usage;
+    const choices = Array.isArray(chunk.choices) ? chunk.choices : [];
+    const choice = choices.find((c) => (c?.index ?? 0) === 0);
+    if (!choice) continue; // prompt-filter chunks, usage-only last chunk
+    if (choice.finish_reason) result.finishReason = choice.finish_reason;
+    const delta = choice.delta ?? {};
+    if (typeof delta.reasoning_content === 'string') {
+      result.reasoning += delta.reasoning_content;
+      result.reasoningContentField = true;
+    }
+    if (typeof delta.reasoning === 'string') result.reasoning += delta.reasoning;
+    if (delta.tool_calls) {
+      tools.add(delta.tool_calls);
+      attempt.produced = true;
+    }
+    if (typeof delta.content === 'string' && delta.content !== '') {
+      const split = think.push(delta.content);
+      result.reasoning += split.reasoning;
+      if (split.text !== '') {
+        attempt.produced = true;
+        result.text += split.text;
+        yield split.text;
+      }
+    }
+  }
+  const rest = think.flush();
+  result.reasoning += rest.reasoning;
+  if (rest.text !== '') {
+    result.text += rest.text;
+    yield rest.text;
+  }
+  result.toolCalls = [...tools.result];
+  return result;
+}
+
+async function* oneAttempt(
+  endpoint: ModelEndpoint,
+  params: ModelCallParams,
+  signal: AbortSignal,
+  attempt: Attempt,
+): AsyncGenerator<string, ModelCallResult> {
+  const controller = new AbortController();
+  const onAbort = () => controller.abort(signal.reason);
+  signal.addEventListener('abort', onAbort, { once: true });
+  let timer: NodeJS.Timeout | undefined;
+  const rearm = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      attempt.idle = true;
+      controller.abort();
+    }, endpoint.idleTimeoutMs);
+  };
+  const idleMessage = `no answer from the model endpoint for ${endpoint.idleTimeoutMs} ms`;
+  try {
+    if (signal.aborted) throw new AdvisorError('aborted', 'aborted');
+    rearm();
+    let stream: AsyncIterable<unknown>;
+    try {
+      stream = await endpoint.client.chat.completions.create(
+        {
+          ...params,
+          model: endpoint.model,
+          stream: true,
+          stream_options: { include_usage: true },
+          [endpoint.tokenLimitParameter ?? 'max_tokens']: endpoint.maxOutputTokens,
+        },
+        { signal: controller.signal },
+      );
+    } catch (error) {
+      if (signal.aborted) throw new AdvisorError('aborted', 'aborted', { cause: error });
+      const message = attempt.idle ? idleMessage : describe(error);
+      throw new AdvisorError('upstream_unavailable', message, { cause: error });
+    }
+    let result: ModelCallResult;
+    try {
+      result = yield* readStream(stream, attempt, rearm, signal);
+    } catch (error) {
+      if (signal.aborted) throw new AdvisorError('aborted', 'aborted', { cause: error });
+      throw new BodyFailure(attempt.idle ? idleMessage : describe(error), { cause: error });
+    }
+    // The SDK ends the iteration silently on abort: an abort is not a normal end.
+    if (signal.aborted) throw new AdvisorError('aborted', 'aborted');
+    if (attempt.idle) throw new BodyFailure(idleMessage);
+    return result;
+  } finally {
+    clearTimeout(timer);
+    signal.removeEventListener('abort', onAbort);
+    controller.abort(); // never leave a request open (no-op after a complete response)
+  }
+}
+
+/**
+ * One streamed chat completion through `endpoint.client`: yields the visible answer text as it
+ * arrives and returns the whole {@link ModelCallResult}. Sends `stream_options.include_usage`
+ * and the token budget. An idle watchdog aborts the request when no chunk arrives for
+ * `endpoint.idleTimeoutMs` (the SDK's `timeout` only covers the time to headers). A stream that
+ * fails after its headers but before any visible output is retried up to `client.maxRetries`
+ * times (the SDK itself retries only before the headers).
+ *
+ * @throws {AdvisorError} `upstream_unavailable` (endpoint down, HTTP error, mid-stream error,
+ *   idle timeout, dropped connection); `aborted` when `signal` aborted.
+ */
+export async function* streamModelCall(
+  endpoint: ModelEndpoint,
+  params: ModelCallParams,
+  signal: AbortSignal,
+): AsyncGenerator<string, ModelCallResult> {
+  const retries = Math.max(0, endpoint.client.maxRetries ?? 0);
+  for (let n = 0; ; n += 1) {
+    const attempt: Attempt = { produced: false, idle: false };
+    try {
+      return yield* oneAttempt(endpoint, params, signal, attempt);
+    } catch (error) {
+      if (!(error instanceof BodyFailure)) throw error;
+      if (attempt.produced || n >= retries) {
+        throw new AdvisorError('upstream_unavailable', error.message, { cause: error.cause });
+      }
+    }
+  }
+}

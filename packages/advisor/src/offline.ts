@@ -1,0 +1,184 @@
+import type { AdvisorFrame } from './frames.js';
+import { groundNumbers } from './grounding.js';
+import { runToolCall, type ToolRunState } from './tool-runner.js';
+import { type AdvisorTurnInput, ADVISOR_TOOL_NAMES as N, type ToolOutcome } from './types.js';
+import { newBoundary } from './untrusted.js';
+
+/** The first line of every offline answer. */
+export const OFFLINE_NOTICE =
+  'No AI model is configured, so I answer with fixed rules from your data.';
+
+/** What the offline rules recognise in the user's latest message. */
+export type OfflineIntent = 'import' | 'holdings' | 'cash' | 'evaluate' | 'reports' | 'portfolios';
+
+/** Words that look like tickers but are not (upper-case words of ordinary questions). */
+const NOT_SYMBOLS = new Set(
+  'I A AN AND OR THE IS OF MY ME DO TO IN ON AT IT BE AI OK CSV PDF PNG JSON USD EUR GBP CHF JPY ETF PE PEG ROIC EPS FCF CEO IPO API MCP NO YES DE EN FOR WHAT HOW'.split(
+    ' ',
+  ),
+);
+
+/** A ticker in the text: `$AAPL`, or an upper-case word of 1–5 letters (`BF-B`, `BRK.B`). */
+export function findSymbol(text: string): string | undefined {
+  const dollar = /\$([A-Za-z]{1,5}(?:[.-][A-Za-z])?)\b/.exec(text);
+  if (dollar?.[1]) return dollar[1].toUpperCase();
+  for (const match of text.matchAll(/(?<![\p{L}\d])([A-Z]{1,5}(?:[.-][A-Z])?)(?![\p{L}\d])/gu)) {
+    const word = match[1] ?? '';
+    if (!NOT_SYMBOLS.has(word)) return word;
+  }
+  return undefined;
+}
+
+/**
+ * The asks the offline rules answer, in English and German: import an attached file (a text
+ * attachment and an import/add word, or an attachment with no other ask), holdings, cash,
+ * evaluate a symbol (an evaluate/moat/score word and a ticker), saved reports, portfolios.
+ */
+export function offlineIntents(text: string, hasTextAttachment: boolean): OfflineIntent[] {
+  const t = text.toLowerCase();
+  const intents: OfflineIntent[] = [];
+  const asksImport = /import|upload|add (these|this|the)|hinzufüg|einlesen|übernehm/.test(t);
+  if (hasTextAttachment && asksImport) intents.push('import');
+  if (/hold|position|own\b|invested|bestand|besitz|halte|positionen/.test(t))
+    intents.push('holdings');
+  if (/cash|balance|liquid|bargeld|guthaben|kontostand/.test(t)) intents.push('cash');
+  if (/evaluat|moat|analy[sz]|score|bewert|burggraben/.test(t) && findSymbol(text)) {
+    intents.push('evaluate');
+  }
+  if (/report|bericht/.test(t)) intents.push('reports');
+  if (intents.length === 0 && /portfolio|depot/.test(t)) intents.push('portfolios');
+  if (intents.length === 0 && hasTextAttachment) intents.push('import');
+  return intents;
+}
+
+function fmt(value: unknown): string {
+  if (typeof value === 'number') return String(Number(value.toFixed(2)));
+  if (value === null || value === undefined) return '–';
+  return String(value)
+    .replace(/[\n\r|]/g, ' ')
+    .slice(0, 80);
+}
+
+/** The rows of a tool result: an array, the one array property of an object, or the object. */
+function rowsOf(data: unknown): Record<string, unknown>[] {
+  const asRows = (items: unknown[]) =>
+    items.filter((i): i is Record<string, unknown> => i !== null && typeof i === 'object');
+  if (Array.isArray(data)) return asRows(data);
+  if (data !== null && typeof data === 'object') {
+    const arrays = Object.values(data).filter(Array.isArray);
+    if (arrays.length === 1 && arrays[0]) return asRows(arrays[0]);
+    return [data as Record<string, unknown>];
+  }
+  return [];
+}
+
+/** A markdown table of the `columns` that the rows have (at most 50 rows). */
+function table(rows: Record<string, unknown>[], columns: string[]): string {
+  const present = columns.filter((c) => rows.some((r) => r[c] !== undefined));
+  if (present.length === 0) return '';
+  const head = `| ${present.join(' | ')} |\n|${present.map(() => ' --- |').join('')}`;
+  const body = rows.slice(0, 50).map((r) => `| ${present.map((c) => fmt(r[c])).join(' | ')} |`);
+  const more = rows.length > 50 ? `\n\n(${rows.length - 50} more not shown)` : '';
+  return `${head}\n${body.join('\n')}${more}`;
+}
+
+const COLUMNS: Record<Exclude<OfflineIntent, 'import'>, string[]> = {
+  holdings: ['symbol', 'name', 'quantity', 'averageCost', 'currency', 'marketValueEur', 'weight'],
+  cash: ['currency', 'amount', 'amountEur'],
+  evaluate: ['symbol', 'companyName', 'totalScore', 'maxScore', 'verdict'],
+  reports: ['symbol', 'companyName', 'totalScore', 'maxScore', 'verdict', 'createdAt'],
+  portfolios: ['name', 'baseCurrency', 'id'],
+};
+
+const TITLES: Record<OfflineIntent, string> = {
+  import: 'Import',
+  holdings: 'Holdings',
+  cash: 'Cash',
+  evaluate: 'Moat evaluation',
+  reports: 'Saved reports',
+  portfolios: 'Portfolios',
+};
+
+function render(intent: OfflineIntent, outcome: ToolOutcome | undefined, failed: string): string {
+  if (!outcome) return failed;
+  if (intent === 'import') {
+    const what = outcome.proposal?.summary ?? outcome.summary ?? 'An import was prepared.';
+    return `${what}\n\nNothing is imported until you accept the proposal.`;
+  }
+  const rows = rowsOf(outcome.data);
+  if (rows.length === 0) return 'Nothing found.';
+  const text = table(rows, COLUMNS[intent]);
+  return text === '' ? (outcome.summary ?? 'Nothing to show.') : text;
+}
+
+const HELP = [
+  'Without a model I can answer these asks:',
+  '- "What do I hold?" (your holdings)',
+  '- "How is my cash?" (your cash positions)',
+  '- "Evaluate AAPL" (a moat evaluation of a symbol)',
+  '- "Import this file" with a broker export attached (a proposed import)',
+  '- "List my reports" (your saved moat reports)',
+].join('\n');
+
+/**
+ * The advisor without a model (`endpoint` null): rules for the common asks of the user's latest
+ * message ({@link offlineIntents}), each answered by calling the same tools as the model path
+ * (by the names of {@link ADVISOR_TOOL_NAMES}) with the same frames (`tool`, `proposal`,
+ * `delta`), rendered as plain markdown from the tool data only, then `done` with
+ * `finishReason: "offline"` and `_grounding`. The answer opens with {@link OFFLINE_NOTICE}.
+ * Does not yield `start` (the caller does).
+ */
+export async function* runOfflineTurn(input: AdvisorTurnInput): AsyncGenerator<AdvisorFrame> {
+  const ask = [...input.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
+  const textFiles = (input.attachments ?? []).filter((a) => a.kind === 'text');
+  const state: ToolRunState = {
+    tools: new Map(input.tools.map((t) => [t.name, t])),
+    boundary: newBoundary(),
+    signal: input.signal,
+    calls: 0,
+    results: new Map(),
+    facts: [ask],
+  };
+  const portfolioId = input.context?.activePortfolio?.id;
+  const scoped = portfolioId ? { portfolioId } : {};
+  let answer = `${OFFLINE_NOTICE}\n\n`;
+  yield { type: 'delta', text: answer };
+  const say = (text: string): AdvisorFrame => {
+    answer += `${text}\n\n`;
+    return { type: 'delta', text: `${text}\n\n` };
+  };
+  const intents = offlineIntents(ask, textFiles.length > 0);
+  if (intents.length === 0) yield say(HELP);
+  let n = 0;
+  for (const intent of intents) {
+    const calls: Array<{ name: string; args: Record<string, unknown> }> =
+      intent === 'import'
+        ? textFiles.map((f) => ({
+            name: N.proposeImport,
+            args: { filename: f.filename, ...scoped },
+          }))
+        : intent === 'evaluate'
+          ? [{ name: N.getMoatEvaluation, args: { symbol: findSymbol(ask) } }]
+          : intent === 'holdings'
+            ? [{ name: N.listHoldings, args: scoped }]
+            : intent === 'cash'
+              ? [{ name: N.listCash, args: scoped }]
+              : intent === 'reports'
+                ? [{ name: N.listMoatReports, args: {} }]
+                : [{ name: N.listPortfolios, args: {} }];
+    for (const { name, args } of calls) {
+      if (!state.tools.has(name)) {
+        yield say(
+          `## ${TITLES[intent]}\n\nI can't do that here: the ${name} tool is not available.`,
+        );
+        continue;
+      }
+      n += 1;
+      const call = { id: `offline_${n}`, name, arguments: JSON.stringify(args) };
+      const { outcome } = yield* runToolCall(call, state);
+      const failed = `I don't have that information: the ${name} tool failed.`;
+      yield say(`## ${TITLES[intent]}\n\n${render(intent, outcome, failed)}`);
+    }
+  }
+  yield { type: 'done', finishReason: 'offline', _grounding: groundNumbers(answer, state.facts) };
+}

@@ -1,0 +1,126 @@
+import type OpenAI from 'openai';
+import type { z } from 'zod';
+import type { ProposalView } from './frames.js';
+
+/**
+ * A model endpoint: any OpenAI-compatible chat-completions server (OpenAI, Azure OpenAI, Ollama,
+ * vLLM, llama.cpp…). `null` wherever an endpoint is taken means "no model configured".
+ */
+export interface ModelEndpoint {
+  /**
+   * Constructed by the app, e.g. `new OpenAI({ baseURL, apiKey, maxRetries: 1, timeout: 30_000 })`.
+   * Its `timeout` bounds the time to response headers; its `maxRetries` is used before the first
+   * token only (the SDK never retries once the body started; this package retries a stream that
+   * fails after the headers but before any token, up to the same count).
+   */
+  client: OpenAI;
+  /** Model name sent as `model`. */
+  model: string;
+  /** Whether image attachments may be sent as `image_url` parts. */
+  acceptsImages: boolean;
+  /** Token budget per model answer (sent as {@link ModelEndpoint.tokenLimitParameter}). */
+  maxOutputTokens: number;
+  /** No chunk for this long (ms, from the request on) → abort and `upstream_unavailable`. */
+  idleTimeoutMs: number;
+  /**
+   * Request field carrying the budget: `max_tokens` (default; Ollama, vLLM, llama.cpp and OpenAI
+   * chat models) or `max_completion_tokens` (required by OpenAI's reasoning models).
+   */
+  tokenLimitParameter?: 'max_tokens' | 'max_completion_tokens';
+}
+
+/** What a tool answers: data for the model, a one-line summary for the `tool` frame, a proposal. */
+export interface ToolOutcome {
+  /** Sent to the model as untrusted, bounded, spotlighted JSON; also grounds the answer's numbers. */
+  data: unknown;
+  /** Shown in the `tool` frame (`done`), e.g. "3 holdings". */
+  summary?: string;
+  /** A stored proposal: becomes a `proposal` frame. Only proposal tools return one. */
+  proposal?: ProposalView;
+}
+
+/**
+ * A tool the caller supplies (a port, scoped to the session's user by the caller): the package
+ * never imports a store. Arguments from the model are validated with `parameters` before `run`;
+ * a failure goes back to the model as the tool's result, never to the user as a crash.
+ */
+export interface AdvisorTool<A = unknown> {
+  /** Name the model calls it by, e.g. `listHoldings` (see {@link ADVISOR_TOOL_NAMES}). */
+  name: string;
+  /** What it does, for the model. */
+  description: string;
+  /** Argument schema; sent as JSON Schema (`z.toJSONSchema`). Use `z.object({})` for none. */
+  parameters: z.ZodType<A>;
+  /** Runs the tool; `signal` aborts with the turn. Throwing sends the message back to the model. */
+  run(args: A, ctx: { signal: AbortSignal }): Promise<ToolOutcome>;
+}
+
+/** A message of the conversation (the server owns the system prompt: no `system` role). */
+export interface ChatMessage {
+  role: 'user' | 'assistant';
+  content: string;
+}
+
+/**
+ * A file the user attached to the latest message, already parsed by the caller: `text` for CSV,
+ * JSON, text and PDF (extracted), `base64` for images. Untrusted: sent to the model as data.
+ */
+export interface Attachment {
+  filename: string;
+  /** e.g. `text/csv`, `application/pdf`, `image/png`. */
+  mediaType: string;
+  kind: 'text' | 'image';
+  text?: string;
+  base64?: string;
+  /** What the caller noticed, e.g. "12 of 14 rows parsed; line 7: bad date" (shown to the model). */
+  note?: string;
+}
+
+/** What the turn is about; every field is optional. */
+export interface TurnContext {
+  /** BCP-47 tag the user writes in (the model answers in the language of the last message). */
+  language?: string;
+  /** ISO 4217 currency amounts are shown in, e.g. `EUR`. */
+  baseCurrency?: string;
+  /** The portfolio the question is about (already checked to be the user's). */
+  activePortfolio?: { id: string; name: string };
+}
+
+/** Input of {@link runAdvisorTurn}. */
+export interface AdvisorTurnInput {
+  /** The model, or `null` for the offline rules. */
+  endpoint: ModelEndpoint | null;
+  /** The conversation, oldest first; the last message is the user's ask. */
+  messages: ChatMessage[];
+  /** The tools of this user's session (read tools and proposal tools; no write tools). */
+  // biome-ignore lint/suspicious/noExplicitAny: tools of any argument type are accepted.
+  tools: AdvisorTool<any>[];
+  /** Files attached to the latest message. */
+  attachments?: Attachment[];
+  context?: TurnContext;
+  /** Aborts the upstream request and the tools; the iterable then ends. */
+  signal: AbortSignal;
+  /** The clock (today's date in the prompt). */
+  now: () => Date;
+}
+
+/**
+ * Conventional tool names. The offline rules call tools by these names (a missing tool is said
+ * to be unavailable); the model may call any supplied tool. Argument shapes the offline rules send:
+ * `listPortfolios {}`, `listHoldings { portfolioId? }`, `listCash { portfolioId? }`,
+ * `getMoatEvaluation { symbol }`, `listMoatReports {}`, `proposeImport { filename, portfolioId? }`.
+ */
+export const ADVISOR_TOOL_NAMES = {
+  listPortfolios: 'listPortfolios',
+  listHoldings: 'listHoldings',
+  listCash: 'listCash',
+  listTransactions: 'listTransactions',
+  getQuote: 'getQuote',
+  getMoatEvaluation: 'getMoatEvaluation',
+  screenMoat: 'screenMoat',
+  listMoatReports: 'listMoatReports',
+  proposeTransaction: 'proposeTransaction',
+  proposeCreatePortfolio: 'proposeCreatePortfolio',
+  proposeSaveMoatReport: 'proposeSaveMoatReport',
+  proposeImport: 'proposeImport',
+} as const;
