@@ -10,7 +10,12 @@ import type { AppDeps } from './deps.js';
 import { createLogger, REQUEST_ID_OPTIONS, registerRequestIdEcho } from './logging.js';
 import { OPENAPI_VERSION } from './openapi.js';
 import { registerBearerGuard } from './plugins/app/bearer-guard.js';
-import { registerProblemHandler } from './plugins/app/problem-handler.js';
+import { registerInputGuard } from './plugins/app/input-guard.js';
+import {
+  clientErrorHandler,
+  frameworkErrorHandler,
+  registerProblemHandler,
+} from './plugins/app/problem-handler.js';
 import { decorateServices } from './plugins/app/services.js';
 import { registerSessionGuard } from './plugins/app/session-guard.js';
 import { registerCookies } from './plugins/external/cookie.js';
@@ -24,6 +29,7 @@ import { advisorRoutes, aiChatRoutes } from './routes/advisor/index.js';
 import { authRoutes } from './routes/auth/index.js';
 import { oidcRoutes } from './routes/auth/oidc.js';
 import { docsRoutes } from './routes/docs/index.js';
+import { healthRoutes } from './routes/health/index.js';
 import { moatReportRoutes } from './routes/moat-reports/index.js';
 import { moatScreenerRoutes } from './routes/moat-screener/index.js';
 import { openapiRoutes } from './routes/openapi/index.js';
@@ -32,6 +38,37 @@ import { quoteRoutes } from './routes/quote/index.js';
 import { stockEvaluationRoutes } from './routes/stock-evaluation/index.js';
 import { narrativeRoutes } from './routes/stock-evaluation/narrative.js';
 import './types.js';
+
+/** Milliseconds between Node's checks of request and header timeouts on open connections. */
+const CONNECTIONS_CHECKING_INTERVAL_MS = 1_000;
+
+/**
+ * Fastify server options for timeouts (milliseconds). `requestTimeout` bounds receiving a request,
+ * headers and body (not streaming a response, so SSE answers are unaffected): a client that sends
+ * too slowly gets 408 problem+json and the socket is closed. Node enforces it only when
+ * `headersTimeout` is not longer (Fastify sets `requestTimeout` after creating the server, leaving
+ * `headersTimeout` at 60 s, which let a slow body hold a connection for over a minute), and checks
+ * every `connectionsCheckingInterval` (30 s by default; 1 s here). Keep-alive outlives common
+ * proxy idle timeouts (60 s).
+ *
+ * @example
+ * const app = await buildApp(deps, { server: serverTimeouts(30_000) });
+ */
+export function serverTimeouts(requestTimeoutMs = 30_000) {
+  return {
+    connectionTimeout: 0,
+    requestTimeout: requestTimeoutMs,
+    keepAliveTimeout: 72_000,
+    http: {
+      requestTimeout: requestTimeoutMs,
+      headersTimeout: requestTimeoutMs,
+      connectionsCheckingInterval: CONNECTIONS_CHECKING_INTERVAL_MS,
+    },
+  } as const;
+}
+
+/** {@link serverTimeouts} of the running service: 30 s to receive a request. */
+export const SERVER_TIMEOUTS = serverTimeouts();
 
 /** Largest accepted request body, in bytes (1 MiB); beyond: 413 `payload_too_large`. */
 export const BODY_LIMIT_BYTES = 1_048_576;
@@ -46,6 +83,7 @@ export const apiApp = fp(
     app.setValidatorCompiler(validatorCompiler);
     app.setSerializerCompiler(serializerCompiler);
     registerProblemHandler(app);
+    registerInputGuard(app);
     decorateServices(app, deps);
     registerRequestIdEcho(app);
     await registerMetrics(app, { metrics: deps.metrics, token: deps.config.metricsToken });
@@ -57,6 +95,7 @@ export const apiApp = fp(
     await registerSwagger(app, deps.config.baseUrl);
 
     await app.register(openapiRoutes);
+    await app.register(healthRoutes, { pendingMigrations: deps.pendingMigrations });
     await app.register(docsRoutes, { prefix: '/api/docs' });
     await app.register(authRoutes, { prefix: '/api/auth' });
     await app.register(oidcRoutes, { prefix: '/api/auth/oidc' });
@@ -135,6 +174,10 @@ export async function buildApp(
     ...REQUEST_ID_OPTIONS,
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: deps.config.trustProxy,
+    // Fastify's own early answers, as problem+json too (bad URL, 414, 431, 408, shutdown)
+    frameworkErrors: frameworkErrorHandler,
+    clientErrorHandler,
+    return503OnClosing: false,
     ...options.server,
   }) as unknown as FastifyInstance;
   await app.register(apiApp, deps);

@@ -45,6 +45,9 @@ export const EnvSchema = z
     BASE_URL: optionalUrl,
     ACCOUNT_URL: optionalUrl,
     DATABASE_URL: optionalText,
+    DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(1000).default(10),
+    DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
+    DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).max(3_600_000).default(30_000),
     DATA_DIR: z.string().min(1).default('./.data'),
     SESSION_SECRET: optionalText.pipe(
       z.string().min(32, 'SESSION_SECRET must be at least 32 characters').optional(),
@@ -188,6 +191,17 @@ export interface BaseConfig {
   readonly accountUrl: string;
   /** PostgreSQL URL; `undefined` selects the embedded PGlite database in `dataDir`. */
   readonly databaseUrl: string | undefined;
+  /**
+   * PostgreSQL pool settings (ignored by the embedded database): `max` connections
+   * (`DATABASE_POOL_MAX`, default 10), milliseconds to wait for a connection before the request
+   * answers 503 (`DATABASE_CONNECT_TIMEOUT_MS`, default 5 000), and the server-side
+   * `statement_timeout` of every query (`DATABASE_STATEMENT_TIMEOUT_MS`, default 30 000, 0 off).
+   */
+  readonly databasePool: {
+    readonly max: number;
+    readonly connectionTimeoutMillis: number;
+    readonly statementTimeoutMillis: number;
+  };
   /** Absolute path of the data directory (embedded database, generated secrets). */
   readonly dataDir: string;
   /** Session lifetime in seconds (JWT `exp` and the session row's `expires_at`). */
@@ -370,6 +384,11 @@ export function parseConfig(env: Record<string, string | undefined>): BaseConfig
     baseUrl,
     accountUrl: trimSlash(e.ACCOUNT_URL ?? baseUrl),
     databaseUrl: e.DATABASE_URL,
+    databasePool: {
+      max: e.DATABASE_POOL_MAX,
+      connectionTimeoutMillis: e.DATABASE_CONNECT_TIMEOUT_MS,
+      statementTimeoutMillis: e.DATABASE_STATEMENT_TIMEOUT_MS,
+    },
     dataDir: resolve(e.DATA_DIR),
     sessionTtlSeconds: Math.round(e.SESSION_TTL_HOURS * 3600),
     fundamentals: {

@@ -41,6 +41,11 @@ export interface AppDeps {
   /** Portfolio and quote flows (`GET /api/portfolios`, `/api/holdings`, `/api/quote`, …). */
   readonly portfolio: PortfolioFlows;
   /**
+   * The readiness check of `GET /readyz`: names the migrations not yet applied
+   * (`pendingMigrations(db)` of `@svc/portfolio-store`), throws when the database is unreachable.
+   */
+  readonly pendingMigrations: () => Promise<readonly string[]>;
+  /**
    * Counters shared by every process (`createSharedCounter` of `@svc/portfolio-store` over the
    * app's database): the login throttle and the per-user request limit.
    */

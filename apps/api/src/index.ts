@@ -18,7 +18,14 @@ export {
   type ModelEndpoints,
   PLACEHOLDER_API_KEY,
 } from './advisor/flows.js';
-export { apiApp, BODY_LIMIT_BYTES, type BuildAppOptions, buildApp } from './app.js';
+export {
+  apiApp,
+  BODY_LIMIT_BYTES,
+  type BuildAppOptions,
+  buildApp,
+  SERVER_TIMEOUTS,
+  serverTimeouts,
+} from './app.js';
 export type {
   Authenticated,
   AuthService,

@@ -2,7 +2,7 @@ import { FundamentalsError } from '@svc/fundamentals-client';
 import { MarketDataError } from '@svc/market-data';
 import { MoatScoringError } from '@svc/moat-scoring';
 import { PortfolioError } from '@svc/portfolio';
-import { StoreError } from '@svc/portfolio-store';
+import { isDatabaseUnavailable, StoreError } from '@svc/portfolio-store';
 import { QuotaError } from '@svc/quota';
 import { UseCaseError } from '@svc/use-cases';
 import { z } from 'zod';
@@ -17,7 +17,8 @@ import { z } from 'zod';
  * - `quota_exceeded` (429): a plan quota is used up; the body carries `quota`.
  * - `rate_limited` (429): too many requests (or failed logins); `Retry-After` says when to retry.
  * - `payload_too_large` (413), `unsupported_media_type` (415).
- * - `upstream_unavailable` (503): a data provider or model endpoint failed.
+ * - `upstream_unavailable` (503): a data provider, model endpoint or the database is unavailable
+ *   (with `Retry-After` when a wait is known).
  * - `conflict` (409): the resource exists or changed (e.g. the email is taken).
  * - `internal` (500): anything else; never carries a stack trace.
  */
@@ -148,16 +149,20 @@ export class ApiError extends Error {
   }
 }
 
-/** Builds a problem body for `code`; `type` points at the error list of the docs. */
+/**
+ * Builds a problem body for `code`; `type` points at the error list of the docs. `status` is the
+ * code's ({@link STATUS_OF_CODE}) unless `extra.status` names a more precise HTTP status of the
+ * same class (414 or 431 for `validation_failed`, …).
+ */
 export function problemBody(
   code: ProblemCode,
   detail: string,
-  extra: Partial<Pick<ProblemDetails, 'instance' | 'errors' | 'quota'>> = {},
+  extra: Partial<Pick<ProblemDetails, 'instance' | 'errors' | 'quota' | 'status'>> = {},
 ): ProblemDetails {
   return {
     type: `/api/docs/overview#problem-${code.replaceAll('_', '-')}`,
     title: TITLE_OF_CODE[code],
-    status: STATUS_OF_CODE[code],
+    status: extra.status ?? STATUS_OF_CODE[code],
     detail,
     code,
     ...(extra.instance === undefined ? {} : { instance: extra.instance }),
@@ -204,7 +209,7 @@ const ERROR_DESCRIPTIONS: Readonly<Record<number, string>> = {
   415: 'Unsupported media type (unsupported_media_type)',
   429: 'Too many requests (rate_limited) or quota exceeded (quota_exceeded); see Retry-After',
   500: 'Internal error (internal); never carries a stack trace',
-  503: 'An upstream provider is unavailable (upstream_unavailable)',
+  503: 'An upstream provider or the database is unavailable (upstream_unavailable); see Retry-After',
 };
 
 /** An HTTP status for which {@link errorResponses} can declare a problem response. */
@@ -220,15 +225,16 @@ export interface ProblemResponse {
 
 /**
  * Declares problem+json error responses on a route schema, for Fastify serialization and OpenAPI.
- * 400 and 500 are always included (every route validates input and may fail).
+ * 400, 500 and 503 are always included (every route validates input, may fail, and may meet an
+ * unavailable database).
  *
  * @example
  * schema: { response: { 200: TokenList, ...errorResponses(401, 403) } }
  */
 export function errorResponses<S extends ErrorStatus>(
   ...statuses: S[]
-): Record<S | 400 | 500, ProblemResponse> {
-  const all = new Set<ErrorStatus>([400, ...statuses, 500]);
+): Record<S | 400 | 500 | 503, ProblemResponse> {
+  const all = new Set<ErrorStatus>([400, ...statuses, 500, 503]);
   const out: Partial<Record<ErrorStatus, ProblemResponse>> = {};
   for (const status of [...all].sort((a, b) => a - b)) {
     out[status] = {
@@ -236,7 +242,7 @@ export function errorResponses<S extends ErrorStatus>(
       content: { [PROBLEM_CONTENT_TYPE]: { schema: ProblemDetails } },
     };
   }
-  return out as Record<S | 400 | 500, ProblemResponse>;
+  return out as Record<S | 400 | 500 | 503, ProblemResponse>;
 }
 
 /** An error turned into an HTTP answer: status, problem body and extra headers. */
@@ -262,7 +268,31 @@ const FASTIFY_CODES: Readonly<Record<string, ProblemCode>> = {
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'validation_failed',
   FST_ERR_CTP_EMPTY_JSON_BODY: 'validation_failed',
   FST_ERR_CTP_INVALID_JSON_BODY: 'validation_failed',
+  FST_ERR_BAD_URL: 'validation_failed',
+  // @fastify/multipart
+  FST_INVALID_MULTIPART_CONTENT_TYPE: 'unsupported_media_type',
+  FST_INVALID_JSON_FIELD_ERROR: 'validation_failed',
+  FST_PROTO_VIOLATION: 'validation_failed',
+  FST_MP_PREMATURE_CLOSE: 'validation_failed',
 };
+
+/**
+ * Errors of the multipart parser (`@fastify/busboy`) for a malformed body, which carry neither a
+ * code nor a status: a missing boundary, a body that ends inside a part.
+ */
+const MALFORMED_MULTIPART = [
+  /^Multipart: Boundary not found$/,
+  /^Boundary required$/,
+  /^Unexpected end of multipart data$/,
+  /terminated early due to unexpected end of multipart data$/,
+  /^Malformed part header$/,
+];
+
+function isMalformedMultipart(error: ErrorLike): boolean {
+  if (error.statusCode !== undefined || typeof error.message !== 'string') return false;
+  const message = error.message;
+  return MALFORMED_MULTIPART.some((pattern) => pattern.test(message));
+}
 
 function fieldErrors(error: ErrorLike): { path: string; message: string }[] | undefined {
   if (!Array.isArray(error.validation)) return undefined;
@@ -277,7 +307,7 @@ function withRetryAfter(seconds: number | undefined): Record<string, string> {
   return seconds === undefined ? {} : { 'retry-after': String(Math.max(1, Math.ceil(seconds))) };
 }
 
-/** `StoreError` → 409 / 404 / 400; `migration_failed` is a deployment error (500). */
+/** `StoreError` → 409 / 404 / 400; `migration_failed` and `locked` are deployment errors (500). */
 function fromStoreError(error: StoreError): ApiError | undefined {
   switch (error.code) {
     case 'conflict':
@@ -291,6 +321,7 @@ function fromStoreError(error: StoreError): ApiError | undefined {
         cause: error,
       });
     case 'migration_failed':
+    case 'locked':
       return undefined;
   }
 }
@@ -342,6 +373,14 @@ function fromUseCaseError(error: UseCaseError): ApiError {
   }
 }
 
+/**
+ * Seconds a client is asked to wait (`Retry-After`) when the database is unavailable: about the
+ * time PostgreSQL takes to restart; the pool reconnects by itself on the next request after it.
+ */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
+
+const DATABASE_UNAVAILABLE = 'The database is unavailable; try again shortly.';
+
 const MARKET_UPSTREAM = 'The market data provider is unavailable; try again later.';
 
 /**
@@ -391,7 +430,10 @@ function fromPortfolioError(error: PortfolioError): ApiError {
  * - `UseCaseError` `validation_failed` → 400 with its `errors`, `not_found` → 404;
  * - `MarketDataError` `upstream_unavailable` / `parse_failed` → 503, `not_found` → 404,
  *   `invalid_symbol` / `invalid_argument` → 400;
- * - `PortfolioError` (`invalid_transaction`, `insufficient_quantity`) → 400.
+ * - `PortfolioError` (`invalid_transaction`, `insufficient_quantity`) → 400;
+ * - a database that is down, restarting, unreachable or too slow ({@link isDatabaseUnavailable},
+ *   wherever it surfaces) → 503 `upstream_unavailable` with `Retry-After`
+ *   ({@link DATABASE_RETRY_AFTER_SECONDS}).
  * Other codes of theirs are programming or configuration errors (`undefined`: a 500).
  */
 export function fromPackageError(error: unknown): ApiError | undefined {
@@ -415,14 +457,22 @@ export function fromPackageError(error: unknown): ApiError | undefined {
       },
     );
   }
+  if (isDatabaseUnavailable(error)) {
+    return new ApiError('upstream_unavailable', DATABASE_UNAVAILABLE, {
+      cause: error,
+      retryAfterSeconds: DATABASE_RETRY_AFTER_SECONDS,
+    });
+  }
   return undefined;
 }
 
 /**
  * The ONE mapping from anything thrown to problem+json (CONTRACT §1): package errors first go
- * through {@link fromPackageError}; {@link ApiError} keeps its code; request validation errors become 400 `validation_failed` with `errors`; Fastify's body
- * errors become 413/415/400; other 4xx keep their status; everything else is a 500 `internal`
- * whose detail never includes the message or stack of the original error.
+ * through {@link fromPackageError}; {@link ApiError} keeps its code; request validation errors
+ * become 400 `validation_failed` with `errors`; Fastify's body and URL errors and the multipart
+ * parser's become 413/415/400; other 4xx keep their status (with the code of
+ * {@link codeForStatus}); everything else is a 500 `internal` whose detail never includes the
+ * message or stack of the original error.
  */
 export function toProblem(thrown: unknown, instance: string | undefined): ProblemAnswer {
   const error = fromPackageError(thrown) ?? thrown;
@@ -447,14 +497,22 @@ export function toProblem(thrown: unknown, instance: string | undefined): Proble
     const body = problemBody('validation_failed', detail, { ...extra, errors });
     return { status: 400, body, headers: {}, unexpected: false };
   }
+  if (isMalformedMultipart(e)) {
+    const detail = 'The multipart body is malformed.';
+    const errors = [{ path: 'body', message: String(e.message) }];
+    const body = problemBody('validation_failed', detail, { ...extra, errors });
+    return { status: 400, body, headers: {}, unexpected: false };
+  }
   const mapped = typeof e.code === 'string' ? FASTIFY_CODES[e.code] : undefined;
   const status = typeof e.statusCode === 'number' ? e.statusCode : 500;
   if (mapped !== undefined || (status >= 400 && status < 500)) {
     const code = mapped ?? codeForStatus(status);
+    // a status our codes do not name (405, 406, 408, 414, 431, …) is kept as it is
+    const exact = mapped === undefined ? status : STATUS_OF_CODE[code];
     const detail = typeof e.message === 'string' && e.message ? e.message : TITLE_OF_CODE[code];
     return {
-      status: STATUS_OF_CODE[code],
-      body: problemBody(code, detail, extra),
+      status: exact,
+      body: problemBody(code, detail, { ...extra, status: exact }),
       headers: {},
       unexpected: false,
     };

@@ -9,6 +9,7 @@ import {
   createRepositories,
   createSharedCounter,
   migrateToLatest,
+  pendingMigrations,
 } from '@svc/portfolio-store';
 import { createQuotaService } from '@svc/quota';
 import { createPortfolioService, createQuoteService, createQuoteSource } from '@svc/use-cases';
@@ -52,6 +53,9 @@ export async function openRuntime(
   const database = await createDatabase({
     ...(config.databaseUrl ? { databaseUrl: config.databaseUrl } : {}),
     dataDir: config.dataDir,
+    pool: config.databasePool,
+    onConnectionError: (error) =>
+      logger.warn(`database connection lost (the pool reconnects): ${error.message}`),
   });
   try {
     await migrateToLatest(database.db);
@@ -66,6 +70,7 @@ export async function openRuntime(
     db: database.db,
     limits: config.quotaLimits,
     onEvent: metrics.quotaEvent,
+    onRefundLost: () => logger.warn('a quota refund failed after every retry; the unit stays used'),
   });
   const fundamentals = openFundamentalsProvider(config.fundamentals);
   if (fundamentals.unavailable) logger.warn(fundamentals.unavailable);
@@ -104,6 +109,7 @@ export async function openRuntime(
       ...(sessions ? { sessionChanges: sessions.feed } : {}),
       portfolio,
       ai,
+      pendingMigrations: () => pendingMigrations(database.db),
     },
     dialect: database.dialect,
     async close() {

@@ -1,18 +1,9 @@
+import { StoreError } from '@svc/portfolio-store';
 import closeWithGrace from 'close-with-grace';
-import { buildApp } from './app.js';
+import { buildApp, SERVER_TIMEOUTS } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { createLogger, logSettingsOf } from './logging.js';
 import { openRuntime } from './runtime.js';
-
-/**
- * Server timeouts (milliseconds). `requestTimeout` bounds receiving a request (not streaming a
- * response, so SSE answers are unaffected); keep-alive outlives common proxy idle timeouts (60 s).
- */
-export const SERVER_TIMEOUTS = {
-  connectionTimeout: 0,
-  requestTimeout: 30_000,
-  keepAliveTimeout: 72_000,
-} as const;
 
 /** Milliseconds graceful shutdown may take before the process exits anyway. */
 const CLOSE_GRACE_DELAY_MS = 10_000;
@@ -52,7 +43,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof ConfigError) {
+  if (error instanceof ConfigError || (error instanceof StoreError && error.code === 'locked')) {
     console.error(error.message);
   } else {
     console.error(error);

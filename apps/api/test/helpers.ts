@@ -4,13 +4,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createSnapshotProvider, type FundamentalsProvider } from '@svc/fundamentals-client';
 import { createEcbFileFxProvider } from '@svc/market-data';
-import { createRepositories, createSharedCounter, type Database } from '@svc/portfolio-store';
+import {
+  createRepositories,
+  createSharedCounter,
+  type Database,
+  pendingMigrations,
+} from '@svc/portfolio-store';
 import { createTestBackends } from '@svc/portfolio-store/testing';
 import { createQuotaService } from '@svc/quota';
 import { createQuoteSource, type QuoteSource } from '@svc/use-cases';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { createAiFlows, type ModelEndpoints } from '../src/advisor/flows.js';
-import { buildApp } from '../src/app.js';
+import { type BuildAppOptions, buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import type { AppDeps } from '../src/deps.js';
 import { createMoatServices } from '../src/moat/services.js';
@@ -80,6 +85,8 @@ export async function createTestContext(
     endpoints?: ModelEndpoints;
     /** Clock of the AI flows (proposal expiry); default the real clock. */
     aiNow?: () => Date;
+    /** Fastify server options (timeouts, …) passed to `buildApp`. */
+    server?: BuildAppOptions['server'];
   } = {},
 ): Promise<TestContext> {
   const engine = options.engine ?? 'pglite';
@@ -136,10 +143,11 @@ export async function createTestContext(
       moat,
       portfolio,
       ai,
+      pendingMigrations: () => pendingMigrations(database.db),
       counters: (counter) => createSharedCounter(database, counter),
       ...options.deps,
     },
-    { logger: false },
+    { logger: false, ...(options.server ? { server: options.server } : {}) },
   );
   await options.beforeReady?.(app);
   await app.ready();

@@ -7,7 +7,12 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createRepositories, createSharedCounter, type Database } from '@svc/portfolio-store';
+import {
+  createRepositories,
+  createSharedCounter,
+  type Database,
+  pendingMigrations,
+} from '@svc/portfolio-store';
 import { createTestBackends, type TestDatabase } from '@svc/portfolio-store/testing';
 import { createQuotaService } from '@svc/quota';
 import type { FastifyInstance } from 'fastify';
@@ -65,6 +70,7 @@ async function instanceOn(database: Database, secret: string, dataDir: string): 
       portfolio,
       ai,
       counters: (options) => createSharedCounter(database, options),
+      pendingMigrations: () => pendingMigrations(database.db),
       sessionChanges: sessions.feed,
       loginThrottle: { maxFailures: 5, windowSeconds: 600 },
     },

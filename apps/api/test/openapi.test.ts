@@ -467,6 +467,9 @@ describe('OpenAPI document', () => {
       headers: { cookie, ...ORIGIN },
     });
 
+    await check('/healthz', { url: '/healthz' });
+    await check('/readyz', { url: '/readyz' });
+
     await check('/account/developer', { url: '/account/developer', headers: { cookie } });
     await check('/account/developer', { url: '/account/developer' });
 

@@ -2,6 +2,7 @@ export {
   createDatabase,
   type Database,
   type DatabaseOptions,
+  DEFAULT_POOL_OPTIONS,
   type PoolOptions,
 } from './database.js';
 export type {
@@ -23,8 +24,8 @@ export type {
   TransactionType,
   UsersTable,
 } from './db-types.js';
-export { StoreError, type StoreErrorCode } from './errors.js';
-export { type MigrationReport, migrateToLatest } from './migrate.js';
+export { isDatabaseUnavailable, StoreError, type StoreErrorCode } from './errors.js';
+export { type MigrationReport, migrateToLatest, pendingMigrations } from './migrate.js';
 export { SESSION_CHANGES_CHANNEL } from './migrations/0006-shared-limits-and-session-notify.js';
 export { MIGRATIONS, staticMigrationProvider } from './migrations/index.js';
 export type {

@@ -5,7 +5,7 @@ import { Migrator, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase } from './database.js';
 import { StoreError } from './errors.js';
-import { migrateToLatest } from './migrate.js';
+import { migrateToLatest, pendingMigrations } from './migrate.js';
 import { MIGRATIONS, staticMigrationProvider } from './migrations/index.js';
 import { backends, type TestDatabase } from './test-support/backends.js';
 
@@ -34,10 +34,18 @@ describe.each(backends)('migrations on $name', (backend) => {
   afterAll(() => database.cleanup());
 
   it('creates every table in the current schema', async () => {
-    const tables = await database.db.introspection.getTables();
-    const names = tables.map((t) => t.name).sort();
-    expect(names).toEqual(TABLES);
-    expect(new Set(tables.map((t) => t.schema))).toEqual(new Set([database.schema ?? 'public']));
+    // only the test's own schema: other schemas of the server (public included) may hold anything
+    const { rows } = await sql<{ schema: string; name: string }>`
+      select table_schema as schema, table_name as name from information_schema.tables
+      where table_schema = current_schema() and table_type = 'BASE TABLE'
+        and table_name not like 'kysely_%'
+      order by table_name`.execute(database.db);
+    expect(rows.map((t) => t.name)).toEqual(TABLES);
+    expect(new Set(rows.map((t) => t.schema))).toEqual(new Set([database.schema ?? 'public']));
+  });
+
+  it('has no pending migrations once migrated', async () => {
+    expect(await pendingMigrations(database.db)).toEqual([]);
   });
 
   it('is idempotent: a second run applies nothing and keeps the data', async () => {
@@ -74,6 +82,7 @@ describe.each(backends)('migration 0002 (transaction amount and ratio) on $name'
       migrationTableSchema: database.schema ?? 'public',
     });
     expect((await migrator.migrateTo('0001-initial-schema')).error).toBeUndefined();
+    expect(await pendingMigrations(database.db)).toEqual(Object.keys(MIGRATIONS).slice(1));
     const { rows } = await sql<{ id: string }>`
       insert into users (email) values ('ledger@example.test') returning id`.execute(database.db);
     const userId = rows[0]?.id;
@@ -133,11 +142,15 @@ describe('embedded database in a data directory', () => {
     await first.close();
 
     const second = await createDatabase({ dataDir: dir });
+    // one owner at a time: a second opening of the folder is refused until the first closes
+    const refused = await createDatabase({ dataDir: dir }).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(StoreError);
+    expect(refused).toMatchObject({ code: 'locked', message: expect.stringContaining(dir) });
     expect((await migrateToLatest(second.db)).applied).toEqual([]);
     const user = await second.db.selectFrom('users').select('email').executeTakeFirst();
     expect(user?.email).toBe('persist@example.test');
     await second.close();
-  });
+  }, 120_000); // PGlite starts from disk twice: slow on a busy machine
 });
 
 describe('createDatabase', () => {

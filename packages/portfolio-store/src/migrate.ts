@@ -49,3 +49,26 @@ export async function migrateToLatest(db: Kysely<DB>): Promise<MigrationReport> 
   }
   return { applied: appliedNames(results), schema };
 }
+
+/**
+ * The migrations of {@link MIGRATIONS} not yet applied to the current schema, in order (empty
+ * when the schema is current). Reads Kysely's bookkeeping only, so it is cheap enough for a
+ * readiness probe; a schema never migrated lists every migration.
+ *
+ * @throws whatever the database raises when it cannot be reached (see `isDatabaseUnavailable`).
+ * @example
+ * ```ts
+ * const pending = await pendingMigrations(database.db);
+ * if (pending.length > 0) reply.code(503);
+ * ```
+ */
+export async function pendingMigrations(db: Kysely<DB>): Promise<string[]> {
+  const schema = await currentSchema(db);
+  const migrator = new Migrator({
+    db,
+    provider: staticMigrationProvider,
+    migrationTableSchema: schema,
+  });
+  const migrations = await migrator.getMigrations();
+  return migrations.filter((m) => m.executedAt === undefined).map((m) => m.name);
+}

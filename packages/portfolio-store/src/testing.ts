@@ -123,3 +123,10 @@ export async function createTestBackends(
 export function uniqueEmail(label = 'user'): string {
   return `${label}-${randomBytes(5).toString('hex')}@example.test`;
 }
+
+export {
+  findPostgresBinDir,
+  startThrowawayCluster,
+  type ThrowawayCluster,
+  type ThrowawayClusterOptions,
+} from './throwaway-cluster.js';

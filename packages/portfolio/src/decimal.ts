@@ -46,12 +46,15 @@ export const DecimalString = decimalString(
   'Decimal number as a string (e.g. "1234.5678"): no exponent, no thousands separator',
 );
 
-/** A decimal string whose value is strictly greater than zero. */
+/**
+ * A decimal string whose value is strictly greater than zero. The sign is checked only on a
+ * well-formed decimal (a malformed one fails the pattern already, and `Decimal` would throw).
+ */
 export const PositiveDecimalString = decimalString(
   'Decimal number as a string, strictly greater than 0',
-).refine((v) => new Dec(v).gt(0), 'must be greater than 0');
+).refine((v) => parseDecimal(v)?.gt(0) ?? true, 'must be greater than 0');
 
 /** A decimal string whose value is zero or greater. */
 export const NonNegativeDecimalString = decimalString(
   'Decimal number as a string, 0 or greater',
-).refine((v) => new Dec(v).gte(0), 'must be 0 or greater');
+).refine((v) => parseDecimal(v)?.gte(0) ?? true, 'must be 0 or greater');

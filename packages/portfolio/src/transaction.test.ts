@@ -33,6 +33,17 @@ describe('NewTransaction', () => {
       'price',
     ],
     [
+      'quantity that is not a number',
+      { type: 'buy', symbol: 'X', quantity: 'str', price: '1', ...base },
+      'quantity',
+    ],
+    [
+      'fee that is not a number',
+      { type: 'buy', symbol: 'X', quantity: '1', price: '1', fee: 'NaN', ...base },
+      'fee',
+    ],
+    ['amount that is not a number', { type: 'deposit', amount: 'Infinity', ...base }, 'amount'],
+    [
       'quantity as JSON number',
       { type: 'buy', symbol: 'X', quantity: 1, price: '1', ...base },
       'quantity',

@@ -16,6 +16,7 @@ export { periodEnd, periodStart, secondsUntil } from './period.js';
 export {
   type ConsumeResult,
   createQuotaService,
+  DEFAULT_REFUND_RETRY_DELAYS_MS,
   type QuotaDenied,
   type QuotaEvent,
   type QuotaGranted,

@@ -1,5 +1,6 @@
 import { createRepositories } from '@svc/portfolio-store';
 import { createTestBackends, type TestDatabase } from '@svc/portfolio-store/testing';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QuotaError } from './errors.js';
 import { createQuotaService, type QuotaEvent, type QuotaGranted } from './quota-service.js';
@@ -139,6 +140,31 @@ describe.each(backends)('quota service on $name', (backend) => {
       { outcome: 'granted', name: 'ai_consult', units: 1 },
       { outcome: 'refused', name: 'ai_consult', units: 1 },
     ]);
+  });
+
+  it('withQuota throws the work’s error at once when the refund fails, and refunds later', async () => {
+    clock = MARCH;
+    const user = await newUser();
+    const lost: unknown[] = [];
+    const quotas = createQuotaService({
+      db: database.db,
+      limits: { free: { ai_consult: { limit: 1 } } },
+      now: () => clock,
+      refundRetryDelaysMs: [100, 100, 100, 100, 100],
+      onRefundLost: (error) => lost.push(error),
+    });
+    // the counter's table is out of reach during the work, as it is in a database outage
+    const error = await quotas
+      .withQuota(user, 'free', 'ai_consult', async () => {
+        await sql`alter table quota_usage rename to quota_usage_away`.execute(database.db);
+        throw new Error('database gone');
+      })
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ message: 'database gone' });
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    await sql`alter table quota_usage_away rename to quota_usage`.execute(database.db);
+    await expect.poll(async () => (await quotas.usage(user, 'free'))[1]?.used).toBe(0);
+    expect(lost).toEqual([]);
   });
 
   it('resets one quota or all of a user’s counters', async () => {

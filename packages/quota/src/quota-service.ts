@@ -64,6 +64,15 @@ export interface QuotaServiceOptions {
    * throws is swallowed so that counting never breaks a consumption. Default: nothing.
    */
   onEvent?: (event: QuotaEvent) => void;
+  /**
+   * Milliseconds to wait before each further attempt of a refund of {@link QuotaService.withQuota}
+   * whose first attempt failed (typically: the database went away during the work). The retries
+   * run in the background, so the caller gets the work's error at once. Default
+   * {@link DEFAULT_REFUND_RETRY_DELAYS_MS} (about a minute in all).
+   */
+  refundRetryDelaysMs?: readonly number[];
+  /** Told when a refund is given up after every retry (the unit stays consumed). Default: ignore. */
+  onRefundLost?: (error: unknown) => void;
 }
 
 /**
@@ -76,6 +85,11 @@ export interface QuotaEvent {
   readonly name: QuotaName;
   readonly units: number;
 }
+
+/** Waits between refund attempts after a failed first one: 0.5 s doubling to 16 s, then 30 s. */
+export const DEFAULT_REFUND_RETRY_DELAYS_MS: readonly number[] = [
+  500, 1_000, 2_000, 4_000, 8_000, 16_000, 30_000,
+];
 
 function checkQuota(name: string): asserts name is QuotaName {
   if (!isQuotaName(name)) throw new QuotaError('unknown_quota', `unknown quota: ${name}`);
@@ -149,6 +163,21 @@ export function createQuotaService(options: QuotaServiceOptions) {
     }
   };
 
+  const retryDelays = options.refundRetryDelaysMs ?? DEFAULT_REFUND_RETRY_DELAYS_MS;
+
+  /** Retries a failed refund in the background, one attempt after each delay. */
+  const refundLater = (refund: () => Promise<unknown>, attempt = 0): void => {
+    const delay = retryDelays[attempt];
+    if (delay === undefined) return;
+    const timer = setTimeout(() => {
+      refund().catch((error: unknown) => {
+        if (attempt + 1 < retryDelays.length) refundLater(refund, attempt + 1);
+        else options.onRefundLost?.(error);
+      });
+    }, delay);
+    timer.unref?.();
+  };
+
   const window = (plan: Plan, name: QuotaName, at: Date) => {
     const limit: QuotaLimit = limits[plan][name];
     return { ...limit, start: periodStart(at, limit.period), end: periodEnd(at, limit.period) };
@@ -211,7 +240,13 @@ export function createQuotaService(options: QuotaServiceOptions) {
       return row?.used ?? 0;
     },
 
-    /** Runs `work` under one unit of a quota: refused → `QuotaError` `quota_exceeded`; work throws → refund, rethrow. */
+    /**
+     * Runs `work` under one unit of a quota: refused → `QuotaError` `quota_exceeded`; work throws
+     * → the unit is refunded and the work's error rethrown. When the refund itself fails (the
+     * database went away during the work), the work's error is still what is thrown, at once,
+     * and the refund is retried in the background (`refundRetryDelaysMs`) so that an outage does
+     * not cost the user the unit.
+     */
     async withQuota<T>(
       userId: string,
       plan: Plan,
@@ -227,7 +262,8 @@ export function createQuotaService(options: QuotaServiceOptions) {
       try {
         return await work();
       } catch (error) {
-        await service.refund(userId, name, { periodStart: result.periodStart });
+        const refund = () => service.refund(userId, name, { periodStart: result.periodStart });
+        await refund().catch(() => refundLater(refund));
         throw error;
       }
     },

@@ -1,12 +1,21 @@
-import type { FastifyInstance } from 'fastify';
-import { ApiError, PROBLEM_CONTENT_TYPE, toProblem } from '../../problem.js';
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError, PROBLEM_CONTENT_TYPE, problemBody, toProblem } from '../../problem.js';
 
 const pathOf = (url: string): string => url.split('?')[0] ?? url;
+
+/** Seconds a client is asked to wait before retrying a request refused during shutdown. */
+const SHUTDOWN_RETRY_AFTER_SECONDS = 1;
 
 /**
  * The one place errors become HTTP answers: every thrown error and every unknown route is
  * answered as problem+json ({@link toProblem}); unexpected errors are logged with their stack,
- * which never reaches the client.
+ * which never reaches the client. Requests that arrive once the server is closing (on a
+ * keep-alive connection) answer 503 `upstream_unavailable` with `Retry-After` and
+ * `Connection: close`, so a load balancer sends them elsewhere; requests already in flight finish.
+ * Fastify's own early errors are answered by {@link frameworkErrorHandler} and
+ * {@link clientErrorHandler}, passed to the Fastify factory.
  */
 export function registerProblemHandler(app: FastifyInstance): void {
   app.setErrorHandler((error, request, reply) => {
@@ -22,4 +31,64 @@ export function registerProblemHandler(app: FastifyInstance): void {
     const answer = toProblem(error, pathOf(request.url));
     return reply.code(answer.status).type(PROBLEM_CONTENT_TYPE).send(answer.body);
   });
+
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onRequest', async () => {
+    if (!closing) return;
+    throw new ApiError('upstream_unavailable', 'The server is shutting down; try again.', {
+      retryAfterSeconds: SHUTDOWN_RETRY_AFTER_SECONDS,
+      headers: { connection: 'close' },
+    });
+  });
+}
+
+/**
+ * Fastify's `frameworkErrors` option: errors raised before routing (a URL that does not decode,
+ * `FST_ERR_BAD_URL`; a path parameter longer than `maxParamLength`, 414) answered as
+ * problem+json instead of Fastify's own JSON.
+ */
+export function frameworkErrorHandler(
+  error: FastifyError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): void {
+  const answer = toProblem(error, pathOf(request.url));
+  reply.code(answer.status).headers(answer.headers).type(PROBLEM_CONTENT_TYPE);
+  reply.send(JSON.stringify(answer.body));
+}
+
+/** Status and detail of the HTTP parser errors Fastify answers itself. */
+function clientErrorAnswer(code: string | undefined): { status: number; detail: string } {
+  switch (code) {
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return { status: 408, detail: 'The request was not received in time.' };
+    case 'HPE_HEADER_OVERFLOW':
+      return { status: 431, detail: 'The request headers are too large.' };
+    case 'HPE_URI_TOO_LONG':
+      return { status: 414, detail: 'The request URL is too long.' };
+    default:
+      return { status: 400, detail: 'The request is not valid HTTP.' };
+  }
+}
+
+/**
+ * Fastify's `clientErrorHandler` option: a request the HTTP parser refuses (headers too large,
+ * malformed, too slow to arrive) is answered on the raw socket as problem+json
+ * (`validation_failed`, with the parser's status 400/408/414/431), then the socket is closed.
+ */
+export function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const { status, detail } = clientErrorAnswer(error.code);
+  if (socket.writable) {
+    const body = JSON.stringify(problemBody('validation_failed', detail, { status }));
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}\r\n` +
+        `Content-Type: ${PROBLEM_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+        `Connection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(error);
 }

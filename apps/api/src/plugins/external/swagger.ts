@@ -22,6 +22,10 @@ export async function registerSwagger(app: FastifyInstance, baseUrl: string): Pr
         { name: 'account', description: 'Personal access tokens and the developer page' },
         { name: 'docs', description: 'Integration documentation and the OpenAPI document' },
         {
+          name: 'operations',
+          description: 'Liveness and readiness probes (no authentication, no rate limit)',
+        },
+        {
           name: 'moat',
           description: 'Moat evaluation, the screener over cached evaluations, saved reports',
         },
