@@ -144,6 +144,7 @@ async function* oneAttempt(
     }, endpoint.idleTimeoutMs);
   };
   const idleMessage = `no answer from the model endpoint for ${endpoint.idleTimeoutMs} ms`;
+  let completed = false;
   try {
     if (signal.aborted) throw new AdvisorError('aborted', 'aborted');
     rearm();
@@ -174,11 +175,14 @@ async function* oneAttempt(
     // The SDK ends the iteration silently on abort: an abort is not a normal end.
     if (signal.aborted) throw new AdvisorError('aborted', 'aborted');
     if (attempt.idle) throw new BodyFailure(idleMessage);
+    completed = true;
     return result;
   } finally {
     clearTimeout(timer);
     signal.removeEventListener('abort', onAbort);
-    controller.abort(); // never leave a request open (no-op after a complete response)
+    // Never leave a request open; a complete response is left alone, so that aborting it cannot
+    // disturb the keep-alive connection the client reuses for the next request.
+    if (!completed) controller.abort();
   }
 }
 
