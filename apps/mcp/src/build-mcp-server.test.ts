@@ -66,6 +66,7 @@ const FAILING_SERVICES = {
   reports: { save: failing, list: failing },
   portfolios: { listPortfolios: failing, listHoldings: failing, listCash: failing },
   quotas: { withQuota: failing },
+  narratives: { narrateToMarkdown: failing },
 } as unknown as McpServices;
 
 /**
