@@ -51,6 +51,8 @@ offline_defaults() {
 case "${1:-}" in
   start)
     pnpm install --frozen-lockfile
+    # The embedded database lives in ./.data of the checkout (pnpm runs the server in apps/api).
+    export DATA_DIR="${DATA_DIR:-$(pwd)/.data}"
     offline_defaults
     pnpm start
     ;;
