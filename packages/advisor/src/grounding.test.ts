@@ -80,6 +80,12 @@ describe('groundNumbers', () => {
     expect(groundNumbers('EPS 0.78', { eps: 0.78 }).grounded).toBe(1);
   });
 
+  it('counts of a result are facts: "2 holdings" of a two-row result, not of a three-row one', () => {
+    const holdings = { holdings: [{ symbol: 'AAPL' }, { symbol: 'KO' }] };
+    expect(groundNumbers('You hold 2 positions.', holdings).ungrounded).toEqual([]);
+    expect(groundNumbers('You hold 3 positions.', holdings).ungrounded).toHaveLength(1);
+  });
+
   it('a text without figures is fully grounded', () => {
     expect(groundNumbers('A durable moat, in 2024.', facts)).toEqual({
       total: 0,

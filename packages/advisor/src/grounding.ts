@@ -135,13 +135,17 @@ export function extractFigures(text: string): Figure[] {
   return figures;
 }
 
-/** Every number in `facts`: numbers as they are, and the figures of every string (recursively). */
+/**
+ * Every number in `facts`: numbers as they are, the figures of every string, and the length of
+ * every array (so "2 holdings" or "1 row" of a two-row or one-row result is a fact), recursively.
+ */
 export function collectFactNumbers(facts: unknown, into: number[] = []): number[] {
   if (typeof facts === 'number') {
     if (Number.isFinite(facts)) into.push(facts);
   } else if (typeof facts === 'string') {
     for (const figure of extractFigures(facts)) into.push(...figure.values);
   } else if (Array.isArray(facts)) {
+    into.push(facts.length);
     for (const item of facts) collectFactNumbers(item, into);
   } else if (facts !== null && typeof facts === 'object') {
     for (const value of Object.values(facts)) collectFactNumbers(value, into);

@@ -102,8 +102,8 @@ const TITLES: Record<OfflineIntent, string> = {
 function render(intent: OfflineIntent, outcome: ToolOutcome | undefined, failed: string): string {
   if (!outcome) return failed;
   if (intent === 'import') {
-    const what = outcome.proposal?.summary ?? outcome.summary ?? 'An import was prepared.';
-    return `${what}\n\nNothing is imported until you accept the proposal.`;
+    if (!outcome.proposal) return outcome.summary ?? 'No import could be prepared from that file.';
+    return `${outcome.proposal.summary}\n\nNothing is imported until you accept the proposal.`;
   }
   const rows = rowsOf(outcome.data);
   if (rows.length === 0) return 'Nothing found.';

@@ -131,6 +131,23 @@ describe('runAdvisorTurn offline (no model configured)', () => {
     expect(text).toContain('Nothing is imported until you accept the proposal.');
   });
 
+  it('does not promise a proposal when the file gave none (every line failed)', async () => {
+    const available = tools();
+    const failing = {
+      ...available.list[4],
+      async run() {
+        return { data: { rows: 0, errors: 3 }, summary: 'No rows could be read from bad.csv' };
+      },
+    } as unknown as AdvisorTool<never>;
+    const { frames, text } = await offline('Import this file please', [CSV], {
+      list: [...available.list.slice(0, 4), failing],
+      calls: [],
+    });
+    expect(frames.filter((f) => f.type === 'proposal')).toHaveLength(0);
+    expect(text).toContain('No rows could be read from bad.csv');
+    expect(text).not.toContain('until you accept the proposal');
+  });
+
   it('lists reports, says when a tool is missing, and explains what it can do otherwise', async () => {
     expect((await offline('show my saved reports')).text).toContain('Nothing found.');
     const none = { list: [], calls: [] };

@@ -122,8 +122,13 @@ async function write(res: ServerResponse, text: string): Promise<boolean> {
   if (res.destroyed || res.writableEnded) return false;
   if (!res.write(text)) {
     await new Promise<void>((done) => {
-      res.once('drain', done);
-      res.once('close', done);
+      const settle = () => {
+        res.off('drain', settle);
+        res.off('close', settle);
+        done();
+      };
+      res.once('drain', settle);
+      res.once('close', settle);
     });
   }
   return !res.destroyed;
