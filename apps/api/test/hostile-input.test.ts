@@ -141,6 +141,20 @@ describe('hostile input is refused at the boundary, never a 500', () => {
     expectProblem(res, 400, 'validation_failed');
   });
 
+  it('refuses a NUL inside a multipart file part (it would reach PostgreSQL as text)', async () => {
+    const csv =
+      'Date,Type,Ticker,Quantity,Price per share,Total Amount,Currency,FX Rate\n' +
+      '2024-01-02T10:00:00Z,BUY - MARKET,AA\u0000PL,1,100,100,USD,1.1\n';
+    const payload = `--zz\r\nContent-Disposition: form-data; name="file"; filename="a.csv"\r\nContent-Type: text/csv\r\n\r\n${csv}\r\n--zz--\r\n`;
+    const res = await post(
+      `/api/portfolios/${portfolioId}/import`,
+      payload,
+      'multipart/form-data; boundary=zz',
+    );
+    const body = expectProblem(res, 400, 'validation_failed');
+    expect(body.errors).toEqual([{ path: 'body.file', message: expect.stringContaining('NUL') }]);
+  });
+
   it('answers a URL that does not decode as problem+json (Fastify FST_ERR_BAD_URL)', async () => {
     expectProblem(await get('/api/docs/%ZZ'), 400, 'validation_failed');
   });

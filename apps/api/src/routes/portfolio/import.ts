@@ -6,6 +6,7 @@ import type { FastifyRequest } from 'fastify';
 import { type FastifyPluginAsyncZod, jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { jsonResponse } from '../../openapi.js';
+import { badText } from '../../plugins/app/input-guard.js';
 import { currentUser } from '../../plugins/app/session-guard.js';
 import { ApiError, errorResponses } from '../../problem.js';
 import { CsvUpload, ImportQuery, MultipartUpload, PortfolioParams } from './schemas.js';
@@ -136,9 +137,23 @@ async function readUpload(request: FastifyRequest): Promise<string> {
     part?.file.resume();
     throw missingFile('a part named "file" is required');
   }
-  const text = (await part.toBuffer()).toString('utf8');
+  const text = decodeUpload(await part.toBuffer());
   if (text.length === 0) throw missingFile('the file is empty');
+  // The same refusal as every other text input (input-guard): a NUL would reach PostgreSQL.
+  const bad = badText(text);
+  if (bad !== undefined) {
+    throw new ApiError('validation_failed', `The file holds text that is refused: ${bad}.`, {
+      errors: [{ path: 'body.file', message: bad }],
+    });
+  }
   return text;
+}
+
+/** The file's text: UTF-16 when it opens with a UTF-16 byte-order mark (some brokers), else UTF-8. */
+function decodeUpload(data: Buffer): string {
+  if (data[0] === 0xff && data[1] === 0xfe) return new TextDecoder('utf-16le').decode(data);
+  if (data[0] === 0xfe && data[1] === 0xff) return new TextDecoder('utf-16be').decode(data);
+  return data.toString('utf8');
 }
 
 function missingFile(message: string): ApiError {
