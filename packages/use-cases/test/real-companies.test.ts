@@ -12,19 +12,16 @@
  * Each company is parsed and evaluated once, in `beforeAll`.
  */
 import { readdirSync } from 'node:fs';
-import type { FundamentalsProvider } from '@svc/fundamentals-client';
 import {
   CRITERION_KEYS,
   CRITERION_MAX_SCORE,
-  type Criterion,
   type CriterionKey,
   MoatEvaluation,
   VERDICT_BANDS,
 } from '@svc/schemas';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type CompanyEvaluation, evaluateCompany } from '../src/evaluate-company.js';
-import { createFundamentalsProvider, createQuoteSource } from '../src/providers.js';
-import { COMPANYFACTS_DIR, PRICES_DIR } from './shared-data.js';
+import { COMPANYFACTS_DIR } from './shared-data.js';
+import { realEvaluations } from './support/real-evaluations.js';
 
 const SYMBOLS = readdirSync(COMPANYFACTS_DIR)
   .map((name) => /^(.+)_CIK\d{10}\.json$/.exec(name)?.[1])
@@ -83,41 +80,10 @@ const SPEC_NAMES: Record<CriterionKey, string> = {
 
 const NOW = new Date('2026-09-01T12:00:00.000Z');
 
-let fundamentals: FundamentalsProvider;
-const results = new Map<string, CompanyEvaluation>();
+const real = realEvaluations(SYMBOLS, NOW);
+const { result, criterion, trendPoint } = real;
 
-beforeAll(async () => {
-  fundamentals = createFundamentalsProvider({
-    provider: 'snapshot',
-    snapshotDir: COMPANYFACTS_DIR,
-  });
-  const { quotes, splitsOf } = createQuoteSource({ provider: 'csv', pricesDir: PRICES_DIR });
-  for (const symbol of SYMBOLS) {
-    results.set(
-      symbol,
-      await evaluateCompany(symbol, { fundamentals, quotes, splitsOf, now: () => NOW }),
-    );
-  }
-}, 120_000);
-
-function result(symbol: string): CompanyEvaluation {
-  const evaluation = results.get(symbol);
-  if (evaluation === undefined) throw new Error(`${symbol} was not evaluated`);
-  return evaluation;
-}
-
-function criterion(symbol: string, key: CriterionKey): Criterion {
-  const found = result(symbol).criteria.find((c) => c.key === key);
-  if (found === undefined) throw new Error(`${symbol}: no ${key} criterion`);
-  return found;
-}
-
-/** The trend point of a criterion for one fiscal year (through `_trendYears`). */
-function trendPoint(symbol: string, key: CriterionKey, fiscalYear: number): number | undefined {
-  const c = criterion(symbol, key);
-  const index = c._trendYears?.indexOf(fiscalYear) ?? -1;
-  return index < 0 ? undefined : c.trend?.[index];
-}
+beforeAll(() => real.load(), 120_000);
 
 /** Percentage of the applicable maximum (interface spec 2.4). */
 function percentOfMax(symbol: string): number {
@@ -209,7 +175,7 @@ describe.each(SYMBOLS)('%s end to end', (symbol) => {
 
   it('scores the last ≤ 10 fiscal years, ending with the latest year with revenue and net income', async () => {
     const { _fiscalYears: window } = result(symbol);
-    const f = await fundamentals.getFundamentals(symbol);
+    const f = await real.fundamentals().getFundamentals(symbol);
     const usable = f.years
       .filter((y) => y.revenue !== null && y.netIncome !== null)
       .map((y) => y.fiscalYear);

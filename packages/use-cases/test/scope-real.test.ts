@@ -4,45 +4,15 @@
  * before its fix; the arithmetic is in the comments (python3 over the raw JSON, latest 10-K copy
  * per period end).
  */
-import type { Criterion, CriterionKey } from '@svc/schemas';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type CompanyEvaluation, evaluateCompany } from '../src/evaluate-company.js';
-import { createFundamentalsProvider, createQuoteSource } from '../src/providers.js';
-import { COMPANYFACTS_DIR, PRICES_DIR } from './shared-data.js';
+import { realEvaluations } from './support/real-evaluations.js';
 
 const SYMBOLS = ['GM', 'F', 'MCD', 'PG', 'COST', 'UBER', 'KR', 'BBY', 'TGT', 'MNST', 'MOS', 'V'];
 const NOW = new Date('2026-09-01T12:00:00.000Z');
-const results = new Map<string, CompanyEvaluation>();
+const real = realEvaluations(SYMBOLS, NOW);
+const { result, criterion, trendPoint } = real;
 
-beforeAll(async () => {
-  const fundamentals = createFundamentalsProvider({
-    provider: 'snapshot',
-    snapshotDir: COMPANYFACTS_DIR,
-  });
-  const { quotes, splitsOf } = createQuoteSource({ provider: 'csv', pricesDir: PRICES_DIR });
-  for (const symbol of SYMBOLS) {
-    results.set(
-      symbol,
-      await evaluateCompany(symbol, { fundamentals, quotes, splitsOf, now: () => NOW }),
-    );
-  }
-}, 120_000);
-
-function result(symbol: string): CompanyEvaluation {
-  const evaluation = results.get(symbol);
-  if (evaluation === undefined) throw new Error(`${symbol} was not evaluated`);
-  return evaluation;
-}
-function criterion(symbol: string, key: CriterionKey): Criterion {
-  const found = result(symbol).criteria.find((c) => c.key === key);
-  if (found === undefined) throw new Error(`${symbol}: no ${key}`);
-  return found;
-}
-function trendPoint(symbol: string, key: CriterionKey, fiscalYear: number): number | undefined {
-  const c = criterion(symbol, key);
-  const index = c._trendYears?.indexOf(fiscalYear) ?? -1;
-  return index < 0 ? undefined : c.trend?.[index];
-}
+beforeAll(() => real.load(), 120_000);
 
 describe('one scope per series', () => {
   /*
