@@ -65,6 +65,8 @@ case "${1:-}" in
       echo "run.sh: chromium unavailable; the browser end-to-end test will be skipped" >&2
     fi
     pnpm lint
+    # unused files, dependencies and exports (knip.json)
+    pnpm knip
     pnpm typecheck
     log=$(mktemp)
     status=0

@@ -68,6 +68,11 @@ export type {
   PositionsRepository,
 } from './repositories/positions.js';
 export {
+  createQuotaUsageRepository,
+  type QuotaCounterKey,
+  type QuotaUsageRepository,
+} from './repositories/quota-usage.js';
+export {
   SCREENER_MAX_LIMIT,
   type ScreenerMeta,
   type ScreenerPage,

@@ -24,12 +24,3 @@ export {
   type QuotaServiceOptions,
   type QuotaUsage,
 } from './quota-service.js';
-export {
-  createMemoryRateLimiter,
-  fromRateLimiterFlexible,
-  type MemoryRateLimiterOptions,
-  type RateLimitAllowed,
-  type RateLimitDecision,
-  type RateLimitDenied,
-  type RateLimiter,
-} from './rate-limiter.js';

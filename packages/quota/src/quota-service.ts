@@ -1,5 +1,4 @@
-import type { DB, Executor, Plan } from '@svc/portfolio-store';
-import { type Kysely, sql } from 'kysely';
+import { createQuotaUsageRepository, type Executor, type Plan } from '@svc/portfolio-store';
 import { QuotaError } from './errors.js';
 import {
   isQuotaName,
@@ -53,7 +52,7 @@ export interface QuotaUsage {
 /** Options of {@link createQuotaService}. */
 export interface QuotaServiceOptions {
   /** The store's Kysely instance (the `quota_usage` table must be migrated). */
-  db: Kysely<DB>;
+  db: Executor;
   /** Overrides of `DEFAULT_QUOTA_LIMITS`. */
   limits?: QuotaLimitOverrides;
   /** The clock; default `() => new Date()`. */
@@ -102,44 +101,6 @@ function checkUnits(units: number): void {
 }
 
 /**
- * The one atomic statement of a consumption. The INSERT … SELECT inserts nothing when `units`
- * alone exceed the limit; ON CONFLICT adds to the existing counter only while the sum stays within
- * the limit. PostgreSQL locks the conflicting row and re-checks the WHERE on its latest version,
- * so N concurrent calls with k units left succeed exactly k times, from any number of connections
- * or processes. No row returned means refused.
- */
-async function tryConsume(
-  db: Executor,
-  key: { userId: string; name: QuotaName; start: Date },
-  units: number,
-  limit: number,
-): Promise<number | undefined> {
-  const { rows } = await sql<{ used: number }>`
-    insert into quota_usage (user_id, quota, period_start, used)
-    select ${key.userId}::uuid, ${key.name}, ${key.start}::timestamptz, ${units}::int
-    where ${units}::int <= ${limit}::int
-    on conflict (user_id, quota, period_start) do update
-      set used = quota_usage.used + excluded.used
-      where quota_usage.used + excluded.used <= ${limit}::int
-    returning used`.execute(db);
-  return rows[0]?.used;
-}
-
-async function readUsed(
-  db: Executor,
-  key: { userId: string; name: QuotaName; start: Date },
-): Promise<number> {
-  const row = await db
-    .selectFrom('quota_usage')
-    .select('used')
-    .where('user_id', '=', key.userId)
-    .where('quota', '=', key.name)
-    .where('period_start', '=', key.start)
-    .executeTakeFirst();
-  return row?.used ?? 0;
-}
-
-/**
  * Creates the quota service: per-plan limits per period, counted in the `quota_usage` table.
  *
  * @example
@@ -152,7 +113,8 @@ async function readUsed(
  * ```
  */
 export function createQuotaService(options: QuotaServiceOptions) {
-  const { db } = options;
+  // Every statement on `quota_usage` is the store's (one home per table); this service is policy.
+  const counters = createQuotaUsageRepository(options.db);
   const limits = resolveQuotaLimits(options.limits);
   const now = options.now ?? (() => new Date());
   const report = (event: QuotaEvent): void => {
@@ -196,20 +158,20 @@ export function createQuotaService(options: QuotaServiceOptions) {
       checkUnits(units);
       const at = now();
       const w = window(plan, name, at);
-      const key = { userId, name, start: w.start };
+      const key = { userId, quota: name, periodStart: w.start };
       const base = {
         name,
         limit: w.limit,
         periodStart: w.start.toISOString(),
         resetsAt: w.end.toISOString(),
       };
-      const used = await tryConsume(db, key, units, w.limit);
+      const used = await counters.consumeWithin(key, units, w.limit);
       report({ outcome: used === undefined ? 'refused' : 'granted', name, units });
       if (used !== undefined) return { ok: true, ...base, used, remaining: w.limit - used };
       return {
         ok: false,
         ...base,
-        used: await readUsed(db, key),
+        used: await counters.used(key),
         retryAfterSeconds: secondsUntil(at, w.end),
       };
     },
@@ -228,16 +190,12 @@ export function createQuotaService(options: QuotaServiceOptions) {
       checkQuota(name);
       const units = refund.units ?? 1;
       checkUnits(units);
-      const row = await db
-        .updateTable('quota_usage')
-        .set({ used: sql<number>`greatest(used - ${units}::int, 0)` })
-        .where('user_id', '=', userId)
-        .where('quota', '=', name)
-        .where('period_start', '=', new Date(refund.periodStart))
-        .returning('used')
-        .executeTakeFirst();
-      if (row) report({ outcome: 'refunded', name, units });
-      return row?.used ?? 0;
+      const used = await counters.giveBack(
+        { userId, quota: name, periodStart: new Date(refund.periodStart) },
+        units,
+      );
+      if (used !== undefined) report({ outcome: 'refunded', name, units });
+      return used ?? 0;
     },
 
     /**
@@ -274,7 +232,7 @@ export function createQuotaService(options: QuotaServiceOptions) {
       return Promise.all(
         QUOTA_NAMES.map(async (name) => {
           const w = window(plan, name, at);
-          const used = await readUsed(db, { userId, name, start: w.start });
+          const used = await counters.used({ userId, quota: name, periodStart: w.start });
           return { name, limit: w.limit, used, resetsAt: w.end.toISOString() };
         }),
       );
@@ -283,10 +241,7 @@ export function createQuotaService(options: QuotaServiceOptions) {
     /** Clears a user's counters (one quota or all), every period. Answers the rows removed. */
     async reset(userId: string, name?: QuotaName): Promise<number> {
       if (name !== undefined) checkQuota(name);
-      let del = db.deleteFrom('quota_usage').where('user_id', '=', userId);
-      if (name !== undefined) del = del.where('quota', '=', name);
-      const result = await del.executeTakeFirst();
-      return Number(result.numDeletedRows);
+      return counters.clear(userId, name);
     },
   };
   return service;

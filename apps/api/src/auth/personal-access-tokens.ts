@@ -129,19 +129,3 @@ export function createPersonalAccessTokens(deps: {
 
 /** The token use cases (see {@link createPersonalAccessTokens}). */
 export type PersonalAccessTokens = ReturnType<typeof createPersonalAccessTokens>;
-
-/**
- * The PAT check for the MCP app, without building the HTTP app: `svc_pat_` shape, SHA-256 hash
- * lookup, refuses revoked and expired tokens, touches `lastUsedAt`; answers the owner or `null`.
- *
- * @example
- * const verifyPersonalAccessToken = createPersonalAccessTokenVerifier({ repos });
- * const user = await verifyPersonalAccessToken(bearer); // null → 401 + WWW-Authenticate: Bearer
- */
-export function createPersonalAccessTokenVerifier(deps: {
-  repos: AccountRepositories;
-  crypto: TokenCrypto;
-  now?: () => Date;
-}): PersonalAccessTokenVerifier {
-  return createPersonalAccessTokens({ ...deps, now: deps.now ?? (() => new Date()) }).verify;
-}

@@ -1,14 +1,11 @@
 import type { Authenticated } from './auth-service.js';
 import { createRevocableMemo, DEFAULT_MEMO_ENTRIES, type RevocableMemo } from './revocable-memo.js';
 
-/** Default number of verified sessions a process keeps in memory. */
-export const DEFAULT_SESSION_CACHE_ENTRIES = DEFAULT_MEMO_ENTRIES;
-
 /** Options of {@link createSessionCache}. */
 export interface SessionCacheOptions {
   /** How long a verified session is reused, milliseconds; 0 disables the cache. */
   readonly ttlMs: number;
-  /** Most sessions kept (least recently used evicted); default {@link DEFAULT_SESSION_CACHE_ENTRIES}. */
+  /** Most sessions kept (least recently used evicted); default {@link DEFAULT_MEMO_ENTRIES}. */
   readonly maxEntries?: number;
   /** Start suspended (remember nothing until `resume`); default false. */
   readonly suspended?: boolean;

@@ -3,7 +3,7 @@ import { parseCompanyFacts } from '../companyfacts/parse-company-facts.js';
 import { FundamentalsError } from '../errors.js';
 import { normaliseSymbol } from '../symbol.js';
 import { createJsonClient, type FetchLike, type JsonClient } from './http-json.js';
-import { LruCache, memoiseAsync } from './lru-cache.js';
+import { createLoadCache, memoiseAsync } from './memoise.js';
 import { DEFAULT_MIN_YEARS, requireMinYears } from './min-years.js';
 import type { FundamentalsProvider, GetFundamentalsOptions } from './provider.js';
 import { parseCompanyTickers, parseSubmissions } from './sec-documents.js';
@@ -68,12 +68,12 @@ export function createSecEdgarProvider(options: SecEdgarProviderOptions): Fundam
   const now = options.now ?? (() => new Date());
   const ttlMs = options.cacheTtlMs ?? 6 * 3_600_000;
   const nowMs = () => now().getTime();
-  const cache = new LruCache<Promise<Fundamentals>>({
+  const cache = createLoadCache<Fundamentals>({
     maxEntries: options.cacheSize ?? 64,
     ttlMs,
     now: nowMs,
   });
-  const tickerCache = new LruCache<Promise<Map<string, string>>>({
+  const tickerCache = createLoadCache<Map<string, string>>({
     maxEntries: 1,
     ttlMs,
     now: nowMs,

@@ -4,7 +4,7 @@ import type { CompanyProfile, Fundamentals } from '@svc/schemas';
 import { parseCompanyFacts } from '../companyfacts/parse-company-facts.js';
 import { FundamentalsError } from '../errors.js';
 import { normaliseSymbol } from '../symbol.js';
-import { LruCache, memoiseAsync } from './lru-cache.js';
+import { createLoadCache, memoiseAsync } from './memoise.js';
 import { DEFAULT_MIN_YEARS, requireMinYears } from './min-years.js';
 import type { GetFundamentalsOptions, ListableFundamentalsProvider } from './provider.js';
 import { padCik, parseCompanyTickers, parseSubmissions } from './sec-documents.js';
@@ -58,7 +58,7 @@ export function createSnapshotProvider(
   if (!options.dir)
     throw new FundamentalsError('invalid_config', 'snapshot provider: dir is required');
   const minYears = options.minYears ?? DEFAULT_MIN_YEARS;
-  const cache = new LruCache<Promise<Fundamentals>>({ maxEntries: options.cacheSize ?? 64 });
+  const cache = createLoadCache<Fundamentals>({ maxEntries: options.cacheSize ?? 64 });
   let index: Promise<SnapshotIndex> | undefined;
   const getIndex = () => {
     index ??= buildIndex(options.dir, options.tickersFile).catch((error: unknown) => {

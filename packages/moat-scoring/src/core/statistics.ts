@@ -93,13 +93,6 @@ export function linearFit(xs: readonly number[], ys: readonly number[]): LinearF
   return { slope, intercept: my - slope * mx, rSquared };
 }
 
-/** `numerator / denominator`, or `null` when the denominator is 0 or the result is not finite. */
-export function ratio(numerator: number, denominator: number): number | null {
-  if (denominator === 0) return null;
-  const r = numerator / denominator;
-  return Number.isFinite(r) ? r : null;
-}
-
 /**
  * Means of the first and last `k` values, `k = min(3, ⌊n / 2⌋)`, so that the two ends never
  * overlap and no single year sets an endpoint (methodology §0.3: 3-year endpoint averages).

@@ -5,6 +5,7 @@ import { createMoatReportsRepository } from './moat-reports.js';
 import { createPersonalAccessTokensRepository } from './personal-access-tokens.js';
 import { createPortfoliosRepository } from './portfolios.js';
 import { createPositionsRepository } from './positions.js';
+import { createQuotaUsageRepository } from './quota-usage.js';
 import { createScreenerRepository } from './screener.js';
 import { createSessionsRepository } from './sessions.js';
 import type { Executor } from './shared.js';
@@ -40,6 +41,7 @@ export function createRepositories(db: Executor) {
     screener: createScreenerRepository(db),
     reports: createMoatReportsRepository(db),
     proposals: createAdvisorProposalsRepository(db),
+    quotaUsage: createQuotaUsageRepository(db),
   };
 }
 

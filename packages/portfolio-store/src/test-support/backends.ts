@@ -4,7 +4,7 @@
  */
 import { createTestBackends } from '../testing.js';
 
-export { type TestBackend, type TestDatabase, uniqueEmail } from '../testing.js';
+export { type TestDatabase, uniqueEmail } from '../testing.js';
 
 /** The engines to run against: PostgreSQL (when named or reachable) and PGlite. */
 export const backends = await createTestBackends({ databaseUrl: process.env.TEST_DATABASE_URL });
