@@ -1,4 +1,4 @@
-import { MCP_ENDPOINT_PATH, type McpPluginOptions, mcpPlugin } from '@svc/mcp';
+import { MCP_ENDPOINT_PATH, type McpPluginOptions, mcpPlugin } from '@svc/mcp-server';
 import Fastify, {
   type FastifyBaseLogger,
   type FastifyInstance,
@@ -116,7 +116,7 @@ export const apiApp = fp(
 );
 
 /**
- * The MCP plugin's options (`@svc/mcp`): the flows created once, the PAT guard (401 +
+ * The MCP plugin's options (`@svc/mcp-server`): the flows created once, the PAT guard (401 +
  * `WWW-Authenticate: Bearer`), and the app's one error mapping ({@link toProblem}) for failed
  * tool calls; unexpected errors are logged like the REST problem handler does.
  */

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { type QuotaLimitOverrides, QuotaLimitOverridesSchema } from '@svc/quota';
+import type { OidcConfig } from '@svc/use-cases';
 import { z } from 'zod';
 
 /** Log levels accepted by `LOG_LEVEL` (pino's names). */
@@ -171,15 +172,7 @@ function requireFor(
   }
 }
 
-/** OpenID Connect client settings; present only when all three OIDC variables are set. */
-export interface OidcConfig {
-  /** Issuer URL; its `/.well-known/openid-configuration` is fetched at start-up. */
-  readonly issuerUrl: string;
-  readonly clientId: string;
-  readonly clientSecret: string;
-  /** Redirect URI registered at the provider; default `{base_url}/api/auth/oidc/callback`. */
-  readonly redirectUrl: string;
-}
+export type { OidcConfig } from '@svc/use-cases';
 
 /** Configuration without the session secret: the pure result of {@link parseConfig}. */
 export interface BaseConfig {

@@ -3,16 +3,21 @@ import {
   hashToken,
   looksLikePersonalAccessToken,
   mintPersonalAccessToken,
-  type SessionChange,
   verifyPassword,
 } from '@svc/portfolio-store';
 import type { QuotaService } from '@svc/quota';
-import type { PortfolioService, QuoteService } from '@svc/use-cases';
-import type { AccountRepositories, PasswordHasher, QuotaUsageReader } from './accounts/ports.js';
+import type {
+  AccountRepositories,
+  LoginThrottleOptions,
+  OidcClient,
+  PasswordHasher,
+  PortfolioService,
+  QuotaUsageReader,
+  QuoteService,
+  SessionChangeFeed,
+  TokenCrypto,
+} from '@svc/use-cases';
 import type { AiFlows } from './advisor/flows.js';
-import type { LoginThrottleOptions } from './auth/login-throttle.js';
-import type { OidcClient } from './auth/oidc.js';
-import type { TokenCrypto } from './auth/personal-access-tokens.js';
 import type { AppConfig } from './config.js';
 import type { ServiceMetrics } from './metrics/service-metrics.js';
 import type { MoatServices } from './moat/services.js';
@@ -73,20 +78,6 @@ export interface AppDeps {
   readonly now?: () => Date;
   /** Failed-login throttle settings; default 5 failures per 15 minutes per IP and e-mail. */
   readonly loginThrottle?: LoginThrottleOptions;
-}
-
-/** Subscribers of a {@link SessionChangeFeed}. */
-export interface SessionChangeSubscriber {
-  onChange(change: SessionChange): void;
-  onListening(listening: boolean): void;
-}
-
-/** Session changes of every process, as announced by the database's triggers. */
-export interface SessionChangeFeed {
-  /** Whether changes are being received now (otherwise some may be missed). */
-  readonly listening: boolean;
-  /** Adds a subscriber; answers how to remove it. */
-  subscribe(subscriber: SessionChangeSubscriber): () => void;
 }
 
 /** The argon2id password hasher of `@svc/portfolio-store`. */

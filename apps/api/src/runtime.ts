@@ -12,9 +12,13 @@ import {
   pendingMigrations,
 } from '@svc/portfolio-store';
 import { createQuotaService } from '@svc/quota';
-import { createPortfolioService, createQuoteService, createQuoteSource } from '@svc/use-cases';
+import {
+  createPortfolioService,
+  createQuoteService,
+  createQuoteSource,
+  openSessionChangeFeed,
+} from '@svc/use-cases';
 import { createAiFlows } from './advisor/flows.js';
-import { openSessionChangeFeed } from './auth/session-change-feed.js';
 import type { AppConfig, ConfigLogger } from './config.js';
 import type { AppDeps, PortfolioFlows } from './deps.js';
 import { createServiceMetrics } from './metrics/service-metrics.js';

@@ -1,11 +1,12 @@
-import type { AccountUser } from './accounts/ports.js';
-import type { Authenticated, AuthService } from './auth/auth-service.js';
-import type { OidcClient } from './auth/oidc.js';
 import type {
+  AccountUser,
+  Authenticated,
+  AuthService,
+  OidcClient,
   PersonalAccessTokens,
   PersonalAccessTokenVerifier,
-} from './auth/personal-access-tokens.js';
-import type { SignedTokens } from './auth/signed-tokens.js';
+  SignedTokens,
+} from '@svc/use-cases';
 import type { AppConfig } from './config.js';
 import type { MoatServices } from './moat/services.js';
 

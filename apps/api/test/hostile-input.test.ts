@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { connect } from 'node:net';
-import { MCP_ENDPOINT_PATH } from '@svc/mcp';
+import { MCP_ENDPOINT_PATH } from '@svc/mcp-server';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serverTimeouts } from '../src/app.js';

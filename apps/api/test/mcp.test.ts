@@ -6,7 +6,7 @@ import { MoatEvaluation } from '@svc/schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BASE_URL, createTestContext, registerUser, type TestContext } from './helpers.js';
 
-/** The tool names of interface spec 4.5, written out independently of `@svc/mcp`. */
+/** The tool names of interface spec 4.5, written out independently of `@svc/mcp-server`. */
 const SPEC_TOOLS = [
   'listPortfolios',
   'listHoldings',

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { Validator } from '@seriousme/openapi-schema-validator';
+import type { OidcClient } from '@svc/use-cases';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsPlugin from 'ajv-formats';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { OidcClient } from '../src/auth/oidc.js';
 import { DOCS_SECTION_IDS } from '../src/docs/schema.js';
 import { multipartBody, parseSse } from './ai-support.js';
 import {

@@ -1,3 +1,4 @@
+export * from './accounts/index.js';
 export {
   type AdviseInput,
   type AdvisorService,
@@ -97,6 +98,25 @@ export {
   TransactionPage,
   ValuationIssue,
 } from './portfolio/schemas.js';
+export {
+  codeForStatus,
+  DATABASE_RETRY_AFTER_SECONDS,
+  FieldError,
+  PROBLEM_CODES,
+  PROBLEM_CONTENT_TYPE,
+  type ProblemAnswer,
+  type ProblemCode,
+  ProblemDetails,
+  problemBody,
+  problemOf,
+  QuotaState,
+  ServiceError,
+  type ServiceErrorOptions,
+  STATUS_OF_CODE,
+  TITLE_OF_CODE,
+  toServiceError,
+  withRetryAfter,
+} from './problems.js';
 export {
   createFundamentalsProvider,
   createQuoteSource,

@@ -1,11 +1,14 @@
+import type { RevocableMemo } from '@svc/use-cases';
+import {
+  createAuthService,
+  createLoginThrottle,
+  createOidcClient,
+  createPersonalAccessTokens,
+  createSessionCache,
+  createSignedTokens,
+  createTokenMemo,
+} from '@svc/use-cases';
 import type { FastifyInstance } from 'fastify';
-import { createAuthService } from '../../auth/auth-service.js';
-import { createLoginThrottle } from '../../auth/login-throttle.js';
-import { createOidcClient } from '../../auth/oidc.js';
-import { createPersonalAccessTokens, createTokenMemo } from '../../auth/personal-access-tokens.js';
-import type { RevocableMemo } from '../../auth/revocable-memo.js';
-import { createSessionCache } from '../../auth/session-cache.js';
-import { createSignedTokens } from '../../auth/signed-tokens.js';
 import { type AppDeps, defaultPasswords, defaultTokenCrypto } from '../../deps.js';
 
 /**

@@ -1,5 +1,5 @@
+import type { AccountUser } from '@svc/use-cases';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
-import type { AccountUser } from '../../accounts/ports.js';
 import { SESSION_COOKIE } from '../../auth/cookies.js';
 import { assertSameOrigin, STATE_CHANGING_METHODS } from '../../auth/origin-check.js';
 import { SECURITY } from '../../openapi.js';

@@ -3,8 +3,8 @@ import fastifyRateLimit, {
   type FastifyRateLimitStoreCtor,
 } from '@fastify/rate-limit';
 import type { SharedCounter, SharedCounterOptions } from '@svc/portfolio-store';
+import { batchCounter } from '@svc/use-cases';
 import type { FastifyInstance } from 'fastify';
-import { batchCounter } from '../../auth/batched-counter.js';
 import { ApiError } from '../../problem.js';
 
 /** Creates shared counters (`createSharedCounter` of `@svc/portfolio-store` over the app's database). */

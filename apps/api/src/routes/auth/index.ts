@@ -1,7 +1,7 @@
+import { publicUser } from '@svc/use-cases';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { publicUser } from '../../auth/auth-service.js';
 import { clearSessionCookie, setSessionCookie } from '../../auth/cookies.js';
 import { jsonResponse } from '../../openapi.js';
 import { currentUser } from '../../plugins/app/session-guard.js';

@@ -1,7 +1,7 @@
+import type { OidcClient } from '@svc/use-cases';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { OIDC_COOKIE, OIDC_COOKIE_PATH, setSessionCookie } from '../../auth/cookies.js';
-import type { OidcClient } from '../../auth/oidc.js';
 import { ApiError, errorResponses } from '../../problem.js';
 
 /** Lifetime of the signed state cookie between the redirect and the callback. */

@@ -1,13 +1,13 @@
 import { StoreError } from '@svc/portfolio-store';
+import { ServiceError } from '../problems.js';
+import type { LoginThrottle } from './login-throttle.js';
 import type {
   AccountRepositories,
   AccountSession,
   AccountUser,
   PasswordHasher,
   QuotaUsageReader,
-} from '../accounts/ports.js';
-import { ApiError } from '../problem.js';
-import type { LoginThrottle } from './login-throttle.js';
+} from './ports.js';
 import type { SessionCache } from './session-cache.js';
 import type { SignedTokens } from './signed-tokens.js';
 
@@ -76,20 +76,20 @@ export function createAuthService(deps: AuthServiceDeps) {
   return {
     /**
      * Creates a password account and signs it in.
-     * @throws {ApiError} `forbidden` when sign-up is disabled; `conflict` when the e-mail exists.
+     * @throws {ServiceError} `forbidden` when sign-up is disabled; `conflict` when the e-mail exists.
      */
     async register(
       input: { email: string; password: string; name?: string | undefined },
       client: ClientContext,
     ): Promise<OpenedSession> {
       if (!deps.signupEnabled)
-        throw new ApiError('forbidden', 'Sign-up is disabled on this server.');
+        throw new ServiceError('forbidden', 'Sign-up is disabled on this server.');
       const passwordHash = await passwords.hash(input.password);
       const user = await repos.users
         .create({ email: input.email, name: input.name ?? null, passwordHash })
         .catch((error: unknown) => {
           if (isConflict(error)) {
-            throw new ApiError('conflict', 'An account with this e-mail address exists.', {
+            throw new ServiceError('conflict', 'An account with this e-mail address exists.', {
               cause: error,
             });
           }
@@ -102,7 +102,7 @@ export function createAuthService(deps: AuthServiceDeps) {
      * Checks a password and opens a session. Unknown e-mail and wrong password give the same
      * 401 after the same work (a verification against a throw-away hash); after repeated
      * failures for one IP and e-mail, 429 `rate_limited` with `Retry-After`.
-     * @throws {ApiError} `unauthorized` or `rate_limited`.
+     * @throws {ServiceError} `unauthorized` or `rate_limited`.
      */
     async login(
       input: { email: string; password: string },
@@ -111,15 +111,19 @@ export function createAuthService(deps: AuthServiceDeps) {
       const key = `${client.ip}|${input.email.trim().toLowerCase()}`;
       const wait = await deps.throttle.blockedFor(key);
       if (wait !== undefined) {
-        throw new ApiError('rate_limited', 'Too many failed sign-in attempts; try again later.', {
-          retryAfterSeconds: wait,
-        });
+        throw new ServiceError(
+          'rate_limited',
+          'Too many failed sign-in attempts; try again later.',
+          {
+            retryAfterSeconds: wait,
+          },
+        );
       }
       const found = await repos.users.findCredentialsByEmail(input.email);
       const ok = await passwords.verify(found?.passwordHash, input.password);
       if (!ok || found === undefined) {
         await deps.throttle.recordFailure(key);
-        throw new ApiError('unauthorized', INVALID_CREDENTIALS);
+        throw new ServiceError('unauthorized', INVALID_CREDENTIALS);
       }
       await deps.throttle.reset(key);
       return open(found.user, client);
@@ -132,7 +136,7 @@ export function createAuthService(deps: AuthServiceDeps) {
     ): Promise<OpenedSession> {
       const user = await repos.users.findOrCreateByOidc(identity).catch((error: unknown) => {
         if (isConflict(error)) {
-          throw new ApiError('conflict', 'This e-mail is linked to another sign-in identity.', {
+          throw new ServiceError('conflict', 'This e-mail is linked to another sign-in identity.', {
             cause: error,
           });
         }

@@ -1,6 +1,15 @@
 import * as client from 'openid-client';
-import type { OidcConfig } from '../config.js';
-import { ApiError } from '../problem.js';
+import { ServiceError } from '../problems.js';
+
+/** OpenID Connect client settings (the service configuration's `oidc`). */
+export interface OidcConfig {
+  /** Issuer URL; its `/.well-known/openid-configuration` is fetched at start-up. */
+  readonly issuerUrl: string;
+  readonly clientId: string;
+  readonly clientSecret: string;
+  /** Redirect URI registered at the provider; default `{base_url}/api/auth/oidc/callback`. */
+  readonly redirectUrl: string;
+}
 
 /** What the browser must carry from the login redirect to the callback (kept in a signed cookie). */
 export interface OidcChecks {
@@ -23,7 +32,7 @@ export interface OidcClient {
   start(): Promise<{ url: URL; checks: OidcChecks }>;
   /**
    * Redeems the code of a callback (`query` as received) and answers the verified identity.
-   * @throws {ApiError} `unauthorized` when the provider answer fails a check; `forbidden` without
+   * @throws {ServiceError} `unauthorized` when the provider answer fails a check; `forbidden` without
    * a verified e-mail; `upstream_unavailable` when the provider cannot be reached.
    */
   finish(query: URLSearchParams, checks: OidcChecks): Promise<OidcIdentity>;
@@ -56,7 +65,7 @@ export function createOidcClient(config: OidcConfig): OidcClient {
       })
       .catch((error: unknown) => {
         discovered = undefined;
-        throw new ApiError('upstream_unavailable', 'The identity provider cannot be reached.', {
+        throw new ServiceError('upstream_unavailable', 'The identity provider cannot be reached.', {
           cause: error,
         });
       });
@@ -96,18 +105,26 @@ export function createOidcClient(config: OidcConfig): OidcClient {
           idTokenExpected: true,
         });
       } catch (error) {
-        throw new ApiError('unauthorized', 'The identity provider did not confirm the sign-in.', {
-          cause: error,
-        });
+        throw new ServiceError(
+          'unauthorized',
+          'The identity provider did not confirm the sign-in.',
+          {
+            cause: error,
+          },
+        );
       }
       const claims = tokens.claims();
-      if (!claims) throw new ApiError('unauthorized', 'The identity provider sent no ID token.');
+      if (!claims)
+        throw new ServiceError('unauthorized', 'The identity provider sent no ID token.');
       const info =
         typeof claims.email === 'string'
           ? claims
           : await client.fetchUserInfo(oidc, tokens.access_token, claims.sub);
       if (typeof info.email !== 'string' || info.email_verified !== true) {
-        throw new ApiError('forbidden', 'The identity provider did not report a verified e-mail.');
+        throw new ServiceError(
+          'forbidden',
+          'The identity provider did not report a verified e-mail.',
+        );
       }
       return {
         issuer: claims.iss,

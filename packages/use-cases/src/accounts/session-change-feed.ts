@@ -1,5 +1,18 @@
-import { listenForSessionChanges } from '@svc/portfolio-store';
-import type { SessionChangeFeed, SessionChangeSubscriber } from '../deps.js';
+import { listenForSessionChanges, type SessionChange } from '@svc/portfolio-store';
+
+/** Subscribers of a {@link SessionChangeFeed}. */
+export interface SessionChangeSubscriber {
+  onChange(change: SessionChange): void;
+  onListening(listening: boolean): void;
+}
+
+/** Session changes of every process, as announced by the database's triggers. */
+export interface SessionChangeFeed {
+  /** Whether changes are being received now (otherwise some may be missed). */
+  readonly listening: boolean;
+  /** Adds a subscriber; answers how to remove it. */
+  subscribe(subscriber: SessionChangeSubscriber): () => void;
+}
 
 /** A {@link SessionChangeFeed} and how to stop it. */
 export interface OpenedSessionChangeFeed {

@@ -1,5 +1,5 @@
-import type { AccountRepositories, AccountToken, AccountUser } from '../accounts/ports.js';
-import { ApiError } from '../problem.js';
+import { ServiceError } from '../problems.js';
+import type { AccountRepositories, AccountToken, AccountUser } from './ports.js';
 import { createRevocableMemo, type RevocableMemo } from './revocable-memo.js';
 
 /** Token helpers of `@svc/portfolio-store` (minting, hashing, shape check). */
@@ -115,13 +115,13 @@ export function createPersonalAccessTokens(deps: {
     list: (userId: string): Promise<AccountToken[]> => repos.tokens.list(userId),
     /**
      * Revokes one of the user's tokens.
-     * @throws {ApiError} `not_found` when the user has no live token with this id.
+     * @throws {ServiceError} `not_found` when the user has no live token with this id.
      */
     async revoke(userId: string, tokenId: string): Promise<void> {
       memo?.forget({ kind: 'token', id: tokenId });
       const revoked = await repos.tokens.revoke(userId, tokenId, now());
       memo?.forget({ kind: 'token', id: tokenId });
-      if (!revoked) throw new ApiError('not_found', 'No token with this id.');
+      if (!revoked) throw new ServiceError('not_found', 'No token with this id.');
     },
     verify,
   };

@@ -1,0 +1,69 @@
+// The account flows (sign-up, password and OIDC sign-in, sessions, personal access tokens, the
+// login throttle and the memos of verified credentials), free of any HTTP framework: they throw
+// `ServiceError` with a problem code, which each app maps (REST: problem+json; MCP: a tool error).
+export {
+  type Authenticated,
+  type AuthService,
+  type AuthServiceDeps,
+  type ClientContext,
+  createAuthService,
+  type OpenedSession,
+  publicUser,
+} from './auth-service.js';
+export {
+  type BatchCounterOptions,
+  batchCounter,
+  DEFAULT_COUNTER_SYNC_MS,
+} from './batched-counter.js';
+export {
+  createLoginThrottle,
+  type LoginThrottle,
+  type LoginThrottleOptions,
+} from './login-throttle.js';
+export {
+  createOidcClient,
+  type OidcChecks,
+  type OidcClient,
+  type OidcConfig,
+  type OidcIdentity,
+} from './oidc.js';
+export {
+  createPersonalAccessTokens,
+  createTokenMemo,
+  DEFAULT_TOKEN_LIFETIME_DAYS,
+  type PersonalAccessTokens,
+  type PersonalAccessTokenVerifier,
+  TOKEN_TOUCH_INTERVAL_MS,
+  type TokenCrypto,
+  type TokenMemo,
+  type VerifiedToken,
+} from './personal-access-tokens.js';
+export type {
+  AccountRepositories,
+  AccountSession,
+  AccountToken,
+  AccountUser,
+  PasswordHasher,
+  PlanName,
+  QuotaUsageEntry,
+  QuotaUsageReader,
+} from './ports.js';
+export {
+  createRevocableMemo,
+  DEFAULT_MEMO_ENTRIES,
+  type MemoIdentity,
+  type RevocableMemo,
+  type RevocableMemoOptions,
+} from './revocable-memo.js';
+export {
+  createSessionCache,
+  type SessionCache,
+  type SessionCacheOptions,
+} from './session-cache.js';
+export {
+  type OpenedSessionChangeFeed,
+  openSessionChangeFeed,
+  type SessionChangeFeed,
+  type SessionChangeSubscriber,
+} from './session-change-feed.js';
+export { createSignedTokens, type SessionClaims, type SignedTokens } from './signed-tokens.js';
