@@ -1,4 +1,5 @@
 import { MCP_ENDPOINT_PATH, type McpPluginOptions, mcpPlugin } from '@svc/mcp-server';
+import type { AppDeps } from '@svc/service';
 import Fastify, {
   type FastifyBaseLogger,
   type FastifyInstance,
@@ -6,7 +7,6 @@ import Fastify, {
 } from 'fastify';
 import fp from 'fastify-plugin';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
-import type { AppDeps } from './deps.js';
 import { createLogger, REQUEST_ID_OPTIONS, registerRequestIdEcho } from './logging.js';
 import { OPENAPI_VERSION } from './openapi.js';
 import { registerBearerGuard } from './plugins/app/bearer-guard.js';

@@ -6,8 +6,6 @@
 import './types.js';
 
 /** @public */
+export { type AppConfig, loadConfig, openRuntime, type Runtime } from '@svc/service';
+/** @public */
 export { type BuildAppOptions, buildApp } from './app.js';
-/** @public */
-export { type AppConfig, loadConfig } from './config.js';
-/** @public */
-export { openRuntime, type Runtime } from './runtime.js';

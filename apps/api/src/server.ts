@@ -1,9 +1,8 @@
 import { StoreError } from '@svc/portfolio-store';
+import { ConfigError, loadConfig, openRuntime } from '@svc/service';
 import closeWithGrace from 'close-with-grace';
 import { buildApp, SERVER_TIMEOUTS } from './app.js';
-import { ConfigError, loadConfig } from './config.js';
 import { createLogger, logSettingsOf } from './logging.js';
-import { openRuntime } from './runtime.js';
 
 /** Milliseconds graceful shutdown may take before the process exits anyway. */
 const CLOSE_GRACE_DELAY_MS = 10_000;

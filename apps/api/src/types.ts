@@ -1,3 +1,4 @@
+import type { AppConfig, MoatServices } from '@svc/service';
 import type {
   AccountUser,
   Authenticated,
@@ -7,8 +8,6 @@ import type {
   PersonalAccessTokenVerifier,
   SignedTokens,
 } from '@svc/use-cases';
-import type { AppConfig } from './config.js';
-import type { MoatServices } from './moat/services.js';
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -1,9 +1,8 @@
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ConfigError, createModelEndpoints, loadConfig, parseConfig } from '@svc/service';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createModelEndpoints } from '../src/advisor/flows.js';
-import { ConfigError, loadConfig, parseConfig } from '../src/config.js';
 
 describe('parseConfig', () => {
   it('reads the model endpoint settings, with defaults, and builds endpoints only for named models', () => {

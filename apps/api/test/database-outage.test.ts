@@ -9,12 +9,11 @@ import {
   startThrowawayCluster,
   type ThrowawayCluster,
 } from '@svc/portfolio-store/testing';
+import { loadConfig, openRuntime, type Runtime } from '@svc/service';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
-import { loadConfig } from '../src/config.js';
-import { openRuntime, type Runtime } from '../src/runtime.js';
 import { BASE_URL } from './helpers.js';
 import { COMPANYFACTS_DIR } from './shared-data.js';
 

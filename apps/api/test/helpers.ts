@@ -12,14 +12,17 @@ import {
 } from '@svc/portfolio-store';
 import { createTestBackends } from '@svc/portfolio-store/testing';
 import { createQuotaService } from '@svc/quota';
+import type { AppDeps } from '@svc/service';
+import {
+  createAiFlows,
+  createMoatServices,
+  createPortfolioFlows,
+  loadConfig,
+  type ModelEndpoints,
+} from '@svc/service';
 import { createQuoteSource, type QuoteSource } from '@svc/use-cases';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { createAiFlows, type ModelEndpoints } from '../src/advisor/flows.js';
 import { type BuildAppOptions, buildApp } from '../src/app.js';
-import { loadConfig } from '../src/config.js';
-import type { AppDeps } from '../src/deps.js';
-import { createMoatServices } from '../src/moat/services.js';
-import { createPortfolioFlows } from '../src/runtime.js';
 import { COMPANYFACTS_DIR, ECB_HISTORY_CSV, PRICES_DIR } from './shared-data.js';
 
 const backends = await createTestBackends({ databaseUrl: process.env.TEST_DATABASE_URL });

@@ -15,15 +15,12 @@ import {
 } from '@svc/portfolio-store';
 import { createTestBackends, type TestDatabase } from '@svc/portfolio-store/testing';
 import { createQuotaService } from '@svc/quota';
+import { createAiFlows, createMoatServices, createPortfolioFlows, loadConfig } from '@svc/service';
 import { openSessionChangeFeed } from '@svc/use-cases';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAiFlows } from '../src/advisor/flows.js';
 import { buildApp } from '../src/app.js';
-import { loadConfig } from '../src/config.js';
-import { createMoatServices } from '../src/moat/services.js';
-import { createPortfolioFlows } from '../src/runtime.js';
 import { BASE_URL, csvQuotes, ORIGIN, sessionCookie, snapshotProvider } from './helpers.js';
 
 const backends = await createTestBackends({ databaseUrl: process.env.TEST_DATABASE_URL });

@@ -4,13 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { MCP_ENDPOINT_PATH } from '@svc/mcp-server';
+import { loadConfig, openRuntime, type Runtime } from '@svc/service';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
-import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/logging.js';
 import { trackEventStream } from '../src/plugins/external/metrics.js';
-import { openRuntime, type Runtime } from '../src/runtime.js';
 import { BASE_URL, createTestContext, ORIGIN, registerUser, sessionCookie } from './helpers.js';
 import { COMPANYFACTS_DIR } from './shared-data.js';
 

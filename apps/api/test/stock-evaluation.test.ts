@@ -1,8 +1,8 @@
 import { createServer } from 'node:net';
 import { createSecEdgarProvider } from '@svc/fundamentals-client';
 import { MoatEvaluation } from '@svc/schemas';
+import { openFundamentalsProvider } from '@svc/service';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openFundamentalsProvider } from '../src/moat/fundamentals.js';
 import {
   countingProvider,
   createTestContext,

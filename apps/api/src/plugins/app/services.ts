@@ -1,3 +1,4 @@
+import { type AppDeps, defaultPasswords, defaultTokenCrypto } from '@svc/service';
 import type { RevocableMemo } from '@svc/use-cases';
 import {
   createAuthService,
@@ -9,7 +10,6 @@ import {
   createTokenMemo,
 } from '@svc/use-cases';
 import type { FastifyInstance } from 'fastify';
-import { type AppDeps, defaultPasswords, defaultTokenCrypto } from '../../deps.js';
 
 /**
  * A memo of verified credentials (sessions or tokens). On the embedded database (one process owns

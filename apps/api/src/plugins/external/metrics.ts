@@ -1,12 +1,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { createServiceMetrics, errorCode, type ServiceMetrics } from '@svc/service';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyMetricsModule from 'fastify-metrics';
 import promClient from 'prom-client';
-import {
-  createServiceMetrics,
-  errorCode,
-  type ServiceMetrics,
-} from '../../metrics/service-metrics.js';
 import { ApiError } from '../../problem.js';
 import { bearerToken } from '../app/bearer-guard.js';
 

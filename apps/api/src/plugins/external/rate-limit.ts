@@ -2,13 +2,11 @@ import fastifyRateLimit, {
   type FastifyRateLimitStore,
   type FastifyRateLimitStoreCtor,
 } from '@fastify/rate-limit';
-import type { SharedCounter, SharedCounterOptions } from '@svc/portfolio-store';
+import type { SharedCounter } from '@svc/portfolio-store';
+import type { CounterFactory } from '@svc/service';
 import { batchCounter } from '@svc/use-cases';
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../../problem.js';
-
-/** Creates shared counters (`createSharedCounter` of `@svc/portfolio-store` over the app's database). */
-export type CounterFactory = (options: SharedCounterOptions) => SharedCounter;
 
 /**
  * A `@fastify/rate-limit` store over the database's shared counters: every process counts a

@@ -1,7 +1,7 @@
+import type { AiFlows } from '@svc/service';
 import { AiChatResponse, ConfirmProposalRequest, ConfirmProposalResult } from '@svc/use-cases';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { openEventStream } from '../../advisor/event-stream.js';
-import type { AiFlows } from '../../advisor/flows.js';
 import { asProblemCode, collectTurn, pipeFrames } from '../../advisor/streams.js';
 import { eventStreamResponse, jsonResponse } from '../../openapi.js';
 import { currentUser } from '../../plugins/app/session-guard.js';

@@ -1,6 +1,7 @@
 import multipart from '@fastify/multipart';
 import type { SwaggerTransform } from '@fastify/swagger';
 import type { AdvisorFrame } from '@svc/advisor';
+import type { AiFlows } from '@svc/service';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import {
@@ -10,7 +11,6 @@ import {
   readAdvisorUpload,
   toAttachment,
 } from '../../advisor/attachments.js';
-import type { AiFlows } from '../../advisor/flows.js';
 import { currentUser } from '../../plugins/app/session-guard.js';
 import { CHAT_MEDIA, inlineJsonSchema } from './schemas.js';
 

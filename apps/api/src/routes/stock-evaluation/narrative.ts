@@ -1,7 +1,7 @@
+import type { AiFlows } from '@svc/service';
 import { NarrativeRequest } from '@svc/use-cases';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { openEventStream } from '../../advisor/event-stream.js';
-import type { AiFlows } from '../../advisor/flows.js';
 import { pipeNarrative } from '../../advisor/streams.js';
 import { eventStreamResponse } from '../../openapi.js';
 import { currentUser } from '../../plugins/app/session-guard.js';

@@ -1,6 +1,9 @@
 import { FundamentalsError, type FundamentalsProvider } from '@svc/fundamentals-client';
-import { createFundamentalsProvider, type FundamentalsSettings } from '@svc/use-cases';
-import { ApiError } from '../problem.js';
+import {
+  createFundamentalsProvider,
+  type FundamentalsSettings,
+  ServiceError,
+} from '@svc/use-cases';
 
 /** The server's fundamentals provider, or a stand-in that explains why there is none. */
 export interface OpenedFundamentals {
@@ -17,7 +20,7 @@ export function unavailableFundamentalsProvider(detail: string): FundamentalsPro
   return {
     name: 'unavailable',
     async getFundamentals() {
-      throw new ApiError('upstream_unavailable', detail);
+      throw new ServiceError('upstream_unavailable', detail);
     },
   };
 }

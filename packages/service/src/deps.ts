@@ -3,6 +3,8 @@ import {
   hashToken,
   looksLikePersonalAccessToken,
   mintPersonalAccessToken,
+  type SharedCounter,
+  type SharedCounterOptions,
   verifyPassword,
 } from '@svc/portfolio-store';
 import type { QuotaService } from '@svc/quota';
@@ -21,7 +23,9 @@ import type { AiFlows } from './advisor/flows.js';
 import type { AppConfig } from './config.js';
 import type { ServiceMetrics } from './metrics/service-metrics.js';
 import type { MoatServices } from './moat/services.js';
-import type { CounterFactory } from './plugins/external/rate-limit.js';
+
+/** Makes a counter shared by every process (`createSharedCounter` of `@svc/portfolio-store`). */
+export type CounterFactory = (options: SharedCounterOptions) => SharedCounter;
 
 /** The portfolio and quote flows of `@svc/use-cases`, created once per process. */
 export interface PortfolioFlows {

@@ -1,0 +1,53 @@
+// The service composed once, for the REST app (apps/api) and the standalone MCP server (apps/mcp):
+// the configuration from the environment and the runtime built from it.
+export {
+  type AiFlows,
+  type AiFlowsOptions,
+  createAiFlows,
+  createModelEndpoints,
+  type ModelEndpoints,
+  PLACEHOLDER_API_KEY,
+} from './advisor/flows.js';
+export {
+  type AppConfig,
+  type BaseConfig,
+  ConfigError,
+  type ConfigLogger,
+  EnvSchema,
+  FUNDAMENTALS_PROVIDERS,
+  FX_PROVIDERS,
+  LOG_FORMATS,
+  LOG_LEVELS,
+  loadConfig,
+  loadOrCreateSessionSecret,
+  type OidcConfig,
+  parseConfig,
+  QUOTES_PROVIDERS,
+  SESSION_SECRET_FILE,
+  type SessionSecretSource,
+} from './config.js';
+export {
+  type AppDeps,
+  type CounterFactory,
+  defaultPasswords,
+  defaultTokenCrypto,
+  type PortfolioFlows,
+} from './deps.js';
+export {
+  createServiceMetrics,
+  errorCode,
+  type PoolStats,
+  type ProviderName,
+  type ServiceMetrics,
+} from './metrics/service-metrics.js';
+export {
+  type OpenedFundamentals,
+  openFundamentalsProvider,
+  unavailableFundamentalsProvider,
+} from './moat/fundamentals.js';
+export {
+  createMoatServices,
+  type MoatServices,
+  type MoatServicesOptions,
+} from './moat/services.js';
+export { createPortfolioFlows, openFxProvider, openRuntime, type Runtime } from './runtime.js';
