@@ -65,8 +65,10 @@ case "${1:-}" in
       echo "run.sh: chromium unavailable; the browser end-to-end test will be skipped" >&2
     fi
     pnpm lint
-    # unused files, dependencies and exports (knip.json)
+    # unused files, dependencies and exports (knip.json); the README's dependency graph is
+    # current and no app depends on another app
     pnpm knip
+    node scripts/dep-graph.mjs --check
     pnpm typecheck
     log=$(mktemp)
     status=0

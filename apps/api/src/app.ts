@@ -1,5 +1,5 @@
 import { MCP_ENDPOINT_PATH, type McpPluginOptions, mcpPlugin } from '@svc/mcp-server';
-import type { AppDeps } from '@svc/service';
+import { type AppDeps, registerInputGuard, registerSharedRateLimit } from '@svc/service';
 import Fastify, {
   type FastifyBaseLogger,
   type FastifyInstance,
@@ -10,7 +10,6 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import { createLogger, REQUEST_ID_OPTIONS, registerRequestIdEcho } from './logging.js';
 import { OPENAPI_VERSION } from './openapi.js';
 import { registerBearerGuard } from './plugins/app/bearer-guard.js';
-import { registerInputGuard } from './plugins/app/input-guard.js';
 import {
   clientErrorHandler,
   frameworkErrorHandler,
@@ -20,7 +19,7 @@ import { decorateServices } from './plugins/app/services.js';
 import { registerSessionGuard } from './plugins/app/session-guard.js';
 import { registerCookies } from './plugins/external/cookie.js';
 import { registerMetrics } from './plugins/external/metrics.js';
-import { registerRateLimit } from './plugins/external/rate-limit.js';
+
 import { registerSwagger } from './plugins/external/swagger.js';
 import { toProblem } from './problem.js';
 import { developerPageRoutes } from './routes/account/developer.js';
@@ -91,7 +90,7 @@ export const apiApp = fp(
     registerSessionGuard(app);
     registerBearerGuard(app);
     await registerCookies(app);
-    await registerRateLimit(app, { counters: deps.counters });
+    await registerSharedRateLimit(app, { counters: deps.counters });
     await registerSwagger(app, deps.config.baseUrl);
 
     await app.register(openapiRoutes);

@@ -1,3 +1,5 @@
+// The route option `config.rateLimit` (registered by `registerSharedRateLimit` of @svc/service).
+import type {} from '@fastify/rate-limit';
 import type { AppConfig, MoatServices } from '@svc/service';
 import type {
   AccountUser,

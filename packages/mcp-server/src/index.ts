@@ -1,3 +1,8 @@
+export {
+  bearerToken,
+  createPersonalAccessTokenGuard,
+  type PersonalAccessTokenGuard,
+} from './bearer-guard.js';
 export { buildMcpServer } from './build-mcp-server.js';
 export {
   DEFAULT_SERVER_INFO,

@@ -26,6 +26,7 @@ export {
   SESSION_SECRET_FILE,
   type SessionSecretSource,
 } from './config.js';
+export { type OpenedCredentialMemo, openCredentialMemo } from './credential-memo.js';
 export {
   type AppDeps,
   type CounterFactory,
@@ -33,6 +34,8 @@ export {
   defaultTokenCrypto,
   type PortfolioFlows,
 } from './deps.js';
+export { badText, findBadText, registerInputGuard } from './http/input-guard.js';
+export { registerSharedRateLimit } from './http/rate-limit.js';
 export {
   createServiceMetrics,
   errorCode,

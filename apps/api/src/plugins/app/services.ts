@@ -1,4 +1,9 @@
-import { type AppDeps, defaultPasswords, defaultTokenCrypto } from '@svc/service';
+import {
+  type AppDeps,
+  defaultPasswords,
+  defaultTokenCrypto,
+  openCredentialMemo,
+} from '@svc/service';
 import type { RevocableMemo } from '@svc/use-cases';
 import {
   createAuthService,
@@ -11,28 +16,15 @@ import {
 } from '@svc/use-cases';
 import type { FastifyInstance } from 'fastify';
 
-/**
- * A memo of verified credentials (sessions or tokens). On the embedded database (one process owns
- * every session and token) a plain memo; with `DATABASE_URL` one that forgets what the database
- * announces and remembers nothing while the announcements cannot be received (no feed: no memo),
- * so a revocation anywhere acts at once.
- */
+/** {@link openCredentialMemo}, unsubscribed when the app closes. */
 function openMemo<M extends RevocableMemo<object>>(
   app: FastifyInstance,
   deps: AppDeps,
   create: (options: { ttlMs: number; suspended?: boolean }) => M,
 ): M {
-  const ttlMs = deps.config.sessionCacheSeconds * 1000;
-  if (deps.config.databaseUrl === undefined) return create({ ttlMs });
-  const feed = deps.sessionChanges;
-  if (!feed) return create({ ttlMs: 0 });
-  const memo = create({ ttlMs, suspended: !feed.listening });
-  const unsubscribe = feed.subscribe({
-    onChange: (change) => memo.forget(change),
-    onListening: (listening) => (listening ? memo.resume() : memo.suspend()),
-  });
-  app.addHook('onClose', async () => unsubscribe());
-  return memo;
+  const opened = openCredentialMemo(deps, create);
+  app.addHook('onClose', async () => opened.close());
+  return opened.memo;
 }
 
 /** Creates the domain services once and decorates the instance with them. */

@@ -1,10 +1,10 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { bearerToken } from '@svc/mcp-server';
 import { createServiceMetrics, errorCode, type ServiceMetrics } from '@svc/service';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyMetricsModule from 'fastify-metrics';
 import promClient from 'prom-client';
 import { ApiError } from '../../problem.js';
-import { bearerToken } from '../app/bearer-guard.js';
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -1,12 +1,12 @@
 import multipart from '@fastify/multipart';
 import type { SwaggerTransform } from '@fastify/swagger';
 import { DEFAULT_IMPORT_LIMITS } from '@svc/portfolio';
+import { badText } from '@svc/service';
 import { ImportResult, type PortfolioService } from '@svc/use-cases';
 import type { FastifyRequest } from 'fastify';
 import { type FastifyPluginAsyncZod, jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { jsonResponse } from '../../openapi.js';
-import { badText } from '../../plugins/app/input-guard.js';
 import { currentUser } from '../../plugins/app/session-guard.js';
 import { ApiError, errorResponses } from '../../problem.js';
 import { CsvUpload, ImportQuery, MultipartUpload, PortfolioParams } from './schemas.js';

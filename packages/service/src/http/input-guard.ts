@@ -1,5 +1,5 @@
+import { ServiceError } from '@svc/use-cases';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ApiError } from '../../problem.js';
 
 /** A field error of the guard: where the bad text is and what is wrong with it. */
 interface BadText {
@@ -57,8 +57,8 @@ function queryDecodes(url: string): boolean {
   }
 }
 
-const refuse = (bad: BadText): ApiError =>
-  new ApiError('validation_failed', `The request holds text that is refused: ${bad.message}.`, {
+const refuse = (bad: BadText): ServiceError =>
+  new ServiceError('validation_failed', `The request holds text that is refused: ${bad.message}.`, {
     errors: [bad],
   });
 

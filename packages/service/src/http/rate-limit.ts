@@ -3,10 +3,9 @@ import fastifyRateLimit, {
   type FastifyRateLimitStoreCtor,
 } from '@fastify/rate-limit';
 import type { SharedCounter } from '@svc/portfolio-store';
-import type { CounterFactory } from '@svc/service';
-import { batchCounter } from '@svc/use-cases';
+import { batchCounter, ServiceError } from '@svc/use-cases';
 import type { FastifyInstance } from 'fastify';
-import { ApiError } from '../../problem.js';
+import type { CounterFactory } from '../deps.js';
 
 /**
  * A `@fastify/rate-limit` store over the database's shared counters: every process counts a
@@ -53,13 +52,14 @@ function sharedStore(counters: CounterFactory): FastifyRateLimitStoreCtor {
 }
 
 /**
- * `@fastify/rate-limit`, not global: session routes opt in per route (see the session guard),
+ * Registers `@fastify/rate-limit` on a Fastify server of this service (the REST app and the
+ * standalone MCP server alike), not global: session routes opt in per route (see the session guard),
  * keyed by user id and counted in the database (shared by every process). Exceeding answers 429
  * `rate_limited` problem+json with `Retry-After`. When the database cannot count (an outage), the
  * request goes on unlimited rather than failing here (`skipOnError`): the route then answers
  * from what it can reach.
  */
-export async function registerRateLimit(
+export async function registerSharedRateLimit(
   app: FastifyInstance,
   options: { counters: CounterFactory },
 ): Promise<void> {
@@ -68,7 +68,7 @@ export async function registerRateLimit(
     store: sharedStore(options.counters),
     skipOnError: true,
     errorResponseBuilder: (_request, context) =>
-      new ApiError(
+      new ServiceError(
         'rate_limited',
         `Too many requests: at most ${context.max} per ${context.after}.`,
         {

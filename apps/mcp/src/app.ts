@@ -1,0 +1,146 @@
+import {
+  createPersonalAccessTokenGuard,
+  DEFAULT_SERVER_INFO,
+  MCP_ENDPOINT_PATH,
+  mcpPlugin,
+} from '@svc/mcp-server';
+import {
+  type AppDeps,
+  defaultTokenCrypto,
+  openCredentialMemo,
+  registerInputGuard,
+  registerSharedRateLimit,
+} from '@svc/service';
+import {
+  codeForStatus,
+  createPersonalAccessTokens,
+  createTokenMemo,
+  PROBLEM_CONTENT_TYPE,
+  problemBody,
+  problemOf,
+  ServiceError,
+} from '@svc/use-cases';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+
+/** Largest JSON-RPC request body accepted (1 MiB), as the API's. */
+export const BODY_LIMIT_BYTES = 1_048_576;
+
+/** Options of {@link buildMcpApp} beyond the runtime's dependencies. */
+export interface McpAppOptions {
+  /** Fastify logger option; default JSON lines at `LOG_LEVEL`, the Authorization header redacted. */
+  readonly logger?: FastifyServerOptions['logger'];
+}
+
+/**
+ * The MCP server on its own (interface spec 4.5): `POST /api/mcp/user/mcp` (streamable HTTP,
+ * stateless, personal access tokens), `GET /.well-known/mcp.json`, and `GET /healthz` /
+ * `GET /readyz` for a load balancer; every error is problem+json (JSON-RPC errors inside MCP).
+ * Built from the same runtime as the REST app (`openRuntime` of `@svc/service`): the same flows,
+ * quotas, shared rate limit and PAT checks, so both can run side by side on one PostgreSQL and a
+ * token revoked through the API is refused here at once (the session-change feed).
+ *
+ * @example
+ * const runtime = await openRuntime(config);
+ * const app = await buildMcpApp(runtime.deps);
+ * await app.listen({ port: config.port, host: config.host });
+ */
+export async function buildMcpApp(
+  deps: AppDeps,
+  options: McpAppOptions = {},
+): Promise<FastifyInstance> {
+  const { config } = deps;
+  const app = Fastify({
+    logger: options.logger ?? {
+      level: config.logLevel,
+      redact: ['req.headers.authorization', 'req.headers.cookie'],
+    },
+    bodyLimit: BODY_LIMIT_BYTES,
+    trustProxy: config.trustProxy,
+    requestTimeout: 30_000,
+  });
+
+  app.setErrorHandler((error, request, reply) => {
+    const instance = request.url.split('?')[0];
+    const status = (error as { statusCode?: unknown }).statusCode;
+    if (
+      !(error instanceof ServiceError) &&
+      typeof status === 'number' &&
+      status >= 400 &&
+      status < 500
+    ) {
+      // Fastify's own refusals of a client's request (malformed JSON, media type, body size)
+      const code = codeForStatus(status);
+      const body = problemBody(code, (error as Error).message, { instance, status });
+      return reply.code(status).type(PROBLEM_CONTENT_TYPE).send(body);
+    }
+    const answer = problemOf(error, instance);
+    if (answer.unexpected) request.log.error({ err: error }, 'request failed');
+    return reply
+      .code(answer.status)
+      .headers(answer.headers)
+      .type(PROBLEM_CONTENT_TYPE)
+      .send(answer.body);
+  });
+  app.setNotFoundHandler((request, reply) =>
+    reply
+      .code(404)
+      .type(PROBLEM_CONTENT_TYPE)
+      .send(problemBody('not_found', `No route ${request.method} ${request.url.split('?')[0]}.`)),
+  );
+
+  registerInputGuard(app);
+  await registerSharedRateLimit(app, { counters: deps.counters });
+
+  const memo = openCredentialMemo(deps, createTokenMemo);
+  app.addHook('onClose', async () => memo.close());
+  const tokens = createPersonalAccessTokens({
+    repos: deps.repos,
+    crypto: deps.tokenCrypto ?? defaultTokenCrypto,
+    now: deps.now ?? (() => new Date()),
+    memo: memo.memo,
+  });
+  const pat = createPersonalAccessTokenGuard({ verify: tokens.verify, realm: config.baseUrl });
+
+  app.get('/healthz', async () => ({ status: 'ok' as const }));
+  app.get('/readyz', async () => {
+    const pending = await deps.pendingMigrations().catch((error: unknown) => {
+      throw new ServiceError('upstream_unavailable', 'The database does not answer.', {
+        cause: error,
+        retryAfterSeconds: 5,
+      });
+    });
+    if (pending.length > 0) {
+      throw new ServiceError(
+        'upstream_unavailable',
+        `Migrations are pending: ${pending.join(', ')}.`,
+        {
+          retryAfterSeconds: 5,
+        },
+      );
+    }
+    return { status: 'ready' as const, checks: { database: 'ok', migrations: 'current' } };
+  });
+
+  await app.register(mcpPlugin, {
+    services: {
+      evaluations: deps.moat.evaluations,
+      screener: deps.moat.screener,
+      reports: deps.moat.reports,
+      portfolios: deps.portfolio.portfolios,
+      quotas: deps.quotas,
+      narratives: deps.ai.narration,
+    },
+    toProblem: (error) => {
+      const answer = problemOf(error, MCP_ENDPOINT_PATH);
+      if (answer.unexpected) app.log.error({ err: error }, 'MCP tool failed');
+      return answer.body;
+    },
+    guard: pat.guard,
+    actorOf: pat.actorOf,
+    baseUrl: config.baseUrl,
+    accountUrl: config.accountUrl,
+    rateLimitPerMinute: config.rateLimitPerMinute,
+    info: DEFAULT_SERVER_INFO,
+  });
+  return app;
+}
