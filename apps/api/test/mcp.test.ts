@@ -310,6 +310,28 @@ describe('MCP server over a real listening socket', () => {
     expect(await used('stock_evaluation')).toBe(before);
   });
 
+  it('refuses a bad symbol and a bad portfolio id as REST does: one schema, validation_failed', async () => {
+    const unitsBefore = await used('stock_evaluation');
+    for (const symbol of ['TOOLONGSYMBOL', 'AA$PL', '...']) {
+      const viaRest = await rest(
+        'GET',
+        `/api/stock-evaluation?symbol=${encodeURIComponent(symbol)}`,
+      );
+      expect(viaRest.status, symbol).toBe(400);
+      expect(((await viaRest.json()) as Structured).code).toBe('validation_failed');
+      const viaMcp = problem(await call('getMoatEvaluation', { symbol }));
+      expect(viaMcp).toMatchObject({ code: 'validation_failed', status: 400 });
+      expect(JSON.stringify(viaMcp.errors)).toContain('"path":"symbol"');
+    }
+    const viaRest = await rest('GET', '/api/holdings?portfolioId=not-a-uuid');
+    expect(viaRest.status).toBe(400);
+    expect(((await viaRest.json()) as Structured).code).toBe('validation_failed');
+    const viaMcp = problem(await call('listHoldings', { portfolioId: 'not-a-uuid' }));
+    expect(viaMcp).toMatchObject({ code: 'validation_failed', status: 400 });
+    expect(JSON.stringify(viaMcp.errors)).toContain('"path":"portfolioId"');
+    expect(await used('stock_evaluation')).toBe(unitsBefore);
+  });
+
   it('answers 401 with WWW-Authenticate: Bearer without, with a bad or with a revoked token', async () => {
     const initialize = JSON.stringify({
       jsonrpc: '2.0',

@@ -156,6 +156,24 @@ describe.each(ENGINES)('/api/moat-reports (%s)', (engine) => {
     expect(still.statusCode).toBe(200);
   });
 
+  it('takes the evaluation as an object too, as the MCP tool does', async () => {
+    const created = await save(alice, {
+      symbol: 'MCD',
+      evaluation: JSON.parse(evaluationJson),
+      tags: ['object'],
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const detail = await ctx.app.inject({
+      url: `/api/moat-reports/${created.json().id}`,
+      headers: { cookie: alice },
+    });
+    expect(detail.json()).toMatchObject({
+      symbol: 'MCD',
+      tags: ['object'],
+      evaluation: { symbol: 'MCD' },
+    });
+  });
+
   it('answers 400 with field errors when evaluationJson is not a MoatEvaluation', async () => {
     const cases: [object, RegExp][] = [
       [{ symbol: 'MCD', evaluationJson: 'not json' }, /^evaluationJson$/],
@@ -169,7 +187,8 @@ describe.each(ENGINES)('/api/moat-reports (%s)', (engine) => {
         /^evaluationJson\.totalScore$/,
       ],
       [{ symbol: 'AAPL', evaluationJson }, /^symbol$/],
-      [{ symbol: 'MCD' }, /^body\.evaluationJson$/],
+      [{ symbol: 'MCD' }, /^evaluationJson$/],
+      [{ symbol: 'MCD', evaluation: { symbol: 'MCD' } }, /^body\.evaluation\./],
       [{ symbol: 'MCD', evaluationJson, tags: ['x'.repeat(51)] }, /^body\.tags\.0$/],
     ];
     for (const [payload, path] of cases) {

@@ -104,7 +104,7 @@ function problemOf(result: CallToolResult): McpProblem {
 /** Arguments each tool accepts (its flow then fails). */
 const VALID_ARGUMENTS: Record<McpToolName, Record<string, unknown>> = {
   listPortfolios: {},
-  listHoldings: { portfolioId: 'p1' },
+  listHoldings: { portfolioId: '8f2c19fa-0d5e-4c1b-9a57-3f0a1b2c3d4e' },
   listCash: {},
   getMoatEvaluation: { symbol: 'AAPL' },
   generateMoatNarrative: { symbol: 'AAPL', language: 'en' },
@@ -117,6 +117,9 @@ const VALID_ARGUMENTS: Record<McpToolName, Record<string, unknown>> = {
 const INVALID_ARGUMENTS: [McpToolName, Record<string, unknown>, string][] = [
   ['listHoldings', { portfolioId: 42 }, 'portfolioId'],
   ['listCash', { portfolioId: '' }, 'portfolioId'],
+  ['listHoldings', { portfolioId: 'p1' }, 'portfolioId'],
+  ['getMoatEvaluation', { symbol: 'AAPL; DROP' }, 'symbol'],
+  ['getMoatEvaluation', { symbol: 'ABCDEFGHIJK' }, 'symbol'],
   ['getMoatEvaluation', { fresh: true }, 'symbol'],
   ['getMoatEvaluation', { symbol: 'AAPL', fresh: 'yes' }, 'fresh'],
   ['generateMoatNarrative', { symbol: 'AAPL' }, 'language'],

@@ -1,3 +1,4 @@
+export { FilingReference, PortfolioId, ServedEvaluation, TickerSymbol } from './boundary.js';
 export {
   CompanyProfile,
   DataIssue,

@@ -1,5 +1,5 @@
 import type { MoatReportsRepository } from '@svc/portfolio-store';
-import { MoatEvaluation } from '@svc/schemas';
+import { MoatEvaluation, TickerSymbol } from '@svc/schemas';
 import { z } from 'zod';
 import { UseCaseError } from './errors.js';
 
@@ -8,16 +8,25 @@ export const MAX_EVALUATION_JSON_LENGTH = 200_000;
 
 const Tag = z.string().trim().min(1).max(50);
 
-/** Request fields of a saved MOAT report (interface spec 2.6). */
+/**
+ * Request fields of a saved MOAT report (interface spec 2.6), as `POST /api/moat-reports` and the
+ * MCP tool `saveMoatReport` both accept them: the evaluation as `evaluationJson` (the spec's
+ * field, a JSON string) or as the `evaluation` object; one of the two is required (with both,
+ * `evaluationJson` wins).
+ */
 export const SaveReportInput = z
   .object({
-    symbol: z.string().trim().min(1).max(10).describe('Ticker symbol'),
+    symbol: TickerSymbol,
     companyName: z.string().max(200).optional(),
     evaluationJson: z
       .string()
       .min(2)
       .max(MAX_EVALUATION_JSON_LENGTH)
-      .describe('A MoatEvaluation serialised as a JSON string'),
+      .optional()
+      .describe('A MoatEvaluation serialised as a JSON string (or give `evaluation`)'),
+    evaluation: MoatEvaluation.optional().describe(
+      'The MoatEvaluation as an object (or give `evaluationJson`)',
+    ),
     totalScore: z.number().finite().min(0).max(100).optional(),
     maxScore: z.number().finite().min(0).max(100).optional(),
     verdict: z.string().max(100).optional(),
@@ -70,16 +79,25 @@ function parseEvaluation(json: string): MoatEvaluation {
   return parsed.data;
 }
 
+/** The evaluation of a save request: `evaluationJson` parsed, else the `evaluation` object. */
+function evaluationOf(input: SaveReportInput): MoatEvaluation {
+  if (input.evaluationJson !== undefined) return parseEvaluation(input.evaluationJson);
+  if (input.evaluation !== undefined) return input.evaluation;
+  throw new UseCaseError('validation_failed', 'Give evaluationJson or evaluation.', {
+    errors: [{ path: 'evaluationJson', message: 'required when evaluation is absent' }],
+  });
+}
+
 /** The saved-report library flows, shared by REST and MCP; every call is scoped to the user. */
 export function createReportService(deps: { reports: MoatReportsRepository }) {
   return {
     /**
      * Saves an evaluation in the user's library. The summary fields default to the evaluation's.
-     * @throws UseCaseError `validation_failed` when `evaluationJson` is not a MoatEvaluation or
-     *   names another symbol than `symbol`.
+     * @throws UseCaseError `validation_failed` when neither `evaluationJson` nor `evaluation` is
+     *   given, `evaluationJson` is not a MoatEvaluation, or the evaluation is of another symbol.
      */
     async save(userId: string, input: SaveReportInput): Promise<{ id: string }> {
-      const evaluation = parseEvaluation(input.evaluationJson);
+      const evaluation = evaluationOf(input);
       if (evaluation.symbol.toUpperCase() !== input.symbol.toUpperCase()) {
         throw new UseCaseError('validation_failed', 'symbol does not match the evaluation', {
           errors: [{ path: 'symbol', message: `the evaluation is of ${evaluation.symbol}` }],

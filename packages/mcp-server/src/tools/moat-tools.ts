@@ -1,4 +1,4 @@
-import { MoatEvaluation } from '@svc/schemas';
+import { MoatEvaluation, ServedEvaluation, TickerSymbol } from '@svc/schemas';
 import {
   type NarrativeSource,
   ReportSummary,
@@ -13,10 +13,10 @@ import { MCP_TOOLS } from '../tool-catalog.js';
 import type { ToolRegistry } from '../tool-registry.js';
 import { runTool } from '../tool-result.js';
 
-const Ticker = z.string().trim().min(1).max(10).describe('Ticker symbol, e.g. AAPL');
-
 const NarrativeInput = z.object({
-  symbol: Ticker.optional().describe('Ticker; the evaluation is read from the cache or fetched'),
+  symbol: TickerSymbol.optional().describe(
+    'Ticker; the evaluation is read from the cache or fetched',
+  ),
   evaluation: MoatEvaluation.optional().describe('An evaluation to narrate instead of a symbol'),
   language: z
     .string()
@@ -51,24 +51,12 @@ const Narrative = z.object({
  * (`.meta({ id })`) is emitted as a bare `$ref`: `.extend({})` makes an unnamed copy (nested
  * named schemas stay `$ref`s into `definitions`, which is allowed).
  */
-const EvaluationOutput = MoatEvaluation.extend({});
+const EvaluationOutput = ServedEvaluation.extend({});
 const ScreenerInput = ScreenerQuery.extend({});
 const ScreenerOutput = ScreenerPage.extend({});
 
-const SaveReportToolInput = SaveReportInput.extend({
-  evaluationJson: SaveReportInput.shape.evaluationJson.optional(),
-  evaluation: MoatEvaluation.optional().describe('The evaluation as an object (or evaluationJson)'),
-});
-type SaveReportToolInput = z.infer<typeof SaveReportToolInput>;
-
-/** `evaluationJson`, or the `evaluation` object serialised; `validation_failed` without either. */
-function evaluationJsonOf(input: SaveReportToolInput): string {
-  if (input.evaluationJson !== undefined) return input.evaluationJson;
-  if (input.evaluation !== undefined) return JSON.stringify(input.evaluation);
-  throw new UseCaseError('validation_failed', 'Give evaluation or evaluationJson.', {
-    errors: [{ path: 'evaluation', message: 'required when evaluationJson is absent' }],
-  });
-}
+/** The request of `POST /api/moat-reports` (`@svc/use-cases`), unnamed for a tool schema. */
+const SaveReportToolInput = SaveReportInput.extend({});
 
 /**
  * Registers the moat tools of interface spec 4.5, each one flow call of `@svc/use-cases` (the
@@ -90,7 +78,7 @@ export function registerMoatTools(server: ToolRegistry, deps: McpServerDeps): vo
     {
       ...MCP_TOOLS.getMoatEvaluation,
       inputSchema: z.object({
-        symbol: Ticker,
+        symbol: TickerSymbol,
         fresh: z.boolean().optional().describe('Fetch again even when cached (consumes quota)'),
       }),
       outputSchema: EvaluationOutput,
@@ -170,14 +158,7 @@ export function registerMoatTools(server: ToolRegistry, deps: McpServerDeps): vo
         openWorldHint: false,
       },
     },
-    (input) =>
-      runTool(toProblem, () => {
-        const { evaluation: _object, ...fields } = input;
-        return services.reports.save(actor.id, {
-          ...fields,
-          evaluationJson: evaluationJsonOf(input),
-        });
-      }),
+    (input) => runTool(toProblem, () => services.reports.save(actor.id, input)),
   );
 }
 

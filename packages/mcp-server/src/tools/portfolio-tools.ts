@@ -1,4 +1,5 @@
 import { CashPosition, Holding, Portfolio } from '@svc/portfolio';
+import { PortfolioId } from '@svc/schemas';
 import { z } from 'zod';
 import type { McpServerDeps } from '../deps.js';
 import { MCP_TOOLS } from '../tool-catalog.js';
@@ -9,11 +10,9 @@ import { runTool } from '../tool-result.js';
 const STORED_READ = { readOnlyHint: true, idempotentHint: true, openWorldHint: false } as const;
 
 const PortfolioFilter = z.object({
-  portfolioId: z
-    .string()
-    .min(1)
-    .optional()
-    .describe("One of the user's portfolio ids; default all of the user's portfolios"),
+  portfolioId: PortfolioId.optional().describe(
+    "One of the user's portfolio ids; default all of the user's portfolios",
+  ),
 });
 
 /**

@@ -1,6 +1,7 @@
 import type { AdvisorTool, Attachment, ToolOutcome } from '@svc/advisor';
 import { NewTransaction, parseBrokerCsv } from '@svc/portfolio';
 import type { EvaluationCacheRepository, Executor } from '@svc/portfolio-store';
+import { PortfolioId, TickerSymbol } from '@svc/schemas';
 import { z } from 'zod';
 import { UseCaseError } from '../errors.js';
 import type { PortfolioService } from '../portfolio/portfolio-service.js';
@@ -65,7 +66,7 @@ function tool<S extends z.ZodType>(
   return { name, description, parameters, run: (args) => run(args as z.output<S>) } as AdvisorTool;
 }
 
-const PortfolioId = z.string().max(100).describe('One of the user’s portfolio ids');
+const PortfolioIdArg = PortfolioId.describe('One of the user’s portfolio ids');
 
 /**
  * The proposal tools: each stores a pending proposal for `scope.actor` (15 minutes) and returns it
@@ -113,7 +114,7 @@ export function buildProposalTools(deps: ProposalToolDeps, scope: ProposalScope)
     tool(
       'proposeTransaction',
       'Proposes recording one transaction in a portfolio; the user must confirm it.',
-      z.strictObject({ portfolioId: PortfolioId.optional(), transaction: NewTransaction }),
+      z.strictObject({ portfolioId: PortfolioIdArg.optional(), transaction: NewTransaction }),
       async ({ portfolioId, transaction }) => {
         const portfolio = await ownedPortfolio(portfolioId);
         const what = 'symbol' in transaction && transaction.symbol ? ` ${transaction.symbol}` : '';
@@ -139,7 +140,7 @@ export function buildProposalTools(deps: ProposalToolDeps, scope: ProposalScope)
       'proposeSaveMoatReport',
       'Proposes saving the cached moat evaluation of a symbol to the user’s reports.',
       z.strictObject({
-        symbol: z.string().trim().min(1).max(10),
+        symbol: TickerSymbol,
         tags: z.array(z.string().trim().min(1).max(50)).max(20).optional(),
       }),
       async ({ symbol, tags }) => {
@@ -158,7 +159,7 @@ export function buildProposalTools(deps: ProposalToolDeps, scope: ProposalScope)
       'Proposes importing the transactions of a broker CSV attached to this message.',
       z.strictObject({
         filename: z.string().max(255).optional().describe('The attachment; default the only CSV'),
-        portfolioId: PortfolioId.optional(),
+        portfolioId: PortfolioIdArg.optional(),
       }),
       async ({ filename, portfolioId }) => {
         const exports = scope.attachments.filter((a) => readBrokerExport(a) !== null);

@@ -1,5 +1,6 @@
 import type { AdvisorTool, ToolOutcome } from '@svc/advisor';
 import type { EvaluationCacheRepository } from '@svc/portfolio-store';
+import { TickerSymbol } from '@svc/schemas';
 import { z } from 'zod';
 import type { Actor, EvaluationService } from '../evaluation-service.js';
 import type { PortfolioService } from '../portfolio/portfolio-service.js';
@@ -39,7 +40,7 @@ const PortfolioFilter = z.strictObject({
     .describe('One of the user’s portfolio ids; default all'),
 });
 
-const Ticker = z.string().trim().min(1).max(10).describe('Ticker symbol, e.g. KO');
+const Ticker = TickerSymbol;
 
 /** A tool whose run is typed by its zod parameters. */
 function tool<S extends z.ZodType>(

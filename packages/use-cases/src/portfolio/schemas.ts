@@ -7,6 +7,7 @@ import {
   Holding,
   Transaction,
 } from '@svc/portfolio';
+import { PortfolioId } from '@svc/schemas';
 import { z } from 'zod';
 
 /** Longest portfolio name, characters (the store and `Portfolio` schema allow 200). */
@@ -45,7 +46,7 @@ const Instant = z
 /** Query of "list transactions" (`GET /api/transactions`). Both bounds are inclusive. */
 export const TransactionListQuery = z
   .object({
-    portfolioId: z.string().min(1).optional().describe('Only this portfolio (default: all)'),
+    portfolioId: PortfolioId.optional().describe('Only this portfolio (default: all)'),
     from: Instant.optional().describe(
       'Executed at or after: a day (from its 00:00 UTC) or a date-time',
     ),

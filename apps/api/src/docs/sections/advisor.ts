@@ -50,7 +50,7 @@ export function advisorMoat({ baseUrl }: DocsAddresses): SectionText {
           path: '/api/moat-reports',
           auth: 'session',
           description:
-            '{ symbol, evaluationJson, companyName?, totalScore?, maxScore?, verdict?, tags? } → 201 { id }',
+            '{ symbol, evaluationJson | evaluation, companyName?, totalScore?, maxScore?, verdict?, tags? } → 201 { id }',
         },
         {
           method: 'GET',

@@ -34,7 +34,7 @@ export const moatReportRoutes: FastifyPluginAsyncZod = async (app) => {
       tags: ['moat'],
       summary: 'Save an evaluation in the library',
       description:
-        '`evaluationJson` must parse as a MoatEvaluation of the same `symbol` (400 with field errors otherwise; at most 200,000 characters). Summary fields default to the evaluation’s. Tags are trimmed and lower-cased. Bodies over 512 KiB answer 413.',
+        'The evaluation as `evaluationJson` (a JSON string, interface spec 2.6; at most 200,000 characters) or as the `evaluation` object, as the MCP tool `saveMoatReport` takes it; one is required (with both, `evaluationJson` wins). It must be a MoatEvaluation of the same `symbol` (400 with field errors otherwise). Summary fields default to the evaluation’s. Tags are trimmed and lower-cased. Bodies over 512 KiB answer 413.',
       body: SaveReportInput,
       response: {
         201: jsonResponse('The id of the saved report', CreatedReport),

@@ -1,8 +1,7 @@
 import { BROKER_FORMATS, ColumnMapping } from '@svc/portfolio';
+import { PortfolioId } from '@svc/schemas';
 import { BrokerImportOptions, TransactionListQuery } from '@svc/use-cases';
 import { z } from 'zod';
-
-const PortfolioId = z.uuid().describe('Portfolio id (another user’s answers 404)');
 
 /** Path parameters of the routes under `/api/portfolios/{id}`. */
 export const PortfolioParams = z.object({ id: PortfolioId });

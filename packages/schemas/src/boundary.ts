@@ -1,0 +1,76 @@
+import { z } from 'zod';
+import { MoatEvaluation } from './moat-evaluation.js';
+
+/**
+ * A ticker symbol as every interface accepts it (REST query and body fields, MCP tool arguments):
+ * 1–10 characters of A–Z, 0–9, `.` or `-` with at least one letter or digit (the rule of
+ * `normaliseSymbol` in `@svc/fundamentals-client`), case-insensitive, surrounding blanks trimmed
+ * (`BRK.B` and `BRK-B` name the same share class). Ten characters cover the exchanges' tickers
+ * (NYSE and Nasdaq use at most five letters plus a class suffix). Anything else is
+ * `validation_failed` at the boundary, before any provider or quota is touched.
+ */
+export const TickerSymbol = z
+  .string()
+  .trim()
+  .min(1)
+  .max(10)
+  .regex(
+    /^(?=.*[A-Za-z0-9])[A-Za-z0-9.-]+$/,
+    'expected 1–10 characters of A–Z, 0–9, "." or "-", at least one a letter or digit',
+  )
+  .describe('Ticker symbol: 1–10 characters of A–Z, 0–9, "." or "-" (case-insensitive), e.g. AAPL');
+
+/**
+ * A portfolio id as every interface accepts it: a UUID (the store's primary key). Another user's
+ * portfolio answers `not_found`; anything that is not a UUID is `validation_failed`.
+ */
+export const PortfolioId = z
+  .uuid()
+  .describe('Portfolio id (a UUID; another user’s answers not_found)');
+
+/** A filing behind the figures of an evaluation (extension field `_filings`). */
+export const FilingReference = z
+  .object({
+    form: z.string().describe('SEC form type, e.g. 10-K'),
+    accession: z.string().describe('SEC accession number'),
+    filed: z.string().describe('Filing date, YYYY-MM-DD'),
+    fiscalYears: z.array(z.number().int()).describe('Fiscal years with figures from this filing'),
+  })
+  .meta({ id: 'FilingReference' });
+
+/**
+ * An evaluation as the service serves it (`GET /api/stock-evaluation`, MCP `getMoatEvaluation`):
+ * the {@link MoatEvaluation} of interface spec 2.1 with `_cached`/`_cachedAt` always set, and the
+ * extension fields the evaluation flow adds. Unknown extension fields (underscore-prefixed) pass
+ * through. Named `StockEvaluation` in the OpenAPI document.
+ */
+export const ServedEvaluation = MoatEvaluation.extend({
+  _cached: z.boolean().describe('true when served from the evaluation cache'),
+  _cachedAt: z.string().describe('ISO 8601 instant the evaluation was stored in the cache'),
+  _evaluatedAt: z.string().optional().describe('ISO 8601 instant the evaluation was computed'),
+  _fiscalYears: z
+    .array(z.number().int())
+    .optional()
+    .describe('Fiscal years scored, oldest first (extension)'),
+  _provider: z
+    .string()
+    .optional()
+    .describe('Fundamentals provider the server used: sec-edgar, snapshot or simfin (extension)'),
+  _filings: z
+    .array(FilingReference)
+    .optional()
+    .describe('Filings behind the figures used, newest first (extension)'),
+  _marketCap: z
+    .number()
+    .nullable()
+    .optional()
+    .describe('Price × shares outstanding in the reporting currency; null without a price'),
+  _currency: z.string().optional().describe('Reporting currency, ISO 4217 (extension)'),
+}).meta({
+  id: 'StockEvaluation',
+  description:
+    'A MoatEvaluation as served by GET /api/stock-evaluation and the MCP tool getMoatEvaluation, with its cache fields and extension fields (underscore-prefixed)',
+});
+
+/** An evaluation as served (see {@link ServedEvaluation}). */
+export type ServedEvaluation = z.infer<typeof ServedEvaluation>;
