@@ -7,6 +7,7 @@ import Fastify, {
 } from 'fastify';
 import fp from 'fastify-plugin';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { endOpenStreams } from './advisor/event-stream.js';
 import { createLogger, REQUEST_ID_OPTIONS, registerRequestIdEcho } from './logging.js';
 import { OPENAPI_VERSION } from './openapi.js';
 import { registerBearerGuard } from './plugins/app/bearer-guard.js';
@@ -77,6 +78,37 @@ export const BODY_LIMIT_BYTES = 1_048_576;
  * domain services (decorated once), external plugins, guards, then the routes per resource.
  * Registered through `fastify-plugin` so handlers and decorations apply to the whole instance.
  */
+/**
+ * On close (SIGTERM/SIGINT through `close-with-grace` in `server.ts`), requests in flight go on;
+ * event streams still open 1 s before the grace period (`SHUTDOWN_GRACE_SECONDS`) ends are ended
+ * with their terminal error event (`upstream_unavailable`: retry), so a client reads why rather
+ * than a cut connection, and the server can close before the process is made to exit; keep-alive
+ * connections are closed as soon as their last request is answered.
+ */
+function registerStreamDrain(app: FastifyInstance, graceMs: number): void {
+  let timer: NodeJS.Timeout | undefined;
+  let idleSweep: NodeJS.Timeout | undefined;
+  app.addHook('preClose', async () => {
+    // `server.close()` closes the connections idle at that moment only; one whose request
+    // finishes later would hold the close open until its keep-alive timeout: sweep them.
+    idleSweep = setInterval(() => app.server.closeIdleConnections(), 50);
+    idleSweep.unref();
+    timer = setTimeout(
+      () => {
+        const ended = endOpenStreams(app);
+        if (ended > 0)
+          app.log.warn({ streams: ended }, 'ended event streams at the shutdown deadline');
+      },
+      Math.max(0, graceMs - 1_000),
+    );
+    timer.unref();
+  });
+  app.addHook('onClose', async () => {
+    clearTimeout(timer);
+    clearInterval(idleSweep);
+  });
+}
+
 export const apiApp = fp(
   async (app: FastifyInstance, deps: AppDeps) => {
     app.setValidatorCompiler(validatorCompiler);
@@ -85,6 +117,7 @@ export const apiApp = fp(
     registerInputGuard(app);
     decorateServices(app, deps);
     registerRequestIdEcho(app);
+    registerStreamDrain(app, deps.config.shutdownGraceMs);
     await registerMetrics(app, { metrics: deps.metrics, token: deps.config.metricsToken });
 
     registerSessionGuard(app);

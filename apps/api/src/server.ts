@@ -4,9 +4,6 @@ import closeWithGrace from 'close-with-grace';
 import { buildApp, SERVER_TIMEOUTS } from './app.js';
 import { createLogger, logSettingsOf } from './logging.js';
 
-/** Milliseconds graceful shutdown may take before the process exits anyway. */
-const CLOSE_GRACE_DELAY_MS = 10_000;
-
 /** Reads the configuration once, opens the runtime, builds the app, listens, closes gracefully. */
 async function main(): Promise<void> {
   const logger = createLogger(logSettingsOf(process.env));
@@ -20,7 +17,8 @@ async function main(): Promise<void> {
     server: { loggerInstance: logger, ...SERVER_TIMEOUTS },
   });
 
-  closeWithGrace({ delay: CLOSE_GRACE_DELAY_MS, logger }, async ({ err, signal }) => {
+  // SHUTDOWN_GRACE_SECONDS: how long requests in flight may take after SIGTERM before the exit
+  closeWithGrace({ delay: config.shutdownGraceMs, logger }, async ({ err, signal }) => {
     if (err) app.log.error({ err }, 'closing after an error');
     else app.log.info({ signal }, 'closing');
     await app.close();

@@ -88,6 +88,15 @@ export async function buildMcpApp(
       .send(problemBody('not_found', `No route ${request.method} ${request.url.split('?')[0]}.`)),
   );
 
+  // On close, connections whose last request is answered are closed at once (not after their
+  // keep-alive timeout), so a SIGTERM drains within SHUTDOWN_GRACE_SECONDS.
+  let idleSweep: NodeJS.Timeout | undefined;
+  app.addHook('preClose', async () => {
+    idleSweep = setInterval(() => app.server.closeIdleConnections(), 50);
+    idleSweep.unref();
+  });
+  app.addHook('onClose', async () => clearInterval(idleSweep));
+
   registerInputGuard(app);
   await registerSharedRateLimit(app, { counters: deps.counters });
 

@@ -3,9 +3,6 @@ import { ConfigError, loadConfig, openRuntime } from '@svc/service';
 import closeWithGrace from 'close-with-grace';
 import { buildMcpApp } from './app.js';
 
-/** Milliseconds graceful shutdown may take before the process exits anyway. */
-const CLOSE_GRACE_DELAY_MS = 10_000;
-
 /**
  * The standalone MCP server: the API's configuration (same environment variables: DATABASE_URL or
  * DATA_DIR, providers, quotas, OPENAI_*, PORT, HOST, BASE_URL), the same runtime, only the MCP
@@ -18,7 +15,7 @@ async function main(): Promise<void> {
   const config = await loadConfig(process.env, { info: log('info'), warn: log('warn') });
   const runtime = await openRuntime(config, { warn: log('warn') });
   const app = await buildMcpApp(runtime.deps);
-  closeWithGrace({ delay: CLOSE_GRACE_DELAY_MS }, async ({ err, signal }) => {
+  closeWithGrace({ delay: config.shutdownGraceMs }, async ({ err, signal }) => {
     if (err) app.log.error({ err }, 'closing after an error');
     else app.log.info({ signal }, 'closing');
     await app.close();

@@ -80,6 +80,7 @@ export const EnvSchema = z
     OPENAI_MAX_OUTPUT_TOKENS: z.coerce.number().int().min(64).max(100_000).default(1500),
     ADVISOR_ACCEPTS_IMAGES: booleanFlag.default(false),
     SSE_HEARTBEAT_SECONDS: z.coerce.number().positive().max(300).default(15),
+    SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(1).max(600).default(10),
     OIDC_ISSUER_URL: optionalUrl,
     OIDC_CLIENT_ID: optionalText,
     OIDC_CLIENT_SECRET: optionalText,
@@ -270,6 +271,12 @@ export interface BaseConfig {
   };
   /** `SSE_HEARTBEAT_SECONDS` (15) as ms: a comment line after this much silence on a stream. */
   readonly sseHeartbeatMs: number;
+  /**
+   * `SHUTDOWN_GRACE_SECONDS` (10) as ms: on SIGTERM/SIGINT the server stops accepting, lets
+   * requests in flight finish for this long, ends event streams still open 1 s before it with a
+   * terminal error event (`upstream_unavailable`: retry), then exits.
+   */
+  readonly shutdownGraceMs: number;
   readonly oidc: OidcConfig | undefined;
   /** Whether `POST /api/auth/register` creates accounts (403 `forbidden` when false). */
   readonly signupEnabled: boolean;
@@ -414,6 +421,7 @@ export function parseConfig(env: Record<string, string | undefined>): BaseConfig
       acceptsImages: e.ADVISOR_ACCEPTS_IMAGES,
     },
     sseHeartbeatMs: e.SSE_HEARTBEAT_SECONDS * 1000,
+    shutdownGraceMs: e.SHUTDOWN_GRACE_SECONDS * 1000,
     oidc,
     signupEnabled: e.SIGNUP_ENABLED,
     cookieSecure: e.COOKIE_SECURE ?? baseUrl.startsWith('https:'),

@@ -1,5 +1,5 @@
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
-import type { FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { trackEventStream } from '../plugins/external/metrics.js';
 
 /** An open `text/event-stream` response. */
@@ -16,12 +16,47 @@ export interface EventStream {
   end(): void;
 }
 
+/** The last event of a stream that the server ends because it shuts down (see {@link endOpenStreams}). */
+export interface ShutdownEvent {
+  readonly data: string;
+  readonly event?: string;
+}
+
+interface OpenStream {
+  shutdown(): void;
+}
+
+/** The event streams open on each server (the root instance), for a graceful shutdown. */
+const openStreams = new WeakMap<object, Set<OpenStream>>();
+
+function streamsOf(server: FastifyInstance): Set<OpenStream> {
+  let set = openStreams.get(server.server);
+  if (!set) {
+    set = new Set();
+    openStreams.set(server.server, set);
+  }
+  return set;
+}
+
+/**
+ * Ends every event stream still open on `server` with its terminal shutdown event (written as
+ * the stream's last event, so the client reads "retry" rather than a cut connection) and aborts
+ * the model request behind it. Answers how many streams were ended.
+ */
+export function endOpenStreams(server: FastifyInstance): number {
+  const streams = [...streamsOf(server)];
+  for (const stream of streams) stream.shutdown();
+  return streams.length;
+}
+
 /** Options of {@link openEventStream}. */
 export interface EventStreamOptions {
   /** A comment line (`: heartbeat`) is written after this many ms without an event. */
   readonly heartbeatMs: number;
   /** Aborted with {@link EventStream.signal}; pass one created before the stream opened. */
   readonly controller?: AbortController;
+  /** The stream's last event when the server ends it on shutdown ({@link endOpenStreams}). */
+  readonly shutdownEvent: ShutdownEvent;
 }
 
 /** The event-stream headers (research/ai-anchors.md §4: also `X-Accel-Buffering: no` for nginx). */
@@ -74,7 +109,19 @@ export function openEventStream(reply: FastifyReply, options: EventStreamOptions
       arm();
     }, options.heartbeatMs);
   };
+  const registry = streamsOf(reply.server);
+  const open: OpenStream = {
+    shutdown() {
+      if (live()) raw.write(formatEvent(options.shutdownEvent.data, options.shutdownEvent.event));
+      ended = true;
+      clearTimeout(heartbeat);
+      controller.abort();
+      if (!raw.writableEnded) raw.end();
+    },
+  };
+  registry.add(open);
   raw.on('close', () => {
+    registry.delete(open);
     clearTimeout(heartbeat);
     if (!raw.writableFinished) controller.abort();
   });

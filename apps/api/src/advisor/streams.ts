@@ -1,6 +1,19 @@
 import type { AdvisorFrame, NarrativeEvent } from '@svc/advisor';
 import { PROBLEM_CODES, type ProblemCode, problemBody, toProblem } from '../problem.js';
-import type { EventStream } from './event-stream.js';
+import type { EventStream, ShutdownEvent } from './event-stream.js';
+
+const SHUTTING_DOWN = 'The server is shutting down; send the request again.';
+
+/** The last event of a narrative stream ended by a shutdown: `event: error` with a problem. */
+export function narrativeShutdownEvent(instance: string): ShutdownEvent {
+  const body = problemBody('upstream_unavailable', SHUTTING_DOWN, { instance });
+  return { data: JSON.stringify(body), event: 'error' };
+}
+
+/** The last frame of an advisor stream ended by a shutdown: a terminal `error` frame. */
+export const ADVISOR_SHUTDOWN_EVENT: ShutdownEvent = {
+  data: JSON.stringify({ type: 'error', code: 'upstream_unavailable', message: SHUTTING_DOWN }),
+};
 
 /** A frame or event code as a problem code of CONTRACT §1 (unknown codes: `upstream_unavailable`). */
 export function asProblemCode(code: string): ProblemCode {

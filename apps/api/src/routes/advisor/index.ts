@@ -2,7 +2,12 @@ import type { AiFlows } from '@svc/service';
 import { AiChatResponse, ConfirmProposalRequest, ConfirmProposalResult } from '@svc/use-cases';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { openEventStream } from '../../advisor/event-stream.js';
-import { asProblemCode, collectTurn, pipeFrames } from '../../advisor/streams.js';
+import {
+  ADVISOR_SHUTDOWN_EVENT,
+  asProblemCode,
+  collectTurn,
+  pipeFrames,
+} from '../../advisor/streams.js';
 import { eventStreamResponse, jsonResponse } from '../../openapi.js';
 import { currentUser } from '../../plugins/app/session-guard.js';
 import { ApiError, errorResponses } from '../../problem.js';
@@ -67,7 +72,11 @@ export const advisorRoutes: FastifyPluginAsyncZod<AdvisorRouteOptions> = async (
     handler: async (request, reply) => {
       const disconnect = new AbortController();
       const frames = await startTurn(ai, request, disconnect.signal);
-      const stream = openEventStream(reply, { heartbeatMs, controller: disconnect });
+      const stream = openEventStream(reply, {
+        heartbeatMs,
+        controller: disconnect,
+        shutdownEvent: ADVISOR_SHUTDOWN_EVENT,
+      });
       await pipeFrames(frames, stream, request.url, (err) =>
         request.log.error({ err }, 'advisor stream failed'),
       );

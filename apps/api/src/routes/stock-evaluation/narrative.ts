@@ -2,7 +2,7 @@ import type { AiFlows } from '@svc/service';
 import { NarrativeRequest } from '@svc/use-cases';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { openEventStream } from '../../advisor/event-stream.js';
-import { pipeNarrative } from '../../advisor/streams.js';
+import { narrativeShutdownEvent, pipeNarrative } from '../../advisor/streams.js';
 import { eventStreamResponse } from '../../openapi.js';
 import { currentUser } from '../../plugins/app/session-guard.js';
 import { errorResponses } from '../../problem.js';
@@ -62,6 +62,7 @@ export const narrativeRoutes: FastifyPluginAsyncZod<NarrativeRouteOptions> = asy
       const stream = openEventStream(reply, {
         heartbeatMs: options.heartbeatMs,
         controller: disconnect,
+        shutdownEvent: narrativeShutdownEvent(request.url),
       });
       await pipeNarrative(events, stream, request.url, (err) =>
         request.log.error({ err }, 'narrative stream failed'),
