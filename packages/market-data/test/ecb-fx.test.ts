@@ -106,6 +106,7 @@ describe('createEcbHttpFxProvider against a local server', () => {
   beforeAll(async () => {
     server = await startServer((req, res) => {
       requests += 1;
+      if (req.url === '/never-answers.xml') return; // holds the request open, answers nothing
       if (failing || req.url !== '/eurofxref-daily.xml') {
         res.writeHead(503).end();
         return;
@@ -133,6 +134,16 @@ describe('createEcbHttpFxProvider against a local server', () => {
     clock = 1000;
     expect((await fx.getRate('EUR', 'JPY'))?.rate).toBe(163.36);
     expect(requests).toBe(2);
+  });
+
+  it('gives up on a server that never answers after timeoutMs: upstream_unavailable, no hang', async () => {
+    const fx = createEcbHttpFxProvider({ url: `${server.url}/never-answers.xml`, timeoutMs: 150 });
+    const started = Date.now();
+    await expect(fx.getRate('EUR', 'USD')).rejects.toMatchObject({
+      name: 'MarketDataError',
+      code: 'upstream_unavailable',
+    });
+    expect(Date.now() - started).toBeLessThan(5_000);
   });
 
   it('serves the cached rates when a refresh fails, errors without any', async () => {
