@@ -106,7 +106,10 @@ describe('advisor without a model (offline rules)', () => {
   let bob: User;
 
   beforeAll(async () => {
-    ctx = await createTestContext();
+    // 10 turns a month for this suite's users (the free plan's 5 are fewer than its turns)
+    ctx = await createTestContext({
+      env: { QUOTA_LIMITS: '{"free":{"ai_consult":{"limit":10}}}' },
+    });
     ({ alice, bob } = await setUp(ctx, 'offline'));
   });
   afterAll(() => ctx.close());
@@ -187,6 +190,53 @@ describe('advisor without a model (offline rules)', () => {
 
   it('turns an attached broker CSV into a proposed import, applied once on confirm', async () => {
     const csv = readFileSync(sharedData(GHOSTFOLIO_OK), 'utf8');
+    const propose = async () => {
+      const res = await chatWithFiles(
+        ctx,
+        alice,
+        {
+          payload: JSON.stringify({ messages: [], activePortfolioId: alice.portfolioId }),
+          userText: 'Import this file',
+        },
+        [{ name: 'export.csv', type: 'text/csv', data: csv }],
+      );
+      expect(res.statusCode, res.body).toBe(200);
+      return proposalsOf(advisorFrames(res.body))[0];
+    };
+    // Two proposals of the same file before either is confirmed (two tabs, a repeated ask).
+    const [first, second] = [await propose(), await propose()];
+    expect(first).toMatchObject({
+      kind: 'import_transactions',
+      payload: { portfolioId: alice.portfolioId, newRows: 1, alreadyPresent: 0 },
+    });
+    expect(JSON.stringify(first?.payload)).not.toContain('VTI,'); // the file stays on the server
+    expect(await holdingSymbols(ctx, alice)).toEqual(['AAPL']);
+
+    const applied = await confirm(ctx, alice, first?.id ?? '', 'accept');
+    expect(applied.statusCode, applied.body).toBe(200);
+    expect(applied.json()).toMatchObject({
+      status: 'applied',
+      result: { imported: 1, alreadyPresent: 0 },
+    });
+    expect(await holdingSymbols(ctx, alice)).toEqual(['AAPL', 'VTI']);
+    expectProblem(await confirm(ctx, alice, first?.id ?? '', 'accept'), 409, 'conflict');
+
+    // The second proposal goes through the same fingerprints: nothing is imported twice.
+    const again = await confirm(ctx, alice, second?.id ?? '', 'accept');
+    expect(again.statusCode, again.body).toBe(200);
+    expect(again.json()).toMatchObject({
+      status: 'applied',
+      result: { imported: 0, alreadyPresent: 1 },
+    });
+    const transactions = await ctx.app.inject({
+      url: `/api/transactions?portfolioId=${alice.portfolioId}`,
+      headers: { cookie: alice.cookie },
+    });
+    const { items } = transactions.json() as { items: { symbol?: string }[] };
+    const vti = items.filter((t) => t.symbol === 'VTI');
+    expect(vti).toHaveLength(1);
+
+    // A third ask, now that the file is in: no proposal, the answer says why.
     const res = await chatWithFiles(
       ctx,
       alice,
@@ -196,19 +246,8 @@ describe('advisor without a model (offline rules)', () => {
       },
       [{ name: 'export.csv', type: 'text/csv', data: csv }],
     );
-    expect(res.statusCode, res.body).toBe(200);
-    const [proposal] = proposalsOf(advisorFrames(res.body));
-    expect(proposal).toMatchObject({
-      kind: 'import_transactions',
-      payload: { portfolioId: alice.portfolioId },
-    });
-    expect(await holdingSymbols(ctx, alice)).toEqual(['AAPL']);
-
-    const applied = await confirm(ctx, alice, proposal?.id ?? '', 'accept');
-    expect(applied.statusCode, applied.body).toBe(200);
-    expect(applied.json()).toMatchObject({ status: 'applied', result: { imported: 1 } });
-    expect(await holdingSymbols(ctx, alice)).toEqual(['AAPL', 'VTI']);
-    expectProblem(await confirm(ctx, alice, proposal?.id ?? '', 'accept'), 409, 'conflict');
+    expect(proposalsOf(advisorFrames(res.body))).toEqual([]);
+    expect(res.body).toContain('already in');
   });
 
   it("shows a broker CSV's line errors and proposes nothing", async () => {

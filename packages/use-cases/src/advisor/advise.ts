@@ -16,7 +16,11 @@ import { buildReadTools, type ReadToolDeps } from './read-tools.js';
 import { AdvisorChatRequest } from './schemas.js';
 
 /** What {@link createAdvisorService} needs; created once by the app. */
-export interface AdvisorServiceDeps extends ReadToolDeps, Omit<ProposalToolDeps, 'portfolios'> {
+export interface AdvisorServiceDeps
+  extends Omit<ReadToolDeps, 'portfolios'>,
+    Omit<ProposalToolDeps, 'portfolios'> {
+  /** The portfolio flows the read tools and the proposal tools call (reads, import dry runs). */
+  readonly portfolios: ReadToolDeps['portfolios'] & ProposalToolDeps['portfolios'];
   /** The advisor model, or null: the offline rules of `@svc/advisor` answer. */
   readonly endpoint: ModelEndpoint | null;
   /** Quotas counted in the database; `ai_consult` is consumed once per turn. */

@@ -13,7 +13,7 @@ import type { ToolScope } from './read-tools.js';
 export interface ProposalToolDeps {
   /** Where proposals are stored (`advisor_proposals` of `@svc/portfolio-store`). */
   readonly db: Executor;
-  readonly portfolios: Pick<PortfolioService, 'listPortfolios'>;
+  readonly portfolios: Pick<PortfolioService, 'listPortfolios' | 'importBrokerCsv'>;
   readonly evaluationCache: Pick<EvaluationCacheRepository, 'get'>;
   readonly now: () => Date;
 }
@@ -180,15 +180,46 @@ export function buildProposalTools(deps: ProposalToolDeps, scope: ProposalScope)
           };
         }
         const portfolio = await ownedPortfolio(portfolioId);
+        // The dry run of the import route, against this portfolio: rows already there (same
+        // fingerprint) are not imported again; rows that would fail (a sale of units never held)
+        // give no proposal.
+        const text = file.text ?? '';
+        const preview = await deps.portfolios.importBrokerCsv(userId, portfolio.id, text, {
+          dryRun: true,
+        });
+        if (preview.failed.length > 0) {
+          const errors = preview.failed.slice(0, MAX_LINE_ERRORS_SHOWN);
+          return {
+            data: { imported: false, format: preview.format, errors },
+            summary: `${file.filename}: ${preview.failed.length} row(s) cannot be imported into “${portfolio.name}” (${errors.map((e) => `line ${e.line}: ${e.message}`).join('; ')})`,
+          };
+        }
+        if (preview.imported === 0) {
+          return {
+            data: {
+              imported: false,
+              format: preview.format,
+              alreadyPresent: preview.alreadyPresent,
+            },
+            summary: `${file.filename}: all ${preview.rows} transaction(s) are already in “${portfolio.name}”; nothing to import`,
+          };
+        }
+        const already =
+          preview.alreadyPresent > 0
+            ? `; ${preview.alreadyPresent} already there are left out`
+            : '';
         return propose({
           kind: 'import_transactions',
-          summary: `Import ${parsed.transactions.length} transaction(s) from ${file.filename} (${parsed.format}) into “${portfolio.name}”`,
+          summary: `Import ${preview.imported} transaction(s) from ${file.filename} (${preview.format}) into “${portfolio.name}”${already}`,
           payload: {
             portfolioId: portfolio.id,
             filename: file.filename,
-            format: parsed.format,
-            transactions: parsed.transactions,
-            skipped: parsed.skipped,
+            format: preview.format,
+            text,
+            rows: preview.rows,
+            newRows: preview.imported,
+            alreadyPresent: preview.alreadyPresent,
+            skipped: preview.skipped,
           },
         });
       },

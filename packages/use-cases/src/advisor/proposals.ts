@@ -25,7 +25,12 @@ export const ProposalPayloads = {
     portfolioId: z.string(),
     filename: z.string(),
     format: z.string(),
-    transactions: z.array(NewTransaction).min(1),
+    /** The file, imported on confirmation by the broker-import flow (fingerprints, one transaction). */
+    text: z.string().min(1),
+    /** What the dry run said: rows the file yields, rows new to the portfolio, rows already there. */
+    rows: z.number().int().min(0),
+    newRows: z.number().int().min(0),
+    alreadyPresent: z.number().int().min(0),
   }),
 } as const satisfies Record<ProposalKind, z.ZodType>;
 
@@ -36,13 +41,17 @@ export interface ProposalDraft<K extends ProposalKind = ProposalKind> {
   readonly payload: z.input<(typeof ProposalPayloads)[K]> & Record<string, unknown>;
 }
 
-/** A stored proposal as the `proposal` frame shows it. */
+/**
+ * A stored proposal as the `proposal` frame shows it; an import's file text stays on the server
+ * (the user sent it; the frame names the file and the counts).
+ */
 export function toProposalView(row: AdvisorProposal): ProposalView {
+  const { text: _text, ...payload } = row.payload as Record<string, unknown>;
   return {
     id: row.id,
     kind: row.kind as ProposalKind,
     summary: row.summary,
-    payload: row.payload,
+    payload: row.kind === 'import_transactions' ? payload : row.payload,
     expiresAt: row.expiresAt,
   };
 }
@@ -87,7 +96,7 @@ export type ApplyDeps = Omit<PortfolioServiceDeps, 'db'>;
 
 /**
  * Applies a proposal's payload through the same flows as the REST writes (`createPortfolio`,
- * `recordTransaction`, `reports.save`), on `trx`.
+ * `recordTransaction`, `importBrokerCsv`, `reports.save`), on `trx`.
  * @throws UseCaseError `validation_failed` (payload no longer valid, sell beyond holdings, …),
  *   `not_found` (the portfolio is gone), `conflict` (the evaluation to save left the cache).
  */
@@ -110,12 +119,16 @@ export async function applyProposal(
       return { transaction: await portfolios.recordTransaction(userId, portfolioId, transaction) };
     }
     case 'import_transactions': {
-      const { portfolioId, transactions } = parsePayload(kind, proposal.payload);
-      const recorded = [];
-      for (const tx of transactions) {
-        recorded.push(await portfolios.recordTransaction(userId, portfolioId, tx));
-      }
-      return { imported: recorded.length, transactions: recorded };
+      // The same flow as POST /portfolios/{id}/import: every row fingerprinted, the rows the
+      // portfolio already holds dropped, all or nothing (here inside the confirmation's
+      // transaction). Two proposals of one file, both confirmed, import it once.
+      const { portfolioId, text } = parsePayload(kind, proposal.payload);
+      const result = await portfolios.importBrokerCsv(userId, portfolioId, text);
+      return {
+        imported: result.imported,
+        alreadyPresent: result.alreadyPresent,
+        importBatchId: result.importBatchId,
+      };
     }
     case 'save_moat_report': {
       const { symbol, tags } = parsePayload(kind, proposal.payload);
