@@ -68,6 +68,7 @@ export const EnvSchema = z
     QUOTES_API_KEY: optionalText,
     FX_PROVIDER: z.enum(FX_PROVIDERS).default('ecb'),
     ECB_FX_FILE: optionalText,
+    ISIN_SYMBOLS_FILE: optionalText,
     SESSION_CACHE_SECONDS: z.coerce.number().int().min(0).max(300).optional(),
     EVALUATION_CACHE_MEMO_SECONDS: z.coerce.number().int().min(0).max(3600).default(10),
     OPENAI_BASE_URL: optionalUrl,
@@ -231,6 +232,11 @@ export interface BaseConfig {
     /** `ECB_FX_FILE`: absolute path of the ECB CSV (ecb-file). */
     readonly file: string | undefined;
   };
+  /**
+   * `ISIN_SYMBOLS_FILE`: absolute path of a JSON object `{ "<ISIN>": "<quote symbol>" }`; broker
+   * imports store the quote symbol for those ISINs (names kept). Unset: ISINs stay symbols.
+   */
+  readonly isinSymbolsFile: string | undefined;
   /**
    * Seconds a verified session (JWT + live session row + user) is kept in process memory
    * (`SESSION_CACHE_SECONDS`, 0 disables; default 5). Revocation stays immediate everywhere:
@@ -407,6 +413,7 @@ export function parseConfig(env: Record<string, string | undefined>): BaseConfig
       provider: e.FX_PROVIDER,
       file: e.ECB_FX_FILE === undefined ? undefined : resolve(e.ECB_FX_FILE),
     },
+    isinSymbolsFile: e.ISIN_SYMBOLS_FILE === undefined ? undefined : resolve(e.ISIN_SYMBOLS_FILE),
     sessionCacheSeconds: e.SESSION_CACHE_SECONDS ?? 5,
     evaluationMemoSeconds: e.EVALUATION_CACHE_MEMO_SECONDS,
     openai: {

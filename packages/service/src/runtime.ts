@@ -16,6 +16,8 @@ import {
   createPortfolioService,
   createQuoteService,
   createQuoteSource,
+  type IsinResolver,
+  loadIsinTable,
   openSessionChangeFeed,
 } from '@svc/use-cases';
 import { createAiFlows } from './advisor/flows.js';
@@ -91,7 +93,14 @@ export async function openRuntime(
     quotes: quoteSource.quotes,
     fx: metrics.instrument('fx', openFxProvider(config.fx)),
   };
-  const portfolio = createPortfolioFlows({ db: database.db, ...market });
+  const isinSymbols = config.isinSymbolsFile
+    ? await loadIsinTable(config.isinSymbolsFile)
+    : undefined;
+  const portfolio = createPortfolioFlows({
+    db: database.db,
+    ...market,
+    ...(isinSymbols ? { isinSymbols } : {}),
+  });
   const ai = createAiFlows({ config, db: database.db, repos, quotas, moat, portfolio, market });
   // With a PostgreSQL server other processes may end sessions: follow the database's announcements.
   const sessions =
@@ -154,11 +163,19 @@ export function createPortfolioFlows(options: {
   readonly fx: FxProvider | null;
   /** Clock; default `() => new Date()`. */
   readonly now?: () => Date;
+  /** ISIN → quote symbol for broker imports (`ISIN_SYMBOLS_FILE`). */
+  readonly isinSymbols?: IsinResolver;
 }): PortfolioFlows {
   const { db, quotes, fx } = options;
   const now = options.now ?? (() => new Date());
   return {
-    portfolios: createPortfolioService({ db, quotes, fx, now }),
+    portfolios: createPortfolioService({
+      db,
+      quotes,
+      fx,
+      now,
+      ...(options.isinSymbols ? { isinSymbols: options.isinSymbols } : {}),
+    }),
     quotes: createQuoteService({ quotes, fx, now }),
   };
 }

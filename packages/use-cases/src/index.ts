@@ -68,6 +68,12 @@ export {
   importBrokerFile,
   previewBrokerImport,
 } from './portfolio/broker-import.js';
+export {
+  createIsinTable,
+  ISIN_PATTERN,
+  type IsinResolver,
+  loadIsinTable,
+} from './portfolio/isin-symbols.js';
 export { MAX_CACHED_MARKET_DATA_AGE_DAYS } from './portfolio/market-inputs.js';
 export {
   createPortfolioService,

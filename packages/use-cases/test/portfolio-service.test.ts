@@ -11,6 +11,7 @@ import { createRepositories } from '@svc/portfolio-store';
 import { createTestBackends, type TestDatabase, uniqueEmail } from '@svc/portfolio-store/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UseCaseError } from '../src/errors.js';
+import { createIsinTable } from '../src/portfolio/isin-symbols.js';
 import { createPortfolioService } from '../src/portfolio/portfolio-service.js';
 import { RevaluationResult, TransactionPage } from '../src/portfolio/schemas.js';
 import { BROKER_EXPORTS_DIR, ECB_HISTORY_CSV, PRICES_DIR } from './shared-data.js';
@@ -565,5 +566,38 @@ describe.each(engines)('portfolio flows on $name', (engine) => {
         marketValueEur: '4984.56',
       }),
     ]);
+  });
+
+  it('maps ISINs to quote symbols with a configured resolver, keeping the export names', async () => {
+    // Trading 212 names instruments by ISIN (trading212-export.csv: market buys of Cisco,
+    // US17275R1023, and VICI Properties, US9256521090, on 2023-12-18). Without a resolver the
+    // holdings are keyed by ISIN; with one, by the quote symbol, named as the export names them.
+    // Unknown ISINs stay as they are.
+    const text = readExport('export-to-ghostfolio/trading212-export.csv');
+    const isinSymbols = createIsinTable({ US17275R1023: 'csco', US9256521090: 'VICI' });
+    const resolving = createPortfolioService({
+      db: database.db,
+      quotes,
+      fx,
+      now: time.now,
+      isinSymbols,
+    });
+    const userA = await newUser('isin-a');
+    const userB = await newUser('isin-b');
+    const mapped = await resolving.createPortfolio(userA, { name: 'T212' });
+    const plain = await service().createPortfolio(userB, { name: 'T212' });
+    const withResolver = await resolving.importBrokerCsv(userA, mapped.id, text);
+    const without = await service().importBrokerCsv(userB, plain.id, text);
+    const symbols = (result: typeof without) => result.holdings.map((h) => h.symbol).sort();
+    expect(symbols(without)).toContain('US17275R1023');
+    expect(symbols(withResolver)).toContain('CSCO');
+    expect(symbols(withResolver)).toContain('VICI');
+    expect(symbols(withResolver)).not.toContain('US17275R1023');
+    expect(withResolver.holdings.find((h) => h.symbol === 'CSCO')?.name).toBe('Cisco Systems');
+    // the other ISINs are untouched, so both imports hold the same number of positions
+    expect(withResolver.holdings).toHaveLength(without.holdings.length);
+    // fingerprints are taken before the mapping: importing again stores nothing
+    const again = await resolving.importBrokerCsv(userA, mapped.id, text);
+    expect(again).toMatchObject({ imported: 0, alreadyPresent: withResolver.imported });
   });
 });

@@ -10,6 +10,7 @@ import { createRepositories, type Executor } from '@svc/portfolio-store';
 import type { z } from 'zod';
 import { UseCaseError } from '../errors.js';
 import { utcDay } from './decimal-text.js';
+import { ISIN_PATTERN, type IsinResolver } from './isin-symbols.js';
 import { deriveChecked, fromStoreError, readLedgerWithNames } from './ledger.js';
 import { encodeTransaction } from './ledger-codec.js';
 import { gatherMarketInputs, historicEurRates, type MarketInputsDeps } from './market-inputs.js';
@@ -20,6 +21,12 @@ import { BrokerImportOptions, type ImportLine, type ImportResult } from './schem
 /** What {@link previewBrokerImport} reads: the database only. */
 export interface BrokerImportPreviewDeps {
   readonly db: Executor;
+  /**
+   * Maps instruments the export names by ISIN to quote symbols (`ISIN_SYMBOLS_FILE`); unknown
+   * ISINs, and every ISIN without a resolver, stay the symbol. Applied after fingerprinting, so a
+   * re-import after the table changed still finds its rows.
+   */
+  readonly isinSymbols?: IsinResolver;
 }
 
 /** What {@link importBrokerFile} needs: the database, the market data and the clock. */
@@ -55,7 +62,7 @@ export async function previewBrokerImport(
     const failed = failedResult(parsed.format ?? 'mapped', parsed.errors);
     return parsed.proposal ? { ...failed, proposal: parsed.proposal } : failed;
   }
-  const attempt = await planAgainst(repos, userId, portfolioId, parsed, settings);
+  const attempt = await planAgainst(repos, userId, portfolioId, parsed, settings, deps.isinSymbols);
   if (!attempt.plan.ok) return failedResult(parsed.format, attempt.plan.errors, parsed);
   return toResult(parsed, attempt.plan, attempt.names, { dryRun: true, importBatchId: null });
 }
@@ -85,7 +92,7 @@ export async function importBrokerFile(
   const parsed = parse(text, settings);
   if (!parsed.ok) throw failure(parsed.errors);
   // a first plan outside the transaction tells which quotes and rates to fetch
-  const draft = await planAgainst(repos, userId, portfolioId, parsed, settings);
+  const draft = await planAgainst(repos, userId, portfolioId, parsed, settings, deps.isinSymbols);
   if (!draft.plan.ok) throw failure(draft.plan.errors);
   const drafted = draft.plan;
   const valuedAt = deps.now();
@@ -102,7 +109,14 @@ export async function importBrokerFile(
       if (!(await tx.portfolios.lockForUpdate(userId, portfolioId))) {
         throw new UseCaseError('not_found', `portfolio ${portfolioId} not found`);
       }
-      const { plan, names, ledger } = await planAgainst(tx, userId, portfolioId, parsed, settings);
+      const { plan, names, ledger } = await planAgainst(
+        tx,
+        userId,
+        portfolioId,
+        parsed,
+        settings,
+        deps.isinSymbols,
+      );
       if (!plan.ok) throw failure(plan.errors);
       const rows = plan.transactions.map((p) => ({
         ...encodeTransaction(p.transaction),
@@ -162,14 +176,30 @@ async function requirePortfolio(
   }
 }
 
+/** The rows with their ISIN symbols replaced by the resolver's quote symbols (names kept). */
+function resolveIsins<
+  R extends { transaction: { symbol?: string | undefined }; name?: string | undefined },
+>(rows: R[], resolver: IsinResolver | undefined): R[] {
+  if (!resolver) return rows;
+  return rows.map((row) => {
+    const isin = row.transaction.symbol;
+    if (isin === undefined || !ISIN_PATTERN.test(isin)) return row;
+    const symbol = resolver.symbolOf(isin);
+    return symbol === undefined
+      ? row
+      : { ...row, name: row.name ?? isin, transaction: { ...row.transaction, symbol } };
+  });
+}
+
 async function planAgainst(
   repos: ReturnType<typeof createRepositories>,
   userId: string,
   portfolioId: string,
   parsed: ParsedOk,
   settings: Settings,
+  isinSymbols?: IsinResolver,
 ): Promise<{ plan: ImportPlan; names: Map<string, string>; ledger: LedgerTransaction[] }> {
-  const rows = fingerprintRows(parsed.format, parsed.rows);
+  const rows = resolveIsins(fingerprintRows(parsed.format, parsed.rows), isinSymbols);
   const { ledger, names } = await readLedgerWithNames(repos.transactions, userId, portfolioId);
   const present = await repos.transactions.presentFingerprints(
     userId,

@@ -10,6 +10,7 @@ import { createRepositories, type Executor } from '@svc/portfolio-store';
 import type { z } from 'zod';
 import { UseCaseError } from '../errors.js';
 import { importBrokerFile } from './broker-import.js';
+import type { IsinResolver } from './isin-symbols.js';
 import { deriveChecked, fromStoreError, readLedger } from './ledger.js';
 import { decodeTransaction, encodeTransaction } from './ledger-codec.js';
 import { toCashPosition, toHolding } from './position-records.js';
@@ -35,6 +36,8 @@ export interface PortfolioServiceDeps {
   readonly fx: FxProvider | null;
   /** The clock: the valuation instant (`valuedAt`) and the day quotes and rates are taken for. */
   readonly now: () => Date;
+  /** ISIN → quote symbol for broker imports (`ISIN_SYMBOLS_FILE`); absent: ISINs stay symbols. */
+  readonly isinSymbols?: IsinResolver;
 }
 
 /** Options of {@link PortfolioService.importBrokerCsv}: {@link BrokerImportOptions}. */
