@@ -272,6 +272,92 @@ describe.each(ENGINES)('broker import over HTTP on %s', (engine) => {
     expect(bad.statusCode).toBe(400);
   });
 
+  it('saves a confirmed mapping for its header set; the next such file imports without it', async () => {
+    const header = 'Datum;Typ;Wertpapier;ISIN;Anzahl;Kurs;Währung;Gebühren;Betrag';
+    const first = [
+      header,
+      '15.03.2024;Kauf;Apple Inc.;US0378331005;2;150,50;USD;1,00;-302,00',
+      '21.03.2024;Einzahlung;;;;;USD;;1.000,00',
+    ].join('\n');
+    const p = await freshPortfolio('Saved mapping');
+    const dry = await upload(p.id, 'unknown.csv', '?dryRun=1', first);
+    const { proposal } = ImportResult.parse(dry.json());
+    const mapping = encodeURIComponent(JSON.stringify(proposal?.mapping));
+    const saved = await upload(p.id, 'unknown.csv', `?mapping=${mapping}&saveMapping=1`, first);
+    expect(saved.statusCode, saved.body).toBe(201);
+    const savedResult = ImportResult.parse(saved.json());
+    expect(savedResult.savedMapping).toMatchObject({ saved: true, used: false });
+
+    // Next month's file: the same columns in another order and case, new rows.
+    const columns = header.split(';');
+    const order = [8, 0, 1, 2, 3, 4, 5, 6, 7];
+    const row = '22.04.2024;Kauf;Apple Inc.;US0378331005;1;160,00;USD;1,00;-161,00'.split(';');
+    const second = [
+      order.map((i) => (columns[i] ?? '').toUpperCase()).join(';'),
+      order.map((i) => row[i] ?? '').join(';'),
+    ].join('\n');
+    const dryAgain = ImportResult.parse(
+      (await upload(p.id, 'next.csv', '?dryRun=1', second)).json(),
+    );
+    expect(dryAgain).toMatchObject({ imported: 1, failed: [], savedMapping: { used: true } });
+    const again = await upload(p.id, 'next.csv', '', second);
+    expect(again.statusCode, again.body).toBe(201);
+    expect(ImportResult.parse(again.json()).savedMapping).toMatchObject({
+      id: savedResult.savedMapping?.id,
+      used: true,
+      saved: false,
+    });
+    const { quantities, cash } = await positions(p.id);
+    expect(quantities).toEqual({ 'US0378331005 USD': '3' });
+    // 1000 − 302 − 161 = 537
+    expect(cash).toEqual({ USD: '537.00' });
+
+    const list = await ctx.app.inject({ url: '/api/import-mappings', headers: headers() });
+    expect(list.statusCode).toBe(200);
+    expect(list.json()).toEqual([
+      expect.objectContaining({
+        id: savedResult.savedMapping?.id,
+        headers: columns.map((c) => c.toLowerCase()),
+      }),
+    ]);
+
+    // Another user sees none of it: their file with these columns is unknown to them.
+    const other = await registerUser(ctx.app, `mapping-other-${engine}@example.com`);
+    const otherHeaders = { cookie: other.cookie, ...ORIGIN };
+    const theirs = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/portfolios',
+      headers: otherHeaders,
+      payload: { name: 'Theirs' },
+    });
+    const refused = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/portfolios/${theirs.json().id}/import`,
+      headers: { ...otherHeaders, 'content-type': 'text/csv' },
+      payload: second,
+    });
+    expect(refused.statusCode).toBe(400);
+    const theirList = await ctx.app.inject({ url: '/api/import-mappings', headers: otherHeaders });
+    expect(theirList.json()).toEqual([]);
+    const notTheirs = await ctx.app.inject({
+      method: 'DELETE',
+      url: `/api/import-mappings/${savedResult.savedMapping?.id}`,
+      headers: otherHeaders,
+    });
+    expect(notTheirs.statusCode).toBe(404);
+
+    // Deleted, the mapping no longer applies.
+    const deleted = await ctx.app.inject({
+      method: 'DELETE',
+      url: `/api/import-mappings/${savedResult.savedMapping?.id}`,
+      headers: headers(),
+    });
+    expect(deleted.statusCode).toBe(204);
+    expect((await upload(p.id, 'next.csv', '?dryRun=1', second)).json()).toMatchObject({
+      failed: [expect.objectContaining({ line: 1 })],
+    });
+  });
+
   it('imports a file of 10,000 rows', async () => {
     const p = await freshPortfolio('Big');
     const rows = ['Date,Code,DataSource,Currency,Price,Quantity,Action,Fee,Note'];

@@ -193,6 +193,41 @@ describe('OpenAPI document', () => {
     await check('/api/quote', { url: '/api/quote?symbol=AAPL', headers: { cookie } });
     await check('/api/quote', { url: '/api/quote?symbol=ZZZZZ', headers: { cookie } });
     await check('/api/quote', { url: '/api/quote?symbol=%24%24', headers: { cookie } });
+    // a mapping saved with an import of an unknown broker's file, listed, deleted
+    const unknown = [
+      'Datum;Typ;Wertpapier;ISIN;Anzahl;Kurs;Währung;Gebühren;Betrag',
+      '21.03.2024;Einzahlung;;;;;USD;;1.000,00',
+    ].join('\n');
+    const preview = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/portfolios/${id}/import?dryRun=1`,
+      headers: { ...write, 'content-type': 'text/csv' },
+      payload: unknown,
+    });
+    const proposed = JSON.stringify(preview.json().proposal?.mapping);
+    const imported = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/portfolios/${id}/import?saveMapping=1&mapping=${encodeURIComponent(proposed)}`,
+      headers: { ...write, 'content-type': 'text/csv' },
+      payload: unknown,
+    });
+    const saved = await check('/api/import-mappings', {
+      url: '/api/import-mappings',
+      headers: { cookie },
+    });
+    expect(imported.statusCode, imported.body).toBe(201);
+    expect(saved.json()).toHaveLength(1);
+    const mappingId = (saved.json() as { id: string }[])[0]?.id ?? 'none';
+    await check('/api/import-mappings/{id}', {
+      method: 'DELETE',
+      url: `/api/import-mappings/${mappingId}`,
+      headers: write,
+    });
+    await check('/api/import-mappings/{id}', {
+      method: 'DELETE',
+      url: `/api/import-mappings/${mappingId}`,
+      headers: write,
+    });
   }
 
   /** The narrative, advisor, confirm and ai-chat operations (offline model), with their errors. */

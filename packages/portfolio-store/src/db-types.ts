@@ -228,6 +228,17 @@ export interface AdvisorProposalsTable {
   created_at: GeneratedTimestamp;
 }
 
+/** `import_mappings`: column mappings a user confirmed, one per header set (migration 0007). */
+export interface ImportMappingsTable {
+  id: Generated<string>;
+  user_id: string;
+  header_key: string;
+  headers: JSONColumnType<string[]>;
+  mapping: JSONColumnType<Record<string, unknown>>;
+  created_at: GeneratedTimestamp;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
 /** The database: every table, keyed by its SQL name (the Kysely `DB` type). */
 export interface DB {
   users: UsersTable;
@@ -244,4 +255,5 @@ export interface DB {
   evaluation_cache: EvaluationCacheTable;
   moat_reports: MoatReportsTable;
   advisor_proposals: AdvisorProposalsTable;
+  import_mappings: ImportMappingsTable;
 }

@@ -39,6 +39,10 @@ export type {
   EvaluationCacheRepository,
   UpsertEvaluationOptions,
 } from './repositories/evaluation-cache.js';
+export type {
+  ImportMappingsRepository,
+  SavedImportMapping,
+} from './repositories/import-mappings.js';
 export { createRepositories, type Repositories } from './repositories/index.js';
 export type {
   FxRate,

@@ -15,6 +15,7 @@ const TABLES = [
   'evaluation_cache',
   'fx_rates',
   'holdings',
+  'import_mappings',
   'moat_reports',
   'personal_access_tokens',
   'portfolios',

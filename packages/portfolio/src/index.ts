@@ -29,6 +29,8 @@ export {
   type BrokerCsvResult,
   type BrokerFormat,
   DEFAULT_IMPORT_LIMITS,
+  headerSet,
+  headerSetKey,
   type ImportedRow,
   type ImportIssue,
   type ImportLimits,

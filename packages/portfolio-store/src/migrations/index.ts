@@ -3,6 +3,7 @@ import { initialSchema } from './0001-initial-schema.js';
 import { transactionAmountRatio } from './0002-transaction-amount-ratio.js';
 import { importFingerprints } from './0003-import-fingerprints.js';
 import { sharedLimitsAndSessionNotify } from './0006-shared-limits-and-session-notify.js';
+import { importMappings } from './0007-import-mappings.js';
 
 /**
  * Every migration, keyed by name; names sort in the order they run. Imported statically (no
@@ -13,6 +14,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0002-transaction-amount-ratio': transactionAmountRatio,
   '0003-import-fingerprints': importFingerprints,
   '0006-shared-limits-and-session-notify': sharedLimitsAndSessionNotify,
+  '0007-import-mappings': importMappings,
 };
 
 /** A Kysely `MigrationProvider` over {@link MIGRATIONS}. */

@@ -1,5 +1,6 @@
 import { createAdvisorProposalsRepository } from './advisor-proposals.js';
 import { createEvaluationCacheRepository } from './evaluation-cache.js';
+import { createImportMappingsRepository } from './import-mappings.js';
 import { createMarketDataRepository } from './market-data.js';
 import { createMoatReportsRepository } from './moat-reports.js';
 import { createPersonalAccessTokensRepository } from './personal-access-tokens.js';
@@ -42,6 +43,7 @@ export function createRepositories(db: Executor) {
     reports: createMoatReportsRepository(db),
     proposals: createAdvisorProposalsRepository(db),
     quotaUsage: createQuotaUsageRepository(db),
+    importMappings: createImportMappingsRepository(db),
   };
 }
 

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { NewTransaction } from '../transaction.js';
 import { normalizeNewlines, readHeader, readTable } from './csv-records.js';
 import { mapGhostfolioJson } from './formats/ghostfolio-json.js';
@@ -178,13 +179,37 @@ function readWith(
   return collect(format, outcomes);
 }
 
-/** A column mapping proposed for a CSV no format recognises (the most frequent delimiter). */
-function proposeFor(text: string): MappingProposal | undefined {
+/** The delimiter that splits the first line into the most fields. */
+function likelyDelimiter(text: string): ',' | ';' | '\t' | '|' {
   const firstLine = text.split('\n', 1)[0] ?? '';
   const delimiters = [',', ';', '\t', '|'] as const;
-  const delimiter = delimiters.reduce((best, d) =>
+  return delimiters.reduce((best, d) =>
     firstLine.split(d).length > firstLine.split(best).length ? d : best,
   );
+}
+
+/**
+ * The identity of a CSV's header set, under which a confirmed column mapping is saved: the
+ * header names of the first record (read with the delimiter that splits it into the most fields),
+ * trimmed, lower-cased and sorted (so the order of the columns does not matter), hashed
+ * (SHA-256, hex). `undefined` when the text has no readable header.
+ */
+export function headerSetKey(text: string): string | undefined {
+  return headerSet(text)?.key;
+}
+
+/** {@link headerSetKey} with the header names it was computed from (as read, in file order). */
+export function headerSet(text: string): { key: string; names: string[] } | undefined {
+  const normalized = normalizeNewlines(text.replace(/^\uFEFF/, ''));
+  const header = readHeader(normalized, likelyDelimiter(normalized));
+  if (!header || header.every((name) => name === '')) return undefined;
+  const sorted = [...header].map((name) => name.trim().toLowerCase()).sort();
+  return { key: createHash('sha256').update(sorted.join('\u001f')).digest('hex'), names: header };
+}
+
+/** A column mapping proposed for a CSV no format recognises (the most frequent delimiter). */
+function proposeFor(text: string): MappingProposal | undefined {
+  const delimiter = likelyDelimiter(text);
   const table = readTable(text, delimiter);
   if ('message' in table) return undefined;
   return proposeMapping(table.rawHeader, table.rows, delimiter);

@@ -1,12 +1,15 @@
 import {
+  ColumnMapping,
   type DerivedPortfolio,
   fingerprintRows,
+  headerSet,
+  headerSetKey,
   type ImportPlan,
   type LedgerTransaction,
   parseBrokerCsv,
   planImport,
 } from '@svc/portfolio';
-import { createRepositories, type Executor } from '@svc/portfolio-store';
+import { createRepositories, type Executor, type SavedImportMapping } from '@svc/portfolio-store';
 import type { z } from 'zod';
 import { UseCaseError } from '../errors.js';
 import { utcDay } from './decimal-text.js';
@@ -57,14 +60,20 @@ export async function previewBrokerImport(
   const settings = readOptions(options);
   const repos = createRepositories(deps.db);
   await requirePortfolio(repos, userId, portfolioId);
-  const parsed = parse(text, settings);
+  const { parsed, saved } = await parseWithSaved(repos, userId, text, settings);
+  const savedMapping = saved ? { savedMapping: { id: saved.id, used: true, saved: false } } : {};
   if (!parsed.ok) {
-    const failed = failedResult(parsed.format ?? 'mapped', parsed.errors);
+    const failed = { ...failedResult(parsed.format ?? 'mapped', parsed.errors), ...savedMapping };
     return parsed.proposal ? { ...failed, proposal: parsed.proposal } : failed;
   }
   const attempt = await planAgainst(repos, userId, portfolioId, parsed, settings, deps.isinSymbols);
-  if (!attempt.plan.ok) return failedResult(parsed.format, attempt.plan.errors, parsed);
-  return toResult(parsed, attempt.plan, attempt.names, { dryRun: true, importBatchId: null });
+  if (!attempt.plan.ok) {
+    return { ...failedResult(parsed.format, attempt.plan.errors, parsed), ...savedMapping };
+  }
+  return {
+    ...toResult(parsed, attempt.plan, attempt.names, { dryRun: true, importBatchId: null }),
+    ...savedMapping,
+  };
 }
 
 /**
@@ -89,7 +98,7 @@ export async function importBrokerFile(
   if (settings.dryRun) return previewBrokerImport(deps, userId, portfolioId, text, settings);
   const repos = createRepositories(deps.db);
   await requirePortfolio(repos, userId, portfolioId);
-  const parsed = parse(text, settings);
+  const { parsed, saved } = await parseWithSaved(repos, userId, text, settings);
   if (!parsed.ok) throw failure(parsed.errors);
   // a first plan outside the transaction tells which quotes and rates to fetch
   const draft = await planAgainst(repos, userId, portfolioId, parsed, settings, deps.isinSymbols);
@@ -137,10 +146,25 @@ export async function importBrokerFile(
         valuedAt: valuedAt.toISOString(),
         names,
       });
-      return toResult(parsed, plan, names, {
+      const result = toResult(parsed, plan, names, {
         dryRun: false,
         importBatchId: batch.importBatchId,
       });
+      // A confirmed mapping is saved with the import it read, in the same transaction.
+      if (settings.mapping && settings.saveMapping) {
+        const header = headerSet(text);
+        if (header !== undefined) {
+          const stored = await tx.importMappings.save(userId, {
+            headerKey: header.key,
+            headers: header.names,
+            mapping: settings.mapping,
+          });
+          return { ...result, savedMapping: { id: stored.id, used: false, saved: true } };
+        }
+      }
+      return saved
+        ? { ...result, savedMapping: { id: saved.id, used: true, saved: false } }
+        : result;
     })
     .catch((error: unknown) => fromStoreError(error, 'file'));
 }
@@ -158,12 +182,35 @@ function readOptions(options: BrokerImportOptions): Settings {
   });
 }
 
-function parse(text: string, settings: Settings) {
+function parse(text: string, settings: Settings, mapping = settings.mapping) {
   return parseBrokerCsv(text, {
     format: settings.format,
     ...(settings.accountCurrency ? { accountCurrency: settings.accountCurrency } : {}),
-    ...(settings.mapping ? { mapping: settings.mapping } : {}),
+    ...(mapping ? { mapping } : {}),
   });
+}
+
+/**
+ * Parses the file; when no format reads it and no mapping was given, with the mapping the user
+ * saved for its header set (`headerSetKey`), if any. A saved mapping that no longer validates is
+ * ignored (the file then fails as unknown, with a proposed mapping).
+ */
+async function parseWithSaved(
+  repos: ReturnType<typeof createRepositories>,
+  userId: string,
+  text: string,
+  settings: Settings,
+): Promise<{ parsed: ReturnType<typeof parseBrokerCsv>; saved?: SavedImportMapping }> {
+  const parsed = parse(text, settings);
+  if (parsed.ok || parsed.format !== undefined || settings.mapping || settings.format !== 'auto') {
+    return { parsed };
+  }
+  const headerKey = headerSetKey(text);
+  const saved =
+    headerKey === undefined ? undefined : await repos.importMappings.find(userId, headerKey);
+  const mapping = saved ? ColumnMapping.safeParse(saved.mapping) : undefined;
+  if (!saved || !mapping?.success) return { parsed };
+  return { parsed: parse(text, settings, mapping.data), saved };
 }
 
 async function requirePortfolio(

@@ -6,7 +6,7 @@ import {
   type Portfolio,
   type Transaction,
 } from '@svc/portfolio';
-import { createRepositories, type Executor } from '@svc/portfolio-store';
+import { createRepositories, type Executor, type SavedImportMapping } from '@svc/portfolio-store';
 import type { z } from 'zod';
 import { UseCaseError } from '../errors.js';
 import { importBrokerFile } from './broker-import.js';
@@ -180,6 +180,21 @@ export function createPortfolioService(deps: PortfolioServiceDeps) {
       options: BrokerImportOptions = {},
     ): Promise<ImportResult> {
       return importBrokerFile(deps, userId, portfolioId, text, options);
+    },
+
+    /** The column mappings the user saved for broker files (`saveMapping`), newest first. */
+    listImportMappings(userId: string): Promise<SavedImportMapping[]> {
+      return repos.importMappings.list(userId);
+    },
+
+    /**
+     * Deletes one of the user's saved column mappings.
+     * @throws UseCaseError `not_found` (no such mapping of this user).
+     */
+    async deleteImportMapping(userId: string, id: string): Promise<void> {
+      if (!(await repos.importMappings.delete(userId, id))) {
+        throw new UseCaseError('not_found', `import mapping ${id} not found`);
+      }
     },
 
     /**

@@ -106,6 +106,12 @@ export const BrokerImportOptions = z
     mapping: ColumnMapping.optional().describe(
       'A confirmed column mapping for a broker without a module of its own (the dry run proposes one)',
     ),
+    saveMapping: z
+      .boolean()
+      .default(false)
+      .describe(
+        'With `mapping` on a real import: save it for this header set, so the next file with the same columns imports without it',
+      ),
   })
   .meta({ id: 'BrokerImportOptions' });
 export type BrokerImportOptions = z.input<typeof BrokerImportOptions>;
@@ -169,6 +175,14 @@ export const ImportResult = z
       .string()
       .nullable()
       .describe('Shared by every transaction of this import; null on a dry run'),
+    savedMapping: z
+      .object({
+        id: z.string().describe('The saved mapping (DELETE /api/import-mappings/{id} removes it)'),
+        used: z.boolean().describe('This file was read with the mapping saved for its header set'),
+        saved: z.boolean().describe('This import saved the given mapping (`saveMapping`)'),
+      })
+      .optional()
+      .describe('The saved column mapping this import used or saved, if any'),
     proposal: z
       .object({
         mapping: ColumnMapping,

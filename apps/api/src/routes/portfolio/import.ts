@@ -101,7 +101,7 @@ export const brokerImportRoute: FastifyPluginAsyncZod<BrokerImportOptions> = asy
     },
     handler: async (request, reply) => {
       const text = await readUpload(request);
-      const { format, dryRun, oversell, accountCurrency, mapping } = request.query;
+      const { format, dryRun, oversell, accountCurrency, mapping, saveMapping } = request.query;
       const result = await options.portfolios.importBrokerCsv(
         currentUser(request).id,
         request.params.id,
@@ -112,6 +112,7 @@ export const brokerImportRoute: FastifyPluginAsyncZod<BrokerImportOptions> = asy
           ...(oversell === undefined ? {} : { oversell }),
           ...(accountCurrency === undefined ? {} : { accountCurrency }),
           ...(mapping === undefined ? {} : { mapping }),
+          ...(saveMapping === undefined ? {} : { saveMapping }),
         },
       );
       return reply.code(result.dryRun ? 200 : 201).send(result);

@@ -1,4 +1,11 @@
-import { CashPosition, Holding, NewTransaction, Portfolio, Transaction } from '@svc/portfolio';
+import {
+  CashPosition,
+  type ColumnMapping,
+  Holding,
+  NewTransaction,
+  Portfolio,
+  Transaction,
+} from '@svc/portfolio';
 import {
   CreatePortfolioInput,
   type PortfolioService,
@@ -12,7 +19,13 @@ import { jsonResponse } from '../../openapi.js';
 import { currentUser } from '../../plugins/app/session-guard.js';
 import { errorResponses } from '../../problem.js';
 import { brokerImportRoute } from './import.js';
-import { PortfolioFilterQuery, PortfolioParams, TransactionsQuery } from './schemas.js';
+import {
+  ImportMappingParams,
+  PortfolioFilterQuery,
+  PortfolioParams,
+  SavedImportMapping,
+  TransactionsQuery,
+} from './schemas.js';
 
 /** Options of {@link portfolioRoutes}. */
 export interface PortfolioRoutesOptions {
@@ -173,4 +186,37 @@ export const portfolioRoutes: FastifyPluginAsyncZod<PortfolioRoutesOptions> = as
   });
 
   await app.register(brokerImportRoute, { portfolios });
+
+  app.get('/import-mappings', {
+    config: { auth: 'session' },
+    schema: {
+      tags: TAGS,
+      summary: 'The column mappings the user saved for broker files, newest first',
+      description:
+        'Saved by an import with `mapping` and `saveMapping=1`; a later file with the same header set (column names, any order, case-insensitive) that no built-in format reads is imported with its saved mapping.',
+      response: { 200: jsonResponse('The saved mappings', z.array(SavedImportMapping)) },
+    },
+    handler: async (request) =>
+      (await portfolios.listImportMappings(currentUser(request).id)).map(
+        // stored only after ColumnMapping validated it (BrokerImportOptions)
+        ({ headerKey: _key, mapping, ...saved }) => ({
+          ...saved,
+          mapping: mapping as ColumnMapping,
+        }),
+      ),
+  });
+
+  app.delete('/import-mappings/:id', {
+    config: { auth: 'session' },
+    schema: {
+      tags: TAGS,
+      summary: 'Delete a saved column mapping',
+      params: ImportMappingParams,
+      response: { 204: z.undefined().describe('Deleted'), ...errorResponses(404) },
+    },
+    handler: async (request, reply) => {
+      await portfolios.deleteImportMapping(currentUser(request).id, request.params.id);
+      return reply.code(204).send();
+    },
+  });
 };

@@ -53,7 +53,24 @@ export const ImportQuery = z.object({
     .describe(
       'A ColumnMapping as JSON, for a broker without a module: the dry run of such a file answers `proposal.mapping` to confirm or correct and send back here',
     ),
+  saveMapping: Flag.optional().describe(
+    '1 or true, with `mapping` on a real import: save the mapping for this header set (same column names, any order, case-insensitive); later files with these columns import without `mapping` (`savedMapping.used` says so). GET /api/import-mappings lists the saved ones.',
+  ),
 });
+
+/** Path parameters of `DELETE /api/import-mappings/{id}`. */
+export const ImportMappingParams = z.object({ id: z.uuid().describe('Saved mapping id') });
+
+/** A saved column mapping, as listed. */
+export const SavedImportMapping = z
+  .object({
+    id: z.string(),
+    headers: z.array(z.string()).describe('The header names of the file it was saved from'),
+    mapping: ColumnMapping,
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .meta({ id: 'SavedImportMapping' });
 
 /** A `text/csv` import body: the broker export itself. */
 export const CsvUpload = z
