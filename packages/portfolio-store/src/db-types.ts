@@ -96,6 +96,8 @@ export interface PortfoliosTable {
   name: string;
   base_currency: ColumnType<string, string | undefined, string>;
   created_at: GeneratedTimestamp;
+  /** Realised P&L in EUR of every sale, closed positions included (migration 0008). */
+  realized_pnl_eur: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** `transactions`: the ledger that holdings and cash positions follow from. */

@@ -51,6 +51,11 @@ export interface DerivedCash {
 export interface DerivedPortfolio {
   readonly holdings: DerivedHolding[];
   readonly cash: DerivedCash[];
+  /**
+   * With `eurRateOn` only: realised P&L in EUR of every sale of the ledger, positions closed since
+   * included (the holdings carry only their own); null when a rate was missing for one.
+   */
+  readonly realizedPnlEur?: string | null;
 }
 
 /** One position of a {@link Ledger}: units and their total cost in `currency`. */
@@ -70,13 +75,20 @@ export interface Ledger {
   readonly positions: Map<string, Position>;
   readonly cash: Map<string, Dec>;
   readonly eurRateOn?: DeriveOptions['eurRateOn'];
+  /** Realised P&L in EUR of positions sold to zero (their rows leave `positions`); null once unknown. */
+  closedRealizedEur: Dec | null;
 }
 
 /** An empty {@link Ledger}. */
 export function emptyLedger(options: DeriveOptions = {}): Ledger {
   return options.eurRateOn
-    ? { positions: new Map(), cash: new Map(), eurRateOn: options.eurRateOn }
-    : { positions: new Map(), cash: new Map() };
+    ? {
+        positions: new Map(),
+        cash: new Map(),
+        eurRateOn: options.eurRateOn,
+        closedRealizedEur: new Dec(0),
+      }
+    : { positions: new Map(), cash: new Map(), closedRealizedEur: null };
 }
 
 /** Units of `symbol` in `currency` held in `ledger` now (0 when none). */
@@ -104,7 +116,15 @@ export const TYPE_RANK: Readonly<Record<LedgerTransaction['type'], number>> = {
 /** Holdings and cash of a ledger, as {@link deriveHoldings} returns them. */
 export function snapshot(ledger: Ledger): DerivedPortfolio {
   const withEur = ledger.eurRateOn !== undefined;
+  let realized: Dec | null = ledger.closedRealizedEur;
+  for (const position of ledger.positions.values()) {
+    realized =
+      realized === null || position.realizedEur === null
+        ? null
+        : realized.plus(position.realizedEur);
+  }
   return {
+    ...(withEur ? { realizedPnlEur: realized === null ? null : formatDecimal(realized) } : {}),
     holdings: [...ledger.positions.values()]
       .sort((a, b) => compare(a.symbol, b.symbol) || compare(a.currency, b.currency))
       .map((p) => toDerivedHolding(p, withEur)),
@@ -243,7 +263,14 @@ function applySell(ledger: Ledger, tx: LedgerTransaction): void {
     position.realizedEur = position.realizedEur?.plus(proceedsEur.minus(soldCostEur)) ?? null;
   }
   position.quantity = held.minus(quantity);
-  if (position.quantity.isZero()) ledger.positions.delete(key);
+  if (position.quantity.isZero()) {
+    // the position leaves the ledger; its realised P&L stays in the portfolio's total
+    ledger.closedRealizedEur =
+      ledger.closedRealizedEur === null || position.realizedEur === null
+        ? null
+        : ledger.closedRealizedEur.plus(position.realizedEur);
+    ledger.positions.delete(key);
+  }
   moveCash(ledger, tx.currency, gross.minus(fee));
 }
 

@@ -9,6 +9,9 @@ export const Portfolio = z
     name: z.string().min(1).max(200),
     baseCurrency: CurrencyCode,
     createdAt: IsoDateTime,
+    realizedPnlEur: DecimalString.optional().describe(
+      'Realised P&L in EUR of every sale, positions sold to zero included (proceeds at the sale day’s ECB rate − average EUR cost of the units sold), 2 decimals, as of the last valuation; absent before one or when a rate was missing',
+    ),
   })
   .meta({ id: 'Portfolio' })
   .describe('A portfolio of holdings, cash positions and transactions');

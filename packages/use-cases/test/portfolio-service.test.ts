@@ -600,4 +600,35 @@ describe.each(engines)('portfolio flows on $name', (engine) => {
     const again = await resolving.importBrokerCsv(userA, mapped.id, text);
     expect(again).toMatchObject({ imported: 0, alreadyPresent: withResolver.imported });
   });
+
+  it('keeps the realised P&L in EUR of a position sold to zero on the portfolio', async () => {
+    const userId = await newUser('closed');
+    const portfolios = service();
+    const portfolio = await portfolios.createPortfolio(userId, { name: 'Closed' });
+    const trade = { symbol: 'AAPL', currency: 'USD', quantity: '10' };
+    await portfolios.recordTransaction(userId, portfolio.id, {
+      type: 'deposit',
+      amount: '2000',
+      currency: 'USD',
+      executedAt: '2024-01-02T09:00:00Z',
+    });
+    await portfolios.recordTransaction(userId, portfolio.id, {
+      ...trade,
+      type: 'buy',
+      price: '150',
+      executedAt: '2024-01-02T15:00:00Z',
+    });
+    await portfolios.recordTransaction(userId, portfolio.id, {
+      ...trade,
+      type: 'sell',
+      price: '180',
+      executedAt: '2024-02-01T15:00:00Z',
+    });
+    // The holding is gone; its realised P&L stays on the portfolio. EUR cost 1500 / 1.0956
+    // (ECB 2024-01-02) = 1369.1128…; proceeds 1800 / 1.0814 (2024-02-01) = 1664.5090…;
+    // realised 295.3962… → 295.40 (the currency effect included; in USD it is 300).
+    expect(await portfolios.listHoldings(userId, { portfolioId: portfolio.id })).toEqual([]);
+    const [listed] = await portfolios.listPortfolios(userId);
+    expect(listed).toMatchObject({ id: portfolio.id, realizedPnlEur: '295.40' });
+  });
 });

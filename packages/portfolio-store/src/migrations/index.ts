@@ -4,6 +4,7 @@ import { transactionAmountRatio } from './0002-transaction-amount-ratio.js';
 import { importFingerprints } from './0003-import-fingerprints.js';
 import { sharedLimitsAndSessionNotify } from './0006-shared-limits-and-session-notify.js';
 import { importMappings } from './0007-import-mappings.js';
+import { portfolioRealizedPnl } from './0008-portfolio-realized-pnl.js';
 
 /**
  * Every migration, keyed by name; names sort in the order they run. Imported statically (no
@@ -15,6 +16,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0003-import-fingerprints': importFingerprints,
   '0006-shared-limits-and-session-notify': sharedLimitsAndSessionNotify,
   '0007-import-mappings': importMappings,
+  '0008-portfolio-realized-pnl': portfolioRealizedPnl,
 };
 
 /** A Kysely `MigrationProvider` over {@link MIGRATIONS}. */

@@ -10,6 +10,11 @@ export interface Portfolio {
   baseCurrency: string;
   /** ISO-8601. */
   createdAt: string;
+  /**
+   * Realised P&L in EUR of every sale, positions sold to zero included (decimal string, full
+   * precision), as of the last valuation; absent before one, and when a rate was missing.
+   */
+  realizedPnlEur?: string;
 }
 
 /** Fields of a new portfolio. */
@@ -25,6 +30,7 @@ function toPortfolio(row: Selectable<PortfoliosTable>): Portfolio {
     name: row.name,
     baseCurrency: row.base_currency,
     createdAt: iso(row.created_at),
+    ...(row.realized_pnl_eur === null ? {} : { realizedPnlEur: row.realized_pnl_eur }),
   };
 }
 
@@ -113,6 +119,21 @@ export function createPortfoliosRepository(db: Executor) {
         .returningAll()
         .executeTakeFirst();
       return row && toPortfolio(row);
+    },
+
+    /** Stores the portfolio's realised P&L in EUR (a valuation's); null when unknown. */
+    async setRealizedPnlEur(
+      userId: string,
+      portfolioId: string,
+      value: string | null,
+    ): Promise<void> {
+      if (!isUuid(portfolioId)) return;
+      await db
+        .updateTable('portfolios')
+        .set({ realized_pnl_eur: value })
+        .where('id', '=', portfolioId)
+        .where('user_id', '=', userId)
+        .execute();
     },
   };
 }

@@ -13,7 +13,7 @@ import { importBrokerFile } from './broker-import.js';
 import type { IsinResolver } from './isin-symbols.js';
 import { deriveChecked, fromStoreError, readLedger } from './ledger.js';
 import { decodeTransaction, encodeTransaction } from './ledger-codec.js';
-import { toCashPosition, toHolding } from './position-records.js';
+import { money, toCashPosition, toHolding } from './position-records.js';
 import { mergeRevaluations, revaluePortfolio } from './revaluation.js';
 import {
   type BrokerImportOptions,
@@ -77,9 +77,15 @@ export function createPortfolioService(deps: PortfolioServiceDeps) {
     revaluePortfolio(deps, userId, portfolioId, at);
 
   return {
-    /** The user's portfolios, oldest first. */
-    listPortfolios(userId: string): Promise<Portfolio[]> {
-      return repos.portfolios.list(userId);
+    /**
+     * The user's portfolios, oldest first, each with its realised P&L in EUR (2 decimals) once
+     * valued.
+     */
+    async listPortfolios(userId: string): Promise<Portfolio[]> {
+      return (await repos.portfolios.list(userId)).map(({ realizedPnlEur, ...portfolio }) => {
+        const realized = realizedPnlEur === undefined ? null : money(realizedPnlEur);
+        return realized === null ? portfolio : { ...portfolio, realizedPnlEur: realized };
+      });
     },
 
     /**

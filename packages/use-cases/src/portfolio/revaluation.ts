@@ -76,6 +76,9 @@ export async function storeValuation(
     portfolioId,
     toStoredPositions(valued),
   );
+  if (derived.realizedPnlEur !== undefined) {
+    await repos.portfolios.setRealizedPnlEur(userId, portfolioId, derived.realizedPnlEur);
+  }
   return {
     valuedAt: at,
     portfolios: [
