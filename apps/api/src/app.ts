@@ -1,5 +1,10 @@
 import { MCP_ENDPOINT_PATH, type McpPluginOptions, mcpPlugin } from '@svc/mcp-server';
-import { type AppDeps, registerInputGuard, registerSharedRateLimit } from '@svc/service';
+import {
+  type AppDeps,
+  mcpServicesOf,
+  registerInputGuard,
+  registerSharedRateLimit,
+} from '@svc/service';
 import Fastify, {
   type FastifyBaseLogger,
   type FastifyInstance,
@@ -154,14 +159,7 @@ export const apiApp = fp(
  */
 function mcpOptions(app: FastifyInstance, deps: AppDeps): McpPluginOptions {
   return {
-    services: {
-      evaluations: deps.moat.evaluations,
-      screener: deps.moat.screener,
-      reports: deps.moat.reports,
-      portfolios: deps.portfolio.portfolios,
-      quotas: deps.quotas,
-      narratives: deps.ai.narration,
-    },
+    services: mcpServicesOf(deps),
     toProblem: (error) => {
       const answer = toProblem(error, MCP_ENDPOINT_PATH);
       if (answer.unexpected) app.log.error({ err: error }, 'MCP tool failed');

@@ -4,53 +4,32 @@
  * flight finish, ends a stream that outlives the grace period (`SHUTDOWN_GRACE_SECONDS`) with its
  * terminal error event instead of cutting it, and exits 0 within the grace period.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { type FakeOpenAI, type FakeTurn, startFakeOpenAI, textSteps } from '@svc/advisor/testing';
+import { type ServerProcess, startServerProcess } from '@svc/service/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { COMPANYFACTS_DIR } from './shared-data.js';
 
 const API_DIR = resolve(import.meta.dirname, '..');
 const GRACE_SECONDS = 4;
 
-async function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const probe = createServer();
-    probe.once('error', fail);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => done(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
-
-interface Running {
-  url: string;
-  child: ChildProcess;
-  output: string[];
-  exited: Promise<{ code: number | null; at: number }>;
+interface Running extends ServerProcess {
   cleanup(): Promise<void>;
 }
 
 /** Starts the API on a fresh embedded database with the model at `model.url`. */
 async function startApi(model: FakeOpenAI): Promise<Running> {
-  const port = await freePort();
   const dataDir = await mkdtemp(join(tmpdir(), 'svc-shutdown-'));
-  const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+  const server = await startServerProcess({
     cwd: API_DIR,
-    env: {
-      ...process.env,
+    readyLine: 'service ready',
+    env: (url) => ({
+      BASE_URL: url,
       DATABASE_URL: '',
       DATA_DIR: dataDir,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      BASE_URL: url,
-      LOG_LEVEL: 'info',
       SESSION_SECRET: randomBytes(32).toString('hex'),
       FUNDAMENTALS_PROVIDER: 'snapshot',
       FUNDAMENTALS_SNAPSHOT_DIR: COMPANYFACTS_DIR,
@@ -61,37 +40,12 @@ async function startApi(model: FakeOpenAI): Promise<Running> {
       OPENAI_MAX_RETRIES: '0',
       NARRATIVE_MODEL: 'fake-model',
       SHUTDOWN_GRACE_SECONDS: String(GRACE_SECONDS),
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const output: string[] = [];
-  const exited = new Promise<{ code: number | null; at: number }>((done) =>
-    child.once('exit', (code) => done({ code, at: Date.now() })),
-  );
-  await new Promise<void>((done, fail) => {
-    const timer = setTimeout(() => fail(new Error(`not ready:\n${output.join('')}`)), 90_000);
-    const read = (chunk: Buffer) => {
-      output.push(chunk.toString());
-      if (output.join('').includes('service ready')) {
-        clearTimeout(timer);
-        done();
-      }
-    };
-    child.stdout?.on('data', read);
-    child.stderr?.on('data', read);
-    void exited.then(({ code }) => {
-      clearTimeout(timer);
-      fail(new Error(`exited with ${code}:\n${output.join('')}`));
-    });
+    }),
   });
   return {
-    url,
-    child,
-    output,
-    exited,
+    ...server,
     async cleanup() {
-      if (child.exitCode === null) child.kill('SIGKILL');
-      await exited;
+      await server.stop('SIGKILL');
       await rm(dataDir, { recursive: true, force: true });
     },
   };

@@ -3,13 +3,12 @@
  * URL, on one fresh PostgreSQL database, started at the same time (both migrate it). What one
  * process does must hold in the other at once: revocations, the failed-login throttle and quotas.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createDatabase, type Database } from '@svc/portfolio-store';
+import { type ServerProcess, startServerProcess } from '@svc/service/testing';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES } from './helpers.js';
@@ -19,59 +18,11 @@ const serverUrl = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.
 const BASE = 'http://127.0.0.1:3999'; // the public address both processes serve (a load balancer's)
 const API_DIR = resolve(import.meta.dirname, '..');
 
-async function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const probe = createServer();
-    probe.once('error', fail);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => done(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
-
-interface ServerProcess {
-  url: string;
-  child: ChildProcess;
-  output: string[];
-}
-
-async function startServer(env: Record<string, string>): Promise<ServerProcess> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
-    cwd: API_DIR,
-    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const output: string[] = [];
-  const ready = new Promise<void>((done, fail) => {
-    const timer = setTimeout(
-      () => fail(new Error(`not ready in 60 s:\n${output.join('')}`)),
-      60_000,
-    );
-    const read = (chunk: Buffer) => {
-      output.push(chunk.toString());
-      if (output.join('').includes('service ready')) {
-        clearTimeout(timer);
-        done();
-      }
-    };
-    child.stdout?.on('data', read);
-    child.stderr?.on('data', read);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      fail(new Error(`exited with ${code}:\n${output.join('')}`));
-    });
-  });
-  await ready;
-  return { url: `http://127.0.0.1:${port}`, child, output };
-}
+const startServer = (env: Record<string, string>) =>
+  startServerProcess({ cwd: API_DIR, env, readyLine: 'service ready', timeoutMs: 60_000 });
 
 async function stop(server: ServerProcess | undefined): Promise<number | null> {
-  if (!server || server.child.exitCode !== null) return server?.child.exitCode ?? null;
-  const exited = new Promise<number | null>((done) => server.child.once('exit', done));
-  server.child.kill('SIGTERM');
-  return exited;
+  return server ? server.stop() : null;
 }
 
 describe.runIf(ENGINES.includes('postgres'))('two server processes on one PostgreSQL', () => {

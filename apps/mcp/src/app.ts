@@ -7,6 +7,7 @@ import {
 import {
   type AppDeps,
   defaultTokenCrypto,
+  mcpServicesOf,
   openCredentialMemo,
   registerInputGuard,
   registerSharedRateLimit,
@@ -131,14 +132,7 @@ export async function buildMcpApp(
   });
 
   await app.register(mcpPlugin, {
-    services: {
-      evaluations: deps.moat.evaluations,
-      screener: deps.moat.screener,
-      reports: deps.moat.reports,
-      portfolios: deps.portfolio.portfolios,
-      quotas: deps.quotas,
-      narratives: deps.ai.narration,
-    },
+    services: mcpServicesOf(deps),
     toProblem: (error) => {
       const answer = problemOf(error, MCP_ENDPOINT_PATH);
       if (answer.unexpected) app.log.error({ err: error }, 'MCP tool failed');

@@ -4,15 +4,14 @@
  * database. An agent meets it with the official SDK client; what the API does holds there at
  * once: a token revoked through the API is refused, and quotas are counted once for both.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { createDatabase, type Database } from '@svc/portfolio-store';
+import { type ServerProcess, startServerProcess } from '@svc/service/testing';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -23,60 +22,16 @@ const serverUrl = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.
 const BASE = 'http://127.0.0.1:3998'; // the public address (a load balancer's)
 const APPS = resolve(import.meta.dirname, '../..');
 
-async function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const probe = createServer();
-    probe.once('error', fail);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => done(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
-
-interface ServerProcess {
-  url: string;
-  child: ChildProcess;
-  output: string[];
-}
-
 /** Starts `apps/<app>/src/server.ts` and waits for its ready line. */
-async function start(app: 'api' | 'mcp', env: Record<string, string>): Promise<ServerProcess> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+const start = (app: 'api' | 'mcp', env: Record<string, string>): Promise<ServerProcess> =>
+  startServerProcess({
     cwd: join(APPS, app),
-    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info' },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    env,
+    readyLine: app === 'api' ? 'service ready' : 'mcp server ready',
   });
-  const output: string[] = [];
-  const readyLine = app === 'api' ? 'service ready' : 'mcp server ready';
-  await new Promise<void>((done, fail) => {
-    const timer = setTimeout(
-      () => fail(new Error(`${app} not ready:\n${output.join('')}`)),
-      90_000,
-    );
-    const read = (chunk: Buffer) => {
-      output.push(chunk.toString());
-      if (output.join('').includes(readyLine)) {
-        clearTimeout(timer);
-        done();
-      }
-    };
-    child.stdout?.on('data', read);
-    child.stderr?.on('data', read);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      fail(new Error(`${app} exited with ${code}:\n${output.join('')}`));
-    });
-  });
-  return { url: `http://127.0.0.1:${port}`, child, output };
-}
 
 async function stop(server: ServerProcess | undefined): Promise<number | null> {
-  if (!server || server.child.exitCode !== null) return server?.child.exitCode ?? null;
-  const exited = new Promise<number | null>((done) => server.child.once('exit', done));
-  server.child.kill('SIGTERM');
-  return exited;
+  return server ? server.stop() : null;
 }
 
 describe('the standalone MCP server beside the API, on one PostgreSQL', () => {

@@ -93,3 +93,18 @@ export const defaultTokenCrypto: TokenCrypto = {
   hash: hashToken,
   looksValid: looksLikePersonalAccessToken,
 };
+
+/**
+ * The flows the MCP tools call (`McpServices` of `@svc/mcp-server`), taken from the runtime's
+ * dependencies, for every server that mounts the MCP plugin (apps/api and apps/mcp alike).
+ */
+export function mcpServicesOf(deps: AppDeps) {
+  return {
+    evaluations: deps.moat.evaluations,
+    screener: deps.moat.screener,
+    reports: deps.moat.reports,
+    portfolios: deps.portfolio.portfolios,
+    quotas: deps.quotas,
+    narratives: deps.ai.narration,
+  };
+}

@@ -32,6 +32,7 @@ export {
   type CounterFactory,
   defaultPasswords,
   defaultTokenCrypto,
+  mcpServicesOf,
   type PortfolioFlows,
 } from './deps.js';
 export { badText, findBadText, registerInputGuard } from './http/input-guard.js';
