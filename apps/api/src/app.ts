@@ -1,8 +1,11 @@
 import { MCP_ENDPOINT_PATH, type McpPluginOptions, mcpPlugin } from '@svc/mcp-server';
 import {
   type AppDeps,
+  createLogger,
   mcpServicesOf,
+  REQUEST_ID_OPTIONS,
   registerInputGuard,
+  registerRequestIdEcho,
   registerSharedRateLimit,
 } from '@svc/service';
 import Fastify, {
@@ -13,7 +16,6 @@ import Fastify, {
 import fp from 'fastify-plugin';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { endOpenStreams } from './advisor/event-stream.js';
-import { createLogger, REQUEST_ID_OPTIONS, registerRequestIdEcho } from './logging.js';
 import { OPENAPI_VERSION } from './openapi.js';
 import { registerBearerGuard } from './plugins/app/bearer-guard.js';
 import {

@@ -1,8 +1,7 @@
 import { StoreError } from '@svc/portfolio-store';
-import { ConfigError, loadConfig, openRuntime } from '@svc/service';
+import { ConfigError, createLogger, loadConfig, logSettingsOf, openRuntime } from '@svc/service';
 import closeWithGrace from 'close-with-grace';
 import { buildApp, SERVER_TIMEOUTS } from './app.js';
-import { createLogger, logSettingsOf } from './logging.js';
 
 /** Reads the configuration once, opens the runtime, builds the app, listens, closes gracefully. */
 async function main(): Promise<void> {

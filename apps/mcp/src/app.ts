@@ -6,10 +6,13 @@ import {
 } from '@svc/mcp-server';
 import {
   type AppDeps,
+  createLogger,
   defaultTokenCrypto,
   mcpServicesOf,
   openCredentialMemo,
+  REQUEST_ID_OPTIONS,
   registerInputGuard,
+  registerRequestIdEcho,
   registerSharedRateLimit,
 } from '@svc/service';
 import {
@@ -28,7 +31,10 @@ export const BODY_LIMIT_BYTES = 1_048_576;
 
 /** Options of {@link buildMcpApp} beyond the runtime's dependencies. */
 export interface McpAppOptions {
-  /** Fastify logger option; default JSON lines at `LOG_LEVEL`, the Authorization header redacted. */
+  /**
+   * Fastify logger option; default the service's logger (`createLogger` of `@svc/service`:
+   * `LOG_LEVEL`, `LOG_FORMAT`, credentials redacted), as the API's.
+   */
   readonly logger?: FastifyServerOptions['logger'];
 }
 
@@ -51,14 +57,14 @@ export async function buildMcpApp(
 ): Promise<FastifyInstance> {
   const { config } = deps;
   const app = Fastify({
-    logger: options.logger ?? {
-      level: config.logLevel,
-      redact: ['req.headers.authorization', 'req.headers.cookie'],
-    },
+    ...(options.logger === undefined
+      ? { loggerInstance: createLogger(config) }
+      : { logger: options.logger }),
+    ...REQUEST_ID_OPTIONS,
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: config.trustProxy,
     requestTimeout: 30_000,
-  });
+  }) as unknown as FastifyInstance; // pino's Logger is a FastifyBaseLogger
 
   app.setErrorHandler((error, request, reply) => {
     const instance = request.url.split('?')[0];
@@ -98,6 +104,7 @@ export async function buildMcpApp(
   });
   app.addHook('onClose', async () => clearInterval(idleSweep));
 
+  registerRequestIdEcho(app);
   registerInputGuard(app);
   await registerSharedRateLimit(app, { counters: deps.counters });
 

@@ -36,6 +36,17 @@ export {
   type PortfolioFlows,
 } from './deps.js';
 export { badText, findBadText, registerInputGuard } from './http/input-guard.js';
+export {
+  createLogger,
+  type LogSettings,
+  logSettingsOf,
+  REDACT_PATHS,
+  REQUEST_ID_HEADER,
+  REQUEST_ID_OPTIONS,
+  redactUrl,
+  registerRequestIdEcho,
+  requestIdOf,
+} from './http/logging.js';
 export { registerSharedRateLimit } from './http/rate-limit.js';
 export {
   createServiceMetrics,

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { LOG_FORMATS, LOG_LEVELS } from '@svc/service';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type DestinationStream, type Logger, type LoggerOptions, pino } from 'pino';
 import pretty from 'pino-pretty';
+import { LOG_FORMATS, LOG_LEVELS } from '../config.js';
 
 /** The header a request id is taken from (when well-formed) and echoed in on every answer. */
 export const REQUEST_ID_HEADER = 'x-request-id';
