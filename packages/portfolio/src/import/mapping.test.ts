@@ -39,6 +39,23 @@ describe('column mapping for an unknown broker', () => {
     });
   });
 
+  it('finds the date and action columns from their values when no header names them', () => {
+    const text =
+      'Day;What;Ticker;Units;Price;Ccy\n2024-03-15;buy;AAPL;1;150;USD\n2024-03-18;sell;AAPL;1;155;USD\n';
+    const result = parseBrokerCsv(text);
+    if (result.ok) throw new Error('an unknown layout must not import without a mapping');
+    expect(result.proposal?.mapping).toMatchObject({
+      columns: { date: 'Day', action: 'What', symbol: 'Ticker', quantity: 'Units', price: 'Price' },
+      dateOrder: 'ymd',
+      actions: { buy: 'buy', sell: 'sell' },
+    });
+    expect(result.proposal?.missing).not.toContain('date');
+    const mapping = result.proposal?.mapping;
+    if (!mapping) throw new Error('no proposal');
+    const imported = parseBrokerCsv(text, { mapping });
+    expect(imported.ok && imported.rows.map((r) => r.transaction.type)).toEqual(['buy', 'sell']);
+  });
+
   it('imports with the confirmed mapping, listing what it skips', () => {
     const proposal = parseBrokerCsv(UNKNOWN);
     if (proposal.ok || !proposal.proposal) throw new Error('no proposal');

@@ -189,7 +189,9 @@ const normalise = (name: string) =>
  * Proposes a {@link ColumnMapping} from a file's header and values (the approach of research note
  * broker-import-anchors §3): the delimiter is the candidate found most often and equally often on
  * the first lines; each field takes the header whose normalised name is a known synonym (exact,
- * then prefix); the date order is the one that reads every sampled date (day-first when nothing
+ * then prefix); a date or action column no header names is found from the values (the first free
+ * column whose sampled cells all read as dates, or all name an action); the date order is the
+ * one that reads every sampled date (day-first when nothing
  * tells); the decimal mark is the one a sample of number cells shows; every distinct action value
  * is given a kind by keywords, and those without one are listed. Never throws: `undefined` when
  * the text has no header row of at least three columns.
@@ -219,6 +221,28 @@ export function proposeMapping(
     }
   }
   const sample = rows.slice(0, 50);
+  // From the values where no header name told: the first free column whose every sampled value
+  // reads as a date (any order), then the first whose every value names an action.
+  const free = (test: (value: string) => boolean) =>
+    header.find((h) => {
+      if (used.has(h)) return false;
+      const cells = sample.map((r) => r.get(h)).filter(Boolean);
+      return cells.length > 0 && cells.every(test);
+    });
+  if (columns.date === undefined) {
+    const found = free((v) => (['ymd', 'dmy', 'mdy'] as const).some((o) => readDateTime(v, o).ok));
+    if (found !== undefined) {
+      columns.date = found;
+      used.add(found);
+    }
+  }
+  if (columns.action === undefined) {
+    const found = free((v) => ACTION_WORDS.some(([re]) => re.test(v.toLowerCase())));
+    if (found !== undefined) {
+      columns.action = found;
+      used.add(found);
+    }
+  }
   const values = (field: MappedField) =>
     columns[field] === undefined
       ? []
