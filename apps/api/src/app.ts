@@ -4,6 +4,7 @@ import {
   createLogger,
   mcpServicesOf,
   REQUEST_ID_OPTIONS,
+  registerIdleConnectionSweep,
   registerInputGuard,
   registerRequestIdEcho,
   registerSharedRateLimit,
@@ -93,13 +94,9 @@ export const BODY_LIMIT_BYTES = 1_048_576;
  * connections are closed as soon as their last request is answered.
  */
 function registerStreamDrain(app: FastifyInstance, graceMs: number): void {
+  registerIdleConnectionSweep(app);
   let timer: NodeJS.Timeout | undefined;
-  let idleSweep: NodeJS.Timeout | undefined;
   app.addHook('preClose', async () => {
-    // `server.close()` closes the connections idle at that moment only; one whose request
-    // finishes later would hold the close open until its keep-alive timeout: sweep them.
-    idleSweep = setInterval(() => app.server.closeIdleConnections(), 50);
-    idleSweep.unref();
     timer = setTimeout(
       () => {
         const ended = endOpenStreams(app);
@@ -110,10 +107,7 @@ function registerStreamDrain(app: FastifyInstance, graceMs: number): void {
     );
     timer.unref();
   });
-  app.addHook('onClose', async () => {
-    clearTimeout(timer);
-    clearInterval(idleSweep);
-  });
+  app.addHook('onClose', async () => clearTimeout(timer));
 }
 
 export const apiApp = fp(

@@ -6,23 +6,23 @@ import {
 } from '@svc/mcp-server';
 import {
   type AppDeps,
+  checkReadiness,
   createLogger,
   defaultTokenCrypto,
   mcpServicesOf,
   openCredentialMemo,
   REQUEST_ID_OPTIONS,
+  registerIdleConnectionSweep,
   registerInputGuard,
   registerRequestIdEcho,
   registerSharedRateLimit,
+  toProblem,
 } from '@svc/service';
 import {
-  codeForStatus,
   createPersonalAccessTokens,
   createTokenMemo,
   PROBLEM_CONTENT_TYPE,
   problemBody,
-  problemOf,
-  ServiceError,
 } from '@svc/use-cases';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 
@@ -66,21 +66,9 @@ export async function buildMcpApp(
     requestTimeout: 30_000,
   }) as unknown as FastifyInstance; // pino's Logger is a FastifyBaseLogger
 
+  // the API's one mapping: Fastify's own refusals, then every package's errors
   app.setErrorHandler((error, request, reply) => {
-    const instance = request.url.split('?')[0];
-    const status = (error as { statusCode?: unknown }).statusCode;
-    if (
-      !(error instanceof ServiceError) &&
-      typeof status === 'number' &&
-      status >= 400 &&
-      status < 500
-    ) {
-      // Fastify's own refusals of a client's request (malformed JSON, media type, body size)
-      const code = codeForStatus(status);
-      const body = problemBody(code, (error as Error).message, { instance, status });
-      return reply.code(status).type(PROBLEM_CONTENT_TYPE).send(body);
-    }
-    const answer = problemOf(error, instance);
+    const answer = toProblem(error, request.url.split('?')[0]);
     if (answer.unexpected) request.log.error({ err: error }, 'request failed');
     return reply
       .code(answer.status)
@@ -95,15 +83,7 @@ export async function buildMcpApp(
       .send(problemBody('not_found', `No route ${request.method} ${request.url.split('?')[0]}.`)),
   );
 
-  // On close, connections whose last request is answered are closed at once (not after their
-  // keep-alive timeout), so a SIGTERM drains within SHUTDOWN_GRACE_SECONDS.
-  let idleSweep: NodeJS.Timeout | undefined;
-  app.addHook('preClose', async () => {
-    idleSweep = setInterval(() => app.server.closeIdleConnections(), 50);
-    idleSweep.unref();
-  });
-  app.addHook('onClose', async () => clearInterval(idleSweep));
-
+  registerIdleConnectionSweep(app);
   registerRequestIdEcho(app);
   registerInputGuard(app);
   await registerSharedRateLimit(app, { counters: deps.counters });
@@ -119,29 +99,12 @@ export async function buildMcpApp(
   const pat = createPersonalAccessTokenGuard({ verify: tokens.verify, realm: config.baseUrl });
 
   app.get('/healthz', async () => ({ status: 'ok' as const }));
-  app.get('/readyz', async () => {
-    const pending = await deps.pendingMigrations().catch((error: unknown) => {
-      throw new ServiceError('upstream_unavailable', 'The database does not answer.', {
-        cause: error,
-        retryAfterSeconds: 5,
-      });
-    });
-    if (pending.length > 0) {
-      throw new ServiceError(
-        'upstream_unavailable',
-        `Migrations are pending: ${pending.join(', ')}.`,
-        {
-          retryAfterSeconds: 5,
-        },
-      );
-    }
-    return { status: 'ready' as const, checks: { database: 'ok', migrations: 'current' } };
-  });
+  app.get('/readyz', (request) => checkReadiness(deps.pendingMigrations, request.log));
 
   await app.register(mcpPlugin, {
     services: mcpServicesOf(deps),
     toProblem: (error) => {
-      const answer = problemOf(error, MCP_ENDPOINT_PATH);
+      const answer = toProblem(error, MCP_ENDPOINT_PATH);
       if (answer.unexpected) app.log.error({ err: error }, 'MCP tool failed');
       return answer.body;
     },

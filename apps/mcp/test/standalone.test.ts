@@ -154,6 +154,33 @@ describe('the standalone MCP server beside the API, on one PostgreSQL', () => {
     }
   });
 
+  it('answers malformed and hostile bodies with 400 problem+json, as the API does', async () => {
+    const { token } = await agentOf('mcp-hostile@example.test');
+    const post = (body: string) =>
+      fetch(`${mcp.url}/api/mcp/user/mcp`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
+        body,
+      });
+    const call = (args: object) =>
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'screenMoat', arguments: args },
+      });
+    for (const body of ['{"jsonrpc":', call({ sector: '\u0000' })]) {
+      const res = await post(body);
+      expect(res.status, body).toBe(400);
+      expect(res.headers.get('content-type')).toContain('application/problem+json');
+      expect(((await res.json()) as { code: string }).code).toBe('validation_failed');
+    }
+  });
+
   it('refuses a token revoked through the API at once', async () => {
     const { cookie, id, token } = await agentOf('mcp-revoked@example.test');
     const listTools = () =>

@@ -37,6 +37,11 @@ export {
 } from './deps.js';
 export { badText, findBadText, registerInputGuard } from './http/input-guard.js';
 export {
+  checkReadiness,
+  READINESS_TIMEOUT_MS,
+  registerIdleConnectionSweep,
+} from './http/lifecycle.js';
+export {
   createLogger,
   type LogSettings,
   logSettingsOf,
@@ -47,6 +52,7 @@ export {
   registerRequestIdEcho,
   requestIdOf,
 } from './http/logging.js';
+export { toProblem } from './http/problem.js';
 export { registerSharedRateLimit } from './http/rate-limit.js';
 export {
   createServiceMetrics,

@@ -7,7 +7,7 @@ export interface SavedImportMapping {
   id: string;
   /** `headerSetKey` of `@svc/portfolio` (SHA-256 hex of the sorted, lower-cased header names). */
   headerKey: string;
-  /** The header names of the file the mapping was saved from, as read. */
+  /** The header names of the file the mapping was saved from (trimmed, lower-cased). */
   headers: string[];
   /** The `ColumnMapping` of `@svc/portfolio` (stored as JSON; the caller validates it on use). */
   mapping: Record<string, unknown>;

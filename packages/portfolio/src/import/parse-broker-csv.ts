@@ -198,12 +198,12 @@ export function headerSetKey(text: string): string | undefined {
   return headerSet(text)?.key;
 }
 
-/** {@link headerSetKey} with the header names it was computed from (as read, in file order). */
+/** {@link headerSetKey} with the header names it was computed from (trimmed, lower-cased, in file order). */
 export function headerSet(text: string): { key: string; names: string[] } | undefined {
   const normalized = normalizeNewlines(text.replace(/^\uFEFF/, ''));
   const header = readHeader(normalized, likelyDelimiter(normalized));
   if (!header || header.every((name) => name === '')) return undefined;
-  const sorted = [...header].map((name) => name.trim().toLowerCase()).sort();
+  const sorted = [...header].sort(); // readHeader trims and lower-cases
   return { key: createHash('sha256').update(sorted.join('\u001f')).digest('hex'), names: header };
 }
 

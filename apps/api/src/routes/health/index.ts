@@ -1,11 +1,8 @@
-import { isDatabaseUnavailable } from '@svc/portfolio-store';
+import { checkReadiness, READINESS_TIMEOUT_MS } from '@svc/service';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { jsonResponse } from '../../openapi.js';
-import { ApiError, DATABASE_RETRY_AFTER_SECONDS, errorResponses } from '../../problem.js';
+import { errorResponses } from '../../problem.js';
 import { Liveness, Readiness } from '../../schemas/health.js';
-
-/** Milliseconds `/readyz` waits for the database before it answers 503. */
-export const READINESS_TIMEOUT_MS = 2_000;
 
 /** Options of {@link healthRoutes}. */
 export interface HealthOptions {
@@ -14,25 +11,6 @@ export interface HealthOptions {
    * throws when the database cannot be reached.
    */
   readonly pendingMigrations: () => Promise<readonly string[]>;
-}
-
-const notReady = (detail: string, cause?: unknown): ApiError =>
-  new ApiError('upstream_unavailable', detail, {
-    cause,
-    retryAfterSeconds: DATABASE_RETRY_AFTER_SECONDS,
-  });
-
-/** Runs `check`, failing after `ms` milliseconds. */
-async function within<T>(ms: number, check: () => Promise<T>): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error('readiness check timed out')), ms);
-  });
-  try {
-    return await Promise.race([check(), timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 /**
@@ -64,20 +42,6 @@ export const healthRoutes: FastifyPluginAsyncZod<HealthOptions> = async (app, op
         ...errorResponses(),
       },
     },
-    handler: async (request) => {
-      let pending: readonly string[];
-      try {
-        pending = await within(READINESS_TIMEOUT_MS, options.pendingMigrations);
-      } catch (error) {
-        // unreachable, too slow, or failing: not ready either way; the cause goes to the log
-        if (!isDatabaseUnavailable(error)) request.log.warn({ err: error }, 'readiness failed');
-        throw notReady('The database does not answer.', error);
-      }
-      if (pending.length > 0) throw notReady(`Migrations are pending: ${pending.join(', ')}.`);
-      return {
-        status: 'ready' as const,
-        checks: { database: 'ok' as const, migrations: 'current' as const },
-      };
-    },
+    handler: (request) => checkReadiness(options.pendingMigrations, request.log),
   });
 };

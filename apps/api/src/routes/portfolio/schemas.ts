@@ -65,7 +65,9 @@ export const ImportMappingParams = z.object({ id: z.uuid().describe('Saved mappi
 export const SavedImportMapping = z
   .object({
     id: z.string(),
-    headers: z.array(z.string()).describe('The header names of the file it was saved from'),
+    headers: z
+      .array(z.string())
+      .describe('The header names of the file it was saved from (trimmed, lower-cased)'),
     mapping: ColumnMapping,
     createdAt: z.string(),
     updatedAt: z.string(),
