@@ -54,6 +54,8 @@ async function fillCache(moat, evaluations, actor) {
       );
     }
   }
+  // Planner statistics as autovacuum would leave them within a minute (fill-cache does the same).
+  await evaluations.analyze();
   return real.length * (1 + REPLICAS);
 }
 
@@ -112,6 +114,7 @@ async function service({ memo = true, extras = false } = {}) {
     PRICES_DIR: join(SHARED, 'prices'),
     FX_PROVIDER: 'none',
     RATE_LIMIT_PER_MINUTE: '100000000',
+    ...(process.env.DATABASE_POOL_MAX ? { DATABASE_POOL_MAX: process.env.DATABASE_POOL_MAX } : {}),
     METRICS_TOKEN: METRICS_TOKEN,
     QUOTA_LIMITS: '{"pro":{"stock_evaluation":{"limit":1000}}}',
     ...(process.env.BENCH_DATABASE_URL ? { DATABASE_URL: process.env.BENCH_DATABASE_URL } : {}),

@@ -5,6 +5,7 @@ import pg from 'pg';
 import lockfile from 'proper-lockfile';
 import type { DB } from './db-types.js';
 import { StoreError } from './errors.js';
+import { PreparingClient } from './prepared-statements.js';
 
 /**
  * Connection-pool settings for a PostgreSQL server (ignored by the embedded database). Every wait
@@ -148,7 +149,7 @@ function poolConfig(url: string, options: DatabaseOptions): pg.PoolConfig {
  * so the next query opens a fresh connection once the server is back.
  */
 function resilientPool(config: pg.PoolConfig, report: (error: Error) => void): pg.Pool {
-  const pool = new pg.Pool(config);
+  const pool = new pg.Pool({ ...config, Client: PreparingClient });
   // an idle client's error reaches both listeners: report it once, from the client's
   pool.on('error', () => {});
   pool.on('connect', (client) => {

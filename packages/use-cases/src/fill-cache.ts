@@ -33,7 +33,8 @@ export interface FillCacheOptions {
   /** The evaluation's dependencies: fundamentals provider, quotes, splits and clock. */
   readonly evaluate: EvaluateCompanyDeps;
   /** The evaluation cache (`createRepositories(db).evaluations`). */
-  readonly cache: Pick<EvaluationCacheRepository, 'upsert'>;
+  readonly cache: Pick<EvaluationCacheRepository, 'upsert'> &
+    Partial<Pick<EvaluationCacheRepository, 'analyze'>>;
   /** Evaluations in flight at once, an integer ≥ 1. Default {@link DEFAULT_FILL_CONCURRENCY}. */
   readonly concurrency?: number;
   /** Called after each ticker, success or failure. */
@@ -94,6 +95,8 @@ export async function fillEvaluationCache(options: FillCacheOptions): Promise<Fi
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, tickers.length) }, worker));
+  // Fresh planner statistics for the screener after a bulk fill (see analyze()).
+  if (tickers.length > 0) await options.cache.analyze?.();
   const failed = [...failures.entries()].sort(([a], [b]) => a - b).map(([, f]) => f);
   return { evaluated: tickers.length - failed.length, failed };
 }

@@ -91,13 +91,22 @@ describe('fillEvaluationCache (PGlite, real companyfacts and prices)', () => {
       },
     };
     const stored: string[] = [];
+    let analyzed = 0;
     const summary = await fillEvaluationCache({
       tickers: ['AAPL', 'bad symbol', 'MNST', 'F', 'GM', 'KR', 'NOPE'],
       evaluate: { fundamentals: slow, quotes: null, now },
-      cache: { upsert: async (e) => void stored.push(e.symbol) },
+      cache: {
+        upsert: async (e) => void stored.push(e.symbol),
+        analyze: async () => {
+          // once, after every store: fresh planner statistics for the screener
+          expect(stored).toHaveLength(5);
+          analyzed += 1;
+        },
+      },
       concurrency: 3,
     });
     expect(peak).toBe(3);
+    expect(analyzed).toBe(1);
     expect(stored.sort()).toEqual(['AAPL', 'F', 'GM', 'KR', 'MNST']);
     expect(summary.failed.map((f) => [f.ticker, f.code])).toEqual([
       ['bad symbol', 'invalid_symbol'],

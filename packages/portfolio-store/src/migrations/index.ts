@@ -5,6 +5,7 @@ import { importFingerprints } from './0003-import-fingerprints.js';
 import { sharedLimitsAndSessionNotify } from './0006-shared-limits-and-session-notify.js';
 import { importMappings } from './0007-import-mappings.js';
 import { portfolioRealizedPnl } from './0008-portfolio-realized-pnl.js';
+import { screenerSortIndexes } from './0009-screener-sort-indexes.js';
 
 /**
  * Every migration, keyed by name; names sort in the order they run. Imported statically (no
@@ -17,6 +18,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0006-shared-limits-and-session-notify': sharedLimitsAndSessionNotify,
   '0007-import-mappings': importMappings,
   '0008-portfolio-realized-pnl': portfolioRealizedPnl,
+  '0009-screener-sort-indexes': screenerSortIndexes,
 };
 
 /** A Kysely `MigrationProvider` over {@link MIGRATIONS}. */

@@ -1,8 +1,9 @@
 import type { MoatEvaluation } from '@svc/schemas';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends, type TestDatabase } from '../test-support/backends.js';
 import { createRepositories, type Repositories } from './index.js';
-import type { ScreenerQuery } from './screener.js';
+import { type ScreenerQuery, screenerPageStatement } from './screener.js';
 
 interface Fixture {
   symbol: string;
@@ -242,3 +243,76 @@ describe.each(backends)('screener on $name', (backend) => {
     expect(await repos.evaluations.get('NOPE')).toBeUndefined();
   });
 });
+
+describe.each(backends.filter((b) => b.name === 'postgres'))(
+  'screener statement on $name',
+  (backend) => {
+    let database: TestDatabase;
+    let repos: Repositories;
+    beforeAll(async () => {
+      // one connection, so the statement's preparation is seen by the next query
+      database = await backend.open({ pool: { max: 1 } });
+      repos = createRepositories(database.db);
+      // 600 rows, so that reading a page in index order beats sorting every match
+      for (let i = 0; i < 600; i += 1) {
+        await repos.evaluations.upsert(
+          evaluation({
+            symbol: `S${String(i).padStart(4, '0')}`,
+            score: (i * 37) % 100,
+            verdict: NONE,
+            pe: i % 7 === 0 ? null : (i * 13) % 90,
+            cap: String(1_000_000 * ((i * 101) % 997)),
+          }),
+          { marketCap: String(1_000_000 * ((i * 101) % 997)) },
+        );
+      }
+      await repos.evaluations.analyze();
+    }, 60_000);
+    afterAll(() => database.cleanup());
+
+    it('runs as a named prepared statement, parsed and planned once per connection', async () => {
+      const query: ScreenerQuery = { scoreMin: 10, sortBy: 'marketCap', page: 2, limit: 20 };
+      const first = await repos.screener.screen(query);
+      const { rows } = await sql<{ name: string; statement: string; calls: string }>`
+        select name, statement, generic_plans + custom_plans as calls
+        from pg_prepared_statements where name like 'svc_%'`.execute(database.db);
+      expect(rows).toHaveLength(1);
+      expect(rows[0]?.statement).toContain('from "evaluation_cache"');
+      for (let i = 0; i < 6; i += 1) {
+        expect(await repos.screener.screen(query)).toEqual(first);
+      }
+      const after = await sql<{ calls: string }>`
+        select generic_plans + custom_plans as calls
+        from pg_prepared_statements where name like 'svc_%'`.execute(database.db);
+      // seven runs of the one statement prepared on this connection
+      expect(Number(after.rows[0]?.calls)).toBe(7);
+    });
+
+    it.each([
+      ['score', 'desc', 'evaluation_cache_score_desc_idx'],
+      ['score', 'asc', 'evaluation_cache_score_asc_idx'],
+      ['pe', 'asc', 'evaluation_cache_pe_asc_idx'],
+      ['pe', 'desc', 'evaluation_cache_pe_desc_idx'],
+      ['marketCap', 'desc', 'evaluation_cache_market_cap_desc_idx'],
+      ['marketCap', 'asc', 'evaluation_cache_market_cap_asc_idx'],
+    ] as const)(
+      'reads a page sorted by %s %s from its index, without a sort',
+      async (sortBy, sortDir, index) => {
+        const compiled = screenerPageStatement(database.db, {
+          scoreMin: 10,
+          sortBy,
+          sortDir,
+          page: 2,
+        });
+        const plan = await database.db.executeQuery<{ 'QUERY PLAN': string }>({
+          ...compiled,
+          sql: `explain ${compiled.sql}`,
+        });
+        const text = plan.rows.map((r) => r['QUERY PLAN']).join('\n');
+        expect(text).toContain(index);
+        expect(text).not.toMatch(/\bSort\b/);
+        expect(text).not.toContain('WindowAgg');
+      },
+    );
+  },
+);
