@@ -44,7 +44,7 @@ export const EXCEPTIONS: readonly Exception[] = [
     ticker: '*',
     metric: 'capex',
     reason:
-      'SimFin has only "Change in Fixed Assets & Intangibles": purchases of fixed assets and intangibles net of disposals; its bulk files have no gross capex column (DAL FY2019: 1,592 M net against 4,936 M gross)',
+      'SimFin has only "Change in Fixed Assets & Intangibles": purchases of fixed assets and intangibles net of disposals (MCD FY2016 872 M against 1,821 M gross, after 975 M of restaurant sales; JNJ); its bulk cash-flow file has no gross capex column. DAL FY2019 1,592 M against 4,936 M is not disposals: SimFin keeps only the ground-equipment line (companyfacts PaymentsToAcquireOtherProductiveAssets 1,592 M) and leaves flight equipment (3,344 M) in other investing. GM above gross: the finance arm\'s lease vehicles. The capex criterion says "net of disposals" in its value; no sourced rule turns the net figure into a gross one',
   },
   {
     ticker: 'GOOGL',
@@ -89,7 +89,7 @@ export const EXCEPTIONS: readonly Exception[] = [
     ticker: ['DAL', 'UAL', 'LUV', 'MCD', 'XOM', 'F', 'GM', 'BBY', 'CCL', 'MOS', 'PG'],
     metric: 'grossMargin',
     reason:
-      'gross-margin applicability: SimFin standardises a "Cost of Revenue" for filers that report none (airlines DAL, UAL, LUV; MCD; XOM), where the snapshot rules the criterion not applicable; F and GM: the snapshot widens cost to total costs less SG&A (finance arm), SimFin uses automotive cost of sales; BBY, CCL, MOS, PG: see revenue',
+      'gross-margin applicability: SimFin standardises a "Cost of Revenue" for filers that report none (airlines DAL, UAL, LUV; MCD; XOM), where the snapshot rules the criterion not applicable; nothing in the SimFin rows tells those filers apart (Gross Profit = Revenue − Cost of Revenue, not Operating Income; the cost line is not all operating expenses) and neither provider has an industry here; F and GM: the snapshot widens cost to total costs less SG&A (finance arm), SimFin uses automotive cost of sales; BBY, CCL, MOS, PG: see revenue',
   },
   {
     ticker: 'BBY',
@@ -165,7 +165,7 @@ export const EXCEPTIONS: readonly Exception[] = [
     ticker: 'XOM',
     metric: 'verdict',
     reason:
-      'gross margin applicability (SimFin scores a gross margin, the snapshot rules it N/A) and the revenue scope',
+      "ROIC and the revenue scope, not gross margin: XOM tags no operating income, so the snapshot's EBIT is pretax income + interest (FY2019 20,886 M), SimFin's Operating Income is 42,056 M (gross profit less operating expenses; SimFin puts −22,000 M of non-operating items between it and pretax income): median ROIC 14.2% against 24.3%; product durability (worst revenue year −39.1% against −34.2%). SimFin's gross margin (4.3 of 12.5, where the snapshot rules it N/A) lowers its percentage",
   },
   {
     ticker: 'CCL',
@@ -325,6 +325,22 @@ describe('one-off years on the SimFin companies', () => {
     expect(ko?.value).toContain('FY2017 (0.27) set aside as a one-off');
     expect(ko?.status).toBe('fail');
   }, 60_000);
+});
+
+describe('capex scope on the airline (issue 12)', () => {
+  /*
+   * DAL FY2010–FY2019: SimFin's capex column (1,592 M in FY2019) scores 23% of net income, the
+   * snapshot's gross purchases (4,936 M) 83%. The criterion keeps the figure it is given and says
+   * which it is, so a reader of the SimFin evaluation can tell.
+   */
+  it('says the SimFin capex is net of disposals, and the snapshot one is not', () => {
+    const pair = companies.get('DAL');
+    if (!pair) throw new Error('DAL missing');
+    const capex = (f: Fundamentals) =>
+      evaluateMoat(f).criteria.find((c) => c.key === 'capex_efficiency')?.value;
+    expect(capex(pair.simfin)).toContain('capex net of disposals in 10 yrs, not gross purchases');
+    expect(capex(pair.snapshot)).not.toContain('net of disposals');
+  });
 });
 
 describe('SimFin EPS on the latest split basis and the price (issue 12)', () => {

@@ -41,7 +41,7 @@ export const rowBasisDate = (row: SimfinRow): string => row.restatedDate ?? row.
  *   2021-04 download);
  * - otherwise only when the shares show it is missing: the next fiscal year's diluted share count
  *   on the new basis exceeds this row's by more than √ratio (the geometric midpoint between "not
- *   split" and "split"). The research notes' rule (moat-methodology.md §5, stock splits: "detect
+ *   split" and "split"). The research notes' rule (moat-methodology.md §6, stock splits: "detect
  *   un-adjusted data by a share count ×2/×3/×4"), checked against a split known to have happened.
  *   The date alone is not enough: SimFin restated some rows whose Restated Date precedes the
  *   split (AAPL FY2008–FY2011 for the 7:1 of 2014 and FY2000–FY2019 for the 4:1 of 2020; CL
