@@ -29,7 +29,7 @@ export interface ShareAdjustment {
 const NONE: ShareAdjustment = { factor: 1, applied: [] };
 
 /** The day a row's share counts were last put on a basis: Restated Date, else Publish Date. */
-export const rowBasisDate = (row: SimfinRow): string => row.restatedDate ?? row.publishDate ?? '';
+const rowBasisDate = (row: SimfinRow): string => row.restatedDate ?? row.publishDate ?? '';
 
 /**
  * Which known splits each SimFin income row's shares still lack, keyed by Report Date.

@@ -13,7 +13,8 @@ import { normaliseSymbol } from '../symbol.js';
 import type { SimfinCompanyRows, SimfinRow, SimfinStatement } from './columns.js';
 import type { SimfinCompanyInfo } from './companies.js';
 import { METRIC_RULES, type MetricRule } from './metric-rules.js';
-import { type KnownSplit, type ShareAdjustment, shareAdjustments } from './share-basis.js';
+import { adjustedShares, dilutedEps, extraordinary, type ShareBasis } from './per-share.js';
+import { type KnownSplit, shareAdjustments } from './share-basis.js';
 import { reportGaps, reportGrossProfitFillers, reportMalformed } from './simfin-issues.js';
 
 /** Options of {@link simfinToFundamentals}. */
@@ -199,12 +200,6 @@ function periodStart(previousEnd: string | undefined, end: string): string | nul
   return isAnnual(start, end) ? start : null;
 }
 
-/** SimFin's share basis date and the splits one year's shares lack. */
-interface ShareBasis {
-  readonly date: string | null;
-  readonly adjustment: ShareAdjustment | undefined;
-}
-
 function buildYear(
   label: number,
   rows: YearRows,
@@ -268,12 +263,6 @@ function grossProfit(row: SimfinRow<'income'>): Figure | 'filler' | undefined {
   return { value: gross, source: source('Gross Profit', row) };
 }
 
-/** SimFin's "Net Extraordinary Gains (Losses)": discontinued operations and extraordinary items. */
-function extraordinary(row: SimfinRow<'income'>): number {
-  const value = row.values['Net Extraordinary Gains (Losses)'];
-  return value === null || value === undefined ? 0 : value;
-}
-
 /**
  * Income from continuing operations attributable to the parent, the snapshot's rule: Net Income −
  * Net Extraordinary Gains (Losses), only in a year that has such items (PG FY2017: 15,326 − 5,217
@@ -293,66 +282,6 @@ function continuingOperations(row: SimfinRow<'income'>): Figure | undefined {
       filed: row.publishDate,
       derived: true,
       note: `continuing operations: Net Income = ${net}; Net Extraordinary Gains (Losses) = ${items} (SimFin)`,
-    },
-  };
-}
-
-/**
- * Diluted EPS of continuing operations (the snapshot reads continuing-operations EPS first):
- * (Net Income (Common) − Net Extraordinary Gains (Losses)) ÷ (Shares (Diluted) × the factor of
- * the splits those shares lack). `filed` = the basis the EPS is now on ({@link basisOf}).
- */
-function dilutedEps(row: SimfinRow<'income'>, basis: ShareBasis): Figure | undefined {
-  const common = row.values['Net Income (Common)'];
-  const income = common === null || common === undefined ? common : common - extraordinary(row);
-  const shares = row.values['Shares (Diluted)'];
-  if (income === null || income === undefined || !shares || shares <= 0) return undefined;
-  const factor = basis.adjustment?.factor ?? 1;
-  const value = income / (shares * factor);
-  if (!Number.isFinite(value)) return undefined;
-  const filed = basisOf(basis);
-  return {
-    value,
-    source: {
-      tag: 'derived:simfin:Net Income (Common)/simfin:Shares (Diluted)',
-      form: null,
-      accession: null,
-      filed,
-      derived: true,
-      note: `Net Income (Common) less extraordinary items and discontinued operations = ${income}; Shares (Diluted) = ${shares} (SimFin, published ${row.publishDate ?? 'unknown'})${splitNote(basis, 'EPS ÷')}; ${filed ? `filed = ${filed}, the day of the share basis` : 'share basis date unknown'}`,
-    },
-  };
-}
-
-/**
- * The day whose share basis a year's adjusted shares and EPS are on: the latest of SimFin's
- * share basis date and the splits applied here (null when neither is known).
- */
-function basisOf(basis: ShareBasis): string | null {
-  const dates = (basis.adjustment?.applied ?? []).map((a) => a.split.date);
-  if (basis.date) dates.push(basis.date);
-  return dates.sort().at(-1) ?? null;
-}
-
-/** "; split-adjusted here (EPS ÷4): 4:1 of 2021-07-20 (why)", or "" when no split applies. */
-function splitNote(basis: ShareBasis, what: string): string {
-  const a = basis.adjustment;
-  if (!a || a.applied.length === 0) return '';
-  const list = a.applied.map((x) => `${x.split.ratio}:1 of ${x.split.date} (${x.why})`).join(', ');
-  return `; split-adjusted here (${what}${a.factor}): ${list}`;
-}
-
-/** SimFin's diluted share count moved to the latest basis, like the EPS; unchanged if none. */
-function adjustedShares(figure: Figure, basis: ShareBasis): Figure {
-  const factor = basis.adjustment?.factor ?? 1;
-  if (factor === 1) return figure;
-  return {
-    value: figure.value * factor,
-    source: {
-      ...figure.source,
-      filed: basisOf(basis),
-      derived: true,
-      note: `Shares (Diluted) = ${figure.value} (SimFin)${splitNote(basis, 'shares ×')}`,
     },
   };
 }
