@@ -52,6 +52,7 @@ export {
   type SimfinStatement,
 } from './simfin/columns.js';
 export type { SimfinCompanyInfo } from './simfin/companies.js';
+export type { KnownSplit } from './simfin/share-basis.js';
 export { createSimfinProvider, type SimfinProviderOptions } from './simfin/simfin-provider.js';
 export {
   type SimfinToFundamentalsOptions,

@@ -29,7 +29,9 @@ export interface FundamentalsSettings {
 }
 
 /**
- * Creates the server's fundamentals provider from its settings.
+ * Creates the server's fundamentals provider from its settings. `simfin` gets `KNOWN_SPLITS` of
+ * `@svc/market-data`, so its EPS is on the latest split basis like the snapshot's (issue 12);
+ * its EPS `filed` then names that basis, and `splitsOf` adds no split twice.
  *
  * @throws FundamentalsError `invalid_config` when the setting the provider needs is missing.
  */
@@ -44,7 +46,10 @@ export function createFundamentalsProvider(settings: FundamentalsSettings): Fund
         dir: required(settings.snapshotDir, 'FUNDAMENTALS_SNAPSHOT_DIR'),
       });
     case 'simfin':
-      return createSimfinProvider({ dir: required(settings.simfinDir, 'SIMFIN_DIR') });
+      return createSimfinProvider({
+        dir: required(settings.simfinDir, 'SIMFIN_DIR'),
+        splits: KNOWN_SPLITS,
+      });
   }
 }
 

@@ -165,6 +165,46 @@ describe('createSimfinProvider over the real 2021-04 bulk download', { timeout: 
     expect(msft?.revenue?.source).toMatchObject({ tag: 'simfin:Revenue', filed: '2019-08-01' });
   });
 
+  it('puts every year’s EPS on the latest split basis, given the splits (issue 12)', async () => {
+    // The splits of these tickers as in KNOWN_SPLITS of @svc/market-data (ex-dates; this package
+    // does not depend on market-data, so they are written out).
+    const splits = [
+      { symbol: 'AAPL', date: '2014-06-09', ratio: 7 },
+      { symbol: 'AAPL', date: '2020-08-31', ratio: 4 },
+      { symbol: 'CL', date: '2013-05-16', ratio: 2 },
+      { symbol: 'KR', date: '2015-07-14', ratio: 2 },
+      { symbol: 'MA', date: '2014-01-22', ratio: 10 },
+      { symbol: 'NVDA', date: '2021-07-20', ratio: 4 },
+      { symbol: 'NVDA', date: '2024-06-10', ratio: 10 },
+    ];
+    const adjusted = createSimfinProvider({ dir: SIMFIN_DIR, splits });
+    const year = async (ticker: string, fy: number) =>
+      (await adjusted.getFundamentals(ticker)).years.find((y) => y.fiscalYear === fy);
+    const near = (value: number | undefined, expected: number) =>
+      expect(Math.abs((value ?? Number.NaN) / expected - 1)).toBeLessThan(0.01);
+    // KR FY2012 (restated 2015-03-31): 537 M diluted shares, FY2013 1,040 M after the 2:1 of
+    // 2015-07-14. Reported diluted EPS $2.77 (10-K FY2012) → $1.385 on today's basis.
+    const kr = await year('KR', 2012);
+    expect(kr?.dilutedShares?.value).toBe(537 * M * 2);
+    near(kr?.dilutedEps?.value, 2.77 / 2);
+    expect(kr?.dilutedEps?.source.note).toContain('2:1 of 2015-07-14 (not restated by SimFin');
+    expect(kr?.dilutedEps?.source.filed).toBe('2021-03-31');
+    // MA FY2010 (restated 2013-02-14): 131 M shares, FY2011 1,284 M; reported $14.05 → $1.405.
+    near((await year('MA', 2010))?.dilutedEps?.value, 14.05 / 10);
+    // Already restated by SimFin though their Restated Dates precede the split: AAPL FY2011
+    // (reported $27.68 → $0.9886 after 7:1 and 4:1), FY2019 ($11.89 → $2.97), CL FY2010
+    // ($4.31 → $2.155 after the 2:1 of 2013).
+    near((await year('AAPL', 2011))?.dilutedEps?.value, 27.68 / 28);
+    near((await year('AAPL', 2019))?.dilutedEps?.value, 11.89 / 4);
+    near((await year('CL', 2010))?.dilutedEps?.value, 4.31 / 2);
+    // NVDA: both splits come after the download (basis 2021-03-31); FY2019 reported $4.52 → ÷40,
+    // and its basis is now that of the last split, where a price's split adjustment starts.
+    const nvda = await year('NVDA', 2019);
+    near(nvda?.dilutedEps?.value, 4.52 / 40);
+    expect(nvda?.dilutedEps?.source.filed).toBe('2024-06-10');
+    expect(nvda?.dilutedShares?.source.filed).toBe('2024-06-10');
+  });
+
   it('labels a January year end by the Compustat convention (WMT FY ending 2020-01-31 → 2019)', async () => {
     const wmt = await provider.getFundamentals('WMT');
     expect(wmt.years.at(-1)).toMatchObject({ fiscalYear: 2019, periodEnd: '2020-01-31' });

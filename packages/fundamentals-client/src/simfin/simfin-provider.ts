@@ -11,6 +11,7 @@ import { normaliseSymbol } from '../symbol.js';
 import { SIMFIN_FILES, type SimfinCompanyRows, type SimfinStatement } from './columns.js';
 import { readSimfinCompanies, type SimfinCompanyInfo } from './companies.js';
 import { readSimfinStatementFile, type SimfinStatementRows } from './read-simfin-csv.js';
+import type { KnownSplit } from './share-basis.js';
 import { simfinToFundamentals } from './simfin-to-fundamentals.js';
 
 /** Options of {@link createSimfinProvider}. */
@@ -29,6 +30,13 @@ export interface SimfinProviderOptions {
    * 2021-04 snapshot). Becomes `filed` of the derived EPS (see `simfinToFundamentals`).
    */
   readonly shareBasisDate?: string;
+  /**
+   * Known stock splits of any symbols (usually `KNOWN_SPLITS` of `@svc/market-data`), so that
+   * every year's diluted shares and EPS are on the latest basis: the splits after
+   * `shareBasisDate`, and earlier ones SimFin left out of a year's shares (see
+   * `simfinToFundamentals`). Default: none, SimFin's own basis.
+   */
+  readonly splits?: readonly KnownSplit[];
 }
 
 /** The bulk download, indexed by ticker. */
@@ -44,8 +52,8 @@ interface SimfinBulk {
  * 2,300 US companies, FY2008–FY2019 dense in the 2021-04 snapshot. The three statement files are
  * read once, lazily on the first call (streamed through csv-parse, well under a second), and
  * indexed by ticker; each company is mapped on request with {@link simfinToFundamentals} (signs
- * normalised, EPS derived, provenance `simfin:<Column>`). `retrievedAt` is the income file's
- * modification time.
+ * normalised, EPS derived and put on the latest split basis with `options.splits`, provenance
+ * `simfin:<Column>`). `retrievedAt` is the income file's modification time.
  *
  * Company name: from `us-companies.csv` when the folder has one, else the ticker itself (the
  * statement files carry no names). Sector and industry: from `us-companies.csv` + `industries.csv`
@@ -95,6 +103,7 @@ export function createSimfinProvider(options: SimfinProviderOptions): ListableFu
         company: info.get(symbol),
         retrievedAt,
         shareBasisDate,
+        ...(options.splits ? { splits: options.splits } : {}),
       });
       return requireMinYears(f, minYears);
     },

@@ -13,6 +13,8 @@ import { normaliseSymbol } from '../symbol.js';
 import type { SimfinCompanyRows, SimfinRow, SimfinStatement } from './columns.js';
 import type { SimfinCompanyInfo } from './companies.js';
 import { METRIC_RULES, type MetricRule } from './metric-rules.js';
+import { adjustedShares, dilutedEps, extraordinary, type ShareBasis } from './per-share.js';
+import { type KnownSplit, shareAdjustments } from './share-basis.js';
 import { reportGaps, reportGrossProfitFillers, reportMalformed } from './simfin-issues.js';
 
 /** Options of {@link simfinToFundamentals}. */
@@ -27,9 +29,18 @@ export interface SimfinToFundamentalsOptions {
    * The day whose share basis SimFin's share counts are on (`YYYY-MM-DD`): SimFin restates every
    * year's shares for splits up to the day it built the download (AAPL FY2019 diluted shares
    * 18.6 billion, after the 4:1 split of 2020-08-31). Recorded as `filed` of the derived EPS, the
-   * date from which a price's split adjustment must start. Default `null`.
+   * date from which a price's split adjustment must start (unless a later split of `splits` was
+   * applied, see there). Default `null`.
    */
   readonly shareBasisDate?: string | null;
+  /**
+   * Known splits (usually `KNOWN_SPLITS` of `@svc/market-data`); entries of other symbols are
+   * ignored. Each year's diluted shares are multiplied, and its EPS divided, by the splits its
+   * shares lack (see `shareAdjustments`): those dated after `shareBasisDate`, and earlier ones
+   * SimFin did not restate that year for (KR FY2008–FY2012, MA FY2008–FY2010), so every year is
+   * on the latest basis like the snapshot's. Default: none (SimFin's own basis).
+   */
+  readonly splits?: readonly KnownSplit[];
 }
 
 interface YearRows {
@@ -52,9 +63,12 @@ interface YearRows {
  *   A blank cell is `null`, never 0.
  * - Income from continuing operations = Net Income − Net Extraordinary Gains (Losses) in years that
  *   have such items (derived); diluted EPS = (Net Income (Common) − those items) ÷ Shares
- *   (Diluted), continuing operations like the snapshot's, `derived: true`, `filed` = the share
- *   basis date (`options.shareBasisDate`): SimFin's shares are split-adjusted up to its download,
- *   so a price split adjustment starts there, not at the original filing.
+ *   (Diluted), continuing operations like the snapshot's, `derived: true`. Shares and EPS are put
+ *   on the latest basis with `options.splits` (the splits a year's shares lack, see
+ *   `shareAdjustments`; the provenance note names each one and why); `filed` = the later of the
+ *   share basis date (`options.shareBasisDate`) and the last split applied: SimFin's shares are
+ *   split-adjusted up to its download, so a price split adjustment starts there, not at the
+ *   original filing.
  * - Gross profit as SimFin reports it, except where there is no Cost of Revenue and SimFin's
  *   Gross Profit merely repeats Revenue: `null`, with one issue listing those years.
  * - Provenance: tag `simfin:<Column>`, no form or accession, `filed` = the row's Publish Date.
@@ -80,6 +94,12 @@ export function simfinToFundamentals(
   const cashflow = byReportDate(latestPerPeriod(rows.cashflow, 'cashflow', issues));
   const currency = periods.at(-1)?.row.currency ?? 'USD';
   const fillerYears: number[] = [];
+  const basisDate = options.shareBasisDate ?? null;
+  const adjustments = shareAdjustments(
+    periods.map((p) => p.row),
+    (options.splits ?? []).filter((s) => s.symbol.toUpperCase() === ticker),
+    basisDate,
+  );
   const years = periods.map(({ label, row }, i) => {
     const yearRows: YearRows = {
       income: row,
@@ -88,7 +108,8 @@ export function simfinToFundamentals(
     };
     const previous = periods[i - 1]?.row.reportDate;
     const start = periodStart(previous, row.reportDate);
-    return buildYear(label, yearRows, start, options.shareBasisDate ?? null, issues, fillerYears);
+    const shares = { date: basisDate, adjustment: adjustments.get(row.reportDate) };
+    return buildYear(label, yearRows, start, shares, issues, fillerYears);
   });
   reportGaps(years, issues);
   reportGrossProfitFillers(fillerYears, issues);
@@ -183,7 +204,7 @@ function buildYear(
   label: number,
   rows: YearRows,
   start: string | null,
-  shareBasisDate: string | null,
+  shares: ShareBasis,
   issues: DataIssue[],
   fillerYears: number[],
 ): FiscalYearFigures {
@@ -198,8 +219,10 @@ function buildYear(
   else if (gross) figures.set('grossProfit', gross);
   const continuing = continuingOperations(rows.income);
   if (continuing) figures.set('incomeFromContinuingOperations', continuing);
-  const eps = dilutedEps(rows.income, shareBasisDate);
+  const eps = dilutedEps(rows.income, shares);
   if (eps) figures.set('dilutedEps', eps);
+  const diluted = figures.get('dilutedShares');
+  if (diluted) figures.set('dilutedShares', adjustedShares(diluted, shares));
   const record: Record<string, unknown> = {
     fiscalYear: label,
     periodStart: start,
@@ -240,12 +263,6 @@ function grossProfit(row: SimfinRow<'income'>): Figure | 'filler' | undefined {
   return { value: gross, source: source('Gross Profit', row) };
 }
 
-/** SimFin's "Net Extraordinary Gains (Losses)": discontinued operations and extraordinary items. */
-function extraordinary(row: SimfinRow<'income'>): number {
-  const value = row.values['Net Extraordinary Gains (Losses)'];
-  return value === null || value === undefined ? 0 : value;
-}
-
 /**
  * Income from continuing operations attributable to the parent, the snapshot's rule: Net Income −
  * Net Extraordinary Gains (Losses), only in a year that has such items (PG FY2017: 15,326 − 5,217
@@ -265,30 +282,6 @@ function continuingOperations(row: SimfinRow<'income'>): Figure | undefined {
       filed: row.publishDate,
       derived: true,
       note: `continuing operations: Net Income = ${net}; Net Extraordinary Gains (Losses) = ${items} (SimFin)`,
-    },
-  };
-}
-
-/**
- * Diluted EPS of continuing operations (the snapshot reads continuing-operations EPS first):
- * (Net Income (Common) − Net Extraordinary Gains (Losses)) ÷ Shares (Diluted).
- */
-function dilutedEps(row: SimfinRow<'income'>, shareBasisDate: string | null): Figure | undefined {
-  const common = row.values['Net Income (Common)'];
-  const income = common === null || common === undefined ? common : common - extraordinary(row);
-  const shares = row.values['Shares (Diluted)'];
-  if (income === null || income === undefined || !shares || shares <= 0) return undefined;
-  const value = income / shares;
-  if (!Number.isFinite(value)) return undefined;
-  return {
-    value,
-    source: {
-      tag: 'derived:simfin:Net Income (Common)/simfin:Shares (Diluted)',
-      form: null,
-      accession: null,
-      filed: shareBasisDate,
-      derived: true,
-      note: `Net Income (Common) less extraordinary items and discontinued operations = ${income}; Shares (Diluted) = ${shares} (SimFin, published ${row.publishDate ?? 'unknown'}); ${shareBasisDate ? `filed = ${shareBasisDate}, the day of SimFin's split-adjusted share basis` : 'share basis date unknown'}`,
     },
   };
 }

@@ -89,6 +89,11 @@ export interface ScoringContext {
    * includes a finance arm (GM, F). Optional so that hand-built contexts need not set it.
    */
   readonly costScope?: Readonly<CostScope>;
+  /**
+   * What the provenance of the window's capital expenditure says about its scope, for display
+   * (see {@link capexScopeOf}). Optional so that hand-built contexts need not set it.
+   */
+  readonly capexScope?: Readonly<CapexScope>;
 }
 
 /** Scope facts about the cost of revenue of a window (see `ScoringContext.costScope`). */
@@ -108,6 +113,34 @@ export function costScopeOf(years: readonly FiscalYearFigures[]): CostScope {
     if (source.tag === 'derived:costsAndExpenses-sellingGeneralAdministrative') companyWide = true;
   }
   return { excludesDepreciation, companyWide };
+}
+
+/**
+ * Capex sources that are purchases of fixed assets and intangibles net of disposals, not gross
+ * purchases: SimFin's only capex column, "Change in Fixed Assets & Intangibles" (research notes
+ * `shared/research/fundamentals-data.md` §5: "≈ −capex, net of disposals"; the bulk cash-flow file
+ * has no gross column). It can be far from gross capex either way: KO FY2019 2,054 − 978 M
+ * disposals; DAL FY2019 1,592 M against 4,936 M (its flight equipment is not in the column); GM
+ * above gross (its finance arm's lease vehicles).
+ */
+export const NET_OF_DISPOSALS_CAPEX_TAGS: readonly string[] = [
+  'simfin:Change in Fixed Assets & Intangibles',
+];
+
+/** Scope facts about the capital expenditure of a window (see `ScoringContext.capexScope`). */
+export interface CapexScope {
+  /** Years of the window whose capex is net of disposals ({@link NET_OF_DISPOSALS_CAPEX_TAGS}). */
+  readonly netOfDisposalsYears: number;
+}
+
+/** Reads {@link CapexScope} from the provenance of the capex figures of `years`. */
+export function capexScopeOf(years: readonly FiscalYearFigures[]): CapexScope {
+  let netOfDisposalsYears = 0;
+  for (const year of years) {
+    const tag = year.capitalExpenditure?.source.tag;
+    if (tag !== undefined && NET_OF_DISPOSALS_CAPEX_TAGS.includes(tag)) netOfDisposalsYears += 1;
+  }
+  return { netOfDisposalsYears };
 }
 
 /**
@@ -264,6 +297,7 @@ export function buildScoringContext(
   return {
     years,
     costScope: costScopeOf(inWindow),
+    capexScope: capexScopeOf(inWindow),
     spanYears: last.fiscalYear - first.fiscalYear + 1,
     financial: isFinancialSic(fundamentals.company.sicCode),
     currency: fundamentals.company.currency,

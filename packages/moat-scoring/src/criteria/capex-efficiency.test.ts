@@ -62,6 +62,22 @@ describe('assessCapexEfficiency', () => {
     expect(result.numericValue).toBeCloseTo(ratio, 8);
   });
 
+  it('says when the capex is net of disposals (SimFin), and scores the same ratio', () => {
+    const context = company({ capitalExpenditure: repeat(20, n), netIncome: repeat(100, n) });
+    const net = outcome(
+      assessCapexEfficiency(
+        { ...context, capexScope: { netOfDisposalsYears: n } },
+        { roicPasses: false },
+      ),
+    );
+    expect(net.value).toBe(
+      'capex 20.0% of net income over 10 yrs; capex net of disposals in 10 yrs, not gross purchases',
+    );
+    expect(net.score).toBe(12.5);
+    const gross = outcome(assessCapexEfficiency(context, { roicPasses: false }));
+    expect(gross.value).toBe('capex 20.0% of net income over 10 yrs');
+  });
+
   it('scores 0 with n/m when cumulative net income is not positive', () => {
     const result = outcome(
       assessCapexEfficiency(

@@ -108,12 +108,25 @@ function growthAdjusted(context: ScoringContext, t: CapexTotals, inputs: CapexIn
 }
 
 /**
+ * "; capex net of disposals in 10 yrs, not gross purchases" when the window's capex comes from a
+ * net-of-disposals source (SimFin), else "". Marks the figure only: no sourced rule turns a net
+ * figure into a gross one (a D&A floor, the maintenance proxy of methodology §1.4, overshoots
+ * gross capex for intangible-heavy companies: V 62% of net income against 8% gross).
+ */
+function scopeNote(context: ScoringContext): string {
+  const years = context.capexScope?.netOfDisposalsYears ?? 0;
+  if (years === 0) return '';
+  return `; capex net of disposals in ${years} yr${years === 1 ? '' : 's'}, not gross purchases`;
+}
+
+/**
  * CapEx efficiency (methodology §4.7): ratio = Σ |capex| ÷ Σ net income over the window (sum over
  * sum, as the book prescribes, robust to single loss years); Σ net income ≤ 0 scores 0. When
  * capex exceeds 1.5× D&A, revenue grows ≥ 5%/yr and ROIC passes, growth capex is set aside and the
  * Greenwald maintenance ratio is scored instead (growth earning ≥ 15% is no moat weakness;
  * judgement). Not applicable to banks and insurers, nor to a company reporting no capex line.
- * numericValue = the scored ratio, percent.
+ * numericValue = the scored ratio, percent. `value` says when the capex is net of disposals
+ * (`ScoringContext.capexScope`), so a reader can tell the ratio is not on gross capex.
  */
 export function assessCapexEfficiency(context: ScoringContext, inputs: CapexInputs): Assessment {
   if (context.financial)
@@ -140,9 +153,11 @@ export function assessCapexEfficiency(context: ScoringContext, inputs: CapexInpu
   const ratio = t.capex / t.netIncome;
   const adjusted = growthAdjusted(context, t, inputs);
   const scoredRatio = adjusted ? t.maintenance / t.netIncome : ratio;
-  const value = adjusted
-    ? `maintenance capex ${percent(scoredRatio)} of net income (all capex ${percent(ratio)}; growth capex set aside)`
-    : `capex ${percent(ratio)} of net income over ${t.years} yrs`;
+  const value = `${
+    adjusted
+      ? `maintenance capex ${percent(scoredRatio)} of net income (all capex ${percent(ratio)}; growth capex set aside)`
+      : `capex ${percent(ratio)} of net income over ${t.years} yrs`
+  }${scopeNote(context)}`;
   return scored({
     quality: interpolate(scoredRatio, CAPEX_ANCHORS),
     value,
