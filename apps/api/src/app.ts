@@ -156,9 +156,9 @@ export const apiApp = fp(
 function mcpOptions(app: FastifyInstance, deps: AppDeps): McpPluginOptions {
   return {
     services: mcpServicesOf(deps),
-    toProblem: (error) => {
+    toProblem: (error, request) => {
       const answer = toProblem(error, MCP_ENDPOINT_PATH);
-      if (answer.unexpected) app.log.error({ err: error }, 'MCP tool failed');
+      if (answer.unexpected) request.log.error({ err: error }, 'MCP tool failed');
       return answer.body;
     },
     guard: app.requirePersonalAccessToken,

@@ -311,6 +311,57 @@ describe('logs', () => {
     expect(tagged('mcp-1')).toContain('request completed');
   });
 
+  it('log an unexpected MCP tool failure with the request id of its HTTP request', async () => {
+    const minted = await app.inject({
+      method: 'POST',
+      url: '/api/auth/register',
+      headers: ORIGIN,
+      payload: { email: 'logs-mcp@example.com', password: PASSWORD },
+    });
+    const cookie = sessionCookie(minted);
+    const token = (
+      await app.inject({
+        method: 'POST',
+        url: '/api/account/tokens',
+        headers: { cookie, ...ORIGIN },
+        payload: { name: 'logs-mcp' },
+      })
+    ).json().token as string;
+    const evaluations = opened.runtime.deps.moat.evaluations;
+    const original = evaluations.getEvaluation;
+    evaluations.getEvaluation = async () => {
+      throw new Error('a bug in the evaluation flow');
+    };
+    try {
+      const call = await app.inject({
+        method: 'POST',
+        url: MCP_ENDPOINT_PATH,
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'x-request-id': 'mcp-fails-1',
+        },
+        payload: {
+          jsonrpc: '2.0',
+          id: 2,
+          method: 'tools/call',
+          params: { name: 'getMoatEvaluation', arguments: { symbol: 'AAPL' } },
+        },
+      });
+      expect(call.statusCode).toBe(200);
+      expect(call.json().result.isError).toBe(true);
+    } finally {
+      evaluations.getEvaluation = original;
+    }
+    const failed = lines
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .filter((line) => line.msg === 'MCP tool failed');
+    expect(failed).toHaveLength(1);
+    expect(failed[0]?.reqId).toBe('mcp-fails-1');
+    expect(JSON.stringify(failed[0])).toContain('a bug in the evaluation flow');
+  });
+
   it('are readable text through pino-pretty when LOG_FORMAT=pretty, redacted alike', () => {
     const pretty = captureLines();
     const logger = createLogger({ logLevel: 'info', logFormat: 'pretty' }, pretty.stream);

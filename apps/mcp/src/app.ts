@@ -103,9 +103,9 @@ export async function buildMcpApp(
 
   await app.register(mcpPlugin, {
     services: mcpServicesOf(deps),
-    toProblem: (error) => {
+    toProblem: (error, request) => {
       const answer = toProblem(error, MCP_ENDPOINT_PATH);
-      if (answer.unexpected) app.log.error({ err: error }, 'MCP tool failed');
+      if (answer.unexpected) request.log.error({ err: error }, 'MCP tool failed');
       return answer.body;
     },
     guard: pat.guard,

@@ -23,8 +23,13 @@ export type BearerGuard = (request: FastifyRequest, reply: FastifyReply) => Prom
 export interface McpPluginOptions extends DiscoveryAddresses {
   /** The flows, created once per process (see {@link McpServices}). */
   readonly services: McpServices;
-  /** The app's error mapping, applied to every failed tool call. */
-  readonly toProblem: ProblemMapper;
+  /**
+   * The app's error mapping, applied to every failed tool call; it also gets the HTTP request
+   * that carried the call, so that what it logs carries the request id (`request.log`).
+   */
+  readonly toProblem: (
+    ...args: [...Parameters<ProblemMapper>, request: FastifyRequest]
+  ) => ReturnType<ProblemMapper>;
   /**
    * The personal access token check, run before the handler (apps/api:
    * `app.requirePersonalAccessToken`); it must throw (401) or leave the owner for `actorOf`.
@@ -66,7 +71,7 @@ async function serveMcpRequest(
   const server = buildMcpServer({
     services: options.services,
     actor: { id: actor.id, plan: actor.plan },
-    toProblem: options.toProblem,
+    toProblem: (error) => options.toProblem(error, request),
     info: options.info ?? DEFAULT_SERVER_INFO,
   });
   const transport = new StreamableHTTPServerTransport({
