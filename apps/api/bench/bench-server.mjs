@@ -116,7 +116,17 @@ async function service({ memo = true, extras = false } = {}) {
     RATE_LIMIT_PER_MINUTE: '100000000',
     ...(process.env.DATABASE_POOL_MAX ? { DATABASE_POOL_MAX: process.env.DATABASE_POOL_MAX } : {}),
     METRICS_TOKEN: METRICS_TOKEN,
-    QUOTA_LIMITS: '{"pro":{"stock_evaluation":{"limit":1000}}}',
+    QUOTA_LIMITS:
+      '{"pro":{"stock_evaluation":{"limit":1000}},"free":{"ai_consult":{"limit":100000000}}}',
+    // load.bench.mjs: narrative streams from its loopback model (@svc/advisor's fake server)
+    ...(process.env.OPENAI_BASE_URL
+      ? {
+          OPENAI_BASE_URL: process.env.OPENAI_BASE_URL,
+          OPENAI_API_KEY: 'sk-bench',
+          NARRATIVE_MODEL: 'bench-narrator',
+          OPENAI_MAX_RETRIES: '0',
+        }
+      : {}),
     ...(process.env.BENCH_DATABASE_URL ? { DATABASE_URL: process.env.BENCH_DATABASE_URL } : {}),
     ...(process.env.SESSION_CACHE_SECONDS
       ? { SESSION_CACHE_SECONDS: process.env.SESSION_CACHE_SECONDS }
@@ -150,6 +160,7 @@ async function service({ memo = true, extras = false } = {}) {
   return {
     ...more,
     metricsToken: METRICS_TOKEN,
+    origin: config.baseUrl,
     port: app.server.address().port,
     cookie: cookieHeader,
     rows,

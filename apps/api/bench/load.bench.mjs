@@ -16,6 +16,13 @@
 //   2 × portfolio read      GET /api/holdings?portfolioId=…, GET /api/transactions?portfolioId=…
 //   2 × MCP tool call       POST /api/mcp/user/mcp tools/call getMoatEvaluation, listHoldings
 //                           (streamable HTTP, stateless, personal access token)
+// Narrative streams: beside the ramp, BENCH_STREAMS (default 2) clients each open
+// POST /api/stock-evaluation/ai (server-sent events) one after another for the whole mixed run;
+// the model is @svc/advisor's fake OpenAI-compatible server, streaming 40 chunks
+// BENCH_CHUNK_DELAY_MS (default 5) apart. Model and clients run in a child process of their own
+// (stream-clients.mjs): in this process they delayed autocannon's own event loop and doubled the
+// p99 it measured. Their time to first byte and to `event: done` are reported apart from the
+// ramp's latency (a stream lasts as long as the model talks).
 // Peak memory: the highest resident set size (VmRSS, /proc) of the server process sampled every
 // 100 ms during the steps. At the end, the server's own latency by route from GET /metrics.
 // Latency is measured from the send (autocannon), so queueing inside the client is not seen;
@@ -32,6 +39,10 @@ const FACTOR = Number(process.env.BENCH_RATE_FACTOR ?? 1.5);
 const MAX_RATE = Number(process.env.BENCH_MAX_RATE ?? 100_000);
 /** The latency bound of a held rate (the issue's 100 ms); BENCH_P99_MS raises it on a busy machine. */
 const P99_LIMIT_MS = Number(process.env.BENCH_P99_MS ?? 100);
+
+const STREAMS = Number(process.env.BENCH_STREAMS ?? 2);
+/** As read by stream-clients.mjs, for the summary line. */
+const CHUNK_DELAY_MS = Number(process.env.BENCH_CHUNK_DELAY_MS ?? 5);
 
 /** Starts a bench server in a child process and waits for its { port, cookie, ... }. */
 function start(mode) {
@@ -143,12 +154,64 @@ function rotating(mix) {
   ];
 }
 
+/**
+ * The narrative-stream clients and their model, in a child process (stream-clients.mjs): `ready`
+ * answers the model's URL; `start(...)` opens STREAMS clients; `done()` answers how many streams
+ * have ended so far; `stop()` answers their counts and times.
+ */
+async function startStreamClients() {
+  const child = fork(new URL('./stream-clients.mjs', import.meta.url), [], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const next = (key) =>
+    new Promise((resolve) => {
+      const onMessage = (message) => {
+        if (message?.[key] === undefined) return;
+        child.off('message', onMessage);
+        resolve(message[key]);
+      };
+      child.on('message', onMessage);
+    });
+  child.once('exit', (code) => {
+    if (code !== 0) throw new Error(`stream clients exited with ${code}`);
+  });
+  const modelUrl = await next('modelUrl');
+  return {
+    modelUrl,
+    start(server, evaluation) {
+      child.send({
+        start: {
+          url: `http://127.0.0.1:${server.port}/api/stock-evaluation/ai`,
+          headers: {
+            cookie: server.cookie,
+            origin: server.origin,
+            'content-type': 'application/json',
+          },
+          body: JSON.stringify({ evaluation }),
+          clients: STREAMS,
+        },
+      });
+    },
+    done() {
+      const answer = next('count');
+      child.send('count');
+      return answer;
+    },
+    stop() {
+      const answer = next('stopped');
+      child.send('stop');
+      return answer;
+    },
+  };
+}
+
 /** Raises the rate step by step; answers every step and the last one held. */
-async function ramp(name, server, requests) {
+async function ramp(name, server, requests, streams) {
   const url = `http://127.0.0.1:${server.port}`;
   const steps = [];
   for (let rate = START_RATE; rate <= MAX_RATE; rate = Math.round(rate * FACTOR)) {
     const rss = sampleRss(server.child.pid);
+    const streamsBefore = streams ? await streams.done() : 0;
     const result = await autocannon({
       url,
       connections: CONNECTIONS,
@@ -168,7 +231,8 @@ async function ramp(name, server, requests) {
     console.log(
       `  ${name.padEnd(6)} target ${String(rate).padStart(6)}/s  got ${step.achieved.toFixed(0).padStart(6)}/s  ` +
         `p50 ${String(step.p50).padStart(4)} ms  p99 ${String(step.p99).padStart(4)} ms  ` +
-        `errors ${step.errors}  RSS ${step.rssMiB.toFixed(0)} MiB`,
+        `errors ${step.errors}  RSS ${step.rssMiB.toFixed(0)} MiB` +
+        (streams ? `  narrative streams done ${(await streams.done()) - streamsBefore}` : ''),
     );
     if (step.p99 > P99_LIMIT_MS || step.errors > 0 || step.achieved < rate * 0.9) break;
   }
@@ -207,7 +271,14 @@ async function latencyByRoute(server) {
 }
 
 const filling = Date.now();
+const streams = await startStreamClients();
+process.env.OPENAI_BASE_URL = streams.modelUrl; // inherited by the forked servers (`load` uses it)
 const [bare, app] = await Promise.all([start('bare'), start('load')]);
+const evaluation = await (
+  await fetch(`http://127.0.0.1:${app.port}/api/stock-evaluation?symbol=AAPL`, {
+    headers: { cookie: app.cookie },
+  })
+).json();
 const requests = mixedRequests(app);
 await preflight(`http://127.0.0.1:${app.port}`, requests);
 console.log(
@@ -221,7 +292,9 @@ console.log(
 );
 const results = [];
 results.push(await ramp('bare', bare, [{ method: 'GET', path: '/bare' }]));
-results.push(await ramp('mixed', app, requests));
+streams.start(app, evaluation);
+results.push(await ramp('mixed', app, requests, streams));
+const streamed = await streams.stop();
 const routes = await latencyByRoute(app);
 console.log(`\nload average after: ${load()} on ${availableParallelism()} CPUs`);
 await Promise.all([stop(bare), stop(app)]);
@@ -248,6 +321,16 @@ if (bareResult.held && mixedResult.held) {
       `of the bare route's rate; errors below the held rate: ${mixedResult.erroredBelow ? 'YES' : '0'}`,
   );
 }
+const pct = (xs, p) => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] : NaN;
+};
+console.log(
+  `\nnarrative streams beside the mixed run (${STREAMS} clients, 40 chunks ${CHUNK_DELAY_MS} ms apart): ` +
+    `${streamed.done} done, ${streamed.errors} errors; first byte p50 ${pct(streamed.first, 0.5).toFixed(1)} ms, ` +
+    `p99 ${pct(streamed.first, 0.99).toFixed(1)} ms; whole stream p50 ${pct(streamed.total, 0.5).toFixed(0)} ms, ` +
+    `p99 ${pct(streamed.total, 0.99).toFixed(0)} ms`,
+);
 console.log('\nserver-side mean latency by route over the whole mixed run (GET /metrics):');
 for (const r of routes.sort((a, b) => b.count - a.count)) {
   console.log(
