@@ -29,7 +29,7 @@ const SLOW_HOOK_MS = 180_000;
 const binDir = await findPostgresBinDir();
 
 interface Answer {
-  readonly op: 'write' | 'read' | 'evaluate';
+  readonly op: 'write' | 'read' | 'evaluate' | 'screen';
   readonly started: number;
   readonly ended: number;
   readonly status: number;
@@ -74,6 +74,9 @@ describe.skipIf(binDir === undefined)('a PostgreSQL restart under load', () => {
         FX_PROVIDER: 'none',
         RATE_LIMIT_PER_MINUTE: '100000',
         QUOTA_LIMITS: '{"free":{"stock_evaluation":{"limit":100000}}}',
+        // every screener page runs its SQL: a named prepared statement, prepared again on each
+        // connection the pool opens after the restart
+        EVALUATION_CACHE_MEMO_SECONDS: '0',
       },
       { info: () => {}, warn: () => {} },
     );
@@ -131,6 +134,8 @@ describe.skipIf(binDir === undefined)('a PostgreSQL restart under load', () => {
       });
     } else if (op === 'evaluate') {
       res = await send('GET', '/api/stock-evaluation?symbol=MCD&fresh=1');
+    } else if (op === 'screen') {
+      res = await send('GET', '/api/moat-screener?sortBy=marketCap&scoreMin=0&limit=5');
     } else {
       res = await send('GET', `/api/transactions?portfolioId=${portfolioId}&limit=5`);
     }
@@ -149,7 +154,7 @@ describe.skipIf(binDir === undefined)('a PostgreSQL restart under load', () => {
   /** `WORKERS` loops of write, read, write, evaluate, … until `until()` is false. */
   async function load(until: () => boolean): Promise<Answer[]> {
     const answers: Answer[] = [];
-    const ops: Answer['op'][] = ['write', 'read', 'write', 'evaluate'];
+    const ops: Answer['op'][] = ['write', 'read', 'write', 'evaluate', 'screen'];
     await Promise.all(
       Array.from({ length: WORKERS }, async (_, worker) => {
         for (let i = worker; until(); i++) {
@@ -212,6 +217,10 @@ describe.skipIf(binDir === undefined)('a PostgreSQL restart under load', () => {
     );
     expect(tail.length).toBeGreaterThan(0);
     for (const answer of tail) expect(answer.status, answer.body).toBeLessThan(300);
+    // the screener's prepared statement works on the new connections (MCD was evaluated)
+    const screened = tail.filter((a) => a.op === 'screen');
+    expect(screened.length).toBeGreaterThan(0);
+    for (const answer of screened) expect(JSON.parse(answer.body).total).toBeGreaterThan(0);
 
     // every acknowledged write is stored exactly once; nothing is stored twice
     const acknowledged = answers.filter((a) => a.op === 'write' && a.status === 201);
