@@ -58,6 +58,22 @@ const ScreenerOutput = ScreenerPage.extend({});
 /** The request of `POST /api/moat-reports` (`@svc/use-cases`), unnamed for a tool schema. */
 const SaveReportToolInput = SaveReportInput.extend({});
 
+/*
+ * Every schema is a module constant: a server is built per (stateless) request, and zod compiles
+ * an object schema on its first parse, so a schema made inside registerMoatTools was compiled
+ * again on every call (about a fifth of an MCP call's CPU), and its JSON Schema converted again
+ * for every `tools/list`.
+ */
+const EvaluationInput = z.object({
+  symbol: TickerSymbol,
+  fresh: z.boolean().optional().describe('Fetch again even when cached (consumes quota)'),
+});
+const ReportsInput = z.object({
+  tags: z.array(z.string().trim().min(1).max(50)).max(20).optional(),
+});
+const ReportsOutput = z.object({ reports: z.array(ReportSummary) });
+const SavedReportOutput = z.object({ id: z.string() });
+
 /**
  * Registers the moat tools of interface spec 4.5, each one flow call of `@svc/use-cases` (the
  * flows the REST routes use):
@@ -77,10 +93,7 @@ export function registerMoatTools(server: ToolRegistry, deps: McpServerDeps): vo
     'getMoatEvaluation',
     {
       ...MCP_TOOLS.getMoatEvaluation,
-      inputSchema: z.object({
-        symbol: TickerSymbol,
-        fresh: z.boolean().optional().describe('Fetch again even when cached (consumes quota)'),
-      }),
+      inputSchema: EvaluationInput,
       outputSchema: EvaluationOutput,
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: true },
     },
@@ -122,10 +135,8 @@ export function registerMoatTools(server: ToolRegistry, deps: McpServerDeps): vo
     'listMoatReports',
     {
       ...MCP_TOOLS.listMoatReports,
-      inputSchema: z.object({
-        tags: z.array(z.string().trim().min(1).max(50)).max(20).optional(),
-      }),
-      outputSchema: z.object({ reports: z.array(ReportSummary) }),
+      inputSchema: ReportsInput,
+      outputSchema: ReportsOutput,
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
     ({ tags }) =>
@@ -150,7 +161,7 @@ export function registerMoatTools(server: ToolRegistry, deps: McpServerDeps): vo
     {
       ...MCP_TOOLS.saveMoatReport,
       inputSchema: SaveReportToolInput,
-      outputSchema: z.object({ id: z.string() }),
+      outputSchema: SavedReportOutput,
       annotations: {
         readOnlyHint: false,
         destructiveHint: false,

@@ -15,6 +15,15 @@ const PortfolioFilter = z.object({
   ),
 });
 
+/*
+ * Every schema is a module constant: a server is built per (stateless) request, and zod compiles
+ * an object schema on its first parse, so a schema made inside the register function was compiled
+ * again on every call (about a fifth of an MCP call's CPU).
+ */
+const PortfoliosOutput = z.object({ portfolios: z.array(Portfolio) });
+const HoldingsOutput = z.object({ holdings: z.array(Holding) });
+const CashOutput = z.object({ cash: z.array(CashPosition) });
+
 /**
  * Registers `listPortfolios`, `listHoldings {portfolioId?}` and `listCash {portfolioId?}`
  * (interface spec 4.5): stored values only (EUR values as of the last revaluation), never fetched.
@@ -29,7 +38,7 @@ export function registerPortfolioTools(server: ToolRegistry, deps: McpServerDeps
     'listPortfolios',
     {
       ...MCP_TOOLS.listPortfolios,
-      outputSchema: z.object({ portfolios: z.array(Portfolio) }),
+      outputSchema: PortfoliosOutput,
       annotations: STORED_READ,
     },
     () =>
@@ -43,7 +52,7 @@ export function registerPortfolioTools(server: ToolRegistry, deps: McpServerDeps
     {
       ...MCP_TOOLS.listHoldings,
       inputSchema: PortfolioFilter,
-      outputSchema: z.object({ holdings: z.array(Holding) }),
+      outputSchema: HoldingsOutput,
       annotations: STORED_READ,
     },
     ({ portfolioId }) =>
@@ -57,7 +66,7 @@ export function registerPortfolioTools(server: ToolRegistry, deps: McpServerDeps
     {
       ...MCP_TOOLS.listCash,
       inputSchema: PortfolioFilter,
-      outputSchema: z.object({ cash: z.array(CashPosition) }),
+      outputSchema: CashOutput,
       annotations: STORED_READ,
     },
     ({ portfolioId }) =>
