@@ -213,6 +213,18 @@ describe.each(backends)('screener on $name', (backend) => {
     });
   });
 
+  it('writes cachedAt as the evaluation cache does, to the millisecond (microseconds cut)', async () => {
+    // the database's now(): microseconds, in the session's time zone
+    await repos.evaluations.upsert(evaluation({ ...(FIXTURES[0] as Fixture), symbol: 'NOW' }), {
+      marketCap: null,
+    });
+    const page = await repos.screener.screen({ verdict: STRONG, sortBy: 'symbol', limit: 100 });
+    const row = page.items.find((r) => r.symbol === 'NOW');
+    expect(row?.cachedAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    expect(row?.cachedAt).toBe((await repos.evaluations.get('NOW'))?.cachedAt);
+    await repos.evaluations.delete('NOW');
+  });
+
   it('answers the meta statistics', async () => {
     const meta = await repos.screener.meta();
     expect(meta).toEqual({
