@@ -69,6 +69,8 @@ case "${1:-}" in
     # current and no app depends on another app
     pnpm knip
     node scripts/dep-graph.mjs --check
+    # the pending changesets make a release plan (what `changeset version` needs)
+    node scripts/check-changesets.mjs
     pnpm typecheck
     log=$(mktemp)
     status=0
