@@ -99,19 +99,34 @@ function positiveInteger(value: number | undefined, fallback: number, max: numbe
   return n;
 }
 
-/** The filters of {@link ScreenerQuery}, in the order their conditions are written. */
-const FILTER_KEYS = [
-  'scoreMin',
-  'scoreMax',
-  'verdict',
-  'sector',
-  'industry',
-  'peMin',
-  'peMax',
-  'marketCapMin',
-  'marketCapMax',
-] as const;
-type FilterKey = (typeof FILTER_KEYS)[number];
+/** A filter of {@link ScreenerQuery}. */
+type FilterKey =
+  | 'scoreMin'
+  | 'scoreMax'
+  | 'verdict'
+  | 'sector'
+  | 'industry'
+  | 'peMin'
+  | 'peMax'
+  | 'marketCapMin'
+  | 'marketCapMax';
+
+const cap = (eb: ExpressionBuilder<DB, 'evaluation_cache'>, value: number | string) =>
+  eb.cast<string>(eb.val(String(value)), 'numeric');
+
+/** The condition of each filter, in the order the conditions are written (bounds inclusive). */
+const FILTERS: Record<FilterKey, (s: CacheQuery, value: number | string) => CacheQuery> = {
+  scoreMin: (s, v) => s.where('total_score', '>=', v as number),
+  scoreMax: (s, v) => s.where('total_score', '<=', v as number),
+  verdict: (s, v) => s.where('verdict', '=', v as string),
+  sector: (s, v) => s.where('sector', '=', v as string),
+  industry: (s, v) => s.where('industry', '=', v as string),
+  peMin: (s, v) => s.where('pe_ratio', '>=', v as number),
+  peMax: (s, v) => s.where('pe_ratio', '<=', v as number),
+  marketCapMin: (s, v) => s.where((eb) => eb('market_cap', '>=', cap(eb, v))),
+  marketCapMax: (s, v) => s.where((eb) => eb('market_cap', '<=', cap(eb, v))),
+};
+const FILTER_KEYS = Object.keys(FILTERS) as FilterKey[];
 
 /** Whether a filter applies: a bound when given, an exact text when non-empty. */
 function isSet(q: ScreenerQuery, key: FilterKey): boolean {
@@ -121,23 +136,10 @@ function isSet(q: ScreenerQuery, key: FilterKey): boolean {
 }
 
 function applyFilters(select: CacheQuery, q: ScreenerQuery): CacheQuery {
-  let s = select;
-  const cap = (eb: ExpressionBuilder<DB, 'evaluation_cache'>, value: number | string) =>
-    eb.cast<string>(eb.val(String(value)), 'numeric');
-  for (const key of FILTER_KEYS) {
-    if (!isSet(q, key)) continue;
-    const value = q[key] as number | string;
-    if (key === 'scoreMin') s = s.where('total_score', '>=', value as number);
-    if (key === 'scoreMax') s = s.where('total_score', '<=', value as number);
-    if (key === 'verdict') s = s.where('verdict', '=', value as string);
-    if (key === 'sector') s = s.where('sector', '=', value as string);
-    if (key === 'industry') s = s.where('industry', '=', value as string);
-    if (key === 'peMin') s = s.where('pe_ratio', '>=', value as number);
-    if (key === 'peMax') s = s.where('pe_ratio', '<=', value as number);
-    if (key === 'marketCapMin') s = s.where((eb) => eb('market_cap', '>=', cap(eb, value)));
-    if (key === 'marketCapMax') s = s.where((eb) => eb('market_cap', '<=', cap(eb, value)));
-  }
-  return s;
+  return FILTER_KEYS.filter((key) => isSet(q, key)).reduce(
+    (s, key) => FILTERS[key](s, q[key] as number | string),
+    select,
+  );
 }
 
 /**
@@ -251,6 +253,8 @@ function pageTemplate(
     if (slot === undefined) throw new Error(`screener template: unexpected parameter ${parameter}`);
     return slot as Slot;
   });
+  // Planned once per connection: the plan costs as much as the run (prepareStatement).
+  prepareStatement(compiled.sql);
   return { sql: compiled.sql, slots };
 }
 
@@ -268,8 +272,6 @@ export function createScreenerRepository(db: Executor) {
       const limit = positiveInteger(query.limit, 20, SCREENER_MAX_LIMIT, 'limit');
       const statement = screenerPageStatement(db, query);
       try {
-        // Planned once per connection: the plan costs as much as the run (prepareStatement).
-        prepareStatement(statement.sql);
         const { rows } = await db.executeQuery(statement);
         // A page past the end has no row to carry the count: count separately then only.
         const counted =
