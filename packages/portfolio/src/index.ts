@@ -16,13 +16,18 @@ export {
 } from './derive-holdings.js';
 export { PortfolioError, type PortfolioErrorCode, type PortfolioErrorOptions } from './errors.js';
 export { CurrencyCode, InstrumentSymbol, IsoDateTime } from './fields.js';
+export { type ProposeOptions, proposeMapping } from './import/generic/propose.js';
 export {
+  CONFIDENCE_THRESHOLD,
   ColumnMapping,
+  type FieldConfidence,
   MAPPED_FIELDS,
   MAPPED_KINDS,
+  type MappedField,
+  type MappedKind,
   type MappingProposal,
+  type MappingQuestion,
   mappedFormat,
-  proposeMapping,
 } from './import/mapping.js';
 export {
   BROKER_FORMATS,

@@ -16,7 +16,7 @@ describe('column mapping for an unknown broker', () => {
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(result.errors[0]?.line).toBe(1);
-    expect(result.proposal).toEqual({
+    expect(result.proposal).toMatchObject({
       mapping: {
         delimiter: ';',
         columns: {
@@ -35,8 +35,10 @@ describe('column mapping for an unknown broker', () => {
         actions: { Kauf: 'buy', Dividende: 'dividend', Einzahlung: 'deposit', Sonderfall: 'skip' },
       },
       unmappedActions: ['Sonderfall'],
-      missing: ['symbol'],
+      missing: expect.arrayContaining(['symbol']),
+      needs: [expect.objectContaining({ value: 'Sonderfall' })],
     });
+    expect(result.proposal?.confidence.price?.evidence).toContain('header word "kurs"');
   });
 
   it('finds the date and action columns from their values when no header names them', () => {

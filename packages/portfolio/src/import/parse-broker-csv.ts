@@ -3,12 +3,9 @@ import { NewTransaction } from '../transaction.js';
 import { normalizeNewlines, readHeader, readTable } from './csv-records.js';
 import { mapGhostfolioJson } from './formats/ghostfolio-json.js';
 import { CSV_FORMATS } from './formats/index.js';
-import {
-  type ColumnMapping,
-  type MappingProposal,
-  mappedFormat,
-  proposeMapping,
-} from './mapping.js';
+import { proposeMapping } from './generic/propose.js';
+import { findTableStart, fromLine } from './generic/sniff.js';
+import { type ColumnMapping, type MappingProposal, mappedFormat } from './mapping.js';
 import type { BrokerFormatSpec, LineOutcome, RowContext } from './row.js';
 
 /**
@@ -148,13 +145,17 @@ export function parseBrokerCsv(text: string, options: ParseBrokerCsvOptions = {}
   }
   if (options.mapping !== undefined || requested === 'mapped') {
     if (options.mapping === undefined) return fail(0, 'format "mapped" needs a mapping', 'mapped');
-    return readWith(mappedFormat(options.mapping), 'mapped', normalized, limits, context);
+    const body = fromLine(normalized, options.mapping.headerLine ?? 1);
+    return readWith(mappedFormat(options.mapping), 'mapped', body, limits, context);
   }
   const format = resolveFormat(normalized, requested);
   if (format === undefined) {
     const names = BROKER_FORMATS.filter((f) => f !== 'mapped').join(', ');
     const failure = fail(1, `header row matches no supported format (${names})`);
-    const proposal = requested === 'auto' ? proposeFor(normalized) : undefined;
+    const proposal =
+      requested === 'auto'
+        ? proposeMapping(normalized, { accountCurrency: context.accountCurrency ?? 'EUR' })
+        : undefined;
     return proposal && !failure.ok ? { ...failure, proposal } : failure;
   }
   return readWith(CSV_FORMATS[format], format, normalized, limits, context);
@@ -201,18 +202,15 @@ export function headerSetKey(text: string): string | undefined {
 /** {@link headerSetKey} with the header names it was computed from (trimmed, lower-cased, in file order). */
 export function headerSet(text: string): { key: string; names: string[] } | undefined {
   const normalized = normalizeNewlines(text.replace(/^\uFEFF/, ''));
-  const header = readHeader(normalized, likelyDelimiter(normalized));
+  // below a preamble, the header row the mapper finds; else the first line, as always
+  const start = findTableStart(normalized);
+  const header =
+    start !== undefined && start.headerLine > 1
+      ? readHeader(normalized.split('\n').slice(start.headerLine - 1).join('\n'), start.delimiter)
+      : readHeader(normalized, likelyDelimiter(normalized));
   if (!header || header.every((name) => name === '')) return undefined;
   const sorted = [...header].sort(); // readHeader trims and lower-cases
   return { key: createHash('sha256').update(sorted.join('\u001f')).digest('hex'), names: header };
-}
-
-/** A column mapping proposed for a CSV no format recognises (the most frequent delimiter). */
-function proposeFor(text: string): MappingProposal | undefined {
-  const delimiter = likelyDelimiter(text);
-  const table = readTable(text, delimiter);
-  if ('message' in table) return undefined;
-  return proposeMapping(table.rawHeader, table.rows, delimiter);
 }
 
 function resolveFormat(text: string, requested: 'auto' | BrokerFormat): CsvFormat | undefined {

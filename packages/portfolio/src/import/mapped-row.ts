@@ -1,0 +1,257 @@
+import { Dec } from '../decimal.js';
+import type { NewTransaction } from '../transaction.js';
+import { currencyInCell, isCurrencyCode, isIsin, isinIn, readCell, readDate } from './generic/cells.js';
+import { readTradeText, type TradeText } from './generic/trade-text.js';
+import type { ColumnMapping, MappedField, MappedKind } from './mapping.js';
+import { type CsvRow, cashBySign, outcome, type RowMeta, type RowOutcome } from './row.js';
+import { abs, dividedBy, minus, plus, sign, times } from './values.js';
+
+type NumberField = 'quantity' | 'price' | 'fee' | 'amount';
+type Numbers = Partial<Record<NumberField, string>>;
+type Base = { currency: string; executedAt: string };
+
+/** The number columns each kind reads (a split row's other cells may hold anything). */
+const READS: Record<Exclude<MappedKind, 'skip'>, readonly NumberField[]> = {
+  buy: ['quantity', 'price', 'fee', 'amount'],
+  sell: ['quantity', 'price', 'fee', 'amount'],
+  trade: ['quantity', 'price', 'fee', 'amount'],
+  shares: ['quantity'],
+  dividend: ['amount', 'quantity', 'price'],
+  interest: ['amount', 'quantity', 'price'],
+  deposit: ['amount', 'quantity', 'price'],
+  withdrawal: ['amount', 'quantity', 'price'],
+  fee: ['amount', 'quantity', 'price'],
+  cash: ['amount', 'quantity', 'price'],
+};
+
+/**
+ * Reads one row with a confirmed mapping. Per row: the action's kind (no action column: `trade`);
+ * buy/sell need a quantity (column, or the trade text of `details`) and a price (column; the
+ * text's price when it names its currency or there is no amount; else |amount| ÷ quantity), with
+ * |fee|; a trade without an instrument is skipped (a currency trade: its cash is not modelled);
+ * `shares` is a buy at price 0 of a positive quantity; dividend, interest, deposit, withdrawal,
+ * fee and cash take the amount (or quantity × price). Numbers may carry currency codes or
+ * symbols. The instrument is the ISIN (found inside the cell when the column is a name column),
+ * else the symbol (`NKE/USD`, `VWRL:xams` read as NKE, VWRL); the currency is the currency
+ * column's, else one named in a number cell, the trade text or the symbol's pair, else
+ * `mapping.currency`. With an `id` column the row's id (with its action) is its broker id.
+ */
+export function mapRow(
+  row: CsvRow,
+  mapping: ColumnMapping,
+  lookup: ReadonlyMap<string, MappedKind>,
+  sides: ReadonlyMap<string, 'buy' | 'sell'>,
+): RowOutcome {
+  const get = (field: MappedField) => {
+    const column = mapping.columns[field];
+    return column === undefined ? '' : row.get(column);
+  };
+  const actionText = get('action');
+  const kind =
+    mapping.columns.action === undefined ? 'trade' : lookup.get(actionText.toLowerCase());
+  if (kind === undefined) {
+    return outcome.error(
+      `column "${mapping.columns.action}": action "${actionText}" has no meaning in the mapping`,
+    );
+  }
+  if (kind === 'skip') return outcome.skip(`action "${actionText}" is mapped to skip`);
+  const assetClass = get('assetClass');
+  if (assetClass && mapping.skipClasses?.some((c) => c.toLowerCase() === assetClass.toLowerCase())) {
+    return outcome.skip(`asset class "${assetClass}" is skipped (a contract, not an owned instrument)`);
+  }
+  const dateCell = get('date');
+  const executedAt = readDate(dateCell, mapping.dateOrder);
+  if (executedAt === undefined) {
+    return outcome.error(
+      `column "${mapping.columns.date}": "${dateCell}" is not a date in the order ${mapping.dateOrder}`,
+    );
+  }
+  const numbers: Numbers = {};
+  for (const field of READS[kind]) {
+    const cell = get(field);
+    if (cell === '' || cell === '-') continue;
+    const value = readCell(cell, mapping.decimals?.[field] ?? mapping.decimal);
+    if (value === undefined) {
+      return outcome.error(`column "${mapping.columns[field]}": "${cell}" is not a number`);
+    }
+    numbers[field] = value;
+  }
+  const text = get('details') ? readTradeText(get('details'), mapping.decimal) : undefined;
+  const currency = currencyOf(get, mapping, text);
+  if (currency === undefined) {
+    return outcome.error("no currency (map a currency column or set the mapping's currency)");
+  }
+  const base = { currency, executedAt };
+  const symbol = instrumentOf(get('symbol'), get('isin'));
+  const id = get('id');
+  const meta: RowMeta = {
+    ...(get('name') ? { name: get('name') } : {}),
+    ...(id ? { externalId: `${id}|${actionText}` } : {}),
+  };
+  if (kind === 'buy' || kind === 'sell' || kind === 'trade') {
+    const side = kind === 'trade' ? sideOf(get('side'), sides, text, numbers, mapping) : kind;
+    if (side === undefined) return outcome.error(`trade "${actionText}" without a side`);
+    if (!symbol) return outcome.skip(`${side} without an instrument (a currency trade?)`);
+    return trade(side, numbers, text, symbol, base, meta);
+  }
+  if (kind === 'shares') return shares(numbers, text, symbol, base, meta, actionText);
+  return cash(kind, numbers, symbol, base, meta, actionText);
+}
+
+function cash(
+  kind: 'dividend' | 'interest' | 'deposit' | 'withdrawal' | 'fee' | 'cash',
+  numbers: Numbers,
+  symbol: string,
+  base: Base,
+  meta: RowMeta,
+  actionText: string,
+): RowOutcome {
+  const { amount, quantity, price } = numbers;
+  const value = amount ?? (quantity && price ? times(quantity, price) : undefined);
+  if (value === undefined || sign(value) === 0) {
+    return outcome.skip(`${actionText || kind} without an amount`);
+  }
+  if (kind === 'dividend' && !symbol) {
+    const tx = cashBySign(abs(value), { ...base, note: actionText || 'dividend' });
+    return tx ? outcome.with(meta, tx) : outcome.skip(`${actionText} of 0`);
+  }
+  if (kind === 'dividend') {
+    return outcome.with(meta, { type: 'dividend', symbol, amount: abs(value), ...base });
+  }
+  if (kind === 'fee') {
+    return outcome.with(meta, { type: 'fee', amount: abs(value), ...base, note: actionText });
+  }
+  const signed = kind === 'withdrawal' ? `-${abs(value)}` : kind === 'cash' ? value : abs(value);
+  const note = kind === 'interest' ? 'interest' : actionText;
+  const tx = cashBySign(signed, { ...base, ...(note ? { note } : {}) });
+  return tx ? outcome.with(meta, tx) : outcome.skip(`${actionText} of 0`);
+}
+
+function shares(
+  numbers: Numbers,
+  text: TradeText | undefined,
+  symbol: string,
+  base: Base,
+  meta: RowMeta,
+  actionText: string,
+): RowOutcome {
+  const q = numbers.quantity ?? text?.quantity;
+  if (q === undefined || sign(q) <= 0 || !symbol) {
+    return outcome.skip(`${actionText}: no units received (record a reverse split by hand)`);
+  }
+  return outcome.with(meta, { type: 'buy', symbol, quantity: q, price: '0', ...base });
+}
+
+function trade(
+  side: 'buy' | 'sell',
+  numbers: Numbers,
+  text: TradeText | undefined,
+  symbol: string,
+  base: Base,
+  meta: RowMeta,
+): RowOutcome {
+  const q = numbers.quantity ?? text?.quantity;
+  if (q === undefined || sign(q) === 0) return outcome.error(`${side} without a quantity`);
+  const fromText =
+    text !== undefined && (text.currency !== undefined || numbers.amount === undefined);
+  const given = numbers.price ?? (fromText ? text?.price : undefined);
+  const fee = numbers.fee === undefined ? undefined : abs(numbers.fee);
+  const price = given ?? priceFromAmount(side, numbers.amount, fee, q);
+  if (price === undefined) return outcome.error(`${side} without a price or an amount`);
+  const currency =
+    numbers.price === undefined && fromText ? (text?.currency ?? base.currency) : base.currency;
+  const sameCurrency = currency === base.currency || numbers.price !== undefined;
+  const implied =
+    fee === undefined && given !== undefined && sameCurrency
+      ? impliedFee(side, numbers.amount, q, given)
+      : undefined;
+  const tx: NewTransaction = {
+    type: side,
+    symbol,
+    quantity: abs(q),
+    price: abs(price),
+    ...base,
+    currency,
+    ...(fee !== undefined && sign(fee) > 0 ? { fee } : {}),
+    ...(implied !== undefined ? { fee: implied } : {}),
+  };
+  return outcome.with(meta, tx);
+}
+
+/**
+ * The unit price a net cash amount gives: a buy paid |amount| with its fee, a sale received
+ * |amount| after it.
+ */
+function priceFromAmount(
+  side: 'buy' | 'sell',
+  amount: string | undefined,
+  fee: string | undefined,
+  quantity: string,
+): string | undefined {
+  if (amount === undefined) return undefined;
+  const gross = fee === undefined ? abs(amount) : side === 'buy' ? minus(abs(amount), fee) : plus(abs(amount), fee);
+  return dividedBy(gross, abs(quantity));
+}
+
+/**
+ * The commission an amount holds beyond quantity × price (a buy's cash out above it, a sale's
+ * below it) when no fee column says so: more than the rounding of a cent-rounded amount and
+ * price (0.01 + quantity × 0.005) and at most 3% of the trade's value, else nothing (the amount is
+ * then in another currency, or only rounded).
+ */
+function impliedFee(
+  side: 'buy' | 'sell',
+  amount: string | undefined,
+  quantity: string,
+  price: string,
+): string | undefined {
+  if (amount === undefined) return undefined;
+  const value = new Dec(quantity).abs().times(price);
+  const paid = new Dec(amount).abs();
+  const fee = side === 'buy' ? paid.minus(value) : value.minus(paid);
+  const rounding = new Dec(quantity).abs().times(0.005).plus(0.01);
+  return fee.gt(rounding) && fee.lte(value.times(0.03)) ? fee.toFixed() : undefined;
+}
+
+function sideOf(
+  cell: string,
+  sides: ReadonlyMap<string, 'buy' | 'sell'>,
+  text: TradeText | undefined,
+  numbers: Numbers,
+  mapping: ColumnMapping,
+): 'buy' | 'sell' | undefined {
+  if (mapping.columns.side !== undefined) return sides.get(cell.toLowerCase());
+  if (text?.side !== undefined) return text.side;
+  const byAmount = mapping.sideFrom === 'amount' && numbers.amount !== undefined;
+  const value = byAmount ? numbers.amount : (numbers.quantity ?? text?.quantity);
+  if (value === undefined) return undefined;
+  const negative = sign(value) < 0;
+  return byAmount ? (negative ? 'buy' : 'sell') : negative ? 'sell' : 'buy';
+}
+
+const PAIR = /^([A-Za-z0-9.-]+)(?::[a-z]{2,6}|\/([A-Z]{3}))$/;
+
+function currencyOf(
+  get: (field: MappedField) => string,
+  mapping: ColumnMapping,
+  text: TradeText | undefined,
+): string | undefined {
+  const column = get('currency').toUpperCase();
+  if (isCurrencyCode(column)) return column;
+  const pair = PAIR.exec(get('symbol'))?.[2];
+  const named =
+    currencyInCell(get('price')) ??
+    currencyInCell(get('amount')) ??
+    text?.currency ??
+    (pair && isCurrencyCode(pair) ? pair : undefined);
+  return named ?? mapping.currency;
+}
+
+/** The instrument: the bare symbol (`NKE/USD`, `VWRL:xams` → NKE, VWRL), else the ISIN (also one inside a text cell). */
+function instrumentOf(symbolCell: string, isinCell: string): string {
+  const pair = PAIR.exec(symbolCell);
+  if (pair?.[1]) return pair[1].toUpperCase();
+  if (symbolCell) return symbolCell;
+  const isin = isIsin(isinCell.toUpperCase()) ? isinCell.toUpperCase() : isinIn(isinCell);
+  return isin ?? isinCell;
+}
