@@ -1,6 +1,13 @@
 import { Dec } from '../decimal.js';
 import type { NewTransaction } from '../transaction.js';
-import { currencyInCell, isCurrencyCode, isIsin, isinIn, readCell, readDate } from './generic/cells.js';
+import {
+  currencyInCell,
+  isCurrencyCode,
+  isIsin,
+  isinIn,
+  readCell,
+  readDate,
+} from './generic/cells.js';
 import { readTradeText, type TradeText } from './generic/trade-text.js';
 import type { ColumnMapping, MappedField, MappedKind } from './mapping.js';
 import { type CsvRow, cashBySign, outcome, type RowMeta, type RowOutcome } from './row.js';
@@ -56,8 +63,13 @@ export function mapRow(
   }
   if (kind === 'skip') return outcome.skip(`action "${actionText}" is mapped to skip`);
   const assetClass = get('assetClass');
-  if (assetClass && mapping.skipClasses?.some((c) => c.toLowerCase() === assetClass.toLowerCase())) {
-    return outcome.skip(`asset class "${assetClass}" is skipped (a contract, not an owned instrument)`);
+  if (
+    assetClass &&
+    mapping.skipClasses?.some((c) => c.toLowerCase() === assetClass.toLowerCase())
+  ) {
+    return outcome.skip(
+      `asset class "${assetClass}" is skipped (a contract, not an owned instrument)`,
+    );
   }
   const dateCell = get('date');
   const executedAt = readDate(dateCell, mapping.dateOrder);
@@ -189,7 +201,12 @@ function priceFromAmount(
   quantity: string,
 ): string | undefined {
   if (amount === undefined) return undefined;
-  const gross = fee === undefined ? abs(amount) : side === 'buy' ? minus(abs(amount), fee) : plus(abs(amount), fee);
+  const gross =
+    fee === undefined
+      ? abs(amount)
+      : side === 'buy'
+        ? minus(abs(amount), fee)
+        : plus(abs(amount), fee);
   return dividedBy(gross, abs(quantity));
 }
 

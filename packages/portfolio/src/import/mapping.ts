@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { BrokerFormatSpec } from './row.js';
 import { mapRow } from './mapped-row.js';
+import type { BrokerFormatSpec } from './row.js';
 
 /**
  * Fields a column can be mapped to. `side` is a sign column (buy/sell markers such as "A"/"V"),
@@ -82,7 +82,9 @@ export const ColumnMapping = z
       .int()
       .min(1)
       .optional()
-      .describe('1-based line of the header row, when lines (a preamble) come before it; default 1'),
+      .describe(
+        '1-based line of the header row, when lines (a preamble) come before it; default 1',
+      ),
     decimals: z
       .partialRecord(z.enum(['quantity', 'price', 'fee', 'amount']), Mark)
       .optional()

@@ -206,7 +206,13 @@ export function headerSet(text: string): { key: string; names: string[] } | unde
   const start = findTableStart(normalized);
   const header =
     start !== undefined && start.headerLine > 1
-      ? readHeader(normalized.split('\n').slice(start.headerLine - 1).join('\n'), start.delimiter)
+      ? readHeader(
+          normalized
+            .split('\n')
+            .slice(start.headerLine - 1)
+            .join('\n'),
+          start.delimiter,
+        )
       : readHeader(normalized, likelyDelimiter(normalized));
   if (!header || header.every((name) => name === '')) return undefined;
   const sorted = [...header].sort(); // readHeader trims and lower-cases

@@ -1,14 +1,20 @@
-import type {
-  ColumnMapping,
-  MappedField,
-  MappedKind,
-  MappingQuestion,
-} from '../mapping.js';
+import type { ColumnMapping, MappedField, MappedKind, MappingQuestion } from '../mapping.js';
 import type { CsvRow } from '../row.js';
 import { meaningOf, sideOf } from './action-words.js';
 import type { Choice } from './classify.js';
 
-const KINDS: MappedKind[] = ['buy', 'sell', 'dividend', 'interest', 'deposit', 'withdrawal', 'fee', 'trade', 'cash', 'skip'];
+const KINDS: MappedKind[] = [
+  'buy',
+  'sell',
+  'dividend',
+  'interest',
+  'deposit',
+  'withdrawal',
+  'fee',
+  'trade',
+  'cash',
+  'skip',
+];
 
 /** The action part of a proposal: what each value means, the side rules, what to ask. */
 export interface ProposedActions {
@@ -41,7 +47,11 @@ export function proposeActions(
       else if (meaning === undefined) {
         actions[value] = 'skip';
         unmapped.push(value);
-        needs.push({ value, question: `What is "${value}" (column "${column}")?`, candidates: KINDS });
+        needs.push({
+          value,
+          question: `What is "${value}" (column "${column}")?`,
+          candidates: KINDS,
+        });
       } else if (meaning.meaning === 'unsupported') {
         actions[value] = 'skip';
         needs.push({
@@ -63,7 +73,12 @@ export function proposeActions(
     for (const value of new Set(rows.map((r) => r.get(side)).filter(Boolean))) {
       const meaning = sideOf(value);
       if (meaning) sides[value] = meaning;
-      else needs.push({ value, question: `Is "${value}" (column "${side}") a buy or a sell?`, candidates: ['buy', 'sell'] });
+      else
+        needs.push({
+          value,
+          question: `Is "${value}" (column "${side}") a buy or a sell?`,
+          candidates: ['buy', 'sell'],
+        });
     }
     return { mapping: { ...result, sides }, unmapped, needs };
   }

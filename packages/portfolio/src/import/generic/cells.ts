@@ -29,7 +29,9 @@ export function isIsin(text: string): boolean {
 
 /** The first valid ISIN written anywhere in `text` ("Apple Inc. (US0378331005)"). */
 export function isinIn(text: string): string | undefined {
-  for (const match of text.toUpperCase().matchAll(/(?<![A-Z0-9])[A-Z]{2}[A-Z0-9]{9}\d(?![A-Z0-9])/g)) {
+  for (const match of text
+    .toUpperCase()
+    .matchAll(/(?<![A-Z0-9])[A-Z]{2}[A-Z0-9]{9}\d(?![A-Z0-9])/g)) {
     if (isIsin(match[0])) return match[0];
   }
   return undefined;
@@ -83,8 +85,12 @@ export function decimalOf(cells: readonly string[]): '.' | ',' | undefined {
     const decided = both
       ? mark
       : repeats
-        ? mark === '.' ? ',' : '.'
-        : /^-?[1-9]\d{0,2}[.,]\d{3}$/.test(cell) ? undefined : mark;
+        ? mark === '.'
+          ? ','
+          : '.'
+        : /^-?[1-9]\d{0,2}[.,]\d{3}$/.test(cell)
+          ? undefined
+          : mark;
     if (decided === '.') dot++;
     if (decided === ',') comma++;
   }

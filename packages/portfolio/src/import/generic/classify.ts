@@ -61,12 +61,13 @@ function valueFit(field: MappedField, p: ColumnProfile): { fit: number; test: st
         ? { fit: p.currencies, test: `${pct(p.currencies)} are ISO 4217 codes` }
         : none;
     case 'side':
-      return p.sides >= 0.95 && p.distinct <= 4
-        ? { fit: 1, test: 'buy/sell markers only' }
-        : none;
+      return p.sides >= 0.95 && p.distinct <= 4 ? { fit: 1, test: 'buy/sell markers only' } : none;
     case 'details':
       return p.tradeTexts >= 0.1
-        ? { fit: Math.min(1, 0.5 + p.tradeTexts), test: `${pct(p.tradeTexts)} hold "quantity @ price"` }
+        ? {
+            fit: Math.min(1, 0.5 + p.tradeTexts),
+            test: `${pct(p.tradeTexts)} hold "quantity @ price"`,
+          }
         : none;
     case 'assetClass':
       return p.texts >= 0.8 && p.distinct <= 12
@@ -96,8 +97,7 @@ function candidate(field: MappedField, p: ColumnProfile, related: number): Candi
     test,
     ...(related > 0 ? [`quantity × price ≈ amount on ${pct(related)} of the trade rows`] : []),
   ];
-  const bonus =
-    field === 'currency' && PRICE_WORDS.some((w) => hasWord(folded, w)) ? 0.5 : 0;
+  const bonus = field === 'currency' && PRICE_WORDS.some((w) => hasWord(folded, w)) ? 0.5 : 0;
   const score = weight + 3 * fit + 2 * related + bonus;
   const confidence = Math.min(1, (weight / 3) * 0.5 + fit * 0.5 + related * 0.25);
   return { field, column: p, confidence, evidence, score };

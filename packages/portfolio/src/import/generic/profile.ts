@@ -1,7 +1,15 @@
 import type { DateOrder } from '../dates.js';
 import type { CsvRow } from '../row.js';
 import { meaningOf, sideOf } from './action-words.js';
-import { dateOrdersOf, decimalOf, isCurrencyCode, isIsin, isinIn, readCell, readDate } from './cells.js';
+import {
+  dateOrdersOf,
+  decimalOf,
+  isCurrencyCode,
+  isIsin,
+  isinIn,
+  readCell,
+  readDate,
+} from './cells.js';
 import { readTradeText } from './trade-text.js';
 
 /** What a column's values are, as shares of its non-empty cells (0 to 1). */
@@ -38,7 +46,8 @@ export function profileColumn(name: string, index: number, rows: readonly CsvRow
   const decimal = decimalOf(cells);
   const values = cells.map((c) => readCell(c, decimal ?? '.'));
   const read = values.filter((v): v is string => v !== undefined);
-  const dateLike = (c: string) => /\d/.test(c) && (['ymd', 'dmy', 'mdy'] as const).some((o) => readDate(c, o) !== undefined);
+  const dateLike = (c: string) =>
+    /\d/.test(c) && (['ymd', 'dmy', 'mdy'] as const).some((o) => readDate(c, o) !== undefined);
   return {
     name,
     index,
@@ -54,7 +63,10 @@ export function profileColumn(name: string, index: number, rows: readonly CsvRow
     currencies: share(cells, (c) => isCurrencyCode(c.toUpperCase()) && c.length === 3),
     actions: share(cells, (c) => meaningOf(c) !== undefined),
     sides: share(cells, (c) => c.length <= 4 && sideOf(c) !== undefined),
-    tradeTexts: share(cells, (c) => /[a-z]/i.test(c) && readTradeText(c, decimal ?? '.') !== undefined),
+    tradeTexts: share(
+      cells,
+      (c) => /[a-z]/i.test(c) && readTradeText(c, decimal ?? '.') !== undefined,
+    ),
     texts: share(cells, (c) => /\p{L}{3}/u.test(c) && !dateLike(c)),
     tickers: share(cells, (c) => /^[A-Z][A-Za-z0-9.\-:/]{0,11}$/.test(c) && !isIsin(c)),
     distinct: new Set(cells.map((c) => c.toLowerCase())).size,

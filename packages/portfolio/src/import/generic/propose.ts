@@ -86,7 +86,11 @@ export function proposeMapping(
 
 const round = (n: number) => Math.round(n * 100) / 100;
 
-function askColumn(field: MappedField, profiles: readonly ColumnProfile[], best?: Choice): MappingQuestion {
+function askColumn(
+  field: MappedField,
+  profiles: readonly ColumnProfile[],
+  best?: Choice,
+): MappingQuestion {
   const names = profiles.map((p) => p.name);
   const first = best?.column.name;
   return {
@@ -103,7 +107,11 @@ function askRequired(
 ): void {
   const asked = new Set(needs.map((n) => n.field));
   if (columns.date === undefined && !asked.has('date')) needs.push(askColumn('date', profiles));
-  if (columns.quantity === undefined && columns.amount === undefined && columns.details === undefined) {
+  if (
+    columns.quantity === undefined &&
+    columns.amount === undefined &&
+    columns.details === undefined
+  ) {
     if (!asked.has('amount')) needs.push(askColumn('amount', profiles));
   }
 }

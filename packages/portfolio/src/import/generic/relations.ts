@@ -1,7 +1,7 @@
+import { readCell } from './cells.js';
 import { fold, hasWord } from './fold.js';
 import { NOT_A_VALUE } from './header-words.js';
 import type { ColumnProfile } from './profile.js';
-import { readCell } from './cells.js';
 
 /** Three number columns where quantity × price ≈ amount, and on what share of the rows. */
 export interface ProductFit {
@@ -28,7 +28,8 @@ function numbersOf(p: ColumnProfile, rows: number): (number | undefined)[] {
  */
 export function productFit(profiles: readonly ColumnProfile[]): ProductFit | undefined {
   const numeric = profiles.filter(
-    (p) => p.numbers >= 0.95 && p.cells.length > 0 && !NOT_A_VALUE.some((w) => hasWord(fold(p.name), w)),
+    (p) =>
+      p.numbers >= 0.95 && p.cells.length > 0 && !NOT_A_VALUE.some((w) => hasWord(fold(p.name), w)),
   );
   const rows = Math.max(0, ...numeric.map((p) => p.rowCells.length));
   const values = new Map(numeric.map((p) => [p.index, numbersOf(p, rows)]));
@@ -66,5 +67,7 @@ function fitShare(
 
 function wholeShare(p: ColumnProfile): number {
   const cells = p.cells;
-  return cells.length === 0 ? 0 : cells.filter((c) => /^-?\d+$/.test(c.trim())).length / cells.length;
+  return cells.length === 0
+    ? 0
+    : cells.filter((c) => /^-?\d+$/.test(c.trim())).length / cells.length;
 }

@@ -1,6 +1,6 @@
 import { parse } from 'csv-parse/sync';
-import { HEADER_WORDS } from './header-words.js';
 import { fold, hasWord } from './fold.js';
+import { HEADER_WORDS } from './header-words.js';
 
 /** A CSV delimiter the importer reads. */
 export type Delimiter = ',' | ';' | '\t' | '|';

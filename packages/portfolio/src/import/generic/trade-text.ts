@@ -34,4 +34,3 @@ export function readTradeText(cell: string, decimal: '.' | ','): TradeText | und
     ...(code && isCurrencyCode(code) ? { currency: code } : {}),
   };
 }
-
