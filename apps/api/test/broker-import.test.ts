@@ -272,6 +272,47 @@ describe.each(ENGINES)('broker import over HTTP on %s', (engine) => {
     expect(bad.statusCode).toBe(400);
   });
 
+  it('a Windows-1252 export with a preamble: the proposal accepted unchanged imports it; a bad cell is a 400 naming line and column', async () => {
+    const p = await freshPortfolio('Boursorama');
+    const text = [
+      'Compte titres 0123456789',
+      'Export du 02/04/2024',
+      '',
+      'Date opération;Opération;Libellé;Quantité;Cours;Montant;Frais;Devise',
+      '03/01/2024;Versement;Versement espèces;;;5 000,00 €;;EUR',
+      '04/01/2024;Achat Comptant;AIR LIQUIDE (FR0000120073);10;165,30 €;-1 658,00 €;5,00 €;EUR',
+      '10/03/2024;Vente Comptant;AIR LIQUIDE (FR0000120073);4;180,00 €;715,00 €;5,00 €;EUR',
+    ].join('\n');
+    // Windows-1252 bytes: Latin-1, and € as 0x80
+    const bytes = Buffer.from([...text].map((c) => (c === '€' ? 0x80 : c.charCodeAt(0))));
+    const send = (query: string, payload: Buffer) =>
+      ctx.app.inject({
+        method: 'POST',
+        url: `/api/portfolios/${p.id}/import${query}`,
+        headers: { ...headers(), 'content-type': 'text/csv' },
+        payload,
+      });
+    const dry = await send('?dryRun=1', bytes);
+    expect(dry.statusCode, dry.body).toBe(200);
+    const { proposal } = ImportResult.parse(dry.json());
+    expect(proposal?.mapping).toMatchObject({ headerLine: 4, decimal: ',' });
+    expect(proposal?.confidence.price?.column).toBe('Cours');
+    const mapping = encodeURIComponent(JSON.stringify(proposal?.mapping));
+    const broken = Buffer.from(bytes.toString('latin1').replace('165,30', 'n/a'), 'latin1');
+    const bad = await send(`?mapping=${mapping}`, broken);
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().errors).toEqual([
+      { path: 'line 6', message: 'column "Cours": "n/a €" is not a number' },
+    ]);
+    expect(await transactionCount(p.id)).toBe(0);
+    const res = await send(`?mapping=${mapping}`, bytes);
+    expect(res.statusCode, res.body).toBe(201);
+    const { quantities, cash } = await positions(p.id);
+    expect(quantities).toEqual({ 'FR0000120073 EUR': '6' });
+    // 5000 − 1658 + 715
+    expect(cash).toEqual({ EUR: '4057.00' });
+  });
+
   it('saves a confirmed mapping for its header set; the next such file imports without it', async () => {
     const header = 'Datum;Typ;Wertpapier;ISIN;Anzahl;Kurs;Währung;Gebühren;Betrag';
     const first = [

@@ -188,6 +188,32 @@ export const ImportResult = z
         mapping: ColumnMapping,
         unmappedActions: z.array(z.string()),
         missing: z.array(z.string()),
+        confidence: z
+          .record(
+            z.string(),
+            z.object({
+              column: z.string().describe('The header chosen, as in the file'),
+              confidence: z.number().min(0).max(1),
+              evidence: z.array(z.string()).describe('Header words and value tests that chose it'),
+            }),
+          )
+          .describe(
+            'Per mapped field: how sure the proposal is (0 to 1) and why; fields below 0.5 are left out and asked in `needs`',
+          ),
+        needs: z
+          .array(
+            z.object({
+              field: z
+                .string()
+                .optional()
+                .describe('The field, date order or currency asked about'),
+              value: z.string().optional().describe('The action value asked about'),
+              question: z.string(),
+              candidates: z.array(z.string()).describe('Columns, orders or kinds, best first'),
+            }),
+          )
+          .describe('What the proposal asks instead of guessing; empty when it is sure'),
+        structure: z.string().describe('Where the header row was found, with which delimiter'),
       })
       .optional()
       .describe(

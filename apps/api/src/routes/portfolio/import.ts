@@ -1,6 +1,6 @@
 import multipart from '@fastify/multipart';
 import type { SwaggerTransform } from '@fastify/swagger';
-import { DEFAULT_IMPORT_LIMITS } from '@svc/portfolio';
+import { DEFAULT_IMPORT_LIMITS, decodeBrokerFile } from '@svc/portfolio';
 import { badText } from '@svc/service';
 import { ImportResult, type PortfolioService } from '@svc/use-cases';
 import type { FastifyRequest } from 'fastify';
@@ -65,10 +65,11 @@ export const brokerImportRoute: FastifyPluginAsyncZod<BrokerImportOptions> = asy
   options,
 ) => {
   const limit = IMPORT_LIMIT_BYTES;
+  // read as bytes: a broker's CSV may be UTF-16 or Windows-1252 (decodeBrokerFile)
   app.addContentTypeParser(
     'text/csv',
-    { parseAs: 'string', bodyLimit: limit },
-    (_request, body, done) => done(null, body),
+    { parseAs: 'buffer', bodyLimit: limit },
+    (_request, body, done) => done(null, decodeBrokerFile(body as Buffer)),
   );
   // a Ghostfolio JSON export is read as text by the importer (lines are reported), in this
   // plugin's scope only: every other route keeps Fastify's JSON parser
@@ -138,7 +139,7 @@ async function readUpload(request: FastifyRequest): Promise<string> {
     part?.file.resume();
     throw missingFile('a part named "file" is required');
   }
-  const text = decodeUpload(await part.toBuffer());
+  const text = decodeBrokerFile(await part.toBuffer());
   if (text.length === 0) throw missingFile('the file is empty');
   // The same refusal as every other text input (input-guard): a NUL would reach PostgreSQL.
   const bad = badText(text);
@@ -148,13 +149,6 @@ async function readUpload(request: FastifyRequest): Promise<string> {
     });
   }
   return text;
-}
-
-/** The file's text: UTF-16 when it opens with a UTF-16 byte-order mark (some brokers), else UTF-8. */
-function decodeUpload(data: Buffer): string {
-  if (data[0] === 0xff && data[1] === 0xfe) return new TextDecoder('utf-16le').decode(data);
-  if (data[0] === 0xfe && data[1] === 0xff) return new TextDecoder('utf-16be').decode(data);
-  return data.toString('utf8');
 }
 
 function missingFile(message: string): ApiError {
