@@ -23,7 +23,7 @@ const FILES = [
 /** Why the generic mapper's holdings differ from the module's, per file it misses. */
 const MISSES: Partial<Record<(typeof FILES)[number], string>> = {
   degiro:
-    'the amounts sit in unnamed columns after the currency columns, and a long order id wraps onto a line of its own',
+    'one row differs: "STOCK DIVIDEND: Koop 999 @ 0 EUR" (Prosus) is read as 999 units received at no cost, which the module skips as a row without an amount; the other eight holdings are identical',
   trading212:
     'corporate-action rows carry two extra cells (their values sit two columns to the right), so the stock distribution is not read; the price currency column is then mostly numbers and the total currency is taken instead',
 };

@@ -88,7 +88,9 @@ export function mapRow(
     }
     numbers[field] = value;
   }
-  const text = get('details') ? readTradeText(get('details'), mapping.decimal) : undefined;
+  const details = get('details');
+  const mark = mapping.decimals?.details ?? mapping.decimal;
+  const text = details ? readTradeText(details, mark) : undefined;
   const currency = currencyOf(get, mapping, text);
   if (currency === undefined) {
     return outcome.error("no currency (map a currency column or set the mapping's currency)");

@@ -86,9 +86,11 @@ export const ColumnMapping = z
         '1-based line of the header row, when lines (a preamble) come before it; default 1',
       ),
     decimals: z
-      .partialRecord(z.enum(['quantity', 'price', 'fee', 'amount']), Mark)
+      .partialRecord(z.enum(['quantity', 'price', 'fee', 'amount', 'details']), Mark)
       .optional()
-      .describe('Decimal mark per number column, where it differs from `decimal`'),
+      .describe(
+        'Decimal mark per number column (and of the numbers in the `details` text), where it differs from `decimal`',
+      ),
     sideFrom: z
       .enum(['quantity', 'amount'])
       .optional()

@@ -112,6 +112,8 @@ const ACTION_WORDS: readonly (readonly [ActionMeaning, readonly string[]])[] = [
       'comisiones',
       'gastos',
       'comissao',
+      'comissoes',
+      'taxas',
       'taxa',
       'avgift',
       'gebyr',

@@ -144,6 +144,15 @@ function shareColumns(chosen: Map<MappedField, Choice>, all: readonly Candidate[
       evidence: [`${pct(name.column.isinsInside)} of the name cells hold an ISIN`],
     });
   }
+  const details = chosen.get('details');
+  if (!chosen.has('action') && details && details.column.actions >= 0.3) {
+    chosen.set('action', {
+      field: 'action',
+      column: details.column,
+      confidence: 0.5 + details.column.actions / 2,
+      evidence: [`${pct(details.column.actions)} of the cells name an action`],
+    });
+  }
   const action = chosen.get('action');
   if (!chosen.has('details') && action && action.column.tradeTexts > 0) {
     const { score: _s, ...text } = all.find(

@@ -31,6 +31,8 @@ export interface ColumnProfile {
   readonly actions: number;
   readonly sides: number;
   readonly tradeTexts: number;
+  /** The decimal mark of the numbers in the trades written as text ("Koop 1 @ 33,9 USD"). */
+  readonly textDecimal: '.' | ',' | undefined;
   readonly texts: number;
   readonly tickers: number;
   readonly distinct: number;
@@ -63,6 +65,9 @@ export function profileColumn(name: string, index: number, rows: readonly CsvRow
     currencies: share(cells, (c) => isCurrencyCode(c.toUpperCase()) && c.length === 3),
     actions: share(cells, (c) => meaningOf(c) !== undefined),
     sides: share(cells, (c) => c.length <= 4 && sideOf(c) !== undefined),
+    textDecimal: decimalOf(
+      cells.flatMap((c) => (/@/.test(c) ? (c.match(/\d[\d.,]*\d/g) ?? []) : [])),
+    ),
     tradeTexts: share(
       cells,
       (c) => /[a-z]/i.test(c) && readTradeText(c, decimal ?? '.') !== undefined,

@@ -135,8 +135,14 @@ function buildMapping(
     const mark = profile(f)?.decimal;
     if (mark !== undefined && mark !== decimal) decimals[f] = mark;
   }
+  const textMark = profile('details')?.textDecimal;
+  if (textMark !== undefined && textMark !== decimal) decimals.details = textMark;
   const mapping: ColumnMapping = { delimiter, columns, dateOrder, decimal, actions: {} };
   if (Object.keys(decimals).length > 0) mapping.decimals = decimals;
+  const column = columns.currency;
+  if (column !== undefined && rows.some((r) => r.get(column) === '')) {
+    mapping.currency = mostFrequent(rows.map((r) => r.get(column).toUpperCase()).filter(Boolean));
+  }
   const named = currencyInCells(rows, columns);
   if (columns.currency === undefined && named !== undefined) mapping.currency = named;
   if (columns.currency === undefined && named === undefined) {
@@ -175,7 +181,12 @@ function currencyInCells(
     .filter((c) => c !== '');
   const named = cells.map(currencyInCell);
   if (cells.length === 0 || named.some((c) => c === undefined)) return undefined;
+  return mostFrequent(named.filter((c) => c !== undefined));
+}
+
+/** The most frequent of `values` (the first on a tie); `undefined` when there is none. */
+function mostFrequent(values: readonly string[]): string | undefined {
   const counts = new Map<string, number>();
-  for (const c of named) if (c) counts.set(c, (counts.get(c) ?? 0) + 1);
+  for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
   return [...counts].sort((a, b) => b[1] - a[1])[0]?.[0];
 }
