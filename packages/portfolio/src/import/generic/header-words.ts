@@ -106,6 +106,8 @@ export const HEADER_WORDS: Record<HeaderField, Words> = {
       3,
       'oplaty',
       'afgifter',
+      'avgifter',
+      'totale avgifter',
       'samlede afgifter',
       'fees comm',
       'ibcommission',

@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import { parseBrokerCsv } from '../parse-broker-csv.js';
+import { fingerprintRows, planImport } from '../plan-import.js';
+
+// More hand-made exports of brokers without a module (see european-exports.test.ts).
+function acceptUnchanged(text: string) {
+  const first = parseBrokerCsv(text);
+  if (first.ok || first.proposal === undefined) throw new Error('expected a proposal');
+  const parsed = parseBrokerCsv(text, { mapping: first.proposal.mapping });
+  if (!parsed.ok) throw new Error(`accepted proposal fails: ${JSON.stringify(parsed.errors)}`);
+  const plan = planImport({
+    existing: [],
+    existingFingerprints: new Set(),
+    rows: fingerprintRows('mapped', parsed.rows),
+  });
+  if (!plan.ok) throw new Error(JSON.stringify(plan.errors));
+  const holdings = plan.after.holdings
+    .map((h) => `${h.symbol} ${h.currency} ${h.quantity} @ ${h.averageCost}`)
+    .sort();
+  return { proposal: first.proposal, holdings, plan };
+}
+
+const COMDIRECT_DE = [
+  'Buchungstag;Valuta;Geschäftsart;Bezeichnung;ISIN;Stück;Kurs;Devisenkurs;Wert;Währung',
+  '02.01.2024;02.01.2024;Einzahlung;;;;;;5.000,00;EUR',
+  '03.01.2024;05.01.2024;Kauf;SAP SE;DE0007164600;10;140,50;1,0000;-1.405,00;EUR',
+  '04.03.2024;06.03.2024;Verkauf;SAP SE;DE0007164600;4;170,00;1,0000;680,00;EUR',
+  '15.05.2024;15.05.2024;Dividende;SAP SE;DE0007164600;;;;13,20;EUR',
+].join('\n');
+
+const ES = [
+  'Fecha;Tipo de operación;Valor;ISIN;Títulos;Precio;Divisa;Comisión;Importe',
+  '10/01/2024;Ingreso;;;;;EUR;;3.000,00',
+  '11/01/2024;Compra;IBERDROLA;ES0144580Y14;100;11,20;EUR;8,00;-1.128,00',
+  '12/02/2024;Venta;TELEFONICA;ES0178430E18;50;3,90;EUR;8,00;187,00',
+  '01/03/2024;Dividendo;IBERDROLA;ES0144580Y14;;;EUR;;21,50',
+  '05/03/2024;Retirada;;;;;EUR;;-500,00',
+].join('\n');
+
+const PT = [
+  'Data;Tipo;Ativo;ISIN;Quantidade;Preço;Moeda;Comissões;Valor',
+  '2024-01-08;Depósito;;;;;EUR;;2000,00',
+  '2024-01-09;Compra;GALP ENERGIA;PTGAL0AM0009;50;14,10;EUR;2,50;-707,50',
+  '2024-02-20;Venda;GALP ENERGIA;PTGAL0AM0009;20;15,00;EUR;2,50;297,50',
+  '2024-05-10;Dividendos;GALP ENERGIA;PTGAL0AM0009;;;EUR;;7,80',
+  '2024-06-01;Levantamento;;;;;EUR;;-100,00',
+].join('\n');
+
+const NORDNET_NO = [
+  'Id,Bokføringsdag,Handelsdag,Oppgjørsdag,Portefølje,Transaksjonstype,Verdipapir,ISIN,Antall,Kurs,Rente,Totale Avgifter,Valuta,Beløp,Vekslingskurs',
+  '1,2024-01-02,2024-01-02,2024-01-04,5551234,INNSKUDD,,,,,,,NOK,"20000",',
+  '2,2024-01-05,2024-01-05,2024-01-09,5551234,KJØPT,Equinor,NO0010096985,30,"310,50",,"29",NOK,"-9344",1',
+  '3,2024-03-01,2024-03-01,2024-03-05,5551234,UTBYTTE,Equinor,NO0010096985,30,"3,80",,,NOK,"114",1',
+].join('\n');
+
+describe('more exports of brokers without a module, proposal accepted unchanged', () => {
+  it('German: "Valuta" is a value date here (its values are dates), "Devisenkurs" a rate', () => {
+    const { holdings, proposal } = acceptUnchanged(COMDIRECT_DE);
+    expect(proposal.mapping.columns).toMatchObject({
+      date: 'Buchungstag',
+      price: 'Kurs',
+      amount: 'Wert',
+      currency: 'Währung',
+    });
+    expect(Object.values(proposal.mapping.columns)).not.toContain('Devisenkurs');
+    expect(holdings).toEqual(['DE0007164600 EUR 6 @ 140.5']);
+  });
+
+  it('Spanish: a sale of units the file never bought follows the oversell rule and is reported', () => {
+    const { holdings, plan } = acceptUnchanged(ES);
+    expect(holdings).toEqual(['ES0144580Y14 EUR 100 @ 11.28']); // (100 × 11.20 + 8) / 100
+    expect(plan.warnings).toEqual([
+      { line: 4, message: expect.stringContaining('sells 50 ES0178430E18') },
+    ]);
+  });
+
+  it('Portuguese', () => {
+    expect(acceptUnchanged(PT).holdings).toEqual(['PTGAL0AM0009 EUR 30 @ 14.15']);
+  });
+
+  it('Norwegian Nordnet (quoted decimal commas)', () => {
+    expect(acceptUnchanged(NORDNET_NO).holdings).toEqual([
+      'NO0010096985 NOK 30 @ 311.4666666667', // (30 × 310.50 + 29) / 30
+    ]);
+  });
+});
+
+describe('when unsure, the proposal asks', () => {
+  it('which column holds the amount and which date order, instead of guessing', () => {
+    const text = [
+      'Col A;Col B;Col C;Col D',
+      '01/02/2024;AAPL;3;150,00',
+      '03/04/2024;MSFT;1;300,00',
+    ].join('\n');
+    const result = parseBrokerCsv(text);
+    if (result.ok) throw new Error('an unknown layout must not import without a mapping');
+    const needs = result.proposal?.needs ?? [];
+    expect(needs.map((n) => n.field)).toEqual(expect.arrayContaining(['dateOrder', 'amount']));
+    expect(result.proposal?.mapping.columns.quantity).toBeUndefined();
+    expect(result.proposal?.confidence.date).toMatchObject({ column: 'Col A' });
+  });
+});
