@@ -76,6 +76,12 @@ export {
 } from './portfolio/isin-symbols.js';
 export { MAX_CACHED_MARKET_DATA_AGE_DAYS } from './portfolio/market-inputs.js';
 export {
+  type AskModelForMapping,
+  type CheckedMapping,
+  type ModelMappingRequest,
+  mappingToOffer,
+} from './portfolio/model-mapping.js';
+export {
   createPortfolioService,
   type ImportBrokerCsvOptions,
   type PortfolioService,
