@@ -9,7 +9,10 @@ const cell = fc.oneof(
   fc.string({ maxLength: 12 }),
 );
 const table = fc
-  .tuple(fc.constantFrom(',', ';', '\t', '|'), fc.array(fc.array(cell, { maxLength: 8 }), { maxLength: 12 }))
+  .tuple(
+    fc.constantFrom(',', ';', '\t', '|'),
+    fc.array(fc.array(cell, { maxLength: 8 }), { maxLength: 12 }),
+  )
   .map(([d, rows]) => rows.map((r) => r.join(d)).join('\n'));
 
 describe('the generic mapper on arbitrary tables', () => {
