@@ -28,8 +28,8 @@ export function createEvaluationCacheRepository(db: Executor) {
     /**
      * Stores the evaluation of a symbol (upper-cased), replacing the previous one, with the
      * screener columns taken from it: total and max score, verdict, sector, industry, company
-     * name and `valuation.peRatio`; `score_change` becomes the new total minus the replaced one
-     * (null for a symbol's first evaluation).
+     * name and `valuation.peRatio`; `score_change` becomes the new total minus the replaced one,
+     * rounded to 6 decimals (float noise of the totals), null for a symbol's first evaluation.
      * @throws {StoreError} `invalid_input` for a value the database rejects.
      */
     async upsert(evaluation: MoatEvaluation, options: UpsertEvaluationOptions = {}): Promise<void> {
@@ -54,7 +54,7 @@ export function createEvaluationCacheRepository(db: Executor) {
           oc.column('symbol').doUpdateSet({
             ...update,
             // The change since the evaluation this one replaces (the screener's score-change filters).
-            score_change: sql<number>`excluded.total_score - evaluation_cache.total_score`,
+            score_change: sql<number>`round((excluded.total_score - evaluation_cache.total_score)::numeric, 6)::double precision`,
           }),
         )
         .execute()

@@ -124,7 +124,7 @@ export function createEvaluationHistoryRepository(db: Executor) {
   return {
     /**
      * Keeps one fresh evaluation (symbol upper-cased), with `score_change` against the symbol's
-     * latest kept evaluation, computed in the same statement.
+     * latest kept evaluation (rounded to 6 decimals), computed in the same statement.
      * @throws {StoreError} `invalid_input` for a value the database rejects.
      */
     async append(
@@ -144,7 +144,7 @@ export function createEvaluationHistoryRepository(db: Executor) {
           verdict: evaluation.verdict,
           score_change: sql<
             number | null
-          >`${evaluation.totalScore}::double precision - ${previous}`,
+          >`round((${evaluation.totalScore}::double precision - ${previous})::numeric, 6)::double precision`,
           provider: evaluation._provider ?? null,
           fiscal_years: evaluation._fiscalYears ?? [],
           filings: JSON.stringify(evaluation._filings ?? []),
