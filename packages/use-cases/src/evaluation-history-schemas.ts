@@ -8,19 +8,17 @@ export const HISTORY_MAX_LIMIT = 100;
  * Query of `GET /api/stock-evaluation/history` and of the MCP tool `getEvaluationHistory`:
  * a symbol and a page. Query strings are coerced (`page=2`).
  */
-export const EvaluationHistoryQuery = z
-  .object({
-    symbol: TickerSymbol,
-    page: z.coerce.number().int().min(1).default(1).describe('1-based page, default 1'),
-    limit: z.coerce
-      .number()
-      .int()
-      .min(1)
-      .max(HISTORY_MAX_LIMIT)
-      .default(20)
-      .describe('Items per page, 1–100, default 20'),
-  })
-  .meta({ id: 'EvaluationHistoryQuery' });
+export const EvaluationHistoryQuery = z.object({
+  symbol: TickerSymbol,
+  page: z.coerce.number().int().min(1).default(1).describe('1-based page, default 1'),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(HISTORY_MAX_LIMIT)
+    .default(20)
+    .describe('Items per page, 1–100, default 20'),
+});
 export type EvaluationHistoryQuery = z.infer<typeof EvaluationHistoryQuery>;
 
 /** One kept fresh evaluation, without the evaluation itself. */
@@ -63,13 +61,11 @@ export type EvaluationHistoryPage = z.infer<typeof EvaluationHistoryPage>;
  * Query of `GET /api/stock-evaluation/history/diff` and of the MCP tool `compareEvaluations`:
  * two kept evaluations of a symbol by id, or neither (the latest against the one before it).
  */
-export const EvaluationDiffQuery = z
-  .object({
-    symbol: TickerSymbol,
-    from: z.uuid().optional().describe('Id of the older evaluation; give with `to`, or neither'),
-    to: z.uuid().optional().describe('Id of the newer evaluation; default the latest'),
-  })
-  .meta({ id: 'EvaluationDiffQuery' });
+export const EvaluationDiffQuery = z.object({
+  symbol: TickerSymbol,
+  from: z.uuid().optional().describe('Id of the older evaluation; give with `to`, or neither'),
+  to: z.uuid().optional().describe('Id of the newer evaluation; default the latest'),
+});
 export type EvaluationDiffQuery = z.infer<typeof EvaluationDiffQuery>;
 
 const Change = z.object({
