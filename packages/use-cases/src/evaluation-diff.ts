@@ -100,7 +100,13 @@ function movedText(c: CriterionChange): string {
   const years = c.figures.map((f) => `FY${f.fiscalYear}`);
   const filings = c.filings.map((f) => `${f.form} ${f.accession}`);
   const why = [...years, ...filings];
-  return `${c.key} ${signed(c.score.change)}${why.length > 0 ? ` (${why.join('; ')})` : ''}`;
+  const moved =
+    c.score.to === null
+      ? 'no longer scored'
+      : c.score.from === null
+        ? 'newly scored'
+        : signed(c.score.change);
+  return `${c.key} ${moved}${why.length > 0 ? ` (${why.join('; ')})` : ''}`;
 }
 
 function summarise(diff: Omit<EvaluationDiff, 'summary'>): string {
