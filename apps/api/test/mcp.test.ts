@@ -17,6 +17,8 @@ const SPEC_TOOLS = [
   'screenMoat',
   'saveMoatReport',
 ];
+/** The evaluation-history tools of issue 21, beyond the spec's 8. */
+const HISTORY_TOOLS = ['getEvaluationHistory', 'compareEvaluations'];
 
 async function freePort(): Promise<number> {
   const server = createServer();
@@ -115,9 +117,9 @@ describe('MCP server over a real listening socket', () => {
     await ctx.close();
   });
 
-  it('lists the 8 tools of the spec with titles, schemas and annotations', async () => {
+  it('lists the 8 tools of the spec (and the 2 history tools) with titles, schemas and annotations', async () => {
     const { tools } = await (await connect(token)).listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual([...SPEC_TOOLS].sort());
+    expect(tools.map((t) => t.name).sort()).toEqual([...SPEC_TOOLS, ...HISTORY_TOOLS].sort());
     for (const tool of tools) {
       expect(tool.title, tool.name).toBeTruthy();
       expect(tool.description, tool.name).toBeTruthy();

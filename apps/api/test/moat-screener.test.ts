@@ -14,6 +14,8 @@ interface Row {
   peRatio: number | null;
   marketCap: number | null;
   cachedAt: string;
+  /** Null: each company was evaluated once here. */
+  scoreChange: number | null;
 }
 
 type Dir = 'asc' | 'desc';
@@ -66,6 +68,7 @@ describe.each(ENGINES)('GET /api/moat-screener (%s)', (engine) => {
       peRatio: e.valuation?.peRatio ?? null,
       marketCap: (e as { _marketCap?: number | null })._marketCap ?? null,
       cachedAt: e._cachedAt,
+      scoreChange: null,
     }));
     ({ cookie } = await registerUser(ctx.app, 'screener@example.com'));
   });

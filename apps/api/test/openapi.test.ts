@@ -463,6 +463,23 @@ describe('OpenAPI document', () => {
     });
     await check('/api/stock-evaluation', { url: '/api/stock-evaluation?symbol=AAPL' });
 
+    await check('/api/stock-evaluation/history', {
+      url: '/api/stock-evaluation/history?symbol=AAPL',
+      headers: { cookie },
+    });
+    await check('/api/stock-evaluation/history', {
+      url: '/api/stock-evaluation/history?symbol=AAPL&limit=0',
+      headers: { cookie },
+    });
+    await check('/api/stock-evaluation/history/diff', {
+      url: '/api/stock-evaluation/history/diff?symbol=AAPL',
+      headers: { cookie },
+    });
+    await check('/api/stock-evaluation/history/diff', {
+      url: '/api/stock-evaluation/history/diff?symbol=AAPL&from=x&to=y',
+      headers: { cookie },
+    });
+
     await check('/api/moat-screener', { url: '/api/moat-screener', headers: { cookie } });
     await check('/api/moat-screener', {
       url: '/api/moat-screener?action=meta',
@@ -470,6 +487,10 @@ describe('OpenAPI document', () => {
     });
     await check('/api/moat-screener', {
       url: '/api/moat-screener?limit=101',
+      headers: { cookie },
+    });
+    await check('/api/moat-screener', {
+      url: '/api/moat-screener?minScoreChange=-5&maxScoreChange=5',
       headers: { cookie },
     });
 

@@ -55,6 +55,26 @@ describe('svc fill-cache', { timeout: 60_000 }, () => {
     expect(await cachedSymbols()).toEqual(['AAPL', 'MNST']);
   });
 
+  it('keeps each run in the evaluation history (trigger fill-cache)', async () => {
+    expect(await fillCacheCommand(['AAPL'], env())).toBe(0);
+    expect(await fillCacheCommand(['aapl'], env())).toBe(0);
+    const database = await createDatabase({ dataDir });
+    try {
+      const { items, total } = await createRepositories(database.db).evaluationHistory.list(
+        'AAPL',
+        { limit: 10, offset: 0 },
+      );
+      expect(total).toBe(2);
+      expect(items.map((i) => [i.trigger, i.scoreChange])).toEqual([
+        ['fill-cache', 0],
+        ['fill-cache', null],
+      ]);
+      expect(items[0]?.filings.length).toBeGreaterThan(0);
+    } finally {
+      await database.close();
+    }
+  });
+
   it('fills from the SimFin bulk CSVs with --provider simfin (JSON summary)', async () => {
     // `--all` over the whole download takes ~20 s: run it by hand (`pnpm fill-cache --all …`).
     const code = await fillCacheCommand(['KO', 'MCO', '--provider', 'simfin', '--json'], env());

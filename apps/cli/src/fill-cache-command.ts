@@ -78,10 +78,13 @@ export async function fillCacheCommand(
   });
   try {
     await migrateToLatest(database.db);
+    const repos = createRepositories(database.db);
     const summary = await fillEvaluationCache({
       tickers,
       evaluate: { fundamentals, quotes, splitsOf, now: () => new Date() },
-      cache: createRepositories(database.db).evaluations,
+      cache: repos.evaluations,
+      // Batch evaluations are fresh evaluations: kept in the history (trigger fill-cache).
+      history: repos.evaluationHistory,
       concurrency: Number(values.concurrency ?? DEFAULT_FILL_CONCURRENCY),
       onProgress: (p) => process.stderr.write(`${progressLine(p)}\n`),
     });

@@ -130,7 +130,9 @@ describe('the standalone MCP server beside the API, on one PostgreSQL', () => {
     try {
       const { tools } = await client.listTools();
       expect(tools.map((t) => t.name).sort()).toEqual([
+        'compareEvaluations',
         'generateMoatNarrative',
+        'getEvaluationHistory',
         'getMoatEvaluation',
         'listCash',
         'listHoldings',

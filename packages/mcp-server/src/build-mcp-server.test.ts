@@ -63,7 +63,8 @@ function fakeServices() {
 const FAILING_SERVICES = {
   evaluations: { getEvaluation: failing },
   screener: { screen: failing },
-  reports: { save: failing, list: failing },
+  reports: { save: failing, list: failing, get: failing },
+  history: { list: failing, diff: failing, cached: failing },
   portfolios: { listPortfolios: failing, listHoldings: failing, listCash: failing },
   quotas: { withQuota: failing },
   narratives: { narrateToMarkdown: failing },
@@ -111,6 +112,8 @@ const VALID_ARGUMENTS: Record<McpToolName, Record<string, unknown>> = {
   listMoatReports: { tags: ['core'] },
   screenMoat: { scoreMin: 50 },
   saveMoatReport: { symbol: 'AAPL', evaluationJson: '{}' },
+  getEvaluationHistory: { symbol: 'AAPL' },
+  compareEvaluations: { symbol: 'AAPL' },
 };
 
 /** Arguments that break each tool's input schema, and the path named in the problem. */
@@ -122,6 +125,8 @@ const INVALID_ARGUMENTS: [McpToolName, Record<string, unknown>, string][] = [
   ['getMoatEvaluation', { symbol: 'ABCDEFGHIJK' }, 'symbol'],
   ['getMoatEvaluation', { fresh: true }, 'symbol'],
   ['getMoatEvaluation', { symbol: 'AAPL', fresh: 'yes' }, 'fresh'],
+  ['getEvaluationHistory', { symbol: 'AAPL', limit: 101 }, 'limit'],
+  ['compareEvaluations', { symbol: 'AAPL', from: 'x' }, 'from'],
   ['generateMoatNarrative', { symbol: 'AAPL' }, 'language'],
   ['listMoatReports', { tags: ['ok', ''] }, 'tags.1'],
   ['screenMoat', { limit: 500 }, 'limit'],

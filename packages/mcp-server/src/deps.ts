@@ -1,6 +1,7 @@
 import type { QuotaService } from '@svc/quota';
 import type {
   Actor,
+  EvaluationHistoryService,
   EvaluationService,
   NarrationService,
   PortfolioService,
@@ -35,10 +36,16 @@ export type ProblemMapper = (error: unknown) => McpProblem;
 export interface McpServices {
   /** Evaluation with cache, quota and one fetch per symbol (`createEvaluationService`). */
   readonly evaluations: Pick<EvaluationService, 'getEvaluation'>;
+  /**
+   * Kept fresh evaluations, their diffs and cache reads that never fetch
+   * (`createEvaluationHistoryService`): tools `getEvaluationHistory`, `compareEvaluations` and
+   * the evaluation resources.
+   */
+  readonly history: Pick<EvaluationHistoryService, 'list' | 'diff' | 'cached'>;
   /** Indexed SQL over the evaluation cache (`createScreenerService`). */
   readonly screener: Pick<ScreenerService, 'screen'>;
-  /** The user's saved-report library (`createReportService`). */
-  readonly reports: Pick<ReportService, 'save' | 'list'>;
+  /** The user's saved-report library (`createReportService`); `get` serves report resources. */
+  readonly reports: Pick<ReportService, 'save' | 'list' | 'get'>;
   /** Stored portfolio reads (`createPortfolioService`). */
   readonly portfolios: Pick<PortfolioService, 'listPortfolios' | 'listHoldings' | 'listCash'>;
   /** Quotas counted in the database (`createQuotaService`). */

@@ -1,4 +1,5 @@
 import type { McpServerInfo } from './deps.js';
+import { MCP_PROMPTS, MCP_RESOURCES } from './resource-catalog.js';
 import { MCP_TOOL_NAMES, MCP_TOOLS } from './tool-catalog.js';
 
 /** Path of the MCP endpoint that clients are configured with (interface spec 4.5). */
@@ -22,6 +23,26 @@ export interface McpDiscovery {
     readonly tokenUrl: string;
   };
   readonly tools: readonly { readonly name: string; readonly description: string }[];
+  /** What the server offers beyond tools (the `capabilities` of its `initialize` answer). */
+  readonly capabilities: {
+    readonly tools: true;
+    readonly resources: true;
+    readonly prompts: true;
+    readonly completions: true;
+  };
+  /** The resource templates (`resources/templates/list`): saved reports and cached evaluations. */
+  readonly resources: readonly {
+    readonly name: string;
+    readonly uriTemplate: string;
+    readonly mimeType: string;
+    readonly description: string;
+  }[];
+  /** The prompts (`prompts/list`) with their arguments. */
+  readonly prompts: readonly {
+    readonly name: string;
+    readonly description: string;
+    readonly arguments: readonly { name: string; description: string; required: boolean }[];
+  }[];
 }
 
 /** Addresses the discovery document points at. */
@@ -35,7 +56,8 @@ export interface DiscoveryAddresses {
 /**
  * The discovery document (CONTRACT §4): server identity, `streamable-http` transport, the endpoint
  * URL `{baseUrl}/api/mcp/user/mcp`, bearer authentication with `svc_pat_` tokens minted at
- * `{accountUrl}/account/developer`, and every tool's name and description.
+ * `{accountUrl}/account/developer`, every tool's name and description, and (beyond CONTRACT §4)
+ * the capabilities, resource templates and prompts the server offers.
  *
  * @example
  * mcpDiscovery({ baseUrl: 'http://127.0.0.1:3000', accountUrl: 'http://127.0.0.1:3000' }, info).url;
@@ -47,7 +69,9 @@ export function mcpDiscovery(addresses: DiscoveryAddresses, info: McpServerInfo)
     version: info.version,
     description:
       'Portfolio reads and durable-competitive-advantage (moat) tools: evaluations from SEC ' +
-      'filings, narratives, the screener and saved reports.',
+      'filings and their history, narratives, the screener and saved reports; saved reports and ' +
+      'cached evaluations as resources; prompts to evaluate a company, review a portfolio and ' +
+      'explain a criterion.',
     transport: 'streamable-http',
     url: `${addresses.baseUrl}${MCP_ENDPOINT_PATH}`,
     authentication: {
@@ -56,5 +80,17 @@ export function mcpDiscovery(addresses: DiscoveryAddresses, info: McpServerInfo)
       tokenUrl: `${addresses.accountUrl}/account/developer`,
     },
     tools: MCP_TOOL_NAMES.map((name) => ({ name, description: MCP_TOOLS[name].description })),
+    capabilities: { tools: true, resources: true, prompts: true, completions: true },
+    resources: Object.entries(MCP_RESOURCES).map(([name, r]) => ({
+      name,
+      uriTemplate: r.uriTemplate,
+      mimeType: r.mimeType,
+      description: r.description,
+    })),
+    prompts: Object.entries(MCP_PROMPTS).map(([name, p]) => ({
+      name,
+      description: p.description,
+      arguments: p.arguments,
+    })),
   };
 }

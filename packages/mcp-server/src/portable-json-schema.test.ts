@@ -114,7 +114,7 @@ describe('portableJsonSchema', () => {
     const client = new Client({ name: 'unit', version: '1' });
     await client.connect(clientSide);
     const { tools } = await client.listTools();
-    expect(tools).toHaveLength(8);
+    expect(tools).toHaveLength(10);
     for (const tool of tools) {
       expect(tool.inputSchema.type, tool.name).toBe('object');
       expect(tool.outputSchema?.type, tool.name).toBe('object');

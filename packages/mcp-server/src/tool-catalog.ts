@@ -1,4 +1,7 @@
-/** Names of the MCP tools, exactly as interface spec 4.5 lists them. */
+/**
+ * Names of the MCP tools: the 8 of interface spec 4.5, exactly as it lists them, then the
+ * evaluation-history tools of issue 21 (both read-only; scope `moat:read` once token scopes exist).
+ */
 export const MCP_TOOL_NAMES = [
   'listPortfolios',
   'listHoldings',
@@ -8,6 +11,8 @@ export const MCP_TOOL_NAMES = [
   'listMoatReports',
   'screenMoat',
   'saveMoatReport',
+  'getEvaluationHistory',
+  'compareEvaluations',
 ] as const;
 
 /** One of {@link MCP_TOOL_NAMES}. */
@@ -68,5 +73,21 @@ export const MCP_TOOLS: Readonly<Record<McpToolName, McpToolText>> = {
     description:
       "Stores an evaluation in the user's report library with optional tags; pass the evaluation " +
       'as an object (evaluation) or as a JSON string (evaluationJson). Answers { id }.',
+  },
+  // Scope (issue 21 part A, wired at merge): moat:read.
+  getEvaluationHistory: {
+    title: 'List the kept evaluations of a company',
+    description:
+      'Every fresh evaluation of a company, newest first and paged: total, verdict, change since ' +
+      'the previous one, and the provider, fiscal years and SEC filings (accession numbers, filed ' +
+      'dates) it was built from. Shared by all users; no quota.',
+  },
+  // Scope (issue 21 part A, wired at merge): moat:read.
+  compareEvaluations: {
+    title: 'Compare two evaluations of a company',
+    description:
+      'What moved between two kept evaluations (ids from getEvaluationHistory, or none for the ' +
+      'latest against the previous): total and verdict change, each criterion’s score, value and ' +
+      'status, the yearly figures that changed and the filings behind them, and a summary. No quota.',
   },
 };

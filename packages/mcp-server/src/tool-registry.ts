@@ -1,4 +1,5 @@
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import {
   CallToolRequestSchema,
   type CallToolResult,
@@ -84,15 +85,22 @@ function fieldProblems(error: z.ZodError): FieldProblem[] {
 export class ToolRegistry {
   /** The SDK server answering `initialize`, `tools/list` and `tools/call`; connect it to a transport. */
   readonly server: Server;
+  /**
+   * The SDK's high-level server around {@link server}, for `registerResource` and
+   * `registerPrompt` (it sets the resource, prompt and completion handlers and capabilities);
+   * its own `registerTool` is not used: the tool handlers above are ours.
+   */
+  readonly mcp: McpServer;
   readonly #tools = new Map<string, RegisteredTool>();
   readonly #toProblem: ProblemMapper;
 
   constructor(info: McpServerInfo, toProblem: ProblemMapper) {
     this.#toProblem = toProblem;
-    this.server = new Server(
+    this.mcp = new McpServer(
       { name: info.name, version: info.version },
       { capabilities: { tools: {} }, jsonSchemaValidator: JSON_SCHEMA_VALIDATOR },
     );
+    this.server = this.mcp.server;
     this.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: this.list() }));
     this.server.setRequestHandler(CallToolRequestSchema, (request) =>
       this.call(request.params.name, request.params.arguments),

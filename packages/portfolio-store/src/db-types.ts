@@ -200,6 +200,30 @@ export interface EvaluationCacheTable {
   pe_ratio: number | null;
   market_cap: Numeric | null;
   cached_at: Timestamp;
+  /** Total score minus the previous cached total of the symbol; null without one (migration 0011). */
+  score_change: ColumnType<number | null, number | null | undefined, number | null>;
+}
+
+/** What made a fresh evaluation: a user's request (REST or MCP) or the CLI's `fill-cache`. */
+export type EvaluationTrigger = 'request' | 'fill-cache';
+
+/** `evaluation_history`: every fresh evaluation, append-only, global (migration 0011). */
+export interface EvaluationHistoryTable {
+  id: Generated<string>;
+  /** Insertion order; orders rows of one instant. */
+  seq: ColumnType<string, never, never>;
+  symbol: string;
+  evaluation: JSONColumnType<Record<string, unknown>>;
+  total_score: number;
+  max_score: number;
+  verdict: string;
+  /** Total score minus the symbol's previous row's; null for the first. */
+  score_change: number | null;
+  provider: string | null;
+  fiscal_years: ColumnType<number[], number[] | undefined, number[]>;
+  filings: JSONColumnType<Record<string, unknown>[]>;
+  trigger: EvaluationTrigger;
+  evaluated_at: Timestamp;
 }
 
 /** `moat_reports`: evaluations saved to a user's library. */
@@ -255,6 +279,7 @@ export interface DB {
   fx_rates: FxRatesTable;
   quotes: QuotesTable;
   evaluation_cache: EvaluationCacheTable;
+  evaluation_history: EvaluationHistoryTable;
   moat_reports: MoatReportsTable;
   advisor_proposals: AdvisorProposalsTable;
   import_mappings: ImportMappingsTable;

@@ -10,6 +10,8 @@ export type {
   CashPositionsTable,
   DB,
   EvaluationCacheTable,
+  EvaluationHistoryTable,
+  EvaluationTrigger,
   FxRatesTable,
   HoldingsTable,
   MoatReportsTable,
@@ -39,6 +41,15 @@ export type {
   EvaluationCacheRepository,
   UpsertEvaluationOptions,
 } from './repositories/evaluation-cache.js';
+export type {
+  AppendEvaluationOptions,
+  EvaluationHistoryPage,
+  EvaluationHistoryRepository,
+  EvaluationRecord,
+  EvaluationRecordSummary,
+  HistoryEvaluation,
+  HistoryFiling,
+} from './repositories/evaluation-history.js';
 export type {
   ImportMappingsRepository,
   SavedImportMapping,

@@ -13,6 +13,7 @@ const TABLES = [
   'advisor_proposals',
   'cash_positions',
   'evaluation_cache',
+  'evaluation_history',
   'fx_rates',
   'holdings',
   'import_mappings',

@@ -101,6 +101,7 @@ export const defaultTokenCrypto: TokenCrypto = {
 export function mcpServicesOf(deps: AppDeps) {
   return {
     evaluations: deps.moat.evaluations,
+    history: deps.moat.history,
     screener: deps.moat.screener,
     reports: deps.moat.reports,
     portfolios: deps.portfolio.portfolios,

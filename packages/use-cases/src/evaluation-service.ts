@@ -1,5 +1,10 @@
 import { normaliseSymbol } from '@svc/fundamentals-client';
-import type { CachedEvaluation, EvaluationCacheRepository, Plan } from '@svc/portfolio-store';
+import type {
+  CachedEvaluation,
+  EvaluationCacheRepository,
+  EvaluationHistoryRepository,
+  Plan,
+} from '@svc/portfolio-store';
 import { QuotaError, type QuotaService } from '@svc/quota';
 import type { MoatEvaluation } from '@svc/schemas';
 import {
@@ -20,6 +25,11 @@ export interface EvaluationServiceDeps extends EvaluateCompanyDeps {
   readonly cache: Pick<EvaluationCacheRepository, 'get' | 'upsert'>;
   /** Quotas counted in the database; `stock_evaluation` is consumed by every fetch. */
   readonly quotas: Pick<QuotaService, 'withQuota'>;
+  /**
+   * Where every fresh evaluation is kept (`evaluation_history`, trigger `request`), before it is
+   * cached; none given, nothing is kept (tests of the cache alone).
+   */
+  readonly history?: Pick<EvaluationHistoryRepository, 'append'>;
 }
 
 /** A request for an evaluation (REST `GET /api/stock-evaluation`, MCP `getMoatEvaluation`). */
@@ -60,6 +70,7 @@ export function createEvaluationService(deps: EvaluationServiceDeps) {
   async function fetchAndStore(symbol: string): Promise<ServedEvaluation> {
     const evaluation: CompanyEvaluation = await evaluateCompany(symbol, deps);
     const cachedAt = deps.now();
+    await deps.history?.append(evaluation, { trigger: 'request', evaluatedAt: cachedAt });
     await deps.cache.upsert(evaluation, {
       marketCap: evaluation._marketCap === null ? null : String(evaluation._marketCap),
       cachedAt,

@@ -1,5 +1,5 @@
 import { normaliseSymbol } from '@svc/fundamentals-client';
-import type { EvaluationCacheRepository } from '@svc/portfolio-store';
+import type { EvaluationCacheRepository, EvaluationHistoryRepository } from '@svc/portfolio-store';
 import { type EvaluateCompanyDeps, evaluateCompany } from './evaluate-company.js';
 
 /** Default number of companies evaluated at the same time by {@link fillEvaluationCache}. */
@@ -35,6 +35,12 @@ export interface FillCacheOptions {
   /** The evaluation cache (`createRepositories(db).evaluations`). */
   readonly cache: Pick<EvaluationCacheRepository, 'upsert'> &
     Partial<Pick<EvaluationCacheRepository, 'analyze'>>;
+  /**
+   * Where each evaluation is kept before it is cached (`createRepositories(db).evaluationHistory`,
+   * trigger `fill-cache`): a batch evaluation is a fresh evaluation like a user's, so the history
+   * and the screener's score-change filters see it. None given, nothing is kept.
+   */
+  readonly history?: Pick<EvaluationHistoryRepository, 'append'>;
   /** Evaluations in flight at once, an integer ≥ 1. Default {@link DEFAULT_FILL_CONCURRENCY}. */
   readonly concurrency?: number;
   /** Called after each ticker, success or failure. */
@@ -57,7 +63,8 @@ export interface FillCacheSummary {
  * its market capitalisation (`_marketCap`, reporting currency, as a decimal string) and
  * `cachedAt = evaluate.now()`. At most `concurrency` evaluations run at once. A ticker that fails
  * (unknown, too few years, provider error, database error) is recorded in `failed` and the run
- * goes on. No quota is consumed: this is an operator's batch, not a user's request.
+ * goes on. No quota is consumed: this is an operator's batch, not a user's request. With
+ * `history`, each evaluation is also kept in the evaluation history (trigger `fill-cache`).
  *
  * @throws RangeError when `concurrency` is not an integer ≥ 1; the abort reason when `signal`
  *   fires. Per-ticker errors never throw.
@@ -109,9 +116,11 @@ async function evaluateAndStore(
     const evaluation = await evaluateCompany(ticker, options.evaluate, {
       ...(options.signal ? { signal: options.signal } : {}),
     });
+    const cachedAt = options.evaluate.now();
+    await options.history?.append(evaluation, { trigger: 'fill-cache', evaluatedAt: cachedAt });
     await options.cache.upsert(evaluation, {
       marketCap: evaluation._marketCap === null ? null : String(evaluation._marketCap),
-      cachedAt: options.evaluate.now(),
+      cachedAt,
     });
     return undefined;
   } catch (error) {

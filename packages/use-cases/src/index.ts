@@ -45,6 +45,21 @@ export {
   type EvaluateCompanyDeps,
   evaluateCompany,
 } from './evaluate-company.js';
+export { diffEvaluations } from './evaluation-diff.js';
+export {
+  createEvaluationHistoryService,
+  type EvaluationHistoryService,
+  type EvaluationHistoryServiceDeps,
+} from './evaluation-history.js';
+export {
+  CriterionChange,
+  EvaluationDiff,
+  EvaluationDiffQuery,
+  EvaluationHistoryItem,
+  EvaluationHistoryPage,
+  EvaluationHistoryQuery,
+  HISTORY_MAX_LIMIT,
+} from './evaluation-history-schemas.js';
 export {
   type Actor,
   createEvaluationService,

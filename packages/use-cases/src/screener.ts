@@ -19,6 +19,12 @@ export const ScreenerQuery = z
     peMax: bound('Highest P/E'),
     marketCapMin: bound('Lowest market capitalisation, USD'),
     marketCapMax: bound('Highest market capitalisation, USD'),
+    minScoreChange: bound(
+      'Lowest change of the total score since the previous evaluation (points, may be negative); companies evaluated once are left out when a change bound is set',
+    ),
+    maxScoreChange: bound(
+      'Highest change of the total score since the previous evaluation (e.g. -0.01: only falls)',
+    ),
     sortBy: z.enum(['score', 'symbol', 'pe', 'marketCap']).default('score'),
     sortDir: z
       .enum(['asc', 'desc'])
@@ -43,6 +49,10 @@ export const ScreenerRow = z
     peRatio: z.number().nullable(),
     marketCap: z.number().nullable().describe('Market capitalisation, USD'),
     cachedAt: z.string().describe('When the evaluation was cached, ISO 8601'),
+    scoreChange: z
+      .number()
+      .nullable()
+      .describe('Total score minus the previous evaluation’s; null when evaluated once'),
   })
   .meta({ id: 'ScreenerRow' });
 export type ScreenerRow = z.infer<typeof ScreenerRow>;

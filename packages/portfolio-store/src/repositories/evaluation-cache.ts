@@ -28,7 +28,8 @@ export function createEvaluationCacheRepository(db: Executor) {
     /**
      * Stores the evaluation of a symbol (upper-cased), replacing the previous one, with the
      * screener columns taken from it: total and max score, verdict, sector, industry, company
-     * name and `valuation.peRatio`.
+     * name and `valuation.peRatio`; `score_change` becomes the new total minus the replaced one,
+     * rounded to 6 decimals (float noise of the totals), null for a symbol's first evaluation.
      * @throws {StoreError} `invalid_input` for a value the database rejects.
      */
     async upsert(evaluation: MoatEvaluation, options: UpsertEvaluationOptions = {}): Promise<void> {
@@ -49,7 +50,13 @@ export function createEvaluationCacheRepository(db: Executor) {
       await db
         .insertInto('evaluation_cache')
         .values(row)
-        .onConflict((oc) => oc.column('symbol').doUpdateSet(update))
+        .onConflict((oc) =>
+          oc.column('symbol').doUpdateSet({
+            ...update,
+            // The change since the evaluation this one replaces (the screener's score-change filters).
+            score_change: sql<number>`round((excluded.total_score - evaluation_cache.total_score)::numeric, 6)::double precision`,
+          }),
+        )
         .execute()
         .catch((error: unknown) => {
           throw toStoreError(error, 'evaluation');

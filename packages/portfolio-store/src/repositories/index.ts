@@ -1,5 +1,6 @@
 import { createAdvisorProposalsRepository } from './advisor-proposals.js';
 import { createEvaluationCacheRepository } from './evaluation-cache.js';
+import { createEvaluationHistoryRepository } from './evaluation-history.js';
 import { createImportMappingsRepository } from './import-mappings.js';
 import { createMarketDataRepository } from './market-data.js';
 import { createMoatReportsRepository } from './moat-reports.js';
@@ -15,7 +16,7 @@ import { createUsersRepository } from './users.js';
 
 /**
  * Every repository over one Kysely instance or transaction. User data is always addressed with
- * the owning user's id; shared data (quotes, FX rates, the evaluation cache) is not.
+ * the owning user's id; shared data (quotes, FX rates, the evaluation cache and its history) is not.
  *
  * @example
  * ```ts
@@ -39,6 +40,7 @@ export function createRepositories(db: Executor) {
     positions: createPositionsRepository(db),
     marketData: createMarketDataRepository(db),
     evaluations: createEvaluationCacheRepository(db),
+    evaluationHistory: createEvaluationHistoryRepository(db),
     screener: createScreenerRepository(db),
     reports: createMoatReportsRepository(db),
     proposals: createAdvisorProposalsRepository(db),

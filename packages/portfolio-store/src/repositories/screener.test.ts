@@ -210,6 +210,7 @@ describe.each(backends)('screener on $name', (backend) => {
       peRatio: 18,
       marketCap: '12000000000.5',
       cachedAt: '2026-01-08T00:00:00.000Z',
+      scoreChange: null,
     });
   });
 

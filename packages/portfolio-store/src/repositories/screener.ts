@@ -24,6 +24,12 @@ export interface ScreenerQuery {
   /** Market capitalisation bounds in USD (number or decimal string). */
   marketCapMin?: number | string;
   marketCapMax?: number | string;
+  /**
+   * Bounds on the change of the total score since the symbol's previous evaluation (points, may
+   * be negative); rows evaluated only once are excluded when a bound is set.
+   */
+  minScoreChange?: number;
+  maxScoreChange?: number;
   /** Default `score`. */
   sortBy?: ScreenerSortBy;
   /** Default `desc` for `score` and `marketCap`, `asc` for `symbol` and `pe`. Nulls sort last. */
@@ -48,6 +54,8 @@ export interface ScreenerRow {
   marketCap: string | null;
   /** ISO-8601. */
   cachedAt: string;
+  /** Total score minus the previous evaluation's; null when evaluated once. */
+  scoreChange: number | null;
 }
 
 /** A screener page (CONTRACT §4). */
@@ -109,7 +117,9 @@ type FilterKey =
   | 'peMin'
   | 'peMax'
   | 'marketCapMin'
-  | 'marketCapMax';
+  | 'marketCapMax'
+  | 'minScoreChange'
+  | 'maxScoreChange';
 
 const cap = (eb: ExpressionBuilder<DB, 'evaluation_cache'>, value: number | string) =>
   eb.cast<string>(eb.val(String(value)), 'numeric');
@@ -125,6 +135,8 @@ const FILTERS: Record<FilterKey, (s: CacheQuery, value: number | string) => Cach
   peMax: (s, v) => s.where('pe_ratio', '<=', v as number),
   marketCapMin: (s, v) => s.where((eb) => eb('market_cap', '>=', cap(eb, v))),
   marketCapMax: (s, v) => s.where((eb) => eb('market_cap', '<=', cap(eb, v))),
+  minScoreChange: (s, v) => s.where('score_change', '>=', v as number),
+  maxScoreChange: (s, v) => s.where('score_change', '<=', v as number),
 };
 const FILTER_KEYS = Object.keys(FILTERS) as FilterKey[];
 
@@ -191,6 +203,7 @@ interface PageRow {
   pe_ratio: number | null;
   market_cap: string | null;
   cached_at: Date;
+  score_change: number | null;
   total: string;
 }
 
@@ -201,7 +214,7 @@ type Slot = FilterKey | 'limit' | 'offset';
  * The SQL of one shape of page statement (sort, direction, the filters given) and which value
  * each of its parameters takes: built once with Kysely, so a request only fills in its values
  * (building and compiling the statement was the largest part of the screener's own CPU after
- * the database). At most 4 sorts × 2 directions × 2^9 filter sets.
+ * the database). At most 4 sorts × 2 directions × 2^11 filter sets.
  */
 interface PageTemplate {
   readonly sql: string;
@@ -233,6 +246,7 @@ function pageTemplate(
       'pe_ratio',
       'market_cap',
       'cached_at',
+      'score_change',
       applyFilters(eb.selectFrom('evaluation_cache'), stand)
         .select((inner) => inner.fn.countAll<string>().as('n'))
         .$asScalar()
@@ -294,6 +308,7 @@ export function createScreenerRepository(db: Executor) {
             peRatio: r.pe_ratio,
             marketCap: r.market_cap,
             cachedAt: iso(r.cached_at),
+            scoreChange: r.score_change,
           })),
           page,
           limit,

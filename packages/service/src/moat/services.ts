@@ -2,9 +2,11 @@ import type { FundamentalsProvider } from '@svc/fundamentals-client';
 import type { Repositories } from '@svc/portfolio-store';
 import type { QuotaService } from '@svc/quota';
 import {
+  createEvaluationHistoryService,
   createEvaluationService,
   createReportService,
   createScreenerService,
+  type EvaluationHistoryService,
   type EvaluationService,
   type QuoteSource,
   type ReportService,
@@ -21,6 +23,11 @@ export interface MoatServices {
   readonly screener: ScreenerService;
   /** The user's saved-report library (`/api/moat-reports`). */
   readonly reports: ReportService;
+  /**
+   * Kept fresh evaluations and their diffs (`GET /api/stock-evaluation/history[/diff]`, MCP
+   * `getEvaluationHistory`, `compareEvaluations`), and cache reads that never fetch.
+   */
+  readonly history: EvaluationHistoryService;
 }
 
 /** What {@link createMoatServices} is built from. */
@@ -30,7 +37,7 @@ export interface MoatServicesOptions {
   /** Quotes and splits for the valuation (`createQuoteSource` of `@svc/use-cases`). */
   readonly quoteSource: QuoteSource;
   /** The evaluation cache, screener and report repositories (`createRepositories(db)`). */
-  readonly repos: Pick<Repositories, 'evaluations' | 'screener' | 'reports'>;
+  readonly repos: Pick<Repositories, 'evaluations' | 'evaluationHistory' | 'screener' | 'reports'>;
   /** Quotas counted in the database (`createQuotaService` of `@svc/quota`). */
   readonly quotas: Pick<QuotaService, 'withQuota'>;
   /**
@@ -43,7 +50,8 @@ export interface MoatServicesOptions {
 }
 
 /**
- * Creates the evaluation, screener and report flows once, over one set of repositories.
+ * Creates the evaluation, history, screener and report flows once, over one set of repositories.
+ * Every fresh evaluation is kept in the evaluation history before it is cached.
  *
  * @example
  * const moat = createMoatServices({
@@ -58,16 +66,19 @@ export function createMoatServices(options: MoatServicesOptions): MoatServices {
   const { repos, quoteSource } = options;
   const ttlMs = options.evaluationMemoSeconds * 1000;
   const screenerMemo = memoizeScreener(repos.screener, { ttlMs });
+  const cache = memoizeEvaluationCache(repos.evaluations, { ttlMs, onWrite: screenerMemo.clear });
   const evaluations = createEvaluationService({
     fundamentals: options.fundamentals,
     quotes: quoteSource.quotes,
     splitsOf: quoteSource.splitsOf,
     now: options.now ?? (() => new Date()),
-    cache: memoizeEvaluationCache(repos.evaluations, { ttlMs, onWrite: screenerMemo.clear }),
+    cache,
     quotas: options.quotas,
+    history: repos.evaluationHistory,
   });
   return {
     evaluations,
+    history: createEvaluationHistoryService({ history: repos.evaluationHistory, cache }),
     screener: createScreenerService({ screener: screenerMemo.screener }),
     reports: createReportService({ reports: repos.reports }),
   };

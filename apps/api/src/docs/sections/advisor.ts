@@ -17,7 +17,8 @@ export function advisorMoat({ baseUrl }: DocsAddresses): SectionText {
         'Get an evaluation (cached, or fresh=1 which consumes stock_evaluation).',
         'Stream the narrative with POST /api/stock-evaluation/ai (consumes ai_consult).',
         'Save it with POST /api/moat-reports; list with GET /api/moat-reports?tags=a,b.',
-        'Screen the cache with GET /api/moat-screener (action=meta for statistics).',
+        'Screen the cache with GET /api/moat-screener (action=meta for statistics; minScoreChange / maxScoreChange for companies whose score moved).',
+        'See what changed: GET /api/stock-evaluation/history lists every fresh evaluation with its filings; /history/diff says which criteria moved and which filing or fiscal year moved them.',
       ],
       endpoints: [
         {
@@ -25,6 +26,20 @@ export function advisorMoat({ baseUrl }: DocsAddresses): SectionText {
           path: '/api/stock-evaluation?symbol=KO&fresh=1',
           auth: 'session',
           description: 'MoatEvaluation; 404 insufficient_data; 429 quota_exceeded',
+        },
+        {
+          method: 'GET',
+          path: '/api/stock-evaluation/history?symbol=KO',
+          auth: 'session',
+          description:
+            'Kept fresh evaluations, newest first, with provider, fiscal years and filings (accession, filed) → { symbol, items, page, limit, total, totalPages }; shared by all users, no quota',
+        },
+        {
+          method: 'GET',
+          path: '/api/stock-evaluation/history/diff?symbol=KO',
+          auth: 'session',
+          description:
+            'Latest against previous (or from=<id>&to=<id>): totalScore and verdict change, per criterion score/value/status/figures and the filings behind the moved figures, newFilings, newFiscalYears, summary; 404 with fewer than two kept',
         },
         {
           method: 'POST',
@@ -37,7 +52,7 @@ export function advisorMoat({ baseUrl }: DocsAddresses): SectionText {
           path: '/api/moat-screener',
           auth: 'session',
           description:
-            'Filters scoreMin/Max, verdict, sector, industry, peMin/Max, marketCapMin/Max; sortBy score|symbol|pe|marketCap; page (1), limit (20, max 100) → { items, page, limit, total, totalPages }',
+            'Filters scoreMin/Max, verdict, sector, industry, peMin/Max, marketCapMin/Max, minScoreChange/maxScoreChange (change since the previous evaluation); sortBy score|symbol|pe|marketCap; page (1), limit (20, max 100) → { items, page, limit, total, totalPages }',
         },
         {
           method: 'GET',

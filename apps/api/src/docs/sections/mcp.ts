@@ -29,7 +29,8 @@ export function mcp({ baseUrl, accountUrl }: DocsAddresses): SectionText {
           method: 'GET',
           path: '/.well-known/mcp.json',
           auth: 'none',
-          description: 'Discovery: name, version, transport, url, authentication, tools',
+          description:
+            'Discovery: name, version, transport, url, authentication, tools, capabilities, resources, prompts',
         },
       ],
       mcpClientConfig: {
@@ -67,7 +68,9 @@ export function mcp({ baseUrl, accountUrl }: DocsAddresses): SectionText {
       ],
       quotas: QUOTAS,
       notes: [
-        'Tools: listPortfolios, listHoldings {portfolioId?}, listCash {portfolioId?}, getMoatEvaluation {symbol, fresh?}, generateMoatNarrative {symbol?, evaluation?, language}, listMoatReports {tags?}, screenMoat, saveMoatReport.',
+        'Tools: listPortfolios, listHoldings {portfolioId?}, listCash {portfolioId?}, getMoatEvaluation {symbol, fresh?}, generateMoatNarrative {symbol?, evaluation?, language}, listMoatReports {tags?}, screenMoat, saveMoatReport, getEvaluationHistory {symbol, page?, limit?}, compareEvaluations {symbol, from?, to?}.',
+        'Resources: moat://reports/{id} and moat://reports/{id}/markdown (your saved reports only), moat://evaluations/{symbol} and moat://evaluations/{symbol}/markdown (cached evaluations; reading never spends quota).',
+        'Prompts: evaluateCompany {symbol}, reviewPortfolioMoats {portfolioId?}, explainCriterion {criterion} (completable).',
         'Agents should use MCP (not REST) for portfolio reads; REST needs a browser session.',
         'Fresh evaluations and narratives consume the same quotas as the web application.',
       ],

@@ -8,7 +8,10 @@ const DESCRIPTION = [
   'inclusive; rows without a P/E or market cap are left out when such a bound is set and sort',
   'last). `limit` is 1–100 (default 20; 400 beyond). With `action=meta` the answer is the cache',
   'statistics `{ count, lastUpdatedAt, verdicts, sectors, scoreRange }` instead of a page',
-  '`{ items, page, limit, total, totalPages }`.',
+  '`{ items, page, limit, total, totalPages }`. `minScoreChange` / `maxScoreChange` bound the',
+  'change of the total score since the previous evaluation of the company (each row carries it',
+  'as `scoreChange`, null when evaluated once; such rows are left out when a change bound is',
+  'set); e.g. `maxScoreChange=-0.01` lists the companies whose score fell.',
 ].join(' ');
 
 /** `GET /api/moat-screener` (interface spec 4.2; CONTRACT §4). */

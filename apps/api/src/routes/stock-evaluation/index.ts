@@ -5,6 +5,7 @@ import { jsonResponse } from '../../openapi.js';
 import { currentUser } from '../../plugins/app/session-guard.js';
 import { errorResponses } from '../../problem.js';
 import { StockEvaluation, StockEvaluationQuery } from '../../schemas/moat.js';
+import { evaluationHistoryRoutes } from './history.js';
 
 const DESCRIPTION = [
   'Scores the company against the 8 criteria of the moat framework (total out of 100, verdict)',
@@ -13,14 +14,17 @@ const DESCRIPTION = [
   "fundamentals through the server's provider, evaluates, stores the result (`_evaluatedAt`) and",
   'consumes one unit of the `stock_evaluation` quota; a fetch that fails (404 insufficient data,',
   '503 provider down) gives the unit back. Concurrent requests for one uncached symbol share one',
-  'fetch (per server process). Informational only, not financial advice.',
+  'fetch (per server process). Every fresh evaluation is kept: see',
+  '`/api/stock-evaluation/history`. Informational only, not financial advice.',
 ].join(' ');
 
 /**
  * `GET /api/stock-evaluation` (interface spec 4.2; CONTRACT §3): one flow call; the body is
  * checked against the response schema and, for cache hits, serialized once per cached row.
+ * Also registers the evaluation history routes (`./history.ts`).
  */
 export const stockEvaluationRoutes: FastifyPluginAsyncZod = async (app) => {
+  await app.register(evaluationHistoryRoutes);
   const toJson = createEvaluationJson();
   app.get('', {
     config: { auth: 'session' },

@@ -1,0 +1,114 @@
+import { normaliseSymbol } from '@svc/fundamentals-client';
+import type {
+  EvaluationCacheRepository,
+  EvaluationHistoryRepository,
+  EvaluationRecord,
+} from '@svc/portfolio-store';
+import type { ServedEvaluation } from '@svc/schemas';
+import { UseCaseError } from './errors.js';
+import { diffEvaluations, historyItem } from './evaluation-diff.js';
+import type {
+  EvaluationDiff,
+  EvaluationDiffQuery,
+  EvaluationHistoryPage,
+  EvaluationHistoryQuery,
+} from './evaluation-history-schemas.js';
+
+/** What {@link createEvaluationHistoryService} reads. */
+export interface EvaluationHistoryServiceDeps {
+  /** The kept fresh evaluations (`createRepositories(db).evaluationHistory`). */
+  readonly history: Pick<EvaluationHistoryRepository, 'list' | 'latest' | 'get'>;
+  /** The shared evaluation cache, read only (never filled here: no quota is spent). */
+  readonly cache: Pick<EvaluationCacheRepository, 'get'>;
+}
+
+/**
+ * The flows over evaluations already made, shared by REST and MCP; none fetches fundamentals or
+ * spends quota. The history is global, like the cache: it is about companies, records no user,
+ * and any signed-in user (any token with `moat:read`) may read it.
+ *
+ * @example
+ * const flows = createEvaluationHistoryService({ history: repos.evaluationHistory, cache: repos.evaluations });
+ * const page = await flows.list({ symbol: 'AAPL', page: 1, limit: 20 });
+ * const diff = await flows.diff({ symbol: 'AAPL' }); // latest against the one before
+ */
+export function createEvaluationHistoryService(deps: EvaluationHistoryServiceDeps) {
+  async function record(symbol: string, id: string, field: string): Promise<EvaluationRecord> {
+    const found = await deps.history.get(symbol, id);
+    if (!found) {
+      throw new UseCaseError('not_found', `no kept evaluation ${id} of ${symbol}`, {
+        errors: [{ path: field, message: `not an evaluation of ${symbol}` }],
+      });
+    }
+    return found;
+  }
+
+  return {
+    /**
+     * A page of a symbol's kept evaluations, newest first (`symbol` normalised: `brk-b` is
+     * `BRK.B`). An unknown symbol is an empty page.
+     * @throws FundamentalsError `invalid_symbol` for a malformed symbol.
+     */
+    async list(query: EvaluationHistoryQuery): Promise<EvaluationHistoryPage> {
+      const symbol = normaliseSymbol(query.symbol);
+      const { items, total } = await deps.history.list(symbol, {
+        limit: query.limit,
+        offset: (query.page - 1) * query.limit,
+      });
+      return {
+        symbol,
+        items: items.map(historyItem),
+        page: query.page,
+        limit: query.limit,
+        total,
+        totalPages: Math.ceil(total / query.limit),
+      };
+    },
+
+    /**
+     * The diff of two kept evaluations of a symbol (see `diffEvaluations`): `from` and `to` by
+     * id, or neither for the latest against the one before it.
+     * @throws UseCaseError `validation_failed` when only one id is given; `not_found` for an id
+     *   that is not one of the symbol's evaluations, or with fewer than two kept.
+     */
+    async diff(query: EvaluationDiffQuery): Promise<EvaluationDiff> {
+      const symbol = normaliseSymbol(query.symbol);
+      if ((query.from === undefined) !== (query.to === undefined)) {
+        const missing = query.from === undefined ? 'from' : 'to';
+        throw new UseCaseError('validation_failed', 'Give both from and to, or neither.', {
+          errors: [{ path: missing, message: 'required when the other id is given' }],
+        });
+      }
+      if (query.from !== undefined && query.to !== undefined) {
+        const [from, to] = await Promise.all([
+          record(symbol, query.from, 'from'),
+          record(symbol, query.to, 'to'),
+        ]);
+        return diffEvaluations(from, to);
+      }
+      const [to, from] = await deps.history.latest(symbol, 2);
+      if (!to || !from) {
+        throw new UseCaseError(
+          'not_found',
+          `fewer than two evaluations of ${symbol} are kept: fetch a fresh one to compare`,
+        );
+      }
+      return diffEvaluations(from, to);
+    },
+
+    /**
+     * The cached evaluation of a symbol as `GET /api/stock-evaluation` serves a cache hit, or
+     * `not_found`: never fetched, never spends quota (MCP resources read through this).
+     * @throws UseCaseError `not_found` when the symbol is not cached.
+     */
+    async cached(symbolText: string): Promise<ServedEvaluation> {
+      const symbol = normaliseSymbol(symbolText);
+      const cached = await deps.cache.get(symbol);
+      if (!cached) throw new UseCaseError('not_found', `${symbol} is not in the evaluation cache`);
+      return { ...cached.evaluation, _cached: true, _cachedAt: cached.cachedAt };
+    },
+  };
+}
+
+/** The history flows, see {@link createEvaluationHistoryService}. */
+export type EvaluationHistoryService = ReturnType<typeof createEvaluationHistoryService>;
