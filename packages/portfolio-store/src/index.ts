@@ -20,6 +20,7 @@ export type {
   QuotaUsageTable,
   QuotesTable,
   SessionsTable,
+  TokenActivityTable,
   TransactionsTable,
   TransactionType,
   UsersTable,
@@ -87,6 +88,7 @@ export {
 } from './repositories/screener.js';
 export type { NewSession, Session, SessionsRepository } from './repositories/sessions.js';
 export type { Executor } from './repositories/shared.js';
+export type { NewTokenActivity, TokenActivity } from './repositories/token-activity.js';
 export type {
   NewTransaction,
   Transaction,

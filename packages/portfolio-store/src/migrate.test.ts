@@ -23,6 +23,7 @@ const TABLES = [
   'quotes',
   'rate_limits',
   'sessions',
+  'token_activity',
   'transactions',
   'users',
 ];
