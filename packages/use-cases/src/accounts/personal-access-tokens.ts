@@ -24,6 +24,14 @@ function grantedScopes(wanted: readonly TokenScope[]): TokenScope[] {
   return scopes;
 }
 
+/** A token as listed to its owner, with its known scopes. */
+export type ListedToken = Omit<AccountToken, 'scopes'> & { readonly scopes: TokenScope[] };
+
+const listed = (token: AccountToken): ListedToken => ({
+  ...token,
+  scopes: knownScopes(token.scopes),
+});
+
 /** Default lifetime of a personal access token when the request names none. */
 export const DEFAULT_TOKEN_LIFETIME_DAYS = 90;
 
@@ -163,16 +171,17 @@ export function createPersonalAccessTokens(deps: {
       userId: string,
       tokenId: string,
       wanted: readonly TokenScope[],
-    ): Promise<AccountToken> {
+    ): Promise<ListedToken> {
       const scopes = grantedScopes(wanted);
       forget(tokenId);
       const updated = await repos.tokens.updateScopes(userId, tokenId, scopes);
       forget(tokenId);
       if (!updated) throw new ServiceError('not_found', 'No token with this id.');
-      return updated;
+      return listed(updated);
     },
     /** The user's tokens (not revoked), without secrets. */
-    list: (userId: string): Promise<AccountToken[]> => repos.tokens.list(userId),
+    list: async (userId: string): Promise<ListedToken[]> =>
+      (await repos.tokens.list(userId)).map(listed),
     /**
      * Revokes one of the user's tokens.
      * @throws {ServiceError} `not_found` when the user has no live token with this id.

@@ -60,7 +60,7 @@ function fakeQuotas() {
           resetsAt: 'r',
         };
       },
-      refund: async (_u: string, name: string) => {
+      refund: async (_u: string, name: string, _given: { periodStart: string }) => {
         log.push(`refund ${name}`);
         return 0;
       },

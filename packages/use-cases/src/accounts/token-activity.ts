@@ -31,7 +31,7 @@ export interface TokenCallRecord {
 
 /** A page of a token's activity (the page shape of the screener, CONTRACT §4). */
 export interface TokenActivityPage {
-  readonly items: AccountTokenActivity[];
+  readonly items: (AccountTokenActivity & { readonly outcome: TokenCallRecord['outcome'] })[];
   readonly page: number;
   readonly limit: number;
   readonly total: number;
@@ -91,7 +91,11 @@ export function createTokenActivity(deps: {
         limit,
         offset: (page - 1) * limit,
       });
-      return { items, page, limit, total, totalPages: Math.ceil(total / limit) };
+      const typed = items.map((item) => ({
+        ...item,
+        outcome: item.outcome as TokenCallRecord['outcome'],
+      }));
+      return { items: typed, page, limit, total, totalPages: Math.ceil(total / limit) };
     },
 
     /** Deletes the calls older than the retention period; answers how many. */
@@ -101,3 +105,22 @@ export function createTokenActivity(deps: {
 
 /** The token activity flows (see {@link createTokenActivity}). */
 export type TokenActivity = ReturnType<typeof createTokenActivity>;
+
+/** How often {@link scheduleActivityPurge} deletes expired calls: hourly. */
+export const ACTIVITY_PURGE_INTERVAL_MS = 3_600_000;
+
+/**
+ * Purges expired token activity now and then every `everyMs` (default hourly), on a timer that
+ * does not keep the process alive; answers how to stop. Several processes purging the same
+ * database is harmless (a DELETE by age).
+ */
+export function scheduleActivityPurge(
+  activity: Pick<TokenActivity, 'purgeExpired'>,
+  options: { everyMs?: number; onError?: (error: unknown) => void } = {},
+): () => void {
+  const purge = () => void activity.purgeExpired().catch((error) => options.onError?.(error));
+  purge();
+  const timer = setInterval(purge, options.everyMs ?? ACTIVITY_PURGE_INTERVAL_MS);
+  timer.unref?.();
+  return () => clearInterval(timer);
+}
