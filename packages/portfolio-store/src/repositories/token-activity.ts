@@ -107,6 +107,3 @@ export function createTokenActivityRepository(db: Executor) {
     },
   };
 }
-
-/** The token activity repository (see {@link createTokenActivityRepository}). */
-export type TokenActivityRepository = ReturnType<typeof createTokenActivityRepository>;
