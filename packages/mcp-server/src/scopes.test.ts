@@ -66,12 +66,17 @@ function services(): McpServices {
   } as unknown as McpServices;
 }
 
-async function connect(scopes: readonly TokenScope[], audit: TokenCallRecord[] = []) {
+async function connect(
+  scopes: readonly TokenScope[],
+  audit: TokenCallRecord[] = [],
+  failAudit = false,
+) {
   const server = buildMcpServer({
     services: services(),
     actor: { id: 'user-1', plan: 'free' },
     scopes,
     audit: async (call) => {
+      if (failAudit) throw new Error('the audit log is unreachable');
       audit.push({ ...call, tokenId: 't', userId: 'user-1' });
     },
     toProblem: (error) => problemOf(error).body,
@@ -193,6 +198,13 @@ describe('tool scopes', () => {
     expect((cash.structuredContent as { cash: unknown[] }).cash).toEqual([
       { id: 'c1', portfolioId: 'p1', currency: 'EUR', valuedAt: CASH.valuedAt, fxAsOf: null },
     ]);
+  });
+
+  it('answers the audit failure instead of the data when the call cannot be recorded', async () => {
+    const client = await connect(['portfolio:read', 'portfolio:values'], [], true);
+    const result = (await client.callTool({ name: 'listHoldings' })) as CallToolResult;
+    expect(problem(result).code).toBe('internal');
+    expect(JSON.stringify(result)).not.toContain('1750.00');
   });
 
   it('shows the money with portfolio:values', async () => {
