@@ -162,7 +162,8 @@ function mcpOptions(app: FastifyInstance, deps: AppDeps): McpPluginOptions {
       return answer.body;
     },
     guard: app.requirePersonalAccessToken,
-    actorOf: (request) => request.tokenUser,
+    principalOf: (request) => request.tokenPrincipal,
+    audit: app.tokenActivity.record,
     baseUrl: deps.config.baseUrl,
     accountUrl: deps.config.accountUrl,
     rateLimitPerMinute: deps.config.rateLimitPerMinute,

@@ -9,6 +9,8 @@ import type {
   PersonalAccessTokens,
   PersonalAccessTokenVerifier,
   SignedTokens,
+  TokenActivity,
+  TokenPrincipal,
 } from '@svc/use-cases';
 
 declare module 'fastify' {
@@ -23,6 +25,8 @@ declare module 'fastify' {
     auth: AuthService;
     /** Personal access token use cases. */
     personalAccessTokens: PersonalAccessTokens;
+    /** The audit log of personal access tokens (MCP calls). */
+    tokenActivity: TokenActivity;
     /** PAT check for the MCP app: the owner, or null. */
     verifyPersonalAccessToken: PersonalAccessTokenVerifier;
     /** The OIDC client, when configured. */
@@ -39,6 +43,8 @@ declare module 'fastify' {
     account: Authenticated | null;
     /** Set by the bearer guard on PAT-authenticated routes (MCP). */
     tokenUser: AccountUser | null;
+    /** The verified token (owner, id, scopes), set with `tokenUser`. */
+    tokenPrincipal: TokenPrincipal | null;
   }
   interface FastifyContextConfig {
     /** `session`: the route needs a signed-in user (see the session guard). */

@@ -3,6 +3,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { MoatEvaluation } from '@svc/schemas';
+import { TOKEN_SCOPES } from '@svc/use-cases';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BASE_URL, createTestContext, registerUser, type TestContext } from './helpers.js';
 
@@ -110,7 +111,9 @@ describe('MCP server over a real listening socket', () => {
     });
     await ctx.app.listen({ port, host: '127.0.0.1' });
     alice = await registerUser(ctx.app, 'mcp-alice@example.com');
-    token = (await ctx.app.personalAccessTokens.mint(alice.userId, { name: 'agent' })).token;
+    token = (
+      await ctx.app.personalAccessTokens.mint(alice.userId, { name: 'agent', scopes: TOKEN_SCOPES })
+    ).token;
   });
   afterAll(async () => {
     await Promise.all(clients.map((c) => c.close()));
@@ -371,7 +374,10 @@ describe('MCP server over a real listening socket', () => {
     expect(bad.status).toBe(401);
     expect(bad.headers.get('www-authenticate')).toMatch(/^Bearer .*error="invalid_token"/);
 
-    const minted = await ctx.app.personalAccessTokens.mint(alice.userId, { name: 'revoke me' });
+    const minted = await ctx.app.personalAccessTokens.mint(alice.userId, {
+      name: 'revoke me',
+      scopes: TOKEN_SCOPES,
+    });
     expect((await post(`Bearer ${minted.token}`)).status).toBe(200);
     await ctx.app.personalAccessTokens.revoke(alice.userId, minted.id);
     const revoked = await post(`Bearer ${minted.token}`);

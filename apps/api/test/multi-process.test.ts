@@ -205,6 +205,42 @@ describe.runIf(postgres)('two processes on one PostgreSQL', () => {
       .toBe(401);
   });
 
+  it('a change of scopes made on one process holds on the other at once', async () => {
+    const cookie = await register('two-scopes@example.test');
+    const minted = await a.app.inject({
+      method: 'POST',
+      url: '/api/account/tokens',
+      headers: { cookie, ...ORIGIN },
+      payload: { name: 'agent', scopes: ['portfolio:read'] },
+    });
+    expect(minted.statusCode).toBe(201);
+    const { id, token } = minted.json() as { id: string; token: string };
+    const toolsOnB = async () => {
+      const res = await b.app.inject({
+        method: 'POST',
+        url: '/api/mcp/user/mcp',
+        headers: {
+          authorization: `Bearer ${token}`,
+          accept: 'application/json, text/event-stream',
+          'content-type': 'application/json',
+        },
+        payload: { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} },
+      });
+      return (res.json().result.tools as { name: string }[]).map((t) => t.name).sort();
+    };
+    expect(await toolsOnB()).toEqual(['listCash', 'listHoldings', 'listPortfolios']); // b remembers
+    const changed = await a.app.inject({
+      method: 'PATCH',
+      url: `/api/account/tokens/${id}`,
+      headers: { cookie, ...ORIGIN },
+      payload: { scopes: ['moat:read'] },
+    });
+    expect(changed.statusCode).toBe(200);
+    await expect
+      .poll(toolsOnB, { timeout: 3_000, interval: 5 })
+      .toEqual(['getMoatEvaluation', 'listMoatReports', 'screenMoat']);
+  });
+
   it('shares the failed-login throttle: 5 failures spread over both, the 6th refused on either', async () => {
     await register('two-throttle@example.test');
     const attempt = (instance: Instance, password: string) =>

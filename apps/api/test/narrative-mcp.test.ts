@@ -3,6 +3,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { textSteps } from '@svc/advisor/testing';
+import { TOKEN_SCOPES } from '@svc/use-cases';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeModel, narrativeStream, startFakeModel } from './ai-support.js';
 import { BASE_URL, createTestContext, registerUser, type TestContext } from './helpers.js';
@@ -50,7 +51,9 @@ describe('generateMoatNarrative (MCP) and POST /api/stock-evaluation/ai run one 
     });
     const streamed = narrativeStream(await rest.text());
 
-    const token = (await ctx.app.personalAccessTokens.mint(alice.userId, { name: 'agent' })).token;
+    const token = (
+      await ctx.app.personalAccessTokens.mint(alice.userId, { name: 'agent', scopes: TOKEN_SCOPES })
+    ).token;
     const client = new Client({ name: 'vitest', version: '1.0.0' });
     await client.connect(
       new StreamableHTTPClientTransport(new URL(`${base}/api/mcp/user/mcp`), {

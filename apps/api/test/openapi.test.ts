@@ -430,6 +430,26 @@ describe('OpenAPI document', () => {
     });
     await check('/api/account/tokens', { url: '/api/account/tokens', headers: { cookie } });
     await check('/api/account/tokens/{id}', {
+      method: 'PATCH',
+      url: `/api/account/tokens/${minted.json().id}`,
+      headers: { cookie, ...ORIGIN },
+      payload: { scopes: ['portfolio:values'] },
+    });
+    await check('/api/account/tokens/{id}', {
+      method: 'PATCH',
+      url: '/api/account/tokens/8f2c19fa-0d5e-4c1b-9a57-3f0a1b2c3d4e',
+      headers: { cookie, ...ORIGIN },
+      payload: { scopes: ['moat:read'] },
+    });
+    await check('/api/account/tokens/{id}/activity', {
+      url: `/api/account/tokens/${minted.json().id}/activity`,
+      headers: { cookie },
+    });
+    await check('/api/account/tokens/{id}/activity', {
+      url: '/api/account/tokens/8f2c19fa-0d5e-4c1b-9a57-3f0a1b2c3d4e/activity',
+      headers: { cookie },
+    });
+    await check('/api/account/tokens/{id}', {
       method: 'DELETE',
       url: `/api/account/tokens/${minted.json().id}`,
       headers: { cookie, ...ORIGIN },

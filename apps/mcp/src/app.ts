@@ -20,9 +20,11 @@ import {
 } from '@svc/service';
 import {
   createPersonalAccessTokens,
+  createTokenActivity,
   createTokenMemo,
   PROBLEM_CONTENT_TYPE,
   problemBody,
+  scheduleActivityPurge,
 } from '@svc/use-cases';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 
@@ -96,7 +98,19 @@ export async function buildMcpApp(
     now: deps.now ?? (() => new Date()),
     memo: memo.memo,
   });
-  const pat = createPersonalAccessTokenGuard({ verify: tokens.verify, realm: config.baseUrl });
+  const pat = createPersonalAccessTokenGuard({
+    verify: tokens.authenticate,
+    realm: config.baseUrl,
+  });
+  const activity = createTokenActivity({
+    repos: deps.repos,
+    now: deps.now ?? (() => new Date()),
+    retentionDays: config.auditRetentionDays,
+  });
+  const stopPurge = scheduleActivityPurge(activity, {
+    onError: (error) => app.log.warn({ err: error }, 'token activity purge failed'),
+  });
+  app.addHook('onClose', async () => stopPurge());
 
   app.get('/healthz', async () => ({ status: 'ok' as const }));
   app.get('/readyz', (request) => checkReadiness(deps.pendingMigrations, request.log));
@@ -109,7 +123,8 @@ export async function buildMcpApp(
       return answer.body;
     },
     guard: pat.guard,
-    actorOf: pat.actorOf,
+    principalOf: pat.principalOf,
+    audit: activity.record,
     baseUrl: config.baseUrl,
     accountUrl: config.accountUrl,
     rateLimitPerMinute: config.rateLimitPerMinute,

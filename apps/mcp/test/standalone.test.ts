@@ -12,6 +12,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { createDatabase, type Database } from '@svc/portfolio-store';
 import { type ServerProcess, startServerProcess } from '@svc/service/testing';
+import { TOKEN_SCOPES } from '@svc/use-cases';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -87,7 +88,7 @@ describe('the standalone MCP server beside the API, on one PostgreSQL', () => {
     const minted = await fetch(`${api.url}/api/account/tokens`, {
       method: 'POST',
       headers: { ...headers, cookie },
-      body: JSON.stringify({ name: 'agent' }),
+      body: JSON.stringify({ name: 'agent', scopes: TOKEN_SCOPES }),
     });
     expect(minted.status).toBe(201);
     return { cookie, ...((await minted.json()) as { id: string; token: string }) };

@@ -15,7 +15,9 @@ import { registerPortfolioTools } from './tools/portfolio-tools.js';
  * `inputSchema` (when it takes input), an `outputSchema` and annotations, listed as portable JSON
  * Schema; results carry `structuredContent` plus the same JSON as text; failures (arguments that
  * do not match the input schema included) answer `isError: true` with the problem object of
- * `deps.toProblem` as JSON text only (see {@link ToolRegistry}). Also the resources (the user's
+ * `deps.toProblem` as JSON text only (see {@link ToolRegistry}). `tools/list` shows only the tools
+ * `deps.scopes` allow; a call outside them answers `insufficient_scope`; each call is recorded
+ * with `deps.audit` before it is answered. Also the resources (the user's
  * saved reports and the cached evaluations, JSON and markdown) and the prompts
  * (`evaluateCompany`, `reviewPortfolioMoats`, `explainCriterion`) through the SDK's `McpServer`,
  * which advertises the `resources`, `prompts` and `completions` capabilities.
@@ -25,7 +27,10 @@ import { registerPortfolioTools } from './tools/portfolio-tools.js';
  * await server.connect(new StreamableHTTPServerTransport({ sessionIdGenerator: undefined }));
  */
 export function buildMcpServer(deps: McpServerDeps): Server {
-  const tools = new ToolRegistry(deps.info ?? DEFAULT_SERVER_INFO, deps.toProblem);
+  const tools = new ToolRegistry(deps.info ?? DEFAULT_SERVER_INFO, deps.toProblem, {
+    scopes: deps.scopes,
+    audit: deps.audit,
+  });
   registerPortfolioTools(tools, deps);
   registerMoatTools(tools, deps);
   registerHistoryTools(tools, deps);

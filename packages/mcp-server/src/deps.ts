@@ -7,6 +7,8 @@ import type {
   PortfolioService,
   ReportService,
   ScreenerService,
+  TokenCallRecord,
+  TokenScope,
 } from '@svc/use-cases';
 
 /**
@@ -63,11 +65,25 @@ export interface McpServerInfo {
   readonly version: string;
 }
 
+/**
+ * Records one tool call in the audit log of the caller's token (`createTokenActivity(...).record`
+ * of `@svc/use-cases`, bound to the token); awaited before the answer goes out.
+ */
+export type McpCallAudit = (call: Omit<TokenCallRecord, 'tokenId' | 'userId'>) => Promise<void>;
+
 /** What {@link buildMcpServer} is built from: long-lived flows plus the caller of this request. */
 export interface McpServerDeps {
   readonly services: McpServices;
   /** The user the personal access token belongs to; every tool reads and writes only their rows. */
   readonly actor: Actor;
+  /**
+   * The scopes of the caller's token: `tools/list` shows only the tools they allow, a call
+   * outside them answers `insufficient_scope`, and quota spending needs its scope. Default every
+   * scope (a server used in-process, without a token).
+   */
+  readonly scopes?: readonly TokenScope[];
+  /** Records every tool call before its answer goes out; default none. */
+  readonly audit?: McpCallAudit;
   /** The app's error mapping (see {@link ProblemMapper}). */
   readonly toProblem: ProblemMapper;
   /** Server name and version; default {@link DEFAULT_SERVER_INFO}. */

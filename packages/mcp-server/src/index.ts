@@ -1,11 +1,13 @@
 export {
   bearerToken,
   createPersonalAccessTokenGuard,
+  type McpPrincipal,
   type PersonalAccessTokenGuard,
 } from './bearer-guard.js';
 export { buildMcpServer } from './build-mcp-server.js';
 export {
   DEFAULT_SERVER_INFO,
+  type McpCallAudit,
   type McpProblem,
   type McpServerDeps,
   type McpServerInfo,
@@ -20,5 +22,11 @@ export {
   mcpDiscovery,
 } from './discovery.js';
 export { type BearerGuard, type McpPluginOptions, mcpPlugin } from './mcp-plugin.js';
-export { MCP_TOOL_NAMES, MCP_TOOLS, type McpToolName, type McpToolText } from './tool-catalog.js';
+export {
+  MCP_METHOD_SCOPES,
+  MCP_TOOL_NAMES,
+  MCP_TOOLS,
+  type McpToolName,
+  type McpToolText,
+} from './tool-catalog.js';
 export { problemResult, toolResult } from './tool-result.js';

@@ -1,7 +1,8 @@
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import type { Actor } from '@svc/use-cases';
+import { insufficientScope, missingScopes, type TokenCallRecord } from '@svc/use-cases';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
 import fp from 'fastify-plugin';
+import type { McpPrincipal } from './bearer-guard.js';
 import { buildMcpServer } from './build-mcp-server.js';
 import {
   DEFAULT_SERVER_INFO,
@@ -15,6 +16,7 @@ import {
   MCP_ENDPOINT_PATH,
   mcpDiscovery,
 } from './discovery.js';
+import { MCP_METHOD_SCOPES } from './tool-catalog.js';
 
 /** An `onRequest` hook that answers 401 (with `WWW-Authenticate: Bearer`) for a bad token. */
 export type BearerGuard = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
@@ -35,8 +37,13 @@ export interface McpPluginOptions extends DiscoveryAddresses {
    * `app.requirePersonalAccessToken`); it must throw (401) or leave the owner for `actorOf`.
    */
   readonly guard: BearerGuard;
-  /** The owner of the verified token (apps/api: `request.tokenUser`), or null. */
-  readonly actorOf: (request: FastifyRequest) => Actor | null;
+  /** The owner, id and scopes of the verified token (the guard's `principalOf`), or null. */
+  readonly principalOf: (request: FastifyRequest) => McpPrincipal | null;
+  /**
+   * Records each tool call in its token's audit log (`createTokenActivity(...).record` of
+   * `@svc/use-cases`), before the answer goes out; default none.
+   */
+  readonly audit?: (call: TokenCallRecord) => Promise<void>;
   /** Requests per minute per token owner on the MCP endpoint; default no limit of its own. */
   readonly rateLimitPerMinute?: number;
   /** Server name and version; default {@link DEFAULT_SERVER_INFO}. */
@@ -66,11 +73,17 @@ async function serveMcpRequest(
   request: FastifyRequest,
   reply: FastifyReply,
 ): Promise<void> {
-  const actor = options.actorOf(request);
-  if (actor === null) throw new Error('the bearer guard let a request through without its owner');
+  const principal = options.principalOf(request);
+  if (principal === null) {
+    throw new Error('the bearer guard let a request through without its owner');
+  }
+  const { user, tokenId, scopes } = principal;
+  const { audit } = options;
   const server = buildMcpServer({
     services: options.services,
-    actor: { id: actor.id, plan: actor.plan },
+    actor: { id: user.id, plan: user.plan },
+    scopes,
+    ...(audit && { audit: (call) => audit({ ...call, tokenId, userId: user.id }) }),
     toProblem: (error) => options.toProblem(error, request),
     info: options.info ?? DEFAULT_SERVER_INFO,
   });
@@ -101,6 +114,33 @@ async function serveMcpRequest(
   }
 }
 
+/** The JSON-RPC methods of a request body (one message or a batch). */
+function methodsOf(body: unknown): string[] {
+  const messages = Array.isArray(body) ? body : [body];
+  return messages.flatMap((m) =>
+    typeof m === 'object' && m !== null && typeof (m as { method?: unknown }).method === 'string'
+      ? [(m as { method: string }).method]
+      : [],
+  );
+}
+
+/**
+ * A `preHandler`: a request calling an MCP method of {@link MCP_METHOD_SCOPES} without its scopes
+ * answers 403 `insufficient_scope` with the RFC 6750 challenge. Tool calls are checked per tool
+ * instead, as tool errors an agent can read.
+ */
+function scopeCheck(options: McpPluginOptions) {
+  return async (request: FastifyRequest) => {
+    const scopes = options.principalOf(request)?.scopes ?? [];
+    for (const method of methodsOf(request.body)) {
+      const missing = missingScopes(scopes, MCP_METHOD_SCOPES[method] ?? []);
+      if (missing.length > 0) {
+        throw insufficientScope(missing, `the MCP method ${method}`, options.baseUrl);
+      }
+    }
+  };
+}
+
 const mcpRoutes: FastifyPluginAsync<McpPluginOptions> = async (app, options) => {
   const info = options.info ?? DEFAULT_SERVER_INFO;
   const discovery = mcpDiscovery(options, info);
@@ -112,7 +152,7 @@ const mcpRoutes: FastifyPluginAsync<McpPluginOptions> = async (app, options) => 
             max: options.rateLimitPerMinute,
             timeWindow: 60_000,
             keyGenerator: (request: FastifyRequest) =>
-              `mcp:${options.actorOf(request)?.id ?? request.ip}`,
+              `mcp:${options.principalOf(request)?.user.id ?? request.ip}`,
           },
         };
 
@@ -122,6 +162,7 @@ const mcpRoutes: FastifyPluginAsync<McpPluginOptions> = async (app, options) => 
     schema: HIDDEN,
     config: rateLimit,
     onRequest: options.guard,
+    preHandler: scopeCheck(options),
     handler: (request, reply) => serveMcpRequest(options, request, reply),
   });
 
@@ -139,7 +180,9 @@ const mcpRoutes: FastifyPluginAsync<McpPluginOptions> = async (app, options) => 
  * The MCP server as a Fastify plugin (interface spec 4.5, CONTRACT §4):
  * - `POST /api/mcp/user/mcp`: streamable HTTP (JSON-RPC), stateless, behind `options.guard`
  *   (a missing, unknown, revoked or expired personal access token answers HTTP 401 with
- *   `WWW-Authenticate: Bearer` before any MCP handling);
+ *   `WWW-Authenticate: Bearer` before any MCP handling; a method of {@link MCP_METHOD_SCOPES}
+ *   without its scopes answers 403 `insufficient_scope`; each tool call is recorded with
+ *   `options.audit`);
  * - `GET` / `DELETE /api/mcp/user/mcp`: 405 with `Allow: POST` (no SSE stream nor session to
  *   end on a stateless server);
  * - `GET /.well-known/mcp.json`: the public discovery document ({@link mcpDiscovery}).
@@ -149,8 +192,9 @@ const mcpRoutes: FastifyPluginAsync<McpPluginOptions> = async (app, options) => 
  * @example
  * await app.register(mcpPlugin, {
  *   services, toProblem, baseUrl, accountUrl,
- *   guard: app.requirePersonalAccessToken,
- *   actorOf: (request) => request.tokenUser,
+ *   guard: pat.guard,
+ *   principalOf: pat.principalOf,
+ *   audit: activity.record,
  * });
  */
 export const mcpPlugin = fp(mcpRoutes, { name: 'svc-mcp', fastify: '5.x' });

@@ -10,16 +10,35 @@ import {
   type ToolAnnotations,
 } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import { type FieldProblem, UseCaseError } from '@svc/use-cases';
+import {
+  type FieldProblem,
+  insufficientScope,
+  missingScopes,
+  runTokenCall,
+  TOKEN_SCOPES,
+  type TokenScope,
+  UseCaseError,
+} from '@svc/use-cases';
 import { z } from 'zod';
-import type { McpServerInfo, ProblemMapper } from './deps.js';
+import type { McpCallAudit, McpServerInfo, ProblemMapper } from './deps.js';
 import { type JsonSchemaObject, portableJsonSchema } from './portable-json-schema.js';
-import { problemResult } from './tool-result.js';
+import type { McpToolText } from './tool-catalog.js';
+import { problemResult, toolResult } from './tool-result.js';
 
-/** What a tool is declared with: text, zod schemas (one home each) and annotations. */
-export interface ToolConfig<I extends z.ZodObject> {
-  readonly title: string;
-  readonly description: string;
+/**
+ * What a tool is declared with: text and scopes (`MCP_TOOLS`), zod schemas (one home each) and
+ * annotations.
+ */
+export interface ToolConfig<I extends z.ZodObject> extends McpToolText {
+  /**
+   * Parts of the result that need one more scope: without `scope`, a successful result's
+   * `structuredContent` goes through `redact` (before the `outputSchema` check, which must accept
+   * both forms). E.g. money amounts without `portfolio:values`.
+   */
+  readonly redactUnless?: {
+    readonly scope: TokenScope;
+    readonly redact: (structured: Record<string, unknown>) => Record<string, unknown>;
+  };
   /** The arguments; none when absent (an empty object schema is listed). */
   readonly inputSchema?: I;
   /** The `structuredContent` of a successful result (an object schema). */
@@ -69,6 +88,33 @@ function fieldProblems(error: z.ZodError): FieldProblem[] {
   }));
 }
 
+/** Who calls the tools of one server, and where their calls are recorded. */
+export interface ToolCaller {
+  /** The token's scopes; default every scope (in-process use without a token). */
+  readonly scopes?: readonly TokenScope[] | undefined;
+  /** The audit log of the token's calls; default none. */
+  readonly audit?: McpCallAudit | undefined;
+}
+
+/** A call's answer and what its audit row says of it. */
+interface Answered {
+  readonly result: CallToolResult;
+  readonly outcome: 'ok' | 'error' | 'denied';
+  readonly spent: Record<string, number>;
+}
+
+/** The `code` of a failed result's problem (its one text block), for the audit log. */
+function problemCode(result: CallToolResult): string | undefined {
+  const [block] = result.content;
+  if (result.isError !== true || block?.type !== 'text') return undefined;
+  try {
+    const code = (JSON.parse(block.text) as { code?: unknown }).code;
+    return typeof code === 'string' ? code : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * The tools of one MCP server on the SDK's low-level `Server` (the documented way to answer
  * `tools/list` and `tools/call` yourself), so that every answer an agent gets is ours:
@@ -80,6 +126,12 @@ function fieldProblems(error: z.ZodError): FieldProblem[] {
  *   is mapped the same way; a successful result is checked against the `outputSchema` (a mismatch
  *   is our bug: an `internal` problem). An unknown tool name is a JSON-RPC error -32602, as the
  *   MCP specification asks.
+ * - scopes: `tools/list` shows only the tools whose `scopes` the caller has; calling another one
+ *   answers an `insufficient_scope` problem naming the missing scopes; the body runs inside
+ *   `runTokenCall` (quota spending needs its scope and is counted); `redactUnless` leaves out
+ *   what a missing scope hides;
+ * - audit: each call (tool, start, outcome, problem code, quota spent, duration, arguments) is
+ *   given to `caller.audit` and awaited before the answer goes out.
  * `registerTool` has the shape of `McpServer.registerTool`, so tool modules read the same.
  */
 export class ToolRegistry {
@@ -93,9 +145,13 @@ export class ToolRegistry {
   readonly mcp: McpServer;
   readonly #tools = new Map<string, RegisteredTool>();
   readonly #toProblem: ProblemMapper;
+  readonly #scopes: ReadonlySet<TokenScope>;
+  readonly #audit: McpCallAudit | undefined;
 
-  constructor(info: McpServerInfo, toProblem: ProblemMapper) {
+  constructor(info: McpServerInfo, toProblem: ProblemMapper, caller: ToolCaller = {}) {
     this.#toProblem = toProblem;
+    this.#scopes = new Set(caller.scopes ?? TOKEN_SCOPES);
+    this.#audit = caller.audit;
     this.mcp = new McpServer(
       { name: info.name, version: info.version },
       { capabilities: { tools: {} }, jsonSchemaValidator: JSON_SCHEMA_VALIDATOR },
@@ -120,9 +176,15 @@ export class ToolRegistry {
     });
   }
 
-  /** The `tools` of a `tools/list` answer. */
+  /** The scopes of `required` the caller lacks. */
+  missing(required: readonly TokenScope[]): TokenScope[] {
+    return missingScopes(this.#scopes, required);
+  }
+
+  /** The `tools` of a `tools/list` answer: those the caller's scopes allow. */
   list(): Tool[] {
-    return [...this.#tools].map(([name, { config, input }]) => ({
+    const allowed = [...this.#tools].filter(([, t]) => this.missing(t.config.scopes).length === 0);
+    return allowed.map(([name, { config, input }]) => ({
       name,
       title: config.title,
       description: config.description,
@@ -132,10 +194,43 @@ export class ToolRegistry {
     }));
   }
 
-  /** Answers one `tools/call` (see the class comment). */
+  /**
+   * Answers one `tools/call` (see the class comment), and records it in the audit log before the
+   * answer goes out; when the record cannot be written, the answer is that error's problem.
+   */
   async call(name: string, args: Record<string, unknown> | undefined): Promise<CallToolResult> {
     const tool = this.#tools.get(name);
     if (tool === undefined) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+    const at = new Date();
+    const started = performance.now();
+    const answered = await this.#answer(name, tool, args);
+    if (this.#audit === undefined) return answered.result;
+    try {
+      await this.#audit({
+        tool: name,
+        at,
+        outcome: answered.outcome,
+        errorCode: problemCode(answered.result),
+        quotaSpent: answered.spent,
+        durationMs: performance.now() - started,
+        arguments: args,
+      });
+    } catch (error) {
+      return problemResult(this.#toProblem(error));
+    }
+    return answered.result;
+  }
+
+  async #answer(
+    name: string,
+    tool: RegisteredTool,
+    args: Record<string, unknown> | undefined,
+  ): Promise<Answered> {
+    const missing = this.missing(tool.config.scopes);
+    if (missing.length > 0) {
+      const error = insufficientScope(missing, `the tool ${name}`);
+      return { result: problemResult(this.#toProblem(error)), outcome: 'denied', spent: {} };
+    }
     const parsed = tool.input.safeParse(args ?? {});
     if (!parsed.success) {
       const error = new UseCaseError(
@@ -143,19 +238,31 @@ export class ToolRegistry {
         `The arguments do not match the input schema of ${name}.`,
         { cause: parsed.error, errors: fieldProblems(parsed.error) },
       );
-      return problemResult(this.#toProblem(error));
+      return { result: problemResult(this.#toProblem(error)), outcome: 'error', spent: {} };
     }
-    try {
-      const result = await tool.handler(parsed.data);
-      if (result.isError !== true) {
-        const checked = tool.config.outputSchema.safeParse(result.structuredContent);
-        if (!checked.success) {
-          throw new Error(`${name} answered outside its outputSchema`, { cause: checked.error });
-        }
-      }
-      return result;
-    } catch (error) {
-      return problemResult(this.#toProblem(error));
+    const run = await runTokenCall([...this.#scopes], () => this.#checked(name, tool, parsed.data));
+    const result = run.ok ? run.value : problemResult(this.#toProblem(run.error));
+    const code = problemCode(result);
+    const outcome = code === undefined ? 'ok' : code === 'insufficient_scope' ? 'denied' : 'error';
+    return { result, outcome, spent: run.spent };
+  }
+
+  /** Runs the body, redacts what the scopes do not allow, checks the `outputSchema`. */
+  async #checked(
+    name: string,
+    tool: RegisteredTool,
+    input: Record<string, unknown>,
+  ): Promise<CallToolResult> {
+    let result = await tool.handler(input);
+    if (result.isError === true) return result;
+    const redaction = tool.config.redactUnless;
+    if (redaction && !this.#scopes.has(redaction.scope) && result.structuredContent) {
+      result = toolResult(redaction.redact(result.structuredContent));
     }
+    const checked = tool.config.outputSchema.safeParse(result.structuredContent);
+    if (!checked.success) {
+      throw new Error(`${name} answered outside its outputSchema`, { cause: checked.error });
+    }
+    return result;
   }
 }

@@ -68,6 +68,25 @@ export interface PersonalAccessTokensTable {
   last_used_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   expires_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   revoked_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** The token's scopes (migration 0010); tokens older than it have every scope. */
+  scopes: string[];
+}
+
+/** `token_activity` (migration 0010): one row per MCP call made with a token. */
+export interface TokenActivityTable {
+  id: ColumnType<string | number | bigint, never, never>;
+  token_id: string;
+  user_id: string;
+  at: ColumnType<Date, Date | string, never>;
+  tool: string;
+  /** `ok`, `error` or `denied` (a scope was missing). */
+  outcome: string;
+  error_code: string | null;
+  /** Units spent per quota name. */
+  quota_spent: ColumnType<Record<string, number>, string, never>;
+  duration_ms: number;
+  /** The call's arguments, secrets redacted and size bounded; null without arguments. */
+  arguments: ColumnType<unknown, string | null, never>;
 }
 
 /**
@@ -270,6 +289,7 @@ export interface DB {
   users: UsersTable;
   sessions: SessionsTable;
   personal_access_tokens: PersonalAccessTokensTable;
+  token_activity: TokenActivityTable;
   quota_usage: QuotaUsageTable;
   rate_limits: RateLimitsTable;
   portfolios: PortfoliosTable;

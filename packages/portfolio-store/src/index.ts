@@ -22,6 +22,7 @@ export type {
   QuotaUsageTable,
   QuotesTable,
   SessionsTable,
+  TokenActivityTable,
   TransactionsTable,
   TransactionType,
   UsersTable,
@@ -98,6 +99,7 @@ export {
 } from './repositories/screener.js';
 export type { NewSession, Session, SessionsRepository } from './repositories/sessions.js';
 export type { Executor } from './repositories/shared.js';
+export type { NewTokenActivity, TokenActivity } from './repositories/token-activity.js';
 export type {
   NewTransaction,
   Transaction,

@@ -24,6 +24,7 @@ const TABLES = [
   'quotes',
   'rate_limits',
   'sessions',
+  'token_activity',
   'transactions',
   'users',
 ];

@@ -70,6 +70,7 @@ export const EnvSchema = z
     ECB_FX_FILE: optionalText,
     ISIN_SYMBOLS_FILE: optionalText,
     SESSION_CACHE_SECONDS: z.coerce.number().int().min(0).max(300).optional(),
+    AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
     EVALUATION_CACHE_MEMO_SECONDS: z.coerce.number().int().min(0).max(3600).default(10),
     OPENAI_BASE_URL: optionalUrl,
     OPENAI_API_KEY: optionalText,
@@ -246,6 +247,11 @@ export interface BaseConfig {
    */
   readonly sessionCacheSeconds: number;
   /**
+   * Days a personal access token's recorded MCP calls are kept (`AUDIT_RETENTION_DAYS`, 1 to
+   * 3650; default 90): older ones are no longer shown and are deleted by an hourly purge.
+   */
+  readonly auditRetentionDays: number;
+  /**
    * Seconds a row read from the shared evaluation cache is kept in process memory
    * (`EVALUATION_CACHE_MEMO_SECONDS`, 0 disables). Evaluations stored by this process replace
    * it at once; one stored by another process is seen here within this many seconds.
@@ -415,6 +421,7 @@ export function parseConfig(env: Record<string, string | undefined>): BaseConfig
     },
     isinSymbolsFile: e.ISIN_SYMBOLS_FILE === undefined ? undefined : resolve(e.ISIN_SYMBOLS_FILE),
     sessionCacheSeconds: e.SESSION_CACHE_SECONDS ?? 5,
+    auditRetentionDays: e.AUDIT_RETENTION_DAYS,
     evaluationMemoSeconds: e.EVALUATION_CACHE_MEMO_SECONDS,
     openai: {
       baseUrl: e.OPENAI_BASE_URL,

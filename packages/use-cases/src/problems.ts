@@ -11,6 +11,8 @@ import { UseCaseError } from './errors.js';
  * The stable problem codes of CONTRACT §1. Each maps to one HTTP status ({@link STATUS_OF_CODE}):
  * - `unauthorized` (401): no valid session or token.
  * - `forbidden` (403): signed in but not allowed (cross-site request, sign-up disabled).
+ * - `insufficient_scope` (403): the personal access token lacks a scope the call needs (RFC 6750
+ *   §3.1); `scope` names the missing scopes.
  * - `not_found` (404): unknown route, resource or docs section, or another user's row.
  * - `validation_failed` (400): the request does not match its schema; `errors` lists fields.
  * - `insufficient_data` (404): not enough fundamentals to evaluate a company.
@@ -25,6 +27,7 @@ import { UseCaseError } from './errors.js';
 export const PROBLEM_CODES = [
   'unauthorized',
   'forbidden',
+  'insufficient_scope',
   'not_found',
   'validation_failed',
   'insufficient_data',
@@ -44,6 +47,7 @@ export type ProblemCode = (typeof PROBLEM_CODES)[number];
 export const STATUS_OF_CODE: Readonly<Record<ProblemCode, number>> = {
   unauthorized: 401,
   forbidden: 403,
+  insufficient_scope: 403,
   not_found: 404,
   validation_failed: 400,
   insufficient_data: 404,
@@ -59,6 +63,7 @@ export const STATUS_OF_CODE: Readonly<Record<ProblemCode, number>> = {
 export const TITLE_OF_CODE: Readonly<Record<ProblemCode, string>> = {
   unauthorized: 'Not signed in',
   forbidden: 'Forbidden',
+  insufficient_scope: 'Insufficient scope',
   not_found: 'Not found',
   validation_failed: 'Invalid request',
   insufficient_data: 'Insufficient data',
@@ -100,6 +105,10 @@ export const ProblemDetails = z
     instance: z.string().optional().describe('The request path this problem occurred on'),
     errors: z.array(FieldError).optional().describe('Field errors (validation_failed only)'),
     quota: QuotaState.optional().describe('The exhausted quota (quota_exceeded only)'),
+    scope: z
+      .string()
+      .optional()
+      .describe('The missing token scopes, space-separated (insufficient_scope only)'),
   })
   .meta({
     id: 'ProblemDetails',
@@ -117,6 +126,8 @@ export interface ServiceErrorOptions {
   readonly cause?: unknown;
   readonly errors?: readonly { path: string; message: string }[];
   readonly quota?: z.infer<typeof QuotaState>;
+  /** The missing token scopes, space-separated (`insufficient_scope`). */
+  readonly scope?: string;
   /** Seconds until a retry may succeed; sent as `Retry-After`. */
   readonly retryAfterSeconds?: number;
   /** Extra response headers, e.g. `WWW-Authenticate`. */
@@ -159,7 +170,7 @@ export class ServiceError extends Error {
 export function problemBody(
   code: ProblemCode,
   detail: string,
-  extra: Partial<Pick<ProblemDetails, 'instance' | 'errors' | 'quota' | 'status'>> = {},
+  extra: Partial<Pick<ProblemDetails, 'instance' | 'errors' | 'quota' | 'scope' | 'status'>> = {},
 ): ProblemDetails {
   return {
     type: `/api/docs/overview#problem-${code.replaceAll('_', '-')}`,
@@ -170,6 +181,7 @@ export function problemBody(
     ...(extra.instance === undefined ? {} : { instance: extra.instance }),
     ...(extra.errors === undefined ? {} : { errors: extra.errors }),
     ...(extra.quota === undefined ? {} : { quota: extra.quota }),
+    ...(extra.scope === undefined ? {} : { scope: extra.scope }),
   };
 }
 
@@ -383,13 +395,14 @@ export function problemOf(thrown: unknown, instance?: string): ProblemAnswer {
   const error = toServiceError(thrown) ?? thrown;
   const extra = instance === undefined ? {} : { instance };
   if (error instanceof ServiceError) {
-    const { errors, quota, retryAfterSeconds, headers } = error.options;
+    const { errors, quota, scope, retryAfterSeconds, headers } = error.options;
     return {
       status: error.status,
       body: problemBody(error.code, error.message, {
         ...extra,
         ...(errors ? { errors: [...errors] } : {}),
         ...(quota ? { quota } : {}),
+        ...(scope ? { scope } : {}),
       }),
       headers: { ...withRetryAfter(retryAfterSeconds), ...headers },
       unexpected: error.code === 'internal',

@@ -1,3 +1,9 @@
+import {
+  ACTIVITY_PAGE_DEFAULT,
+  ACTIVITY_PAGE_MAX,
+  DEFAULT_TOKEN_SCOPES,
+  TokenScope,
+} from '@svc/use-cases';
 import { z } from 'zod';
 
 /** A signed-in user as the API shows it (never a password hash). */
@@ -61,8 +67,19 @@ export const TokenSummary = z
     createdAt: z.iso.datetime({ offset: true }),
     lastUsedAt: z.iso.datetime({ offset: true }).nullable().describe('Last successful use'),
     expiresAt: z.iso.datetime({ offset: true }).nullable().describe('Expiry; null = never'),
+    scopes: z.array(TokenScope).describe("The token's scopes"),
   })
   .meta({ id: 'TokenSummary' });
+
+/** The scopes asked for at minting or in a change: at least one; what they need is added. */
+const WantedScopes = z
+  .array(TokenScope)
+  .min(1)
+  .max(12)
+  .describe(
+    'Scopes of the token; the scopes they need are added (portfolio:values → portfolio:read; ' +
+      'moat:fresh, ai:consult and reports:write → moat:read)',
+  );
 
 /** Body of `POST /api/account/tokens`. */
 export const MintTokenBody = z
@@ -75,8 +92,58 @@ export const MintTokenBody = z
       .max(365)
       .optional()
       .describe('Lifetime in days (1 to 365); default 90'),
+    scopes: WantedScopes.optional().describe(
+      `Scopes of the token; default ${DEFAULT_TOKEN_SCOPES.join(' ')} (read-only, no money ` +
+        'amounts, no quota spent). The scopes they need are added',
+    ),
   })
   .meta({ id: 'MintTokenBody' });
+
+/** Body of `PATCH /api/account/tokens/{id}`. */
+export const UpdateTokenBody = z.object({ scopes: WantedScopes }).meta({ id: 'UpdateTokenBody' });
+
+/** One recorded MCP call of a token. */
+export const TokenActivityItem = z
+  .object({
+    id: z.string().describe('Row id'),
+    at: z.iso.datetime({ offset: true }).describe('When the call started'),
+    tool: z.string().describe('The MCP tool called'),
+    outcome: z
+      .enum(['ok', 'error', 'denied'])
+      .describe('ok; error (answered a problem); denied (a scope was missing)'),
+    errorCode: z.string().nullable().describe('Problem code of a failed call'),
+    quotaSpent: z
+      .record(z.string(), z.number().int())
+      .describe('Units spent per quota (stock_evaluation, ai_consult); empty when none'),
+    durationMs: z.number().int().min(0).describe('Milliseconds from the call to its answer'),
+    arguments: z
+      .unknown()
+      .describe('The arguments, secrets redacted, long strings cut, size bounded; null for none'),
+  })
+  .meta({ id: 'TokenActivityItem' });
+
+/** `GET /api/account/tokens/{id}/activity`: a page, as the screener's (CONTRACT §4). */
+export const TokenActivityPage = z
+  .object({
+    items: z.array(TokenActivityItem),
+    page: z.number().int().min(1),
+    limit: z.number().int().min(1).max(ACTIVITY_PAGE_MAX),
+    total: z.number().int().min(0),
+    totalPages: z.number().int().min(0),
+  })
+  .meta({ id: 'TokenActivityPage' });
+
+/** Query of `GET /api/account/tokens/{id}/activity`. */
+export const TokenActivityQuery = z.object({
+  page: z.coerce.number().int().min(1).max(100_000).default(1).describe('Page, from 1'),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(ACTIVITY_PAGE_MAX)
+    .default(ACTIVITY_PAGE_DEFAULT)
+    .describe(`Calls per page (1 to ${ACTIVITY_PAGE_MAX})`),
+});
 
 /** The minted token: the only answer that carries the secret. */
 export const MintedToken = z
@@ -89,5 +156,6 @@ export const MintedToken = z
       .describe('The secret; shown only in this response'),
     createdAt: z.iso.datetime({ offset: true }),
     expiresAt: z.iso.datetime({ offset: true }).nullable(),
+    scopes: z.array(TokenScope).describe("The token's scopes, the needed ones added"),
   })
   .meta({ id: 'MintedToken' });

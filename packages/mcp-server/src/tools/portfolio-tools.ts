@@ -1,7 +1,15 @@
-import { CashPosition, Holding, Portfolio } from '@svc/portfolio';
 import { PortfolioId } from '@svc/schemas';
 import { z } from 'zod';
 import type { McpServerDeps } from '../deps.js';
+import {
+  amountsOutput,
+  CASH_REDACTION,
+  HOLDING_REDACTION,
+  McpCashPosition,
+  McpHolding,
+  McpPortfolio,
+  PORTFOLIO_REDACTION,
+} from '../money-redaction.js';
 import { MCP_TOOLS } from '../tool-catalog.js';
 import type { ToolRegistry } from '../tool-registry.js';
 import { runTool } from '../tool-result.js';
@@ -20,15 +28,16 @@ const PortfolioFilter = z.object({
  * an object schema on its first parse, so a schema made inside the register function was compiled
  * again on every call (about a fifth of an MCP call's CPU).
  */
-const PortfoliosOutput = z.object({ portfolios: z.array(Portfolio) });
-const HoldingsOutput = z.object({ holdings: z.array(Holding) });
-const CashOutput = z.object({ cash: z.array(CashPosition) });
+const PortfoliosOutput = amountsOutput('portfolios', McpPortfolio);
+const HoldingsOutput = amountsOutput('holdings', McpHolding);
+const CashOutput = amountsOutput('cash', McpCashPosition);
 
 /**
  * Registers `listPortfolios`, `listHoldings {portfolioId?}` and `listCash {portfolioId?}`
  * (interface spec 4.5): stored values only (EUR values as of the last revaluation), never fetched.
  * Arrays are wrapped in an object (`{ portfolios }`, `{ holdings }`, `{ cash }`) because
- * `structuredContent` must be an object. Another user's portfolio id answers `not_found`.
+ * `structuredContent` must be an object. Another user's portfolio id answers `not_found`. Without
+ * the `portfolio:values` scope the money fields are left out (`money-redaction.ts`).
  */
 export function registerPortfolioTools(server: ToolRegistry, deps: McpServerDeps): void {
   const { services, actor, toProblem } = deps;
@@ -39,6 +48,7 @@ export function registerPortfolioTools(server: ToolRegistry, deps: McpServerDeps
     {
       ...MCP_TOOLS.listPortfolios,
       outputSchema: PortfoliosOutput,
+      redactUnless: PORTFOLIO_REDACTION,
       annotations: STORED_READ,
     },
     () =>
@@ -53,6 +63,7 @@ export function registerPortfolioTools(server: ToolRegistry, deps: McpServerDeps
       ...MCP_TOOLS.listHoldings,
       inputSchema: PortfolioFilter,
       outputSchema: HoldingsOutput,
+      redactUnless: HOLDING_REDACTION,
       annotations: STORED_READ,
     },
     ({ portfolioId }) =>
@@ -67,6 +78,7 @@ export function registerPortfolioTools(server: ToolRegistry, deps: McpServerDeps
       ...MCP_TOOLS.listCash,
       inputSchema: PortfolioFilter,
       outputSchema: CashOutput,
+      redactUnless: CASH_REDACTION,
       annotations: STORED_READ,
     },
     ({ portfolioId }) =>

@@ -6,6 +6,7 @@ import { sharedLimitsAndSessionNotify } from './0006-shared-limits-and-session-n
 import { importMappings } from './0007-import-mappings.js';
 import { portfolioRealizedPnl } from './0008-portfolio-realized-pnl.js';
 import { screenerSortIndexes } from './0009-screener-sort-indexes.js';
+import { tokenScopesAndAudit } from './0010-token-scopes-and-audit.js';
 import { evaluationHistory } from './0011-evaluation-history.js';
 
 /**
@@ -20,6 +21,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0007-import-mappings': importMappings,
   '0008-portfolio-realized-pnl': portfolioRealizedPnl,
   '0009-screener-sort-indexes': screenerSortIndexes,
+  '0010-token-scopes-and-audit': tokenScopesAndAudit,
   '0011-evaluation-history': evaluationHistory,
 };
 

@@ -119,6 +119,7 @@ describe.each(backends)('accounts on $name', (backend) => {
         name: 'laptop',
         prefix: minted.prefix,
         tokenHash: minted.hash,
+        scopes: ['moat:read'],
       });
       expect(created.lastUsedAt).toBeNull();
 
@@ -144,6 +145,7 @@ describe.each(backends)('accounts on $name', (backend) => {
         prefix: minted.prefix,
         tokenHash: minted.hash,
         expiresAt: new Date(NOW.getTime() + HOUR),
+        scopes: ['moat:read'],
       });
       const later = new Date(NOW.getTime() + 2 * HOUR);
       expect(await repos.tokens.findActiveByHash(minted.hash, later)).toBeUndefined();
@@ -158,7 +160,7 @@ describe.each(backends)('accounts on $name', (backend) => {
     it('refuses a duplicate token hash', async () => {
       const user = await repos.users.create({ email: uniqueEmail() });
       const minted = mintPersonalAccessToken();
-      const token = { name: 'a', prefix: minted.prefix, tokenHash: minted.hash };
+      const token = { name: 'a', prefix: minted.prefix, tokenHash: minted.hash, scopes: [] };
       await repos.tokens.create(user.id, token);
       await expect(repos.tokens.create(user.id, token)).rejects.toMatchObject({ code: 'conflict' });
     });

@@ -11,6 +11,7 @@ import { createQuotaUsageRepository } from './quota-usage.js';
 import { createScreenerRepository } from './screener.js';
 import { createSessionsRepository } from './sessions.js';
 import type { Executor } from './shared.js';
+import { createTokenActivityRepository } from './token-activity.js';
 import { createTransactionsRepository } from './transactions.js';
 import { createUsersRepository } from './users.js';
 
@@ -35,6 +36,7 @@ export function createRepositories(db: Executor) {
     users: createUsersRepository(db),
     sessions: createSessionsRepository(db),
     tokens: createPersonalAccessTokensRepository(db),
+    tokenActivity: createTokenActivityRepository(db),
     portfolios: createPortfoliosRepository(db),
     transactions: createTransactionsRepository(db),
     positions: createPositionsRepository(db),

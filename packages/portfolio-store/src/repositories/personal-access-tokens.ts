@@ -15,6 +15,8 @@ export interface PersonalAccessToken {
   lastUsedAt: string | null;
   /** ISO-8601, null for a token without expiry. */
   expiresAt: string | null;
+  /** The token's scopes as stored (`TokenScope`s of `@svc/use-cases`). */
+  scopes: string[];
 }
 
 /** Fields of a new token: hash and prefix from `mintPersonalAccessToken()`. */
@@ -23,6 +25,8 @@ export interface NewPersonalAccessToken {
   prefix: string;
   tokenHash: string;
   expiresAt?: Date | null;
+  /** The token's scopes (at least one; the flows check their names). */
+  scopes: readonly string[];
 }
 
 function toToken(row: Selectable<PersonalAccessTokensTable>): PersonalAccessToken {
@@ -33,6 +37,7 @@ function toToken(row: Selectable<PersonalAccessTokensTable>): PersonalAccessToke
     createdAt: iso(row.created_at),
     lastUsedAt: isoOrNull(row.last_used_at),
     expiresAt: isoOrNull(row.expires_at),
+    scopes: [...row.scopes],
   };
 }
 
@@ -52,6 +57,7 @@ export function createPersonalAccessTokensRepository(db: Executor) {
           prefix: token.prefix,
           token_hash: token.tokenHash,
           expires_at: token.expiresAt ?? null,
+          scopes: [...token.scopes],
         })
         .returningAll()
         .executeTakeFirstOrThrow()
@@ -93,6 +99,40 @@ export function createPersonalAccessTokensRepository(db: Executor) {
         .returningAll()
         .executeTakeFirst();
       return row && { userId: row.user_id, token: toToken(row) };
+    },
+
+    /**
+     * Replaces the scopes of a user's live token (not revoked); the change is announced to every
+     * process at once (trigger of migration 0010). Answers the token, or undefined when the user
+     * has no live token with this id.
+     */
+    async updateScopes(
+      userId: string,
+      tokenId: string,
+      scopes: readonly string[],
+    ): Promise<PersonalAccessToken | undefined> {
+      if (!isUuid(tokenId)) return undefined;
+      const row = await db
+        .updateTable('personal_access_tokens')
+        .set({ scopes: [...scopes] })
+        .where('id', '=', tokenId)
+        .where('user_id', '=', userId)
+        .where('revoked_at', 'is', null)
+        .returningAll()
+        .executeTakeFirst();
+      return row && toToken(row);
+    },
+
+    /** Whether the user owns a token with this id (revoked or not). */
+    async owns(userId: string, tokenId: string): Promise<boolean> {
+      if (!isUuid(tokenId)) return false;
+      const row = await db
+        .selectFrom('personal_access_tokens')
+        .select('id')
+        .where('id', '=', tokenId)
+        .where('user_id', '=', userId)
+        .executeTakeFirst();
+      return row !== undefined;
     },
 
     /** Revokes a user's token; it stops working at once. Answers whether one was revoked. */

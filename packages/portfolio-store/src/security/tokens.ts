@@ -30,7 +30,7 @@ export function hashToken(token: string): string {
  * @example
  * ```ts
  * const minted = mintPersonalAccessToken();
- * const record = await repos.tokens.create(userId, { name, prefix: minted.prefix, tokenHash: minted.hash });
+ * const record = await repos.tokens.create(userId, { name, prefix: minted.prefix, tokenHash: minted.hash, scopes });
  * reply.code(201).send({ ...record, token: minted.token }); // the only time the secret is shown
  * ```
  */

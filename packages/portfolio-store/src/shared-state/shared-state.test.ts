@@ -138,7 +138,11 @@ describe.runIf(postgres)('session changes announced through PostgreSQL', () => {
         prefix: 'svc_pat_abcd',
         tokenHash: `hash-${user.id}`,
         expiresAt,
+        scopes: ['moat:read'],
       });
+      // a change of scopes is announced like a revocation; writing the same scopes is not
+      await repos.tokens.updateScopes(user.id, token.id, ['moat:read', 'moat:fresh']);
+      await repos.tokens.updateScopes(user.id, token.id, ['moat:read', 'moat:fresh']);
       await repos.tokens.revoke(user.id, token.id, new Date());
       const ids = [a.id, b.id, user.id, token.id];
       const mine = () => seen.filter((c) => ids.includes(c.id));
@@ -146,6 +150,7 @@ describe.runIf(postgres)('session changes announced through PostgreSQL', () => {
         { kind: 'session', id: a.id },
         { kind: 'user', id: user.id },
         { kind: 'session', id: b.id },
+        { kind: 'token', id: token.id },
         { kind: 'token', id: token.id },
       ]);
     } finally {

@@ -31,17 +31,20 @@ export {
   createPersonalAccessTokens,
   createTokenMemo,
   DEFAULT_TOKEN_LIFETIME_DAYS,
+  type ListedToken,
   type PersonalAccessTokens,
   type PersonalAccessTokenVerifier,
   TOKEN_TOUCH_INTERVAL_MS,
   type TokenCrypto,
   type TokenMemo,
+  type TokenPrincipal,
   type VerifiedToken,
 } from './personal-access-tokens.js';
 export type {
   AccountRepositories,
   AccountSession,
   AccountToken,
+  AccountTokenActivity,
   AccountUser,
   PasswordHasher,
   PlanName,
@@ -56,6 +59,16 @@ export {
   type RevocableMemoOptions,
 } from './revocable-memo.js';
 export {
+  DEFAULT_TOKEN_SCOPES,
+  insufficientScope,
+  missingScopes,
+  QUOTA_SCOPES,
+  SCOPE_NEEDS,
+  TOKEN_SCOPES,
+  TokenScope,
+  withNeededScopes,
+} from './scopes.js';
+export {
   createSessionCache,
   type SessionCache,
   type SessionCacheOptions,
@@ -67,3 +80,14 @@ export {
   type SessionChangeSubscriber,
 } from './session-change-feed.js';
 export { createSignedTokens, type SessionClaims, type SignedTokens } from './signed-tokens.js';
+export {
+  ACTIVITY_PAGE_DEFAULT,
+  ACTIVITY_PAGE_MAX,
+  createTokenActivity,
+  DEFAULT_AUDIT_RETENTION_DAYS,
+  scheduleActivityPurge,
+  type TokenActivity,
+  type TokenActivityPage,
+  type TokenCallRecord,
+} from './token-activity.js';
+export { guardQuotaSpending, runTokenCall, type TokenCallOutcome } from './token-call.js';

@@ -1,6 +1,7 @@
 import { ServiceError } from '../problems.js';
 import type { AccountRepositories, AccountToken, AccountUser } from './ports.js';
 import { createRevocableMemo, type RevocableMemo } from './revocable-memo.js';
+import { DEFAULT_TOKEN_SCOPES, knownScopes, type TokenScope, withNeededScopes } from './scopes.js';
 
 /** Token helpers of `@svc/portfolio-store` (minting, hashing, shape check). */
 export interface TokenCrypto {
@@ -9,16 +10,44 @@ export interface TokenCrypto {
   looksValid(token: string): boolean;
 }
 
+/**
+ * The scopes a token is given for the wanted ones (those they need added).
+ * @throws {ServiceError} `validation_failed` for none.
+ */
+function grantedScopes(wanted: readonly TokenScope[]): TokenScope[] {
+  const scopes = withNeededScopes(wanted);
+  if (scopes.length === 0) {
+    throw new ServiceError('validation_failed', 'A token needs at least one scope.', {
+      errors: [{ path: 'body.scopes', message: 'at least one scope' }],
+    });
+  }
+  return scopes;
+}
+
+/** A token as listed to its owner, with its known scopes. */
+export type ListedToken = Omit<AccountToken, 'scopes'> & { readonly scopes: TokenScope[] };
+
+const listed = (token: AccountToken): ListedToken => ({
+  ...token,
+  scopes: knownScopes(token.scopes),
+});
+
 /** Default lifetime of a personal access token when the request names none. */
 export const DEFAULT_TOKEN_LIFETIME_DAYS = 90;
 
 /** Checks a bearer token and answers its owner, or `null`. */
 export type PersonalAccessTokenVerifier = (token: string) => Promise<AccountUser | null>;
 
-/** A verified token as the memo keeps it. */
-export interface VerifiedToken {
+/** Who a verified token acts for, and with which rights. */
+export interface TokenPrincipal {
   readonly tokenId: string;
   readonly user: AccountUser;
+  /** The token's scopes (known ones only; see `TOKEN_SCOPES`). */
+  readonly scopes: readonly TokenScope[];
+}
+
+/** A verified token as the memo keeps it. */
+export interface VerifiedToken extends TokenPrincipal {
   readonly expiresAt: string | null;
   /** When `last_used_at` was last written (epoch ms). */
   touchedAt: number;
@@ -71,29 +100,48 @@ export function createPersonalAccessTokens(deps: {
     return {
       tokenId: found.token.id,
       user,
+      scopes: knownScopes(found.token.scopes),
       expiresAt: found.token.expiresAt,
       touchedAt: now().getTime(),
     };
   };
 
-  const verify: PersonalAccessTokenVerifier = async (token) => {
+  const authenticate = async (token: string): Promise<TokenPrincipal | null> => {
     if (!crypto.looksValid(token)) return null;
     const hash = crypto.hash(token);
     const at = now();
     const remembered = memo?.get(hash, at);
     if (remembered && at.getTime() - remembered.touchedAt < TOKEN_TOUCH_INTERVAL_MS) {
-      return remembered.user;
+      return remembered;
     }
     const version = memo?.version() ?? 0;
     const verified = await verifyRow(hash);
     if (!verified) return null;
     memo?.set(hash, verified, version);
-    return verified.user;
+    return verified;
   };
 
+  const verify: PersonalAccessTokenVerifier = async (token) =>
+    (await authenticate(token))?.user ?? null;
+
+  /** Forgets a token in this process (others hear of it from the database's announcement). */
+  const forget = (tokenId: string) => memo?.forget({ kind: 'token', id: tokenId });
+
   return {
-    /** Mints a token for `userId`; the answer is the only place the secret appears. */
-    async mint(userId: string, input: { name: string; expiresInDays?: number | undefined }) {
+    /**
+     * Mints a token for `userId`; the answer is the only place the secret appears. `scopes`
+     * default to {@link DEFAULT_TOKEN_SCOPES}; the scopes they need are added
+     * ({@link withNeededScopes}), and the answer names them all.
+     */
+    async mint(
+      userId: string,
+      input: {
+        name: string;
+        expiresInDays?: number | undefined;
+        scopes?: readonly TokenScope[] | undefined;
+      },
+    ) {
+      const scopes = grantedScopes(input.scopes ?? DEFAULT_TOKEN_SCOPES);
       const minted = crypto.mint();
       const days = input.expiresInDays ?? DEFAULT_TOKEN_LIFETIME_DAYS;
       const expiresAt = new Date(now().getTime() + days * 86_400_000);
@@ -102,6 +150,7 @@ export function createPersonalAccessTokens(deps: {
         prefix: minted.prefix,
         tokenHash: minted.hash,
         expiresAt,
+        scopes,
       });
       return {
         id: record.id,
@@ -109,21 +158,43 @@ export function createPersonalAccessTokens(deps: {
         token: minted.token,
         createdAt: record.createdAt,
         expiresAt: record.expiresAt,
+        scopes,
       };
     },
+    /**
+     * Replaces the scopes of one of the user's live tokens (the scopes they need added); the
+     * change acts at once, in this process and, through the database, in every other.
+     * @throws {ServiceError} `not_found` when the user has no live token with this id;
+     *   `validation_failed` for no scope.
+     */
+    async updateScopes(
+      userId: string,
+      tokenId: string,
+      wanted: readonly TokenScope[],
+    ): Promise<ListedToken> {
+      const scopes = grantedScopes(wanted);
+      forget(tokenId);
+      const updated = await repos.tokens.updateScopes(userId, tokenId, scopes);
+      forget(tokenId);
+      if (!updated) throw new ServiceError('not_found', 'No token with this id.');
+      return listed(updated);
+    },
     /** The user's tokens (not revoked), without secrets. */
-    list: (userId: string): Promise<AccountToken[]> => repos.tokens.list(userId),
+    list: async (userId: string): Promise<ListedToken[]> =>
+      (await repos.tokens.list(userId)).map(listed),
     /**
      * Revokes one of the user's tokens.
      * @throws {ServiceError} `not_found` when the user has no live token with this id.
      */
     async revoke(userId: string, tokenId: string): Promise<void> {
-      memo?.forget({ kind: 'token', id: tokenId });
+      forget(tokenId);
       const revoked = await repos.tokens.revoke(userId, tokenId, now());
-      memo?.forget({ kind: 'token', id: tokenId });
+      forget(tokenId);
       if (!revoked) throw new ServiceError('not_found', 'No token with this id.');
     },
     verify,
+    /** Checks a bearer token: its owner, id and scopes, or null (see the factory's comment). */
+    authenticate,
   };
 }
 

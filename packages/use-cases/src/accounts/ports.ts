@@ -26,6 +26,20 @@ export interface AccountToken {
   readonly createdAt: string;
   readonly lastUsedAt: string | null;
   readonly expiresAt: string | null;
+  /** The token's scopes as stored (see `TokenScope`). */
+  readonly scopes: readonly string[];
+}
+
+/** One recorded MCP call of a token (the audit log; `TokenActivity` of `@svc/portfolio-store`). */
+export interface AccountTokenActivity {
+  readonly id: string;
+  readonly at: string;
+  readonly tool: string;
+  readonly outcome: string;
+  readonly errorCode: string | null;
+  readonly quotaSpent: Readonly<Record<string, number>>;
+  readonly durationMs: number;
+  readonly arguments: unknown;
 }
 
 /** A server-side session row. */
@@ -65,7 +79,13 @@ export interface AccountRepositories {
   readonly tokens: {
     create(
       userId: string,
-      token: { name: string; prefix: string; tokenHash: string; expiresAt?: Date | null },
+      token: {
+        name: string;
+        prefix: string;
+        tokenHash: string;
+        expiresAt?: Date | null;
+        scopes: readonly string[];
+      },
     ): Promise<AccountToken>;
     list(userId: string): Promise<AccountToken[]>;
     findActiveByHash(
@@ -73,6 +93,31 @@ export interface AccountRepositories {
       now: Date,
     ): Promise<{ userId: string; token: AccountToken } | undefined>;
     revoke(userId: string, tokenId: string, now: Date): Promise<boolean>;
+    updateScopes(
+      userId: string,
+      tokenId: string,
+      scopes: readonly string[],
+    ): Promise<AccountToken | undefined>;
+    owns(userId: string, tokenId: string): Promise<boolean>;
+  };
+  readonly tokenActivity: {
+    record(entry: {
+      tokenId: string;
+      userId: string;
+      at: Date;
+      tool: string;
+      outcome: string;
+      errorCode: string | null;
+      quotaSpent: Readonly<Record<string, number>>;
+      durationMs: number;
+      arguments: unknown;
+    }): Promise<void>;
+    page(
+      userId: string,
+      tokenId: string,
+      options: { since: Date; limit: number; offset: number },
+    ): Promise<{ items: AccountTokenActivity[]; total: number }>;
+    purge(before: Date): Promise<number>;
   };
 }
 

@@ -64,14 +64,28 @@ export function authentication({ baseUrl, accountUrl }: DocsAddresses): SectionT
           path: '/api/account/tokens',
           auth: 'session',
           description:
-            '[{ id, name, prefix, createdAt, lastUsedAt, expiresAt }] (never the secret)',
+            '[{ id, name, prefix, createdAt, lastUsedAt, expiresAt, scopes }] (never the secret)',
         },
         {
           method: 'POST',
           path: '/api/account/tokens',
           auth: 'session',
           description:
-            '{ name, expiresInDays? (1-365, default 90) } → 201 { id, name, token, createdAt, expiresAt }',
+            '{ name, expiresInDays? (1-365, default 90), scopes? (default portfolio:read moat:read) } → 201 { id, name, token, createdAt, expiresAt, scopes }',
+        },
+        {
+          method: 'PATCH',
+          path: '/api/account/tokens/{id}',
+          auth: 'session',
+          description:
+            '{ scopes } → 200 the token; acts at once on the next MCP request (every process); 404 if not yours',
+        },
+        {
+          method: 'GET',
+          path: '/api/account/tokens/{id}/activity',
+          auth: 'session',
+          description:
+            '?page=1&limit=20 (≤100) → { items: [{ id, at, tool, outcome, errorCode, quotaSpent, durationMs, arguments }], page, limit, total, totalPages }: the MCP calls made with the token, newest first; 404 if not yours',
         },
         {
           method: 'DELETE',
@@ -83,7 +97,8 @@ export function authentication({ baseUrl, accountUrl }: DocsAddresses): SectionT
           method: 'GET',
           path: '/account/developer',
           auth: 'session',
-          description: 'HTML page to mint, list and revoke tokens',
+          description:
+            'HTML page to mint (with scopes), list and revoke tokens and see their activity',
         },
       ],
       examples: [
@@ -108,13 +123,21 @@ export function authentication({ baseUrl, accountUrl }: DocsAddresses): SectionT
           language: 'bash',
           code:
             `curl -s -b cookies.txt -H 'content-type: application/json' -H 'origin: ${new URL(baseUrl).origin}' \\\n` +
-            `  -d '{"name":"my agent","expiresInDays":90}' ${baseUrl}/api/account/tokens`,
+            `  -d '{"name":"my agent","expiresInDays":90,"scopes":["portfolio:read","moat:read"]}' ${baseUrl}/api/account/tokens`,
+        },
+        {
+          title: "Read a token's activity",
+          language: 'bash',
+          code: `curl -s -b cookies.txt '${baseUrl}/api/account/tokens/<id>/activity?limit=20'`,
         },
       ],
       notes: [
         'Passwords: at least 8 characters, hashed with argon2id. Tokens are stored as SHA-256 hashes.',
         'Five failed sign-ins for one IP and e-mail within 15 minutes answer 429 rate_limited until the window ends.',
         'Session routes are also rate limited per user (429 rate_limited with Retry-After).',
+        'Token scopes: portfolio:read (portfolios, holdings and cash with quantities and weights), portfolio:values (their money amounts; needs portfolio:read), moat:read (cached evaluations, screener, saved reports), moat:fresh (fresh evaluations, spends stock_evaluation; needs moat:read), ai:consult (narratives, spends ai_consult; needs moat:read), reports:write (save reports; needs moat:read). Needed scopes are added for you.',
+        'A token minted without scopes gets portfolio:read and moat:read (least privilege: read-only, no amounts, no quota). Tokens minted before scopes existed keep every scope.',
+        'Every MCP call made with a token is recorded (tool, time, outcome, quota spent, duration, arguments with secrets redacted and long values cut) before it is answered, readable only by the token owner, and kept AUDIT_RETENTION_DAYS days (default 90).',
       ],
     },
   };

@@ -12,9 +12,11 @@ export function mcp({ baseUrl, accountUrl }: DocsAddresses): SectionText {
         'or bad token answers HTTP 401 with WWW-Authenticate: Bearer. Tool results carry ' +
         'structuredContent matching the tool outputSchema plus the same JSON as text; a failed call ' +
         '(arguments outside the inputSchema included: code validation_failed with errors) answers ' +
-        'isError: true with the problem object as JSON text content and no structuredContent.',
+        'isError: true with the problem object as JSON text content and no structuredContent. ' +
+        'A token sees and calls only the tools its scopes allow; a call outside them answers the ' +
+        'problem insufficient_scope naming the missing scope (scope field).',
       steps: [
-        `Mint a token at ${accountUrl}/account/developer (it starts with svc_pat_, shown once).`,
+        `Mint a token at ${accountUrl}/account/developer (it starts with svc_pat_, shown once) with the scopes the agent needs.`,
         'Add the server to your MCP client with the configuration below.',
         'List tools, then call listPortfolios to check the connection.',
       ],
@@ -73,6 +75,9 @@ export function mcp({ baseUrl, accountUrl }: DocsAddresses): SectionText {
         'Prompts: evaluateCompany {symbol}, reviewPortfolioMoats {portfolioId?}, explainCriterion {criterion} (completable).',
         'Agents should use MCP (not REST) for portfolio reads; REST needs a browser session.',
         'Fresh evaluations and narratives consume the same quotas as the web application.',
+        'Scopes per tool: listPortfolios, listHoldings, listCash need portfolio:read (money amounts need portfolio:values: without it they are left out and amountsHidden is true); getMoatEvaluation, screenMoat, listMoatReports need moat:read; generateMoatNarrative needs ai:consult; saveMoatReport needs reports:write. Spending stock_evaluation (fresh: true, or a cache miss) needs moat:fresh; spending ai_consult needs ai:consult.',
+        'resources/list, resources/templates/list and resources/read need moat:read: without it the HTTP answer is 403 with WWW-Authenticate: Bearer error="insufficient_scope", scope="moat:read" (RFC 6750).',
+        'Every tool call is recorded in the token activity (GET /api/account/tokens/{id}/activity, and the developer page) before it is answered.',
       ],
     },
   };

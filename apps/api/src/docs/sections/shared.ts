@@ -20,6 +20,11 @@ export const PROBLEM_CODES: NonNullable<DocsContent['errors']> = [
   { code: 'unauthorized', status: 401, meaning: 'No valid session (REST) or token (MCP).' },
   { code: 'forbidden', status: 403, meaning: 'Cross-site request, or sign-up disabled.' },
   {
+    code: 'insufficient_scope',
+    status: 403,
+    meaning: 'The access token lacks a scope (RFC 6750); `scope` names it.',
+  },
+  {
     code: 'not_found',
     status: 404,
     meaning: 'Unknown route, resource, docs section, or not yours.',

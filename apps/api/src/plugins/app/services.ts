@@ -12,7 +12,9 @@ import {
   createPersonalAccessTokens,
   createSessionCache,
   createSignedTokens,
+  createTokenActivity,
   createTokenMemo,
+  scheduleActivityPurge,
 } from '@svc/use-cases';
 import type { FastifyInstance } from 'fastify';
 
@@ -54,7 +56,17 @@ export function decorateServices(app: FastifyInstance, deps: AppDeps): void {
   app.decorate('clock', now);
   app.decorate('signer', signer);
   app.decorate('auth', auth);
+  const activity = createTokenActivity({
+    repos: deps.repos,
+    now,
+    retentionDays: config.auditRetentionDays,
+  });
+  const stopPurge = scheduleActivityPurge(activity, {
+    onError: (error) => app.log.warn({ err: error }, 'token activity purge failed'),
+  });
+  app.addHook('onClose', async () => stopPurge());
   app.decorate('personalAccessTokens', tokens);
+  app.decorate('tokenActivity', activity);
   app.decorate('verifyPersonalAccessToken', tokens.verify);
   app.decorate('oidc', deps.oidc ?? (config.oidc ? createOidcClient(config.oidc) : undefined));
   app.decorate('moat', deps.moat);

@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { DEFAULT_TOKEN_SCOPES, TOKEN_SCOPES, type TokenScope } from '@svc/use-cases';
+import { DEVELOPER_PAGE_SCRIPT } from './developer-page-script.js';
 
 const HTML_ESCAPES: Readonly<Record<string, string>> = {
   '&': '&amp;',
@@ -40,83 +42,9 @@ body{font:15px/1.5 system-ui,sans-serif;max-width:52rem;margin:2rem auto;padding
 h1{font-size:1.5rem}h2{font-size:1.15rem;margin-top:2rem}
 table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:.35rem .5rem;border-bottom:1px solid #ddd}
 input,select,button{font:inherit;padding:.3rem .5rem}#new-token{width:100%;font-family:monospace}
-.note{color:#555}.error{color:#a40000}.secret{background:#fff8d6;padding:1rem;border:1px solid #e5c600}
+.note{color:#555}fieldset{margin:.5rem 0;border:1px solid #ddd}fieldset label{display:block}
+#activity td{font-size:13px}#activity code{word-break:break-all}.error{color:#a40000}.secret{background:#fff8d6;padding:1rem;border:1px solid #e5c600}
 [hidden]{display:none}`;
-
-/* The page script uses only textContent and DOM nodes for data: nothing fetched is parsed as HTML. */
-const SCRIPT = `
-const $ = (id) => document.getElementById(id);
-const json = { 'content-type': 'application/json' };
-async function problem(res) {
-  try { const body = await res.json(); return body.detail || body.title || res.statusText; }
-  catch { return res.statusText; }
-}
-function show(id, text) { const el = $(id); el.textContent = text; el.hidden = !text; }
-async function login(event) {
-  event.preventDefault();
-  const body = JSON.stringify({ email: $('email').value, password: $('password').value });
-  const res = await fetch('/api/auth/login', { method: 'POST', headers: json, body, credentials: 'same-origin' });
-  if (res.ok) { location.reload(); return; }
-  show('login-error', await problem(res));
-}
-function cell(row, text) { const td = document.createElement('td'); td.textContent = text; row.append(td); return td; }
-async function loadTokens() {
-  const res = await fetch('/api/account/tokens', { credentials: 'same-origin' });
-  if (!res.ok) { show('tokens-error', await problem(res)); return; }
-  const tokens = await res.json();
-  const body = $('tokens-body');
-  body.replaceChildren();
-  for (const token of tokens) {
-    const row = document.createElement('tr');
-    row.dataset.tokenId = token.id;
-    cell(row, token.name);
-    cell(row, token.prefix + '…');
-    cell(row, token.createdAt.slice(0, 10));
-    cell(row, token.lastUsedAt ? token.lastUsedAt.replace('T', ' ').slice(0, 19) : 'never');
-    cell(row, token.expiresAt ? token.expiresAt.slice(0, 10) : 'never');
-    const button = document.createElement('button');
-    button.type = 'button';
-    button.textContent = 'Revoke';
-    button.className = 'revoke';
-    button.addEventListener('click', () => revoke(token.id, token.name));
-    cell(row, '').append(button);
-    body.append(row);
-  }
-  $('no-tokens').hidden = tokens.length > 0;
-}
-async function mint(event) {
-  event.preventDefault();
-  const payload = { name: $('token-name').value, expiresInDays: Number($('token-days').value) };
-  const res = await fetch('/api/account/tokens', { method: 'POST', headers: json, body: JSON.stringify(payload), credentials: 'same-origin' });
-  if (!res.ok) { show('mint-error', await problem(res)); return; }
-  show('mint-error', '');
-  const minted = await res.json();
-  $('new-token').value = minted.token;
-  $('new-token-box').hidden = false;
-  $('token-name').value = '';
-  await loadTokens();
-}
-async function copyToken() {
-  try { await navigator.clipboard.writeText($('new-token').value); show('copy-status', 'Copied.'); }
-  catch { $('new-token').select(); show('copy-status', 'Press Ctrl+C to copy.'); }
-}
-async function revoke(id, name) {
-  const res = await fetch('/api/account/tokens/' + encodeURIComponent(id), { method: 'DELETE', credentials: 'same-origin' });
-  if (!res.ok) { show('tokens-error', await problem(res)); return; }
-  show('tokens-error', 'Revoked "' + name + '".');
-  await loadTokens();
-}
-async function logout() {
-  await fetch('/api/auth/logout', { method: 'POST', credentials: 'same-origin' });
-  location.reload();
-}
-if ($('login-form')) $('login-form').addEventListener('submit', login);
-if ($('mint-form')) {
-  $('mint-form').addEventListener('submit', mint);
-  $('copy-token').addEventListener('click', copyToken);
-  $('logout').addEventListener('click', logout);
-  loadTokens();
-}`;
 
 /** What the page shows: a signed-in user, or the sign-in form. */
 export type DeveloperPageView =
@@ -136,6 +64,27 @@ function signedOut(oidcEnabled: boolean): string {
 </form>${oidc}`;
 }
 
+/** What each scope lets an agent do, as the page explains it. */
+const SCOPE_TEXT: Readonly<Record<TokenScope, string>> = {
+  'portfolio:read': 'read portfolios, holdings and cash (quantities and weights)',
+  'portfolio:values': 'see money amounts: prices, costs, values, P&L, cash balances',
+  'moat:read': 'read cached evaluations, the screener and saved reports',
+  'moat:fresh': 'fetch fresh evaluations (spends your stock_evaluation quota)',
+  'ai:consult': 'write narratives (spends your ai_consult quota)',
+  'reports:write': 'save reports to your library',
+};
+
+/** The scope checkboxes of the mint form, the default ones ticked. */
+function scopeChoices(): string {
+  const boxes = TOKEN_SCOPES.map((scope) => {
+    const checked = DEFAULT_TOKEN_SCOPES.includes(scope) ? ' checked' : '';
+    return `<label><input type="checkbox" name="scope" value="${scope}"${checked}> <code>${scope}</code>: ${escapeHtml(SCOPE_TEXT[scope])}</label>`;
+  });
+  return `<fieldset><legend>Scopes (what the token may do; the ones a scope needs are added)</legend>
+${boxes.join('\n')}
+</fieldset>`;
+}
+
 function signedIn(email: string, name: string | null, baseUrl: string): string {
   const who = name ? `${escapeHtml(name)} (${escapeHtml(email)})` : escapeHtml(email);
   const mcpUrl = escapeHtml(`${baseUrl}/api/mcp/user/mcp`);
@@ -146,6 +95,7 @@ function signedIn(email: string, name: string | null, baseUrl: string): string {
 <form id="mint-form">
 <label>Name <input id="token-name" required maxlength="100" placeholder="e.g. Claude Desktop"></label>
 <label>Expires in <select id="token-days"><option value="30">30 days</option><option value="90" selected>90 days</option><option value="365">365 days</option></select></label>
+${scopeChoices()}
 <button type="submit">Create token</button>
 <p id="mint-error" class="error" role="alert" hidden></p>
 </form>
@@ -154,10 +104,15 @@ function signedIn(email: string, name: string | null, baseUrl: string): string {
 <input id="new-token" readonly aria-label="New token"> <button id="copy-token" type="button">Copy</button>
 <span id="copy-status" role="status" hidden></span>
 </div>
-<table><thead><tr><th>Name</th><th>Token</th><th>Created</th><th>Last used</th><th>Expires</th><th></th></tr></thead>
+<table><thead><tr><th>Name</th><th>Token</th><th>Scopes</th><th>Created</th><th>Last used</th><th>Expires</th><th></th></tr></thead>
 <tbody id="tokens-body"></tbody></table>
 <p id="no-tokens" class="note" hidden>No tokens yet.</p>
-<p id="tokens-error" role="status" hidden></p>`;
+<p id="tokens-error" role="status" hidden></p>
+<section id="activity" hidden><h2>Activity of <span id="activity-name"></span></h2>
+<p class="note">Every MCP call made with the token, newest first (the last 50), kept for a limited time.</p>
+<table><thead><tr><th>Time</th><th>Tool</th><th>Outcome</th><th>Quota spent</th><th>ms</th><th>Arguments</th></tr></thead>
+<tbody id="activity-body"></tbody></table>
+<p id="no-activity" class="note" hidden>No calls recorded.</p></section>`;
 }
 
 /**
@@ -179,6 +134,6 @@ export function renderDeveloperPage(
 <body><h1>Developer settings</h1>
 <p class="note">Output of this service is informational only and is not financial advice.</p>
 ${main}
-<script nonce="${nonce}">${SCRIPT}</script>
+<script nonce="${nonce}">${DEVELOPER_PAGE_SCRIPT}</script>
 </body></html>`;
 }

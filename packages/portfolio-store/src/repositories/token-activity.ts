@@ -1,0 +1,109 @@
+import type { Selectable } from 'kysely';
+import type { TokenActivityTable } from '../db-types.js';
+import { type Executor, iso, isUuid } from './shared.js';
+
+/** One recorded call made with a personal access token (an MCP tool call). */
+export interface TokenActivity {
+  /** Row id (a decimal string: a `bigint` identity). */
+  id: string;
+  /** ISO-8601 instant the call started. */
+  at: string;
+  /** The tool called. */
+  tool: string;
+  /** `ok`, `error` (the call answered a problem) or `denied` (a scope was missing). */
+  outcome: string;
+  /** The problem code of a failed call, else null. */
+  errorCode: string | null;
+  /** Units spent per quota name (empty when none). */
+  quotaSpent: Record<string, number>;
+  /** Milliseconds from the call's start to its answer. */
+  durationMs: number;
+  /** The arguments as recorded (secrets redacted, size bounded), or null. */
+  arguments: unknown;
+}
+
+/** A call to record (see {@link TokenActivity}); the caller redacts and bounds `arguments`. */
+export interface NewTokenActivity {
+  tokenId: string;
+  userId: string;
+  at: Date;
+  tool: string;
+  outcome: string;
+  errorCode: string | null;
+  quotaSpent: Readonly<Record<string, number>>;
+  durationMs: number;
+  arguments: unknown;
+}
+
+function toActivity(row: Selectable<TokenActivityTable>): TokenActivity {
+  return {
+    id: String(row.id),
+    at: iso(row.at),
+    tool: row.tool,
+    outcome: row.outcome,
+    errorCode: row.error_code,
+    quotaSpent: row.quota_spent,
+    durationMs: row.duration_ms,
+    arguments: row.arguments,
+  };
+}
+
+/** Creates the repository of the audit log of personal access tokens (`token_activity`). */
+export function createTokenActivityRepository(db: Executor) {
+  return {
+    /** Records one call: a single INSERT, no answer read back. */
+    async record(entry: NewTokenActivity): Promise<void> {
+      await db
+        .insertInto('token_activity')
+        .values({
+          token_id: entry.tokenId,
+          user_id: entry.userId,
+          at: entry.at,
+          tool: entry.tool,
+          outcome: entry.outcome,
+          error_code: entry.errorCode,
+          quota_spent: JSON.stringify(entry.quotaSpent),
+          duration_ms: Math.max(0, Math.round(entry.durationMs)),
+          arguments: entry.arguments === undefined ? null : JSON.stringify(entry.arguments),
+        })
+        .execute();
+    },
+
+    /**
+     * One page of a token's calls at or after `since`, newest first, and how many there are;
+     * only rows of `userId` (another user's token reads as empty; check ownership first).
+     */
+    async page(
+      userId: string,
+      tokenId: string,
+      options: { since: Date; limit: number; offset: number },
+    ): Promise<{ items: TokenActivity[]; total: number }> {
+      if (!isUuid(tokenId)) return { items: [], total: 0 };
+      const rows = db
+        .selectFrom('token_activity')
+        .where('token_id', '=', tokenId)
+        .where('user_id', '=', userId)
+        .where('at', '>=', options.since);
+      const [items, count] = await Promise.all([
+        rows
+          .selectAll()
+          .orderBy('at', 'desc')
+          .orderBy('id', 'desc')
+          .limit(options.limit)
+          .offset(options.offset)
+          .execute(),
+        rows.select((eb) => eb.fn.countAll<string | number | bigint>().as('n')).executeTakeFirst(),
+      ]);
+      return { items: items.map(toActivity), total: Number(count?.n ?? 0) };
+    },
+
+    /** Deletes every recorded call before `before`; answers how many. */
+    async purge(before: Date): Promise<number> {
+      const result = await db
+        .deleteFrom('token_activity')
+        .where('at', '<', before)
+        .executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+  };
+}
