@@ -1,4 +1,14 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  type JSONRPCMessage,
+  type JSONRPCRequest,
+  JSONRPCRequestSchema,
+  type MessageExtraInfo,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { Actor } from '@svc/use-cases';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
 import fp from 'fastify-plugin';
@@ -57,7 +67,8 @@ const METHOD_NOT_ALLOWED = {
 };
 
 /**
- * Serves one JSON-RPC POST: a new server and transport for this request only (stateless,
+ * Serves one JSON-RPC POST that is not the common case (see `plainRequest`): a new server and
+ * transport for this request only (stateless,
  * `sessionIdGenerator: undefined`, JSON responses), over the raw Node request and response
  * (`reply.hijack()`), closed when the response closes.
  */
@@ -101,7 +112,150 @@ async function serveMcpRequest(
   }
 }
 
+/**
+ * An in-process MCP transport for one long-lived server: each call of {@link dispatch} hands
+ * the server one JSON-RPC request under an id of its own (callers' ids repeat: every stateless
+ * client sends `id: 1`), and answers the server's response with the caller's id restored.
+ * Messages the server sends that answer no dispatched request (notifications of a tool) are
+ * dropped, as the SDK's transport does in JSON-response mode.
+ */
+class DispatchTransport implements Transport {
+  onmessage?: Transport['onmessage'];
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  private next = 0;
+  private readonly pending = new Map<number, (message: JSONRPCMessage) => void>();
+
+  async start(): Promise<void> {}
+
+  async send(message: JSONRPCMessage): Promise<void> {
+    if (!('id' in message) || 'method' in message || typeof message.id !== 'number') return;
+    const answer = this.pending.get(message.id);
+    if (answer === undefined) return;
+    this.pending.delete(message.id);
+    answer(message);
+  }
+
+  async close(): Promise<void> {
+    this.pending.clear();
+    this.onclose?.();
+  }
+
+  /** The server's answer to `request` (its JSON-RPC response or error, with `request.id`). */
+  dispatch(request: JSONRPCRequest, extra: MessageExtraInfo): Promise<JSONRPCMessage> {
+    const id = this.next++;
+    return new Promise((resolve) => {
+      this.pending.set(id, (message) => resolve({ ...message, id: request.id } as JSONRPCMessage));
+      this.onmessage?.({ ...request, id }, extra);
+    });
+  }
+}
+
+/** Most servers kept at once by {@link reusedServers} (the least recently used goes first). */
+const MAX_REUSED_SERVERS = 256;
+
+/**
+ * One MCP server per distinct build input, built on first use and reused by every later request
+ * that would build the same server: the server, its tools and their schemas are then built once,
+ * not per request. The key is everything `buildMcpServer` receives from the request (today the
+ * actor's id and plan; a token's scopes, when servers come to depend on them, belong in it as
+ * well); what must differ per request, the HTTP request that `toProblem` logs through, is read
+ * from `current` (async local storage around the dispatch), not captured at build time.
+ */
+function reusedServers(options: McpPluginOptions, current: AsyncLocalStorage<FastifyRequest>) {
+  const servers = new Map<string, { server: Server; transport: DispatchTransport }>();
+  return {
+    async get(actor: Actor) {
+      const key = `${actor.id}\u0000${actor.plan}`;
+      const found = servers.get(key);
+      if (found) {
+        servers.delete(key);
+        servers.set(key, found);
+        return found;
+      }
+      const server = buildMcpServer({
+        services: options.services,
+        actor: { id: actor.id, plan: actor.plan },
+        toProblem: (error) => {
+          const request = current.getStore();
+          if (request === undefined) throw new Error('MCP tool failed outside a request');
+          return options.toProblem(error, request);
+        },
+        info: options.info ?? DEFAULT_SERVER_INFO,
+      });
+      const transport = new DispatchTransport();
+      await server.connect(transport);
+      const entry = { server, transport };
+      servers.set(key, entry);
+      if (servers.size > MAX_REUSED_SERVERS) {
+        const [oldest, evicted] = servers.entries().next().value ?? [];
+        if (oldest !== undefined) servers.delete(oldest);
+        void evicted?.server.close();
+      }
+      return entry;
+    },
+    async closeAll() {
+      const all = [...servers.values()];
+      servers.clear();
+      await Promise.all(all.map(({ server }) => server.close()));
+    },
+  };
+}
+
+/** Whether a `Content-Type` is JSON by its media type (`application/json; charset=utf-8` is). */
+const isJson = (contentType: string | undefined) =>
+  contentType?.split(';', 1)[0]?.trim().toLowerCase() === 'application/json';
+
+/**
+ * The request, when it is the common case the SDK's transport would answer with one JSON
+ * response and nothing else: a single JSON-RPC request (not a batch, not a notification, not
+ * `initialize`), `Accept` listing both `application/json` and `text/event-stream`, a JSON
+ * `Content-Type`, and no `MCP-Protocol-Version` or a supported one. Anything else (every case
+ * that answers 202, 4xx or a batch) is left to the SDK's transport, so its answers and errors stay
+ * exactly the SDK's.
+ */
+function plainRequest(request: FastifyRequest): JSONRPCRequest | null {
+  const accept = request.headers.accept;
+  if (!accept?.includes('application/json') || !accept.includes('text/event-stream')) return null;
+  if (!isJson(request.headers['content-type'])) return null;
+  const version = request.headers['mcp-protocol-version'];
+  if (version !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(String(version))) return null;
+  const body = request.body as { method?: unknown } | null;
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return null;
+  if (body.method === 'initialize') return null;
+  const parsed = JSONRPCRequestSchema.safeParse(body);
+  return parsed.success ? parsed.data : null;
+}
+
 const mcpRoutes: FastifyPluginAsync<McpPluginOptions> = async (app, options) => {
+  const current = new AsyncLocalStorage<FastifyRequest>();
+  const servers = reusedServers(options, current);
+  app.addHook('onClose', async () => servers.closeAll());
+
+  /**
+   * Serves the common case ({@link plainRequest}) on a reused server: the answer is the JSON
+   * the SDK's transport writes for it (status 200, `Content-Type: application/json`, the
+   * JSON-RPC response), without a server, a transport and a web `Request`/`Response` pair built
+   * for each request. Everything else goes to {@link serveMcpRequest}.
+   */
+  const serve = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    const message = plainRequest(request);
+    const actor = options.actorOf(request);
+    if (message === null || actor === null) return serveMcpRequest(options, request, reply);
+    const { transport } = await servers.get(actor);
+    const answer = await current.run(request, () =>
+      transport.dispatch(message, {
+        requestInfo: { headers: request.headers as Record<string, string | string[] | undefined> },
+      }),
+    );
+    const body = JSON.stringify(answer);
+    reply.hijack();
+    reply.raw.writeHead(200, {
+      'content-type': 'application/json',
+      'content-length': Buffer.byteLength(body),
+    });
+    reply.raw.end(body);
+  };
   const info = options.info ?? DEFAULT_SERVER_INFO;
   const discovery = mcpDiscovery(options, info);
   const rateLimit =
@@ -122,7 +276,7 @@ const mcpRoutes: FastifyPluginAsync<McpPluginOptions> = async (app, options) => 
     schema: HIDDEN,
     config: rateLimit,
     onRequest: options.guard,
-    handler: (request, reply) => serveMcpRequest(options, request, reply),
+    handler: serve,
   });
 
   app.route({
