@@ -1,5 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
@@ -113,11 +111,10 @@ async function serveMcpRequest(
 }
 
 /**
- * An in-process MCP transport for one long-lived server: each call of {@link dispatch} hands
- * the server one JSON-RPC request under an id of its own (callers' ids repeat: every stateless
- * client sends `id: 1`), and answers the server's response with the caller's id restored.
- * Messages the server sends that answer no dispatched request (notifications of a tool) are
- * dropped, as the SDK's transport does in JSON-response mode.
+ * An in-process MCP transport: each call of {@link dispatch} hands the server one JSON-RPC
+ * request under an id of its own, and answers the server's response with the caller's id
+ * restored. Messages the server sends that answer no dispatched request (notifications of a
+ * tool) are dropped, as the SDK's transport does in JSON-response mode.
  */
 class DispatchTransport implements Transport {
   onmessage?: Transport['onmessage'];
@@ -151,57 +148,6 @@ class DispatchTransport implements Transport {
   }
 }
 
-/** Most servers kept at once by {@link reusedServers} (the least recently used goes first). */
-const MAX_REUSED_SERVERS = 256;
-
-/**
- * One MCP server per distinct build input, built on first use and reused by every later request
- * that would build the same server: the server, its tools and their schemas are then built once,
- * not per request. The key is everything `buildMcpServer` receives from the request (today the
- * actor's id and plan; a token's scopes, when servers come to depend on them, belong in it as
- * well); what must differ per request, the HTTP request that `toProblem` logs through, is read
- * from `current` (async local storage around the dispatch), not captured at build time.
- */
-function reusedServers(options: McpPluginOptions, current: AsyncLocalStorage<FastifyRequest>) {
-  const servers = new Map<string, { server: Server; transport: DispatchTransport }>();
-  return {
-    async get(actor: Actor) {
-      const key = `${actor.id}\u0000${actor.plan}`;
-      const found = servers.get(key);
-      if (found) {
-        servers.delete(key);
-        servers.set(key, found);
-        return found;
-      }
-      const server = buildMcpServer({
-        services: options.services,
-        actor: { id: actor.id, plan: actor.plan },
-        toProblem: (error) => {
-          const request = current.getStore();
-          if (request === undefined) throw new Error('MCP tool failed outside a request');
-          return options.toProblem(error, request);
-        },
-        info: options.info ?? DEFAULT_SERVER_INFO,
-      });
-      const transport = new DispatchTransport();
-      await server.connect(transport);
-      const entry = { server, transport };
-      servers.set(key, entry);
-      if (servers.size > MAX_REUSED_SERVERS) {
-        const [oldest, evicted] = servers.entries().next().value ?? [];
-        if (oldest !== undefined) servers.delete(oldest);
-        void evicted?.server.close();
-      }
-      return entry;
-    },
-    async closeAll() {
-      const all = [...servers.values()];
-      servers.clear();
-      await Promise.all(all.map(({ server }) => server.close()));
-    },
-  };
-}
-
 /** Whether a `Content-Type` is JSON by its media type (`application/json; charset=utf-8` is). */
 const isJson = (contentType: string | undefined) =>
   contentType?.split(';', 1)[0]?.trim().toLowerCase() === 'application/json';
@@ -228,26 +174,31 @@ function plainRequest(request: FastifyRequest): JSONRPCRequest | null {
 }
 
 const mcpRoutes: FastifyPluginAsync<McpPluginOptions> = async (app, options) => {
-  const current = new AsyncLocalStorage<FastifyRequest>();
-  const servers = reusedServers(options, current);
-  app.addHook('onClose', async () => servers.closeAll());
-
   /**
-   * Serves the common case ({@link plainRequest}) on a reused server: the answer is the JSON
-   * the SDK's transport writes for it (status 200, `Content-Type: application/json`, the
-   * JSON-RPC response), without a server, a transport and a web `Request`/`Response` pair built
-   * for each request. Everything else goes to {@link serveMcpRequest}.
+   * Serves the common case ({@link plainRequest}): the request's server, connected to a
+   * {@link DispatchTransport} instead of the SDK's HTTP transport, answers the JSON the SDK's
+   * transport writes for it (status 200, `Content-Type: application/json`, the JSON-RPC
+   * response), without a web `Request`/`Response` pair and its conversions from and to Node's.
+   * The server is built per request as before (its tools are bound to the token's owner and
+   * its problems logged through this request) and left to the garbage collector: closing it
+   * would only build a "connection closed" error for requests it has none of. Everything else
+   * goes to {@link serveMcpRequest}.
    */
   const serve = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     const message = plainRequest(request);
     const actor = options.actorOf(request);
     if (message === null || actor === null) return serveMcpRequest(options, request, reply);
-    const { transport } = await servers.get(actor);
-    const answer = await current.run(request, () =>
-      transport.dispatch(message, {
-        requestInfo: { headers: request.headers as Record<string, string | string[] | undefined> },
-      }),
-    );
+    const server = buildMcpServer({
+      services: options.services,
+      actor: { id: actor.id, plan: actor.plan },
+      toProblem: (error) => options.toProblem(error, request),
+      info: options.info ?? DEFAULT_SERVER_INFO,
+    });
+    const transport = new DispatchTransport();
+    await server.connect(transport);
+    const answer = await transport.dispatch(message, {
+      requestInfo: { headers: request.headers as Record<string, string | string[] | undefined> },
+    });
     const body = JSON.stringify(answer);
     reply.hijack();
     reply.raw.writeHead(200, {
@@ -256,6 +207,7 @@ const mcpRoutes: FastifyPluginAsync<McpPluginOptions> = async (app, options) => 
     });
     reply.raw.end(body);
   };
+
   const info = options.info ?? DEFAULT_SERVER_INFO;
   const discovery = mcpDiscovery(options, info);
   const rateLimit =
