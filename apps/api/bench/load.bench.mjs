@@ -262,6 +262,7 @@ async function ramp(name, server, requests, streams) {
     name,
     // server CPU per request over every step run, held or not
     cpuUs: steps.reduce((sum, s) => sum + s.cpuUs * s.requests, 0) / Math.max(1, answered),
+    steps,
     held: held.at(-1),
     broke: steps.at(-1),
     peakRss: Math.max(...steps.map((s) => s.rssMiB)),
@@ -337,8 +338,14 @@ for (const r of results) {
   );
 }
 const [bareResult, mixedResult] = results;
+// CPU per request falls as the rate rises (fixed costs of waking up per request), so the two
+// workloads are compared step by step at the same target rate
+const sameRate = mixedResult.steps
+  .map((m) => [m, bareResult.steps.find((b) => b.rate === m.rate)])
+  .filter(([, b]) => b !== undefined)
+  .map(([m, b]) => `${m.rate}/s ${(m.cpuUs / b.cpuUs).toFixed(1)}×`);
 console.log(
-  `\nmixed workload: ${(mixedResult.cpuUs / bareResult.cpuUs).toFixed(1)}× the bare route's server CPU per request`,
+  `\nmixed workload's server CPU per request against the bare route's at the same rate: ${sameRate.join(', ')}`,
 );
 if (bareResult.held && mixedResult.held) {
   console.log(
