@@ -1,30 +1,237 @@
-// Throughput and latency of the API beside a bare Fastify route, in one run on one machine.
-// Run after `pnpm --filter @svc/api build`: `pnpm --filter @svc/api bench`.
+// The service's own cost per request, route by route, beside a bare Fastify route in one run.
+// Run after `pnpm --filter @svc/api build`: `pnpm --filter @svc/api bench`; on PostgreSQL
+// (a throw-away database: the run stores 2,000+ evaluations, users, portfolios and counters):
+//   createdb bench_api && BENCH_DATABASE_URL=postgres://…/bench_api pnpm --filter @svc/api bench
 //
-// Each server runs in its own child process (bench-server.mjs); autocannon loads it from this
-// process for BENCH_SECONDS (default 5) per case with BENCH_CONNECTIONS (default 20)
-// connections, in BENCH_ROUNDS (default 2) interleaved rounds:
-//   bare        GET /bare on a Fastify instance with one route answering a small JSON, and
-//               GET /bare-8k answering prepared bytes of a cached evaluation's size
-//   evaluation  GET /api/stock-evaluation?symbol=AAPL, cached, with a session cookie
-//   screener    GET /api/moat-screener with filters and a sort over 2,000+ cached evaluations,
-//               answered from the in-process memo (EVALUATION_CACHE_MEMO_SECONDS) after the first
-//               request; and on a second server without the memo (EVALUATION_CACHE_MEMO_SECONDS=0),
-//               where every request runs its SQL, also with 1 connection (no queueing)
-//   meta        GET /api/moat-screener?action=meta over the same cache
-// Embedded PGlite by default (the service's default); BENCH_DATABASE_URL selects PostgreSQL
-// (use a throw-away database: the bench upserts 2,000+ rows and two users into it).
-import { fork } from 'node:child_process';
-import autocannon from 'autocannon';
+// Each server runs in its own child process (bench-server.mjs): `bare` (one Fastify route with a
+// small JSON answer and one with prepared 8 kB bytes), `app` (the real service: openRuntime +
+// buildApp from dist/, 2,000+ cached evaluations, one signed-in user with a portfolio of 34
+// holdings imported from the shared Schwab, Revolut, DEGIRO and Trading 212 exports, portfolios
+// of 340 and 3,400 synthetic holdings, and a personal access token) and `app-sql` (the same
+// service without the screener memo, so every screener page runs its SQL).
+//
+// The load generator is `wrk` (a C program, installed with apt-get when missing and possible;
+// otherwise autocannon runs in a process of its own), never the servers' event loop. Per case:
+// BENCH_WARMUP seconds (default 3) unmeasured, then BENCH_SECONDS (default 6) with
+// BENCH_CONNECTIONS (default 8) connections on one thread. Measured per case:
+//   - req/s, p50 and p99 latency (from the generator);
+//   - server CPU µs per request: utime + stime of the server process (/proc/<pid>/stat) across
+//     the measured seconds ÷ requests served. On a shared machine this moves far less than
+//     throughput, but it still grows with the machine's load (caches, wake-ups), so every case
+//     runs right after a run of the bare route and its ratio is to that neighbour ("vs bare");
+//     ratios between cases ("vs ref") are of those multiples. The ratios are the aims;
+//   - PostgreSQL CPU µs per request (BENCH_DATABASE_URL on this machine): the CPU of the
+//     database's backend processes (found by their command line, `postgres: user db …`).
+// The servers' CPU when idle (measured for BENCH_IDLE_SECONDS, default 3, before the cases) is
+// left out of the CPU per request.
+// Then every route once more, isolated: BENCH_ISOLATED (default 15) requests one at a time,
+// BENCH_ISOLATED_GAP_MS (default 200) apart, each on a new connection; the median time to the
+// last byte, beside /healthz's.
+// BENCH_ROUNDS (default 1) interleaved rounds; each figure is the median over the rounds.
+// BENCH_CPU_PROF=<dir> starts the `app` server with `node --cpu-prof` (profiles written there on
+// exit); BENCH_ONLY=<regex> keeps the cases whose name matches.
+import { fork, spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 8);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 1);
+const ISOLATED = Number(process.env.BENCH_ISOLATED ?? 15);
+const ISOLATED_GAP_MS = Number(process.env.BENCH_ISOLATED_GAP_MS ?? 200);
+const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : null;
+const CPU_PROF = process.env.BENCH_CPU_PROF;
+const DATABASE = process.env.BENCH_DATABASE_URL
+  ? decodeURIComponent(new URL(process.env.BENCH_DATABASE_URL).pathname.slice(1))
+  : null;
+
+/** Clock ticks per second of /proc's CPU times. */
+const TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout) || 100;
+
+/** utime + stime of a process in µs (0 when it is gone). */
+function cpuMicros(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1e6) / TICKS;
+  } catch {
+    return 0;
+  }
+}
+
+/** A backend's command line: `postgres: [cluster: ]user database host(port) state`. */
+const backendOf = new RegExp(
+  `^postgres: (?:\\S+: )?\\S+ ${(DATABASE ?? '').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} `,
+);
+
+/** The backend processes of the bench database on this machine: pid → CPU µs. */
+function databaseBackends() {
+  const found = new Map();
+  if (!DATABASE) return found;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let cmdline;
+    try {
+      cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+    } catch {
+      continue;
+    }
+    // e.g. "postgres: 15/main: postgres bench_api 127.0.0.1(41234) idle"
+    if (backendOf.test(cmdline)) {
+      found.set(entry, cpuMicros(entry));
+    }
+  }
+  return found;
+}
+
+/** CPU µs the database's backends used since `before` (backends that started since count whole). */
+function databaseCpuSince(before) {
+  let total = 0;
+  for (const [pid, micros] of databaseBackends()) total += micros - (before.get(pid) ?? 0);
+  return total;
+}
+
+/** `wrk` when installed, else installed with apt-get when this user can, else null (autocannon). */
+function findWrk() {
+  const has = () => spawnSync('wrk', ['--version'], { stdio: 'ignore' }).error === undefined;
+  if (process.env.BENCH_GENERATOR === 'autocannon') return null;
+  if (has()) return 'wrk';
+  if (process.getuid?.() === 0 && spawnSync('apt-get', ['--version']).status === 0) {
+    console.error('bench: installing wrk (apt-get install -y wrk)');
+    spawnSync('apt-get', ['update', '-qq'], { stdio: 'ignore' });
+    spawnSync('apt-get', ['install', '-y', '-qq', 'wrk'], { stdio: 'ignore' });
+    if (has()) return 'wrk';
+  }
+  console.error('bench: wrk not available; autocannon runs in a process of its own instead');
+  return null;
+}
+const WRK = findWrk();
+const scratch = mkdtempSync(join(tmpdir(), 'svc-api-bench-'));
+
+/** The Lua script of a case for wrk: method, headers, body; `done` prints the figures as JSON. */
+function wrkScript(c) {
+  const lua = [
+    `wrk.method = ${JSON.stringify(c.method ?? 'GET')}`,
+    ...Object.entries(c.headers ?? {}).map(
+      ([k, v]) => `wrk.headers[${JSON.stringify(k)}] = ${JSON.stringify(v)}`,
+    ),
+    c.body === undefined ? '' : `wrk.body = ${JSON.stringify(c.body)}`,
+    'done = function(summary, latency, requests)',
+    '  local e = summary.errors',
+    '  io.write(string.format(\'\\nBENCH {"requests":%d,"micros":%d,"p50":%d,"p99":%d,"bad":%d,"bytes":%d}\\n\',',
+    '    summary.requests, summary.duration, latency:percentile(50), latency:percentile(99),',
+    '    e.connect + e.read + e.write + e.status + e.timeout, summary.bytes))',
+    'end',
+  ];
+  const file = join(scratch, `${c.name.replace(/\W+/g, '-')}.lua`);
+  writeFileSync(file, lua.join('\n'));
+  return file;
+}
+
+/** Runs the generator against a case for `seconds`; answers requests, req/s, p50/p99 ms. */
+function generate(c, seconds) {
+  return new Promise((resolve, reject) => {
+    const args = WRK
+      ? [
+          '-t1',
+          `-c${c.connections ?? CONNECTIONS}`,
+          `-d${seconds}s`,
+          '--timeout',
+          '30s',
+          '-s',
+          wrkScript(c),
+          c.url,
+        ]
+      : [
+          join(import.meta.dirname, 'autocannon-run.mjs'),
+          JSON.stringify({ ...c, connections: c.connections ?? CONNECTIONS, seconds }),
+        ];
+    const child = spawn(WRK ?? process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+    });
+    child.on('error', reject);
+    child.on('close', () => {
+      const line = out.split('\n').find((l) => l.startsWith('BENCH '));
+      if (!line) return reject(new Error(`${c.name}: no figures from the generator:\n${out}`));
+      const r = JSON.parse(line.slice(6));
+      if (r.bad > 0) return reject(new Error(`${c.name}: ${r.bad} failed requests`));
+      resolve({
+        requests: r.requests,
+        micros: r.micros,
+        rps: r.requests / (r.micros / 1e6),
+        p50: r.p50 / 1000,
+        p99: r.p99 / 1000,
+        bytes: Math.round(r.bytes / Math.max(1, r.requests)),
+      });
+    });
+  });
+}
+
+/** Warm-up, then the measured run with the server's and the database's CPU across it. */
+async function measure(c) {
+  if (WARMUP > 0) await generate(c, WARMUP);
+  const backends = databaseBackends();
+  const cpuBefore = cpuMicros(c.server.child.pid);
+  const result = await generate(c, SECONDS);
+  const serverCpu = cpuMicros(c.server.child.pid) - cpuBefore;
+  const dbCpu = databaseCpuSince(backends);
+  // what the server spends anyway (timers, the garbage collector of a large heap) is not the
+  // requests' cost: its idle rate over the same seconds is left out
+  const idle = (idleRates.get(c.server) ?? 0) * (result.micros / 1e6);
+  return {
+    ...result,
+    cpu: Math.max(0, serverCpu - idle) / result.requests,
+    db: DATABASE && c.server !== bareServer ? dbCpu / result.requests : null,
+  };
+}
+
+/** One request on a new connection: status, body and milliseconds to the last byte. */
+function once(c) {
+  return new Promise((resolve, reject) => {
+    const started = process.hrtime.bigint();
+    const req = httpRequest(
+      c.url,
+      { method: c.method ?? 'GET', headers: c.headers, agent: false },
+      (res) => {
+        const chunks = [];
+        res.on('data', (chunk) => chunks.push(chunk));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode,
+            body: Buffer.concat(chunks).toString('utf8'),
+            ms: Number(process.hrtime.bigint() - started) / 1e6,
+          }),
+        );
+      },
+    );
+    req.on('error', reject);
+    req.end(c.body);
+  });
+}
+
+/** Median time of ISOLATED requests one at a time, ISOLATED_GAP_MS apart (no load). */
+async function isolated(c) {
+  const times = [];
+  for (let i = 0; i < ISOLATED; i += 1) {
+    await new Promise((resolve) => setTimeout(resolve, ISOLATED_GAP_MS));
+    const res = await once(c);
+    if (res.status !== 200) throw new Error(`${c.name}: HTTP ${res.status} ${res.body}`);
+    times.push(res.ms);
+  }
+  return median(times);
+}
 
 /** Starts a bench server in a child process and waits for its { port, cookie, ... }. */
-function start(mode) {
+function start(mode, execArgv = []) {
   const child = fork(new URL('./bench-server.mjs', import.meta.url), [mode], {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    execArgv,
   });
   return new Promise((resolve, reject) => {
     child.once('error', reject);
@@ -34,118 +241,288 @@ function start(mode) {
 }
 
 async function stop(server) {
+  server.child.removeAllListeners('exit');
   const exited = new Promise((resolve) => server.child.once('exit', resolve));
   server.child.send('close');
   await exited;
 }
 
-/** Runs autocannon for one case and returns req/s and latency percentiles (ms). */
-async function measure({ name, url, headers, connections = CONNECTIONS }) {
-  const result = await autocannon({ url, headers, connections, duration: SECONDS });
-  const bad = result.non2xx + result.errors + result.timeouts;
-  if (bad > 0) throw new Error(`${name}: ${bad} failed requests (non-2xx, errors or timeouts)`);
-  return {
-    rps: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    bytes: Math.round(result.throughput.average / Math.max(1, result.requests.average)),
-  };
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor((sorted.length - 1) / 2)];
 }
 
 const filling = Date.now();
+const profiling = CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF}`] : [];
 const [bareServer, app, appSql] = await Promise.all([
   start('bare'),
-  start('app'),
+  start('app', profiling),
   start('app-sql'),
 ]);
-const sqlBase = `http://127.0.0.1:${appSql.port}`;
 const fillSeconds = ((Date.now() - filling) / 1000).toFixed(1);
-const base = `http://127.0.0.1:${app.port}`;
-const headers = { cookie: app.cookie };
+const session = { cookie: app.cookie };
 const SCREENER_QUERY =
   'scoreMin=40&peMax=60&marketCapMin=1000000000&sortBy=marketCap&sortDir=desc&page=3&limit=20';
-const CASES = [
-  { name: 'bare Fastify route', url: `http://127.0.0.1:${bareServer.port}/bare`, headers: {} },
+const mcpHeaders = {
+  authorization: `Bearer ${app.token}`,
+  'content-type': 'application/json',
+  accept: 'application/json, text/event-stream',
+};
+const toolCall = (name, args) =>
+  JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'tools/call',
+    params: { name, arguments: args },
+  });
+const { p34, p340, p3400 } = app.portfolios;
+
+const ALL_CASES = [
+  { key: 'bare', name: 'bare Fastify route', server: bareServer, path: '/bare' },
+  { key: 'bare8k', name: 'bare route, 8 kB body', server: bareServer, path: '/bare-8k' },
+  { key: 'healthz', name: '/healthz (plugin stack)', server: app, path: '/healthz' },
   {
-    name: 'bare route, 8 kB body',
-    url: `http://127.0.0.1:${bareServer.port}/bare-8k`,
-    headers: {},
+    key: 'evaluation',
+    name: 'cached stock-evaluation',
+    server: app,
+    path: '/api/stock-evaluation?symbol=AAPL',
+    headers: session,
   },
-  { name: 'cached evaluation', url: `${base}/api/stock-evaluation?symbol=AAPL`, headers },
   {
-    name: 'screener (filters + sort)',
-    url: `${base}/api/moat-screener?${SCREENER_QUERY}`,
-    headers,
+    key: 'screener',
+    name: 'moat-screener (memo)',
+    server: app,
+    path: `/api/moat-screener?${SCREENER_QUERY}`,
+    headers: session,
   },
-  { name: 'screener meta', url: `${base}/api/moat-screener?action=meta`, headers },
   {
-    name: 'screener SQL (no memo)',
-    url: `${sqlBase}/api/moat-screener?${SCREENER_QUERY}`,
+    key: 'screenerSql',
+    name: 'moat-screener SQL',
+    server: appSql,
+    path: `/api/moat-screener?${SCREENER_QUERY}`,
     headers: { cookie: appSql.cookie },
   },
   {
-    name: 'screener SQL, 1 connection',
-    url: `${sqlBase}/api/moat-screener?${SCREENER_QUERY}`,
+    key: 'screenerSql1',
+    name: 'moat-screener SQL, 1 conn',
+    server: appSql,
+    path: `/api/moat-screener?${SCREENER_QUERY}`,
     headers: { cookie: appSql.cookie },
     connections: 1,
   },
-];
+  { key: 'quote', name: 'quote', server: app, path: '/api/quote?symbol=AAPL', headers: session },
+  { key: 'portfolios', name: 'portfolios', server: app, path: '/api/portfolios', headers: session },
+  {
+    key: 'holdings',
+    name: 'holdings (34)',
+    server: app,
+    path: `/api/holdings?portfolioId=${p34}`,
+    headers: session,
+  },
+  {
+    key: 'holdings340',
+    name: 'holdings (340)',
+    server: app,
+    path: `/api/holdings?portfolioId=${p340}`,
+    headers: session,
+  },
+  {
+    key: 'holdings3400',
+    name: 'holdings (3,400)',
+    server: app,
+    path: `/api/holdings?portfolioId=${p3400}`,
+    headers: session,
+  },
+  {
+    key: 'transactions',
+    name: 'transactions (page of 50)',
+    server: app,
+    path: `/api/transactions?portfolioId=${p34}&limit=50`,
+    headers: session,
+  },
+  {
+    key: 'mcpEvaluation',
+    name: 'MCP getMoatEvaluation',
+    server: app,
+    path: '/api/mcp/user/mcp',
+    method: 'POST',
+    headers: mcpHeaders,
+    body: toolCall('getMoatEvaluation', { symbol: 'AAPL' }),
+  },
+  {
+    key: 'mcpHoldings',
+    name: 'MCP listHoldings (34)',
+    server: app,
+    path: '/api/mcp/user/mcp',
+    method: 'POST',
+    headers: mcpHeaders,
+    body: toolCall('listHoldings', { portfolioId: p34 }),
+  },
+].map((c) => ({ ...c, url: `http://127.0.0.1:${c.server.port}${c.path}` }));
+const CASES = ONLY ? ALL_CASES.filter((c) => c.key === 'bare' || ONLY.test(c.key)) : ALL_CASES;
 
-// Rounds interleave the cases, so that a busy moment of the machine does not fall on one case
-// only; each figure below is the median over the rounds.
-const runs = CASES.map(() => []);
-for (let round = 0; round < ROUNDS; round += 1) {
-  for (const [i, c] of CASES.entries()) runs[i]?.push(await measure(c));
+/** Each case once, checked: 200, and MCP answers the same data as its REST twin. */
+async function check() {
+  const answers = {};
+  for (const c of CASES) {
+    const res = await once(c);
+    if (res.status !== 200) throw new Error(`${c.name}: HTTP ${res.status} ${res.body}`);
+    answers[c.key] = JSON.parse(res.body);
+  }
+  const mcp = (key) => {
+    const json = answers[key];
+    if (json.error !== undefined || json.result.isError)
+      throw new Error(`${key}: ${JSON.stringify(json.error ?? json.result.content)}`);
+    return json.result.structuredContent;
+  };
+  if (answers.mcpEvaluation && answers.evaluation) {
+    const { _cachedAt: _a, ...viaMcp } = mcp('mcpEvaluation');
+    const { _cachedAt: _b, ...viaRest } = answers.evaluation;
+    if (viaMcp._cached !== true || !isDeepStrictEqual(viaMcp, viaRest))
+      throw new Error('MCP and REST disagree on the cached evaluation');
+  }
+  if (answers.mcpHoldings && answers.holdings) {
+    const { holdings } = mcp('mcpHoldings');
+    if (holdings.length !== 34 || !isDeepStrictEqual(holdings, answers.holdings))
+      throw new Error('MCP and REST disagree on the holdings');
+  }
 }
-await Promise.all([stop(bareServer), stop(app), stop(appSql)]);
 
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor((sorted.length - 1) / 2)];
+/** Each server's CPU µs per second when nothing is sent (measured over IDLE_SECONDS). */
+const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 3);
+const idleRates = new Map();
+async function measureIdle() {
+  const servers = [bareServer, app, appSql];
+  const before = servers.map((s) => cpuMicros(s.child.pid));
+  await new Promise((resolve) => setTimeout(resolve, IDLE_SECONDS * 1000));
+  for (const [i, s] of servers.entries()) {
+    idleRates.set(s, (cpuMicros(s.child.pid) - before[i]) / IDLE_SECONDS);
+  }
+}
+
+let results;
+try {
+  await check();
+  await measureIdle();
+  const runs = CASES.map(() => []);
+  for (let round = 0; round < ROUNDS; round += 1) {
+    for (const [i, c] of CASES.entries()) {
+      // each case right after a run of the bare route: its ratio is to that neighbour, so that
+      // the machine's load, which moves from one minute to the next, falls on both alike
+      const bare = c.key === 'bare' ? null : await measure(CASES[0]);
+      const run = await measure(c);
+      runs[i].push({ ...run, bareCpu: bare ? bare.cpu : run.cpu });
+    }
+  }
+  const quiet = CASES.map(() => 0);
+  for (const [i, c] of CASES.entries()) quiet[i] = await isolated(c);
+  results = Object.fromEntries(
+    CASES.map((c, i) => [
+      c.key,
+      {
+        name: c.name,
+        connections: c.connections ?? CONNECTIONS,
+        rps: median(runs[i].map((r) => r.rps)),
+        p50: median(runs[i].map((r) => r.p50)),
+        p99: median(runs[i].map((r) => r.p99)),
+        cpu: median(runs[i].map((r) => r.cpu)),
+        bareCpu: median(runs[i].map((r) => r.bareCpu)),
+        /** CPU per request ÷ the neighbouring bare run's. */
+        norm: median(runs[i].map((r) => r.cpu / r.bareCpu)),
+        db: runs[i][0].db === null ? null : median(runs[i].map((r) => r.db)),
+        bytes: runs[i][0].bytes,
+        isolated: quiet[i],
+      },
+    ]),
+  );
+} finally {
+  await Promise.all([stop(bareServer), stop(app), stop(appSql)]);
+  rmSync(scratch, { recursive: true, force: true });
+}
+
+const { healthz, evaluation } = results;
+/** The ratio column: to the bare route, and for portfolio reads and MCP to their reference. */
+const REFERENCE = {
+  holdings: 'evaluation',
+  holdings340: 'holdings',
+  holdings3400: 'holdings',
+  transactions: 'evaluation',
+  mcpEvaluation: 'evaluation',
+  mcpHoldings: 'holdings',
 };
-const results = CASES.map((c, i) => ({
-  name: c.name,
-  connections: c.connections ?? CONNECTIONS,
-  rps: median(runs[i].map((r) => r.rps)),
-  p50: median(runs[i].map((r) => r.p50)),
-  p99: median(runs[i].map((r) => r.p99)),
-  bytes: runs[i][0].bytes,
-}));
-const bare = results[0];
+/** The ratio of two cases, each as a multiple of its own neighbouring bare run. */
+const ratio = (a, b) => a.norm / b.norm;
 
 console.log(
-  `\n@svc/api bench: Node ${process.version}, ${app.dialect}, ${app.rows} cached evaluations ` +
-    `(servers ready in ${fillSeconds} s), ${SECONDS} s per case, median of ${ROUNDS} interleaved rounds\n`,
+  `\n@svc/api bench: Node ${process.version}, ${app.dialect}, ${app.rows} cached evaluations, ` +
+    `holdings ${Object.values(app.holdingCounts).join('/')} (servers ready in ${fillSeconds} s); ` +
+    `${WRK ? 'wrk -t1' : 'autocannon (own process)'}, ${WARMUP} s warm-up + ${SECONDS} s per case, ` +
+    `median of ${ROUNDS} round(s); isolated: median of ${ISOLATED} requests ${ISOLATED_GAP_MS} ms apart`,
 );
 console.log(
-  [
-    'case'.padEnd(28),
-    'conns'.padStart(5),
-    'req/s'.padStart(9),
-    'p50 ms'.padStart(7),
-    'p99 ms'.padStart(7),
-    'bytes'.padStart(6),
-    'vs bare'.padStart(8),
-  ].join(' '),
+  `server CPU when idle (left out of CPU µs): bare ${idleRates.get(bareServer).toFixed(0)} µs/s, ` +
+    `app ${idleRates.get(app).toFixed(0)} µs/s, app-sql ${idleRates.get(appSql).toFixed(0)} µs/s\n`,
 );
-for (const c of results) {
+const header = [
+  'case'.padEnd(27),
+  'conns'.padStart(5),
+  'req/s'.padStart(7),
+  'p50 ms'.padStart(7),
+  'p99 ms'.padStart(7),
+  'bytes'.padStart(7),
+  'CPU µs'.padStart(7),
+  'bare µs'.padStart(7),
+  'vs bare'.padStart(8),
+  'vs ref'.padStart(16),
+  'PG µs'.padStart(6),
+  'alone ms'.padStart(9),
+];
+console.log(header.join(' '));
+for (const [key, c] of Object.entries(results)) {
+  const ref = REFERENCE[key] && results[REFERENCE[key]];
   console.log(
     [
-      c.name.padEnd(28),
+      c.name.padEnd(27),
       String(c.connections).padStart(5),
-      c.rps.toFixed(0).padStart(9),
-      String(c.p50).padStart(7),
-      String(c.p99).padStart(7),
-      String(c.bytes).padStart(6),
-      `${((c.rps / bare.rps) * 100).toFixed(0)}%`.padStart(8),
+      c.rps.toFixed(0).padStart(7),
+      c.p50.toFixed(2).padStart(7),
+      c.p99.toFixed(2).padStart(7),
+      String(c.bytes).padStart(7),
+      c.cpu.toFixed(1).padStart(7),
+      c.bareCpu.toFixed(1).padStart(7),
+      `${c.norm.toFixed(2)}×`.padStart(8),
+      (ref ? `${ratio(c, ref).toFixed(2)}× ${REFERENCE[key]}` : '').padStart(16),
+      (c.db === null ? '' : c.db.toFixed(0)).padStart(6),
+      c.isolated.toFixed(2).padStart(9),
     ].join(' '),
   );
 }
-const [, bareLarge, evaluation, screener, , screenerSql, screenerSqlAlone] = results;
-console.log(
-  `\ncached evaluation: ${((evaluation.rps / bare.rps) * 100).toFixed(0)}% of the bare route's ` +
-    `throughput, ${((evaluation.rps / bareLarge.rps) * 100).toFixed(0)}% of the bare route with ` +
-    'a body of the same size (aim >= 50%); ' +
-    `screener p99 ${screener.p99} ms at ${screener.connections} connections (memo), SQL only ` +
-    `${screenerSql.p99} ms at ${screenerSql.connections} and ${screenerSqlAlone.p99} ms at 1 (aim < 20 ms)`,
-);
+
+/** The aims of issue 22, each a ratio of this run (server CPU per request, or isolated time). */
+const aims = [];
+const aim = (what, value, limit) =>
+  aims.push(`${value <= limit ? 'met ' : 'MISS'}  ${what}: ${value.toFixed(2)} (aim ≤ ${limit})`);
+if (evaluation) aim('cached evaluation ÷ bare', evaluation.norm, 2);
+if (healthz) aim('/healthz ÷ bare', healthz.norm, 1.5);
+if (results.holdings && evaluation)
+  aim('holdings (34) ÷ cached evaluation', ratio(results.holdings, evaluation), 3);
+if (results.transactions && evaluation)
+  aim('transactions (50) ÷ cached evaluation', ratio(results.transactions, evaluation), 3);
+if (results.holdings3400 && results.holdings340)
+  aim('holdings 3,400 ÷ 340 (linear: ≤ 10)', ratio(results.holdings3400, results.holdings340), 10);
+if (results.mcpEvaluation && evaluation)
+  aim('MCP getMoatEvaluation ÷ REST', ratio(results.mcpEvaluation, evaluation), 2);
+if (results.mcpHoldings && results.holdings)
+  aim('MCP listHoldings ÷ REST holdings', ratio(results.mcpHoldings, results.holdings), 2);
+if (healthz) {
+  const slowest = Object.entries(results)
+    .filter(([key]) => !key.startsWith('bare') && !key.startsWith('holdings3') && key !== 'healthz')
+    .sort((a, b) => b[1].isolated - a[1].isolated)[0];
+  if (slowest)
+    aim(
+      `slowest isolated read (${slowest[1].name}) ÷ /healthz`,
+      slowest[1].isolated / healthz.isolated,
+      2,
+    );
+}
+console.log(`\n${aims.join('\n')}`);

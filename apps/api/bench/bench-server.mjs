@@ -103,7 +103,67 @@ async function portfolioAndToken(app, cookie, origin) {
   return { portfolioId, token: minted.json().token };
 }
 
-async function service({ memo = true, extras = false } = {}) {
+/** The four broker exports of the 34-holding benchmark portfolio (shared/data/broker-exports). */
+const BROKER_EXPORTS = ['schwab', 'revolut-invest', 'degiro', 'trading212'].map(
+  (broker) => `export-to-ghostfolio/${broker}-export.csv`,
+);
+
+/** A Ghostfolio CSV buying `count` synthetic symbols (no price files: values stay null). */
+function syntheticExport(count) {
+  const rows = ['Date,Code,DataSource,Currency,Price,Quantity,Action,Fee,Note'];
+  for (let i = 0; i < count; i += 1) {
+    rows.push(`02-01-2024,SYN${String(i).padStart(4, '0')},MANUAL,USD,${10 + (i % 90)},3,buy,1,`);
+  }
+  return `${rows.join('\n')}\n`;
+}
+
+/**
+ * The portfolios of api.bench.mjs for the signed-in user of `app`: `p34` from the four broker
+ * exports (34 holdings, 200+ transactions), `p340` and `p3400` of synthetic holdings (growth
+ * with the rows), and a personal access token for MCP calls.
+ */
+async function benchPortfolios(app, cookie, origin, userId) {
+  const headers = { cookie, origin };
+  const create = async (name) => {
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/portfolios',
+      headers,
+      payload: { name },
+    });
+    if (res.statusCode !== 201) throw new Error(`portfolio: ${res.statusCode} ${res.body}`);
+    return res.json().id;
+  };
+  const upload = async (id, text) => {
+    const res = await app.inject({
+      method: 'POST',
+      url: `/api/portfolios/${id}/import`,
+      headers: { ...headers, 'content-type': 'text/csv' },
+      payload: text,
+    });
+    if (res.statusCode !== 201) throw new Error(`import: ${res.statusCode} ${res.body}`);
+  };
+  const p34 = await create('Brokers');
+  const { readFileSync } = await import('node:fs');
+  for (const file of BROKER_EXPORTS) {
+    await upload(p34, readFileSync(join(SHARED, 'broker-exports', file), 'utf8'));
+  }
+  const portfolios = { p34 };
+  for (const count of [340, 3400]) {
+    const id = await create(`Synthetic ${count}`);
+    await upload(id, syntheticExport(count));
+    portfolios[`p${count}`] = id;
+  }
+  const counts = {};
+  for (const [key, id] of Object.entries(portfolios)) {
+    const res = await app.inject({ url: `/api/holdings?portfolioId=${id}`, headers });
+    counts[key] = res.json().length;
+  }
+  const { token } = await app.personalAccessTokens.mint(userId, { name: 'bench' });
+  return { portfolios, holdingCounts: counts, token };
+}
+
+async function service({ memo = true, extras = false, portfolios = false } = {}) {
   const dataDir = await mkdtemp(join(tmpdir(), 'svc-api-bench-'));
   const env = {
     DATA_DIR: dataDir,
@@ -155,7 +215,11 @@ async function service({ memo = true, extras = false } = {}) {
   const cookie = reg.cookies.find((c) => c.name === 'service_session');
   if (!cookie) throw new Error(`register failed: ${reg.statusCode} ${reg.body}`);
   const cookieHeader = `service_session=${cookie.value}`;
-  const more = extras ? await portfolioAndToken(app, cookieHeader, config.baseUrl) : {};
+  const more = extras
+    ? await portfolioAndToken(app, cookieHeader, config.baseUrl)
+    : portfolios
+      ? await benchPortfolios(app, cookieHeader, config.baseUrl, reg.json().user.id)
+      : {};
   await app.listen({ port: 0, host: '127.0.0.1' });
   return {
     ...more,
@@ -177,7 +241,11 @@ const mode = process.argv[2];
 const server =
   mode === 'bare'
     ? await bare()
-    : await service({ memo: mode !== 'app-sql', extras: mode === 'load' });
+    : await service({
+        memo: mode !== 'app-sql',
+        extras: mode === 'load',
+        portfolios: mode === 'app',
+      });
 const { close, ...info } = server;
 process.send?.({ ready: true, ...info });
 process.on('message', async (message) => {

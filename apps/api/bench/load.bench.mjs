@@ -23,6 +23,9 @@
 // (stream-clients.mjs): in this process they delayed autocannon's own event loop and doubled the
 // p99 it measured. Their time to first byte and to `event: done` are reported apart from the
 // ramp's latency (a stream lasts as long as the model talks).
+// Server CPU per request: utime + stime of the server process (/proc/<pid>/stat) across a step
+// ÷ the requests answered in it, beside the bare route's (stable on a shared machine, where the
+// held rate and the tail are not).
 // Peak memory: the highest resident set size (VmRSS, /proc) of the server process sampled every
 // 100 ms during the steps. At the end, the server's own latency by route from GET /metrics.
 // Latency is measured from the send (autocannon), so queueing inside the client is not seen;
@@ -60,6 +63,16 @@ async function stop(server) {
   const exited = new Promise((resolve) => server.child.once('exit', resolve));
   server.child.send('close');
   await exited;
+}
+
+/** Clock ticks per second of /proc's CPU times (USER_HZ, 100 on Linux). */
+const TICKS = 100;
+
+/** utime + stime of a process in µs, from /proc/<pid>/stat. */
+function cpuMicros(pid) {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1e6) / TICKS;
 }
 
 /** Samples the resident set size (MiB) of a process every 100 ms; `stop()` answers the peak. */
@@ -212,6 +225,7 @@ async function ramp(name, server, requests, streams) {
   for (let rate = START_RATE; rate <= MAX_RATE; rate = Math.round(rate * FACTOR)) {
     const rss = sampleRss(server.child.pid);
     const streamsBefore = streams ? await streams.done() : 0;
+    const cpuBefore = cpuMicros(server.child.pid);
     const result = await autocannon({
       url,
       connections: CONNECTIONS,
@@ -226,12 +240,15 @@ async function ramp(name, server, requests, streams) {
       p99: result.latency.p99,
       errors: result.non2xx + result.errors + result.timeouts,
       rssMiB: rss.stop(),
+      // server CPU per request (the narrative streams' share included in the mixed run)
+      cpuUs: (cpuMicros(server.child.pid) - cpuBefore) / Math.max(1, result.requests.total),
+      requests: result.requests.total,
     };
     steps.push(step);
     console.log(
       `  ${name.padEnd(6)} target ${String(rate).padStart(6)}/s  got ${step.achieved.toFixed(0).padStart(6)}/s  ` +
         `p50 ${String(step.p50).padStart(4)} ms  p99 ${String(step.p99).padStart(4)} ms  ` +
-        `errors ${step.errors}  RSS ${step.rssMiB.toFixed(0)} MiB` +
+        `errors ${step.errors}  CPU ${step.cpuUs.toFixed(0).padStart(5)} µs/req  RSS ${step.rssMiB.toFixed(0)} MiB` +
         (streams ? `  narrative streams done ${(await streams.done()) - streamsBefore}` : ''),
     );
     if (step.p99 > P99_LIMIT_MS || step.errors > 0 || step.achieved < rate * 0.9) break;
@@ -240,8 +257,12 @@ async function ramp(name, server, requests, streams) {
     (s) => s.p99 <= P99_LIMIT_MS && s.errors === 0 && s.achieved >= s.rate * 0.9,
   );
   const erroredBelow = held.length > 0 && steps.slice(0, held.length).some((s) => s.errors > 0);
+  const answered = steps.reduce((sum, s) => sum + s.requests, 0);
   return {
     name,
+    // server CPU per request over every step run, held or not
+    cpuUs: steps.reduce((sum, s) => sum + s.cpuUs * s.requests, 0) / Math.max(1, answered),
+    steps,
     held: held.at(-1),
     broke: steps.at(-1),
     peakRss: Math.max(...steps.map((s) => s.rssMiB)),
@@ -301,7 +322,8 @@ await Promise.all([stop(bare), stop(app)]);
 
 console.log(
   `\n${'workload'.padEnd(10)} ${'held req/s'.padStart(10)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ` +
-    `${'errors'.padStart(6)} ${'peak RSS MiB'.padStart(12)}   first step past the limit`,
+    `${'errors'.padStart(6)} ${'CPU µs/req'.padStart(10)} ${'peak RSS MiB'.padStart(12)}   first step past the limit` +
+    ' (CPU: over every step)',
 );
 for (const r of results) {
   const h = r.held;
@@ -311,13 +333,23 @@ for (const r of results) {
       : `${r.broke.rate}/s: got ${r.broke.achieved.toFixed(0)}/s, p99 ${r.broke.p99} ms, ${r.broke.errors} errors`;
   console.log(
     `${r.name.padEnd(10)} ${(h ? h.achieved.toFixed(0) : '-').padStart(10)} ${String(h?.p50 ?? '-').padStart(7)} ` +
-      `${String(h?.p99 ?? '-').padStart(7)} ${String(h?.errors ?? '-').padStart(6)} ${r.peakRss.toFixed(0).padStart(12)}   ${broke}`,
+      `${String(h?.p99 ?? '-').padStart(7)} ${String(h?.errors ?? '-').padStart(6)} ` +
+      `${r.cpuUs.toFixed(0).padStart(10)} ${r.peakRss.toFixed(0).padStart(12)}   ${broke}`,
   );
 }
 const [bareResult, mixedResult] = results;
+// CPU per request falls as the rate rises (fixed costs of waking up per request), so the two
+// workloads are compared step by step at the same target rate
+const sameRate = mixedResult.steps
+  .map((m) => [m, bareResult.steps.find((b) => b.rate === m.rate)])
+  .filter(([, b]) => b !== undefined)
+  .map(([m, b]) => `${m.rate}/s ${(m.cpuUs / b.cpuUs).toFixed(1)}×`);
+console.log(
+  `\nmixed workload's server CPU per request against the bare route's at the same rate: ${sameRate.join(', ')}`,
+);
 if (bareResult.held && mixedResult.held) {
   console.log(
-    `\nmixed workload held ${((mixedResult.held.achieved / bareResult.held.achieved) * 100).toFixed(0)}% ` +
+    `mixed workload held ${((mixedResult.held.achieved / bareResult.held.achieved) * 100).toFixed(0)}% ` +
       `of the bare route's rate; errors below the held rate: ${mixedResult.erroredBelow ? 'YES' : '0'}`,
   );
 }

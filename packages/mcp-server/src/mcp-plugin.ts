@@ -16,6 +16,7 @@ import {
   MCP_ENDPOINT_PATH,
   mcpDiscovery,
 } from './discovery.js';
+import { DispatchTransport, plainRequest } from './dispatch-transport.js';
 import { MCP_METHOD_SCOPES } from './tool-catalog.js';
 
 /** An `onRequest` hook that answers 401 (with `WWW-Authenticate: Bearer`) for a bad token. */
@@ -64,7 +65,29 @@ const METHOD_NOT_ALLOWED = {
 };
 
 /**
- * Serves one JSON-RPC POST: a new server and transport for this request only (stateless,
+ * The MCP server of one request: its tools bound to the verified token's owner and scopes, each
+ * call audited against that token, and failures mapped (and logged) through this request.
+ */
+function requestServer(options: McpPluginOptions, request: FastifyRequest) {
+  const principal = options.principalOf(request);
+  if (principal === null) {
+    throw new Error('the bearer guard let a request through without its owner');
+  }
+  const { user, tokenId, scopes } = principal;
+  const { audit } = options;
+  return buildMcpServer({
+    services: options.services,
+    actor: { id: user.id, plan: user.plan },
+    scopes,
+    ...(audit && { audit: (call) => audit({ ...call, tokenId, userId: user.id }) }),
+    toProblem: (error) => options.toProblem(error, request),
+    info: options.info ?? DEFAULT_SERVER_INFO,
+  });
+}
+
+/**
+ * Serves one JSON-RPC POST that is not the common case (see `plainRequest`): a new server and
+ * transport for this request only (stateless,
  * `sessionIdGenerator: undefined`, JSON responses), over the raw Node request and response
  * (`reply.hijack()`), closed when the response closes.
  */
@@ -73,20 +96,7 @@ async function serveMcpRequest(
   request: FastifyRequest,
   reply: FastifyReply,
 ): Promise<void> {
-  const principal = options.principalOf(request);
-  if (principal === null) {
-    throw new Error('the bearer guard let a request through without its owner');
-  }
-  const { user, tokenId, scopes } = principal;
-  const { audit } = options;
-  const server = buildMcpServer({
-    services: options.services,
-    actor: { id: user.id, plan: user.plan },
-    scopes,
-    ...(audit && { audit: (call) => audit({ ...call, tokenId, userId: user.id }) }),
-    toProblem: (error) => options.toProblem(error, request),
-    info: options.info ?? DEFAULT_SERVER_INFO,
-  });
+  const server = requestServer(options, request);
   const transport = new StreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
     enableJsonResponse: true,
@@ -142,6 +152,34 @@ function scopeCheck(options: McpPluginOptions) {
 }
 
 const mcpRoutes: FastifyPluginAsync<McpPluginOptions> = async (app, options) => {
+  /**
+   * Serves the common case ({@link plainRequest}): the request's server, connected to a
+   * {@link DispatchTransport} instead of the SDK's HTTP transport, answers the JSON the SDK's
+   * transport writes for it (status 200, `Content-Type: application/json`, the JSON-RPC
+   * response), without a web `Request`/`Response` pair and its conversions from and to Node's.
+   * The server is built per request as before (its tools are bound to the token's owner and
+   * its problems logged through this request) and left to the garbage collector: closing it
+   * would only build a "connection closed" error for requests it has none of. Everything else
+   * goes to {@link serveMcpRequest}.
+   */
+  const serve = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    const message = plainRequest(request);
+    if (message === null) return serveMcpRequest(options, request, reply);
+    const server = requestServer(options, request);
+    const transport = new DispatchTransport();
+    await server.connect(transport);
+    const answer = await transport.dispatch(message, {
+      requestInfo: { headers: request.headers as Record<string, string | string[] | undefined> },
+    });
+    const body = JSON.stringify(answer);
+    reply.hijack();
+    reply.raw.writeHead(200, {
+      'content-type': 'application/json',
+      'content-length': Buffer.byteLength(body),
+    });
+    reply.raw.end(body);
+  };
+
   const info = options.info ?? DEFAULT_SERVER_INFO;
   const discovery = mcpDiscovery(options, info);
   const rateLimit =
@@ -163,7 +201,7 @@ const mcpRoutes: FastifyPluginAsync<McpPluginOptions> = async (app, options) => 
     config: rateLimit,
     onRequest: options.guard,
     preHandler: scopeCheck(options),
-    handler: (request, reply) => serveMcpRequest(options, request, reply),
+    handler: serve,
   });
 
   app.route({

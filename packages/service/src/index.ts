@@ -54,6 +54,7 @@ export {
 } from './http/logging.js';
 export { toProblem } from './http/problem.js';
 export { registerSharedRateLimit } from './http/rate-limit.js';
+export { mapperAnswers } from './http/serializers.js';
 export {
   createServiceMetrics,
   errorCode,

@@ -43,6 +43,39 @@ const PLAIN_KEY = /^[\x20-\x7e]{1,200}$/;
 const storedKey = (key: string) =>
   PLAIN_KEY.test(key) ? key : `sha256:${createHash('sha256').update(key).digest('hex')}`;
 
+/** The row `rate-limiter-flexible`'s upsert inserts (`VALUES ($1, $2, $3)`). */
+const UPSERT_VALUES = 'VALUES ($1, $2, $3)';
+/**
+ * The same row, selected beside `set_config('synchronous_commit', 'off', true)`: the statement's
+ * own transaction then commits without waiting for its WAL record to reach the disk.
+ */
+const UPSERT_VALUES_ASYNC_COMMIT =
+  "SELECT $1::varchar, $2::integer, $3::bigint FROM (SELECT set_config('synchronous_commit', 'off', true)) AS async_commit";
+
+/**
+ * The pool as `rate-limiter-flexible` sees it, with its counter upserts committed asynchronously
+ * (`synchronous_commit` off for that statement's transaction only). A request that adds to a
+ * counter waits for the statement, no longer for a disk flush of it: a crash of the database
+ * server may forget the last fraction of a second of additions, which a rate limit or a login
+ * throttle can afford (a quota, counted elsewhere, cannot). Every other statement, and every
+ * other user of the pool, keeps synchronous commits; the answer and the atomicity of the
+ * `INSERT … ON CONFLICT` are unchanged.
+ */
+function asynchronousCommits(pool: Pick<Database, 'pool'>['pool']) {
+  return {
+    query(query: { text: string; values?: unknown[]; name?: string }) {
+      if (!query.name?.includes('rlflx-upsert') || !query.text.includes(UPSERT_VALUES)) {
+        return pool.query(query);
+      }
+      return pool.query({
+        ...query,
+        name: `${query.name}:async-commit`,
+        text: query.text.replace(UPSERT_VALUES, UPSERT_VALUES_ASYNC_COMMIT),
+      });
+    },
+  };
+}
+
 /**
  * Creates a {@link SharedCounter} over the store's `rate_limits` table (migration 0006) on either
  * engine. A key of other than printable ASCII, or longer than 200 characters, is counted under its
@@ -66,7 +99,7 @@ export function createSharedCounter(
     throw new StoreError('invalid_input', 'durationSeconds and points must be positive');
   }
   const limiter = new RateLimiterPostgres({
-    storeClient: database.pool,
+    storeClient: asynchronousCommits(database.pool),
     storeType: 'pool',
     tableName: 'rate_limits',
     ...(database.schema ? { schemaName: database.schema } : {}),

@@ -64,6 +64,24 @@ describe.each(backends)('shared counters on $name', (backend) => {
     expect(await two.peek('k1')).toEqual({ consumed: 0, msBeforeReset: 0 });
   });
 
+  it('commits an addition asynchronously and leaves the pool’s connections synchronous', async () => {
+    const single = await database.connectAgain({ max: 1 });
+    try {
+      const counter = createSharedCounter(single, {
+        keyPrefix: 'async',
+        points: 5,
+        durationSeconds: 60,
+      });
+      expect((await counter.add('k')).consumed).toBe(1);
+      expect((await counter.add('k', 2)).consumed).toBe(3);
+      // the one connection ran the upserts; its own setting (other statements) is untouched
+      const shown = await single.pool.query('show synchronous_commit');
+      expect(shown.rows[0].synchronous_commit).toBe('on');
+    } finally {
+      await single.close();
+    }
+  });
+
   it('starts a new window once the old one has ended', async () => {
     const counter = createSharedCounter(database, {
       keyPrefix: 'short',

@@ -11,8 +11,8 @@ import type { CounterFactory } from '../deps.js';
  * A `@fastify/rate-limit` store over the database's shared counters: every process counts a
  * user's requests in the same row (`rate_limits`), so N processes together allow `max` per
  * window, not N × `max` (give or take what each counts locally within 100 ms, see
- * `batchCounter`: one database write per user per 100 ms, not one per request). One counter per
- * window length, created on first use.
+ * `batchCounter`: one database write per user per 100 ms, not one per request, and below half the
+ * limit a request does not wait for it). One counter per window length, created on first use.
  */
 function sharedStore(counters: CounterFactory): FastifyRateLimitStoreCtor {
   const byWindow = new Map<number, SharedCounter>();
@@ -25,6 +25,9 @@ function sharedStore(counters: CounterFactory): FastifyRateLimitStoreCtor {
           points: Math.max(1, max),
           durationSeconds: timeWindow / 1000,
         }),
+        // below half the limit a due write does not hold the request up (an isolated request
+        // would otherwise wait for a database round trip every time); near the limit it does
+        { waitFrom: Math.floor(max / 2) },
       );
       byWindow.set(timeWindow, counter);
     }

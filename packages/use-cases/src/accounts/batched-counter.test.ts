@@ -58,6 +58,33 @@ describe('batchCounter', () => {
     expect((await two.add('u')).consumed).toBe(5); // its pending one and this one written
   });
 
+  it('below waitFrom, answers a due addition from its tally while the write goes on', async () => {
+    const clock = { t: 0 };
+    const { counter, writes } = sharedCounter(60_000, clock);
+    let release = () => {};
+    const held: SharedCounter = {
+      ...counter,
+      async add(key, points) {
+        // the second write is held until released: an addition that waited for it would hang
+        if (writes.length === 1) await new Promise<void>((resolve) => (release = resolve));
+        return counter.add(key, points);
+      },
+    };
+    const batched = batchCounter(held, { syncMs: 100, waitFrom: 3, now: () => clock.t });
+    expect((await batched.add('u')).consumed).toBe(1); // the first addition waits
+    clock.t += 150;
+    expect((await batched.add('u')).consumed).toBe(2); // due, below 3: not waited for
+    expect((await batched.add('u')).consumed).toBe(3); // the write under way still counts
+    release();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect((await counter.peek('u')).consumed).toBe(2);
+    clock.t += 150;
+    // due again at a tally of 4 (not below 3): waits, and the shared count has every addition
+    expect((await batched.add('u')).consumed).toBe(4);
+    expect((await counter.peek('u')).consumed).toBe(4);
+    expect(writes).toEqual([1, 1, 2]);
+  });
+
   it('starts over when the shared window has ended', async () => {
     const clock = { t: 0 };
     const { counter } = sharedCounter(1_000, clock);

@@ -11,6 +11,14 @@ export interface BatchCounterOptions {
   readonly maxKeys?: number;
   /** Clock in milliseconds; default `Date.now`. */
   readonly now?: () => number;
+  /**
+   * The count from which a due write is waited for. Below it, an addition that falls due for a
+   * write starts the write and answers at once from the local tally (the write's answer updates
+   * the tally for the next addition), so a request far from its limit never waits for the
+   * database; from it on, the addition waits and answers the shared count, as every due addition
+   * does with the default 0. A key's first addition in a process always waits.
+   */
+  readonly waitFrom?: number;
 }
 
 /** Default batching interval of {@link batchCounter}: 100 ms. */
@@ -21,6 +29,8 @@ interface LocalWindow {
   shared: number;
   /** Additions not yet written. */
   pending: number;
+  /** Additions of the write under way. */
+  inFlight: number;
   /** When the window ends (epoch ms). */
   endsAt: number;
   /** When the additions were last written (epoch ms). */
@@ -33,10 +43,12 @@ interface LocalWindow {
  * Puts a local tally in front of a {@link SharedCounter}, so that a busy key costs one database
  * write per `syncMs` per process instead of one per request (the per-user request limit is
  * counted on every signed-in request). A key's first addition in a process, and any addition
- * after `syncMs`, waits for the write and answers the shared count; additions in between answer
- * the last shared count plus the local ones and are written with the next write. Across P
- * processes a window can so admit at most what P processes count within `syncMs` beyond the
- * limit; with `syncMs` 0 every addition is written and the count is exact.
+ * after `syncMs`, writes the additions counted so far: it waits for the write and answers the
+ * shared count, except while the local tally is below `waitFrom`, where it answers the tally and
+ * the write goes on in the background (see {@link BatchCounterOptions.waitFrom}). Additions in
+ * between answer the last shared count plus the local ones and are written with the next write.
+ * Across P processes a window can so admit at most what P processes count within `syncMs`
+ * beyond the limit; with `syncMs` 0 every addition is written and the count is exact.
  *
  * @example
  * const requests = batchCounter(counters({ keyPrefix: 'requests', points: 300, durationSeconds: 60 }));
@@ -51,18 +63,23 @@ export function batchCounter(
   const now = options.now ?? Date.now;
   const windows = new Map<string, LocalWindow>();
 
+  const waitFrom = options.waitFrom ?? 0;
+
   const write = (key: string, local: LocalWindow): Promise<void> => {
     const points = local.pending;
     local.pending = 0;
+    local.inFlight = points;
     local.writing = counter.add(key, points).then(
       (state) => {
         local.shared = state.consumed;
+        local.inFlight = 0;
         local.endsAt = now() + state.msBeforeReset;
         local.syncedAt = now();
         local.writing = undefined;
       },
       (error: unknown) => {
         local.pending += points;
+        local.inFlight = 0;
         local.writing = undefined;
         throw error;
       },
@@ -71,7 +88,7 @@ export function batchCounter(
   };
 
   const state = (local: LocalWindow): CounterState => ({
-    consumed: local.shared + local.pending,
+    consumed: local.shared + local.inFlight + local.pending,
     msBeforeReset: Math.max(0, local.endsAt - now()),
   });
 
@@ -87,13 +104,28 @@ export function batchCounter(
           const oldest = windows.keys().next().value;
           if (oldest !== undefined) windows.delete(oldest);
         }
-        local = { shared: 0, pending: points, endsAt: 0, syncedAt: 0, writing: undefined };
+        local = {
+          shared: 0,
+          pending: points,
+          inFlight: 0,
+          endsAt: 0,
+          syncedAt: 0,
+          writing: undefined,
+        };
         windows.set(key, local);
         await write(key, local);
         return state(local);
       }
       local.pending += points;
-      if (!local.writing && now() - local.syncedAt >= syncMs) await write(key, local);
+      if (!local.writing && now() - local.syncedAt >= syncMs) {
+        const estimate = state(local);
+        if (estimate.consumed < waitFrom) {
+          // a failed write keeps its additions pending for the next one
+          write(key, local).catch(() => {});
+          return estimate;
+        }
+        await write(key, local);
+      }
       return state(local);
     },
     peek: (key) => counter.peek(key),

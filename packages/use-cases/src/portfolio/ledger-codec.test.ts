@@ -1,4 +1,4 @@
-import type { NewTransaction } from '@svc/portfolio';
+import { type NewTransaction, Transaction } from '@svc/portfolio';
 import type { Transaction as StoredTransaction } from '@svc/portfolio-store';
 import { describe, expect, it } from 'vitest';
 import { decodeTransaction, encodeTransaction, toLedgerTransaction } from './ledger-codec.js';
@@ -60,6 +60,9 @@ describe('ledger codec', () => {
   ])('stores a %s field by field in its own column', (_type, tx, columns) => {
     const row = stored(tx);
     expect(row).toMatchObject(columns);
+    // REST writes the decoded row without a zod pass (mapperAnswers): exactly a Transaction
+    const decoded = decodeTransaction(row);
+    expect(Transaction.strict().parse(decoded)).toEqual(decoded);
   });
 
   it('decodes to the input, fields absent (not null) when unused', () => {

@@ -73,6 +73,20 @@ export function createPortfolioService(deps: PortfolioServiceDeps) {
     return portfolio;
   }
 
+  /**
+   * The ownership check of a read filtered by portfolio, made after the read: every row of
+   * holdings, cash and transactions carries its owner's `user_id`, so rows found for
+   * (`userId`, `portfolioId`) prove the portfolio is the user's, and only an empty answer needs
+   * the portfolio looked up (empty, or `not_found`). One query per read instead of two.
+   */
+  async function requireOwnerOfEmpty(
+    userId: string,
+    portfolioId: string | undefined,
+    rows: readonly unknown[],
+  ): Promise<void> {
+    if (portfolioId !== undefined && rows.length === 0) await requirePortfolio(userId, portfolioId);
+  }
+
   const revalueOne = (userId: string, portfolioId: string, at: Date) =>
     revaluePortfolio(deps, userId, portfolioId, at);
 
@@ -114,8 +128,9 @@ export function createPortfolioService(deps: PortfolioServiceDeps) {
      * @throws UseCaseError `not_found` for a `portfolioId` the user does not own.
      */
     async listHoldings(userId: string, options: { portfolioId?: string } = {}): Promise<Holding[]> {
-      if (options.portfolioId !== undefined) await requirePortfolio(userId, options.portfolioId);
-      return (await repos.positions.listHoldings(userId, options)).map(toHolding);
+      const rows = await repos.positions.listHoldings(userId, options);
+      await requireOwnerOfEmpty(userId, options.portfolioId, rows);
+      return rows.map(toHolding);
     },
 
     /** The stored cash positions, like {@link listHoldings}. @throws UseCaseError `not_found`. */
@@ -123,8 +138,9 @@ export function createPortfolioService(deps: PortfolioServiceDeps) {
       userId: string,
       options: { portfolioId?: string } = {},
     ): Promise<CashPosition[]> {
-      if (options.portfolioId !== undefined) await requirePortfolio(userId, options.portfolioId);
-      return (await repos.positions.listCash(userId, options)).map(toCashPosition);
+      const rows = await repos.positions.listCash(userId, options);
+      await requireOwnerOfEmpty(userId, options.portfolioId, rows);
+      return rows.map(toCashPosition);
     },
 
     /**
@@ -138,11 +154,15 @@ export function createPortfolioService(deps: PortfolioServiceDeps) {
       query: TransactionListQuery = {},
     ): Promise<TransactionPage> {
       const storeQuery = toStoreQuery(query);
-      if (storeQuery.portfolioId !== undefined)
-        await requirePortfolio(userId, storeQuery.portfolioId);
       const page = await repos.transactions
         .list(userId, storeQuery)
-        .catch((error: unknown) => fromStoreError(error, 'cursor'));
+        .catch(async (error: unknown) => {
+          // a foreign portfolio answers not_found before a malformed cursor, as it always has
+          if (storeQuery.portfolioId !== undefined)
+            await requirePortfolio(userId, storeQuery.portfolioId);
+          return fromStoreError(error, 'cursor');
+        });
+      await requireOwnerOfEmpty(userId, storeQuery.portfolioId, page.items);
       return { items: page.items.map(decodeTransaction), nextCursor: page.nextCursor };
     },
 
