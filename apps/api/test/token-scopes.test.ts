@@ -198,6 +198,8 @@ describe('token scopes and activity, as agents meet them', () => {
     expect(changed.status).toBe(200);
     expect(await changed.json()).toMatchObject({ scopes: ['moat:read', 'reports:write'] });
     expect((await connect(token.token)).tools).toEqual([
+      'compareEvaluations',
+      'getEvaluationHistory',
       'getMoatEvaluation',
       'listMoatReports',
       'saveMoatReport',
