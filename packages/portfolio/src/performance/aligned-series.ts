@@ -30,21 +30,17 @@ export function alignSeries(
   let cursor = Math.max(0, firstIndexOnOrAfter(dates, fromEpochDay(firstDay - maxAge)) - 1);
   let lastDay = Number.NEGATIVE_INFINITY;
   let lastValue = Number.NaN;
+  let nextDay = dayAt(dates, cursor);
   for (let i = 0; i < length; i++) {
     const day = firstDay + i;
-    while (cursor < dates.length) {
-      const at = toEpochDay(dates[cursor] as string);
-      if (at === undefined) {
-        cursor++;
-        continue;
-      }
-      if (at > day) break;
+    while (nextDay <= day) {
       const value = raw[cursor] as number;
-      if (value > 0 && Number.isFinite(value)) {
-        lastDay = at;
+      if (nextDay > Number.NEGATIVE_INFINITY && value > 0 && Number.isFinite(value)) {
+        lastDay = nextDay;
         lastValue = value;
       }
       cursor++;
+      nextDay = dayAt(dates, cursor);
     }
     const age = day - lastDay;
     if (age <= maxAge) {
@@ -53,6 +49,12 @@ export function alignSeries(
     }
   }
   return { values, ages };
+}
+
+/** Epoch day of `dates[index]`; +∞ past the end; a malformed date reads as −∞ (skipped). */
+function dayAt(dates: readonly string[], index: number): number {
+  if (index >= dates.length) return Number.POSITIVE_INFINITY;
+  return toEpochDay(dates[index] as string) ?? Number.NEGATIVE_INFINITY;
 }
 
 /** Index of the first date ≥ `day` (string order is date order for `YYYY-MM-DD`). */

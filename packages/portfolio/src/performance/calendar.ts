@@ -8,11 +8,10 @@ const DAY_PATTERN = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 /** `YYYY-MM-DD` → days since 1970-01-01; `undefined` when it is not a real calendar day. */
 export function toEpochDay(day: string): number | undefined {
-  const match = DAY_PATTERN.exec(day);
-  if (!match) return undefined;
-  const y = Number(match[1]);
-  const m = Number(match[2]);
-  const d = Number(match[3]);
+  if (day.length !== 10 || !DAY_PATTERN.test(day)) return undefined;
+  const y = digits(day, 0, 4);
+  const m = digits(day, 5, 7);
+  const d = digits(day, 8, 10);
   if (m < 1 || m > 12 || d < 1 || d > daysInMonth(y, m)) return undefined;
   return fromCivil(y, m, d);
 }
@@ -50,6 +49,12 @@ export function monthsBefore(epochDay: number, months: number): number {
 /** December 31 of the year before the year of `epochDay`. */
 export function endOfPreviousYear(epochDay: number): number {
   return fromCivil(toCivil(epochDay).y - 1, 12, 31);
+}
+
+function digits(text: string, from: number, to: number): number {
+  let value = 0;
+  for (let i = from; i < to; i++) value = value * 10 + text.charCodeAt(i) - 48;
+  return value;
 }
 
 function daysInMonth(y: number, m: number): number {

@@ -26,10 +26,7 @@ interface Step {
   readonly withdraw: number;
 }
 
-function ledgerOf(
-  plan: readonly Step[],
-  priceOn: (offset: number) => number,
-): LedgerTransaction[] {
+function ledgerOf(plan: readonly Step[], priceOn: (offset: number) => number): LedgerTransaction[] {
   const ledger: LedgerTransaction[] = [];
   for (const step of [...plan].sort((a, b) => a.day - b.day)) {
     const day = plus(D0, step.day);

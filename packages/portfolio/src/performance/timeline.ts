@@ -83,6 +83,9 @@ interface HoldingState {
   readonly price: AlignedSeries;
   /** Currency of the price series (a close in another currency is cross-converted). */
   readonly quoteCurrency: string;
+  /** EUR rates of the holding's currency and of the quote currency, aligned. */
+  readonly rate: AlignedSeries;
+  readonly quoteRate: AlignedSeries;
   units: number;
   prevLocal: number;
   inLocal: number;
@@ -95,6 +98,7 @@ class Walk {
   readonly holdings = new Map<string, HoldingState>();
   readonly implicit: boolean;
   private readonly cash = new Map<string, number>();
+  private readonly exposed = new Set<string>();
   private readonly rates = new Map<string, AlignedSeries>();
   private next = 0;
   private portfolioIn = 0;
@@ -144,11 +148,12 @@ class Walk {
     if (state === undefined) {
       const series = this.inputs.prices.get(symbol);
       const quoteCurrency = series?.currency ?? currency;
-      this.rate(quoteCurrency);
       state = {
         track: { ...newTrack(this.length), symbol, currency },
         price: alignSeries(series, this.firstDay, this.length, this.maxAge),
         quoteCurrency,
+        rate: this.rate(currency),
+        quoteRate: this.rate(quoteCurrency),
         units: 0,
         prevLocal: 0,
         inLocal: 0,
@@ -277,16 +282,18 @@ class Walk {
     const track = this.portfolio;
     let total = 0;
     let totalPrev = 0;
-    const exposed = new Set<string>();
+    const exposed = this.exposed;
+    exposed.clear();
     for (const state of this.holdings.values()) {
       const local = this.valueHolding(state, i, weekday);
-      const { currency } = state.track;
       if (state.units !== 0) {
-        exposed.add(currency);
+        exposed.add(state.track.currency);
         exposed.add(state.quoteCurrency);
+        const rates = state.rate.values;
+        const prev = i > 0 ? (rates[i - 1] as number) : Number.NaN;
+        totalPrev += local / (Number.isNaN(prev) ? (rates[i] as number) : prev);
       }
       total += state.track.valueEur[i] as number;
-      totalPrev += this.prevEur(local, currency, i);
       const last = state.track.missing.at(-1);
       if (last?.index === i && last.code === 'missing_price' && track.missing.at(-1)?.index !== i) {
         track.missing.push(last);
@@ -351,9 +358,10 @@ class Walk {
       this.checkRate(track, track.currency, i, weekday);
     }
     const local = held ? state.units * price : 0;
-    track.valueEur[i] = held ? this.eur(local, track.currency, i) : 0;
-    track.inEur[i] = flows ? this.eur(state.inLocal, track.currency, i) : 0;
-    track.outEur[i] = flows ? this.eur(state.outLocal, track.currency, i) : 0;
+    const rate = state.rate.values[i] as number;
+    track.valueEur[i] = held ? local / rate : 0;
+    track.inEur[i] = flows ? state.inLocal / rate : 0;
+    track.outEur[i] = flows ? state.outLocal / rate : 0;
     track.numLocal[i] = local + state.outLocal;
     track.denLocal[i] = state.prevLocal + state.inLocal;
     state.prevLocal = local;
