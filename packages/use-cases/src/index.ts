@@ -76,6 +76,14 @@ export {
 } from './portfolio/isin-symbols.js';
 export { MAX_CACHED_MARKET_DATA_AGE_DAYS } from './portfolio/market-inputs.js';
 export {
+  HoldingPerformance,
+  HoldingPerformanceSummary,
+  PerformanceQuery,
+  PortfolioPerformance,
+  ReturnFigure,
+  ValuePoint,
+} from './portfolio/performance-schemas.js';
+export {
   createPortfolioService,
   type ImportBrokerCsvOptions,
   type PortfolioService,
