@@ -36,11 +36,11 @@ export async function gatherPerformanceMarketData(
   const prices = new Map<string, DailySeries>();
   const eurRates = new Map<string, DailySeries>();
   const estimatedDays = new Map<string, number>();
-  const first = ledger.reduce(
-    (min, tx) => (tx.executedAt < min ? tx.executedAt : min),
-    `${end}T23:59:59Z`,
+  const firstMs = ledger.reduce(
+    (min, tx) => Math.min(min, Date.parse(tx.executedAt)),
+    Date.parse(`${end}T23:59:59Z`),
   );
-  const from = daysBefore(utcDay(new Date(first)), 1);
+  const from = daysBefore(utcDay(new Date(firstMs)), 1);
   if (from > end) return { prices, eurRates, estimatedDays };
   const symbols = new Set<string>();
   const currencies = new Set<string>();

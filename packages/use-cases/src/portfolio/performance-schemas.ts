@@ -159,6 +159,11 @@ const Header = {
     .describe(
       'recorded: deposits and withdrawals are the external flows; implicit: no deposit recorded, each purchase not covered by cash is funded from outside',
     ),
+  estimatedCloses: z
+    .array(z.object({ symbol: z.string(), days: z.number().int() }))
+    .describe(
+      'Symbols valued on some days with a close reconstructed from a total-return series (dividend adjustment removed, within a stated error): the price history had no actual close',
+    ),
   computedAt: z.iso.datetime().describe('When the figures were computed'),
   series: z.array(ValuePoint).optional().describe('With `series` other than none'),
 };

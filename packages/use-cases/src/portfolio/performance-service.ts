@@ -5,6 +5,7 @@ import {
   measurePeriod,
   type PeriodPerformance,
   PortfolioError,
+  type ResolvedPeriod,
   type ReturnFigure,
   resolvePeriod,
   type Timeline,
@@ -41,20 +42,25 @@ export interface PerformanceFlowDeps extends PerformanceMarketDeps {
  * again; a new transaction (another ledger fingerprint) or a new day builds it afresh.
  */
 export function createPerformanceFlow(deps: PerformanceFlowDeps) {
-  const timelines = new LRUCache<string, Promise<Timeline>>({ max: TIMELINE_CACHE_ENTRIES });
+  const timelines = new LRUCache<string, Promise<Built>>({ max: TIMELINE_CACHE_ENTRIES });
 
-  const timelineOf = (portfolioId: string, ledger: readonly LedgerTransaction[], today: string) => {
+  const timelineOf = (
+    portfolioId: string,
+    ledger: readonly LedgerTransaction[],
+    today: string,
+  ): Promise<Built> => {
     const key = `${portfolioId} ${today} ${fingerprint(ledger)}`;
     let pending = timelines.get(key);
     if (pending === undefined) {
-      pending = gatherPerformanceMarketData(deps, ledger, today).then((market) =>
-        buildTimeline({
+      pending = gatherPerformanceMarketData(deps, ledger, today).then((market) => ({
+        timeline: buildTimeline({
           transactions: ledger,
           prices: market.prices,
           eurRates: market.eurRates,
           end: today,
         }),
-      );
+        estimatedCloses: [...market.estimatedDays].map(([symbol, days]) => ({ symbol, days })),
+      }));
       timelines.set(key, pending);
       pending.catch(() => timelines.delete(key));
     }
@@ -76,9 +82,10 @@ export function createPerformanceFlow(deps: PerformanceFlowDeps) {
       });
     }
     const now = deps.now();
-    const timeline = await timelineOf(portfolioId, ledger, utcDay(now));
+    const { timeline, estimatedCloses } = await timelineOf(portfolioId, ledger, utcDay(now));
     const period = resolveChecked(parsed.data, timeline);
-    return { timeline, period, query: parsed.data, computedAt: now.toISOString() };
+    const computedAt = now.toISOString();
+    return { portfolioId, timeline, period, query: parsed.data, computedAt, estimatedCloses };
   };
 
   return {
@@ -88,10 +95,11 @@ export function createPerformanceFlow(deps: PerformanceFlowDeps) {
       ledger: readonly LedgerTransaction[],
       query: unknown,
     ): Promise<PortfolioPerformance> {
-      const { timeline, period, query: q, computedAt } = await prepare(portfolioId, ledger, query);
+      const prepared = await prepare(portfolioId, ledger, query);
+      const { timeline, period, query: q } = prepared;
       const figures = measurePeriod(timeline, timeline.portfolio, period);
       return {
-        ...header(portfolioId, timeline, figures, period.period, computedAt),
+        ...header(prepared, figures),
         ...publish(figures),
         holdings: [...timeline.holdings.values()]
           .map((h) => ({ track: h, figures: measurePeriod(timeline, h, period) }))
@@ -118,14 +126,15 @@ export function createPerformanceFlow(deps: PerformanceFlowDeps) {
       ledger: readonly LedgerTransaction[],
       query: unknown,
     ): Promise<HoldingPerformance> {
-      const { timeline, period, query: q, computedAt } = await prepare(portfolioId, ledger, query);
+      const prepared = await prepare(portfolioId, ledger, query);
+      const { timeline, period, query: q } = prepared;
       const wanted = symbol.toUpperCase();
       const track = [...timeline.holdings.values()].find((h) => h.symbol === wanted);
       if (!track)
         throw new UseCaseError('not_found', `portfolio ${portfolioId} never held ${wanted}`);
       const figures = measurePeriod(timeline, track, period);
       return {
-        ...header(portfolioId, timeline, figures, period.period, computedAt),
+        ...header(prepared, figures, track.symbol),
         symbol: track.symbol,
         holdingCurrency: track.currency,
         ...publish(figures),
@@ -133,6 +142,12 @@ export function createPerformanceFlow(deps: PerformanceFlowDeps) {
       };
     },
   };
+}
+
+/** A timeline and the symbols whose closes were partly reconstructed (see `DailyCloses`). */
+interface Built {
+  readonly timeline: Timeline;
+  readonly estimatedCloses: { symbol: string; days: number }[];
 }
 
 /** The flow's type: {@link createPerformanceFlow}'s result. */
@@ -156,21 +171,29 @@ function resolveChecked(query: PerformanceQuery, timeline: Timeline) {
 }
 
 function header(
-  portfolioId: string,
-  timeline: Timeline,
+  prepared: {
+    portfolioId: string;
+    timeline: Timeline;
+    period: ResolvedPeriod;
+    computedAt: string;
+    estimatedCloses: Built['estimatedCloses'];
+  },
   figures: PeriodPerformance,
-  period: PortfolioPerformance['period'],
-  computedAt: string,
+  symbol?: string,
 ) {
+  const { timeline, computedAt } = prepared;
   return {
-    portfolioId,
+    portfolioId: prepared.portfolioId,
     currency: 'EUR' as const,
-    period,
+    period: prepared.period.period,
     from: figures.from,
     to: figures.to,
     days: figures.days,
     clampedToInception: figures.clampedToInception,
     cashFlowBasis: timeline.cashFlowBasis,
+    estimatedCloses: prepared.estimatedCloses.filter(
+      (e) => symbol === undefined || e.symbol === symbol,
+    ),
     computedAt,
   };
 }
