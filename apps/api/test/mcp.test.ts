@@ -6,7 +6,10 @@ import { MoatEvaluation } from '@svc/schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BASE_URL, createTestContext, registerUser, type TestContext } from './helpers.js';
 
-/** The tool names of interface spec 4.5, written out independently of `@svc/mcp-server`. */
+/**
+ * The tool names of interface spec 4.5 plus issue 20's `getPortfolioPerformance`, written out
+ * independently of `@svc/mcp-server`.
+ */
 const SPEC_TOOLS = [
   'listPortfolios',
   'listHoldings',
@@ -16,6 +19,7 @@ const SPEC_TOOLS = [
   'listMoatReports',
   'screenMoat',
   'saveMoatReport',
+  'getPortfolioPerformance',
 ];
 
 async function freePort(): Promise<number> {

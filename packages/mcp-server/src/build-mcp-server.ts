@@ -2,7 +2,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { DEFAULT_SERVER_INFO, type McpServerDeps } from './deps.js';
 import { ToolRegistry } from './tool-registry.js';
 import { registerMoatTools } from './tools/moat-tools.js';
-import { registerPortfolioTools } from './tools/portfolio-tools.js';
+import { registerPerformanceTool, registerPortfolioTools } from './tools/portfolio-tools.js';
 
 /**
  * Builds the MCP server for ONE request of one user (stateless: the HTTP plugin builds a new
@@ -21,5 +21,6 @@ export function buildMcpServer(deps: McpServerDeps): Server {
   const tools = new ToolRegistry(deps.info ?? DEFAULT_SERVER_INFO, deps.toProblem);
   registerPortfolioTools(tools, deps);
   registerMoatTools(tools, deps);
+  registerPerformanceTool(tools, deps);
   return tools.server;
 }

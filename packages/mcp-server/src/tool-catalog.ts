@@ -1,4 +1,4 @@
-/** Names of the MCP tools, exactly as interface spec 4.5 lists them. */
+/** Names of the MCP tools: interface spec 4.5's, then `getPortfolioPerformance` (issue 20). */
 export const MCP_TOOL_NAMES = [
   'listPortfolios',
   'listHoldings',
@@ -8,6 +8,7 @@ export const MCP_TOOL_NAMES = [
   'listMoatReports',
   'screenMoat',
   'saveMoatReport',
+  'getPortfolioPerformance',
 ] as const;
 
 /** One of {@link MCP_TOOL_NAMES}. */
@@ -68,5 +69,14 @@ export const MCP_TOOLS: Readonly<Record<McpToolName, McpToolText>> = {
     description:
       "Stores an evaluation in the user's report library with optional tags; pass the evaluation " +
       'as an object (evaluation) or as a JSON string (evaluationJson). Answers { id }.',
+  },
+  getPortfolioPerformance: {
+    title: 'Get portfolio performance',
+    description:
+      'Time-weighted (TWR) and money-weighted (XIRR) returns of a portfolio in EUR, as fractions ' +
+      'with their basis (cumulative or annualised), the currency effect apart, income and costs, ' +
+      'and the same per holding. period: 1M, 3M, YTD, 1Y, 3Y, inception (default) or custom ' +
+      'with from/to (YYYY-MM-DD). A return needing a missing price or rate is unavailable with ' +
+      'the reason and first missing date, never 0.',
   },
 };

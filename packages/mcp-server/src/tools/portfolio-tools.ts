@@ -1,5 +1,6 @@
 import { CashPosition, Holding, Portfolio } from '@svc/portfolio';
 import { PortfolioId } from '@svc/schemas';
+import { PerformanceQuery, PortfolioPerformance } from '@svc/use-cases';
 import { z } from 'zod';
 import type { McpServerDeps } from '../deps.js';
 import { MCP_TOOLS } from '../tool-catalog.js';
@@ -23,6 +24,10 @@ const PortfolioFilter = z.object({
 const PortfoliosOutput = z.object({ portfolios: z.array(Portfolio) });
 const HoldingsOutput = z.object({ holdings: z.array(Holding) });
 const CashOutput = z.object({ cash: z.array(CashPosition) });
+/** `getPortfolioPerformance` input: the REST query (value series included) plus the portfolio. */
+const PerformanceInput = PerformanceQuery.extend({ portfolioId: PortfolioId });
+/** The flow's `PortfolioPerformance`, unnamed at the top (an outputSchema must be an object, not a $ref). */
+const PerformanceOutput = z.object(PortfolioPerformance.shape);
 
 /**
  * Registers `listPortfolios`, `listHoldings {portfolioId?}` and `listCash {portfolioId?}`
@@ -73,5 +78,26 @@ export function registerPortfolioTools(server: ToolRegistry, deps: McpServerDeps
       runTool(toProblem, async () => ({
         cash: await portfolios.listCash(actor.id, { portfolioId }),
       })),
+  );
+}
+
+/**
+ * Registers `getPortfolioPerformance {portfolioId, period?, from?, to?, series?}` (issue 20): the
+ * performance flow of `@svc/use-cases`, the same as `GET /api/portfolios/{id}/performance`.
+ * Registered after the spec's tools, so `tools/list` follows `MCP_TOOL_NAMES`.
+ */
+export function registerPerformanceTool(server: ToolRegistry, deps: McpServerDeps): void {
+  const { services, actor, toProblem } = deps;
+  const { portfolios } = services;
+  server.registerTool(
+    'getPortfolioPerformance',
+    {
+      ...MCP_TOOLS.getPortfolioPerformance,
+      inputSchema: PerformanceInput,
+      outputSchema: PerformanceOutput,
+      annotations: STORED_READ,
+    },
+    ({ portfolioId, ...query }) =>
+      runTool(toProblem, () => portfolios.getPerformance(actor.id, portfolioId, query)),
   );
 }

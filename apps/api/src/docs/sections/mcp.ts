@@ -67,7 +67,7 @@ export function mcp({ baseUrl, accountUrl }: DocsAddresses): SectionText {
       ],
       quotas: QUOTAS,
       notes: [
-        'Tools: listPortfolios, listHoldings {portfolioId?}, listCash {portfolioId?}, getMoatEvaluation {symbol, fresh?}, generateMoatNarrative {symbol?, evaluation?, language}, listMoatReports {tags?}, screenMoat, saveMoatReport.',
+        'Tools: listPortfolios, listHoldings {portfolioId?}, listCash {portfolioId?}, getMoatEvaluation {symbol, fresh?}, generateMoatNarrative {symbol?, evaluation?, language}, listMoatReports {tags?}, screenMoat, saveMoatReport, getPortfolioPerformance {portfolioId, period?, from?, to?, series?}.',
         'Agents should use MCP (not REST) for portfolio reads; REST needs a browser session.',
         'Fresh evaluations and narratives consume the same quotas as the web application.',
       ],

@@ -6,6 +6,7 @@ import {
   type PortfolioService,
 } from '@svc/use-cases';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { jsonResponse } from '../../openapi.js';
 import { currentUser } from '../../plugins/app/session-guard.js';
 import { errorResponses } from '../../problem.js';
@@ -18,6 +19,8 @@ export interface PerformanceRoutesOptions {
 }
 
 const TAGS = ['portfolio'];
+/** `PerformanceQuery` without its schema id: OpenAPI query parameters cannot be a `$ref`. */
+const Query = z.strictObject(PerformanceQuery.shape);
 const METHOD =
   'Daily valuation in EUR at ECB rates; TWR chains each day (inflows at its start, outflows at its end), so every external flow (deposit, withdrawal) starts a sub-period (GIPS, CFA Institute); MWR is the XIRR (actual/365, Brent) of the flows and the start and end values. Returns are fractions with their `basis`; a return that needs a close or rate missing beyond 4 days answers `unavailable` with the reason and first missing date, never 0.';
 
@@ -38,7 +41,7 @@ export const performanceRoutes: FastifyPluginAsyncZod<PerformanceRoutesOptions> 
       summary: 'Time- and money-weighted returns of a portfolio, in EUR, currency effect apart',
       description: METHOD,
       params: PortfolioParams,
-      querystring: PerformanceQuery,
+      querystring: Query,
       response: {
         200: jsonResponse('The portfolio’s performance over the period', PortfolioPerformance),
         ...errorResponses(404),
@@ -55,7 +58,7 @@ export const performanceRoutes: FastifyPluginAsyncZod<PerformanceRoutesOptions> 
       summary: 'Returns of one holding, in EUR and in its own currency',
       description: `${METHOD} 404 also for a symbol the portfolio never held.`,
       params: PortfolioParams.extend({ symbol: TickerSymbol }),
-      querystring: PerformanceQuery,
+      querystring: Query,
       response: {
         200: jsonResponse('The holding’s performance over the period', HoldingPerformance),
         ...errorResponses(404),
