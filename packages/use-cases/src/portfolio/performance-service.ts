@@ -150,9 +150,6 @@ interface Built {
   readonly estimatedCloses: { symbol: string; days: number }[];
 }
 
-/** The flow's type: {@link createPerformanceFlow}'s result. */
-export type PerformanceFlow = ReturnType<typeof createPerformanceFlow>;
-
 function resolveChecked(query: PerformanceQuery, timeline: Timeline) {
   try {
     return resolvePeriod(query, timeline);
