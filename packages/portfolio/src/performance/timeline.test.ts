@@ -303,3 +303,44 @@ describe('honest gaps', () => {
     });
   });
 });
+
+describe('periods', () => {
+  it('an empty ledger has no history, whatever the period', () => {
+    const timeline = buildTimeline({
+      transactions: [],
+      prices: new Map(),
+      eurRates: new Map(),
+      end: '2024-03-01',
+    });
+    for (const period of ['1M', 'YTD', 'inception'] as const) {
+      const result = measurePeriod(
+        timeline,
+        timeline.portfolio,
+        resolvePeriod({ period }, timeline),
+      );
+      expect(result.twr).toMatchObject({ status: 'unavailable', code: 'no_history' });
+      expect(result.mwr).toMatchObject({ status: 'unavailable', code: 'no_history' });
+    }
+  });
+
+  it('1M, 3M, YTD, 1Y and 3Y end on `to` and start the day after their base day', () => {
+    const prices = new Map([['X', everyDay('EUR', '2020-01-01', '2024-03-31', () => 100)]]);
+    const transactions = [
+      tx('2020-01-02', { type: 'buy', symbol: 'X', quantity: '1', price: '100' }),
+    ];
+    const timeline = buildTimeline({
+      transactions,
+      prices,
+      eurRates: new Map(),
+      end: '2024-03-31',
+    });
+    const from = (period: 'YTD' | '1M' | '3M' | '1Y' | '3Y') =>
+      resolvePeriod({ period }, timeline).from;
+    expect(from('1M')).toBe('2024-03-01'); // base 2024-02-29 (31 March − 1 month, clamped)
+    expect(from('3M')).toBe('2024-01-01');
+    expect(from('YTD')).toBe('2024-01-01');
+    expect(from('1Y')).toBe('2023-04-01');
+    expect(from('3Y')).toBe('2021-04-01');
+    expect(resolvePeriod({ period: '3Y' }, timeline).clampedToInception).toBe(false);
+  });
+});
