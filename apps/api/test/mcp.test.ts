@@ -7,7 +7,10 @@ import { TOKEN_SCOPES } from '@svc/use-cases';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BASE_URL, createTestContext, registerUser, type TestContext } from './helpers.js';
 
-/** The tool names of interface spec 4.5, written out independently of `@svc/mcp-server`. */
+/**
+ * The tool names of interface spec 4.5 plus issue 20's `getPortfolioPerformance`, written out
+ * independently of `@svc/mcp-server`.
+ */
 const SPEC_TOOLS = [
   'listPortfolios',
   'listHoldings',
@@ -17,6 +20,7 @@ const SPEC_TOOLS = [
   'listMoatReports',
   'screenMoat',
   'saveMoatReport',
+  'getPortfolioPerformance',
 ];
 /** The evaluation-history tools of issue 21, beyond the spec's 8. */
 const HISTORY_TOOLS = ['getEvaluationHistory', 'compareEvaluations'];

@@ -178,6 +178,28 @@ describe('OpenAPI document', () => {
       url: `/api/portfolios/${id}/revalue`,
       headers: { cookie: other.cookie, ...ORIGIN },
     });
+    const perf = `/api/portfolios/${id}/performance`;
+    await check('/api/portfolios/{id}/performance', {
+      url: `${perf}?series=weekly`,
+      headers: { cookie },
+    });
+    await check('/api/portfolios/{id}/performance', {
+      url: perf,
+      headers: { cookie: other.cookie },
+    });
+    await check('/api/portfolios/{id}/performance', {
+      url: `${perf}?period=2W`,
+      headers: { cookie },
+    });
+    const holdingPerf = `/api/portfolios/${id}/holdings/AAPL/performance`;
+    await check('/api/portfolios/{id}/holdings/{symbol}/performance', {
+      url: `${holdingPerf}?period=1M`,
+      headers: { cookie },
+    });
+    await check('/api/portfolios/{id}/holdings/{symbol}/performance', {
+      url: holdingPerf.replace('AAPL', 'MSFT'),
+      headers: { cookie },
+    });
     await check('/api/holdings', { url: `/api/holdings?portfolioId=${id}`, headers: { cookie } });
     await check('/api/holdings', {
       url: `/api/holdings?portfolioId=${id}`,

@@ -12,6 +12,11 @@ export {
 export { parseEcbCsv, parseEcbXml } from './fx/ecb-parsers.js';
 export type { EcbDay } from './fx/rate-table.js';
 export { type FxProvider, FxRate, type FxRateOptions } from './fx-rate.js';
+export {
+  DailyCloses,
+  type DailyClosesOptions,
+  type PriceHistoryProvider,
+} from './price-history.js';
 export { Quote, type QuoteOptions, type QuoteProvider } from './quote.js';
 export {
   type CsvQuoteProvider,
@@ -26,3 +31,9 @@ export {
 } from './quotes/http-quote-provider.js';
 export type { PriceSeriesSource, SeriesKind } from './quotes/price-files.js';
 export { KNOWN_SPLITS, type StockSplit, splitFactor } from './quotes/splits.js';
+export {
+  createStooqHistoryProvider,
+  parseStooqCsv,
+  STOOQ_DAILY_CSV_URL,
+  type StooqHistoryProviderOptions,
+} from './quotes/stooq-history-provider.js';

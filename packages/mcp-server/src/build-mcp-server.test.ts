@@ -31,6 +31,39 @@ function mapProblem(error: unknown): McpProblem {
   return PROBLEM;
 }
 
+/** A performance answer in the shape of `PortfolioPerformance` (one return unavailable). */
+const PERFORMANCE = {
+  portfolioId: '8f2c19fa-0d5e-4c1b-9a57-3f0a1b2c3d4e',
+  currency: 'EUR',
+  period: '1Y',
+  from: '2023-03-02',
+  to: '2024-03-01',
+  days: 366,
+  clampedToInception: false,
+  cashFlowBasis: 'recorded',
+  estimatedCloses: [],
+  computedAt: '2024-03-01T22:00:00.000Z',
+  startValueEur: '1000.00',
+  endValueEur: '1100.00',
+  netFlowsEur: '0.00',
+  returns: {
+    twr: { status: 'ok', value: 0.1, basis: 'cumulative' },
+    twrAnnualised: { status: 'ok', value: 0.0997, basis: 'annualised' },
+    twrLocal: { status: 'ok', value: 0.12, basis: 'cumulative' },
+    currencyEffect: { status: 'ok', value: -0.0179, basis: 'cumulative' },
+    mwr: {
+      status: 'unavailable',
+      code: 'no_solution',
+      reason: 'the cash flows have no internal rate of return',
+      firstMissingDate: null,
+    },
+  },
+  income: { dividendsEur: '0.00', interestEur: null },
+  costs: { feesEur: '0.00', withholdingTaxEur: null },
+  stalePrices: [],
+  holdings: [],
+};
+
 const failing = async (): Promise<never> => {
   throw new Error('boom');
 };
@@ -51,6 +84,10 @@ function fakeServices() {
       },
       listHoldings: async () => [],
       listCash: failing,
+      getPerformance: async (userId: string, portfolioId: string, query: unknown) => {
+        calls.push(['getPerformance', userId, portfolioId, query]);
+        return PERFORMANCE;
+      },
     },
     quotas: {
       withQuota: async <T>(_u: string, _p: string, _n: string, work: () => Promise<T>) => work(),
@@ -65,7 +102,12 @@ const FAILING_SERVICES = {
   screener: { screen: failing },
   reports: { save: failing, list: failing, get: failing },
   history: { list: failing, diff: failing, cached: failing },
-  portfolios: { listPortfolios: failing, listHoldings: failing, listCash: failing },
+  portfolios: {
+    listPortfolios: failing,
+    listHoldings: failing,
+    listCash: failing,
+    getPerformance: failing,
+  },
   quotas: { withQuota: failing },
   narratives: { narrateToMarkdown: failing },
 } as unknown as McpServices;
@@ -114,6 +156,7 @@ const VALID_ARGUMENTS: Record<McpToolName, Record<string, unknown>> = {
   saveMoatReport: { symbol: 'AAPL', evaluationJson: '{}' },
   getEvaluationHistory: { symbol: 'AAPL' },
   compareEvaluations: { symbol: 'AAPL' },
+  getPortfolioPerformance: { portfolioId: '8f2c19fa-0d5e-4c1b-9a57-3f0a1b2c3d4e', period: '1Y' },
 };
 
 /** Arguments that break each tool's input schema, and the path named in the problem. */
@@ -131,6 +174,17 @@ const INVALID_ARGUMENTS: [McpToolName, Record<string, unknown>, string][] = [
   ['listMoatReports', { tags: ['ok', ''] }, 'tags.1'],
   ['screenMoat', { limit: 500 }, 'limit'],
   ['saveMoatReport', { symbol: 'AAPL', evaluationJson: 7 }, 'evaluationJson'],
+  ['getPortfolioPerformance', {}, 'portfolioId'],
+  [
+    'getPortfolioPerformance',
+    { portfolioId: '8f2c19fa-0d5e-4c1b-9a57-3f0a1b2c3d4e', period: '2W' },
+    'period',
+  ],
+  [
+    'getPortfolioPerformance',
+    { portfolioId: '8f2c19fa-0d5e-4c1b-9a57-3f0a1b2c3d4e', from: '2024-02-30' },
+    'from',
+  ],
 ];
 
 describe('buildMcpServer', () => {
@@ -147,6 +201,23 @@ describe('buildMcpServer', () => {
     });
     expect(result.content).toEqual([
       { type: 'text', text: JSON.stringify(result.structuredContent) },
+    ]);
+  });
+
+  it('getPortfolioPerformance passes the query to the flow and answers its figures', async () => {
+    const { services, calls } = fakeServices();
+    const client = await connected(services, []);
+    const result = (await client.callTool({
+      name: 'getPortfolioPerformance',
+      arguments: { portfolioId: PERFORMANCE.portfolioId, period: '1Y', to: '2024-03-01' },
+    })) as CallToolResult;
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toEqual(PERFORMANCE);
+    expect(calls).toContainEqual([
+      'getPerformance',
+      'user-1',
+      PERFORMANCE.portfolioId,
+      { period: '1Y', to: '2024-03-01' },
     ]);
   });
 

@@ -5,7 +5,7 @@ import { registerMoatResources } from './resources/moat-resources.js';
 import { ToolRegistry } from './tool-registry.js';
 import { registerHistoryTools } from './tools/history-tools.js';
 import { registerMoatTools } from './tools/moat-tools.js';
-import { registerPortfolioTools } from './tools/portfolio-tools.js';
+import { registerPerformanceTool, registerPortfolioTools } from './tools/portfolio-tools.js';
 
 /**
  * Builds the MCP server for ONE request of one user (stateless: the HTTP plugin builds a new
@@ -33,6 +33,7 @@ export function buildMcpServer(deps: McpServerDeps): Server {
   });
   registerPortfolioTools(tools, deps);
   registerMoatTools(tools, deps);
+  registerPerformanceTool(tools, deps);
   registerHistoryTools(tools, deps);
   registerMoatResources(tools, deps);
   registerMoatPrompts(tools, deps);

@@ -49,7 +49,10 @@ export interface McpServices {
   /** The user's saved-report library (`createReportService`); `get` serves report resources. */
   readonly reports: Pick<ReportService, 'save' | 'list' | 'get'>;
   /** Stored portfolio reads (`createPortfolioService`). */
-  readonly portfolios: Pick<PortfolioService, 'listPortfolios' | 'listHoldings' | 'listCash'>;
+  readonly portfolios: Pick<
+    PortfolioService,
+    'listPortfolios' | 'listHoldings' | 'listCash' | 'getPerformance'
+  >;
   /** Quotas counted in the database (`createQuotaService`). */
   readonly quotas: Pick<QuotaService, 'withQuota'>;
   /**

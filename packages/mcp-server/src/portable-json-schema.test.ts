@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { buildMcpServer } from './build-mcp-server.js';
 import type { McpServices } from './deps.js';
 import { portableJsonSchema } from './portable-json-schema.js';
+import { MCP_TOOL_NAMES } from './tool-catalog.js';
 
 const MAPS = ['properties', 'patternProperties', 'definitions', '$defs', 'dependencies'];
 const ARRAYS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
@@ -114,7 +115,7 @@ describe('portableJsonSchema', () => {
     const client = new Client({ name: 'unit', version: '1' });
     await client.connect(clientSide);
     const { tools } = await client.listTools();
-    expect(tools).toHaveLength(10);
+    expect(tools).toHaveLength(MCP_TOOL_NAMES.length);
     for (const tool of tools) {
       expect(tool.inputSchema.type, tool.name).toBe('object');
       expect(tool.outputSchema?.type, tool.name).toBe('object');

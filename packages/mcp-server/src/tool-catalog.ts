@@ -2,7 +2,8 @@ import type { TokenScope } from '@svc/use-cases';
 
 /**
  * Names of the MCP tools: the 8 of interface spec 4.5, exactly as it lists them, then the
- * evaluation-history tools of issue 21 (both read-only; scope `moat:read`).
+ * evaluation-history tools of issue 21 (both read-only; scope `moat:read`) and
+ * `getPortfolioPerformance` (issue 20).
  */
 export const MCP_TOOL_NAMES = [
   'listPortfolios',
@@ -15,6 +16,7 @@ export const MCP_TOOL_NAMES = [
   'saveMoatReport',
   'getEvaluationHistory',
   'compareEvaluations',
+  'getPortfolioPerformance',
 ] as const;
 
 /** One of {@link MCP_TOOL_NAMES}. */
@@ -123,5 +125,16 @@ export const MCP_TOOLS: Readonly<Record<McpToolName, McpToolText>> = {
       'latest against the previous): total and verdict change, each criterion’s score, value and ' +
       'status, the yearly figures that changed and the filings behind them, and a summary. No quota.',
     scopes: ['moat:read'],
+  },
+  getPortfolioPerformance: {
+    title: 'Get portfolio performance',
+    description:
+      'Time-weighted (TWR) and money-weighted (XIRR) returns of a portfolio in EUR, as fractions ' +
+      'with their basis (cumulative or annualised), the currency effect apart, income and costs, ' +
+      'and the same per holding. period: 1M, 3M, YTD, 1Y, 3Y, inception (default) or custom ' +
+      'with from/to (YYYY-MM-DD). A return needing a missing price or rate is unavailable with ' +
+      'the reason and first missing date, never 0. Its answer carries amounts in EUR, so it ' +
+      'needs portfolio:values as well as portfolio:read.',
+    scopes: ['portfolio:read', 'portfolio:values'],
   },
 };

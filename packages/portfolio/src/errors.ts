@@ -5,8 +5,13 @@
  *   split without ratio), or carries a value that is not a decimal string.
  * - `insufficient_quantity`: a sell (or a split result) would leave a negative quantity: more
  *   units were sold than were held at that moment.
+ * - `invalid_argument`: an argument other than a transaction is malformed (a day that is not
+ *   `YYYY-MM-DD`, a period whose start lies after its end).
  */
-export type PortfolioErrorCode = 'invalid_transaction' | 'insufficient_quantity';
+export type PortfolioErrorCode =
+  | 'invalid_transaction'
+  | 'insufficient_quantity'
+  | 'invalid_argument';
 
 /** Options of {@link PortfolioError}. */
 export interface PortfolioErrorOptions {

@@ -52,6 +52,40 @@ export {
   type PlannedTransaction,
   planImport,
 } from './import/plan-import.js';
+export { type BrentOptions, brentRoot, type RootResult } from './performance/brent.js';
+export {
+  measurePeriod,
+  type PeriodPerformance,
+  type ReturnFigure,
+  type ReturnUnavailable,
+  type ReturnValue,
+  type StaleSummary,
+} from './performance/measure.js';
+export {
+  PERFORMANCE_PERIODS,
+  type PerformancePeriod,
+  type PeriodRequest,
+  type ResolvedPeriod,
+  resolvePeriod,
+} from './performance/periods.js';
+export {
+  SERIES_INTERVALS,
+  type SeriesInterval,
+  type ValuePoint,
+  valueSeries,
+} from './performance/series.js';
+export { buildTimeline } from './performance/timeline.js';
+export {
+  type CashFlowBasis,
+  type DailySeries,
+  type HoldingTrack,
+  MAX_PRICE_AGE_DAYS,
+  type Timeline,
+  type TimelineInputs,
+  type Track,
+  type UnavailableCode,
+} from './performance/types.js';
+export { type DatedFlow, type XirrResult, xirr } from './performance/xirr.js';
 export { CashPosition, Holding, Portfolio } from './records.js';
 export {
   NewTransaction,

@@ -66,6 +66,7 @@ export const EnvSchema = z
     PRICES_DIR: optionalText,
     QUOTES_API_URL: optionalUrl,
     QUOTES_API_KEY: optionalText,
+    PRICE_HISTORY_URL: optionalUrl,
     FX_PROVIDER: z.enum(FX_PROVIDERS).default('ecb'),
     ECB_FX_FILE: optionalText,
     ISIN_SYMBOLS_FILE: optionalText,
@@ -129,6 +130,14 @@ export const EnvSchema = z
       'PRICES_DIR',
       'QUOTES_PROVIDER=csv',
     );
+    if (env.PRICE_HISTORY_URL !== undefined && !env.PRICE_HISTORY_URL.includes('{symbol}')) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['PRICE_HISTORY_URL'],
+        message:
+          'PRICE_HISTORY_URL needs the placeholder {symbol} (e.g. https://stooq.com/q/d/l/?s={symbol}.us&i=d)',
+      });
+    }
     requireFor(
       ctx,
       env.QUOTES_PROVIDER === 'http',
@@ -238,6 +247,12 @@ export interface BaseConfig {
    * imports store the quote symbol for those ISINs (names kept). Unset: ISINs stay symbols.
    */
   readonly isinSymbolsFile: string | undefined;
+  /**
+   * `PRICE_HISTORY_URL`: a daily-CSV service in Stooq's format for performance figures, `{symbol}`
+   * replaced by the lower-case ticker (closes in USD); unset: the price files of `PRICES_DIR`
+   * when `QUOTES_PROVIDER=csv`, else no history (returns `unavailable`).
+   */
+  readonly priceHistoryUrl: string | undefined;
   /**
    * Seconds a verified session (JWT + live session row + user) is kept in process memory
    * (`SESSION_CACHE_SECONDS`, 0 disables; default 5). Revocation stays immediate everywhere:
@@ -420,6 +435,7 @@ export function parseConfig(env: Record<string, string | undefined>): BaseConfig
       file: e.ECB_FX_FILE === undefined ? undefined : resolve(e.ECB_FX_FILE),
     },
     isinSymbolsFile: e.ISIN_SYMBOLS_FILE === undefined ? undefined : resolve(e.ISIN_SYMBOLS_FILE),
+    priceHistoryUrl: e.PRICE_HISTORY_URL,
     sessionCacheSeconds: e.SESSION_CACHE_SECONDS ?? 5,
     auditRetentionDays: e.AUDIT_RETENTION_DAYS,
     evaluationMemoSeconds: e.EVALUATION_CACHE_MEMO_SECONDS,

@@ -1,7 +1,9 @@
 import {
   createEcbFileFxProvider,
   createEcbHttpFxProvider,
+  createStooqHistoryProvider,
   type FxProvider,
+  type PriceHistoryProvider,
   type QuoteProvider,
 } from '@svc/market-data';
 import {
@@ -104,6 +106,14 @@ export async function openRuntime(
   const portfolio = createPortfolioFlows({
     db: database.db,
     ...market,
+    ...(config.priceHistoryUrl
+      ? {
+          history: metrics.instrument(
+            'quotes',
+            createStooqHistoryProvider({ urlTemplate: config.priceHistoryUrl }),
+          ),
+        }
+      : {}),
     ...(isinSymbols ? { isinSymbols } : {}),
   });
   const ai = createAiFlows({ config, db: database.db, repos, quotas, moat, portfolio, market });
@@ -170,6 +180,11 @@ export function createPortfolioFlows(options: {
   readonly now?: () => Date;
   /** ISIN → quote symbol for broker imports (`ISIN_SYMBOLS_FILE`). */
   readonly isinSymbols?: IsinResolver;
+  /**
+   * Daily closes for performance figures (`PRICE_HISTORY_URL`); default the quote provider when
+   * it serves history too (the offline CSV provider does), else none.
+   */
+  readonly history?: PriceHistoryProvider | null;
 }): PortfolioFlows {
   const { db, quotes, fx } = options;
   const now = options.now ?? (() => new Date());
@@ -180,7 +195,13 @@ export function createPortfolioFlows(options: {
       fx,
       now,
       ...(options.isinSymbols ? { isinSymbols: options.isinSymbols } : {}),
+      history: options.history ?? historyOf(quotes),
     }),
     quotes: createQuoteService({ quotes, fx, now }),
   };
+}
+
+/** The quote provider as a history provider when it is one (`createCsvQuoteProvider`'s is). */
+function historyOf(quotes: QuoteProvider | null): PriceHistoryProvider | null {
+  return quotes !== null && 'getDailyCloses' in quotes ? (quotes as PriceHistoryProvider) : null;
 }

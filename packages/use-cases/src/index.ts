@@ -97,6 +97,14 @@ export {
   mappingToOffer,
 } from './portfolio/model-mapping.js';
 export {
+  HoldingPerformance,
+  HoldingPerformanceSummary,
+  PerformanceQuery,
+  PortfolioPerformance,
+  ReturnFigure,
+  ValuePoint,
+} from './portfolio/performance-schemas.js';
+export {
   createPortfolioService,
   type ImportBrokerCsvOptions,
   type PortfolioService,

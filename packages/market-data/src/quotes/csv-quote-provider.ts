@@ -1,7 +1,10 @@
+import type { DailyCloses, DailyClosesOptions, PriceHistoryProvider } from '../price-history.js';
 import type { Quote, QuoteOptions, QuoteProvider } from '../quote.js';
 import { assertOptionalIsoDate, normaliseCurrency, normaliseSymbol } from '../validation.js';
+import { assertRange } from './history-range.js';
 import { type PriceSeriesSource, readPriceSeries } from './price-files.js';
 import {
+  dailyCloses,
   dividendAnchors,
   latestDate,
   quoteOnOrBefore,
@@ -36,8 +39,11 @@ export interface CsvQuoteProviderOptions {
   readonly name?: string;
 }
 
-/** A {@link QuoteProvider} over CSV files that also tells which splits it applies. */
-export interface CsvQuoteProvider extends QuoteProvider {
+/**
+ * A {@link QuoteProvider} over CSV files that also tells which splits it applies and serves the
+ * daily history ({@link PriceHistoryProvider}).
+ */
+export interface CsvQuoteProvider extends QuoteProvider, PriceHistoryProvider {
   /** The splits applied to `symbol`, oldest first. */
   getSplits(symbol: string): readonly StockSplit[];
 }
@@ -92,6 +98,18 @@ export function createCsvQuoteProvider(options: CsvQuoteProviderOptions): CsvQuo
       if (history === null) return null;
       const asOf = quoteOptions.asOf ?? latestDate(history);
       return asOf === null ? null : quoteOnOrBefore(history, asOf, { currency, name });
+    },
+    /**
+     * Every trading day's close from the last one before `from` to `to`, each as `getQuote`
+     * gives it for that day (own-day share basis; days only the total-return series covers are
+     * reconstructed and counted in `estimatedDays`). Served from the files cached in memory.
+     */
+    async getDailyCloses(symbol: string, range: DailyClosesOptions): Promise<DailyCloses | null> {
+      const normalised = normaliseSymbol(symbol);
+      assertRange(range.from, range.to);
+      const history = await load(normalised.replaceAll('.', '-'), range.signal);
+      if (history === null) return null;
+      return dailyCloses(history, range, { currency, name });
     },
   };
 }

@@ -1,5 +1,7 @@
 import { Decimal } from 'decimal.js';
+import type { DailyCloses } from '../price-history.js';
 import type { Quote } from '../quote.js';
+import { sliceRange } from './history-range.js';
 import { lastIndexOnOrBefore, type PriceSeries } from './price-files.js';
 import { type StockSplit, splitFactor } from './splits.js';
 
@@ -136,4 +138,43 @@ function estimateActualClose(
 
 function round(value: Decimal): number {
   return value.toDecimalPlaces(4, Decimal.ROUND_HALF_EVEN).toNumber();
+}
+
+/**
+ * The closes of every trading day of any series from the last one before `range.from` through
+ * `range.to`, each as {@link quoteOnOrBefore} gives it for that day (kept when it is that day's
+ * own close).
+ */
+export function dailyCloses(
+  history: SymbolHistory,
+  range: { from: string; to: string },
+  options: { currency: string; name: string },
+): DailyCloses {
+  const days = new Set<string>();
+  for (const series of [...history.unadjusted, history.totalReturn]) {
+    if (series === null) continue;
+    for (const row of sliceRange(series.rows, range.from, range.to)) days.add(row.date);
+  }
+  const sorted = [...days].sort();
+  const first = sorted.findLastIndex((d) => d <= range.from);
+  const dates: string[] = [];
+  const values: number[] = [];
+  const sources = new Set<string>();
+  let estimatedDays = 0;
+  for (const day of sorted.slice(Math.max(0, first))) {
+    const quote = quoteOnOrBefore(history, day, options);
+    if (quote === null || quote.asOf !== day) continue;
+    dates.push(day);
+    values.push(quote.price);
+    sources.add(quote.source.replace(' (dividend adjustment removed)', ''));
+    if (quote.adjustment === 'dividends-estimated') estimatedDays += 1;
+  }
+  return {
+    symbol: history.symbol,
+    currency: options.currency,
+    source: [...sources].join(', ') || options.name,
+    dates,
+    values,
+    estimatedDays,
+  };
 }

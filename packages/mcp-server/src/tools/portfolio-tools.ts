@@ -1,4 +1,5 @@
 import { PortfolioId } from '@svc/schemas';
+import { PerformanceQuery, PortfolioPerformance } from '@svc/use-cases';
 import { z } from 'zod';
 import type { McpServerDeps } from '../deps.js';
 import {
@@ -31,6 +32,10 @@ const PortfolioFilter = z.object({
 const PortfoliosOutput = amountsOutput('portfolios', McpPortfolio);
 const HoldingsOutput = amountsOutput('holdings', McpHolding);
 const CashOutput = amountsOutput('cash', McpCashPosition);
+/** `getPortfolioPerformance` input: the REST query (value series included) plus the portfolio. */
+const PerformanceInput = PerformanceQuery.extend({ portfolioId: PortfolioId });
+/** The flow's `PortfolioPerformance`, unnamed at the top (an outputSchema must be an object, not a $ref). */
+const PerformanceOutput = z.object(PortfolioPerformance.shape);
 
 /**
  * Registers `listPortfolios`, `listHoldings {portfolioId?}` and `listCash {portfolioId?}`
@@ -85,5 +90,26 @@ export function registerPortfolioTools(server: ToolRegistry, deps: McpServerDeps
       runTool(toProblem, async () => ({
         cash: await portfolios.listCash(actor.id, { portfolioId }),
       })),
+  );
+}
+
+/**
+ * Registers `getPortfolioPerformance {portfolioId, period?, from?, to?, series?}` (issue 20): the
+ * performance flow of `@svc/use-cases`, the same as `GET /api/portfolios/{id}/performance`.
+ * Registered after the spec's tools, so `tools/list` follows `MCP_TOOL_NAMES`.
+ */
+export function registerPerformanceTool(server: ToolRegistry, deps: McpServerDeps): void {
+  const { services, actor, toProblem } = deps;
+  const { portfolios } = services;
+  server.registerTool(
+    'getPortfolioPerformance',
+    {
+      ...MCP_TOOLS.getPortfolioPerformance,
+      inputSchema: PerformanceInput,
+      outputSchema: PerformanceOutput,
+      annotations: STORED_READ,
+    },
+    ({ portfolioId, ...query }) =>
+      runTool(toProblem, () => portfolios.getPerformance(actor.id, portfolioId, query)),
   );
 }

@@ -3,6 +3,7 @@ import type { EvaluationCacheRepository } from '@svc/portfolio-store';
 import { TickerSymbol } from '@svc/schemas';
 import { z } from 'zod';
 import type { Actor, EvaluationService } from '../evaluation-service.js';
+import { PerformanceQuery } from '../portfolio/performance-schemas.js';
 import type { PortfolioService } from '../portfolio/portfolio-service.js';
 import type { QuoteService } from '../portfolio/quote-service.js';
 import type { ReportService } from '../reports.js';
@@ -12,7 +13,7 @@ import { ScreenerQuery, type ScreenerService } from '../screener.js';
 export interface ReadToolDeps {
   readonly portfolios: Pick<
     PortfolioService,
-    'listPortfolios' | 'listHoldings' | 'listCash' | 'listTransactions'
+    'listPortfolios' | 'listHoldings' | 'listCash' | 'listTransactions' | 'getPerformance'
   >;
   readonly quotes: Pick<QuoteService, 'getQuote'>;
   readonly evaluations: Pick<EvaluationService, 'getEvaluation'>;
@@ -178,6 +179,21 @@ export function buildReadTools(deps: ReadToolDeps, scope: ToolScope): AdvisorToo
       async ({ tags }) => {
         const reports = await deps.reports.list(userId, tags ?? []);
         return { data: reports, summary: `${reports.length} report(s)` };
+      },
+    ),
+    tool(
+      'getPortfolioPerformance',
+      'Time-weighted and money-weighted returns of a portfolio in EUR (fractions, basis named), ' +
+        'the currency effect apart, income and costs, per holding too; period 1M, 3M, YTD, 1Y, ' +
+        '3Y, inception or custom from/to. A return that cannot be computed says unavailable and why.',
+      PerformanceQuery.omit({ series: true }).extend({ portfolioId: z.string().min(1).max(100) }),
+      async ({ portfolioId, ...query }) => {
+        const performance = await deps.portfolios.getPerformance(userId, portfolioId, query);
+        const twr = performance.returns.twr;
+        return {
+          data: performance,
+          summary: `${performance.from}–${performance.to}: TWR ${twr.status === 'ok' ? twr.value : 'unavailable'}`,
+        };
       },
     ),
   ];

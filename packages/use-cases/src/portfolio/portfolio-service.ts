@@ -1,4 +1,4 @@
-import type { FxProvider, QuoteProvider } from '@svc/market-data';
+import type { FxProvider, PriceHistoryProvider, QuoteProvider } from '@svc/market-data';
 import {
   type CashPosition,
   type Holding,
@@ -13,6 +13,8 @@ import { importBrokerFile } from './broker-import.js';
 import type { IsinResolver } from './isin-symbols.js';
 import { deriveChecked, fromStoreError, readLedger } from './ledger.js';
 import { decodeTransaction, encodeTransaction } from './ledger-codec.js';
+import type { HoldingPerformance, PortfolioPerformance } from './performance-schemas.js';
+import { createPerformanceFlow } from './performance-service.js';
 import { money, toCashPosition, toHolding } from './position-records.js';
 import { mergeRevaluations, revaluePortfolio } from './revaluation.js';
 import {
@@ -38,6 +40,8 @@ export interface PortfolioServiceDeps {
   readonly now: () => Date;
   /** ISIN → quote symbol for broker imports (`ISIN_SYMBOLS_FILE`); absent: ISINs stay symbols. */
   readonly isinSymbols?: IsinResolver;
+  /** Daily closes for performance figures; absent or null: returns `unavailable` (missing_price). */
+  readonly history?: PriceHistoryProvider | null;
 }
 
 /** Options of {@link PortfolioService.importBrokerCsv}: {@link BrokerImportOptions}. */
@@ -89,6 +93,11 @@ export function createPortfolioService(deps: PortfolioServiceDeps) {
 
   const revalueOne = (userId: string, portfolioId: string, at: Date) =>
     revaluePortfolio(deps, userId, portfolioId, at);
+  const performance = createPerformanceFlow({
+    history: deps.history ?? null,
+    fx: deps.fx,
+    now: deps.now,
+  });
 
   return {
     /**
@@ -206,6 +215,36 @@ export function createPortfolioService(deps: PortfolioServiceDeps) {
       options: BrokerImportOptions = {},
     ): Promise<ImportResult> {
       return importBrokerFile(deps, userId, portfolioId, text, options);
+    },
+
+    /**
+     * Time- and money-weighted returns of one portfolio in EUR, with the currency effect apart,
+     * over `query` (`PerformanceQuery`: period, from, to, series); see `createPerformanceFlow`.
+     * @throws UseCaseError `not_found` (portfolio), `validation_failed` (query).
+     */
+    async getPerformance(
+      userId: string,
+      portfolioId: string,
+      query: unknown = {},
+    ): Promise<PortfolioPerformance> {
+      await requirePortfolio(userId, portfolioId);
+      const ledger = await readLedger(repos.transactions, userId, portfolioId);
+      return performance.portfolio(portfolioId, ledger, query);
+    },
+
+    /**
+     * The same for one holding, by symbol, in EUR and in its own currency.
+     * @throws UseCaseError `not_found` (portfolio, or a symbol it never held), `validation_failed`.
+     */
+    async getHoldingPerformance(
+      userId: string,
+      portfolioId: string,
+      symbol: string,
+      query: unknown = {},
+    ): Promise<HoldingPerformance> {
+      await requirePortfolio(userId, portfolioId);
+      const ledger = await readLedger(repos.transactions, userId, portfolioId);
+      return performance.holding(portfolioId, symbol, ledger, query);
     },
 
     /** The column mappings the user saved for broker files (`saveMapping`), newest first. */

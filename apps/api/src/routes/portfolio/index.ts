@@ -20,6 +20,7 @@ import { jsonResponse } from '../../openapi.js';
 import { currentUser } from '../../plugins/app/session-guard.js';
 import { errorResponses } from '../../problem.js';
 import { brokerImportRoute } from './import.js';
+import { performanceRoutes } from './performance.js';
 import {
   ImportMappingParams,
   PortfolioFilterQuery,
@@ -52,7 +53,9 @@ const TAGS = ['portfolio'];
  * - `GET /holdings?portfolioId=`, `GET /cash?portfolioId=` (stored values, never fetched);
  * - `GET /transactions?portfolioId=&from=&to=&limit=&cursor=` (keyset pages, newest first);
  * - `POST /portfolios/{id}/transactions`, `POST /portfolios/{id}/import` (see
- *   {@link brokerImportRoute}), `POST /portfolios/{id}/revalue`.
+ *   {@link brokerImportRoute}), `POST /portfolios/{id}/revalue`;
+ * - `GET /portfolios/{id}/performance`, `GET /portfolios/{id}/holdings/{symbol}/performance`
+ *   (see {@link performanceRoutes}).
  */
 export const portfolioRoutes: FastifyPluginAsyncZod<PortfolioRoutesOptions> = async (
   app,
@@ -198,6 +201,7 @@ export const portfolioRoutes: FastifyPluginAsyncZod<PortfolioRoutesOptions> = as
   });
 
   await app.register(brokerImportRoute, { portfolios });
+  await app.register(performanceRoutes, { portfolios });
 
   app.get('/import-mappings', {
     config: { auth: 'session' },

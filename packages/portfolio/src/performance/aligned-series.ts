@@ -1,0 +1,75 @@
+import { fromEpochDay, toEpochDay } from './calendar.js';
+import type { DailySeries } from './types.js';
+
+/**
+ * A daily series laid over a timeline: for index i (day `firstDay + i`) the last value on or
+ * before that day, and its age in days. `NaN` when there is none, or it is older than `maxAge`:
+ * a gap is missing, never interpolated.
+ */
+export interface AlignedSeries {
+  readonly values: Float64Array;
+  readonly ages: Int32Array;
+}
+
+/**
+ * Aligns `series` to `length` days from `firstDay`, carrying a value forward at most `maxAge`
+ * days (weekends, holidays). One pass over the series; dates that are not calendar days or values
+ * that are not > 0 are skipped.
+ */
+export function alignSeries(
+  series: DailySeries | undefined,
+  firstDay: number,
+  length: number,
+  maxAge: number,
+): AlignedSeries {
+  const values = new Float64Array(length).fill(Number.NaN);
+  const ages = new Int32Array(length).fill(-1);
+  if (series === undefined) return { values, ages };
+  const { dates, values: raw } = series;
+  // start at the last date before the timeline (it may be carried into day 0)
+  let cursor = Math.max(0, firstIndexOnOrAfter(dates, fromEpochDay(firstDay - maxAge)) - 1);
+  let lastDay = Number.NEGATIVE_INFINITY;
+  let lastValue = Number.NaN;
+  let nextDay = dayAt(dates, cursor);
+  for (let i = 0; i < length; i++) {
+    const day = firstDay + i;
+    while (nextDay <= day) {
+      const value = raw[cursor] as number;
+      if (nextDay > Number.NEGATIVE_INFINITY && value > 0 && Number.isFinite(value)) {
+        lastDay = nextDay;
+        lastValue = value;
+      }
+      cursor++;
+      nextDay = dayAt(dates, cursor);
+    }
+    const age = day - lastDay;
+    if (age <= maxAge) {
+      values[i] = lastValue;
+      ages[i] = age;
+    }
+  }
+  return { values, ages };
+}
+
+/** Epoch day of `dates[index]`; +∞ past the end; a malformed date reads as −∞ (skipped). */
+function dayAt(dates: readonly string[], index: number): number {
+  if (index >= dates.length) return Number.POSITIVE_INFINITY;
+  return toEpochDay(dates[index] as string) ?? Number.NEGATIVE_INFINITY;
+}
+
+/** Index of the first date ≥ `day` (string order is date order for `YYYY-MM-DD`). */
+function firstIndexOnOrAfter(dates: readonly string[], day: string): number {
+  let lo = 0;
+  let hi = dates.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((dates[mid] as string) < day) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The constant series 1 (EUR per EUR). */
+export function unitSeries(length: number): AlignedSeries {
+  return { values: new Float64Array(length).fill(1), ages: new Int32Array(length) };
+}

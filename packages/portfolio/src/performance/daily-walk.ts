@@ -1,0 +1,328 @@
+import { type AlignedSeries, alignSeries, unitSeries } from './aligned-series.js';
+import { isWeekend } from './calendar.js';
+import type { LedgerEvent } from './ledger-events.js';
+import { type HoldingTrack, MAX_PRICE_AGE_DAYS, type TimelineInputs, type Track } from './types.js';
+
+function newTrack(length: number): Track {
+  const array = () => new Float64Array(length);
+  return {
+    valueEur: array(),
+    inEur: array(),
+    outEur: array(),
+    numLocal: array(),
+    denLocal: array(),
+    dividendsEur: array(),
+    feesEur: array(),
+    missing: [],
+    stale: [],
+  };
+}
+
+interface HoldingState {
+  readonly track: HoldingTrack;
+  readonly price: AlignedSeries;
+  /** Currency of the price series (a close in another currency is cross-converted). */
+  readonly quoteCurrency: string;
+  /** EUR rates of the holding's currency and of the quote currency, aligned. */
+  readonly rate: AlignedSeries;
+  readonly quoteRate: AlignedSeries;
+  units: number;
+  prevLocal: number;
+  inLocal: number;
+  outLocal: number;
+}
+
+/**
+ * The daily walk of {@link buildTimeline} (see its method): state of the replay (units, cash) and
+ * the tracks being filled, one day at a time.
+ */
+export class Walk {
+  readonly portfolio: Track;
+  readonly holdings = new Map<string, HoldingState>();
+  readonly implicit: boolean;
+  private readonly cash = new Map<string, number>();
+  private readonly exposed = new Set<string>();
+  private readonly rates = new Map<string, AlignedSeries>();
+  private next = 0;
+  private portfolioIn = 0;
+  private portfolioOut = 0;
+  private prevIn = 0;
+  private prevOut = 0;
+
+  constructor(
+    private readonly inputs: TimelineInputs,
+    private readonly events: readonly LedgerEvent[],
+    private readonly firstDay: number,
+    private readonly length: number,
+  ) {
+    this.portfolio = newTrack(length);
+    this.implicit = !events.some((e) => e.type === 'deposit' || e.type === 'withdrawal');
+    for (const e of events) {
+      this.rate(e.currency);
+      if ((e.type === 'buy' || e.type === 'sell') && e.symbol !== undefined)
+        this.holding(e.symbol, e.currency);
+    }
+  }
+
+  private get maxAge(): number {
+    return this.inputs.maxAgeDays ?? MAX_PRICE_AGE_DAYS;
+  }
+
+  private rate(currency: string): AlignedSeries {
+    let aligned = this.rates.get(currency);
+    if (aligned === undefined) {
+      aligned =
+        currency === 'EUR'
+          ? unitSeries(this.length)
+          : alignSeries(
+              this.inputs.eurRates.get(currency),
+              this.firstDay,
+              this.length,
+              this.maxAge,
+            );
+      this.rates.set(currency, aligned);
+    }
+    return aligned;
+  }
+
+  private holding(symbol: string, currency: string): HoldingState {
+    const key = `${symbol} ${currency}`;
+    let state = this.holdings.get(key);
+    if (state === undefined) {
+      const series = this.inputs.prices.get(symbol);
+      const quoteCurrency = series?.currency ?? currency;
+      state = {
+        track: { ...newTrack(this.length), symbol, currency },
+        price: alignSeries(series, this.firstDay, this.length, this.maxAge),
+        quoteCurrency,
+        rate: this.rate(currency),
+        quoteRate: this.rate(quoteCurrency),
+        units: 0,
+        prevLocal: 0,
+        inLocal: 0,
+        outLocal: 0,
+      };
+      this.holdings.set(key, state);
+    }
+    return state;
+  }
+
+  /** Applies day i's transactions, then values the day. */
+  day(i: number): void {
+    const day = this.firstDay + i;
+    while (this.next < this.events.length && (this.events[this.next] as LedgerEvent).day === day) {
+      this.apply(this.events[this.next] as LedgerEvent, i);
+      this.next++;
+    }
+    this.value(i);
+  }
+
+  private eur(amount: number, currency: string, i: number): number {
+    return amount / (this.rate(currency).values[i] as number);
+  }
+
+  private prevEur(amount: number, currency: string, i: number): number {
+    const rates = this.rate(currency).values;
+    const prev = i > 0 ? (rates[i - 1] as number) : Number.NaN;
+    return amount / (Number.isNaN(prev) ? (rates[i] as number) : prev);
+  }
+
+  private external(direction: 'in' | 'out', amount: number, currency: string, i: number): void {
+    if (direction === 'in') {
+      this.portfolioIn += this.eur(amount, currency, i);
+      this.prevIn += this.prevEur(amount, currency, i);
+    } else {
+      this.portfolioOut += this.eur(amount, currency, i);
+      this.prevOut += this.prevEur(amount, currency, i);
+    }
+  }
+
+  private moveCash(currency: string, delta: number, i: number): void {
+    let balance = (this.cash.get(currency) ?? 0) + delta;
+    if (this.implicit && balance < -1e-9) {
+      this.external('in', -balance, currency, i);
+      balance = 0;
+    }
+    this.cash.set(currency, balance);
+  }
+
+  private forSymbol(symbol: string | undefined, currency: string): HoldingState | undefined {
+    if (symbol === undefined) return undefined;
+    const exact = this.holdings.get(`${symbol} ${currency}`);
+    if (exact) return exact;
+    for (const state of this.holdings.values()) if (state.track.symbol === symbol) return state;
+    return undefined;
+  }
+
+  /** `amount` in `currency` expressed in the holding's currency on day i (cross through EUR). */
+  private toLocal(state: HoldingState, amount: number, currency: string, i: number): number {
+    if (currency === state.track.currency) return amount;
+    return this.eur(amount, currency, i) * (this.rate(state.track.currency).values[i] as number);
+  }
+
+  private apply(e: LedgerEvent, i: number): void {
+    switch (e.type) {
+      case 'deposit':
+        this.external('in', e.amount, e.currency, i);
+        this.moveCash(e.currency, e.amount, i);
+        return;
+      case 'withdrawal':
+        this.external('out', e.amount, e.currency, i);
+        this.moveCash(e.currency, -e.amount, i);
+        return;
+      case 'buy': {
+        const state = this.holding(e.symbol as string, e.currency);
+        state.units += e.units;
+        state.inLocal += e.amount + e.fee;
+        this.fee(state, e.fee, e.currency, i);
+        this.moveCash(e.currency, -(e.amount + e.fee), i);
+        return;
+      }
+      case 'sell': {
+        const state = this.holding(e.symbol as string, e.currency);
+        state.units = Math.max(0, state.units - e.units);
+        if (state.units < 1e-12) state.units = 0;
+        state.outLocal += e.amount - e.fee;
+        this.fee(state, e.fee, e.currency, i);
+        this.moveCash(e.currency, e.amount - e.fee, i);
+        return;
+      }
+      case 'split':
+        for (const state of this.holdings.values()) {
+          if (state.track.symbol === e.symbol) state.units *= e.units;
+        }
+        return;
+      case 'dividend': {
+        const state = this.forSymbol(e.symbol, e.currency);
+        const eur = this.eur(e.amount, e.currency, i);
+        (this.portfolio.dividendsEur[i] as number) += eur;
+        if (state) {
+          state.outLocal += this.toLocal(state, e.amount, e.currency, i);
+          (state.track.dividendsEur[i] as number) += eur;
+        }
+        this.moveCash(e.currency, e.amount, i);
+        return;
+      }
+      case 'fee': {
+        const state = this.forSymbol(e.symbol, e.currency);
+        if (state) state.inLocal += this.toLocal(state, e.amount, e.currency, i);
+        this.fee(state, e.amount, e.currency, i);
+        this.moveCash(e.currency, -e.amount, i);
+        return;
+      }
+    }
+  }
+
+  private fee(state: HoldingState | undefined, amount: number, currency: string, i: number): void {
+    if (amount === 0) return;
+    const eur = this.eur(amount, currency, i);
+    (this.portfolio.feesEur[i] as number) += eur;
+    if (state) (state.track.feesEur[i] as number) += eur;
+  }
+
+  private value(i: number): void {
+    const weekday = !isWeekend(this.firstDay + i);
+    const track = this.portfolio;
+    let total = 0;
+    let totalPrev = 0;
+    const exposed = this.exposed;
+    exposed.clear();
+    for (const state of this.holdings.values()) {
+      const local = this.valueHolding(state, i, weekday);
+      if (state.units !== 0) {
+        exposed.add(state.track.currency);
+        exposed.add(state.quoteCurrency);
+        const rates = state.rate.values;
+        const prev = i > 0 ? (rates[i - 1] as number) : Number.NaN;
+        totalPrev += local / (Number.isNaN(prev) ? (rates[i] as number) : prev);
+      }
+      total += state.track.valueEur[i] as number;
+      const last = state.track.missing.at(-1);
+      if (last?.index === i && last.code === 'missing_price' && track.missing.at(-1)?.index !== i) {
+        track.missing.push(last);
+      }
+    }
+    for (const [currency, balance] of this.cash) {
+      if (balance === 0) continue;
+      exposed.add(currency);
+      total += this.eur(balance, currency, i);
+      totalPrev += this.prevEur(balance, currency, i);
+    }
+    for (const currency of exposed) this.checkRate(track, currency, i, weekday);
+    if (Number.isNaN(this.portfolioIn + this.portfolioOut) && track.missing.at(-1)?.index !== i) {
+      const currency = [...this.rates].find(([, r]) => Number.isNaN(r.values[i] as number))?.[0];
+      track.missing.push({ index: i, code: 'missing_fx_rate', currency: currency ?? 'EUR' });
+    }
+    track.valueEur[i] = total;
+    track.inEur[i] = this.portfolioIn;
+    track.outEur[i] = this.portfolioOut;
+    track.numLocal[i] = totalPrev + this.prevOut;
+    track.denLocal[i] = (i > 0 ? (track.valueEur[i - 1] as number) : 0) + this.prevIn;
+    this.portfolioIn = 0;
+    this.portfolioOut = 0;
+    this.prevIn = 0;
+    this.prevOut = 0;
+  }
+
+  /** Values one holding on day i; returns its local value. Records missing and stale inputs. */
+  private valueHolding(state: HoldingState, i: number, weekday: boolean): number {
+    const { track } = state;
+    const held = state.units !== 0;
+    const flows = state.inLocal !== 0 || state.outLocal !== 0;
+    let price = 0;
+    if (held) {
+      price = state.price.values[i] as number;
+      if (Number.isNaN(price)) {
+        track.missing.push({
+          index: i,
+          code: 'missing_price',
+          symbol: track.symbol,
+          currency: state.quoteCurrency,
+        });
+      } else if (weekday && (state.price.ages[i] as number) > 0) {
+        const ageDays = state.price.ages[i] as number;
+        const stale = {
+          index: i,
+          kind: 'price',
+          symbol: track.symbol,
+          currency: state.quoteCurrency,
+          ageDays,
+        } as const;
+        track.stale.push(stale);
+        this.portfolio.stale.push(stale);
+      }
+      if (state.quoteCurrency !== track.currency) {
+        price =
+          this.eur(price, state.quoteCurrency, i) * (this.rate(track.currency).values[i] as number);
+        if (Number.isNaN(price)) this.checkRate(track, state.quoteCurrency, i, false);
+      }
+    }
+    if ((held || flows) && track.missing.at(-1)?.index !== i) {
+      this.checkRate(track, track.currency, i, weekday);
+    }
+    const local = held ? state.units * price : 0;
+    const rate = state.rate.values[i] as number;
+    track.valueEur[i] = held ? local / rate : 0;
+    track.inEur[i] = flows ? state.inLocal / rate : 0;
+    track.outEur[i] = flows ? state.outLocal / rate : 0;
+    track.numLocal[i] = local + state.outLocal;
+    track.denLocal[i] = state.prevLocal + state.inLocal;
+    state.prevLocal = local;
+    state.inLocal = 0;
+    state.outLocal = 0;
+    return local;
+  }
+
+  /** Records a missing (first of the day only) or stale EUR rate of `currency` on `track`. */
+  private checkRate(track: Track, currency: string, i: number, weekday: boolean): void {
+    if (currency === 'EUR') return;
+    const rates = this.rate(currency);
+    if (Number.isNaN(rates.values[i] as number)) {
+      if (track.missing.at(-1)?.index !== i) {
+        track.missing.push({ index: i, code: 'missing_fx_rate', currency });
+      }
+    } else if (weekday && (rates.ages[i] as number) > 0) {
+      track.stale.push({ index: i, kind: 'fx_rate', currency, ageDays: rates.ages[i] as number });
+    }
+  }
+}

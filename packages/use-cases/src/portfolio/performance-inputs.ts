@@ -1,0 +1,94 @@
+import { type FxProvider, MarketDataError, type PriceHistoryProvider } from '@svc/market-data';
+import type { DailySeries, LedgerTransaction } from '@svc/portfolio';
+import { daysBefore, utcDay } from './decimal-text.js';
+
+/** Where the performance flow takes daily closes and EUR rates from. */
+export interface PerformanceMarketDeps {
+  /** Daily closes (offline CSV or the HTTP daily-CSV service); null: no prices, returns unavailable. */
+  readonly history: PriceHistoryProvider | null;
+  /** ECB rates; null: only EUR positions can be valued. */
+  readonly fx: FxProvider | null;
+}
+
+/** Daily closes per symbol and EUR rates per currency for {@link buildTimeline} of `@svc/portfolio`. */
+export interface PerformanceMarketData {
+  readonly prices: Map<string, DailySeries>;
+  readonly eurRates: Map<string, DailySeries>;
+  /** Days of closes reconstructed from a total-return series, per symbol (only those with some). */
+  readonly estimatedDays: Map<string, number>;
+}
+
+/**
+ * Gathers the closes of every symbol bought or sold in `ledger` and the EUR rate of every currency
+ * involved, for each calendar day from the day before the first transaction to `end`.
+ *
+ * - Closes: `history.getDailyCloses(symbol, { from, to: end })`; a symbol the provider does not
+ *   know, or a `MarketDataError`, leaves it without a series (its days are then `missing_price`).
+ * - Rates: `fx.getRate('EUR', currency, { asOf: day })` for each day (the file provider answers
+ *   from memory); the publication day of each answer is kept, so a gap longer than the tolerance
+ *   shows as missing, never as an old rate. A provider that fails leaves the currency without rates.
+ */
+export async function gatherPerformanceMarketData(
+  deps: PerformanceMarketDeps,
+  ledger: readonly LedgerTransaction[],
+  end: string,
+): Promise<PerformanceMarketData> {
+  const prices = new Map<string, DailySeries>();
+  const eurRates = new Map<string, DailySeries>();
+  const estimatedDays = new Map<string, number>();
+  const firstMs = ledger.reduce(
+    (min, tx) => Math.min(min, Date.parse(tx.executedAt)),
+    Date.parse(`${end}T23:59:59Z`),
+  );
+  const from = daysBefore(utcDay(new Date(firstMs)), 1);
+  if (from > end) return { prices, eurRates, estimatedDays };
+  const symbols = new Set<string>();
+  const currencies = new Set<string>();
+  for (const tx of ledger) {
+    currencies.add(tx.currency);
+    if ((tx.type === 'buy' || tx.type === 'sell') && tx.symbol)
+      symbols.add(tx.symbol.toUpperCase());
+  }
+  for (const symbol of symbols) {
+    const series =
+      deps.history && (await tolerate(deps.history.getDailyCloses(symbol, { from, to: end })));
+    if (!series) continue;
+    prices.set(symbol, series);
+    currencies.add(series.currency);
+    if (series.estimatedDays > 0) estimatedDays.set(symbol, series.estimatedDays);
+  }
+  currencies.delete('EUR');
+  for (const currency of currencies) {
+    const series = deps.fx && (await rateSeries(deps.fx, currency, from, end));
+    if (series) eurRates.set(currency, series);
+  }
+  return { prices, eurRates, estimatedDays };
+}
+
+async function rateSeries(
+  fx: FxProvider,
+  currency: string,
+  from: string,
+  to: string,
+): Promise<DailySeries | null> {
+  const dates: string[] = [];
+  const values: number[] = [];
+  // from a few days before, so that `from` itself gets the last publication before it
+  for (let day = daysBefore(from, 5); day <= to; day = daysBefore(day, -1)) {
+    const rate = await tolerate(fx.getRate('EUR', currency, { asOf: day }));
+    if (rate && rate.asOf !== dates.at(-1) && rate.asOf >= (dates.at(-1) ?? '')) {
+      dates.push(rate.asOf);
+      values.push(rate.rate);
+    }
+  }
+  return dates.length === 0 ? null : { currency, dates, values };
+}
+
+async function tolerate<T>(pending: Promise<T | null>): Promise<T | null> {
+  try {
+    return await pending;
+  } catch (error) {
+    if (error instanceof MarketDataError) return null;
+    throw error;
+  }
+}

@@ -1,0 +1,173 @@
+import { createCsvQuoteProvider, createEcbFileFxProvider } from '@svc/market-data';
+import { createRepositories } from '@svc/portfolio-store';
+import { createTestBackends, type TestDatabase, uniqueEmail } from '@svc/portfolio-store/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { UseCaseError } from '../src/errors.js';
+import { HoldingPerformance, PortfolioPerformance } from '../src/portfolio/performance-schemas.js';
+import { createPortfolioService } from '../src/portfolio/portfolio-service.js';
+import { ECB_HISTORY_CSV, PRICES_DIR } from './shared-data.js';
+
+const engines = await createTestBackends({ databaseUrl: process.env.TEST_DATABASE_URL });
+
+// real offline providers on the shared data: the CSV files serve both quotes and daily history
+const prices = createCsvQuoteProvider({ dir: PRICES_DIR });
+const fx = createEcbFileFxProvider({ file: ECB_HISTORY_CSV });
+const now = () => new Date('2024-01-05T22:00:00Z');
+
+const close = async (day: string) =>
+  (await prices.getQuote('AAPL', { asOf: day }))?.price as number;
+const usdPerEur = async (day: string) =>
+  (await fx.getRate('EUR', 'USD', { asOf: day }))?.rate as number;
+
+async function rejection(promise: Promise<unknown>): Promise<UseCaseError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  if (!(error instanceof UseCaseError)) throw new Error(`expected a UseCaseError, got ${error}`);
+  return error;
+}
+
+describe.each(engines)('performance flow on $name', (engine) => {
+  let database: TestDatabase;
+  let userId: string;
+  let portfolioId: string;
+  const service = (history: typeof prices | null = prices, withFx = true) =>
+    createPortfolioService({
+      db: database.db,
+      quotes: prices,
+      fx: withFx ? fx : null,
+      history,
+      now,
+    });
+
+  beforeAll(async () => {
+    database = await engine.open({ pool: { connectionTimeoutMillis: 5_000 } });
+    const repos = createRepositories(database.db);
+    userId = (await repos.users.create({ email: uniqueEmail('perf') })).id;
+    const portfolios = service();
+    portfolioId = (await portfolios.createPortfolio(userId, { name: 'Perf' })).id;
+    const record = (tx: Parameters<typeof portfolios.recordTransaction>[2]) =>
+      portfolios.recordTransaction(userId, portfolioId, tx);
+    await record({
+      type: 'deposit',
+      amount: '5000',
+      currency: 'EUR',
+      executedAt: '2023-01-02T09:00:00Z',
+    });
+    await record({
+      type: 'buy',
+      symbol: 'AAPL',
+      quantity: '10',
+      price: String(await close('2023-01-03')),
+      currency: 'USD',
+      executedAt: '2023-01-03T20:00:00Z',
+    });
+  });
+  afterAll(() => database.cleanup());
+
+  it('a USD holding: local return from the closes, EUR return and currency effect from the ECB rates', async () => {
+    const query = { from: '2023-01-04', to: '2023-12-29' };
+    const result = await service().getHoldingPerformance(userId, portfolioId, 'aapl', query);
+    expect(HoldingPerformance.parse(result)).toEqual(result);
+    const [p0, p1, r0, r1] = await Promise.all([
+      close('2023-01-03'),
+      close('2023-12-29'),
+      usdPerEur('2023-01-03'),
+      usdPerEur('2023-12-29'),
+    ]);
+    expect(result).toMatchObject({
+      symbol: 'AAPL',
+      holdingCurrency: 'USD',
+      period: 'custom',
+      from: '2023-01-04',
+    });
+    const { twr, twrLocal, currencyEffect, mwr } = result.returns;
+    expect(twrLocal.status === 'ok' && twrLocal.value).toBeCloseTo(p1 / p0 - 1, 9);
+    expect(twr.status === 'ok' && twr.value).toBeCloseTo(p1 / r1 / (p0 / r0) - 1, 9);
+    expect(currencyEffect.status === 'ok' && currencyEffect.value).toBeCloseTo(r0 / r1 - 1, 9);
+    expect(mwr).toMatchObject({ status: 'ok', basis: 'cumulative' });
+    expect(result.endValueEur).toBe(((10 * p1) / r1).toFixed(2));
+  });
+
+  it('the portfolio: figures per holding, a monthly series, the same answer from the cache', async () => {
+    const portfolios = service();
+    const query = { period: '1Y', to: '2023-12-31', series: 'monthly' };
+    const result = await portfolios.getPerformance(userId, portfolioId, query);
+    expect(PortfolioPerformance.parse(result)).toEqual(result);
+    expect(result).toMatchObject({
+      cashFlowBasis: 'recorded',
+      // 1Y back from 2023-12-31 begins before the first deposit (2023-01-02): shortened
+      clampedToInception: true,
+      from: '2023-01-02',
+      to: '2023-12-31',
+      days: 364,
+    });
+    expect(result.returns.twr.status).toBe('ok');
+    expect(result.returns.twrAnnualised).toBeNull();
+    expect(result.holdings.map((h) => h.symbol)).toEqual(['AAPL']);
+    expect(result.series?.map((p) => p.date).slice(0, 2)).toEqual(['2023-01-02', '2023-01-31']);
+    expect(result.series?.at(-1)).toMatchObject({ date: '2023-12-31', netInvestedEur: '5000.00' });
+    expect(await portfolios.getPerformance(userId, portfolioId, query)).toEqual(result);
+  });
+
+  it('a new transaction is in the next answer (the cache follows the ledger)', async () => {
+    const portfolios = service();
+    const before = await portfolios.getHoldingPerformance(userId, portfolioId, 'AAPL', {});
+    expect(before.income.dividendsEur).toBe('0.00');
+    await portfolios.recordTransaction(userId, portfolioId, {
+      type: 'dividend',
+      symbol: 'AAPL',
+      amount: '2.40',
+      currency: 'USD',
+      executedAt: '2023-05-18T12:00:00Z',
+    });
+    const after = await portfolios.getHoldingPerformance(userId, portfolioId, 'AAPL', {});
+    expect(after.income.dividendsEur).toBe((2.4 / (await usdPerEur('2023-05-18'))).toFixed(2));
+  });
+
+  it('without EUR rates the returns are unavailable from the first day a USD rate was needed', async () => {
+    const result = await service(prices, false).getPerformance(userId, portfolioId, {
+      period: 'inception',
+    });
+    expect(result.returns.twr).toMatchObject({
+      status: 'unavailable',
+      code: 'missing_fx_rate',
+      currency: 'USD',
+      firstMissingDate: '2023-01-03',
+    });
+    expect(result.endValueEur).toBeNull();
+  });
+
+  it('without price history the returns are unavailable: missing_price, never 0', async () => {
+    const result = await service(null).getHoldingPerformance(userId, portfolioId, 'AAPL', {});
+    expect(result.returns.twr).toMatchObject({
+      status: 'unavailable',
+      code: 'missing_price',
+      symbol: 'AAPL',
+    });
+  });
+
+  it('answers not_found for another user’s portfolio and a symbol never held, validation_failed for bad periods', async () => {
+    const stranger = (
+      await createRepositories(database.db).users.create({ email: uniqueEmail('x') })
+    ).id;
+    expect((await rejection(service().getPerformance(stranger, portfolioId))).code).toBe(
+      'not_found',
+    );
+    expect(
+      (await rejection(service().getHoldingPerformance(userId, portfolioId, 'MSFT'))).code,
+    ).toBe('not_found');
+    for (const [query, path] of [
+      [{ period: '2W' }, 'period'],
+      [{ from: '2023-06-01', to: '2023-05-01' }, 'from'],
+      [{ to: '2030-01-01' }, 'to'],
+      [{ from: '2023-02-30' }, 'from'],
+      [{ period: 'custom' }, 'from'],
+    ] as const) {
+      const error = await rejection(service().getPerformance(userId, portfolioId, query));
+      expect(error.code).toBe('validation_failed');
+      expect(error.errors[0]?.path).toBe(path);
+    }
+  });
+});
