@@ -33,8 +33,8 @@ export function buildMcpServer(deps: McpServerDeps): Server {
   });
   registerPortfolioTools(tools, deps);
   registerMoatTools(tools, deps);
-  registerPerformanceTool(tools, deps);
   registerHistoryTools(tools, deps);
+  registerPerformanceTool(tools, deps);
   registerMoatResources(tools, deps);
   registerMoatPrompts(tools, deps);
   return tools.server;

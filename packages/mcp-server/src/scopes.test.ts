@@ -97,10 +97,30 @@ function problem(result: CallToolResult) {
 describe('tool scopes', () => {
   it.each([
     [['portfolio:read'], ['listPortfolios', 'listHoldings', 'listCash']],
-    [['moat:read'], ['getMoatEvaluation', 'listMoatReports', 'screenMoat']],
+    [
+      ['moat:read'],
+      [
+        'getMoatEvaluation',
+        'listMoatReports',
+        'screenMoat',
+        'getEvaluationHistory',
+        'compareEvaluations',
+      ],
+    ],
     [
       ['moat:read', 'reports:write'],
-      ['getMoatEvaluation', 'listMoatReports', 'screenMoat', 'saveMoatReport'],
+      [
+        'getMoatEvaluation',
+        'listMoatReports',
+        'screenMoat',
+        'saveMoatReport',
+        'getEvaluationHistory',
+        'compareEvaluations',
+      ],
+    ],
+    [
+      ['portfolio:read', 'portfolio:values'],
+      ['listPortfolios', 'listHoldings', 'listCash', 'getPortfolioPerformance'],
     ],
   ] as const)('tools/list with %j shows %j', async (scopes, names) => {
     const { tools } = await (await connect(scopes)).listTools();
