@@ -4,7 +4,7 @@ import { StoreError } from '@svc/portfolio-store';
 import { QuotaError } from '@svc/quota';
 import { UseCaseError } from '@svc/use-cases';
 import { describe, expect, it } from 'vitest';
-import { ApiError, PROBLEM_CODES, STATUS_OF_CODE, toProblem } from './problem.js';
+import { ApiError, PROBLEM_CODES, PROBLEMS, toProblem } from './problem.js';
 
 describe('toProblem', () => {
   it('keeps the code, status and extras of an ApiError', () => {
@@ -130,6 +130,6 @@ describe('toProblem', () => {
   });
 
   it('gives every code a 4xx/5xx status', () => {
-    for (const code of PROBLEM_CODES) expect(STATUS_OF_CODE[code]).toBeGreaterThanOrEqual(400);
+    for (const code of PROBLEM_CODES) expect(PROBLEMS[code].status).toBeGreaterThanOrEqual(400);
   });
 });

@@ -1,4 +1,4 @@
-import { ServiceError } from '../problems.js';
+import { UseCaseError } from '../errors.js';
 import type { AccountRepositories, AccountToken, AccountUser } from './ports.js';
 import { createRevocableMemo, type RevocableMemo } from './revocable-memo.js';
 
@@ -115,13 +115,13 @@ export function createPersonalAccessTokens(deps: {
     list: (userId: string): Promise<AccountToken[]> => repos.tokens.list(userId),
     /**
      * Revokes one of the user's tokens.
-     * @throws {ServiceError} `not_found` when the user has no live token with this id.
+     * @throws {UseCaseError} `not_found` when the user has no live token with this id.
      */
     async revoke(userId: string, tokenId: string): Promise<void> {
       memo?.forget({ kind: 'token', id: tokenId });
       const revoked = await repos.tokens.revoke(userId, tokenId, now());
       memo?.forget({ kind: 'token', id: tokenId });
-      if (!revoked) throw new ServiceError('not_found', 'No token with this id.');
+      if (!revoked) throw new UseCaseError('not_found', 'No token with this id.');
     },
     verify,
   };

@@ -4,8 +4,10 @@
  * satisfy them as they are; tests may pass the same real implementations over PGlite/Postgres.
  */
 
-/** A plan name (CONTRACT §3). */
-export type PlanName = 'free' | 'pro';
+import type { Plan } from '@svc/schemas';
+
+/** A plan name (CONTRACT §3): `Plan` of `@svc/schemas`. */
+export type PlanName = Plan;
 
 /** A user as the API shows it (no password hash). */
 export interface AccountUser {
