@@ -5,12 +5,25 @@ import { ApiError, PROBLEM_CONTENT_TYPE, problemBody, toProblem } from '../../pr
 
 const pathOf = (url: string): string => url.split('?')[0] ?? url;
 
+/** The methods a route of this app may have, in the order `Allow` lists them. */
+const ROUTE_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
+
+/**
+ * The challenge of every REST 401 (RFC 9110 §11.6.1 requires one): the session is a cookie set by
+ * signing in, so the scheme is `Cookie` (as in draft-broyer-http-cookie-auth), naming the cookie
+ * and the sign-in endpoint. The MCP endpoint answers its own `Bearer` challenge.
+ */
+export const SESSION_CHALLENGE =
+  'Cookie realm="moat-portfolio", cookie-name="service_session", form-action="/api/auth/login"';
+
 /** Seconds a client is asked to wait before retrying a request refused during shutdown. */
 const SHUTDOWN_RETRY_AFTER_SECONDS = 1;
 
 /**
  * The one place errors become HTTP answers: every thrown error and every unknown route is
- * answered as problem+json ({@link toProblem}); unexpected errors are logged with their stack,
+ * answered as problem+json ({@link toProblem}); a known path asked with a method it does not have
+ * answers 405 `method_not_allowed` with `Allow`; every 401 carries `WWW-Authenticate`
+ * ({@link SESSION_CHALLENGE} unless the answer set its own); unexpected errors are logged with their stack,
  * which never reaches the client. Requests that arrive once the server is closing (on a
  * keep-alive connection) answer 503 `upstream_unavailable` with `Retry-After` and
  * `Connection: close`, so a load balancer sends them elsewhere; requests already in flight finish.
@@ -30,6 +43,23 @@ export function registerProblemHandler(app: FastifyInstance): void {
     const error = new ApiError('not_found', `No route ${request.method} ${pathOf(request.url)}.`);
     const answer = toProblem(error, pathOf(request.url));
     return reply.code(answer.status).type(PROBLEM_CONTENT_TYPE).send(answer.body);
+  });
+  // Before any body is parsed (a `QUERY` without Content-Type would otherwise answer 400).
+  app.addHook('onRequest', async (request) => {
+    if (!request.is404) return;
+    const path = pathOf(request.url);
+    const allowed = ROUTE_METHODS.filter((method) => app.findRoute({ method, url: path }) !== null);
+    if (allowed.length > 0) {
+      throw new ApiError('method_not_allowed', `${request.method} is not a method of ${path}.`, {
+        headers: { allow: allowed.join(', ') },
+      });
+    }
+    throw new ApiError('not_found', `No route ${request.method} ${path}.`);
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    if (reply.statusCode === 401 && !reply.hasHeader('www-authenticate')) {
+      reply.header('www-authenticate', SESSION_CHALLENGE);
+    }
   });
 
   let closing = false;
