@@ -22,6 +22,7 @@ import { registerBearerGuard } from './plugins/app/bearer-guard.js';
 import {
   clientErrorHandler,
   frameworkErrorHandler,
+  registerMethodNotAllowed,
   registerProblemHandler,
 } from './plugins/app/problem-handler.js';
 import { decorateServices } from './plugins/app/services.js';
@@ -134,6 +135,7 @@ export const apiApp = fp(
     registerRequestIdEcho(app);
     registerStreamDrain(app, deps.config.shutdownGraceMs);
     await registerMetrics(app, { metrics: deps.metrics, token: deps.config.metricsToken });
+    registerMethodNotAllowed(app);
 
     registerSessionGuard(app);
     registerBearerGuard(app);

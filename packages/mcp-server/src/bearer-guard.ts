@@ -1,4 +1,4 @@
-import { type Actor, ServiceError } from '@svc/use-cases';
+import { type Actor, UseCaseError } from '@svc/use-cases';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
@@ -12,7 +12,7 @@ export function bearerToken(header: string | undefined): string | undefined {
 export interface PersonalAccessTokenGuard<U extends Actor> {
   /**
    * An `onRequest` hook: lets the request through when its bearer token is a live personal
-   * access token, else throws `ServiceError` `unauthorized` with `WWW-Authenticate: Bearer`
+   * access token, else throws `UseCaseError` `unauthorized` with `WWW-Authenticate: Bearer`
    * (`error="invalid_token"` when a token was sent; CONTRACT §4), which the server's error
    * handler answers as 401 problem+json.
    */
@@ -42,7 +42,7 @@ export function createPersonalAccessTokenGuard<U extends Actor>(options: {
       if (!user) {
         const challenge =
           token === undefined ? `Bearer ${realm}` : `Bearer ${realm}, error="invalid_token"`;
-        throw new ServiceError('unauthorized', 'A valid personal access token is required.', {
+        throw new UseCaseError('unauthorized', 'A valid personal access token is required.', {
           headers: { 'www-authenticate': challenge },
         });
       }

@@ -66,15 +66,3 @@ export class UseCaseError extends Error {
     return this.status;
   }
 }
-
-/**
- * The former name of {@link UseCaseError} (the accounts flows and the apps use it): the same
- * class, not a second one.
- *
- * @deprecated Use {@link UseCaseError}.
- */
-export const ServiceError = UseCaseError;
-/** @deprecated Use {@link UseCaseError}. */
-export type ServiceError = UseCaseError;
-/** @deprecated Use {@link UseCaseErrorOptions}. */
-export type ServiceErrorOptions = UseCaseErrorOptions;

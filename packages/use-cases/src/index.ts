@@ -43,8 +43,6 @@ export {
 } from './advisor/schemas.js';
 export {
   type FieldProblem,
-  ServiceError,
-  type ServiceErrorOptions,
   UseCaseError,
   type UseCaseErrorCode,
   type UseCaseErrorOptions,

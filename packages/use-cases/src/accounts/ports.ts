@@ -4,7 +4,7 @@
  * satisfy them as they are; tests may pass the same real implementations over PGlite/Postgres.
  */
 
-import type { Plan } from '@svc/schemas';
+import type { Plan, QuotaName } from '@svc/schemas';
 
 /** A plan name (CONTRACT §3): `Plan` of `@svc/schemas`. */
 export type PlanName = Plan;
@@ -80,7 +80,7 @@ export interface AccountRepositories {
 
 /** One quota's state for the session endpoint (CONTRACT §2). */
 export interface QuotaUsageEntry {
-  readonly name: string;
+  readonly name: QuotaName;
   readonly limit: number;
   readonly used: number;
   readonly resetsAt: Date | string;
