@@ -136,9 +136,7 @@ describe('the API against its OpenAPI document (schema-driven property test)', (
           const drawn = validInputFor(op, doc, seed);
           fc.pre(drawn !== undefined);
           const input = withKnownIds(op, drawn as ValidInput, seed);
-          const res = await send(op, input as ValidInput);
-          if (process.env.CONFORMANCE_DEBUG)
-            console.log(op.method, op.path, res.statusCode, JSON.stringify(input).slice(0, 150));
+          const res = await send(op, input);
           expectDocumented(op, res, `valid ${JSON.stringify(input).slice(0, 200)}`);
           if (!(`${op.method} ${op.path}` in SEMANTIC_400)) {
             expect(
@@ -157,8 +155,6 @@ describe('the API against its OpenAPI document (schema-driven property test)', (
       const base = validInputFor(op, doc, 1);
       if (base === undefined) return;
       const cases = negativeCases(op, base);
-      if (process.env.CONFORMANCE_DEBUG)
-        console.log(op.method, op.path, 'negative cases', cases.length);
       if (cases.length === 0) return;
       await fc.assert(
         fc.asyncProperty(fc.constantFrom(...cases), async (input) => {
@@ -174,6 +170,40 @@ describe('the API against its OpenAPI document (schema-driven property test)', (
       );
     });
   }, 600_000);
+
+  it('states the rules the fuzzer of issue 18 found missing', () => {
+    const op = (method: string, path: string) => {
+      const found = operations.find((o) => o.method === method && o.path === path);
+      if (!found) throw new Error(`${method} ${path} is not in the document`);
+      return found;
+    };
+    const buy = (quantity: string) => ({
+      type: 'buy',
+      symbol: 'AAPL',
+      quantity,
+      price: '1',
+      currency: 'USD',
+      executedAt: '2024-03-01T10:00:00Z',
+    });
+    const record = op('POST', '/api/portfolios/{id}/transactions');
+    expect(['1', '0.5', '0', '0.00', '-1'].map((q) => record.validBody(buy(q)))).toEqual([
+      true,
+      true,
+      false,
+      false,
+      false,
+    ]);
+    const quote = op('GET', '/api/quote');
+    expect(
+      ['AAPL', 'brk.b', 'TOOLONGSYMBOL1', '$$$'].map((s) => quote.validParameter('symbol', s)),
+    ).toEqual([true, true, false, false]);
+    const save = op('POST', '/api/moat-reports');
+    expect(save.validBody({ symbol: 'AAPL' })).toBe(false);
+    const register = op('POST', '/api/auth/register');
+    for (const email of ['x@example-.com', `x@${'a'.repeat(64)}.com`]) {
+      expect(register.validBody({ email, password: 'correct horse' }), email).toBe(false);
+    }
+  });
 
   it('answers 405 with Allow for a method a documented path does not have', async () => {
     for (const path of Object.keys(doc.paths)) {
