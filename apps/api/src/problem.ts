@@ -5,6 +5,7 @@ import {
   type ProblemCode,
   ProblemDetails,
 } from '@svc/schemas';
+import { SESSION_CHALLENGE } from './openapi.js';
 
 // The problem vocabulary (codes, statuses, titles, meanings, the body) lives once in
 // `@svc/schemas` (`PROBLEMS`); the domain error and the translation of every package's errors are
@@ -24,12 +25,13 @@ export { UseCaseError as ApiError } from '@svc/use-cases';
 type CodeStatus = (typeof PROBLEMS)[ProblemCode]['status'];
 
 /**
- * Statuses answered for input that no code of ours names (Node's own limits, before any route
- * runs): 414 for a request line and 431 for headers above Node's limits, both `validation_failed`.
+ * Statuses answered for input that no code of ours names (the router's and Node's limits, before
+ * any route runs; `MAX_PARAM_LENGTH` and `MAX_HEADER_BYTES` of `app.ts`), both `validation_failed`.
+ * Input within the documented bounds never meets them, so no route declares them.
  */
 const LIMIT_STATUSES = {
-  414: 'URI too long (validation_failed): the request line is above 16 KiB',
-  431: 'Request header fields too large (validation_failed): the headers are above 16 KiB',
+  414: 'URI too long (validation_failed): a path parameter is above 1,024 characters as sent',
+  431: 'Request header fields too large (validation_failed): request line and headers above 64 KiB',
 } as const;
 
 /** An HTTP status for which {@link errorResponses} can declare a problem response. */
@@ -52,7 +54,7 @@ export function errorDescription(status: number): string {
 
 /** What an error answer of a status carries beyond its body. */
 const STATUS_NOTES: Readonly<Record<number, string>> = {
-  401: 'The answer carries `WWW-Authenticate: Cookie realm="moat-portfolio", cookie-name="service_session", form-action="/api/auth/login"`.',
+  401: `The answer carries \`WWW-Authenticate: ${SESSION_CHALLENGE}\`.`,
 };
 
 /** An OpenAPI response object whose body is {@link ProblemDetails} as application/problem+json. */

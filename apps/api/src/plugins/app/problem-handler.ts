@@ -1,6 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { SESSION_CHALLENGE } from '../../openapi.js';
 import { ApiError, PROBLEM_CONTENT_TYPE, problemBody, toProblem } from '../../problem.js';
 
 const pathOf = (url: string): string => url.split('?')[0] ?? url;
@@ -8,22 +9,14 @@ const pathOf = (url: string): string => url.split('?')[0] ?? url;
 /** The methods a route of this app may have, in the order `Allow` lists them. */
 const ROUTE_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 
-/**
- * The challenge of every REST 401 (RFC 9110 §11.6.1 requires one): the session is a cookie set by
- * signing in, so the scheme is `Cookie` (as in draft-broyer-http-cookie-auth), naming the cookie
- * and the sign-in endpoint. The MCP endpoint answers its own `Bearer` challenge.
- */
-export const SESSION_CHALLENGE =
-  'Cookie realm="moat-portfolio", cookie-name="service_session", form-action="/api/auth/login"';
-
 /** Seconds a client is asked to wait before retrying a request refused during shutdown. */
 const SHUTDOWN_RETRY_AFTER_SECONDS = 1;
 
 /**
  * The one place errors become HTTP answers: every thrown error and every unknown route is
  * answered as problem+json ({@link toProblem}); every 401 carries `WWW-Authenticate`
- * ({@link SESSION_CHALLENGE} unless the answer set its own); unexpected errors are logged with their stack,
- * which never reaches the client. Requests that arrive once the server is closing (on a
+ * (`SESSION_CHALLENGE` unless the answer set its own); unexpected errors are logged with their
+ * stack, which never reaches the client. Requests that arrive once the server is closing (on a
  * keep-alive connection) answer 503 `upstream_unavailable` with `Retry-After` and
  * `Connection: close`, so a load balancer sends them elsewhere; requests already in flight finish.
  * Fastify's own early errors are answered by {@link frameworkErrorHandler} and
