@@ -22,6 +22,7 @@ import { registerBearerGuard } from './plugins/app/bearer-guard.js';
 import {
   clientErrorHandler,
   frameworkErrorHandler,
+  registerMethodNotAllowed,
   registerProblemHandler,
 } from './plugins/app/problem-handler.js';
 import { decorateServices } from './plugins/app/services.js';
@@ -78,6 +79,20 @@ export function serverTimeouts(requestTimeoutMs = 30_000) {
 /** {@link serverTimeouts} of the running service: 30 s to receive a request. */
 export const SERVER_TIMEOUTS = serverTimeouts();
 
+/**
+ * Largest request line plus headers, bytes (64 KiB; Node's default is 16 KiB). A query value
+ * within its documented `maxLength` (`mapping` 4,000 and `tags` 2,000 characters) may take 12
+ * bytes a character once UTF-8 is percent-encoded; this leaves room for it and 16 KiB of other
+ * headers, so such a request is never refused with 431.
+ */
+export const MAX_HEADER_BYTES = 65_536;
+
+/**
+ * Longest path parameter, characters as sent (Fastify's default is 100, beyond which it answers
+ * 414): a docs section name of 64 characters, each up to 12 once percent-encoded, fits.
+ */
+export const MAX_PARAM_LENGTH = 1_024;
+
 /** Largest accepted request body, in bytes (1 MiB); beyond: 413 `payload_too_large`. */
 export const BODY_LIMIT_BYTES = 1_048_576;
 
@@ -120,6 +135,7 @@ export const apiApp = fp(
     registerRequestIdEcho(app);
     registerStreamDrain(app, deps.config.shutdownGraceMs);
     await registerMetrics(app, { metrics: deps.metrics, token: deps.config.metricsToken });
+    registerMethodNotAllowed(app);
 
     registerSessionGuard(app);
     registerBearerGuard(app);
@@ -179,6 +195,9 @@ export interface BuildAppOptions {
   readonly server?: Omit<FastifyServerOptions, 'logger'> & { loggerInstance?: FastifyBaseLogger };
 }
 
+const httpOptionsOf = (server: BuildAppOptions['server']): object =>
+  (server as { http?: object } | undefined)?.http ?? {};
+
 /**
  * Builds the app: a Fastify instance with {@link apiApp} registered. Not yet listening; call
  * `inject()` in tests or `listen()` in the server.
@@ -205,7 +224,9 @@ export async function buildApp(
     frameworkErrors: frameworkErrorHandler,
     clientErrorHandler,
     return503OnClosing: false,
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     ...options.server,
+    http: { maxHeaderSize: MAX_HEADER_BYTES, ...httpOptionsOf(options.server) },
   }) as unknown as FastifyInstance;
   await app.register(apiApp, deps);
   return app;

@@ -11,6 +11,14 @@ export const SECURITY = {
   bearer: 'personalAccessToken',
 } as const;
 
+/**
+ * The challenge of every REST 401 (RFC 9110 §11.6.1 requires one): the session is a cookie set by
+ * signing in, so the scheme is `Cookie` (as in draft-broyer-http-cookie-auth), naming the cookie
+ * and the sign-in endpoint. The MCP endpoint answers its own `Bearer` challenge.
+ */
+export const SESSION_CHALLENGE =
+  'Cookie realm="moat-portfolio", cookie-name="service_session", form-action="/api/auth/login"';
+
 /** The description of the API in the OpenAPI document. */
 export const API_DESCRIPTION = [
   'Portfolio tracking and durable-competitive-advantage ("moat") evaluation of listed companies',
@@ -22,8 +30,10 @@ export const API_DESCRIPTION = [
   '(`Authorization: Bearer svc_pat_...`) are for the MCP server only.',
   '',
   'Errors are RFC 9457 problem details (`application/problem+json`) with a stable `code`;',
-  '429 answers carry `Retry-After` in seconds. Streams (`text/event-stream`) are documented on',
-  'their routes and under `/api/docs`.',
+  '429 answers carry `Retry-After` in seconds. A 401 carries',
+  `\`WWW-Authenticate: ${SESSION_CHALLENGE}\`. A documented path asked with a method it does`,
+  'not have answers 405 `method_not_allowed` with `Allow`. Streams (`text/event-stream`) are',
+  'documented on their routes and under `/api/docs`.',
 ].join('\n');
 
 /** OpenAPI security scheme objects. */

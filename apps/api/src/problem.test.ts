@@ -4,7 +4,7 @@ import { StoreError } from '@svc/portfolio-store';
 import { QuotaError } from '@svc/quota';
 import { UseCaseError } from '@svc/use-cases';
 import { describe, expect, it } from 'vitest';
-import { ApiError, PROBLEM_CODES, STATUS_OF_CODE, toProblem } from './problem.js';
+import { ApiError, PROBLEM_CODES, PROBLEMS, toProblem } from './problem.js';
 
 describe('toProblem', () => {
   it('keeps the code, status and extras of an ApiError', () => {
@@ -109,12 +109,20 @@ describe('toProblem', () => {
     [new FundamentalsError('invalid_config', 'SEC_USER_AGENT is not set'), 500, 'internal'],
     [new MoatScoringError('insufficient_data', 'only 2 usable years'), 404, 'insufficient_data'],
     [new MoatScoringError('invalid_argument', 'windowYears 2'), 500, 'internal'],
-    [new UseCaseError('not_found', 'no report 1'), 404, 'not_found'],
   ])('maps %o to %i %s without the provider message', (error, status, code) => {
     const answer = toProblem(error, '/api/stock-evaluation');
     expect(answer.status).toBe(status);
     expect(answer.body.code).toBe(code);
     expect(answer.body.detail).not.toContain(error.message);
+  });
+
+  it('keeps the code and the detail of a UseCaseError: its message is written for the user', () => {
+    const answer = toProblem(new UseCaseError('not_found', 'No report with this id.'), '/x');
+    expect([answer.status, answer.body.code, answer.body.detail]).toEqual([
+      404,
+      'not_found',
+      'No report with this id.',
+    ]);
   });
 
   it('gives a malformed symbol a symbol field error, and keeps use-case field errors', () => {
@@ -130,6 +138,6 @@ describe('toProblem', () => {
   });
 
   it('gives every code a 4xx/5xx status', () => {
-    for (const code of PROBLEM_CODES) expect(STATUS_OF_CODE[code]).toBeGreaterThanOrEqual(400);
+    for (const code of PROBLEM_CODES) expect(PROBLEMS[code].status).toBeGreaterThanOrEqual(400);
   });
 });

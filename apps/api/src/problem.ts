@@ -1,34 +1,61 @@
-import { PROBLEM_CONTENT_TYPE, ProblemDetails } from '@svc/use-cases';
+import {
+  PROBLEM_CODES,
+  PROBLEM_CONTENT_TYPE,
+  PROBLEMS,
+  type ProblemCode,
+  ProblemDetails,
+} from '@svc/schemas';
+import { SESSION_CHALLENGE } from './openapi.js';
 
-// The problem vocabulary (codes, statuses, the body, the domain error and the mapping of every
-// package's errors) lives once in `@svc/use-cases` (`problems.ts`), shared with the MCP server;
-// `toProblem` (Fastify's own errors, then those) is `@svc/service`'s, shared by both servers; this
-// module adds the OpenAPI error responses of the REST routes.
+// The problem vocabulary (codes, statuses, titles, meanings, the body) lives once in
+// `@svc/schemas` (`PROBLEMS`); the domain error and the translation of every package's errors are
+// `@svc/use-cases`'; `toProblem` (Fastify's own errors, then those) is `@svc/service`'s, shared by
+// both servers; this module derives the OpenAPI error responses of the REST routes from them.
 export {
   PROBLEM_CODES,
   PROBLEM_CONTENT_TYPE,
+  PROBLEMS,
   type ProblemCode,
   ProblemDetails,
   problemBody,
-  ServiceError as ApiError,
-  STATUS_OF_CODE,
-} from '@svc/use-cases';
+} from '@svc/schemas';
+export { UseCaseError as ApiError } from '@svc/use-cases';
 
-const ERROR_DESCRIPTIONS: Readonly<Record<number, string>> = {
-  400: 'Invalid request (validation_failed), with field errors',
-  401: 'Not signed in, or the session/token is expired or revoked (unauthorized)',
-  403: 'Forbidden: cross-site request or action not allowed (forbidden)',
-  404: 'Not found (not_found)',
-  409: 'Conflict (conflict)',
-  413: 'Payload too large (payload_too_large)',
-  415: 'Unsupported media type (unsupported_media_type)',
-  429: 'Too many requests (rate_limited) or quota exceeded (quota_exceeded); see Retry-After',
-  500: 'Internal error (internal); never carries a stack trace',
-  503: 'An upstream provider or the database is unavailable (upstream_unavailable); see Retry-After',
-};
+/** An HTTP status of a problem code of `PROBLEMS` (405 for unsupported methods included). */
+type CodeStatus = (typeof PROBLEMS)[ProblemCode]['status'];
+
+/**
+ * Statuses answered for input that no code of ours names (the router's and Node's limits, before
+ * any route runs; `MAX_PARAM_LENGTH` and `MAX_HEADER_BYTES` of `app.ts`), both `validation_failed`.
+ * Input within the documented bounds never meets them, so no route declares them.
+ */
+const LIMIT_STATUSES = {
+  414: 'URI too long (validation_failed): a path parameter is above 1,024 characters as sent',
+  431: 'Request header fields too large (validation_failed): request line and headers above 64 KiB',
+} as const;
 
 /** An HTTP status for which {@link errorResponses} can declare a problem response. */
-export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 500 | 503;
+export type ErrorStatus = CodeStatus | keyof typeof LIMIT_STATUSES;
+
+/**
+ * The description of an error status in the OpenAPI document, derived from `PROBLEMS`: each code
+ * with that status and its meaning, e.g. `Not found (not_found): Unknown route, …`.
+ */
+export function errorDescription(status: number): string {
+  const limit = LIMIT_STATUSES[status as keyof typeof LIMIT_STATUSES];
+  if (limit !== undefined) return limit;
+  const codes = PROBLEM_CODES.filter((code) => PROBLEMS[code].status === status);
+  if (codes.length === 0) return 'Error';
+  const text = codes.map(
+    (code) => `${PROBLEMS[code].title} (${code}): ${PROBLEMS[code].description}`,
+  );
+  return [...text, STATUS_NOTES[status] ?? ''].join(' ').trim();
+}
+
+/** What an error answer of a status carries beyond its body. */
+const STATUS_NOTES: Readonly<Record<number, string>> = {
+  401: `The answer carries \`WWW-Authenticate: ${SESSION_CHALLENGE}\`.`,
+};
 
 /** An OpenAPI response object whose body is {@link ProblemDetails} as application/problem+json. */
 export interface ProblemResponse {
@@ -53,7 +80,7 @@ export function errorResponses<S extends ErrorStatus>(
   const out: Partial<Record<ErrorStatus, ProblemResponse>> = {};
   for (const status of [...all].sort((a, b) => a - b)) {
     out[status] = {
-      description: ERROR_DESCRIPTIONS[status] ?? 'Error',
+      description: errorDescription(status),
       content: { [PROBLEM_CONTENT_TYPE]: { schema: ProblemDetails } },
     };
   }

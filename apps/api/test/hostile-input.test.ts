@@ -3,7 +3,7 @@ import { connect } from 'node:net';
 import { MCP_ENDPOINT_PATH } from '@svc/mcp-server';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serverTimeouts } from '../src/app.js';
+import { MAX_HEADER_BYTES, MAX_PARAM_LENGTH, serverTimeouts } from '../src/app.js';
 import { createTestContext, ORIGIN, registerUser, type TestContext } from './helpers.js';
 
 /** Hooks open databases and build apps: slow on a busy machine. */
@@ -160,7 +160,16 @@ describe('hostile input is refused at the boundary, never a 500', () => {
   });
 
   it('answers a path parameter beyond maxParamLength with 414 problem+json', async () => {
-    expectProblem(await get(`/api/moat-reports/${'a'.repeat(300)}`), 414, 'validation_failed');
+    expectProblem(
+      await get(`/api/moat-reports/${'a'.repeat(MAX_PARAM_LENGTH + 1)}`),
+      414,
+      'validation_failed',
+    );
+  });
+
+  it('answers a docs section of 30 emoji (within maxLength) 404, not 414', async () => {
+    const section = encodeURIComponent('😀'.repeat(30));
+    expectProblem(await get(`/api/docs/${section}`), 404, 'not_found');
   });
 
   it('refuses NUL in MCP tool arguments with 400 problem+json before any tool runs', async () => {
@@ -222,13 +231,23 @@ describe("Fastify's own answers over a real socket are problem+json", () => {
 
   it('431 for headers beyond the limit', async () => {
     const answer = parsed(
-      await raw(`GET /api/docs HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`),
+      await raw(
+        `GET /api/docs HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(MAX_HEADER_BYTES)}\r\n\r\n`,
+      ),
     );
     expect(answer).toMatchObject({
       status: 431,
       type: 'application/problem+json',
       body: { status: 431, code: 'validation_failed' },
     });
+  });
+
+  it('serves a query value within its maxLength at 12 bytes a character, not 431', async () => {
+    const tags = encodeURIComponent('😀'.repeat(2_000));
+    const response = await raw(
+      `GET /api/moat-reports?tags=${tags} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`,
+    );
+    expect(parsed(response).status).toBe(401);
   });
 
   it('408 and a closed socket when a body arrives too slowly (requestTimeout honoured)', async () => {

@@ -50,7 +50,7 @@ describe('GET /api/quote', () => {
       expect(res.statusCode, symbol).toBe(400);
       expect(res.json()).toMatchObject({
         code: 'validation_failed',
-        errors: [expect.objectContaining({ path: 'symbol' })],
+        errors: [expect.objectContaining({ path: 'querystring.symbol' })],
       });
     }
     const missing = await ctx.app.inject({ url: '/api/quote', headers: { cookie } });

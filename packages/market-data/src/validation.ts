@@ -1,7 +1,7 @@
+import { QuoteSymbol } from '@svc/schemas';
 import { MarketDataError } from './errors.js';
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
-const SYMBOL = /^[A-Z0-9][A-Z0-9.-]{0,14}$/;
 
 /** `true` for a `YYYY-MM-DD` string naming a real calendar day. */
 export function isIsoDate(value: string): boolean {
@@ -18,15 +18,16 @@ export function assertOptionalIsoDate(value: string | undefined, name: string): 
 }
 
 /**
- * Upper-cases a ticker and checks that it is a plausible symbol (letters, digits, `.` and `-`,
- * at most 15 characters); throws `invalid_symbol` otherwise.
+ * Upper-cases a symbol and checks that the providers can key a price by it (`QuoteSymbol` of
+ * `@svc/schemas`: letters, digits, `.` and `-`, at most 15 characters); throws `invalid_symbol`
+ * otherwise.
  */
 export function normaliseSymbol(symbol: string): string {
-  const upper = symbol.trim().toUpperCase();
-  if (!SYMBOL.test(upper)) {
+  const parsed = QuoteSymbol.safeParse(symbol);
+  if (!parsed.success) {
     throw new MarketDataError('invalid_symbol', `not a valid symbol: ${JSON.stringify(symbol)}`);
   }
-  return upper;
+  return parsed.data;
 }
 
 /** Upper-cases an ISO 4217 code; throws `invalid_argument` unless it is three letters. */

@@ -1,4 +1,4 @@
-import { type Actor, ServiceError, type TokenScope } from '@svc/use-cases';
+import { type Actor, type TokenScope, UseCaseError } from '@svc/use-cases';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
@@ -19,7 +19,7 @@ export interface McpPrincipal<U extends Actor = Actor> {
 export interface PersonalAccessTokenGuard<U extends Actor> {
   /**
    * An `onRequest` hook: lets the request through when its bearer token is a live personal
-   * access token, else throws `ServiceError` `unauthorized` with `WWW-Authenticate: Bearer`
+   * access token, else throws `UseCaseError` `unauthorized` with `WWW-Authenticate: Bearer`
    * (`error="invalid_token"` when a token was sent; CONTRACT §4), which the server's error
    * handler answers as 401 problem+json.
    */
@@ -50,7 +50,7 @@ export function createPersonalAccessTokenGuard<U extends Actor>(options: {
       if (!principal) {
         const challenge =
           token === undefined ? `Bearer ${realm}` : `Bearer ${realm}, error="invalid_token"`;
-        throw new ServiceError('unauthorized', 'A valid personal access token is required.', {
+        throw new UseCaseError('unauthorized', 'A valid personal access token is required.', {
           headers: { 'www-authenticate': challenge },
         });
       }

@@ -30,12 +30,10 @@ export function parseDecimal(value: string): Dec | undefined {
   return DECIMAL_PATTERN.test(value) ? new Dec(value) : undefined;
 }
 
-const decimalString = (description: string) =>
-  z
-    .string()
-    .max(40)
-    .regex(DECIMAL_PATTERN, 'must be a decimal string such as "12.34" (no exponent)')
-    .describe(description);
+const decimalString = (description: string, pattern = DECIMAL_PATTERN, message = SHAPE) =>
+  z.string().max(40).regex(pattern, message).describe(description);
+
+const SHAPE = 'must be a decimal string such as "12.34" (no exponent)';
 
 /**
  * A decimal number carried as a string (`"1234.5678"`), never a JSON number: JSON numbers are
@@ -47,14 +45,25 @@ export const DecimalString = decimalString(
 );
 
 /**
- * A decimal string whose value is strictly greater than zero. The sign is checked only on a
- * well-formed decimal (a malformed one fails the pattern already, and `Decimal` would throw).
+ * Shape of a decimal string whose value is strictly greater than zero: no sign, and a digit other
+ * than 0 before or after the point. The pattern is the whole rule, so the OpenAPI document states
+ * exactly what the server accepts (`0`, `0.00` and `-1` fail it).
  */
+const POSITIVE_DECIMAL_PATTERN = /^(\d*[1-9]\d*(\.\d+)?|\d+\.\d*[1-9]\d*)$/;
+
+/** Shape of a decimal string whose value is zero or greater: no sign. */
+const NON_NEGATIVE_DECIMAL_PATTERN = /^\d+(\.\d+)?$/;
+
+/** A decimal string whose value is strictly greater than zero (see {@link POSITIVE_DECIMAL_PATTERN}). */
 export const PositiveDecimalString = decimalString(
   'Decimal number as a string, strictly greater than 0',
-).refine((v) => parseDecimal(v)?.gt(0) ?? true, 'must be greater than 0');
+  POSITIVE_DECIMAL_PATTERN,
+  'must be a decimal string greater than 0, such as "12.34" (no sign, no exponent)',
+);
 
-/** A decimal string whose value is zero or greater. */
+/** A decimal string whose value is zero or greater (see {@link NON_NEGATIVE_DECIMAL_PATTERN}). */
 export const NonNegativeDecimalString = decimalString(
   'Decimal number as a string, 0 or greater',
-).refine((v) => parseDecimal(v)?.gte(0) ?? true, 'must be 0 or greater');
+  NON_NEGATIVE_DECIMAL_PATTERN,
+  'must be a decimal string of 0 or more, such as "12.34" (no sign, no exponent)',
+);

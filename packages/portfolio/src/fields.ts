@@ -6,17 +6,6 @@ export const CurrencyCode = z
   .regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code of three upper-case letters, e.g. EUR')
   .describe('ISO 4217 currency code, three upper-case letters (EUR, USD, CHF)');
 
-/**
- * Instrument identifier as the user or the broker gives it: a ticker (`AAPL`, `NOVN.SW`), an ISIN
- * (`US0378331005`) or a free name for a manual asset. 1–64 characters after trimming.
- */
-export const InstrumentSymbol = z
-  .string()
-  .trim()
-  .min(1)
-  .max(64)
-  .describe('Instrument identifier: ticker (AAPL), ISIN, or name of a manual asset');
-
 /** An instant as ISO 8601 date-time with `Z` or an offset (`2024-03-01T14:30:00Z`). */
 export const IsoDateTime = z.iso
   .datetime({ offset: true })

@@ -1,6 +1,7 @@
+import { InstrumentSymbol } from '@svc/schemas';
 import { z } from 'zod';
 import { DecimalString } from './decimal.js';
-import { CurrencyCode, InstrumentSymbol, IsoDateTime } from './fields.js';
+import { CurrencyCode, IsoDateTime } from './fields.js';
 
 /** A user's portfolio (CONTRACT.md §4). `baseCurrency` is the reporting currency, default EUR. */
 export const Portfolio = z

@@ -1,6 +1,7 @@
+import { InstrumentSymbol } from '@svc/schemas';
 import { z } from 'zod';
 import { DecimalString, NonNegativeDecimalString, PositiveDecimalString } from './decimal.js';
-import { CurrencyCode, InstrumentSymbol, IsoDateTime } from './fields.js';
+import { CurrencyCode, IsoDateTime } from './fields.js';
 
 /**
  * Kinds of portfolio transactions, as in the service contract (CONTRACT.md §4).

@@ -2,31 +2,15 @@ import { z } from 'zod';
 import { MoatEvaluation } from './moat-evaluation.js';
 
 /**
- * A ticker symbol as every interface accepts it (REST query and body fields, MCP tool arguments):
- * 1–10 characters of A–Z, 0–9, `.` or `-` with at least one letter or digit (the rule of
- * `normaliseSymbol` in `@svc/fundamentals-client`), case-insensitive, surrounding blanks trimmed
- * (`BRK.B` and `BRK-B` name the same share class). Ten characters cover the exchanges' tickers
- * (NYSE and Nasdaq use at most five letters plus a class suffix). Anything else is
- * `validation_failed` at the boundary, before any provider or quota is touched.
- */
-export const TickerSymbol = z
-  .string()
-  .trim()
-  .min(1)
-  .max(10)
-  .regex(
-    /^(?=.*[A-Za-z0-9])[A-Za-z0-9.-]+$/,
-    'expected 1–10 characters of A–Z, 0–9, "." or "-", at least one a letter or digit',
-  )
-  .describe('Ticker symbol: 1–10 characters of A–Z, 0–9, "." or "-" (case-insensitive), e.g. AAPL');
-
-/**
  * A portfolio id as every interface accepts it: a UUID (the store's primary key). Another user's
  * portfolio answers `not_found`; anything that is not a UUID is `validation_failed`.
  */
 export const PortfolioId = z
   .uuid()
   .describe('Portfolio id (a UUID; another user’s answers not_found)');
+
+/** A portfolio id (see {@link PortfolioId}). */
+export type PortfolioId = z.infer<typeof PortfolioId>;
 
 /** A filing behind the figures of an evaluation (extension field `_filings`). */
 export const FilingReference = z

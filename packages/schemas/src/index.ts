@@ -1,4 +1,14 @@
-export { FilingReference, PortfolioId, ServedEvaluation, TickerSymbol } from './boundary.js';
+export {
+  EmailAddress,
+  PLAN_NAMES,
+  Plan,
+  QUOTA_NAMES,
+  QuotaName,
+  QuotaUsage,
+  Tag,
+  Tags,
+} from './account.js';
+export { FilingReference, PortfolioId, ServedEvaluation } from './boundary.js';
 export {
   CompanyProfile,
   DataIssue,
@@ -21,3 +31,21 @@ export {
   VERDICT_LABELS,
   Verdict,
 } from './moat-evaluation.js';
+export {
+  codeForStatus,
+  FieldError,
+  PROBLEM_CODES,
+  PROBLEM_CONTENT_TYPE,
+  PROBLEMS,
+  type ProblemCode,
+  ProblemDetails,
+  type ProblemKind,
+  problemBody,
+} from './problems.js';
+export {
+  InstrumentSymbol,
+  normaliseTicker,
+  QuoteSymbol,
+  TICKER_SYMBOL_RULE,
+  TickerSymbol,
+} from './symbols.js';

@@ -3,10 +3,9 @@ import type {
   CachedEvaluation,
   EvaluationCacheRepository,
   EvaluationHistoryRepository,
-  Plan,
 } from '@svc/portfolio-store';
 import { QuotaError, type QuotaService } from '@svc/quota';
-import type { MoatEvaluation } from '@svc/schemas';
+import type { Plan, ServedEvaluation } from '@svc/schemas';
 import {
   type CompanyEvaluation,
   type EvaluateCompanyDeps,
@@ -34,15 +33,12 @@ export interface EvaluationServiceDeps extends EvaluateCompanyDeps {
 
 /** A request for an evaluation (REST `GET /api/stock-evaluation`, MCP `getMoatEvaluation`). */
 export interface EvaluationRequest {
-  /** Ticker symbol as the client sent it (normalised here). */
+  /** Ticker symbol as the client sent it (`TickerSymbol`); normalised here, once per request. */
   readonly symbol: string;
   /** `true` bypasses the cache and fetches new fundamentals (consumes `stock_evaluation`). */
   readonly fresh: boolean;
   readonly actor: Actor;
 }
-
-/** An evaluation as served: from the cache (`_cached: true`, `_cachedAt`) or freshly made. */
-export type ServedEvaluation = MoatEvaluation & { _cached: boolean; _cachedAt: string };
 
 /**
  * The evaluation flow with cache and quota, shared by the REST API and the MCP server

@@ -1,3 +1,5 @@
+// The problem vocabulary is `@svc/schemas`'; re-exported for the apps that build bodies themselves.
+export { PROBLEM_CONTENT_TYPE, problemBody } from '@svc/schemas';
 export * from './accounts/index.js';
 export {
   type AdviseInput,
@@ -39,7 +41,12 @@ export {
   NarrativeRequest,
   PROPOSAL_TTL_MS,
 } from './advisor/schemas.js';
-export { type FieldProblem, UseCaseError, type UseCaseErrorCode } from './errors.js';
+export {
+  type FieldProblem,
+  UseCaseError,
+  type UseCaseErrorCode,
+  type UseCaseErrorOptions,
+} from './errors.js';
 export {
   type CompanyEvaluation,
   type EvaluateCompanyDeps,
@@ -66,7 +73,6 @@ export {
   type EvaluationRequest,
   type EvaluationService,
   type EvaluationServiceDeps,
-  type ServedEvaluation,
 } from './evaluation-service.js';
 export { type FilingReference, filingsBehind } from './filings.js';
 export {
@@ -134,21 +140,9 @@ export {
   ValuationIssue,
 } from './portfolio/schemas.js';
 export {
-  codeForStatus,
   DATABASE_RETRY_AFTER_SECONDS,
-  FieldError,
-  PROBLEM_CODES,
-  PROBLEM_CONTENT_TYPE,
   type ProblemAnswer,
-  type ProblemCode,
-  ProblemDetails,
-  problemBody,
   problemOf,
-  QuotaState,
-  ServiceError,
-  type ServiceErrorOptions,
-  STATUS_OF_CODE,
-  TITLE_OF_CODE,
   toServiceError,
   withRetryAfter,
 } from './problems.js';

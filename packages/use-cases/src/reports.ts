@@ -1,12 +1,10 @@
 import type { MoatReportsRepository } from '@svc/portfolio-store';
-import { MoatEvaluation, TickerSymbol } from '@svc/schemas';
+import { MoatEvaluation, Tags, TickerSymbol } from '@svc/schemas';
 import { z } from 'zod';
 import { UseCaseError } from './errors.js';
 
 /** Longest accepted `evaluationJson`, characters (an evaluation is about 10 kB). */
 export const MAX_EVALUATION_JSON_LENGTH = 200_000;
-
-const Tag = z.string().trim().min(1).max(50);
 
 /**
  * Request fields of a saved MOAT report (interface spec 2.6), as `POST /api/moat-reports` and the
@@ -30,9 +28,13 @@ export const SaveReportInput = z
     totalScore: z.number().finite().min(0).max(100).optional(),
     maxScore: z.number().finite().min(0).max(100).optional(),
     verdict: z.string().max(100).optional(),
-    tags: z.array(Tag).max(20).optional().describe('Labels for filtering, at most 20'),
+    tags: Tags.optional(),
   })
-  .meta({ id: 'SaveReportInput' });
+  .meta({
+    id: 'SaveReportInput',
+    // What `evaluationOf` enforces, stated in the JSON Schema (zod has no "one of these keys").
+    anyOf: [{ required: ['evaluationJson'] }, { required: ['evaluation'] }],
+  });
 export type SaveReportInput = z.infer<typeof SaveReportInput>;
 
 /** A saved report in the list (CONTRACT §4). */

@@ -1,4 +1,4 @@
-import type { ServedEvaluation } from '@svc/use-cases';
+import type { ServedEvaluation } from '@svc/schemas';
 import { LRUCache } from 'lru-cache';
 import { StockEvaluation } from '../schemas/moat.js';
 

@@ -4,15 +4,16 @@ import {
   DEFAULT_TOKEN_SCOPES,
   TokenScope,
 } from '@svc/use-cases';
+import { EmailAddress, Plan, QuotaUsage } from '@svc/schemas';
 import { z } from 'zod';
 
 /** A signed-in user as the API shows it (never a password hash). */
 export const User = z
   .object({
     id: z.uuid().describe('User id'),
-    email: z.email().describe('Lower-cased e-mail address'),
+    email: z.email().describe('Lower-cased e-mail address (sign-up accepts only EmailAddress)'),
     name: z.string().nullable().describe('Display name'),
-    plan: z.enum(['free', 'pro']).describe('Plan deciding the quota limits'),
+    plan: Plan,
     createdAt: z.iso
       .datetime({ offset: true })
       .describe('ISO 8601 instant the account was created'),
@@ -22,21 +23,11 @@ export const User = z
 /** `{ user }`, the answer of register and login. */
 export const UserEnvelope = z.object({ user: User }).meta({ id: 'UserEnvelope' });
 
-/** The state of one quota in the current period (CONTRACT §2/§3). */
-export const QuotaUsage = z
-  .object({
-    name: z.string().describe('stock_evaluation or ai_consult'),
-    limit: z.number().int().describe("Units per period for the user's plan"),
-    used: z.number().int().describe('Units used in the current period'),
-    resetsAt: z.iso.datetime({ offset: true }).describe('ISO 8601 instant the period ends (UTC)'),
-  })
-  .meta({ id: 'QuotaUsage' });
-
 /** `GET /api/auth/session`: the user, plan and quotas. */
 export const SessionInfo = z
   .object({
     user: User,
-    plan: z.enum(['free', 'pro']),
+    plan: Plan,
     quotas: z.array(QuotaUsage),
   })
   .meta({ id: 'SessionInfo', description: 'The current session: user, plan and quota usage' });
@@ -44,7 +35,7 @@ export const SessionInfo = z
 /** Registration body (CONTRACT §2). Password length per NIST SP 800-63B (at least 8). */
 export const RegisterBody = z
   .object({
-    email: z.email().max(254).describe('E-mail address; stored lower-cased'),
+    email: EmailAddress.describe('E-mail address; stored lower-cased'),
     password: z.string().min(8).max(512).describe('At least 8 characters'),
     name: z.string().trim().min(1).max(100).optional().describe('Display name'),
   })
@@ -53,7 +44,7 @@ export const RegisterBody = z
 /** Login body (CONTRACT §2). */
 export const LoginBody = z
   .object({
-    email: z.email().max(254),
+    email: EmailAddress,
     password: z.string().min(1).max(512),
   })
   .meta({ id: 'LoginBody' });

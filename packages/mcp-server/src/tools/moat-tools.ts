@@ -1,4 +1,4 @@
-import { MoatEvaluation, ServedEvaluation, TickerSymbol } from '@svc/schemas';
+import { MoatEvaluation, ServedEvaluation, Tags, TickerSymbol } from '@svc/schemas';
 import {
   type NarrativeSource,
   ReportSummary,
@@ -69,7 +69,7 @@ const EvaluationInput = z.object({
   fresh: z.boolean().optional().describe('Fetch again even when cached (consumes quota)'),
 });
 const ReportsInput = z.object({
-  tags: z.array(z.string().trim().min(1).max(50)).max(20).optional(),
+  tags: Tags.optional(),
 });
 const ReportsOutput = z.object({ reports: z.array(ReportSummary) });
 const SavedReportOutput = z.object({ id: z.string() });

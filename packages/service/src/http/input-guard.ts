@@ -1,4 +1,4 @@
-import { ServiceError } from '@svc/use-cases';
+import { UseCaseError } from '@svc/use-cases';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 
 /** A field error of the guard: where the bad text is and what is wrong with it. */
@@ -57,8 +57,8 @@ function queryDecodes(url: string): boolean {
   }
 }
 
-const refuse = (bad: BadText): ServiceError =>
-  new ServiceError('validation_failed', `The request holds text that is refused: ${bad.message}.`, {
+const refuse = (bad: BadText): UseCaseError =>
+  new UseCaseError('validation_failed', `The request holds text that is refused: ${bad.message}.`, {
     errors: [bad],
   });
 

@@ -1,5 +1,5 @@
 import { isDatabaseUnavailable } from '@svc/portfolio-store';
-import { DATABASE_RETRY_AFTER_SECONDS, ServiceError } from '@svc/use-cases';
+import { DATABASE_RETRY_AFTER_SECONDS, UseCaseError } from '@svc/use-cases';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 
 /** Milliseconds a readiness check waits for the database before it answers 503. */
@@ -19,8 +19,8 @@ export function registerIdleConnectionSweep(app: FastifyInstance): void {
   app.addHook('onClose', async () => clearInterval(sweep));
 }
 
-const notReady = (detail: string, cause?: unknown): ServiceError =>
-  new ServiceError('upstream_unavailable', detail, {
+const notReady = (detail: string, cause?: unknown): UseCaseError =>
+  new UseCaseError('upstream_unavailable', detail, {
     cause,
     retryAfterSeconds: DATABASE_RETRY_AFTER_SECONDS,
   });
@@ -28,7 +28,7 @@ const notReady = (detail: string, cause?: unknown): ServiceError =>
 /**
  * The readiness of a server (`GET /readyz` of both servers): the database answers within
  * {@link READINESS_TIMEOUT_MS} and every migration is applied.
- * @throws ServiceError `upstream_unavailable` with `Retry-After` otherwise (an unexpected cause is
+ * @throws UseCaseError `upstream_unavailable` with `Retry-After` otherwise (an unexpected cause is
  *   logged on `log`).
  */
 export async function checkReadiness(

@@ -1,14 +1,5 @@
-import {
-  codeForStatus,
-  type ProblemAnswer,
-  type ProblemCode,
-  problemBody,
-  problemOf,
-  ServiceError,
-  STATUS_OF_CODE,
-  TITLE_OF_CODE,
-  toServiceError,
-} from '@svc/use-cases';
+import { codeForStatus, PROBLEMS, type ProblemCode, problemBody } from '@svc/schemas';
+import { type ProblemAnswer, problemOf, toServiceError } from '@svc/use-cases';
 
 interface ErrorLike {
   readonly code?: unknown;
@@ -61,16 +52,17 @@ function fieldErrors(error: ErrorLike): { path: string; message: string }[] | un
 
 /**
  * The ONE mapping from anything thrown to problem+json (CONTRACT §1): package errors first go
- * through `toServiceError` (`@svc/use-cases`); a `ServiceError` (`ApiError` here) keeps its code; request validation errors
+ * through `toServiceError` (`@svc/use-cases`); a `UseCaseError` (`ApiError` here) keeps its code; request validation errors
  * become 400 `validation_failed` with `errors`; Fastify's body and URL errors and the multipart
  * parser's become 413/415/400; other 4xx keep their status (with the code of
  * {@link codeForStatus}); everything else is a 500 `internal` whose detail never includes the
  * message or stack of the original error.
  */
 export function toProblem(thrown: unknown, instance: string | undefined): ProblemAnswer {
-  const error = toServiceError(thrown) ?? thrown;
+  const known = toServiceError(thrown);
+  if (known !== undefined) return problemOf(known, instance);
+  const error = thrown;
   const extra = instance === undefined ? {} : { instance };
-  if (error instanceof ServiceError) return problemOf(error, instance);
   const e = (typeof error === 'object' && error !== null ? error : {}) as ErrorLike;
   const errors = fieldErrors(e);
   if (errors !== undefined) {
@@ -89,8 +81,8 @@ export function toProblem(thrown: unknown, instance: string | undefined): Proble
   if (mapped !== undefined || (status >= 400 && status < 500)) {
     const code = mapped ?? codeForStatus(status);
     // a status our codes do not name (405, 406, 408, 414, 431, …) is kept as it is
-    const exact = mapped === undefined ? status : STATUS_OF_CODE[code];
-    const detail = typeof e.message === 'string' && e.message ? e.message : TITLE_OF_CODE[code];
+    const exact = mapped === undefined ? status : PROBLEMS[code].status;
+    const detail = typeof e.message === 'string' && e.message ? e.message : PROBLEMS[code].title;
     return {
       status: exact,
       body: problemBody(code, detail, { ...extra, status: exact }),

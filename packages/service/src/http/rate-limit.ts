@@ -3,7 +3,7 @@ import fastifyRateLimit, {
   type FastifyRateLimitStoreCtor,
 } from '@fastify/rate-limit';
 import type { SharedCounter } from '@svc/portfolio-store';
-import { batchCounter, ServiceError } from '@svc/use-cases';
+import { batchCounter, UseCaseError } from '@svc/use-cases';
 import type { FastifyInstance } from 'fastify';
 import type { CounterFactory } from '../deps.js';
 
@@ -71,7 +71,7 @@ export async function registerSharedRateLimit(
     store: sharedStore(options.counters),
     skipOnError: true,
     errorResponseBuilder: (_request, context) =>
-      new ServiceError(
+      new UseCaseError(
         'rate_limited',
         `Too many requests: at most ${context.max} per ${context.after}.`,
         {

@@ -2,7 +2,7 @@ import { FundamentalsError, type FundamentalsProvider } from '@svc/fundamentals-
 import {
   createFundamentalsProvider,
   type FundamentalsSettings,
-  ServiceError,
+  UseCaseError,
 } from '@svc/use-cases';
 
 /** The server's fundamentals provider, or a stand-in that explains why there is none. */
@@ -20,7 +20,7 @@ export function unavailableFundamentalsProvider(detail: string): FundamentalsPro
   return {
     name: 'unavailable',
     async getFundamentals() {
-      throw new ServiceError('upstream_unavailable', detail);
+      throw new UseCaseError('upstream_unavailable', detail);
     },
   };
 }

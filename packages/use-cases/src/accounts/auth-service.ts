@@ -1,5 +1,5 @@
 import { StoreError } from '@svc/portfolio-store';
-import { ServiceError } from '../problems.js';
+import { UseCaseError } from '../errors.js';
 import type { LoginThrottle } from './login-throttle.js';
 import type {
   AccountRepositories,
@@ -76,20 +76,20 @@ export function createAuthService(deps: AuthServiceDeps) {
   return {
     /**
      * Creates a password account and signs it in.
-     * @throws {ServiceError} `forbidden` when sign-up is disabled; `conflict` when the e-mail exists.
+     * @throws {UseCaseError} `forbidden` when sign-up is disabled; `conflict` when the e-mail exists.
      */
     async register(
       input: { email: string; password: string; name?: string | undefined },
       client: ClientContext,
     ): Promise<OpenedSession> {
       if (!deps.signupEnabled)
-        throw new ServiceError('forbidden', 'Sign-up is disabled on this server.');
+        throw new UseCaseError('forbidden', 'Sign-up is disabled on this server.');
       const passwordHash = await passwords.hash(input.password);
       const user = await repos.users
         .create({ email: input.email, name: input.name ?? null, passwordHash })
         .catch((error: unknown) => {
           if (isConflict(error)) {
-            throw new ServiceError('conflict', 'An account with this e-mail address exists.', {
+            throw new UseCaseError('conflict', 'An account with this e-mail address exists.', {
               cause: error,
             });
           }
@@ -102,7 +102,7 @@ export function createAuthService(deps: AuthServiceDeps) {
      * Checks a password and opens a session. Unknown e-mail and wrong password give the same
      * 401 after the same work (a verification against a throw-away hash); after repeated
      * failures for one IP and e-mail, 429 `rate_limited` with `Retry-After`.
-     * @throws {ServiceError} `unauthorized` or `rate_limited`.
+     * @throws {UseCaseError} `unauthorized` or `rate_limited`.
      */
     async login(
       input: { email: string; password: string },
@@ -111,7 +111,7 @@ export function createAuthService(deps: AuthServiceDeps) {
       const key = `${client.ip}|${input.email.trim().toLowerCase()}`;
       const wait = await deps.throttle.blockedFor(key);
       if (wait !== undefined) {
-        throw new ServiceError(
+        throw new UseCaseError(
           'rate_limited',
           'Too many failed sign-in attempts; try again later.',
           {
@@ -123,7 +123,7 @@ export function createAuthService(deps: AuthServiceDeps) {
       const ok = await passwords.verify(found?.passwordHash, input.password);
       if (!ok || found === undefined) {
         await deps.throttle.recordFailure(key);
-        throw new ServiceError('unauthorized', INVALID_CREDENTIALS);
+        throw new UseCaseError('unauthorized', INVALID_CREDENTIALS);
       }
       await deps.throttle.reset(key);
       return open(found.user, client);
@@ -136,7 +136,7 @@ export function createAuthService(deps: AuthServiceDeps) {
     ): Promise<OpenedSession> {
       const user = await repos.users.findOrCreateByOidc(identity).catch((error: unknown) => {
         if (isConflict(error)) {
-          throw new ServiceError('conflict', 'This e-mail is linked to another sign-in identity.', {
+          throw new UseCaseError('conflict', 'This e-mail is linked to another sign-in identity.', {
             cause: error,
           });
         }

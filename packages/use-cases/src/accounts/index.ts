@@ -1,6 +1,6 @@
 // The account flows (sign-up, password and OIDC sign-in, sessions, personal access tokens, the
 // login throttle and the memos of verified credentials), free of any HTTP framework: they throw
-// `ServiceError` with a problem code, which each app maps (REST: problem+json; MCP: a tool error).
+// `UseCaseError` with a problem code, which each app maps (REST: problem+json; MCP: a tool error).
 export {
   type Authenticated,
   type AuthService,

@@ -1,5 +1,5 @@
 import * as client from 'openid-client';
-import { ServiceError } from '../problems.js';
+import { UseCaseError } from '../errors.js';
 
 /** OpenID Connect client settings (the service configuration's `oidc`). */
 export interface OidcConfig {
@@ -32,7 +32,7 @@ export interface OidcClient {
   start(): Promise<{ url: URL; checks: OidcChecks }>;
   /**
    * Redeems the code of a callback (`query` as received) and answers the verified identity.
-   * @throws {ServiceError} `unauthorized` when the provider answer fails a check; `forbidden` without
+   * @throws {UseCaseError} `unauthorized` when the provider answer fails a check; `forbidden` without
    * a verified e-mail; `upstream_unavailable` when the provider cannot be reached.
    */
   finish(query: URLSearchParams, checks: OidcChecks): Promise<OidcIdentity>;
@@ -65,7 +65,7 @@ export function createOidcClient(config: OidcConfig): OidcClient {
       })
       .catch((error: unknown) => {
         discovered = undefined;
-        throw new ServiceError('upstream_unavailable', 'The identity provider cannot be reached.', {
+        throw new UseCaseError('upstream_unavailable', 'The identity provider cannot be reached.', {
           cause: error,
         });
       });
@@ -105,7 +105,7 @@ export function createOidcClient(config: OidcConfig): OidcClient {
           idTokenExpected: true,
         });
       } catch (error) {
-        throw new ServiceError(
+        throw new UseCaseError(
           'unauthorized',
           'The identity provider did not confirm the sign-in.',
           {
@@ -115,13 +115,13 @@ export function createOidcClient(config: OidcConfig): OidcClient {
       }
       const claims = tokens.claims();
       if (!claims)
-        throw new ServiceError('unauthorized', 'The identity provider sent no ID token.');
+        throw new UseCaseError('unauthorized', 'The identity provider sent no ID token.');
       const info =
         typeof claims.email === 'string'
           ? claims
           : await client.fetchUserInfo(oidc, tokens.access_token, claims.sub);
       if (typeof info.email !== 'string' || info.email_verified !== true) {
-        throw new ServiceError(
+        throw new UseCaseError(
           'forbidden',
           'The identity provider did not report a verified e-mail.',
         );

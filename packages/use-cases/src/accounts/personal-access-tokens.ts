@@ -1,4 +1,4 @@
-import { ServiceError } from '../problems.js';
+import { UseCaseError } from '../errors.js';
 import type { AccountRepositories, AccountToken, AccountUser } from './ports.js';
 import { createRevocableMemo, type RevocableMemo } from './revocable-memo.js';
 import { DEFAULT_TOKEN_SCOPES, knownScopes, type TokenScope, withNeededScopes } from './scopes.js';
@@ -12,12 +12,12 @@ export interface TokenCrypto {
 
 /**
  * The scopes a token is given for the wanted ones (those they need added).
- * @throws {ServiceError} `validation_failed` for none.
+ * @throws {UseCaseError} `validation_failed` for none.
  */
 function grantedScopes(wanted: readonly TokenScope[]): TokenScope[] {
   const scopes = withNeededScopes(wanted);
   if (scopes.length === 0) {
-    throw new ServiceError('validation_failed', 'A token needs at least one scope.', {
+    throw new UseCaseError('validation_failed', 'A token needs at least one scope.', {
       errors: [{ path: 'body.scopes', message: 'at least one scope' }],
     });
   }
@@ -164,7 +164,7 @@ export function createPersonalAccessTokens(deps: {
     /**
      * Replaces the scopes of one of the user's live tokens (the scopes they need added); the
      * change acts at once, in this process and, through the database, in every other.
-     * @throws {ServiceError} `not_found` when the user has no live token with this id;
+     * @throws {UseCaseError} `not_found` when the user has no live token with this id;
      *   `validation_failed` for no scope.
      */
     async updateScopes(
@@ -176,7 +176,7 @@ export function createPersonalAccessTokens(deps: {
       forget(tokenId);
       const updated = await repos.tokens.updateScopes(userId, tokenId, scopes);
       forget(tokenId);
-      if (!updated) throw new ServiceError('not_found', 'No token with this id.');
+      if (!updated) throw new UseCaseError('not_found', 'No token with this id.');
       return listed(updated);
     },
     /** The user's tokens (not revoked), without secrets. */
@@ -184,13 +184,13 @@ export function createPersonalAccessTokens(deps: {
       (await repos.tokens.list(userId)).map(listed),
     /**
      * Revokes one of the user's tokens.
-     * @throws {ServiceError} `not_found` when the user has no live token with this id.
+     * @throws {UseCaseError} `not_found` when the user has no live token with this id.
      */
     async revoke(userId: string, tokenId: string): Promise<void> {
       forget(tokenId);
       const revoked = await repos.tokens.revoke(userId, tokenId, now());
       forget(tokenId);
-      if (!revoked) throw new ServiceError('not_found', 'No token with this id.');
+      if (!revoked) throw new UseCaseError('not_found', 'No token with this id.');
     },
     verify,
     /** Checks a bearer token: its owner, id and scopes, or null (see the factory's comment). */

@@ -4,8 +4,10 @@
  * satisfy them as they are; tests may pass the same real implementations over PGlite/Postgres.
  */
 
-/** A plan name (CONTRACT §3). */
-export type PlanName = 'free' | 'pro';
+import type { Plan, QuotaName } from '@svc/schemas';
+
+/** A plan name (CONTRACT §3): `Plan` of `@svc/schemas`. */
+export type PlanName = Plan;
 
 /** A user as the API shows it (no password hash). */
 export interface AccountUser {
@@ -123,7 +125,7 @@ export interface AccountRepositories {
 
 /** One quota's state for the session endpoint (CONTRACT §2). */
 export interface QuotaUsageEntry {
-  readonly name: string;
+  readonly name: QuotaName;
   readonly limit: number;
   readonly used: number;
   readonly resetsAt: Date | string;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ServiceError } from '../problems.js';
+import { UseCaseError } from '../errors.js';
 
 /**
  * The scopes of a personal access token, each a right of the agent that holds it:
@@ -98,14 +98,14 @@ export function insufficientScope(
   missing: readonly TokenScope[],
   what: string,
   realm?: string,
-): ServiceError {
+): UseCaseError {
   const scope = missing.join(' ');
   const challenge = [
     ...(realm === undefined ? [] : [`realm="${realm}"`]),
     'error="insufficient_scope"',
     `scope="${scope}"`,
   ].join(', ');
-  return new ServiceError(
+  return new UseCaseError(
     'insufficient_scope',
     `This token lacks the scope ${scope} needed for ${what}; mint a token with it at /account/developer.`,
     { scope, headers: { 'www-authenticate': `Bearer ${challenge}` } },

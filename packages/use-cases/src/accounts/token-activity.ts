@@ -1,4 +1,4 @@
-import { ServiceError } from '../problems.js';
+import { UseCaseError } from '../errors.js';
 import { auditArguments } from './audit-arguments.js';
 import type { AccountRepositories, AccountTokenActivity } from './ports.js';
 
@@ -73,7 +73,7 @@ export function createTokenActivity(deps: {
     /**
      * One page of the calls of one of the user's tokens (revoked ones included), newest first,
      * within the retention period.
-     * @throws {ServiceError} `not_found` when the user owns no token with this id (another
+     * @throws {UseCaseError} `not_found` when the user owns no token with this id (another
      *   user's token included).
      */
     async page(
@@ -84,7 +84,7 @@ export function createTokenActivity(deps: {
       const page = query.page ?? 1;
       const limit = query.limit ?? ACTIVITY_PAGE_DEFAULT;
       if (!(await repos.tokens.owns(userId, tokenId))) {
-        throw new ServiceError('not_found', 'No token with this id.');
+        throw new UseCaseError('not_found', 'No token with this id.');
       }
       const { items, total } = await repos.tokenActivity.page(userId, tokenId, {
         since: cutoff(),

@@ -41,8 +41,9 @@ export interface QuoteServiceDeps {
  *
  * When the FX provider has no rate or fails, the quote is still served with `priceEur: null`.
  *
- * @throws UseCaseError `validation_failed` (path `symbol`) for a malformed symbol; `not_found`
- *   when the provider has no price for it (or there is no provider). MarketDataError
+ * @throws UseCaseError `validation_failed` (path `symbol`) for a symbol that is not a
+ *   `TickerSymbol`; `not_found` when the provider has no price for it, cannot key one by it, or
+ *   there is no provider. MarketDataError
  *   `upstream_unavailable` / `parse_failed` when the quote provider fails (not cached).
  * @example
  * ```ts
@@ -99,12 +100,8 @@ async function fetchQuote(
   const quote = await deps.quotes
     .getQuote(symbol, { asOf: utcDay(deps.now()) })
     .catch((error: unknown) => {
-      if (error instanceof MarketDataError && error.code === 'invalid_symbol') {
-        throw new UseCaseError('validation_failed', error.message, {
-          cause: error,
-          errors: [{ path: 'symbol', message: error.message }],
-        });
-      }
+      // A valid ticker the providers cannot key a price by (`-X`): they have no quote for it.
+      if (error instanceof MarketDataError && error.code === 'invalid_symbol') return null;
       throw error;
     });
   if (quote === null) return undefined;

@@ -51,7 +51,7 @@ export const TransactionListQuery = z
       'Executed at or after: a day (from its 00:00 UTC) or a date-time',
     ),
     to: Instant.optional().describe(
-      'Executed at or before: a day (through its 24:00 UTC) or a date-time',
+      'Executed at or before: a day (through its 24:00 UTC) or a date-time; not before `from` (400 otherwise)',
     ),
     limit: z.coerce
       .number()
@@ -60,7 +60,12 @@ export const TransactionListQuery = z
       .max(100)
       .default(50)
       .describe('Page size, 1–100, default 50'),
-    cursor: z.string().min(1).max(500).optional().describe('`nextCursor` of the previous page'),
+    cursor: z
+      .string()
+      .min(1)
+      .max(500)
+      .optional()
+      .describe('`nextCursor` of the previous page, as given (opaque: any other text answers 400)'),
   })
   .meta({ id: 'TransactionListQuery' })
   .describe('Filters and page of the transaction list, newest first');

@@ -1,17 +1,22 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { SESSION_CHALLENGE } from '../../openapi.js';
 import { ApiError, PROBLEM_CONTENT_TYPE, problemBody, toProblem } from '../../problem.js';
 
 const pathOf = (url: string): string => url.split('?')[0] ?? url;
+
+/** The methods a route of this app may have, in the order `Allow` lists them. */
+const ROUTE_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 
 /** Seconds a client is asked to wait before retrying a request refused during shutdown. */
 const SHUTDOWN_RETRY_AFTER_SECONDS = 1;
 
 /**
  * The one place errors become HTTP answers: every thrown error and every unknown route is
- * answered as problem+json ({@link toProblem}); unexpected errors are logged with their stack,
- * which never reaches the client. Requests that arrive once the server is closing (on a
+ * answered as problem+json ({@link toProblem}); every 401 carries `WWW-Authenticate`
+ * (`SESSION_CHALLENGE` unless the answer set its own); unexpected errors are logged with their
+ * stack, which never reaches the client. Requests that arrive once the server is closing (on a
  * keep-alive connection) answer 503 `upstream_unavailable` with `Retry-After` and
  * `Connection: close`, so a load balancer sends them elsewhere; requests already in flight finish.
  * Fastify's own early errors are answered by {@link frameworkErrorHandler} and
@@ -31,6 +36,11 @@ export function registerProblemHandler(app: FastifyInstance): void {
     const answer = toProblem(error, pathOf(request.url));
     return reply.code(answer.status).type(PROBLEM_CONTENT_TYPE).send(answer.body);
   });
+  app.addHook('onSend', async (_request, reply) => {
+    if (reply.statusCode === 401 && !reply.hasHeader('www-authenticate')) {
+      reply.header('www-authenticate', SESSION_CHALLENGE);
+    }
+  });
 
   let closing = false;
   app.addHook('preClose', async () => {
@@ -41,6 +51,24 @@ export function registerProblemHandler(app: FastifyInstance): void {
     throw new ApiError('upstream_unavailable', 'The server is shutting down; try again.', {
       retryAfterSeconds: SHUTDOWN_RETRY_AFTER_SECONDS,
       headers: { connection: 'close' },
+    });
+  });
+}
+
+/**
+ * 405 `method_not_allowed` with `Allow` for a path this app has, asked with a method it does not
+ * have (RFC 9110 §15.5.6), checked before any body is read (a `QUERY` without Content-Type would
+ * otherwise answer 400). Other unknown routes go on to the not-found handler (404). Register it
+ * after the hooks every answer needs (request id, metrics).
+ */
+export function registerMethodNotAllowed(app: FastifyInstance): void {
+  app.addHook('onRequest', async (request) => {
+    if (!request.is404) return;
+    const path = pathOf(request.url);
+    const allowed = ROUTE_METHODS.filter((method) => app.findRoute({ method, url: path }) !== null);
+    if (allowed.length === 0) return;
+    throw new ApiError('method_not_allowed', `${request.method} is not a method of ${path}.`, {
+      headers: { allow: allowed.join(', ') },
     });
   });
 }

@@ -39,7 +39,7 @@ export const ImportQuery = z.object({
   accountCurrency: BrokerImportOptions.shape.accountCurrency,
   mapping: z
     .string()
-    .max(10_000)
+    .max(4_000)
     .transform((text, ctx) => {
       try {
         return JSON.parse(text) as unknown;

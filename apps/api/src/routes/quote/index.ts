@@ -1,3 +1,4 @@
+import { TickerSymbol } from '@svc/schemas';
 import { QuoteResult, type QuoteService } from '@svc/use-cases';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -12,13 +13,9 @@ export interface QuoteRoutesOptions {
 
 /** Query of `GET /api/quote`. */
 export const QuoteQuery = z.object({
-  symbol: z
-    .string()
-    .min(1)
-    .max(32)
-    .describe(
-      'Ticker: 1–10 characters of A–Z, 0–9, "." or "-" (case-insensitive; BRK.B = BRK-B); anything else answers 400',
-    ),
+  symbol: TickerSymbol.describe(
+    'Ticker: 1–10 characters of A–Z, 0–9, "." or "-" (case-insensitive; BRK.B = BRK-B); anything else answers 400',
+  ),
 });
 
 /**

@@ -1,0 +1,264 @@
+import fc from 'fast-check';
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { invalidValuesFor } from './conformance/negative.js';
+import { type OpenApiDocument, type Operation, operationsOf } from './conformance/operations.js';
+import { type ValidInput, validInputFor } from './conformance/valid-input.js';
+import { createTestContext, ORIGIN, registerUser, type TestContext } from './helpers.js';
+
+/**
+ * The document against the server, as a schema-driven fuzzer checks it (positive and negative
+ * data, as Schemathesis does): every operation of `/openapi.json` is sent inputs generated from
+ * its own schemas (json-schema-faker, seeded by fast-check) and inputs that break exactly one
+ * keyword of them (checked with ajv to be invalid). It fails when the server refuses valid input
+ * (400 outside the operations whose extra rules the document states in prose), accepts invalid
+ * input (any 2xx), or answers a status, media type or body the document does not list. The seed
+ * is fixed under CI (`FC_SEED` overrides it).
+ */
+const SEED = process.env.FC_SEED
+  ? Number(process.env.FC_SEED)
+  : process.env.CI
+    ? 20_261_125
+    : undefined;
+const RUNS = process.env.CI ? 12 : 8;
+const SLOW_HOOK_MS = 180_000;
+
+/** Operations this test leaves to their own suites (and why). */
+const LEFT_OUT: Readonly<Record<string, string>> = {
+  'POST /api/auth/logout': 'ends the session the other requests use',
+  'POST /api/mcp/user/mcp': 'JSON-RPC over a token: fuzzed by fuzz.test.ts from the tools',
+};
+
+/**
+ * Operations whose documented rules go beyond their JSON Schema (stated in their descriptions),
+ * so schema-valid input may still answer 400: the rule, for the report.
+ */
+const SEMANTIC_400: Readonly<Record<string, string>> = {
+  'POST /api/moat-reports': 'the evaluation must be a MoatEvaluation of the same symbol',
+  'POST /api/portfolios/{id}/transactions': 'a sell needs the units held',
+  'POST /api/portfolios/{id}/import': 'the file must be a broker export',
+  'GET /api/transactions': '`cursor` is opaque (only a `nextCursor`) and `to` is not before `from`',
+};
+
+const isStream = (op: Operation) => op.responseValidator(200, 'text/event-stream') != null;
+
+describe('the API against its OpenAPI document (schema-driven property test)', () => {
+  let ctx: TestContext;
+  let cookie: string;
+  let operations: Operation[];
+  let doc: OpenApiDocument;
+  /** A portfolio of the user: half the draws address it, so more than 404 is exercised. */
+  let portfolioId: string;
+
+  beforeAll(async () => {
+    ctx = await createTestContext({ env: { RATE_LIMIT_PER_MINUTE: '1000000' } });
+    doc = (await ctx.app.inject({ url: '/openapi.json' })).json();
+    operations = operationsOf(doc).filter(
+      (op) =>
+        !(`${op.method} ${op.path}` in LEFT_OUT) &&
+        !isStream(op) &&
+        !op.path.startsWith('/api/advisor'),
+    );
+    ({ cookie } = await registerUser(ctx.app, 'conformance@example.com'));
+    const created = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/portfolios',
+      headers: { cookie, ...ORIGIN },
+      payload: { name: 'Conformance' },
+    });
+    portfolioId = created.json().id;
+  }, SLOW_HOOK_MS);
+  afterAll(() => ctx?.close());
+
+  /** `input` addressing the user's own portfolio on every other seed, where the path names one. */
+  const withKnownIds = (op: Operation, input: ValidInput, seed: number): ValidInput =>
+    op.path.startsWith('/api/portfolios/{id}') && seed % 2 === 0
+      ? { ...input, path: { ...input.path, id: portfolioId } }
+      : input;
+
+  /** Sends `input` to `op` as a signed-in browser would. */
+  function send(op: Operation, input: ValidInput): Promise<LightMyRequestResponse> {
+    const url = op.path.replaceAll(/\{(\w+)\}/g, (_, name: string) =>
+      encodeURIComponent(String(input.path[name] ?? '')),
+    );
+    const options: InjectOptions = {
+      method: op.method as InjectOptions['method'],
+      url,
+      query: Object.fromEntries(Object.entries(input.query).map(([k, v]) => [k, String(v)])),
+      headers: { cookie, ...ORIGIN },
+      ...(input.body === undefined
+        ? {}
+        : {
+            payload: JSON.stringify(input.body),
+            headers: { cookie, ...ORIGIN, 'content-type': 'application/json' },
+          }),
+    };
+    return ctx.app.inject(options);
+  }
+
+  /** The answer is one the document lists: status, media type and body. */
+  function expectDocumented(op: Operation, res: LightMyRequestResponse, what: string): void {
+    const where = `${op.method} ${op.path} (${what}) answered ${res.statusCode} ${res.body.slice(0, 300)}`;
+    expect(op.statuses.has(String(res.statusCode)), `${where}: status not documented`).toBe(true);
+    const media = String(res.headers['content-type'] ?? '').split(';')[0] ?? '';
+    const validate = op.responseValidator(res.statusCode, media);
+    if (validate === undefined) {
+      expect(res.body, `${where}: a body where none is documented`).toBe('');
+      return;
+    }
+    expect(validate, `${where}: media type ${media} not documented`).not.toBeNull();
+    if (validate && media.endsWith('json')) {
+      expect(validate(res.json()), `${where}: ${JSON.stringify(validate.errors)}`).toBe(true);
+    }
+  }
+
+  it('knows the operations it drives', () => {
+    expect(operations.length).toBeGreaterThan(20);
+  });
+
+  /** Runs `check` for every operation and fails once with every operation's counterexample. */
+  async function eachOperation(check: (op: Operation) => Promise<void>): Promise<void> {
+    const failures: string[] = [];
+    for (const op of operations) {
+      await check(op).catch((error: unknown) => {
+        failures.push(
+          `${op.method} ${op.path}: ${String((error as Error).cause ?? error).slice(0, 600)}`,
+        );
+      });
+    }
+    expect(failures, failures.join('\n\n')).toEqual([]);
+  }
+
+  it('accepts what the document allows, and answers as documented', async () => {
+    await eachOperation(async (op) => {
+      await fc.assert(
+        fc.asyncProperty(fc.integer(), async (seed) => {
+          const drawn = validInputFor(op, doc, seed);
+          fc.pre(drawn !== undefined);
+          const input = withKnownIds(op, drawn as ValidInput, seed);
+          const res = await send(op, input);
+          expectDocumented(op, res, `valid ${JSON.stringify(input).slice(0, 200)}`);
+          if (!(`${op.method} ${op.path}` in SEMANTIC_400)) {
+            expect(
+              res.statusCode,
+              `${op.method} ${op.path} refused valid input ${res.body}`,
+            ).not.toBe(400);
+          }
+        }),
+        { numRuns: RUNS, ...(SEED === undefined ? {} : { seed: SEED }) },
+      );
+    });
+  }, 600_000);
+
+  it('refuses what the document forbids, and answers as documented', async () => {
+    await eachOperation(async (op) => {
+      const base = validInputFor(op, doc, 1);
+      if (base === undefined) return;
+      const cases = negativeCases(op, base);
+      if (cases.length === 0) return;
+      await fc.assert(
+        fc.asyncProperty(fc.constantFrom(...cases), async (input) => {
+          const res = await send(op, input);
+          expectDocumented(op, res, `invalid ${JSON.stringify(input).slice(0, 200)}`);
+          expect(
+            res.statusCode,
+            `${op.method} ${op.path} accepted invalid input`,
+          ).toBeGreaterThanOrEqual(400);
+          expect(res.statusCode).toBeLessThan(500);
+        }),
+        { numRuns: Math.min(RUNS, cases.length), ...(SEED === undefined ? {} : { seed: SEED }) },
+      );
+    });
+  }, 600_000);
+
+  it('states the rules the fuzzer of issue 18 found missing', () => {
+    const op = (method: string, path: string) => {
+      const found = operations.find((o) => o.method === method && o.path === path);
+      if (!found) throw new Error(`${method} ${path} is not in the document`);
+      return found;
+    };
+    const buy = (quantity: string) => ({
+      type: 'buy',
+      symbol: 'AAPL',
+      quantity,
+      price: '1',
+      currency: 'USD',
+      executedAt: '2024-03-01T10:00:00Z',
+    });
+    const record = op('POST', '/api/portfolios/{id}/transactions');
+    expect(['1', '0.5', '0', '0.00', '-1'].map((q) => record.validBody(buy(q)))).toEqual([
+      true,
+      true,
+      false,
+      false,
+      false,
+    ]);
+    const quote = op('GET', '/api/quote');
+    expect(
+      ['AAPL', 'brk.b', 'TOOLONGSYMBOL1', '$$$'].map((s) => quote.validParameter('symbol', s)),
+    ).toEqual([true, true, false, false]);
+    const save = op('POST', '/api/moat-reports');
+    expect(save.validBody({ symbol: 'AAPL' })).toBe(false);
+    const register = op('POST', '/api/auth/register');
+    for (const email of ['x@example-.com', `x@${'a'.repeat(64)}.com`]) {
+      expect(register.validBody({ email, password: 'correct horse' }), email).toBe(false);
+    }
+  });
+
+  it('answers 405 with Allow for a method a documented path does not have', async () => {
+    for (const path of Object.keys(doc.paths)) {
+      const url = path.replaceAll(/\{\w+\}/g, '00000000-0000-4000-8000-000000000000');
+      const documented = Object.keys(doc.paths[path] ?? {}).map((m) => m.toUpperCase());
+      for (const method of ['PUT', 'PATCH', 'QUERY'].filter((m) => !documented.includes(m))) {
+        const res = await ctx.app.inject({
+          method: method as InjectOptions['method'],
+          url,
+          headers: { cookie, ...ORIGIN },
+        });
+        expect(res.statusCode, `${method} ${path}`).toBe(405);
+        expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+        const allow = String(res.headers.allow).split(', ');
+        for (const m of documented) expect(allow, `${method} ${path} Allow`).toContain(m);
+      }
+    }
+  });
+
+  it('challenges with WWW-Authenticate on every 401 of a session route', async () => {
+    const guarded = operations.filter(
+      (op) => op.statuses.has('401') && op.method === 'GET' && !op.path.includes('{'),
+    );
+    expect(guarded.length).toBeGreaterThan(3);
+    for (const op of guarded) {
+      const res = await ctx.app.inject({ method: 'GET', url: op.path });
+      if (res.statusCode !== 401) continue;
+      expect(res.headers['www-authenticate'], op.path).toMatch(/^Cookie realm="moat-portfolio"/);
+    }
+  });
+});
+
+/** Inputs that differ from a valid one in exactly one place, each refused by the document's validator. */
+function negativeCases(op: Operation, base: ValidInput): ValidInput[] {
+  const cases: ValidInput[] = [];
+  for (const parameter of op.parameters) {
+    if (parameter.in !== 'path' && parameter.in !== 'query') continue;
+    const part = parameter.in;
+    if (part === 'query' && parameter.required) {
+      const { [parameter.name]: _dropped, ...rest } = base.query;
+      cases.push({ ...base, query: rest });
+    }
+    for (const bad of invalidValuesFor(parameter.schema)) {
+      // A query or path value travels as text: only text the validator refuses is invalid.
+      // '', '.' and '..' cannot travel as a path segment (clients resolve dot segments).
+      if (typeof bad !== 'string' || (part === 'path' && ['', '.', '..'].includes(bad))) continue;
+      if (op.validParameter(parameter.name, bad)) continue;
+      cases.push({ ...base, [part]: { ...base[part], [parameter.name]: bad } });
+    }
+  }
+  if (op.body !== undefined) {
+    if (op.bodyRequired) cases.push({ path: base.path, query: base.query });
+    for (const bad of invalidValuesFor(op.body)) {
+      if (!op.validBody(bad)) cases.push({ ...base, body: bad });
+    }
+  }
+  return cases;
+}
