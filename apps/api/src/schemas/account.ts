@@ -1,10 +1,10 @@
+import { EmailAddress, Plan, QuotaUsage } from '@svc/schemas';
 import {
   ACTIVITY_PAGE_DEFAULT,
   ACTIVITY_PAGE_MAX,
   DEFAULT_TOKEN_SCOPES,
   TokenScope,
 } from '@svc/use-cases';
-import { EmailAddress, Plan, QuotaUsage } from '@svc/schemas';
 import { z } from 'zod';
 
 /** A signed-in user as the API shows it (never a password hash). */
