@@ -10,7 +10,7 @@ export interface McpResourceText {
 /**
  * The resource templates: the user's saved reports and the shared cached evaluations, each as
  * JSON and as markdown. The one source for registration (`registerResource`) and for the
- * `resources` of `/.well-known/mcp.json`. Scope (issue 21 part A, wired at merge): `moat:read`.
+ * `resources` of `/.well-known/mcp.json`. Scope: `moat:read` (`MCP_METHOD_SCOPES`).
  */
 export const MCP_RESOURCES = {
   moatReport: {

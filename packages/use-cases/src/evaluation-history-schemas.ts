@@ -63,7 +63,12 @@ export type EvaluationHistoryPage = z.infer<typeof EvaluationHistoryPage>;
  */
 export const EvaluationDiffQuery = z.object({
   symbol: TickerSymbol,
-  from: z.uuid().optional().describe('Id of the older evaluation; give with `to`, or neither'),
+  from: z
+    .uuid()
+    .optional()
+    .describe(
+      'Id of the older evaluation; default: the one kept before `to` (or the latest but one)',
+    ),
   to: z.uuid().optional().describe('Id of the newer evaluation; default the latest'),
 });
 export type EvaluationDiffQuery = z.infer<typeof EvaluationDiffQuery>;

@@ -22,6 +22,9 @@ export interface EvaluationHistoryServiceDeps {
   readonly cache: Pick<EvaluationCacheRepository, 'get'>;
 }
 
+/** How many of a symbol's latest evaluations a diff given only `to` searches for the one before it. */
+export const PREVIOUS_LOOKUP_LIMIT = 500;
+
 /**
  * The flows over evaluations already made, shared by REST and MCP; none fetches fundamentals or
  * spends quota. The history is global, like the cache: it is about companies, records no user,
@@ -67,18 +70,19 @@ export function createEvaluationHistoryService(deps: EvaluationHistoryServiceDep
 
     /**
      * The diff of two kept evaluations of a symbol (see `diffEvaluations`): `from` and `to` by
-     * id, or neither for the latest against the one before it.
-     * @throws UseCaseError `validation_failed` when only one id is given; `not_found` for an id
-     *   that is not one of the symbol's evaluations, or with fewer than two kept.
+     * id; `from` alone compares it with the latest; `to` alone compares it with the evaluation
+     * kept just before it (looked up among the latest {@link PREVIOUS_LOOKUP_LIMIT}); neither, the
+     * latest with the one before it.
+     * @throws UseCaseError `not_found` for an id that is not one of the symbol's evaluations, or
+     *   when there is no second evaluation to compare with.
      */
     async diff(query: EvaluationDiffQuery): Promise<EvaluationDiff> {
       const symbol = normaliseSymbol(query.symbol);
-      if ((query.from === undefined) !== (query.to === undefined)) {
-        const missing = query.from === undefined ? 'from' : 'to';
-        throw new UseCaseError('validation_failed', 'Give both from and to, or neither.', {
-          errors: [{ path: missing, message: 'required when the other id is given' }],
-        });
-      }
+      const none = () =>
+        new UseCaseError(
+          'not_found',
+          `fewer than two evaluations of ${symbol} are kept: fetch a fresh one to compare`,
+        );
       if (query.from !== undefined && query.to !== undefined) {
         const [from, to] = await Promise.all([
           record(symbol, query.from, 'from'),
@@ -86,13 +90,24 @@ export function createEvaluationHistoryService(deps: EvaluationHistoryServiceDep
         ]);
         return diffEvaluations(from, to);
       }
-      const [to, from] = await deps.history.latest(symbol, 2);
-      if (!to || !from) {
-        throw new UseCaseError(
-          'not_found',
-          `fewer than two evaluations of ${symbol} are kept: fetch a fresh one to compare`,
-        );
+      if (query.from !== undefined) {
+        const [from, [latest]] = await Promise.all([
+          record(symbol, query.from, 'from'),
+          deps.history.latest(symbol, 1),
+        ]);
+        if (!latest) throw none();
+        return diffEvaluations(from, latest);
       }
+      if (query.to !== undefined) {
+        const to = await record(symbol, query.to, 'to');
+        const kept = await deps.history.latest(symbol, PREVIOUS_LOOKUP_LIMIT);
+        const at = kept.findIndex((item) => item.id === to.id);
+        const previous = at < 0 ? undefined : kept[at + 1];
+        if (!previous) throw none();
+        return diffEvaluations(previous, to);
+      }
+      const [to, from] = await deps.history.latest(symbol, 2);
+      if (!to || !from) throw none();
       return diffEvaluations(from, to);
     },
 

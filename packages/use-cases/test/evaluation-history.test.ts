@@ -123,6 +123,11 @@ describe('evaluations that remember (PGlite, real AAPL companyfacts)', () => {
       diff.totalScore.change === 0 ? 0 : -(diff.totalScore.change ?? 0),
     );
     expect(back.droppedFiscalYears).toEqual([lastYear]);
+    // One id alone: `from` against the latest, `to` against the one kept before it.
+    expect((await history().diff({ symbol: 'AAPL', from: from?.id })).criteria).toEqual(
+      diff.criteria,
+    );
+    expect((await history().diff({ symbol: 'AAPL', to: to?.id })).criteria).toEqual(diff.criteria);
 
     // The screener sees the change since the previous evaluation.
     const moved = await repos.screener.screen({ minScoreChange: -100 });
@@ -131,13 +136,14 @@ describe('evaluations that remember (PGlite, real AAPL companyfacts)', () => {
     ]);
   });
 
-  it('answers not_found and validation_failed clearly', async () => {
+  it('answers not_found clearly', async () => {
     await expect(history().diff({ symbol: 'MSFT' })).rejects.toMatchObject({ code: 'not_found' });
     const { items } = await history().list({ symbol: 'AAPL', page: 1, limit: 1 });
     const id = items[0]?.id as string;
-    await expect(history().diff({ symbol: 'AAPL', to: id })).rejects.toMatchObject({
-      code: 'validation_failed',
-      errors: [{ path: 'from' }],
+    // the oldest kept evaluation has none before it
+    const oldest = (await history().list({ symbol: 'AAPL', page: 1, limit: 100 })).items.at(-1);
+    await expect(history().diff({ symbol: 'AAPL', to: oldest?.id })).rejects.toMatchObject({
+      code: 'not_found',
     });
     // An id of another symbol is not found under this one.
     await expect(history().diff({ symbol: 'MSFT', from: id, to: id })).rejects.toMatchObject({

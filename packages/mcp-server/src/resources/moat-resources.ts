@@ -31,7 +31,7 @@ const variable = (variables: Variables, name: string) => String(variables[name] 
  * - `moat://evaluations/{symbol}[/markdown]`: cached evaluations, shared by all users (the 100
  *   highest-scoring listed), read from the cache only: never fetched, never a quota unit.
  * Any other failure answers a JSON-RPC error carrying the app's problem object as `data`.
- * Scope (issue 21 part A, wired at merge): `moat:read`.
+ * Scope: `moat:read` (`MCP_METHOD_SCOPES`).
  */
 export function registerMoatResources(registry: ToolRegistry, deps: McpServerDeps): void {
   const { services, actor, toProblem } = deps;

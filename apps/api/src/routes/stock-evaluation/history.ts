@@ -17,8 +17,9 @@ const HISTORY = [
 ].join(' ');
 
 const DIFF = [
-  'What moved between two kept evaluations of the company: `from` and `to` by id (both, or',
-  'neither for the latest against the one before it). Per criterion: score, display value,',
+  'What moved between two kept evaluations of the company: `from` and `to` by id; `from` alone',
+  'against the latest, `to` alone against the one kept before it, neither for the latest against',
+  'the one before it. Per criterion: score, display value,',
   'headline metric and status, the yearly figures of its series that are new, gone or different,',
   'and the filings behind those fiscal years (`new` when the older evaluation did not use them);',
   'the total and verdict change; filings and fiscal years that came and went; a one-line',
@@ -28,7 +29,7 @@ const DIFF = [
 /**
  * `GET /api/stock-evaluation/history` and `GET /api/stock-evaluation/history/diff` (issue 21):
  * one flow call each over `app.moat.history`. MCP counterparts: `getEvaluationHistory`,
- * `compareEvaluations` (scope `moat:read` once token scopes exist).
+ * `compareEvaluations` (scope `moat:read`).
  */
 export const evaluationHistoryRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/history', {
