@@ -27,16 +27,23 @@ export {
   ProposalViewSchema,
   StartFrameSchema,
   ToolFrameSchema,
+  type UngroundedFigure,
+  UngroundedFigureSchema,
   type Usage,
   UsageSchema,
 } from './frames.js';
+export { dataFacts } from './grounding/data-facts.js';
+export { evaluationFacts } from './grounding/evaluation-facts.js';
 export {
-  collectFactNumbers,
-  extractFigures,
-  type Figure,
-  groundNumbers,
-  RELATIVE_TOLERANCE,
-} from './grounding.js';
+  emptyFacts,
+  type Fact,
+  type FactSet,
+  type FactUnit,
+  mergeFacts,
+  textFacts,
+} from './grounding/facts.js';
+export { extractFigures, type Figure, type FigureUnit } from './grounding/figures.js';
+export { groundText, MAX_REPORTED_FIGURES } from './grounding/ground.js';
 export {
   type ModelCallParams,
   type ModelCallResult,

@@ -1,6 +1,7 @@
 import type { AdvisorFrame } from './frames.js';
-import { groundNumbers } from './grounding.js';
+import { groundText } from './grounding/ground.js';
 import { runToolCall, type ToolRunState } from './tool-runner.js';
+import { turnFacts } from './turn-facts.js';
 import { type AdvisorTurnInput, ADVISOR_TOOL_NAMES as N, type ToolOutcome } from './types.js';
 import { newBoundary } from './untrusted.js';
 
@@ -137,7 +138,7 @@ export async function* runOfflineTurn(input: AdvisorTurnInput): AsyncGenerator<A
     signal: input.signal,
     calls: 0,
     results: new Map(),
-    facts: [ask],
+    facts: turnFacts({ messages: [{ role: 'user', content: ask }] }),
   };
   const portfolioId = input.context?.activePortfolio?.id;
   const scoped = portfolioId ? { portfolioId } : {};
@@ -180,5 +181,10 @@ export async function* runOfflineTurn(input: AdvisorTurnInput): AsyncGenerator<A
       yield say(`## ${TITLES[intent]}\n\n${render(intent, outcome, failed)}`);
     }
   }
-  yield { type: 'done', finishReason: 'offline', _grounding: groundNumbers(answer, state.facts) };
+  yield {
+    type: 'done',
+    finishReason: 'offline',
+    complete: true,
+    _grounding: groundText(answer, state.facts),
+  };
 }
