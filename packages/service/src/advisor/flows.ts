@@ -65,6 +65,8 @@ export function createModelEndpoints(settings: AppConfig['openai']): ModelEndpoi
           acceptsImages,
           maxOutputTokens: settings.maxOutputTokens,
           idleTimeoutMs: settings.idleTimeoutMs,
+          maxOutputChars: settings.maxAnswerChars,
+          totalTimeoutMs: settings.answerTimeoutMs,
         };
   return {
     narrative: endpoint(narrativeModel, false),

@@ -1,4 +1,4 @@
-import { ProposalViewSchema } from '@svc/advisor';
+import { GroundingReportSchema, ProposalViewSchema } from '@svc/advisor';
 import { MoatEvaluation } from '@svc/schemas';
 import { z } from 'zod';
 
@@ -103,6 +103,19 @@ export const AiChatResponse = z
       .array(ProposalViewSchema)
       .optional()
       .describe('Proposals made in this turn, if any'),
+    finishReason: z
+      .string()
+      .describe(
+        'As on the stream’s done frame: stop, length, content_filter, tool_limit, timeout, ' +
+          'incomplete (the model’s stream ended without a finish reason) or offline',
+      ),
+    complete: z
+      .boolean()
+      .describe('false for a cut, filtered or unfinished answer (notes say why)'),
+    notes: z.array(z.string()).describe('Why the answer is incomplete, and the like'),
+    _grounding: GroundingReportSchema.optional().describe(
+      'The answer’s figures checked against typed facts of the turn’s data',
+    ),
   })
   .meta({ id: 'AiChatResponse' });
 export type AiChatResponse = z.infer<typeof AiChatResponse>;

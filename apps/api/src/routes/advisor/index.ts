@@ -44,7 +44,15 @@ const STREAM_DESCRIPTION = [
   '`{"type":"start","id","model"}` first (`model` is `offline` without a configured model), then',
   '`delta` (`text`), `tool` (`name`, `status` running|done|error, `summary`) and `proposal`',
   '(`proposal: { id, kind, summary, payload, expiresAt }`) frames, and exactly one terminal frame:',
-  '`{"type":"done","finishReason","usage?","_grounding?"}` or `{"type":"error","code","message"}`.',
+  '`{"type":"done","finishReason","complete","notes?","usage?","_grounding?"}` or',
+  '`{"type":"error","code","message"}`. `finishReason` is the model’s (stop, length,',
+  'content_filter) or the server’s (tool_limit, timeout, incomplete when the model’s stream ended',
+  'without one, offline); `complete` is false for any cut, filtered or unfinished answer, with a',
+  'note. A `delta` may carry `ungrounded`: figures of the answer (offsets in the whole answer)',
+  'that no fact of the turn’s data grounds, sent as soon as their sentence ends; `done._grounding`',
+  'lists them (at most 20, `omitted` counts the rest) with the fact each was compared to. The',
+  'server bounds every answer whatever the model does (characters, total time; deltas of at most',
+  '2,000 characters).',
   'A comment line `: heartbeat` is sent after 15 s of silence. Proposals change nothing until',
   'confirmed with POST /api/advisor/confirm.',
 ].join(' ');
@@ -108,7 +116,8 @@ export const advisorRoutes: FastifyPluginAsyncZod<AdvisorRouteOptions> = async (
 
 /**
  * `POST /api/portfolio/ai-chat`: the same turn as `POST /api/advisor/chat`, answered as one JSON
- * body `{ message: { role: "assistant", content }, proposals? }` (CONTRACT §4). A turn that fails
+ * body `{ message: { role: "assistant", content }, proposals?, finishReason, complete, notes,
+ * _grounding? }` (CONTRACT §4 plus what the stream's `done` frame says). A turn that fails
  * upstream answers its problem (503 `upstream_unavailable`).
  */
 export const aiChatRoutes: FastifyPluginAsyncZod<AdvisorRouteOptions> = async (app, options) => {
@@ -135,9 +144,14 @@ export const aiChatRoutes: FastifyPluginAsyncZod<AdvisorRouteOptions> = async (a
       const frames = await startTurn(ai, request, disconnect.signal);
       const turn = await collectTurn(frames);
       if (turn.error) throw new ApiError(asProblemCode(turn.error.code), turn.error.message);
+      const done = turn.done;
       return {
         message: { role: 'assistant' as const, content: turn.content },
         ...(turn.proposals.length > 0 ? { proposals: turn.proposals } : {}),
+        finishReason: done?.finishReason ?? 'incomplete',
+        complete: done?.complete ?? false,
+        notes: done?.notes ?? (done ? [] : ['The answer ended without finishing.']),
+        ...(done?._grounding ? { _grounding: done._grounding } : {}),
       };
     },
   });

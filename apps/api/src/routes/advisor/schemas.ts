@@ -56,6 +56,12 @@ export const NARRATIVE_DATA_JSON_SCHEMA = inlineJsonSchema(
     z
       .object({
         model: z.string().describe('The model, or offline (the template)'),
+        finishReason: z
+          .string()
+          .describe(
+            'stop, length, content_filter, timeout, incomplete (no finish reason) or offline',
+          ),
+        complete: z.boolean().describe('false for a cut, filtered or unfinished narrative'),
         _grounding: GroundingReportSchema,
         notes: z.array(z.string()).describe('E.g. the language fell back to English'),
       })
