@@ -45,6 +45,13 @@ export {
 export { extractFigures, type Figure, type FigureUnit } from './grounding/figures.js';
 export { groundText, MAX_REPORTED_FIGURES } from './grounding/ground.js';
 export {
+  type Language,
+  type LanguageCode,
+  languageName,
+  resolveLanguage,
+  SUPPORTED_LANGUAGES,
+} from './languages.js';
+export {
   type ModelCallParams,
   type ModelCallResult,
   streamModelCall,
@@ -69,6 +76,9 @@ export {
   type AdvisorTurnInput,
   type Attachment,
   type ChatMessage,
+  DEFAULT_MAX_OUTPUT_CHARS,
+  DEFAULT_TOTAL_TIMEOUT_MS,
+  MAX_DELTA_CHARS,
   type ModelEndpoint,
   type ToolOutcome,
   type TurnContext,

@@ -60,14 +60,17 @@ interface ChunkLike {
   }> | null;
 }
 
+/**
+ * A generic line for the user: the provider's own text (e.g. a 401 "Incorrect API key
+ * provided…") never reaches the client; the error is handed to `endpoint.onUpstreamError`.
+ */
 function describe(error: unknown): string {
   if (error instanceof OpenAI.APIConnectionTimeoutError) return 'the model endpoint timed out';
   if (error instanceof OpenAI.APIConnectionError) return 'the model endpoint is unreachable';
-  if (error instanceof OpenAI.APIError) {
-    const status = error.status ? ` (HTTP ${error.status})` : '';
-    return `the model endpoint failed${status}: ${error.message}`;
+  if (error instanceof OpenAI.APIError && error.status) {
+    return `the model endpoint failed (HTTP ${error.status})`;
   }
-  return `the model endpoint failed: ${error instanceof Error ? error.message : String(error)}`;
+  return 'the model endpoint failed';
 }
 
 function toUsage(raw: ChunkLike['usage']): Usage | undefined {
@@ -196,8 +199,10 @@ async function* oneAttempt(
   };
   const idleMessage = `no answer from the model endpoint for ${endpoint.idleTimeoutMs} ms`;
   const lateMessage = 'the model endpoint did not answer in the time allowed';
-  const why = (error: unknown) =>
-    attempt.late ? lateMessage : attempt.idle ? idleMessage : describe(error);
+  const why = (error: unknown) => {
+    if (!signal.aborted) endpoint.onUpstreamError?.(error);
+    return attempt.late ? lateMessage : attempt.idle ? idleMessage : describe(error);
+  };
   let completed = false;
   try {
     if (signal.aborted) throw new AdvisorError('aborted', 'aborted');

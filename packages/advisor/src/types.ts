@@ -40,6 +40,11 @@ export interface ModelEndpoint {
    * chat models) or `max_completion_tokens` (required by OpenAI's reasoning models).
    */
   tokenLimitParameter?: 'max_tokens' | 'max_completion_tokens';
+  /**
+   * Told of every upstream failure in full (the provider's status and text), for the log; the
+   * client only ever reads a generic `upstream_unavailable` message.
+   */
+  onUpstreamError?: (error: unknown) => void;
 }
 
 /** Default {@link ModelEndpoint.totalTimeoutMs}: two minutes. */

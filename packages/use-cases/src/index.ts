@@ -33,6 +33,7 @@ export {
   ChatMessageInput,
   ConfirmProposalRequest,
   ConfirmProposalResult,
+  LanguageTag,
   MAX_MESSAGE_CHARS,
   MAX_MESSAGES,
   MAX_REQUEST_CHARS,

@@ -27,16 +27,20 @@ export interface AdvisorRouteOptions {
 }
 
 const TURN_RULES = [
-  'Messages: roles `user` and `assistant` only (a `system` role is 400), each at most 12 000',
-  'characters, at most 50 messages and 200 000 characters per request (400 `validation_failed`',
-  'beyond). `activePortfolioId` must be one of your portfolios (404). `portfolioContext` is an',
+  'Messages: roles `user` and `assistant` only (a `system` role is 400), each not blank and at',
+  'most 12 000 characters, at most 50 messages and 200 000 characters per request, the last one',
+  'the user’s; `language` a BCP-47 tag of a supported language (en, de, fr, es, it, nl, pt); 400',
+  '`validation_failed` otherwise, before any unit is spent. `activePortfolioId` must be one of your portfolios (404). `portfolioContext` is an',
   'untrusted hint: what the advisor states about holdings comes from the store through its tools',
   '(portfolios, holdings, cash, transactions, quote, moat evaluation from the cache, screener,',
   'saved reports), every one scoped to you on the server. As `multipart/form-data`: `payload`',
-  '(the JSON), `userText`, `files[]` (CSV/text, JSON, PDF text, PNG/JPEG only when the model',
+  '(the JSON; required, 400 without it), `userText`, `files[]` (CSV/text, JSON, PDF text, PNG/JPEG only when the model',
   'takes images; at most 5 files and 10 MiB: 413 beyond; other types 415). A broker CSV becomes a',
   'proposed import (its line errors are shown). Attachments are never stored. Consumes one',
-  '`ai_consult` unit per turn (429 with the quota before anything streams).',
+  '`ai_consult` unit per answered turn (429 with the quota before anything streams); the unit is',
+  'given back when the turn ends with no output: the model failed (503 `upstream_unavailable`, a',
+  'generic message), answered nothing or only whitespace, or the client left before the first',
+  'output.',
 ].join(' ');
 
 const STREAM_DESCRIPTION = [

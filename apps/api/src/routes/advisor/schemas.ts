@@ -8,7 +8,10 @@ export const AdvisorChatMultipart = z
   .object({
     payload: z
       .string()
-      .describe('The JSON request (AdvisorChatRequest) as a string; messages may be empty'),
+      .describe(
+        'Required (400 without it): the JSON request (AdvisorChatRequest) as a string; its ' +
+          'messages may be empty when userText is given',
+      ),
     userText: z.string().max(12_000).optional().describe('Appended as the last user message'),
     'files[]': z
       .array(z.string().meta({ format: 'binary' }))
