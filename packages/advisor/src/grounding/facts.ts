@@ -123,8 +123,3 @@ export function textFacts(text: string, options: TextFactOptions): Fact[] {
     };
   });
 }
-
-/** A numeric fact (unrounded unless `halfUnit` says otherwise). */
-export function numberFact(fact: Omit<Fact, 'halfUnit'> & { halfUnit?: number }): Fact {
-  return { ...fact, halfUnit: fact.halfUnit ?? 0 };
-}
