@@ -121,7 +121,7 @@ export function createAdvisorService(deps: AdvisorServiceDeps) {
         tools: [...buildReadTools(deps, scope), ...buildProposalTools(deps, scope)],
         attachments,
         context: {
-          language: request.language ?? 'en',
+          ...(request.language === undefined ? {} : { language: request.language }),
           baseCurrency: request.baseCurrency ?? 'EUR',
           ...(active ? { activePortfolio: { id: active.id, name: active.name } } : {}),
         },
