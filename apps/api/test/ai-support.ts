@@ -45,6 +45,8 @@ export function advisorFrames(text: string): AdvisorFrame[] {
 
 const NarrativeDone = z.strictObject({
   model: z.string().min(1),
+  finishReason: z.string().min(1),
+  complete: z.boolean(),
   _grounding: GroundingReportSchema,
   notes: z.array(z.string()),
 });

@@ -12,6 +12,8 @@ describe('parseConfig', () => {
       idleTimeoutMs: 30_000,
       maxRetries: 2,
       maxOutputTokens: 1500,
+      maxAnswerChars: 20_000,
+      answerTimeoutMs: 120_000,
       acceptsImages: false,
     });
     expect(offline.sseHeartbeatMs).toBe(15_000);

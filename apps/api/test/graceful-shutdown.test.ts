@@ -143,7 +143,10 @@ describe('graceful shutdown of a real server process', () => {
   });
 
   it('ends a stream that outlives the grace period with an error event, then exits 0', async () => {
-    const hanging: FakeTurn = { steps: [...textSteps('Apple').slice(0, 2), { hang: true }] };
+    // A whole line: the narrative shows text once its sentence ends (grounding marks, issue 17).
+    const hanging: FakeTurn = {
+      steps: [...textSteps(['Apple is durable.\n']).slice(0, 2), { hang: true }],
+    };
     model = await startFakeOpenAI({ script: () => hanging });
     api = await startApi(model);
     const { cookie, evaluation } = await signedInWithEvaluation(api);

@@ -68,7 +68,7 @@ describe('generateMoatNarrative (MCP) and POST /api/stock-evaluation/ai run one 
     expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
     const mcp = result.structuredContent as Record<string, unknown>;
 
-    expect(streamed.markdown).toBe(answer);
+    expect(streamed.markdown).toBe(answer.replace('777%', '777% [⚠]'));
     expect(mcp.markdown).toBe(streamed.markdown);
     expect(mcp).toMatchObject({ generator: 'model', model: 'fake-narrator' });
     expect(mcp.grounding).toEqual(streamed.done?._grounding);

@@ -1,9 +1,12 @@
 import type OpenAI from 'openai';
+import { languageName } from './languages.js';
 import type { Attachment, ChatMessage, ModelEndpoint, TurnContext } from './types.js';
 import { spotlight, stripInvisible } from './untrusted.js';
 
 /** Largest text of one attachment sent to the model (characters; the rest is cut, with a note). */
 export const MAX_ATTACHMENT_CHARS = 50_000;
+/** Largest note on one attachment sent to the model (characters; importer messages quote cells). */
+export const MAX_NOTE_CHARS = 2_000;
 
 /**
  * The advisor's system prompt. Rules (OWASP LLM01/LLM06:2025 mitigations, research/ai-anchors.md
@@ -48,7 +51,9 @@ export function advisorSystemPrompt(boundary: string, context: TurnContext, toda
     '  images, raw HTML or links to outside sites.',
     `- Today is ${today.toISOString().slice(0, 10)}.`,
   ];
-  if (context.language) lines.push(`- The user’s app language is ${context.language}.`);
+  // Only a known language name reaches the prompt, never the client's tag (issue 17).
+  if (context.language)
+    lines.push(`- The user’s app language is ${languageName(context.language)}.`);
   if (context.baseCurrency)
     lines.push(`- Show amounts in ${context.baseCurrency} where the data has them.`);
   if (context.activePortfolio) {
@@ -64,15 +69,22 @@ export function advisorSystemPrompt(boundary: string, context: TurnContext, toda
 /** An attachment as data: its text (bounded) spotlighted, or a line saying it was not sent. */
 function attachmentBlock(attachment: Attachment, boundary: string): string {
   const label = `file ${attachment.filename} (${attachment.mediaType})`;
-  const note = attachment.note ? `Note from the service: ${stripInvisible(attachment.note)}\n` : '';
-  if (attachment.kind === 'image') return `${note}[attached image ${attachment.filename}]`;
+  // A note may quote the file's cells (an importer's line errors): it is data too, bounded, and
+  // inside the spotlighted block, never the service's own words (issue 17).
+  const note = attachment.note
+    ? spotlight(attachment.note.slice(0, MAX_NOTE_CHARS), boundary, `notes on ${label}`)
+    : '';
+  if (attachment.kind === 'image') {
+    return [note, spotlight(`[attached image ${attachment.filename}]`, boundary, label)]
+      .filter(Boolean)
+      .join('\n');
+  }
   const text = attachment.text ?? '';
   const cut = text.length > MAX_ATTACHMENT_CHARS;
-  const body = cut ? text.slice(0, MAX_ATTACHMENT_CHARS) : text;
-  const tail = cut
-    ? `\n[cut: ${text.length - MAX_ATTACHMENT_CHARS} more characters not shown]`
-    : '';
-  return `${note}${spotlight(body, boundary, label)}${tail}`;
+  const body = cut
+    ? `${text.slice(0, MAX_ATTACHMENT_CHARS)}\n[cut: ${text.length - MAX_ATTACHMENT_CHARS} more characters not shown]`
+    : text;
+  return [note, spotlight(body, boundary, label)].filter(Boolean).join('\n');
 }
 
 /**

@@ -40,25 +40,52 @@ export const UsageSchema = z
 /** See {@link UsageSchema}. */
 export type Usage = z.infer<typeof UsageSchema>;
 
-/** One figure of a generated text that was not found in the facts given to the model. */
-export const UngroundedNumberSchema = z.object({
-  text: z.string().describe('The figure as printed, e.g. "45%".'),
-  value: z.number().describe('Its normalized value (45% → 45, $1.2B → 1200000000).'),
-  index: z.number().int().nonnegative().describe('UTF-16 offset of the figure in the text.'),
-});
+/** One figure of a generated text that no fact grounds (bounded: texts and labels are cut). */
+export const UngroundedFigureSchema = z
+  .object({
+    text: z.string().max(40).describe('The figure as printed, e.g. "99%".'),
+    value: z.number().describe('Its normalized value (45% → 45, $1.2B → 1200000000).'),
+    index: z.number().int().nonnegative().describe('UTF-16 offset of the figure in the answer.'),
+    reason: z
+      .enum(['mismatch', 'not_available', 'wrong_unit', 'no_fact', 'unsupported'])
+      .describe(
+        'mismatch: the fact of that metric has another value; not_available: that fact is null ' +
+          '(N/A); wrong_unit: printed in a unit the fact cannot have; no_fact: no fact of that ' +
+          'metric for that company; unsupported: no metric named and no fact has this value.',
+      ),
+    metric: z.string().optional().describe('The metric the figure was said to be, e.g. roic.'),
+    subject: z.string().optional().describe('The company or holding it was said to be about.'),
+    fact: z
+      .object({
+        key: z.string().max(120),
+        label: z.string().max(160),
+        value: z.number().nullable(),
+      })
+      .optional()
+      .describe('The fact it was compared to (null value: not available).'),
+  })
+  .meta({ id: 'UngroundedFigure' });
+/** See {@link UngroundedFigureSchema}. */
+export type UngroundedFigure = z.infer<typeof UngroundedFigureSchema>;
 
 /**
- * The numeric grounding of a generated text (research/ai-anchors.md §6): how many figures it
- * printed, how many were found in (or round from) the facts, and the ones that were not.
+ * The grounding of a generated text: how many figures it printed, how many a typed fact
+ * grounds, and the ones none does (at most 20 listed; the rest counted in `omitted`).
  */
 export const GroundingReportSchema = z
   .object({
     total: z.number().int().nonnegative().describe('Figures found in the text.'),
-    grounded: z.number().int().nonnegative().describe('Figures that match a fact.'),
-    ungrounded: z.array(UngroundedNumberSchema).describe('Figures that match no fact.'),
+    grounded: z.number().int().nonnegative().describe('Figures a typed fact grounds.'),
+    ungrounded: z.array(UngroundedFigureSchema).max(20).describe('Figures no fact grounds.'),
+    omitted: z
+      .number()
+      .int()
+      .positive()
+      .optional()
+      .describe('Ungrounded figures beyond the 20 listed.'),
   })
   .meta({ id: 'GroundingReport' })
-  .describe('Figures of the answer checked against the data the model was given.');
+  .describe('Figures of the answer checked against typed facts of the data the model was given.');
 /** See {@link GroundingReportSchema}. */
 export type GroundingReport = z.infer<typeof GroundingReportSchema>;
 
@@ -68,8 +95,16 @@ export const StartFrameSchema = z.object({
   id: z.string().min(1),
   model: z.string().min(1),
 });
-/** `delta`: answer text (never the model's reasoning). */
-export const DeltaFrameSchema = z.object({ type: z.literal('delta'), text: z.string() });
+/**
+ * `delta`: answer text (never the model's reasoning). `ungrounded` marks figures of the answer
+ * so far that no fact grounds, as soon as their sentence is complete (`text` may then be empty);
+ * `index` is the offset in the whole answer (the concatenated `text` of the turn's deltas).
+ */
+export const DeltaFrameSchema = z.object({
+  type: z.literal('delta'),
+  text: z.string(),
+  ungrounded: z.array(UngroundedFigureSchema).max(20).optional(),
+});
 /** `tool`: a tool use, announced `running` and then `done` or `error`. */
 export const ToolFrameSchema = z.object({
   type: z.literal('tool'),
@@ -89,10 +124,32 @@ export const ErrorFrameSchema = z.object({
   code: z.string().min(1),
   message: z.string(),
 });
-/** `done`: terminal; `finishReason` from the model (`stop`, `length`, …) or `offline`. */
+const FINISH_REASON = z
+  .string()
+  .min(1)
+  .max(40)
+  .describe(
+    'The model’s finish_reason (stop, length, content_filter, …) or the server’s: tool_limit, ' +
+      'timeout (total time ran out), length (also the server’s character cap), incomplete (the ' +
+      'stream ended without a finish reason), offline (no model configured).',
+  );
+const COMPLETE = z
+  .boolean()
+  .describe('true only when the model finished the answer (stop) or the offline rules wrote it');
+const NOTES = z
+  .array(z.string().max(300))
+  .max(10)
+  .describe('Why the answer is incomplete, figures not grounded, fallbacks');
+
+/**
+ * `done`: terminal; `finishReason` and `complete` say honestly how the answer ended (a cut,
+ * filtered or unfinished answer is `complete: false`, with a note).
+ */
 export const DoneFrameSchema = z.object({
   type: z.literal('done'),
-  finishReason: z.string().min(1),
+  finishReason: FINISH_REASON,
+  complete: COMPLETE,
+  notes: NOTES.optional(),
   usage: UsageSchema.optional(),
   _grounding: GroundingReportSchema.optional(),
 });
@@ -123,8 +180,10 @@ export const NarrativeEventSchema = z
     z.object({
       type: z.literal('done'),
       model: z.string().min(1),
+      finishReason: FINISH_REASON,
+      complete: COMPLETE,
       _grounding: GroundingReportSchema,
-      notes: z.array(z.string()),
+      notes: NOTES,
     }),
     z.object({ type: z.literal('error'), code: z.string().min(1), message: z.string() }),
   ])

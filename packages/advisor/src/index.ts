@@ -27,16 +27,30 @@ export {
   ProposalViewSchema,
   StartFrameSchema,
   ToolFrameSchema,
+  type UngroundedFigure,
+  UngroundedFigureSchema,
   type Usage,
   UsageSchema,
 } from './frames.js';
+export { dataFacts } from './grounding/data-facts.js';
+export { evaluationFacts } from './grounding/evaluation-facts.js';
 export {
-  collectFactNumbers,
-  extractFigures,
-  type Figure,
-  groundNumbers,
-  RELATIVE_TOLERANCE,
-} from './grounding.js';
+  emptyFacts,
+  type Fact,
+  type FactSet,
+  type FactUnit,
+  mergeFacts,
+  textFacts,
+} from './grounding/facts.js';
+export { extractFigures, type Figure, type FigureUnit } from './grounding/figures.js';
+export { groundText, MAX_REPORTED_FIGURES } from './grounding/ground.js';
+export {
+  type Language,
+  type LanguageCode,
+  languageName,
+  resolveLanguage,
+  SUPPORTED_LANGUAGES,
+} from './languages.js';
 export {
   type ModelCallParams,
   type ModelCallResult,
@@ -62,6 +76,9 @@ export {
   type AdvisorTurnInput,
   type Attachment,
   type ChatMessage,
+  DEFAULT_MAX_OUTPUT_CHARS,
+  DEFAULT_TOTAL_TIMEOUT_MS,
+  MAX_DELTA_CHARS,
   type ModelEndpoint,
   type ToolOutcome,
   type TurnContext,

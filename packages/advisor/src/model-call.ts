@@ -18,6 +18,23 @@ export interface ModelCallResult {
   finishReason: string | null;
   /** Token counts when the server reported them. */
   usage?: Usage;
+  /**
+   * Set when the server cut the answer, whatever the model did: `chars` (the answer reached
+   * {@link CallLimits.maxChars}; the rest was not read) or `time` (the deadline passed after
+   * some output).
+   */
+  cut?: 'chars' | 'time';
+}
+
+/**
+ * Bounds of one answer that the server enforces whatever the model does (shared by the model
+ * calls of one turn: pass the same object to each).
+ */
+export interface CallLimits {
+  /** Epoch ms after which the answer is cut (total time, not idle time). */
+  readonly deadline?: number;
+  /** Characters of visible answer still allowed; decreased as text arrives. */
+  charsLeft?: number;
 }
 
 /** The request fields of one call besides `stream`, `model` and the budget. */
@@ -43,14 +60,17 @@ interface ChunkLike {
   }> | null;
 }
 
+/**
+ * A generic line for the user: the provider's own text (e.g. a 401 "Incorrect API key
+ * provided…") never reaches the client; the error is handed to `endpoint.onUpstreamError`.
+ */
 function describe(error: unknown): string {
   if (error instanceof OpenAI.APIConnectionTimeoutError) return 'the model endpoint timed out';
   if (error instanceof OpenAI.APIConnectionError) return 'the model endpoint is unreachable';
-  if (error instanceof OpenAI.APIError) {
-    const status = error.status ? ` (HTTP ${error.status})` : '';
-    return `the model endpoint failed${status}: ${error.message}`;
+  if (error instanceof OpenAI.APIError && error.status) {
+    return `the model endpoint failed (HTTP ${error.status})`;
   }
-  return `the model endpoint failed: ${error instanceof Error ? error.message : String(error)}`;
+  return 'the model endpoint failed';
 }
 
 function toUsage(raw: ChunkLike['usage']): Usage | undefined {
@@ -68,6 +88,16 @@ function toUsage(raw: ChunkLike['usage']): Usage | undefined {
 interface Attempt {
   produced: boolean;
   idle: boolean;
+  /** The total deadline passed. */
+  late: boolean;
+}
+
+/** The part of `text` that fits `limits.charsLeft` (all of it without a limit); counts it. */
+function take(text: string, limits: CallLimits): string {
+  if (limits.charsLeft === undefined) return text;
+  const part = text.slice(0, Math.max(0, limits.charsLeft));
+  limits.charsLeft -= part.length;
+  return part;
 }
 
 async function* readStream(
@@ -75,16 +105,11 @@ async function* readStream(
   attempt: Attempt,
   rearm: () => void,
   signal: AbortSignal,
-): AsyncGenerator<string, ModelCallResult> {
+  limits: CallLimits,
+  result: ModelCallResult,
+): AsyncGenerator<string, void> {
   const tools = new ToolCallAccumulator();
   const think = new ThinkFilter();
-  const result: ModelCallResult = {
-    text: '',
-    reasoning: '',
-    reasoningContentField: false,
-    toolCalls: [],
-    finishReason: null,
-  };
   for await (const raw of stream) {
     if (signal.aborted) break; // chunks already parsed are not shown after an abort
     rearm();
@@ -111,19 +136,37 @@ async function* readStream(
       result.reasoning += split.reasoning;
       if (split.text !== '') {
         attempt.produced = true;
-        result.text += split.text;
-        yield split.text;
+        const part = take(split.text, limits);
+        if (part !== '') {
+          result.text += part;
+          yield part;
+        }
+        if (part.length < split.text.length) {
+          result.cut = 'chars';
+          result.finishReason = 'length';
+          break;
+        }
       }
     }
   }
   const rest = think.flush();
   result.reasoning += rest.reasoning;
-  if (rest.text !== '') {
-    result.text += rest.text;
-    yield rest.text;
+  const part = result.cut ? '' : take(rest.text, limits);
+  if (part !== '') {
+    result.text += part;
+    yield part;
   }
   result.toolCalls = [...tools.result];
-  return result;
+}
+
+function emptyResult(): ModelCallResult {
+  return {
+    text: '',
+    reasoning: '',
+    reasoningContentField: false,
+    toolCalls: [],
+    finishReason: null,
+  };
 }
 
 async function* oneAttempt(
@@ -131,8 +174,19 @@ async function* oneAttempt(
   params: ModelCallParams,
   signal: AbortSignal,
   attempt: Attempt,
+  limits: CallLimits,
 ): AsyncGenerator<string, ModelCallResult> {
   const controller = new AbortController();
+  const lateTimer =
+    limits.deadline === undefined
+      ? undefined
+      : setTimeout(
+          () => {
+            attempt.late = true;
+            controller.abort();
+          },
+          Math.max(0, limits.deadline - Date.now()),
+        );
   const onAbort = () => controller.abort(signal.reason);
   signal.addEventListener('abort', onAbort, { once: true });
   let timer: NodeJS.Timeout | undefined;
@@ -144,6 +198,11 @@ async function* oneAttempt(
     }, endpoint.idleTimeoutMs);
   };
   const idleMessage = `no answer from the model endpoint for ${endpoint.idleTimeoutMs} ms`;
+  const lateMessage = 'the model endpoint did not answer in the time allowed';
+  const why = (error: unknown) => {
+    if (!signal.aborted) endpoint.onUpstreamError?.(error);
+    return attempt.late ? lateMessage : attempt.idle ? idleMessage : describe(error);
+  };
   let completed = false;
   try {
     if (signal.aborted) throw new AdvisorError('aborted', 'aborted');
@@ -162,23 +221,29 @@ async function* oneAttempt(
       );
     } catch (error) {
       if (signal.aborted) throw new AdvisorError('aborted', 'aborted', { cause: error });
-      const message = attempt.idle ? idleMessage : describe(error);
-      throw new AdvisorError('upstream_unavailable', message, { cause: error });
+      throw new AdvisorError('upstream_unavailable', why(error), { cause: error });
     }
-    let result: ModelCallResult;
+    const result = emptyResult();
     try {
-      result = yield* readStream(stream, attempt, rearm, signal);
+      yield* readStream(stream, attempt, rearm, signal, limits, result);
     } catch (error) {
       if (signal.aborted) throw new AdvisorError('aborted', 'aborted', { cause: error });
-      throw new BodyFailure(attempt.idle ? idleMessage : describe(error), { cause: error });
+      if (!attempt.late) throw new BodyFailure(why(error), { cause: error });
     }
     // The SDK ends the iteration silently on abort: an abort is not a normal end.
     if (signal.aborted) throw new AdvisorError('aborted', 'aborted');
+    if (attempt.late) {
+      // Past the deadline: what was shown stays, and the answer says it was cut.
+      if (!attempt.produced) throw new AdvisorError('upstream_unavailable', lateMessage);
+      return { ...result, toolCalls: [], cut: 'time', finishReason: null };
+    }
     if (attempt.idle) throw new BodyFailure(idleMessage);
-    completed = true;
+    // A cut answer leaves the rest of the stream unread: the request is aborted below.
+    completed = result.cut === undefined;
     return result;
   } finally {
     clearTimeout(timer);
+    clearTimeout(lateTimer);
     signal.removeEventListener('abort', onAbort);
     // Never leave a request open; a complete response is left alone, so that aborting it cannot
     // disturb the keep-alive connection the client reuses for the next request.
@@ -192,7 +257,10 @@ async function* oneAttempt(
  * and the token budget. An idle watchdog aborts the request when no chunk arrives for
  * `endpoint.idleTimeoutMs` (the SDK's `timeout` only covers the time to headers). A stream that
  * fails after its headers but before any visible output is retried up to `client.maxRetries`
- * times (the SDK itself retries only before the headers).
+ * times (the SDK itself retries only before the headers). `limits` bound the answer whatever the
+ * model does: past `deadline` the request is aborted (the result says `cut: 'time'` when text
+ * was shown, else it throws), and text beyond `charsLeft` is not read (`cut: 'chars'`,
+ * `finishReason: 'length'`, the request aborted).
  *
  * @throws {AdvisorError} `upstream_unavailable` (endpoint down, HTTP error, mid-stream error,
  *   idle timeout, dropped connection); `aborted` when `signal` aborted.
@@ -201,12 +269,13 @@ export async function* streamModelCall(
   endpoint: ModelEndpoint,
   params: ModelCallParams,
   signal: AbortSignal,
+  limits: CallLimits = {},
 ): AsyncGenerator<string, ModelCallResult> {
   const retries = Math.max(0, endpoint.client.maxRetries ?? 0);
   for (let n = 0; ; n += 1) {
-    const attempt: Attempt = { produced: false, idle: false };
+    const attempt: Attempt = { produced: false, idle: false, late: false };
     try {
-      return yield* oneAttempt(endpoint, params, signal, attempt);
+      return yield* oneAttempt(endpoint, params, signal, attempt, limits);
     } catch (error) {
       if (!(error instanceof BodyFailure)) throw error;
       if (attempt.produced || n >= retries) {

@@ -6,11 +6,19 @@ import {
 } from '@svc/narrative';
 import { CRITERION_MAX_SCORE, type MoatEvaluation, VERDICT_BANDS } from '@svc/schemas';
 import type OpenAI from 'openai';
+import { endingOf } from './ending.js';
 import { AdvisorError } from './errors.js';
 import type { GroundingReport, NarrativeEvent } from './frames.js';
-import { groundNumbers } from './grounding.js';
-import { type ModelCallResult, streamModelCall } from './model-call.js';
-import type { ModelEndpoint } from './types.js';
+import { evaluationFacts } from './grounding/evaluation-facts.js';
+import { groundText } from './grounding/ground.js';
+import { languageName } from './languages.js';
+import { streamMarkedNarrative } from './narrative-stream.js';
+import {
+  DEFAULT_MAX_OUTPUT_CHARS,
+  DEFAULT_TOTAL_TIMEOUT_MS,
+  MAX_DELTA_CHARS,
+  type ModelEndpoint,
+} from './types.js';
 import { newBoundary, spotlight } from './untrusted.js';
 
 /** Input of {@link streamNarrative}. */
@@ -19,7 +27,10 @@ export interface NarrativeInput {
   endpoint: ModelEndpoint | null;
   /** The evaluation to narrate (`MoatEvaluation` of `@svc/schemas`). */
   evaluation: MoatEvaluation;
-  /** BCP-47 tag (default `en`). The model writes any language; the template en and de. */
+  /**
+   * BCP-47 tag (default `en`), validated by the caller with `resolveLanguage`; only its known
+   * name reaches the prompt (an unsupported tag: English). The template writes en and de.
+   */
   language?: string;
   /** Aborts the model request. */
   signal: AbortSignal;
@@ -64,14 +75,6 @@ export function narrativeFacts(evaluation: MoatEvaluation): Record<string, unkno
   };
 }
 
-function languageName(language: string): string {
-  try {
-    return new Intl.DisplayNames(['en'], { type: 'language' }).of(language) ?? language;
-  } catch {
-    return language;
-  }
-}
-
 /**
  * The narrative prompt: a system message (informational, not advice; only the given numbers;
  * fixed sections; the language) and a user message carrying {@link narrativeFacts} as
@@ -85,7 +88,7 @@ export function buildNarrativeMessages(
   const system = [
     'You write a short markdown narrative of a company’s moat evaluation for an investor.',
     'It is informational only, not financial advice: never recommend buying or selling.',
-    `Write in ${languageName(language)} (${language}).`,
+    `Write in ${languageName(language)}.`,
     'Sections, in this order: "## Summary", "## Strengths", "## Risks", "## Valuation" (translate',
     'the headings), then the line "Informational only, not financial advice." (translated).',
     'Use only the numbers in the data below, as they are or rounded; do not compute new ratios,',
@@ -101,10 +104,13 @@ export function buildNarrativeMessages(
   ];
 }
 
-function groundingNotes(report: GroundingReport): string[] {
-  if (report.ungrounded.length === 0) return [];
+/** The note of a report with ungrounded figures (bounded: at most 20 listed). */
+export function groundingNotes(report: GroundingReport): string[] {
+  const count = report.ungrounded.length + (report.omitted ?? 0);
+  if (count === 0) return [];
   const list = report.ungrounded.map((u) => u.text).join(', ');
-  return [`${report.ungrounded.length} figure(s) not found in the evaluation: ${list}`];
+  const more = report.omitted ? ` and ${report.omitted} more` : '';
+  return [`${count} figure(s) not grounded in the evaluation (marked ⚠): ${list}${more}`];
 }
 
 async function* templateNarrative(input: NarrativeInput): AsyncGenerator<NarrativeEvent> {
@@ -114,8 +120,15 @@ async function* templateNarrative(input: NarrativeInput): AsyncGenerator<Narrati
   }
   const notes = templateLanguage(input.language) === null ? [ENGLISH_ONLY_NOTE] : [];
   notes.push('No model is configured: this is the template narrative.');
-  const grounding = groundNumbers(markdown, narrativeFacts(input.evaluation));
-  yield { type: 'done', model: 'offline', _grounding: grounding, notes };
+  const grounding = groundText(markdown, evaluationFacts(input.evaluation));
+  yield {
+    type: 'done',
+    model: 'offline',
+    finishReason: 'offline',
+    complete: true,
+    _grounding: grounding,
+    notes,
+  };
 }
 
 async function* modelNarrative(
@@ -124,51 +137,51 @@ async function* modelNarrative(
 ): AsyncGenerator<NarrativeEvent> {
   const language = input.language ?? 'en';
   const messages = buildNarrativeMessages(input.evaluation, language, newBoundary());
-  const call = streamModelCall(endpoint, { messages }, input.signal);
-  let text = '';
-  let result: ModelCallResult;
-  try {
-    for (;;) {
-      const step = await call.next();
-      if (step.done) {
-        result = step.value;
-        break;
-      }
-      text += step.value;
-      yield { type: 'chunk', markdown: step.value };
-    }
-  } catch (error) {
-    // Before any output the caller may refund: throw. After it, a terminal error event.
-    if (text === '') throw error;
-    if (error instanceof AdvisorError && error.code === 'aborted') return;
-    const message = error instanceof AdvisorError ? error.message : 'the model endpoint failed';
-    yield { type: 'error', code: 'upstream_unavailable', message };
+  const totalTimeoutMs = endpoint.totalTimeoutMs ?? DEFAULT_TOTAL_TIMEOUT_MS;
+  const maxOutputChars = endpoint.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS;
+  const limits = { deadline: Date.now() + totalTimeoutMs, charsLeft: maxOutputChars };
+  const marked = yield* streamMarkedNarrative({
+    endpoint,
+    messages,
+    signal: input.signal,
+    limits,
+    facts: evaluationFacts(input.evaluation),
+    maxChunkChars: MAX_DELTA_CHARS,
+  });
+  if (marked.kind === 'aborted') return;
+  if (marked.kind === 'error') {
+    yield { type: 'error', code: 'upstream_unavailable', message: marked.message };
     return;
-  } finally {
-    await call.return(undefined as never);
   }
-  if (text.trim() === '') {
-    throw new AdvisorError('upstream_unavailable', 'the model answered with no text');
-  }
-  const grounding = groundNumbers(text, narrativeFacts(input.evaluation));
-  const notes = groundingNotes(grounding);
-  if (result.finishReason === 'length') notes.push('The narrative was cut at the token budget.');
-  yield { type: 'done', model: endpoint.model, _grounding: grounding, notes };
+  const ending = endingOf(marked.result, { maxOutputChars, totalTimeoutMs });
+  yield {
+    type: 'done',
+    model: endpoint.model,
+    finishReason: ending.finishReason,
+    complete: ending.complete,
+    _grounding: marked.grounding,
+    notes: [...groundingNotes(marked.grounding), ...ending.notes],
+  };
 }
 
 /**
  * The moat narrative of an evaluation as markdown chunks, then `done` (with the model name,
- * `_grounding` — every figure of the text checked against {@link narrativeFacts} — and notes:
- * the figures not found, a cut at the token budget, the template fallback).
+ * the finish reason and whether the narrative is complete, `_grounding` — every figure of the
+ * text checked against the typed facts of the evaluation, see `groundText` — and notes: the
+ * figures not grounded, why an incomplete narrative is incomplete, the template fallback).
+ * A figure no fact grounds is followed by ` [⚠]` in the markdown (text is held back until its
+ * sentence ends, so the marker comes with it).
  *
  * `endpoint` null: the `@svc/narrative` template (English, German for `de`; any other language
  * falls back to English with {@link ENGLISH_ONLY_NOTE} as a note), model `offline`.
  * Model path: one streamed chat completion without tools whose prompt carries the evaluation's
  * own numbers and the derived ones ({@link buildNarrativeMessages}), with the idle watchdog and
- * retries before the first token of {@link ModelEndpoint}.
+ * retries before the first token of {@link ModelEndpoint}, and its bounds: at most
+ * `maxOutputChars` characters (then `finishReason: "length"`), `totalTimeoutMs` in all (then
+ * `"timeout"`); a stream that ends without a finish reason ends `"incomplete"`.
  *
- * @throws {AdvisorError} `upstream_unavailable` when the model fails (or answers nothing) before
- *   any chunk — so the caller can give the quota unit back — and `aborted` when `signal` aborted
+ * @throws {AdvisorError} `upstream_unavailable` when the model fails (or answers nothing, or
+ *   only whitespace) before any chunk — so the caller can give the quota unit back — and `aborted` when `signal` aborted
  *   before any chunk. After the first chunk a failure is a terminal `{ type: 'error' }` event
  *   (`upstream_unavailable`) and an abort ends the iterable silently.
  * @example

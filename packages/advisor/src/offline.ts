@@ -1,10 +1,12 @@
 import type { AdvisorFrame } from './frames.js';
-import { groundNumbers } from './grounding.js';
+import { groundText } from './grounding/ground.js';
+import { type OfflineStrings, offlineStrings } from './offline-strings.js';
 import { runToolCall, type ToolRunState } from './tool-runner.js';
+import { turnFacts } from './turn-facts.js';
 import { type AdvisorTurnInput, ADVISOR_TOOL_NAMES as N, type ToolOutcome } from './types.js';
 import { newBoundary } from './untrusted.js';
 
-/** The first line of every offline answer. */
+/** The first line of every offline answer (in English; German answers open with its translation). */
 export const OFFLINE_NOTICE =
   'No AI model is configured, so I answer with fixed rules from your data.';
 
@@ -42,7 +44,12 @@ export function offlineIntents(text: string, hasTextAttachment: boolean): Offlin
   if (/hold|position|own\b|invested|bestand|besitz|halte|positionen/.test(t))
     intents.push('holdings');
   if (/cash|balance|liquid|bargeld|guthaben|kontostand/.test(t)) intents.push('cash');
-  if (/evaluat|moat|analy[sz]|score|bewert|burggraben/.test(t) && findSymbol(text)) {
+  if (
+    /evaluat|moat|analy[sz]|score|rated|rating|rate\b|bewert|burggraben|benot|note\b|notiert/.test(
+      t,
+    ) &&
+    findSymbol(text)
+  ) {
     intents.push('evaluate');
   }
   if (/report|bericht/.test(t)) intents.push('reports');
@@ -90,35 +97,22 @@ const COLUMNS: Record<Exclude<OfflineIntent, 'import'>, string[]> = {
   portfolios: ['name', 'baseCurrency', 'id'],
 };
 
-const TITLES: Record<OfflineIntent, string> = {
-  import: 'Import',
-  holdings: 'Holdings',
-  cash: 'Cash',
-  evaluate: 'Moat evaluation',
-  reports: 'Saved reports',
-  portfolios: 'Portfolios',
-};
-
-function render(intent: OfflineIntent, outcome: ToolOutcome | undefined, failed: string): string {
+function render(
+  intent: OfflineIntent,
+  outcome: ToolOutcome | undefined,
+  failed: string,
+  s: OfflineStrings,
+): string {
   if (!outcome) return failed;
   if (intent === 'import') {
-    if (!outcome.proposal) return outcome.summary ?? 'No import could be prepared from that file.';
-    return `${outcome.proposal.summary}\n\nNothing is imported until you accept the proposal.`;
+    if (!outcome.proposal) return outcome.summary ?? s.noImport;
+    return `${outcome.proposal.summary}\n\n${s.importPending}`;
   }
   const rows = rowsOf(outcome.data);
-  if (rows.length === 0) return 'Nothing found.';
+  if (rows.length === 0) return s.nothingFound;
   const text = table(rows, COLUMNS[intent]);
-  return text === '' ? (outcome.summary ?? 'Nothing to show.') : text;
+  return text === '' ? (outcome.summary ?? s.nothingToShow) : text;
 }
-
-const HELP = [
-  'Without a model I can answer these asks:',
-  '- "What do I hold?" (your holdings)',
-  '- "How is my cash?" (your cash positions)',
-  '- "Evaluate AAPL" (a moat evaluation of a symbol)',
-  '- "Import this file" with a broker export attached (a proposed import)',
-  '- "List my reports" (your saved moat reports)',
-].join('\n');
 
 /**
  * The advisor without a model (`endpoint` null): rules for the common asks of the user's latest
@@ -137,18 +131,19 @@ export async function* runOfflineTurn(input: AdvisorTurnInput): AsyncGenerator<A
     signal: input.signal,
     calls: 0,
     results: new Map(),
-    facts: [ask],
+    facts: turnFacts({ messages: [{ role: 'user', content: ask }] }),
   };
   const portfolioId = input.context?.activePortfolio?.id;
   const scoped = portfolioId ? { portfolioId } : {};
-  let answer = `${OFFLINE_NOTICE}\n\n`;
+  const s = offlineStrings(input.context?.language, ask);
+  let answer = `${s.notice}\n\n`;
   yield { type: 'delta', text: answer };
   const say = (text: string): AdvisorFrame => {
     answer += `${text}\n\n`;
     return { type: 'delta', text: `${text}\n\n` };
   };
   const intents = offlineIntents(ask, textFiles.length > 0);
-  if (intents.length === 0) yield say(HELP);
+  if (intents.length === 0) yield say(s.help);
   let n = 0;
   for (const intent of intents) {
     const calls: Array<{ name: string; args: Record<string, unknown> }> =
@@ -168,17 +163,19 @@ export async function* runOfflineTurn(input: AdvisorTurnInput): AsyncGenerator<A
                 : [{ name: N.listPortfolios, args: {} }];
     for (const { name, args } of calls) {
       if (!state.tools.has(name)) {
-        yield say(
-          `## ${TITLES[intent]}\n\nI can't do that here: the ${name} tool is not available.`,
-        );
+        yield say(`## ${s.titles[intent]}\n\n${s.unavailable(name)}`);
         continue;
       }
       n += 1;
       const call = { id: `offline_${n}`, name, arguments: JSON.stringify(args) };
       const { outcome } = yield* runToolCall(call, state);
-      const failed = `I don't have that information: the ${name} tool failed.`;
-      yield say(`## ${TITLES[intent]}\n\n${render(intent, outcome, failed)}`);
+      yield say(`## ${s.titles[intent]}\n\n${render(intent, outcome, s.failed(name), s)}`);
     }
   }
-  yield { type: 'done', finishReason: 'offline', _grounding: groundNumbers(answer, state.facts) };
+  yield {
+    type: 'done',
+    finishReason: 'offline',
+    complete: true,
+    _grounding: groundText(answer, state.facts),
+  };
 }

@@ -2,13 +2,27 @@ import { randomUUID } from 'node:crypto';
 import type OpenAI from 'openai';
 import { z } from 'zod';
 import { buildAdvisorMessages } from './advisor-prompt.js';
+import { type Ending, endingOf, incomplete } from './ending.js';
 import { AdvisorError } from './errors.js';
 import type { AdvisorFrame, Usage } from './frames.js';
-import { groundNumbers } from './grounding.js';
-import { type ModelCallParams, type ModelCallResult, streamModelCall } from './model-call.js';
+import { LiveGrounding } from './grounding/live.js';
+import {
+  type CallLimits,
+  type ModelCallParams,
+  type ModelCallResult,
+  streamModelCall,
+} from './model-call.js';
 import { runOfflineTurn } from './offline.js';
 import { MAX_TOOL_CALLS, MAX_TOOL_ROUNDS, runToolCall, type ToolRunState } from './tool-runner.js';
-import type { AdvisorTool, AdvisorTurnInput, ModelEndpoint } from './types.js';
+import { turnFacts } from './turn-facts.js';
+import {
+  type AdvisorTool,
+  type AdvisorTurnInput,
+  DEFAULT_MAX_OUTPUT_CHARS,
+  DEFAULT_TOTAL_TIMEOUT_MS,
+  MAX_DELTA_CHARS,
+  type ModelEndpoint,
+} from './types.js';
 import { newBoundary } from './untrusted.js';
 
 /** Said when the model still calls tools after the caps and has written no answer. */
@@ -55,22 +69,50 @@ function assistantToolMessage(
   };
 }
 
-/** Streams one model call, yielding `delta` frames; returns its result. Closes it when left early. */
+/** What one model round shares with the turn: bounds, the live grounding, what was shown. */
+interface RoundContext {
+  readonly endpoint: ModelEndpoint;
+  readonly signal: AbortSignal;
+  readonly limits: CallLimits;
+  readonly live: LiveGrounding;
+}
+
+/** `delta` frames of a piece of answer: at most {@link MAX_DELTA_CHARS} each, marks attached. */
+function* deltas(piece: string, live: LiveGrounding): Generator<AdvisorFrame> {
+  for (let at = 0; at < piece.length; at += MAX_DELTA_CHARS) {
+    const text = piece.slice(at, at + MAX_DELTA_CHARS);
+    const flagged = live.push(text);
+    yield { type: 'delta', text, ...(flagged.length > 0 ? { ungrounded: flagged } : {}) };
+  }
+}
+
+/**
+ * Streams one model call, yielding `delta` frames (whitespace before the answer's first text
+ * is held back, so an answer of only whitespace shows nothing; a round after tools is separated
+ * from the text before it by a blank line); returns its result. Closes the call when left.
+ */
 async function* modelRound(
-  endpoint: ModelEndpoint,
+  round: RoundContext,
   params: ModelCallParams,
-  signal: AbortSignal,
-  lead: string,
 ): AsyncGenerator<AdvisorFrame, ModelCallResult> {
-  const call = streamModelCall(endpoint, params, signal);
-  let first = true;
+  const call = streamModelCall(round.endpoint, params, round.signal, round.limits);
+  const { live } = round;
+  const before = live.text;
+  let held = '';
   try {
     for (;;) {
       const step = await call.next();
       if (step.done) return step.value;
-      if (first && lead !== '') yield { type: 'delta', text: lead };
-      first = false;
-      yield { type: 'delta', text: step.value };
+      held += step.value;
+      if (held.trim() === '' && live.text.trim() === '') continue;
+      let piece = held;
+      held = '';
+      if (live.text === before) {
+        // The round's first visible text.
+        if (before.trim() === '') piece = piece.trimStart();
+        else if (!before.endsWith('\n')) piece = `\n\n${piece}`;
+      }
+      yield* deltas(piece, live);
     }
   } finally {
     await call.return(undefined as never);
@@ -96,40 +138,38 @@ async function* modelTurn(
     signal: input.signal,
     calls: 0,
     results: new Map(),
-    // Numbers the user wrote or attached are grounded too (not a claim of the model's).
-    facts: [
-      input.messages.filter((m) => m.role === 'user').map((m) => m.content),
-      (input.attachments ?? []).map((a) => a.text ?? ''),
-    ],
+    facts: turnFacts(input),
+  };
+  const totalTimeoutMs = endpoint.totalTimeoutMs ?? DEFAULT_TOTAL_TIMEOUT_MS;
+  const maxOutputChars = endpoint.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS;
+  const round: RoundContext = {
+    endpoint,
+    signal: input.signal,
+    limits: { deadline: Date.now() + totalTimeoutMs, charsLeft: maxOutputChars },
+    live: new LiveGrounding(state.facts),
   };
   const definitions = input.tools.map(toolDefinition);
-  let answer = '';
   let usage: Usage | undefined;
-  let finishReason = 'stop';
-  for (let round = 0; ; round += 1) {
-    const toolsOpen = round < MAX_TOOL_ROUNDS && state.calls < MAX_TOOL_CALLS;
+  let ending: Ending;
+  for (let n = 0; ; n += 1) {
+    const toolsOpen = n < MAX_TOOL_ROUNDS && state.calls < MAX_TOOL_CALLS;
     const params: ModelCallParams = {
       messages,
       ...(definitions.length > 0
         ? { tools: definitions, tool_choice: toolsOpen ? 'auto' : 'none' }
         : {}),
     };
-    const lead = answer !== '' && !answer.endsWith('\n') ? '\n\n' : '';
-    const result = yield* modelRound(endpoint, params, input.signal, lead);
-    if (result.text !== '') answer += lead + result.text;
+    const result = yield* modelRound(round, params);
     usage = addUsage(usage, result.usage);
     // A tool turn is decided by the calls assembled, not by finish_reason (Ollama sends "stop").
     const calls = result.toolCalls.filter((c) => c.name !== '');
-    if (calls.length === 0) {
-      finishReason = result.finishReason ?? 'stop';
+    if (calls.length === 0 || result.cut !== undefined) {
+      ending = endingOf(result, { maxOutputChars, totalTimeoutMs });
       break;
     }
     if (!toolsOpen || definitions.length === 0) {
-      finishReason = 'tool_limit';
-      if (answer === '') {
-        answer = TOOL_LIMIT_TEXT;
-        yield { type: 'delta', text: TOOL_LIMIT_TEXT };
-      }
+      ending = incomplete('tool_limit', 'The limit of tool calls for one answer was reached.');
+      if (round.live.text.trim() === '') yield* deltas(TOOL_LIMIT_TEXT, round.live);
       break;
     }
     messages.push(assistantToolMessage(result, calls));
@@ -138,11 +178,18 @@ async function* modelTurn(
       messages.push({ role: 'tool', tool_call_id: call.id, content });
     }
   }
+  if (round.live.text.trim() === '') {
+    throw new AdvisorError('upstream_unavailable', 'the model answered with no text');
+  }
+  const rest = round.live.flush();
+  if (rest.length > 0) yield { type: 'delta', text: '', ungrounded: rest };
   yield {
     type: 'done',
-    finishReason,
+    finishReason: ending.finishReason,
+    complete: ending.complete,
+    ...(ending.notes.length > 0 ? { notes: ending.notes } : {}),
     ...(usage ? { usage } : {}),
-    _grounding: groundNumbers(answer, state.facts),
+    _grounding: round.live.finish(),
   };
 }
 

@@ -1,6 +1,8 @@
 import { parseToolArguments } from './accumulator.js';
 import { AdvisorError } from './errors.js';
 import { type AdvisorFrame, ProposalViewSchema } from './frames.js';
+import { dataFacts } from './grounding/data-facts.js';
+import { type FactSet, mergeFacts } from './grounding/facts.js';
 import type { AdvisorTool, ToolOutcome } from './types.js';
 import { boundedJson, spotlight } from './untrusted.js';
 
@@ -20,8 +22,8 @@ export interface ToolRunState {
   calls: number;
   /** Results by call key (name + canonical arguments): identical calls run once. */
   readonly results: Map<string, string>;
-  /** The data of every successful result (the facts that ground the answer). */
-  readonly facts: unknown[];
+  /** The typed facts of every successful result (they ground the answer's figures). */
+  readonly facts: FactSet;
 }
 
 /** JSON with object keys sorted, so `{"a":1,"b":2}` and `{"b":2,"a":1}` are the same call. */
@@ -147,7 +149,7 @@ export async function* runToolCall(
     yield fail('invalid proposal', content);
     return { content };
   }
-  state.facts.push(outcome.data);
+  mergeFacts(state.facts, dataFacts(outcome.data, name));
   const content = resultContent(state, name, outcome);
   state.results.set(key, content);
   yield {

@@ -23,11 +23,36 @@ export interface ModelEndpoint {
   /** No chunk for this long (ms, from the request on) → abort and `upstream_unavailable`. */
   idleTimeoutMs: number;
   /**
+   * Total time of one answer (ms, over all its model calls), whatever the model does: past it
+   * the request is aborted; text already shown stays and the answer ends with
+   * `finishReason: "timeout"` (incomplete), or `upstream_unavailable` when nothing was shown.
+   * Default {@link DEFAULT_TOTAL_TIMEOUT_MS}.
+   */
+  totalTimeoutMs?: number;
+  /**
+   * Most characters of visible answer (over all its model calls); the rest is not read, the
+   * request is aborted and the answer ends with `finishReason: "length"` (incomplete).
+   * Default {@link DEFAULT_MAX_OUTPUT_CHARS}.
+   */
+  maxOutputChars?: number;
+  /**
    * Request field carrying the budget: `max_tokens` (default; Ollama, vLLM, llama.cpp and OpenAI
    * chat models) or `max_completion_tokens` (required by OpenAI's reasoning models).
    */
   tokenLimitParameter?: 'max_tokens' | 'max_completion_tokens';
+  /**
+   * Told of every upstream failure in full (the provider's status and text), for the log; the
+   * client only ever reads a generic `upstream_unavailable` message.
+   */
+  onUpstreamError?: (error: unknown) => void;
 }
+
+/** Default {@link ModelEndpoint.totalTimeoutMs}: two minutes. */
+export const DEFAULT_TOTAL_TIMEOUT_MS = 120_000;
+/** Default {@link ModelEndpoint.maxOutputChars}: 20,000 characters (about 5,000 tokens). */
+export const DEFAULT_MAX_OUTPUT_CHARS = 20_000;
+/** Longest `text` of one `delta` frame or narrative chunk; longer model pieces are split. */
+export const MAX_DELTA_CHARS = 2_000;
 
 /** What a tool answers: data for the model, a one-line summary for the `tool` frame, a proposal. */
 export interface ToolOutcome {

@@ -248,10 +248,14 @@ describe('runAdvisorTurn: failures', () => {
     const server = await serve([
       { steps: [...textSteps('Partial answer'), errorStep('overloaded')] },
     ]);
-    const frames = await readFrames(turn(endpointOf(server, { maxRetries: 2 })));
+    const logged: unknown[] = [];
+    const endpoint = endpointOf(server, { maxRetries: 2, onUpstreamError: (e) => logged.push(e) });
+    const frames = await readFrames(turn(endpoint));
     expect(textOf(frames)).toBe('Partial answer');
     expect(terminal(frames)).toMatchObject({ type: 'error', code: 'upstream_unavailable' });
-    expect((terminal(frames) as { message: string }).message).toContain('overloaded');
+    // The provider's text is logged in full, never shown (issue 17).
+    expect((terminal(frames) as { message: string }).message).not.toContain('overloaded');
+    expect(String(logged[0])).toContain('overloaded');
     expect(frames.some((f) => f.type === 'done')).toBe(false);
     expect(server.requests).toHaveLength(1); // output had started: no retry
   });

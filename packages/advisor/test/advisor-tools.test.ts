@@ -418,7 +418,7 @@ describe('runAdvisorTurn: grounding', () => {
       { steps: toolCallSteps([{ id: 'h', name: 'listHoldings', arguments: '{}' }]) },
       {
         steps: textSteps(
-          'You hold 10 AAPL worth €1,500 (60% of the portfolio) and 20 KO worth €1,000. AAPL has a ROIC of 45%.',
+          'You hold 10 AAPL worth €1,500 (60% of the portfolio) and 20 KO shares worth €1,000. AAPL has a ROIC of 45%.',
         ),
       },
     ]);
@@ -431,8 +431,18 @@ describe('runAdvisorTurn: grounding', () => {
     expect(grounding.total).toBe(6);
     expect(grounding.grounded).toBe(5);
     expect(grounding.ungrounded).toEqual([
-      { text: '45%', value: 45, index: textOf(frames).indexOf('45%') },
+      {
+        text: '45%',
+        value: 45,
+        index: textOf(frames).indexOf('45%'),
+        reason: 'no_fact',
+        metric: 'roic',
+        subject: 'AAPL',
+      },
     ]);
+    // Marked in the stream too, on a delta frame, as soon as its sentence ended.
+    const marked = frames.flatMap((f) => (f.type === 'delta' ? (f.ungrounded ?? []) : []));
+    expect(marked.map((u) => u.text)).toEqual(['45%']);
   });
 
   it('numbers from the user’s own message count as grounded', async () => {

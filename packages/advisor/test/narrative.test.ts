@@ -102,7 +102,7 @@ describe('streamNarrative with a model', () => {
     const server = await serve([{ steps: textSteps('## Zusammenfassung\n\nAcme erreicht 75 %.') }]);
     await read(narrate(endpointOf(server), 'de'));
     const [system, user] = server.requests[0]?.body.messages ?? [];
-    expect(system.content).toContain('Write in German (de)');
+    expect(system.content).toContain('Write in German.');
     expect(system.content).toContain('not financial advice');
     expect(system.content).toContain('Use only the numbers in the data below');
     for (const figure of [
@@ -129,14 +129,26 @@ describe('streamNarrative with a model', () => {
       { steps: [...textSteps(answer), usageStep({ prompt_tokens: 400, completion_tokens: 60 })] },
     ]);
     const { markdown, last } = await read(narrate(endpointOf(server)));
-    expect(markdown).toBe(answer);
+    // Marked where the user reads it.
+    expect(markdown).toBe(answer.replace('45%', '45% [⚠]'));
     const done = last as Extract<NarrativeEvent, { type: 'done' }>;
-    expect(done.model).toBe('test-model');
-    // The evaluation's ROIC is 21.3%: the invented 45% is the one figure not found.
-    const roic = answer.indexOf('45%');
-    expect(done._grounding.ungrounded).toEqual([{ text: '45%', value: 45, index: roic }]);
+    expect(done).toMatchObject({ model: 'test-model', finishReason: 'stop', complete: true });
+    // The evaluation's ROIC is 21.3%: the invented 45% is the one figure not grounded.
+    expect(done._grounding.ungrounded).toEqual([
+      {
+        text: '45%',
+        value: 45,
+        index: markdown.indexOf('45%'),
+        reason: 'mismatch',
+        metric: 'roic',
+        subject: 'ACME',
+        fact: expect.objectContaining({
+          key: expect.stringMatching(/^ACME\.return_on_invested_capital/),
+        }),
+      },
+    ]);
     expect(done._grounding.total).toBe(done._grounding.grounded + 1);
-    expect(done.notes).toEqual(['1 figure(s) not found in the evaluation: 45%']);
+    expect(done.notes).toEqual(['1 figure(s) not grounded in the evaluation (marked ⚠): 45%']);
   });
 
   it('notes an answer cut at the token budget', async () => {
@@ -144,8 +156,9 @@ describe('streamNarrative with a model', () => {
       { steps: textSteps('## Summary\n\nAcme', { finishReason: 'length' }) },
     ]);
     const { last } = await read(narrate(endpointOf(server, { maxOutputTokens: 3 })));
+    expect(last).toMatchObject({ type: 'done', finishReason: 'length', complete: false });
     expect((last as { notes: string[] }).notes).toContain(
-      'The narrative was cut at the token budget.',
+      'The answer was cut at the token budget.',
     );
     expect(server.requests[0]?.body.max_tokens).toBe(3);
   });
@@ -175,7 +188,7 @@ describe('streamNarrative with a model', () => {
   });
 
   it('an abort closes the upstream connection', async () => {
-    const server = await serve([{ steps: [...textSteps('## Summary'), { hang: true }] }]);
+    const server = await serve([{ steps: [...textSteps('## Summary\n'), { hang: true }] }]);
     const controller = new AbortController();
     const events: NarrativeEvent[] = [];
     for await (const event of narrate(endpointOf(server), 'en', controller.signal)) {

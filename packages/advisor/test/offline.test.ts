@@ -190,3 +190,34 @@ describe('offline rule helpers', () => {
     expect(findSymbol('What is my EUR CSV?')).toBeUndefined();
   });
 });
+
+describe('offline advisor: two-part questions, in the request’s language (issue 17)', () => {
+  async function ask(content: string, language?: string) {
+    const available = tools();
+    const frames = await readFrames(
+      runAdvisorTurn({
+        endpoint: null,
+        messages: [{ role: 'user', content }],
+        tools: available.list,
+        ...(language === undefined ? {} : { context: { language } }),
+        signal: new AbortController().signal,
+        now: () => new Date('2026-11-23T12:00:00Z'),
+      }),
+    );
+    return { names: available.calls.map((c) => c.name), text: textOf(frames), frames };
+  }
+
+  it.each([
+    ['How is MCD rated and what do I hold?', undefined, 'No AI model', '## Holdings'],
+    ['What is the score of MCD, and my positions?', 'en', 'No AI model', '## Holdings'],
+    ['Wie ist MCD bewertet und was halte ich?', undefined, 'kein KI-Modell', '## Bestand'],
+    ['Welche Note hat MCD und was ist mein Bestand?', 'de', 'kein KI-Modell', '## Bestand'],
+    ['How is MCD rated and what do I hold?', 'de-AT', 'kein KI-Modell', '## Bestand'],
+  ])('answers both parts of "%s" (language %s)', async (content, language, notice, holdings) => {
+    const { names, text, frames } = await ask(content, language);
+    expect(names).toEqual(expect.arrayContaining(['listHoldings', 'getMoatEvaluation']));
+    expect(text).toContain(notice);
+    expect(text).toContain(holdings);
+    expect(terminal(frames)).toMatchObject({ finishReason: 'offline', complete: true });
+  });
+});

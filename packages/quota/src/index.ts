@@ -20,7 +20,9 @@ export {
   type QuotaDenied,
   type QuotaEvent,
   type QuotaGranted,
+  type QuotaReservation,
   type QuotaService,
   type QuotaServiceOptions,
   type QuotaUsage,
+  quotaExceeded,
 } from './quota-service.js';

@@ -48,6 +48,28 @@ describe.each(backends)('quota service on $name', (backend) => {
     expect(await quotas.consume(user, 'free', 'ai_consult')).toMatchObject({ ok: true, used: 1 });
   });
 
+  it('reserve: a unit given back at most once; a refusal is the one quota_exceeded error', async () => {
+    clock = MARCH;
+    const user = await newUser();
+    const quotas = service();
+    const unit = await quotas.reserve(user, 'free', 'ai_consult');
+    expect(unit.periodStart).toBe('2026-03-01T00:00:00.000Z');
+    await quotas.consume(user, 'free', 'ai_consult');
+    await unit.refund();
+    await unit.refund();
+    const used = async () =>
+      (await quotas.usage(user, 'free')).find((q) => q.name === 'ai_consult');
+    expect((await used())?.used).toBe(1);
+    for (let i = 0; i < 4; i++) await quotas.reserve(user, 'free', 'ai_consult');
+    const refused = await quotas.reserve(user, 'free', 'ai_consult').catch((e: unknown) => e);
+    expect(refused).toMatchObject({
+      name: 'QuotaError',
+      code: 'quota_exceeded',
+      message: 'quota ai_consult exhausted until 2026-04-01T00:00:00.000Z',
+      denied: { ok: false, limit: 5, used: 5 },
+    });
+  });
+
   it('refuses a first consumption larger than the limit without counting it', async () => {
     clock = MARCH;
     const user = await newUser();

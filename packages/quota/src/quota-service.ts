@@ -212,11 +212,7 @@ export function createQuotaService(options: QuotaServiceOptions) {
       work: () => Promise<T>,
     ): Promise<T> {
       const result = await service.consume(userId, plan, name);
-      if (!result.ok) {
-        throw new QuotaError('quota_exceeded', `quota ${name} exhausted until ${result.resetsAt}`, {
-          denied: result,
-        });
-      }
+      if (!result.ok) throw quotaExceeded(name, result);
       try {
         return await work();
       } catch (error) {
@@ -224,6 +220,31 @@ export function createQuotaService(options: QuotaServiceOptions) {
         await refund().catch(() => refundLater(refund));
         throw error;
       }
+    },
+
+    /**
+     * Reserves one unit of a quota for work that may end without being charged (an AI answer):
+     * refused → `QuotaError` `quota_exceeded` (built by {@link quotaExceeded}, the one place);
+     * granted → a {@link QuotaReservation} whose `refund()` gives the unit back at most once
+     * (later calls do nothing; a failed refund is retried in the background, as `withQuota`).
+     *
+     * @example
+     * const unit = await quotas.reserve(user.id, user.plan, 'ai_consult');
+     * if (answeredNothing) await unit.refund();
+     */
+    async reserve(userId: string, plan: Plan, name: QuotaName): Promise<QuotaReservation> {
+      const result = await service.consume(userId, plan, name);
+      if (!result.ok) throw quotaExceeded(name, result);
+      let refunded = false;
+      return {
+        periodStart: result.periodStart,
+        async refund() {
+          if (refunded) return;
+          refunded = true;
+          const refund = () => service.refund(userId, name, { periodStart: result.periodStart });
+          await refund().catch(() => refundLater(refund));
+        },
+      };
     },
 
     /** Every quota of the user's plan with its current usage and reset instant, in `QUOTA_NAMES` order. */
@@ -245,6 +266,24 @@ export function createQuotaService(options: QuotaServiceOptions) {
     },
   };
   return service;
+}
+
+/** A unit reserved by {@link QuotaService.reserve}. */
+export interface QuotaReservation {
+  /** The period the unit was counted in (ISO 8601). */
+  readonly periodStart: string;
+  /** Gives the unit back; at most once, later calls do nothing. */
+  refund(): Promise<void>;
+}
+
+/**
+ * The one `quota_exceeded` error: the quota's name and reset instant in the message, the refused
+ * consumption (limit, used, reset, retry-after) as `denied` for the 429 problem.
+ */
+export function quotaExceeded(name: QuotaName, denied: QuotaDenied): QuotaError {
+  return new QuotaError('quota_exceeded', `quota ${name} exhausted until ${denied.resetsAt}`, {
+    denied,
+  });
 }
 
 /** The quota service (see {@link createQuotaService}). */

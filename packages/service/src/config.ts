@@ -81,6 +81,8 @@ export const EnvSchema = z
     OPENAI_IDLE_TIMEOUT_SECONDS: z.coerce.number().positive().max(600).default(30),
     OPENAI_MAX_RETRIES: z.coerce.number().int().min(0).max(5).default(2),
     OPENAI_MAX_OUTPUT_TOKENS: z.coerce.number().int().min(64).max(100_000).default(1500),
+    AI_MAX_ANSWER_CHARS: z.coerce.number().int().min(100).max(1_000_000).default(20_000),
+    AI_ANSWER_TIMEOUT_SECONDS: z.coerce.number().positive().max(3600).default(120),
     ADVISOR_ACCEPTS_IMAGES: booleanFlag.default(false),
     SSE_HEARTBEAT_SECONDS: z.coerce.number().positive().max(300).default(15),
     SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(1).max(600).default(10),
@@ -291,8 +293,19 @@ export interface BaseConfig {
     readonly idleTimeoutMs: number;
     /** `OPENAI_MAX_RETRIES` (2): the SDK's retries, which only happen before the first token. */
     readonly maxRetries: number;
-    /** `OPENAI_MAX_OUTPUT_TOKENS` (1500): the token budget of one answer. */
+    /** `OPENAI_MAX_OUTPUT_TOKENS` (1500): the token budget of one answer (sent as `max_tokens`). */
     readonly maxOutputTokens: number;
+    /**
+     * `AI_MAX_ANSWER_CHARS` (20000): the most characters of one answer (narrative or advisor
+     * turn) the server passes on, whatever the model sends; then `finishReason: "length"`.
+     */
+    readonly maxAnswerChars: number;
+    /**
+     * `AI_ANSWER_TIMEOUT_SECONDS` (120) as ms: the total time of one answer, over all its model
+     * calls (not only idle time); then `finishReason: "timeout"`, or `upstream_unavailable` when
+     * nothing was shown.
+     */
+    readonly answerTimeoutMs: number;
     /** `ADVISOR_ACCEPTS_IMAGES` (false): PNG/JPEG attachments are sent as image parts (else 415). */
     readonly acceptsImages: boolean;
   };
@@ -448,6 +461,8 @@ export function parseConfig(env: Record<string, string | undefined>): BaseConfig
       idleTimeoutMs: e.OPENAI_IDLE_TIMEOUT_SECONDS * 1000,
       maxRetries: e.OPENAI_MAX_RETRIES,
       maxOutputTokens: e.OPENAI_MAX_OUTPUT_TOKENS,
+      maxAnswerChars: e.AI_MAX_ANSWER_CHARS,
+      answerTimeoutMs: e.AI_ANSWER_TIMEOUT_SECONDS * 1000,
       acceptsImages: e.ADVISOR_ACCEPTS_IMAGES,
     },
     sseHeartbeatMs: e.SSE_HEARTBEAT_SECONDS * 1000,

@@ -116,7 +116,19 @@ export async function openRuntime(
       : {}),
     ...(isinSymbols ? { isinSymbols } : {}),
   });
-  const ai = createAiFlows({ config, db: database.db, repos, quotas, moat, portfolio, market });
+  const ai = createAiFlows({
+    config,
+    db: database.db,
+    repos,
+    quotas,
+    moat,
+    portfolio,
+    market,
+    onUpstreamError: (error) =>
+      logger.warn(
+        `model endpoint failed: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`,
+      ),
+  });
   // With a PostgreSQL server other processes may end sessions: follow the database's announcements.
   const sessions =
     config.databaseUrl && config.sessionCacheSeconds > 0

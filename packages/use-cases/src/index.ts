@@ -35,6 +35,7 @@ export {
   ChatMessageInput,
   ConfirmProposalRequest,
   ConfirmProposalResult,
+  LanguageTag,
   MAX_MESSAGE_CHARS,
   MAX_MESSAGES,
   MAX_REQUEST_CHARS,

@@ -161,11 +161,11 @@ export async function toAttachment(
  * every file part (`files[]` or `files`), at most {@link MAX_ATTACHMENTS} files and
  * {@link MAX_ATTACHMENT_BYTES} in all. Files stay in memory for this request only.
  *
- * @throws ApiError `payload_too_large` (413), `validation_failed` (400: `payload` is not JSON,
- *   an unknown part).
+ * @throws ApiError `payload_too_large` (413), `validation_failed` (400: `payload` missing or not
+ *   JSON, an unknown part).
  */
 export async function readAdvisorUpload(request: FastifyRequest): Promise<AdvisorUpload> {
-  let payload: unknown = {};
+  let payload: unknown;
   let userText: string | undefined;
   const files: UploadedFile[] = [];
   let total = 0;
@@ -192,6 +192,12 @@ export async function readAdvisorUpload(request: FastifyRequest): Promise<Adviso
         errors: [{ path: part.fieldname, message: 'expected payload, userText or files[]' }],
       });
     }
+  }
+  if (payload === undefined) {
+    // Checked before any unit is spent: a form without its request cannot be answered.
+    throw new ApiError('validation_failed', 'the payload part is required', {
+      errors: [{ path: 'payload', message: 'required: the JSON request (AdvisorChatRequest)' }],
+    });
   }
   return { payload, userText, files };
 }

@@ -92,11 +92,13 @@ export async function pipeFrames(
 export interface CollectedTurn {
   readonly content: string;
   readonly proposals: Extract<AdvisorFrame, { type: 'proposal' }>['proposal'][];
+  /** The terminal `done` frame (finish reason, completeness, notes, grounding). */
+  readonly done?: Extract<AdvisorFrame, { type: 'done' }>;
   /** The terminal error frame, if the turn failed. */
   readonly error?: Extract<AdvisorFrame, { type: 'error' }>;
 }
 
-/** Joins the `delta` texts and gathers the proposals of a turn. */
+/** Joins the `delta` texts and gathers the proposals and the terminal frame of a turn. */
 export async function collectTurn(frames: AsyncIterable<AdvisorFrame>): Promise<CollectedTurn> {
   let content = '';
   const proposals: CollectedTurn['proposals'] = [];
@@ -104,6 +106,7 @@ export async function collectTurn(frames: AsyncIterable<AdvisorFrame>): Promise<
     if (frame.type === 'delta') content += frame.text;
     else if (frame.type === 'proposal') proposals.push(frame.proposal);
     else if (frame.type === 'error') return { content, proposals, error: frame };
+    else if (frame.type === 'done') return { content, proposals, done: frame };
   }
   return { content, proposals };
 }

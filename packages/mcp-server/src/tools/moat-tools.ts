@@ -1,5 +1,6 @@
 import { MoatEvaluation, ServedEvaluation, Tags, TickerSymbol } from '@svc/schemas';
 import {
+  LanguageTag,
   type NarrativeSource,
   ReportSummary,
   SaveReportInput,
@@ -18,14 +19,7 @@ const NarrativeInput = z.object({
     'Ticker; the evaluation is read from the cache or fetched',
   ),
   evaluation: MoatEvaluation.optional().describe('An evaluation to narrate instead of a symbol'),
-  language: z
-    .string()
-    .trim()
-    .min(2)
-    .max(35)
-    .describe(
-      'BCP-47 tag (e.g. en, de); the offline template writes en and de, others fall back to English',
-    ),
+  language: LanguageTag,
 });
 
 const Narrative = z.object({

@@ -39,13 +39,17 @@ export const PLACEHOLDER_API_KEY = 'unused';
 /**
  * Builds the `openai` client ONCE (base URL, key, timeout, retries: the SDK retries only before
  * the first token arrives) and the two endpoints that share it. A flow whose model is not named
- * gets null (offline). No client is built when neither model is named.
+ * gets null (offline). No client is built when neither model is named. `onUpstreamError` is told
+ * of each endpoint failure in full (for the log).
  *
  * @example
  * const endpoints = createModelEndpoints(config.openai);
  * endpoints.narrative?.model; // 'gpt-4o-mini'
  */
-export function createModelEndpoints(settings: AppConfig['openai']): ModelEndpoints {
+export function createModelEndpoints(
+  settings: AppConfig['openai'],
+  onUpstreamError?: (error: unknown) => void,
+): ModelEndpoints {
   const { narrativeModel, advisorModel } = settings;
   if (narrativeModel === undefined && advisorModel === undefined) {
     return { narrative: null, advisor: null };
@@ -65,6 +69,9 @@ export function createModelEndpoints(settings: AppConfig['openai']): ModelEndpoi
           acceptsImages,
           maxOutputTokens: settings.maxOutputTokens,
           idleTimeoutMs: settings.idleTimeoutMs,
+          maxOutputChars: settings.maxAnswerChars,
+          totalTimeoutMs: settings.answerTimeoutMs,
+          ...(onUpstreamError ? { onUpstreamError } : {}),
         };
   return {
     narrative: endpoint(narrativeModel, false),
@@ -77,14 +84,16 @@ export interface AiFlowsOptions {
   readonly config: AppConfig;
   readonly db: Executor;
   readonly repos: Pick<Repositories, 'evaluations'>;
-  /** The quota service of `@svc/quota` (consume and refund of `ai_consult`). */
-  readonly quotas: Pick<QuotaService, 'consume' | 'refund'>;
+  /** The quota service of `@svc/quota` (`reserve` of `ai_consult`, refunded by the billing rule). */
+  readonly quotas: Pick<QuotaService, 'reserve'>;
   readonly moat: MoatServices;
   readonly portfolio: PortfolioFlows;
   /** Market inputs of the flows that apply proposals (as `createPortfolioFlows` got them). */
   readonly market: { readonly quotes: QuoteProvider | null; readonly fx: FxProvider | null };
   /** Endpoints; default built from `config.openai` ({@link createModelEndpoints}). */
   readonly endpoints?: ModelEndpoints;
+  /** Told of each model endpoint failure in full (logged; clients get a generic message). */
+  readonly onUpstreamError?: (error: unknown) => void;
   /** Clock; default `() => new Date()`. */
   readonly now?: () => Date;
 }
@@ -96,7 +105,8 @@ export interface AiFlowsOptions {
  * const ai = createAiFlows({ config, db, repos, quotas, moat, portfolio, market: { quotes, fx } });
  */
 export function createAiFlows(options: AiFlowsOptions): AiFlows {
-  const endpoints = options.endpoints ?? createModelEndpoints(options.config.openai);
+  const endpoints =
+    options.endpoints ?? createModelEndpoints(options.config.openai, options.onUpstreamError);
   const now = options.now ?? (() => new Date());
   const { moat, portfolio, quotas } = options;
   return {

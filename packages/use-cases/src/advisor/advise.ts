@@ -4,9 +4,10 @@ import {
   type ModelEndpoint,
   runAdvisorTurn,
 } from '@svc/advisor';
-import { QuotaError, type QuotaService } from '@svc/quota';
+import type { QuotaService } from '@svc/quota';
 import { UseCaseError } from '../errors.js';
 import type { Actor } from '../evaluation-service.js';
+import { billAnswer } from './billing.js';
 import {
   buildProposalTools,
   describeBrokerExport,
@@ -23,8 +24,8 @@ export interface AdvisorServiceDeps
   readonly portfolios: ReadToolDeps['portfolios'] & ProposalToolDeps['portfolios'];
   /** The advisor model, or null: the offline rules of `@svc/advisor` answer. */
   readonly endpoint: ModelEndpoint | null;
-  /** Quotas counted in the database; `ai_consult` is consumed once per turn. */
-  readonly quotas: Pick<QuotaService, 'consume' | 'refund'>;
+  /** Quotas counted in the database; one `ai_consult` unit is reserved per turn. */
+  readonly quotas: Pick<QuotaService, 'reserve'>;
 }
 
 /** Input of {@link AdvisorService.advise}. */
@@ -82,8 +83,9 @@ function prepareAttachments(
  * all bound to the actor on the server).
  *
  * Untrusted input (attachments, `portfolioContext`, tool results) reaches the model as data; no
- * tool writes a portfolio: proposals wait for `POST /api/advisor/confirm`. When the turn fails
- * upstream before any answer (no delta, tool or proposal frame) the unit is given back.
+ * tool writes a portfolio: proposals wait for `POST /api/advisor/confirm`. Billing follows
+ * {@link billAnswer}: the unit is given back when the turn ends with no output (the model failed,
+ * also after a tool round; answered nothing; the client left before the first output).
  *
  * @throws UseCaseError `validation_failed` (the request), `not_found` (`activePortfolioId`);
  *   QuotaError `quota_exceeded`.
@@ -92,20 +94,6 @@ function prepareAttachments(
  * for await (const frame of frames) console.log(frame.type);
  */
 export function createAdvisorService(deps: AdvisorServiceDeps) {
-  async function* refundOnEarlyFailure(
-    frames: AsyncIterable<AdvisorFrame>,
-    refund: () => Promise<unknown>,
-  ): AsyncGenerator<AdvisorFrame> {
-    let answered = false;
-    for await (const frame of frames) {
-      if (frame.type === 'delta' || frame.type === 'tool' || frame.type === 'proposal')
-        answered = true;
-      if (frame.type === 'error' && !answered && frame.code === 'upstream_unavailable')
-        await refund();
-      yield frame;
-    }
-  }
-
   return {
     async advise(input: AdviseInput): Promise<AsyncIterable<AdvisorFrame>> {
       const request = parseRequest(input.request);
@@ -118,18 +106,7 @@ export function createAdvisorService(deps: AdvisorServiceDeps) {
       if (request.activePortfolioId !== undefined && !active) {
         throw new UseCaseError('not_found', `portfolio ${request.activePortfolioId} not found`);
       }
-      const granted = await deps.quotas.consume(actor.id, actor.plan, 'ai_consult');
-      if (!granted.ok) {
-        throw new QuotaError(
-          'quota_exceeded',
-          `quota ai_consult exhausted until ${granted.resetsAt}`,
-          {
-            denied: granted,
-          },
-        );
-      }
-      const refund = () =>
-        deps.quotas.refund(actor.id, 'ai_consult', { periodStart: granted.periodStart });
+      const unit = await deps.quotas.reserve(actor.id, actor.plan, 'ai_consult');
       const lastUser = [...request.messages].reverse().find((m) => m.role === 'user');
       const attachments = prepareAttachments(request, input.attachments ?? []);
       const scope = {
@@ -144,14 +121,18 @@ export function createAdvisorService(deps: AdvisorServiceDeps) {
         tools: [...buildReadTools(deps, scope), ...buildProposalTools(deps, scope)],
         attachments,
         context: {
-          language: request.language ?? 'en',
+          ...(request.language === undefined ? {} : { language: request.language }),
           baseCurrency: request.baseCurrency ?? 'EUR',
           ...(active ? { activePortfolio: { id: active.id, name: active.name } } : {}),
         },
         signal: input.signal,
         now: deps.now,
       });
-      return refundOnEarlyFailure(frames, refund);
+      return billAnswer(
+        frames,
+        unit,
+        (f) => (f.type === 'delta' && f.text.trim() !== '') || f.type === 'proposal',
+      );
     },
   };
 }

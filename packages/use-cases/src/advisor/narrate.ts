@@ -2,12 +2,14 @@ import {
   AdvisorError,
   type ModelEndpoint,
   type NarrativeEvent,
+  resolveLanguage,
   streamNarrative,
 } from '@svc/advisor';
-import { QuotaError, type QuotaService } from '@svc/quota';
+import type { QuotaReservation, QuotaService } from '@svc/quota';
 import type { MoatEvaluation } from '@svc/schemas';
 import { UseCaseError } from '../errors.js';
 import type { Actor, EvaluationService } from '../evaluation-service.js';
+import { billAnswer } from './billing.js';
 
 /** What {@link createNarrationService} needs; created once by the app. */
 export interface NarrationServiceDeps {
@@ -15,8 +17,8 @@ export interface NarrationServiceDeps {
   readonly endpoint: ModelEndpoint | null;
   /** The evaluation flow, for a narrative asked by symbol (cache, else fetch under quota). */
   readonly evaluations: Pick<EvaluationService, 'getEvaluation'>;
-  /** Quotas counted in the database; `ai_consult` is consumed once per narrative. */
-  readonly quotas: Pick<QuotaService, 'consume' | 'refund'>;
+  /** Quotas counted in the database; one `ai_consult` unit is reserved per narrative. */
+  readonly quotas: Pick<QuotaService, 'reserve'>;
 }
 
 /** A narrative request: an evaluation to narrate, or a symbol whose evaluation is read. */
@@ -58,10 +60,12 @@ export interface NarrativeResult {
  * `@svc/advisor`'s `streamNarrative` (the model's, grounded against the evaluation's numbers,
  * or the offline template when no model is configured).
  *
- * Quota: consumed before anything else, so a refusal (`QuotaError` `quota_exceeded`) comes before
- * any stream starts. When the model fails before its first chunk the unit is given back and the
- * events end with an `error` event `upstream_unavailable`; a failure after output has started
- * keeps the unit (the client received part of the narrative). A symbol is resolved through the
+ * Quota: a unit is reserved before anything else, so a refusal (`QuotaError` `quota_exceeded`)
+ * comes before any stream starts; the billing rule is `billAnswer`'s: the unit is given back when
+ * the narrative ends with no output (the model failed or answered only whitespace — then an
+ * `error` event `upstream_unavailable` — or the client left before the first chunk); a failure
+ * after output keeps it. A `language` that is not a supported BCP-47 tag is `validation_failed`
+ * before any unit is spent. A symbol is resolved through the
  * evaluation flow (cache, else a fetch counted in `stock_evaluation`); when that fails the
  * `ai_consult` unit is given back and the error is thrown.
  *
@@ -70,47 +74,40 @@ export interface NarrativeResult {
  * for await (const event of events) if (event.type === 'chunk') process.stdout.write(event.markdown);
  */
 export function createNarrationService(deps: NarrationServiceDeps) {
-  async function consume(actor: Actor) {
-    const granted = await deps.quotas.consume(actor.id, actor.plan, 'ai_consult');
-    if (!granted.ok) {
-      throw new QuotaError(
-        'quota_exceeded',
-        `quota ai_consult exhausted until ${granted.resetsAt}`,
-        {
-          denied: granted,
-        },
-      );
-    }
-    return () => deps.quotas.refund(actor.id, 'ai_consult', { periodStart: granted.periodStart });
-  }
-
-  async function* guarded(
+  async function* events(
     input: NarrateInput,
     evaluation: MoatEvaluation,
-    refund: () => Promise<unknown>,
   ): AsyncGenerator<NarrativeEvent> {
-    let started = false;
     try {
-      for await (const event of streamNarrative({
+      yield* streamNarrative({
         endpoint: deps.endpoint,
         evaluation,
         language: input.language ?? 'en',
         signal: input.signal,
-      })) {
-        if (event.type === 'chunk') started = true;
-        if (event.type === 'error' && !started) await refund();
-        yield event;
-      }
+      });
     } catch (error) {
-      if (started) throw error;
-      await refund();
-      if (input.signal.aborted) return;
+      // Thrown only before any chunk: the model failed, answered only whitespace, or aborted.
+      if (input.signal.aborted || (error instanceof AdvisorError && error.code === 'aborted')) {
+        return;
+      }
       const message =
         error instanceof AdvisorError
           ? error.message
           : 'The model endpoint failed before answering.';
       yield { type: 'error', code: 'upstream_unavailable', message };
     }
+  }
+
+  function billed(
+    input: NarrateInput,
+    evaluation: MoatEvaluation,
+    unit: QuotaReservation,
+  ): AsyncIterable<NarrativeEvent> {
+    return billAnswer(
+      events(input, evaluation),
+      unit,
+      (e) => e.type === 'chunk' && e.markdown.trim() !== '',
+    );
   }
 
   const service = {
@@ -120,7 +117,12 @@ export function createNarrationService(deps: NarrationServiceDeps) {
      *   throws for a symbol (unit given back).
      */
     async narrate(input: NarrateInput): Promise<Narration> {
-      const refund = await consume(input.actor);
+      if (input.language !== undefined && resolveLanguage(input.language) === null) {
+        throw new UseCaseError('validation_failed', 'unsupported language', {
+          errors: [{ path: 'language', message: 'a BCP-47 tag of a supported language' }],
+        });
+      }
+      const unit = await deps.quotas.reserve(input.actor.id, input.actor.plan, 'ai_consult');
       let evaluation: MoatEvaluation;
       try {
         evaluation =
@@ -131,13 +133,13 @@ export function createNarrationService(deps: NarrationServiceDeps) {
             actor: input.actor,
           }));
       } catch (error) {
-        await refund();
+        await unit.refund();
         throw error;
       }
       return {
         evaluation,
         model: deps.endpoint?.model ?? 'offline',
-        events: guarded(input, evaluation, refund),
+        events: billed(input, evaluation, unit),
       };
     },
 

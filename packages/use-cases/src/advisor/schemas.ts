@@ -1,4 +1,9 @@
-import { ProposalViewSchema } from '@svc/advisor';
+import {
+  GroundingReportSchema,
+  ProposalViewSchema,
+  resolveLanguage,
+  SUPPORTED_LANGUAGES,
+} from '@svc/advisor';
 import { MoatEvaluation } from '@svc/schemas';
 import { z } from 'zod';
 
@@ -12,6 +17,25 @@ export const MAX_REQUEST_CHARS = 200_000;
 export const PROPOSAL_TTL_MS = 15 * 60 * 1000;
 
 /**
+ * A language tag as clients send it: a well-formed BCP-47 tag (`Intl.getCanonicalLocales`) whose
+ * primary language is supported (`en`, `de`, `fr`, `es`, `it`, `nl`, `pt`); anything else is 400
+ * `validation_failed`. Only the language's known name reaches a prompt, never the tag itself.
+ */
+export const LanguageTag = z
+  .string()
+  .trim()
+  .min(2)
+  .max(35)
+  .refine((tag) => resolveLanguage(tag) !== null, {
+    message: `a BCP-47 tag of a supported language: ${Object.keys(SUPPORTED_LANGUAGES).join(', ')}`,
+  })
+  .meta({ id: 'LanguageTag' })
+  .describe(
+    `BCP-47 tag of a supported language (${Object.keys(SUPPORTED_LANGUAGES).join(', ')}; a region ` +
+      'such as de-AT is fine); default en. The offline template and rules write en and de.',
+  );
+
+/**
  * A chat message as clients send it (interface spec 2.7): role `user` or `assistant` only (a
  * `system` role is refused: the server owns the system prompt), content at most 12 000 characters.
  */
@@ -21,7 +45,8 @@ export const ChatMessageInput = z
     content: z
       .string()
       .max(MAX_MESSAGE_CHARS)
-      .describe(`Message text, at most ${MAX_MESSAGE_CHARS} characters`),
+      .refine((text) => text.trim() !== '', { message: 'a message cannot be empty or blank' })
+      .describe(`Message text, not blank, at most ${MAX_MESSAGE_CHARS} characters`),
   })
   .meta({ id: 'ChatMessage' })
   .describe('One message of the conversation');
@@ -37,8 +62,10 @@ export const AdvisorChatRequest = z
       .array(ChatMessageInput)
       .min(1)
       .max(MAX_MESSAGES)
-      .describe(`The conversation, oldest first; 1–${MAX_MESSAGES} messages`),
-    language: z.string().trim().min(2).max(35).optional().describe('BCP-47 tag, e.g. en, de'),
+      .describe(
+        `The conversation, oldest first; 1–${MAX_MESSAGES} messages, the last one the user’s`,
+      ),
+    language: LanguageTag.optional(),
     activePortfolioId: z
       .string()
       .max(100)
@@ -59,6 +86,13 @@ export const AdvisorChatRequest = z
       ),
   })
   .superRefine((body, ctx) => {
+    if (body.messages.at(-1)?.role !== 'user') {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['messages'],
+        message: 'the conversation must end with a user message (the ask to answer)',
+      });
+    }
     const total = body.messages.reduce((sum, m) => sum + m.content.length, 0);
     if (total > MAX_REQUEST_CHARS) {
       ctx.addIssue({
@@ -103,6 +137,19 @@ export const AiChatResponse = z
       .array(ProposalViewSchema)
       .optional()
       .describe('Proposals made in this turn, if any'),
+    finishReason: z
+      .string()
+      .describe(
+        'As on the stream’s done frame: stop, length, content_filter, tool_limit, timeout, ' +
+          'incomplete (the model’s stream ended without a finish reason) or offline',
+      ),
+    complete: z
+      .boolean()
+      .describe('false for a cut, filtered or unfinished answer (notes say why)'),
+    notes: z.array(z.string()).describe('Why the answer is incomplete, and the like'),
+    _grounding: GroundingReportSchema.optional().describe(
+      'The answer’s figures checked against typed facts of the turn’s data',
+    ),
   })
   .meta({ id: 'AiChatResponse' });
 export type AiChatResponse = z.infer<typeof AiChatResponse>;
@@ -111,13 +158,7 @@ export type AiChatResponse = z.infer<typeof AiChatResponse>;
 export const NarrativeRequest = z
   .object({
     evaluation: MoatEvaluation,
-    language: z
-      .string()
-      .trim()
-      .min(2)
-      .max(35)
-      .optional()
-      .describe('BCP-47 tag; default en (templates: en, de; others fall back to English)'),
+    language: LanguageTag.optional(),
   })
   .meta({ id: 'NarrativeRequest' });
 export type NarrativeRequest = z.infer<typeof NarrativeRequest>;

@@ -87,7 +87,7 @@ export function advisorMoat({ baseUrl }: DocsAddresses): SectionText {
         },
         {
           frame:
-            'event: done\\ndata: {"model":"…","_grounding":{"total":12,"grounded":12,"ungrounded":[]},"notes":[]}',
+            'event: done\\ndata: {"model":"…","finishReason":"stop","complete":true,"_grounding":{"total":12,"grounded":12,"ungrounded":[]},"notes":[]}',
           meaning:
             'The narrative is complete; _grounding lists figures not found in the evaluation (model is offline for the template)',
         },
@@ -114,7 +114,9 @@ export function advisorMoat({ baseUrl }: DocsAddresses): SectionText {
       quotas: QUOTAS,
       notes: [
         'A fresh evaluation that fails (no data, provider down) gives its quota unit back.',
-        'The narrative consumes one ai_consult unit (429 with the quota before anything streams); it is given back when the model fails before any output.',
+        'The narrative consumes one ai_consult unit (429 with the quota before anything streams); it is given back when the narrative ends with no output (the model failed or answered only whitespace: event error upstream_unavailable; or the client left before the first chunk).',
+        'language is a BCP-47 tag of a supported language (en, de, fr, es, it, nl, pt; 400 otherwise); only its name reaches the model.',
+        'event: done carries finishReason (stop, length, content_filter, timeout, incomplete, offline) and complete (false for a cut or filtered narrative, with a note); a figure no fact of the evaluation grounds is followed by [⚠] and listed in _grounding.ungrounded with the fact compared to.',
         'Without a configured model the narrative is the offline template (en, de; other languages fall back to English with a note).',
       ],
     },
@@ -133,8 +135,12 @@ export function advisorChat({ baseUrl }: DocsAddresses): SectionText {
         'characters) }], language?, activePortfolioId?, activePortfolioName?, baseCurrency? (EUR), ' +
         'portfolioContext? } as JSON, or multipart/form-data with parts payload (that JSON), ' +
         'userText and files[]. It answers text/event-stream, one JSON frame per data: line, and ' +
-        'consumes ai_consult. Proposals change nothing until confirmed. Limits: roles user and ' +
-        'assistant only (system → 400), 50 messages and 200000 characters per request, 5 files and ' +
+        'consumes ai_consult for an answered turn (given back when the turn ends with no output: ' +
+        'the model failed, answered nothing or only whitespace, or the client left before the ' +
+        'first output). Proposals change nothing until confirmed. Limits: roles user and ' +
+        'assistant only (system → 400), messages not blank, the last one the user’s, language a ' +
+        'supported BCP-47 tag (en, de, fr, es, it, nl, pt), the multipart payload part required ' +
+        '(400 before any unit otherwise), 50 messages and 200000 characters per request, 5 files and ' +
         '10 MiB of attachments (413), CSV/text, JSON, PDF, and PNG/JPEG only when the model takes ' +
         'images (415 otherwise).',
       endpoints: [
@@ -176,8 +182,9 @@ export function advisorChat({ baseUrl }: DocsAddresses): SectionText {
           meaning: 'Failure; the stream ends',
         },
         {
-          frame: 'data: {"type":"done","finishReason":"stop"}',
-          meaning: 'The answer is complete (usage and _grounding when a model answered)',
+          frame: 'data: {"type":"done","finishReason":"stop","complete":true}',
+          meaning:
+            'The answer ended: complete only for stop/offline; length, content_filter, timeout, tool_limit and incomplete (no finish reason) are complete:false with notes (usage and _grounding when a model answered; a delta may carry ungrounded figures)',
         },
       ],
       examples: [

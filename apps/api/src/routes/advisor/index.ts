@@ -27,16 +27,20 @@ export interface AdvisorRouteOptions {
 }
 
 const TURN_RULES = [
-  'Messages: roles `user` and `assistant` only (a `system` role is 400), each at most 12 000',
-  'characters, at most 50 messages and 200 000 characters per request (400 `validation_failed`',
-  'beyond). `activePortfolioId` must be one of your portfolios (404). `portfolioContext` is an',
+  'Messages: roles `user` and `assistant` only (a `system` role is 400), each not blank and at',
+  'most 12 000 characters, at most 50 messages and 200 000 characters per request, the last one',
+  'the user’s; `language` a BCP-47 tag of a supported language (en, de, fr, es, it, nl, pt); 400',
+  '`validation_failed` otherwise, before any unit is spent. `activePortfolioId` must be one of your portfolios (404). `portfolioContext` is an',
   'untrusted hint: what the advisor states about holdings comes from the store through its tools',
   '(portfolios, holdings, cash, transactions, quote, moat evaluation from the cache, screener,',
   'saved reports), every one scoped to you on the server. As `multipart/form-data`: `payload`',
-  '(the JSON), `userText`, `files[]` (CSV/text, JSON, PDF text, PNG/JPEG only when the model',
+  '(the JSON; required, 400 without it), `userText`, `files[]` (CSV/text, JSON, PDF text, PNG/JPEG only when the model',
   'takes images; at most 5 files and 10 MiB: 413 beyond; other types 415). A broker CSV becomes a',
   'proposed import (its line errors are shown). Attachments are never stored. Consumes one',
-  '`ai_consult` unit per turn (429 with the quota before anything streams).',
+  '`ai_consult` unit per answered turn (429 with the quota before anything streams); the unit is',
+  'given back when the turn ends with no output: the model failed (503 `upstream_unavailable`, a',
+  'generic message), answered nothing or only whitespace, or the client left before the first',
+  'output.',
 ].join(' ');
 
 const STREAM_DESCRIPTION = [
@@ -44,7 +48,15 @@ const STREAM_DESCRIPTION = [
   '`{"type":"start","id","model"}` first (`model` is `offline` without a configured model), then',
   '`delta` (`text`), `tool` (`name`, `status` running|done|error, `summary`) and `proposal`',
   '(`proposal: { id, kind, summary, payload, expiresAt }`) frames, and exactly one terminal frame:',
-  '`{"type":"done","finishReason","usage?","_grounding?"}` or `{"type":"error","code","message"}`.',
+  '`{"type":"done","finishReason","complete","notes?","usage?","_grounding?"}` or',
+  '`{"type":"error","code","message"}`. `finishReason` is the model’s (stop, length,',
+  'content_filter) or the server’s (tool_limit, timeout, incomplete when the model’s stream ended',
+  'without one, offline); `complete` is false for any cut, filtered or unfinished answer, with a',
+  'note. A `delta` may carry `ungrounded`: figures of the answer (offsets in the whole answer)',
+  'that no fact of the turn’s data grounds, sent as soon as their sentence ends; `done._grounding`',
+  'lists them (at most 20, `omitted` counts the rest) with the fact each was compared to. The',
+  'server bounds every answer whatever the model does (characters, total time; deltas of at most',
+  '2,000 characters).',
   'A comment line `: heartbeat` is sent after 15 s of silence. Proposals change nothing until',
   'confirmed with POST /api/advisor/confirm.',
 ].join(' ');
@@ -108,7 +120,8 @@ export const advisorRoutes: FastifyPluginAsyncZod<AdvisorRouteOptions> = async (
 
 /**
  * `POST /api/portfolio/ai-chat`: the same turn as `POST /api/advisor/chat`, answered as one JSON
- * body `{ message: { role: "assistant", content }, proposals? }` (CONTRACT §4). A turn that fails
+ * body `{ message: { role: "assistant", content }, proposals?, finishReason, complete, notes,
+ * _grounding? }` (CONTRACT §4 plus what the stream's `done` frame says). A turn that fails
  * upstream answers its problem (503 `upstream_unavailable`).
  */
 export const aiChatRoutes: FastifyPluginAsyncZod<AdvisorRouteOptions> = async (app, options) => {
@@ -135,9 +148,14 @@ export const aiChatRoutes: FastifyPluginAsyncZod<AdvisorRouteOptions> = async (a
       const frames = await startTurn(ai, request, disconnect.signal);
       const turn = await collectTurn(frames);
       if (turn.error) throw new ApiError(asProblemCode(turn.error.code), turn.error.message);
+      const done = turn.done;
       return {
         message: { role: 'assistant' as const, content: turn.content },
         ...(turn.proposals.length > 0 ? { proposals: turn.proposals } : {}),
+        finishReason: done?.finishReason ?? 'incomplete',
+        complete: done?.complete ?? false,
+        notes: done?.notes ?? (done ? [] : ['The answer ended without finishing.']),
+        ...(done?._grounding ? { _grounding: done._grounding } : {}),
       };
     },
   });

@@ -8,7 +8,10 @@ export const AdvisorChatMultipart = z
   .object({
     payload: z
       .string()
-      .describe('The JSON request (AdvisorChatRequest) as a string; messages may be empty'),
+      .describe(
+        'Required (400 without it): the JSON request (AdvisorChatRequest) as a string; its ' +
+          'messages may be empty when userText is given',
+      ),
     userText: z.string().max(12_000).optional().describe('Appended as the last user message'),
     'files[]': z
       .array(z.string().meta({ format: 'binary' }))
@@ -56,6 +59,12 @@ export const NARRATIVE_DATA_JSON_SCHEMA = inlineJsonSchema(
     z
       .object({
         model: z.string().describe('The model, or offline (the template)'),
+        finishReason: z
+          .string()
+          .describe(
+            'stop, length, content_filter, timeout, incomplete (no finish reason) or offline',
+          ),
+        complete: z.boolean().describe('false for a cut, filtered or unfinished narrative'),
         _grounding: GroundingReportSchema,
         notes: z.array(z.string()).describe('E.g. the language fell back to English'),
       })

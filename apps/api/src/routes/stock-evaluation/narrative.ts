@@ -26,11 +26,15 @@ const DESCRIPTION = [
 
 const STREAM = [
   'Server-sent events: each `data:` line is a JSON string, the next markdown chunk',
-  '(`data: "## Summary\\n…"`); then `event: done` with `data: {"model","_grounding":{"total",',
-  '"grounded","ungrounded":[{"text","value","index"}]},"notes":[]}` (figures of the text not found',
-  'in the evaluation are listed in `_grounding.ungrounded`). A failure mid-stream is `event: error`',
-  'with a problem object (CONTRACT §1), then the stream ends. `: heartbeat` comments keep an idle',
-  'stream open (every 15 s of silence).',
+  '(`data: "## Summary\\n…"`); then `event: done` with `data: {"model","finishReason","complete",',
+  '"_grounding":{"total","grounded","ungrounded":[{"text","value","index","reason","metric?",',
+  '"subject?","fact?"}],"omitted?"},"notes":[]}`. `finishReason` is the model’s (stop, length,',
+  'content_filter), timeout or incomplete (the stream ended without one), or offline; `complete` is',
+  'false for a cut or filtered narrative, with a note. A figure that no fact of the evaluation',
+  'grounds is followed by ` [⚠]` in the markdown and listed in `_grounding.ungrounded` (at most 20)',
+  'with the fact compared to. A failure mid-stream is `event: error` with a problem object',
+  '(CONTRACT §1), then the stream ends. `: heartbeat` comments keep an idle stream open (every 15 s',
+  'of silence).',
 ].join(' ');
 
 /** `POST /api/stock-evaluation/ai` (interface spec 4.2, CONTRACT §4): one flow call, framed as SSE. */

@@ -1,5 +1,3 @@
-import type { GroundingReport } from './frames.js';
-
 /** A figure printed in a text, as {@link extractFigures} finds it. */
 export interface Figure {
   /** The figure as printed, e.g. `$1.2B`, `(3.4)%`, `1.234,5`. */
@@ -12,10 +10,33 @@ export interface Figure {
   halfUnit: number;
   /** A percentage (`%`, `pp`, `Prozent`) or basis points converted to percent. */
   percent: boolean;
+  /**
+   * The unit as printed: `percent` (`%`, `Prozent`, basis points), `pp` (percentage points),
+   * `currency` (a symbol or ISO code), `multiple` (`18x`, `×`) or `plain` (a bare number).
+   */
+  unit: FigureUnit;
+  /** ISO 4217 code of a `currency` figure (`$` → USD, `€` → EUR, `£` → GBP, `¥` → JPY). */
+  currency?: string;
+  /** UTF-16 offset just after the figure. */
+  end: number;
 }
 
-/** Relative tolerance added to the rounding allowance (1%, as aifinhub's hallucination check). */
-export const RELATIVE_TOLERANCE = 0.01;
+/** How a figure is printed: see {@link Figure.unit}. */
+export type FigureUnit = 'percent' | 'pp' | 'currency' | 'multiple' | 'plain';
+
+const SYMBOL_CODES: Record<string, string> = {
+  $: 'USD',
+  us$: 'USD',
+  '€': 'EUR',
+  '£': 'GBP',
+  '¥': 'JPY',
+};
+
+function currencyCode(raw: string | undefined): string | undefined {
+  if (!raw) return undefined;
+  const t = raw.trim().toLowerCase();
+  return SYMBOL_CODES[t] ?? t.toUpperCase();
+}
 
 const SCALES: Record<string, number> = {
   k: 1e3,
@@ -42,7 +63,7 @@ const SCALES: Record<string, number> = {
 const CURRENCY = String.raw`(?:[$€£¥]|(?:US\$|USD|EUR|GBP|CHF|JPY|CAD|AUD|CNY|SEK|NOK|DKK)\s?)`;
 const NUMBER = String.raw`\d{1,3}(?:[,.\u00A0\u202F' ]\d{3})+(?:[.,]\d+)?|\d+(?:[.,]\d+)?`;
 const SUFFIX = String.raw`\s?%|\s?(?:percent(?:age points)?|per cent|prozent|pp|bps|bp|x|×)(?![\p{L}\d])|\s?(?:thousand|tsd\.?|millions?|mio\.?|mm|mn|billions?|milliarden|mrd\.?|trillions?|tn|bn|[kmbt])(?![\p{L}\d])`;
-const TRAILING_CODE = String.raw`(?:\s?(?:USD|EUR|GBP|CHF|JPY|CAD|AUD|CNY|SEK|NOK|DKK)(?![\p{L}]))?`;
+const TRAILING_CODE = String.raw`(?:\s?(?<code>USD|EUR|GBP|CHF|JPY|CAD|AUD|CNY|SEK|NOK|DKK)(?![\p{L}]))?`;
 const FIGURE = new RegExp(
   String.raw`(?<![\p{L}\d.,_/])(?<open>\()?(?<sign>[-−–])?(?<cur>${CURRENCY})?(?<sign2>[-−])?(?<num>${NUMBER})(?<suffix>${SUFFIX})?${TRAILING_CODE}(?<close>\))?`,
   'giu',
@@ -120,79 +141,32 @@ export function extractFigures(text: string): Figure[] {
     });
     const first = values[0];
     if (!first || values.some((v) => !Number.isFinite(v.value))) continue;
-    const unit = (bps ? 0.01 : 1) * scale * 10 ** -first.decimals;
+    const step = (bps ? 0.01 : 1) * scale * 10 ** -first.decimals;
     const start = match.index ?? 0;
-    const printed = text.slice(start, start + match[0].length).trim();
-    const lead = match[0].length - match[0].trimStart().length;
+    // An opening parenthesis without its closing one is punctuation, not a negative sign.
+    const skip = g.open && !g.close ? 1 : 0;
+    const printed = text.slice(start + skip, start + match[0].length).trim();
+    const lead = skip + match[0].slice(skip).length - match[0].slice(skip).trimStart().length;
+    const currency = currencyCode(g.cur ?? g.code);
+    const unit: FigureUnit = percent
+      ? suffix === 'pp'
+        ? 'pp'
+        : 'percent'
+      : currency
+        ? 'currency'
+        : suffix === 'x' || suffix === '×'
+          ? 'multiple'
+          : 'plain';
     figures.push({
       text: printed,
       index: start + lead,
       values: values.map((v) => v.value),
-      halfUnit: unit / 2,
+      halfUnit: step / 2,
       percent,
+      unit,
+      ...(currency ? { currency } : {}),
+      end: start + lead + printed.length,
     });
   }
   return figures;
-}
-
-/**
- * Every number in `facts`: numbers as they are, the figures of every string, and the length of
- * every array (so "2 holdings" or "1 row" of a two-row or one-row result is a fact), recursively.
- */
-export function collectFactNumbers(facts: unknown, into: number[] = []): number[] {
-  if (typeof facts === 'number') {
-    if (Number.isFinite(facts)) into.push(facts);
-  } else if (typeof facts === 'string') {
-    for (const figure of extractFigures(facts)) into.push(...figure.values);
-  } else if (Array.isArray(facts)) {
-    into.push(facts.length);
-    for (const item of facts) collectFactNumbers(item, into);
-  } else if (facts !== null && typeof facts === 'object') {
-    for (const value of Object.values(facts)) collectFactNumbers(value, into);
-  }
-  return into;
-}
-
-function matches(claim: number, fact: number, halfUnit: number): boolean {
-  const a = Math.abs(claim);
-  const b = Math.abs(fact);
-  return Math.abs(a - b) <= halfUnit + RELATIVE_TOLERANCE * b + 1e-9;
-}
-
-function grounded(figure: Figure, facts: readonly number[]): boolean {
-  return figure.values.some((claim) =>
-    facts.some(
-      (fact) =>
-        matches(claim, fact, figure.halfUnit) ||
-        // a ratio printed as a percentage: 0.153 → "15.3%"
-        (figure.percent && matches(claim, fact * 100, figure.halfUnit)),
-    ),
-  );
-}
-
-/**
- * Checks every figure of a generated text against the facts the model was given
- * (research/ai-anchors.md §6): a figure is grounded when one of its readings equals a fact number,
- * or a fact ratio × 100 for a percentage, within half a unit of its last printed digit plus
- * {@link RELATIVE_TOLERANCE} of the fact (so "15%" matches 0.1532, "$4B" matches 4.2e9 and "-5%"
- * matches 5: signs are not compared, as "down 5%" states −5). Facts are any JSON: numbers, and the
- * figures inside strings (e.g. a criterion's "Median gross margin 45.0%"). The caller adds derived
- * numbers it expects the model to use (percentages, counts) to the facts. It checks numbers, not
- * the concept they are attached to: an invented figure that happens to equal another fact (within
- * the tolerance) passes, so a report of 0 ungrounded figures is necessary, not sufficient.
- *
- * @param text - The generated answer (markdown).
- * @param facts - The data given to the model: tool results, the evaluation and derived numbers.
- * @returns Counts and the ungrounded figures (text as printed, first reading, offset).
- * @example
- * groundNumbers('ROIC was 45% and gross margin 38%.', { roic: 0.21, grossMargin: 0.381 });
- * // { total: 2, grounded: 1, ungrounded: [{ text: '45%', value: 45, index: 9 }] }
- */
-export function groundNumbers(text: string, facts: unknown): GroundingReport {
-  const numbers = collectFactNumbers(facts);
-  const figures = extractFigures(text);
-  const ungrounded = figures
-    .filter((figure) => !grounded(figure, numbers))
-    .map((figure) => ({ text: figure.text, value: figure.values[0] ?? 0, index: figure.index }));
-  return { total: figures.length, grounded: figures.length - ungrounded.length, ungrounded };
 }

@@ -1,0 +1,150 @@
+import { MoatEvaluation } from '@svc/schemas';
+import { evaluationFacts } from './evaluation-facts.js';
+import {
+  emptyFacts,
+  type Fact,
+  type FactSet,
+  type FactUnit,
+  mergeFacts,
+  subjectNames,
+  textFacts,
+} from './facts.js';
+import { type Metric, metricOfField } from './metrics.js';
+
+const DECIMAL = /^-?\d+(?:\.\d+)?$/;
+
+function numeric(value: unknown): number | null | undefined {
+  if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
+  if (typeof value === 'string' && DECIMAL.test(value)) return Number(value);
+  if (value === null) return null;
+  return undefined;
+}
+
+function unitOfField(
+  field: string,
+  row: Record<string, unknown>,
+): { unit: FactUnit; currency?: string } {
+  if (field === 'weight') return { unit: 'fraction' };
+  if (field === 'quantity') return { unit: 'count' };
+  if (field === 'totalScore' || field === 'maxScore') return { unit: 'points' };
+  if (field === 'peRatio' || field === 'forwardPE' || field === 'pegRatio')
+    return { unit: 'multiple' };
+  if (field.endsWith('Eur')) return { unit: 'currency', currency: 'EUR' };
+  const money = ['averageCost', 'lastPrice', 'marketValue', 'amount', 'price', 'fee'];
+  if (money.includes(field) && typeof row.currency === 'string') {
+    return { unit: 'currency', currency: row.currency.toUpperCase() };
+  }
+  return { unit: 'number' };
+}
+
+function rowFacts(row: Record<string, unknown>, path: string, subject: string): Fact[] {
+  const facts: Fact[] = [];
+  for (const [field, raw] of Object.entries(row)) {
+    const value = numeric(raw);
+    if (value === undefined) continue;
+    const metric = metricOfField(field);
+    const { unit, currency } = unitOfField(field, row);
+    facts.push({
+      key: `${path}.${field}`,
+      metrics: metric ? [metric] : [],
+      subject,
+      unit,
+      ...(currency ? { currency } : {}),
+      value: value === null ? null : Math.abs(value),
+      halfUnit: 0,
+      ...(field === 'maxScore' ? { role: 'total' as const } : {}),
+      label: `${subject ? `${subject} ` : ''}${field} = ${value === null ? 'N/A' : value}`,
+    });
+  }
+  return facts;
+}
+
+/** The portfolio's totals over holdings rows: market value, cost basis and P&L in EUR. */
+function totals(rows: Record<string, unknown>[], path: string): Fact[] {
+  const sum = (field: string): number | null => {
+    const values = rows.map((r) => numeric(r[field]));
+    if (values.some((v) => v === null || v === undefined)) return null;
+    return (values as number[]).reduce((a, b) => a + b, 0);
+  };
+  const fields: [string, Metric][] = [
+    ['marketValueEur', 'market_value'],
+    ['costBasisEur', 'cost_basis'],
+    ['unrealizedPnlEur', 'pnl'],
+  ];
+  return fields
+    .filter(([field]) => rows.some((r) => field in r))
+    .map(([field, metric]) => {
+      const value = sum(field);
+      return {
+        key: `${path}.total.${field}`,
+        metrics: [metric],
+        subject: 'portfolio',
+        unit: 'currency' as const,
+        currency: 'EUR',
+        value: value === null ? null : Math.abs(value),
+        halfUnit: 0,
+        label: `portfolio total ${field} = ${value === null ? 'N/A' : value}`,
+      };
+    });
+}
+
+function walk(data: unknown, path: string, subject: string, into: FactSet): void {
+  if (Array.isArray(data)) {
+    const rows = data.filter(
+      (d): d is Record<string, unknown> => d !== null && typeof d === 'object',
+    );
+    const holdings = rows.length > 0 && rows.every((r) => typeof r.symbol === 'string');
+    into.facts.push({
+      key: `${path}.length`,
+      metrics: holdings ? ['holdings_count'] : [],
+      subject: '',
+      unit: 'count',
+      value: data.length,
+      halfUnit: 0,
+      label: `${path} has ${data.length} item(s)`,
+    });
+    if (holdings && rows.some((r) => 'marketValueEur' in r)) into.facts.push(...totals(rows, path));
+    data.forEach((item, i) => {
+      walk(item, `${path}[${i}]`, subject, into);
+    });
+    return;
+  }
+  if (typeof data === 'string') {
+    into.facts.push(...textFacts(data, { subject, key: path }));
+    return;
+  }
+  if (data === null || typeof data !== 'object') return;
+  const evaluation = MoatEvaluation.safeParse(data);
+  if (evaluation.success && Array.isArray((data as { criteria?: unknown }).criteria)) {
+    mergeFacts(into, evaluationFacts(evaluation.data));
+    return;
+  }
+  const row = data as Record<string, unknown>;
+  const own = typeof row.symbol === 'string' ? row.symbol.toUpperCase() : subject;
+  if (typeof row.symbol === 'string') {
+    const name = typeof row.name === 'string' ? row.name : (row.companyName as string | undefined);
+    into.subjects.set(own, subjectNames(own, name));
+  }
+  into.facts.push(...rowFacts(row, path, own));
+  for (const [field, value] of Object.entries(row)) {
+    if (value !== null && typeof value === 'object') walk(value, `${path}.${field}`, own, into);
+  }
+}
+
+/**
+ * The typed facts of tool data (any JSON the advisor's tools return): a moat evaluation gives
+ * {@link evaluationFacts}; a row with a `symbol` is that subject's (holdings, quotes, reports),
+ * its known fields typed by {@link metricOfField} (`quantity` a count, `*Eur` amounts in EUR,
+ * `averageCost`/`lastPrice`/`marketValue`/`amount` in the row's `currency`, `weight` a fraction
+ * 0–1 that a percentage may state ×100), other numbers untyped; decimal strings are numbers; an
+ * array of rows with symbols is also a count of holdings and, with EUR values, the portfolio's
+ * totals; other strings give the figures they print.
+ *
+ * @param data - A tool result.
+ * @param path - Key prefix, e.g. the tool's name.
+ */
+export function dataFacts(data: unknown, path = 'data'): FactSet {
+  const set = emptyFacts();
+  walk(data, path, '', set);
+  return set;
+}

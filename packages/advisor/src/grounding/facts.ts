@@ -1,0 +1,125 @@
+import { extractFigures, type Figure } from './figures.js';
+import type { Metric } from './metrics.js';
+import { clauseAround, comparisonBefore, metricsByDistance, periodOf } from './text.js';
+
+/**
+ * The unit of a fact: `percent` (27.3 means 27.3 %), `fraction` (0.25 means 25 %, e.g. a
+ * holding's weight), `currency` (with {@link Fact.currency}), `points` (a score), `multiple`
+ * (P/E, ×), `count` (holdings, criteria), `years`, or `number` (anything else).
+ */
+export type FactUnit =
+  | 'percent'
+  | 'fraction'
+  | 'currency'
+  | 'points'
+  | 'multiple'
+  | 'count'
+  | 'years'
+  | 'number';
+
+/**
+ * A typed fact a figure of an answer can be checked against: what it is (`metrics`), whose
+ * (`subject`), its unit, period and value with its own rounding. A `null` value is a fact that
+ * is not available (N/A): any figure claimed for it is ungrounded.
+ */
+export interface Fact {
+  /** Stable name, e.g. `MCD.return_on_invested_capital.value`. */
+  readonly key: string;
+  /** The metrics it is; empty for a figure of a server text whose metric is not named (a threshold). */
+  readonly metrics: readonly Metric[];
+  /** The company or holding symbol it belongs to, `portfolio`, or `''` (anyone's). */
+  readonly subject: string;
+  readonly unit: FactUnit;
+  /** ISO 4217 code of a `currency` fact. */
+  readonly currency?: string;
+  /** Fiscal year it is for, e.g. `FY2024`; absent for a multi-year figure (a median). */
+  readonly period?: string;
+  /** The value (in its unit), or null when it is not available. */
+  readonly value: number | null;
+  /** Half a unit of its own last digit (0 for an unrounded value). */
+  readonly halfUnit: number;
+  /** `total`: a maximum or denominator ("64.8 of **87.5**", "4 of **7** criteria"). */
+  readonly role?: 'total';
+  /** What the report shows as the fact compared to, e.g. `MCD median ROIC = 26.5`. */
+  readonly label: string;
+}
+
+/** Facts and the names each subject may be mentioned by (symbol, company name). */
+export interface FactSet {
+  readonly facts: Fact[];
+  /** subject → names it is mentioned by in a text (`MCD` → `MCD`, `McDonald’s`). */
+  readonly subjects: Map<string, string[]>;
+}
+
+/** An empty {@link FactSet}. */
+export function emptyFacts(): FactSet {
+  return { facts: [], subjects: new Map() };
+}
+
+/** Adds `more` into `into` (facts appended, subject names merged); returns `into`. */
+export function mergeFacts(into: FactSet, more: FactSet): FactSet {
+  into.facts.push(...more.facts);
+  for (const [subject, names] of more.subjects) {
+    const known = into.subjects.get(subject) ?? [];
+    into.subjects.set(subject, [...new Set([...known, ...names])]);
+  }
+  return into;
+}
+
+/** Names of a company: its symbol and the first word of its name ("McDONALD’S CORPORATION" → "McDONALD"). */
+export function subjectNames(symbol: string, name?: string): string[] {
+  const first = (name ?? '').split(/[\s,’'.]+/).find((w) => w.length >= 3);
+  return first && first !== symbol ? [symbol, first] : [symbol];
+}
+
+function unitOfFigure(figure: Figure): FactUnit {
+  switch (figure.unit) {
+    case 'percent':
+    case 'pp':
+      return 'percent';
+    case 'currency':
+      return 'currency';
+    case 'multiple':
+      return 'multiple';
+    case 'plain':
+      return 'number';
+  }
+}
+
+/** Options of {@link textFacts}. */
+export interface TextFactOptions {
+  /** Whose figures they are (`''`: anyone's). */
+  readonly subject: string;
+  /** Metrics of a figure whose clause names none (e.g. the criterion's). */
+  readonly fallback?: readonly Metric[];
+  /** Prefix of each fact's key. */
+  readonly key: string;
+}
+
+/**
+ * The figures of a trusted text (a criterion's display value written by the scoring, a user's
+ * own message) as facts: each typed by the metric named nearest in its clause (else
+ * `fallback`), the unit it is printed with, the fiscal year of its clause, and its printed
+ * rounding. A figure after a comparison (`≥ 15%`) is a threshold: no metric, so only a figure
+ * whose own clause names no metric can match it.
+ */
+export function textFacts(text: string, options: TextFactOptions): Fact[] {
+  return extractFigures(text).map((figure, i) => {
+    const clause = clauseAround(text, figure.index, figure.end);
+    const threshold = comparisonBefore(text, figure.index, clause.start);
+    const nearest = metricsByDistance(clause).slice(0, 1);
+    const metrics = threshold ? [] : nearest.length > 0 ? nearest : [...(options.fallback ?? [])];
+    const period = periodOf(clause.text);
+    return {
+      key: `${options.key}[${i}]`,
+      metrics,
+      subject: options.subject,
+      unit: unitOfFigure(figure),
+      ...(figure.currency ? { currency: figure.currency } : {}),
+      ...(period ? { period } : {}),
+      value: Math.abs(figure.values[0] ?? 0),
+      halfUnit: figure.halfUnit,
+      label: `${options.subject ? `${options.subject} ` : ''}"${figure.text}" in "${clause.text.trim().slice(0, 80)}"`,
+    };
+  });
+}

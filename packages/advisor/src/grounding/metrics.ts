@@ -1,0 +1,113 @@
+/**
+ * The metrics a figure can be said to be, and the words (English and German) that name them near
+ * a number. A claim "ROIC of 26.5%" is the figure `26.5%` with the metric `roic`; it is checked
+ * against the facts of that metric only.
+ */
+export const METRIC_WORDS = {
+  // Moat evaluation (criteria, score, valuation)
+  score: 'scores?|scored|punkte|punkten|points|pts|erreicht|total score|gesamtpunktzahl',
+  criteria: 'criterion|criteria|kriterium|kriterien',
+  criteria_passed: 'pass|passes|passed|passing|erfüllt|bestanden',
+  criteria_warning: 'warning|warnings|warns|warnung|warnungen',
+  criteria_failed: 'fail|fails|failed|failing|verfehlt|nicht erfüllt',
+  roic: 'roic|return on invested capital|kapitalrendite|rendite auf das investierte kapital',
+  gross_margin: 'gross margins?|bruttomarge|rohertragsmarge',
+  net_margin: 'net margins?|nettomarge|profit margins?|umsatzrendite',
+  operating_margin: 'operating margins?|operative marge|ebit[- ]marge',
+  eps_growth:
+    'eps growth|eps trend|earnings growth|earnings per share growth|gewinnwachstum|eps-wachstum',
+  eps: 'eps|earnings per share|gewinn je aktie|gewinn pro aktie',
+  r_squared: String.raw`r²|r\^2|r-squared|r squared|bestimmtheitsmaß`,
+  retained_earnings: 'retained earnings|gewinnrücklagen|thesaurierte gewinne',
+  buybacks: 'buybacks?|share repurchases?|aktienrückkäufe|aktienrückkauf',
+  debt: 'debt|schulden|verschuldung|verbindlichkeiten',
+  interest: 'interest expense|interest|zinsen|zinsaufwand',
+  capex: 'capex|capital expenditures?|investitionen|investitionsausgaben',
+  revenue: 'revenues?|sales|umsatz|umsätze|erlöse',
+  net_income: 'net income|earnings|profits?|nettogewinn|jahresüberschuss|gewinn',
+  free_cash_flow: 'free cash flow|fcf|freier cashflow',
+  steadiness: 'steadiness|durability|beständigkeit|stetigkeit',
+  pe: 'p/e|pe ratio|price[- /]to[- ]earnings|price/earnings|kgv|kurs[- ]gewinn[- ]verhältnis',
+  forward_pe: 'forward p/e|forward pe|forward-kgv|erwartetes kgv',
+  peg: 'peg',
+  payout: 'payout ratio|payout|ausschüttungsquote',
+  // Portfolio (holdings, cash)
+  quantity:
+    'shares?|units?|stück|stücke|anteile|quantity|menge|anzahl|hold|holds|halte|hältst|besitze|besitzt',
+  average_cost: String.raw`average cost|avg\.? cost|cost per share|cost per unit|bought at|purchase price|einstandskurs|kaufkurs|durchschnittskosten|averagecost`,
+  last_price: 'last price|price|quote|trades? at|kurs|preis|lastprice',
+  market_value: 'market value|marktwert|worth|valued at|value|wert|marketvalue|marketvalueeur',
+  cost_basis: 'cost basis|einstandswert|anschaffungskosten|costbasis|costbasiseur',
+  pnl: 'unrealized|unrealised|p&l|pnl|gain|loss|gewinn/verlust|buchgewinn|buchverlust|unrealizedpnl|unrealizedpnleur',
+  weight:
+    'weights?|weighting|share of the portfolio|share of your portfolio|share of portfolio|of the portfolio|of your portfolio|of portfolio|portfolio share|anteil|gewichtung|des portfolios|des depots',
+  cash: 'cash|balance|bargeld|guthaben|kontostand|amount|amounteur',
+  holdings_count: 'holdings|positions|stocks|securities|positionen|werte|titel',
+} as const;
+
+/** A metric id (a key of {@link METRIC_WORDS}). */
+export type Metric = keyof typeof METRIC_WORDS;
+
+/** Every metric id. */
+export const METRICS = Object.keys(METRIC_WORDS) as Metric[];
+
+/** One metric word found in a text. */
+export interface MetricMention {
+  readonly metric: Metric;
+  /** UTF-16 offsets of the word in the searched text. */
+  readonly start: number;
+  readonly end: number;
+}
+
+// Longer alternatives first, so "forward p/e" is forward_pe and "net margin" is not "margin".
+const ORDERED = METRICS.flatMap((metric) =>
+  METRIC_WORDS[metric].split('|').map((word) => ({ metric, word })),
+).sort((a, b) => b.word.length - a.word.length);
+
+const MENTION = new RegExp(
+  `(?<![\\p{L}\\d])(?:${ORDERED.map((o, i) => `(?<m${i}>${o.word})`).join('|')})(?![\\p{L}\\d])`,
+  'giu',
+);
+
+/**
+ * The metric words of `text`, in order, each the longest match at its place (so "net margin"
+ * is `net_margin`, not the `net_income` of "net").
+ */
+export function findMetricMentions(text: string): MetricMention[] {
+  const out: MetricMention[] = [];
+  for (const match of text.matchAll(MENTION)) {
+    const groups = match.groups ?? {};
+    const at = ORDERED.findIndex((_o, i) => groups[`m${i}`] !== undefined);
+    const entry = ORDERED[at];
+    if (!entry) continue;
+    const start = match.index ?? 0;
+    out.push({ metric: entry.metric, start, end: start + match[0].length });
+  }
+  return out;
+}
+
+/** The metric of a field name of tool data (`marketValueEur` → `market_value`), if known. */
+export function metricOfField(field: string): Metric | undefined {
+  const byField: Record<string, Metric> = {
+    quantity: 'quantity',
+    averageCost: 'average_cost',
+    lastPrice: 'last_price',
+    price: 'last_price',
+    priceEur: 'last_price',
+    marketValue: 'market_value',
+    marketValueEur: 'market_value',
+    costBasisEur: 'cost_basis',
+    unrealizedPnlEur: 'pnl',
+    realizedPnlEur: 'pnl',
+    weight: 'weight',
+    amount: 'cash',
+    amountEur: 'cash',
+    totalScore: 'score',
+    maxScore: 'score',
+    peRatio: 'pe',
+    forwardPE: 'forward_pe',
+    pegRatio: 'peg',
+    augmentedPayoutRatio: 'payout',
+  };
+  return byField[field];
+}

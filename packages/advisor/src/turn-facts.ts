@@ -1,0 +1,29 @@
+import { emptyFacts, type Fact, type FactSet, textFacts } from './grounding/facts.js';
+import type { AdvisorTurnInput } from './types.js';
+
+function untyped(facts: Fact[]): Fact[] {
+  return facts.map((fact) => ({ ...fact, metrics: [] }));
+}
+
+/**
+ * The facts a turn starts with: the figures the user wrote in the conversation and in the
+ * attached files, untyped and anyone's — so they ground only a figure that names no metric
+ * (the user cannot make "MCD's ROIC is 99%" grounded by asking about 99%); the tools' results
+ * are added as they come.
+ */
+export function turnFacts(input: Pick<AdvisorTurnInput, 'messages' | 'attachments'>): FactSet {
+  const set = emptyFacts();
+  input.messages.forEach((message, i) => {
+    if (message.role === 'user') {
+      set.facts.push(
+        ...untyped(textFacts(message.content, { subject: '', key: `messages[${i}]` })),
+      );
+    }
+  });
+  (input.attachments ?? []).forEach((file, i) => {
+    set.facts.push(
+      ...untyped(textFacts(file.text ?? '', { subject: '', key: `attachments[${i}]` })),
+    );
+  });
+  return set;
+}
