@@ -45,7 +45,9 @@ describe('problem+json errors and the session guard', () => {
 
   it('answers 401 problem+json on every session route without a cookie', async () => {
     for (const route of sessionRoutes) {
-      const url = route.url.replace(':id', '00000000-0000-4000-8000-000000000000');
+      const url = route.url
+        .replace(':id', '00000000-0000-4000-8000-000000000000')
+        .replaceAll(/\{\w+\}/g, 'AAPL');
       const res = await ctx.app.inject({ method: route.method as 'GET', url, headers: ORIGIN });
       expect(res.statusCode, `${route.method} ${url}`).toBe(401);
       expect(res.headers['content-type']).toContain('application/problem+json');

@@ -125,8 +125,8 @@ describe.each(ENGINES)('GET /api/stock-evaluation/history[/diff] (%s)', (engine)
       ],
       [
         '/api/stock-evaluation/history/diff?symbol=AAPL&from=00000000-0000-4000-8000-000000000000',
-        400,
-        'validation_failed',
+        404,
+        'not_found',
       ],
       [
         '/api/stock-evaluation/history/diff?symbol=AAPL&from=00000000-0000-4000-8000-000000000000&to=00000000-0000-4000-8000-000000000000',

@@ -238,7 +238,13 @@ describe.runIf(postgres)('two processes on one PostgreSQL', () => {
     expect(changed.statusCode).toBe(200);
     await expect
       .poll(toolsOnB, { timeout: 3_000, interval: 5 })
-      .toEqual(['getMoatEvaluation', 'listMoatReports', 'screenMoat']);
+      .toEqual([
+        'compareEvaluations',
+        'getEvaluationHistory',
+        'getMoatEvaluation',
+        'listMoatReports',
+        'screenMoat',
+      ]);
   });
 
   it('shares the failed-login throttle: 5 failures spread over both, the 6th refused on either', async () => {

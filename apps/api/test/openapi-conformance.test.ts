@@ -37,6 +37,8 @@ const SEMANTIC_400: Readonly<Record<string, string>> = {
   'POST /api/moat-reports': 'the evaluation must be a MoatEvaluation of the same symbol',
   'POST /api/portfolios/{id}/transactions': 'a sell needs the units held',
   'POST /api/portfolios/{id}/import': 'the file must be a broker export',
+  'POST /api/portfolio/ai-chat':
+    'the conversation ends with a user message, and no message is blank',
   'GET /api/transactions': '`cursor` is opaque (only a `nextCursor`) and `to` is not before `from`',
 };
 

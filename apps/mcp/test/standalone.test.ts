@@ -135,6 +135,7 @@ describe('the standalone MCP server beside the API, on one PostgreSQL', () => {
         'generateMoatNarrative',
         'getEvaluationHistory',
         'getMoatEvaluation',
+        'getPortfolioPerformance',
         'listCash',
         'listHoldings',
         'listMoatReports',

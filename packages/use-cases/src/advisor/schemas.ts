@@ -17,15 +17,24 @@ export const MAX_REQUEST_CHARS = 200_000;
 export const PROPOSAL_TTL_MS = 15 * 60 * 1000;
 
 /**
+ * The shape of a {@link LanguageTag}: a supported primary language subtag (lower case), then an
+ * optional script (`Latn`) and an optional region (`AT`, `419`), e.g. `de`, `de-AT`, `pt-BR`.
+ */
+const LANGUAGE_TAG_PATTERN = new RegExp(
+  `^(?:${Object.keys(SUPPORTED_LANGUAGES).join('|')})(?:-[A-Za-z]{4})?(?:-(?:[A-Za-z]{2}|[0-9]{3}))?$`,
+);
+
+/**
  * A language tag as clients send it: a well-formed BCP-47 tag (`Intl.getCanonicalLocales`) whose
  * primary language is supported (`en`, `de`, `fr`, `es`, `it`, `nl`, `pt`); anything else is 400
  * `validation_failed`. Only the language's known name reaches a prompt, never the tag itself.
  */
 export const LanguageTag = z
   .string()
-  .trim()
   .min(2)
   .max(35)
+  // language[-script][-region], so that the document states what is accepted (the fuzzer's rule)
+  .regex(LANGUAGE_TAG_PATTERN)
   .refine((tag) => resolveLanguage(tag) !== null, {
     message: `a BCP-47 tag of a supported language: ${Object.keys(SUPPORTED_LANGUAGES).join(', ')}`,
   })
