@@ -1,27 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { decodeBrokerFile } from '../decode.js';
-import { parseBrokerCsv } from '../parse-broker-csv.js';
-import { fingerprintRows, planImport } from '../plan-import.js';
+import { acceptUnchanged } from './accept-unchanged.test-support.js';
 
 // Hand-made exports of brokers without a module, in the shapes research note import-languages.md
 // records: the proposal is accepted unchanged and the holdings are compared with hand-computed ones.
-function acceptUnchanged(text: string) {
-  const first = parseBrokerCsv(text);
-  if (first.ok || first.proposal === undefined) throw new Error('expected a proposal');
-  const parsed = parseBrokerCsv(text, { mapping: first.proposal.mapping });
-  if (!parsed.ok) throw new Error(`accepted proposal fails: ${JSON.stringify(parsed.errors)}`);
-  const plan = planImport({
-    existing: [],
-    existingFingerprints: new Set(),
-    rows: fingerprintRows('mapped', parsed.rows),
-  });
-  if (!plan.ok) throw new Error(JSON.stringify(plan.errors));
-  const holdings = plan.after.holdings
-    .map((h) => `${h.symbol} ${h.currency} ${h.quantity} @ ${h.averageCost}`)
-    .sort();
-  const cash = Object.fromEntries(plan.after.cash.map((c) => [c.currency, c.amount]));
-  return { proposal: first.proposal, holdings, cash, parsed, plan };
-}
 
 /** Windows-1252 bytes of a text of Latin-1 letters and €. */
 const windows1252 = (text: string) =>

@@ -1,24 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseBrokerCsv } from '../parse-broker-csv.js';
-import { fingerprintRows, planImport } from '../plan-import.js';
+import { acceptUnchanged } from './accept-unchanged.test-support.js';
 
 // More hand-made exports of brokers without a module (see european-exports.test.ts).
-function acceptUnchanged(text: string) {
-  const first = parseBrokerCsv(text);
-  if (first.ok || first.proposal === undefined) throw new Error('expected a proposal');
-  const parsed = parseBrokerCsv(text, { mapping: first.proposal.mapping });
-  if (!parsed.ok) throw new Error(`accepted proposal fails: ${JSON.stringify(parsed.errors)}`);
-  const plan = planImport({
-    existing: [],
-    existingFingerprints: new Set(),
-    rows: fingerprintRows('mapped', parsed.rows),
-  });
-  if (!plan.ok) throw new Error(JSON.stringify(plan.errors));
-  const holdings = plan.after.holdings
-    .map((h) => `${h.symbol} ${h.currency} ${h.quantity} @ ${h.averageCost}`)
-    .sort();
-  return { proposal: first.proposal, holdings, plan };
-}
 
 const COMDIRECT_DE = [
   'Buchungstag;Valuta;Geschäftsart;Bezeichnung;ISIN;Stück;Kurs;Devisenkurs;Wert;Währung',
