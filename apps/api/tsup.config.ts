@@ -1,10 +1,6 @@
 import { defineConfig } from 'tsup';
+import { esmOnly } from '@svc/tsup-config';
 
-export default defineConfig({
-  entry: ['src/index.ts', 'src/server.ts'],
-  format: ['esm'],
-  dts: { entry: 'src/index.ts' },
-  sourcemap: true,
-  clean: true,
-  target: 'node20',
-});
+export default defineConfig(
+  esmOnly({ entry: ['src/index.ts', 'src/server.ts'], dts: { entry: 'src/index.ts' } }),
+);

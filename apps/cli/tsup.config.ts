@@ -1,10 +1,6 @@
 import { defineConfig } from 'tsup';
+import { bin } from '@svc/tsup-config';
 
-export default defineConfig({
-  entry: ['src/cli.ts'],
-  format: ['esm'],
-  sourcemap: true,
-  clean: true,
-  target: 'node20',
-  banner: { js: '#!/usr/bin/env node' },
-});
+export default defineConfig(
+  bin({ entry: ['src/cli.ts'], clean: true, banner: { js: '#!/usr/bin/env node' } }),
+);

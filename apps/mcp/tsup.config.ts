@@ -1,9 +1,4 @@
 import { defineConfig } from 'tsup';
+import { bin } from '@svc/tsup-config';
 
-export default defineConfig({
-  entry: ['src/server.ts'],
-  format: ['esm'],
-  sourcemap: true,
-  clean: true,
-  target: 'node20',
-});
+export default defineConfig(bin({ entry: ['src/server.ts'], clean: true }));

@@ -1,10 +1,4 @@
 import { defineConfig } from 'tsup';
+import { esmOnly } from '@svc/tsup-config';
 
-export default defineConfig({
-  entry: ['src/index.ts'],
-  format: ['esm'],
-  dts: true,
-  sourcemap: true,
-  clean: true,
-  target: 'node20',
-});
+export default defineConfig(esmOnly({ entry: ['src/index.ts'] }));

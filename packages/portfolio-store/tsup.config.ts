@@ -1,18 +1,7 @@
 import { defineConfig } from 'tsup';
+import { bin, library } from '@svc/tsup-config';
 
 export default defineConfig([
-  {
-    entry: ['src/index.ts', 'src/testing.ts'],
-    format: ['esm', 'cjs'],
-    dts: true,
-    sourcemap: true,
-    clean: true,
-    target: 'node20',
-  },
-  {
-    entry: { 'bin/svc-migrate': 'src/bin/svc-migrate.ts' },
-    format: ['esm'],
-    sourcemap: true,
-    target: 'node20',
-  },
+  library({ entry: ['src/index.ts', 'src/testing.ts'] }),
+  bin({ entry: { 'bin/svc-migrate': 'src/bin/svc-migrate.ts' } }),
 ]);
