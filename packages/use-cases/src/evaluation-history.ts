@@ -7,6 +7,7 @@ import type {
 import type { ServedEvaluation } from '@svc/schemas';
 import { UseCaseError } from './errors.js';
 import { diffEvaluations, historyItem } from './evaluation-diff.js';
+import { servedFromCache } from './evaluation-service.js';
 import type {
   EvaluationDiff,
   EvaluationDiffQuery,
@@ -120,7 +121,7 @@ export function createEvaluationHistoryService(deps: EvaluationHistoryServiceDep
       const symbol = normaliseSymbol(symbolText);
       const cached = await deps.cache.get(symbol);
       if (!cached) throw new UseCaseError('not_found', `${symbol} is not in the evaluation cache`);
-      return { ...cached.evaluation, _cached: true, _cachedAt: cached.cachedAt };
+      return servedFromCache(cached);
     },
   };
 }

@@ -109,12 +109,13 @@ export function createAiFlows(options: AiFlowsOptions): AiFlows {
     options.endpoints ?? createModelEndpoints(options.config.openai, options.onUpstreamError);
   const now = options.now ?? (() => new Date());
   const { moat, portfolio, quotas } = options;
+  const narration = createNarrationService({
+    endpoint: endpoints.narrative,
+    evaluations: moat.evaluations,
+    quotas,
+  });
   return {
-    narration: createNarrationService({
-      endpoint: endpoints.narrative,
-      evaluations: moat.evaluations,
-      quotas,
-    }),
+    narration,
     advisor: createAdvisorService({
       endpoint: endpoints.advisor,
       quotas,
@@ -122,9 +123,10 @@ export function createAiFlows(options: AiFlowsOptions): AiFlows {
       portfolios: portfolio.portfolios,
       quotes: portfolio.quotes,
       evaluations: moat.evaluations,
-      evaluationCache: options.repos.evaluations,
+      history: moat.history,
       screener: moat.screener,
       reports: moat.reports,
+      narratives: narration,
       now,
     }),
     proposals: createProposalService({

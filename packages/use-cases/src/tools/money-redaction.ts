@@ -1,5 +1,5 @@
 import { CashPosition, Holding, Portfolio } from '@svc/portfolio';
-import type { TokenScope } from '@svc/use-cases';
+import type { TokenScope } from '../accounts/scopes.js';
 import { z } from 'zod';
 
 /** The scope that shows money amounts. */
