@@ -50,8 +50,13 @@ describe('one tool definition for MCP and the advisor', () => {
     const names = toolsOn('mcp').map((t) => t.name);
     expect(listed.map((t) => t.name)).toEqual(names);
     expect(names).toHaveLength(11);
-    const discovery = mcpDiscovery({ baseUrl: 'http://x', accountUrl: 'http://x' }, DEFAULT_SERVER_INFO);
-    expect(discovery.tools).toEqual(listed.map((t) => ({ name: t.name, description: t.description })));
+    const discovery = mcpDiscovery(
+      { baseUrl: 'http://x', accountUrl: 'http://x' },
+      DEFAULT_SERVER_INFO,
+    );
+    expect(discovery.tools).toEqual(
+      listed.map((t) => ({ name: t.name, description: t.description })),
+    );
   });
 
   it('every shared tool shows the same description and input schema on both surfaces', async () => {

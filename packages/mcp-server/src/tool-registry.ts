@@ -19,7 +19,7 @@ import {
   type TokenScope,
   UseCaseError,
 } from '@svc/use-cases';
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { McpCallAudit, McpServerInfo, ProblemMapper } from './deps.js';
 import { type JsonSchemaObject, portableJsonSchema } from './portable-json-schema.js';
 import { problemResult, toolResult } from './tool-result.js';
@@ -34,7 +34,6 @@ interface RegisteredTool {
   readonly config: AnyToolDefinition;
   readonly handler: ToolHandler;
 }
-
 
 /**
  * The JSON Schema validator the SDK `Server` keeps (used only for elicitation, which these tools

@@ -7,13 +7,13 @@ import type {
 import type { ServedEvaluation } from '@svc/schemas';
 import { UseCaseError } from './errors.js';
 import { diffEvaluations, historyItem } from './evaluation-diff.js';
-import { servedFromCache } from './evaluation-service.js';
 import type {
   EvaluationDiff,
   EvaluationDiffQuery,
   EvaluationHistoryPage,
   EvaluationHistoryQuery,
 } from './evaluation-history-schemas.js';
+import { servedFromCache } from './evaluation-service.js';
 
 /** What {@link createEvaluationHistoryService} reads. */
 export interface EvaluationHistoryServiceDeps {

@@ -8,6 +8,7 @@ export {
   createAdvisorService,
   MAX_PORTFOLIO_CONTEXT_CHARS,
 } from './advisor/advise.js';
+export { buildReadTools, type ToolScope, userAskedFor } from './advisor/advisor-tools.js';
 export {
   createProposalService,
   type ProposalService,
@@ -28,7 +29,6 @@ export {
   type ProposalToolDeps,
 } from './advisor/proposal-tools.js';
 export { ProposalPayloads } from './advisor/proposals.js';
-export { buildReadTools, type ToolScope, userAskedFor } from './advisor/advisor-tools.js';
 export {
   AdvisorChatRequest,
   AiChatResponse,
@@ -166,6 +166,14 @@ export {
   SaveReportInput,
 } from './reports.js';
 export {
+  createScreenerService,
+  ScreenerMeta,
+  ScreenerPage,
+  ScreenerQuery,
+  ScreenerRow,
+  type ScreenerService,
+} from './screener.js';
+export {
   type AnyToolDefinition,
   TOOL_DEFINITIONS,
   type ToolNameOn,
@@ -180,11 +188,3 @@ export {
   type ToolSurface,
 } from './tools/definition.js';
 export { TOOL_TRANSACTION_LIMIT } from './tools/portfolio-tools.js';
-export {
-  createScreenerService,
-  ScreenerMeta,
-  ScreenerPage,
-  ScreenerQuery,
-  ScreenerRow,
-  type ScreenerService,
-} from './screener.js';

@@ -70,7 +70,10 @@ describe('the advisor tools, from the tool definitions', () => {
 
   it('getMoatEvaluation serves what the evaluation flow has without a fetch, and fetches only when the user asked', async () => {
     const cached = flows(SERVED);
-    const hit = tool(buildReadTools(cached.fake, { actor, lastUserMessage: 'hi' }), 'getMoatEvaluation');
+    const hit = tool(
+      buildReadTools(cached.fake, { actor, lastUserMessage: 'hi' }),
+      'getMoatEvaluation',
+    );
     expect(await hit.run({ symbol: 'AAPL' }, { signal })).toEqual({
       data: SERVED,
       summary: 'AAPL: 81.25/100 (cached)',

@@ -7,14 +7,14 @@ import {
 import type { QuotaService } from '@svc/quota';
 import { UseCaseError } from '../errors.js';
 import type { Actor } from '../evaluation-service.js';
+import type { ToolFlows } from '../tools/definition.js';
+import { buildReadTools } from './advisor-tools.js';
 import { billAnswer } from './billing.js';
 import {
   buildProposalTools,
   describeBrokerExport,
   type ProposalToolDeps,
 } from './proposal-tools.js';
-import type { ToolFlows } from '../tools/definition.js';
-import { buildReadTools } from './advisor-tools.js';
 import { AdvisorChatRequest } from './schemas.js';
 
 /** What {@link createAdvisorService} needs; created once by the app. */

@@ -7,8 +7,8 @@ import { UseCaseError } from '../errors.js';
 import type { EvaluationService } from '../evaluation-service.js';
 import type { PortfolioService } from '../portfolio/portfolio-service.js';
 import { CreatePortfolioInput } from '../portfolio/schemas.js';
-import { type ProposalDraft, storeProposal } from './proposals.js';
 import type { ToolScope } from './advisor-tools.js';
+import { type ProposalDraft, storeProposal } from './proposals.js';
 
 /** What the proposal tools need. */
 export interface ProposalToolDeps {

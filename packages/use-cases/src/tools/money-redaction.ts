@@ -1,6 +1,6 @@
 import { CashPosition, Holding, Portfolio } from '@svc/portfolio';
-import type { TokenScope } from '../accounts/scopes.js';
 import { z } from 'zod';
+import type { TokenScope } from '../accounts/scopes.js';
 
 /** The scope that shows money amounts. */
 const VALUES_SCOPE: TokenScope = 'portfolio:values';
