@@ -83,7 +83,11 @@ export function createModelEndpoints(
 export interface AiFlowsOptions {
   readonly config: AppConfig;
   readonly db: Executor;
-  readonly repos: Pick<Repositories, 'evaluations'>;
+  /**
+   * @deprecated Unused: the advisor reads evaluations through `moat.evaluations` (the flow and
+   * its memo), not the cache repository. Kept optional so callers compile; drop it with them.
+   */
+  readonly repos?: Pick<Repositories, 'evaluations'>;
   /** The quota service of `@svc/quota` (`reserve` of `ai_consult`, refunded by the billing rule). */
   readonly quotas: Pick<QuotaService, 'reserve'>;
   readonly moat: MoatServices;
