@@ -71,7 +71,6 @@ export {
 export { runAdvisorTurn, TOOL_LIMIT_TEXT } from './run-advisor-turn.js';
 export { MAX_TOOL_CALLS, MAX_TOOL_ROUNDS } from './tool-runner.js';
 export {
-  ADVISOR_TOOL_NAMES,
   type AdvisorTool,
   type AdvisorTurnInput,
   type Attachment,

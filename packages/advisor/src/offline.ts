@@ -3,7 +3,7 @@ import { groundText } from './grounding/ground.js';
 import { type OfflineStrings, offlineStrings } from './offline-strings.js';
 import { runToolCall, type ToolRunState } from './tool-runner.js';
 import { turnFacts } from './turn-facts.js';
-import { type AdvisorTurnInput, ADVISOR_TOOL_NAMES as N, type ToolOutcome } from './types.js';
+import type { AdvisorTurnInput, OfflineIntent, ToolOutcome } from './types.js';
 import { newBoundary } from './untrusted.js';
 
 /** The first line of every offline answer (in English; German answers open with its translation). */
@@ -11,7 +11,7 @@ export const OFFLINE_NOTICE =
   'No AI model is configured, so I answer with fixed rules from your data.';
 
 /** What the offline rules recognise in the user's latest message. */
-export type OfflineIntent = 'import' | 'holdings' | 'cash' | 'evaluate' | 'reports' | 'portfolios';
+export type { OfflineIntent } from './types.js';
 
 /** Words that look like tickers but are not (upper-case words of ordinary questions). */
 const NOT_SYMBOLS = new Set(
@@ -117,7 +117,7 @@ function render(
 /**
  * The advisor without a model (`endpoint` null): rules for the common asks of the user's latest
  * message ({@link offlineIntents}), each answered by calling the same tools as the model path
- * (by the names of {@link ADVISOR_TOOL_NAMES}) with the same frames (`tool`, `proposal`,
+ * (the tool each ask is marked on, `AdvisorTool.offline`) with the same frames (`tool`, `proposal`,
  * `delta`), rendered as plain markdown from the tool data only, then `done` with
  * `finishReason: "offline"` and `_grounding`. The answer opens with {@link OFFLINE_NOTICE}.
  * Does not yield `start` (the caller does).
@@ -145,27 +145,22 @@ export async function* runOfflineTurn(input: AdvisorTurnInput): AsyncGenerator<A
   const intents = offlineIntents(ask, textFiles.length > 0);
   if (intents.length === 0) yield say(s.help);
   let n = 0;
+  const byIntent = new Map(input.tools.flatMap((t) => (t.offline ? [[t.offline, t.name]] : [])));
   for (const intent of intents) {
-    const calls: Array<{ name: string; args: Record<string, unknown> }> =
+    const name = byIntent.get(intent);
+    if (name === undefined) {
+      yield say(`## ${s.titles[intent]}\n\n${s.unavailable(s.titles[intent])}`);
+      continue;
+    }
+    const calls: Array<Record<string, unknown>> =
       intent === 'import'
-        ? textFiles.map((f) => ({
-            name: N.proposeImport,
-            args: { filename: f.filename, ...scoped },
-          }))
+        ? textFiles.map((f) => ({ filename: f.filename, ...scoped }))
         : intent === 'evaluate'
-          ? [{ name: N.getMoatEvaluation, args: { symbol: findSymbol(ask) } }]
-          : intent === 'holdings'
-            ? [{ name: N.listHoldings, args: scoped }]
-            : intent === 'cash'
-              ? [{ name: N.listCash, args: scoped }]
-              : intent === 'reports'
-                ? [{ name: N.listMoatReports, args: {} }]
-                : [{ name: N.listPortfolios, args: {} }];
-    for (const { name, args } of calls) {
-      if (!state.tools.has(name)) {
-        yield say(`## ${s.titles[intent]}\n\n${s.unavailable(name)}`);
-        continue;
-      }
+          ? [{ symbol: findSymbol(ask) }]
+          : intent === 'holdings' || intent === 'cash'
+            ? [scoped]
+            : [{}];
+    for (const args of calls) {
       n += 1;
       const call = { id: `offline_${n}`, name, arguments: JSON.stringify(args) };
       const { outcome } = yield* runToolCall(call, state);

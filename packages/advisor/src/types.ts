@@ -70,12 +70,17 @@ export interface ToolOutcome {
  * a failure goes back to the model as the tool's result, never to the user as a crash.
  */
 export interface AdvisorTool<A = unknown> {
-  /** Name the model calls it by, e.g. `listHoldings` (see {@link ADVISOR_TOOL_NAMES}). */
+  /** Name the model calls it by, e.g. `listHoldings` (the caller's names: none are built in). */
   name: string;
   /** What it does, for the model. */
   description: string;
   /** Argument schema; sent as JSON Schema (`z.toJSONSchema`). Use `z.object({})` for none. */
   parameters: z.ZodType<A>;
+  /**
+   * The ask of the offline rules this tool answers (see {@link OfflineIntent}); none: the rules
+   * never call it. With no tool for an ask, the offline answer says the tool is unavailable.
+   */
+  offline?: OfflineIntent;
   /** Runs the tool; `signal` aborts with the turn. Throwing sends the message back to the model. */
   run(args: A, ctx: { signal: AbortSignal }): Promise<ToolOutcome>;
 }
@@ -130,22 +135,9 @@ export interface AdvisorTurnInput {
 }
 
 /**
- * Conventional tool names. The offline rules call tools by these names (a missing tool is said
- * to be unavailable); the model may call any supplied tool. Argument shapes the offline rules send:
- * `listPortfolios {}`, `listHoldings { portfolioId? }`, `listCash { portfolioId? }`,
- * `getMoatEvaluation { symbol }`, `listMoatReports {}`, `proposeImport { filename, portfolioId? }`.
+ * The asks the offline rules (no model) answer, each with one tool: the tool whose
+ * {@link AdvisorTool.offline} names the ask. Argument shapes the rules send:
+ * `portfolios {}`, `holdings { portfolioId? }`, `cash { portfolioId? }`, `evaluate { symbol }`,
+ * `reports {}`, `import { filename, portfolioId? }`.
  */
-export const ADVISOR_TOOL_NAMES = {
-  listPortfolios: 'listPortfolios',
-  listHoldings: 'listHoldings',
-  listCash: 'listCash',
-  listTransactions: 'listTransactions',
-  getQuote: 'getQuote',
-  getMoatEvaluation: 'getMoatEvaluation',
-  screenMoat: 'screenMoat',
-  listMoatReports: 'listMoatReports',
-  proposeTransaction: 'proposeTransaction',
-  proposeCreatePortfolio: 'proposeCreatePortfolio',
-  proposeSaveMoatReport: 'proposeSaveMoatReport',
-  proposeImport: 'proposeImport',
-} as const;
+export type OfflineIntent = 'import' | 'holdings' | 'cash' | 'evaluate' | 'reports' | 'portfolios';

@@ -3,8 +3,18 @@ import { z } from 'zod';
 import type { AdvisorFrame, ProposalView } from '../src/frames.js';
 import { findSymbol, OFFLINE_NOTICE, offlineIntents } from '../src/offline.js';
 import { runAdvisorTurn } from '../src/run-advisor-turn.js';
-import type { AdvisorTool, Attachment } from '../src/types.js';
+import type { AdvisorTool, Attachment, OfflineIntent } from '../src/types.js';
 import { readFrames, terminal, textOf } from './support.js';
+
+/** The ask each tool answers offline, as the server marks its tools (`AdvisorTool.offline`). */
+const OFFLINE: Record<string, OfflineIntent> = {
+  listHoldings: 'holdings',
+  listCash: 'cash',
+  getMoatEvaluation: 'evaluate',
+  listMoatReports: 'reports',
+  listPortfolios: 'portfolios',
+  proposeImport: 'import',
+};
 
 function tools() {
   const calls: Array<{ name: string; args: unknown }> = [];
@@ -13,6 +23,7 @@ function tools() {
       name,
       description: name,
       parameters,
+      offline: OFFLINE[name],
       async run(args: A) {
         calls.push({ name, args });
         const out = answer(args);
@@ -152,7 +163,7 @@ describe('runAdvisorTurn offline (no model configured)', () => {
     expect((await offline('show my saved reports')).text).toContain('Nothing found.');
     const none = { list: [], calls: [] };
     expect((await offline('what do I hold', [], none)).text).toContain(
-      'listHoldings tool is not available',
+      'the Holdings tool is not available',
     );
     const help = await offline('Tell me a joke');
     expect(help.calls).toEqual([]);

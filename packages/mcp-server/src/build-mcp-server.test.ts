@@ -174,6 +174,7 @@ const INVALID_ARGUMENTS: [McpToolName, Record<string, unknown>, string][] = [
   ['listMoatReports', { tags: ['ok', ''] }, 'tags.1'],
   ['screenMoat', { limit: 500 }, 'limit'],
   ['saveMoatReport', { symbol: 'AAPL', evaluationJson: 7 }, 'evaluationJson'],
+  ['saveMoatReport', { symbol: 'AAPL', tags: ['core'] }, 'evaluation'],
   ['getPortfolioPerformance', {}, 'portfolioId'],
   [
     'getPortfolioPerformance',

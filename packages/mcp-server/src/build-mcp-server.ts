@@ -3,16 +3,15 @@ import { DEFAULT_SERVER_INFO, type McpServerDeps } from './deps.js';
 import { registerMoatPrompts } from './prompts/moat-prompts.js';
 import { registerMoatResources } from './resources/moat-resources.js';
 import { ToolRegistry } from './tool-registry.js';
-import { registerHistoryTools } from './tools/history-tools.js';
-import { registerMoatTools } from './tools/moat-tools.js';
-import { registerPerformanceTool, registerPortfolioTools } from './tools/portfolio-tools.js';
+import { registerTools } from './tools/register-tools.js';
 
 /**
  * Builds the MCP server for ONE request of one user (stateless: the HTTP plugin builds a new
  * server and transport per request, while the flows in `deps.services` are created once per
- * process). Registers the 8 tools of interface spec 4.5 and the evaluation-history tools
- * (`getEvaluationHistory`, `compareEvaluations`), each with a title, a description, a zod
- * `inputSchema` (when it takes input), an `outputSchema` and annotations, listed as portable JSON
+ * process). Registers the tools of the `mcp` surface from their one definition each
+ * (`toolsOn('mcp')` of `@svc/use-cases`: the 8 of interface spec 4.5, the evaluation-history
+ * tools, `getPortfolioPerformance`), each with a title, a description, a zod input schema, an
+ * output schema and annotations, listed as portable JSON
  * Schema; results carry `structuredContent` plus the same JSON as text; failures (arguments that
  * do not match the input schema included) answer `isError: true` with the problem object of
  * `deps.toProblem` as JSON text only (see {@link ToolRegistry}). `tools/list` shows only the tools
@@ -31,10 +30,7 @@ export function buildMcpServer(deps: McpServerDeps): Server {
     scopes: deps.scopes,
     audit: deps.audit,
   });
-  registerPortfolioTools(tools, deps);
-  registerMoatTools(tools, deps);
-  registerHistoryTools(tools, deps);
-  registerPerformanceTool(tools, deps);
+  registerTools(tools, deps);
   registerMoatResources(tools, deps);
   registerMoatPrompts(tools, deps);
   return tools.server;

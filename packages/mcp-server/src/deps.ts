@@ -2,13 +2,10 @@ import type { QuotaService } from '@svc/quota';
 import type {
   Actor,
   EvaluationHistoryService,
-  EvaluationService,
-  NarrationService,
-  PortfolioService,
   ReportService,
-  ScreenerService,
   TokenCallRecord,
   TokenScope,
+  ToolFlows,
 } from '@svc/use-cases';
 
 /**
@@ -33,33 +30,20 @@ export type ProblemMapper = (error: unknown) => McpProblem;
 
 /**
  * The flows the tools call, created ONCE per process by the app (the same objects the REST routes
- * use) and shared by every per-request server.
+ * and the advisor use) and shared by every per-request server: the `ToolFlows` of the tool
+ * definitions, plus what the resources and prompts read.
  */
-export interface McpServices {
-  /** Evaluation with cache, quota and one fetch per symbol (`createEvaluationService`). */
-  readonly evaluations: Pick<EvaluationService, 'getEvaluation'>;
+export interface McpServices extends Omit<ToolFlows, 'history' | 'reports'> {
   /**
    * Kept fresh evaluations, their diffs and cache reads that never fetch
    * (`createEvaluationHistoryService`): tools `getEvaluationHistory`, `compareEvaluations` and
    * the evaluation resources.
    */
-  readonly history: Pick<EvaluationHistoryService, 'list' | 'diff' | 'cached'>;
-  /** Indexed SQL over the evaluation cache (`createScreenerService`). */
-  readonly screener: Pick<ScreenerService, 'screen'>;
+  readonly history: ToolFlows['history'] & Pick<EvaluationHistoryService, 'cached'>;
   /** The user's saved-report library (`createReportService`); `get` serves report resources. */
-  readonly reports: Pick<ReportService, 'save' | 'list' | 'get'>;
-  /** Stored portfolio reads (`createPortfolioService`). */
-  readonly portfolios: Pick<
-    PortfolioService,
-    'listPortfolios' | 'listHoldings' | 'listCash' | 'getPerformance'
-  >;
+  readonly reports: ToolFlows['reports'] & Pick<ReportService, 'get'>;
   /** Quotas counted in the database (`createQuotaService`). */
   readonly quotas: Pick<QuotaService, 'withQuota'>;
-  /**
-   * The moat narrative flow (`createNarrationService`): the same flow as
-   * `POST /api/stock-evaluation/ai`, one `ai_consult` unit per narrative.
-   */
-  readonly narratives: Pick<NarrationService, 'narrateToMarkdown'>;
 }
 
 /** Name and version the server announces in `initialize` and in the discovery document. */

@@ -7,10 +7,10 @@ import {
   ListToolsRequestSchema,
   McpError,
   type Tool,
-  type ToolAnnotations,
 } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import {
+  type AnyToolDefinition,
   type FieldProblem,
   insufficientScope,
   missingScopes,
@@ -19,43 +19,21 @@ import {
   type TokenScope,
   UseCaseError,
 } from '@svc/use-cases';
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { McpCallAudit, McpServerInfo, ProblemMapper } from './deps.js';
 import { type JsonSchemaObject, portableJsonSchema } from './portable-json-schema.js';
-import type { McpToolText } from './tool-catalog.js';
 import { problemResult, toolResult } from './tool-result.js';
 
 /**
- * What a tool is declared with: text and scopes (`MCP_TOOLS`), zod schemas (one home each) and
- * annotations.
+ * A tool body: the arguments as parsed by the definition's `input` in, a result out (see
+ * `runTool`).
  */
-export interface ToolConfig<I extends z.ZodObject> extends McpToolText {
-  /**
-   * Parts of the result that need one more scope: without `scope`, a successful result's
-   * `structuredContent` goes through `redact` (before the `outputSchema` check, which must accept
-   * both forms). E.g. money amounts without `portfolio:values`.
-   */
-  readonly redactUnless?: {
-    readonly scope: TokenScope;
-    readonly redact: (structured: Record<string, unknown>) => Record<string, unknown>;
-  };
-  /** The arguments; none when absent (an empty object schema is listed). */
-  readonly inputSchema?: I;
-  /** The `structuredContent` of a successful result (an object schema). */
-  readonly outputSchema: z.ZodType;
-  readonly annotations: ToolAnnotations;
-}
-
-/** A tool body: the parsed arguments in, a result out (see `runTool`). */
-export type ToolHandler<I extends z.ZodObject> = (input: z.output<I>) => Promise<CallToolResult>;
+export type ToolHandler = (input: Record<string, unknown>) => Promise<CallToolResult>;
 
 interface RegisteredTool {
-  readonly config: ToolConfig<z.ZodObject>;
-  readonly input: z.ZodObject;
-  readonly handler: (input: Record<string, unknown>) => Promise<CallToolResult>;
+  readonly config: AnyToolDefinition;
+  readonly handler: ToolHandler;
 }
-
-const NO_INPUT = z.object({});
 
 /**
  * The JSON Schema validator the SDK `Server` keeps (used only for elicitation, which these tools
@@ -132,7 +110,8 @@ function problemCode(result: CallToolResult): string | undefined {
  *   what a missing scope hides;
  * - audit: each call (tool, start, outcome, problem code, quota spent, duration, arguments) is
  *   given to `caller.audit` and awaited before the answer goes out.
- * `registerTool` has the shape of `McpServer.registerTool`, so tool modules read the same.
+ * Each tool is registered from its definition of `@svc/use-cases` (`registerTool`), the one the
+ * advisor's tools are made from too.
  */
 export class ToolRegistry {
   /** The SDK server answering `initialize`, `tools/list` and `tools/call`; connect it to a transport. */
@@ -163,17 +142,13 @@ export class ToolRegistry {
     );
   }
 
-  /** Declares a tool; `handler` receives the arguments as parsed by `config.inputSchema`. */
-  registerTool<I extends z.ZodObject = typeof NO_INPUT>(
-    name: string,
-    config: ToolConfig<I>,
-    handler: ToolHandler<I>,
-  ): void {
-    this.#tools.set(name, {
-      config,
-      input: config.inputSchema ?? NO_INPUT,
-      handler: handler as RegisteredTool['handler'],
-    });
+  /**
+   * Declares a tool from its one definition (`@svc/use-cases` `src/tools/`: name, title,
+   * description, input and output schemas, annotations, scopes, what a missing scope hides);
+   * `handler` receives the arguments as parsed by `tool.input`.
+   */
+  registerTool(tool: AnyToolDefinition, handler: ToolHandler): void {
+    this.#tools.set(tool.name, { config: tool, handler });
   }
 
   /** The scopes of `required` the caller lacks. */
@@ -184,13 +159,13 @@ export class ToolRegistry {
   /** The `tools` of a `tools/list` answer: those the caller's scopes allow. */
   list(): Tool[] {
     const allowed = [...this.#tools].filter(([, t]) => this.missing(t.config.scopes).length === 0);
-    return allowed.map(([name, { config, input }]) => ({
+    return allowed.map(([name, { config }]) => ({
       name,
       title: config.title,
       description: config.description,
-      inputSchema: toolSchema(input, 'input'),
-      outputSchema: toolSchema(config.outputSchema, 'output'),
-      annotations: config.annotations,
+      inputSchema: toolSchema(config.input, 'input'),
+      outputSchema: toolSchema(config.output, 'output'),
+      annotations: { ...config.annotations },
     }));
   }
 
@@ -231,7 +206,7 @@ export class ToolRegistry {
       const error = insufficientScope(missing, `the tool ${name}`);
       return { result: problemResult(this.#toProblem(error)), outcome: 'denied', spent: {} };
     }
-    const parsed = tool.input.safeParse(args ?? {});
+    const parsed = tool.config.input.safeParse(args ?? {});
     if (!parsed.success) {
       const error = new UseCaseError(
         'validation_failed',
@@ -259,7 +234,7 @@ export class ToolRegistry {
     if (redaction && !this.#scopes.has(redaction.scope) && result.structuredContent) {
       result = toolResult(redaction.redact(result.structuredContent));
     }
-    const checked = tool.config.outputSchema.safeParse(result.structuredContent);
+    const checked = tool.config.output.safeParse(result.structuredContent);
     if (!checked.success) {
       throw new Error(`${name} answered outside its outputSchema`, { cause: checked.error });
     }

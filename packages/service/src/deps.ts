@@ -105,6 +105,7 @@ export function mcpServicesOf(deps: AppDeps) {
     screener: deps.moat.screener,
     reports: deps.moat.reports,
     portfolios: deps.portfolio.portfolios,
+    quotes: deps.portfolio.quotes,
     quotas: deps.quotas,
     narratives: deps.ai.narration,
   };

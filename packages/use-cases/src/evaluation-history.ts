@@ -13,6 +13,7 @@ import type {
   EvaluationHistoryPage,
   EvaluationHistoryQuery,
 } from './evaluation-history-schemas.js';
+import { servedFromCache } from './evaluation-service.js';
 
 /** What {@link createEvaluationHistoryService} reads. */
 export interface EvaluationHistoryServiceDeps {
@@ -120,7 +121,7 @@ export function createEvaluationHistoryService(deps: EvaluationHistoryServiceDep
       const symbol = normaliseSymbol(symbolText);
       const cached = await deps.cache.get(symbol);
       if (!cached) throw new UseCaseError('not_found', `${symbol} is not in the evaluation cache`);
-      return { ...cached.evaluation, _cached: true, _cachedAt: cached.cachedAt };
+      return servedFromCache(cached);
     },
   };
 }

@@ -18,6 +18,15 @@ export interface Actor {
   readonly plan: Plan;
 }
 
+/**
+ * A cached evaluation as every surface serves a cache hit: the evaluation with `_cached: true`
+ * and `_cachedAt` (the `ServedEvaluation` of `@svc/schemas`). The one place that shape is built
+ * from a cache row.
+ */
+export function servedFromCache(cached: CachedEvaluation): ServedEvaluation {
+  return { ...cached.evaluation, _cached: true, _cachedAt: cached.cachedAt };
+}
+
 /** What {@link createEvaluationService} needs; created once by the app. */
 export interface EvaluationServiceDeps extends EvaluateCompanyDeps {
   /** The shared evaluation cache (one row per symbol). */
@@ -75,11 +84,7 @@ export function createEvaluationService(deps: EvaluationServiceDeps) {
     return { ...evaluation, _cached: false, _cachedAt: cachedAt.toISOString() };
   }
 
-  const fromCache = (cached: CachedEvaluation): ServedEvaluation => ({
-    ...cached.evaluation,
-    _cached: true,
-    _cachedAt: cached.cachedAt,
-  });
+  const fromCache = servedFromCache;
 
   /** Registers `work` synchronously as the fetch in flight for `symbol`, until it settles. */
   function register(symbol: string, work: Promise<ServedEvaluation>): Promise<ServedEvaluation> {
@@ -146,6 +151,20 @@ export function createEvaluationService(deps: EvaluationServiceDeps) {
       }
       // A cache miss waits, for free, on a fetch under way; with none, it leads one on its quota.
       return joinOrStart(symbol, () => lead(symbol, actor));
+    },
+
+    /**
+     * What can be served of `symbol` without a new fetch and without quota: the cached
+     * evaluation, else the result of a fetch already under way (waited for, free, as
+     * {@link getEvaluation} waits), else `null` (also when that fetch fails). For callers that
+     * must not spend the user's quota unasked (the advisor's `getMoatEvaluation`).
+     */
+    async served(symbolText: string): Promise<ServedEvaluation | null> {
+      const symbol = normaliseSymbol(symbolText);
+      const cached = await deps.cache.get(symbol);
+      if (cached) return fromCache(cached);
+      const running = inFlight.get(symbol);
+      return running === undefined ? null : running.catch(() => null);
     },
   };
 }

@@ -8,6 +8,7 @@ export {
   createAdvisorService,
   MAX_PORTFOLIO_CONTEXT_CHARS,
 } from './advisor/advise.js';
+export { buildReadTools, type ToolScope, userAskedFor } from './advisor/advisor-tools.js';
 export {
   createProposalService,
   type ProposalService,
@@ -28,7 +29,6 @@ export {
   type ProposalToolDeps,
 } from './advisor/proposal-tools.js';
 export { ProposalPayloads } from './advisor/proposals.js';
-export { type ReadToolDeps, TOOL_TRANSACTION_LIMIT, userAskedFor } from './advisor/read-tools.js';
 export {
   AdvisorChatRequest,
   AiChatResponse,
@@ -74,6 +74,7 @@ export {
   type EvaluationRequest,
   type EvaluationService,
   type EvaluationServiceDeps,
+  servedFromCache,
 } from './evaluation-service.js';
 export { type FilingReference, filingsBehind } from './filings.js';
 export {
@@ -172,3 +173,18 @@ export {
   ScreenerRow,
   type ScreenerService,
 } from './screener.js';
+export {
+  type AnyToolDefinition,
+  TOOL_DEFINITIONS,
+  type ToolNameOn,
+  toolsOn,
+} from './tools/catalog.js';
+export {
+  defineTool,
+  type ScopeRedaction,
+  type ToolAnnotations,
+  type ToolDefinition,
+  type ToolFlows,
+  type ToolSurface,
+} from './tools/definition.js';
+export { TOOL_TRANSACTION_LIMIT } from './tools/portfolio-tools.js';

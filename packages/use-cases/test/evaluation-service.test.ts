@@ -136,4 +136,54 @@ describe('evaluation flow with cache and quota (PGlite)', () => {
     expect((error as QuotaError).code).toBe('quota_exceeded');
     expect(calls).toEqual([]);
   });
+
+  it('served: a cache hit or a fetch under way, else null, never fetching nor spending quota', async () => {
+    // The provider holds the fetch until released: served() is asked while it is surely under way.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let started = () => {};
+    const fetchStarted = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    const quotas = createQuotaService({ db: database.db, now });
+    const { quotes, splitsOf } = createQuoteSource({ provider: 'csv', pricesDir: PRICES_DIR });
+    const evaluations = createEvaluationService({
+      fundamentals: {
+        name: snapshot.name,
+        async getFundamentals(ticker, options) {
+          calls.push(ticker);
+          started();
+          await held;
+          return snapshot.getFundamentals(ticker, options);
+        },
+      },
+      quotes,
+      splitsOf,
+      now,
+      cache: repos.evaluations,
+      quotas,
+    });
+    const grace = await newUser('grace@example.com');
+    calls.length = 0;
+    const stockUnits = async () =>
+      (await quotas.usage(grace.id, 'pro')).find((q) => q.name === 'stock_evaluation')?.used;
+
+    expect(await evaluations.served('bby')).toBeNull();
+    expect(calls).toEqual([]);
+
+    const fetching = evaluations.getEvaluation({ symbol: 'BBY', fresh: false, actor: grace });
+    await fetchStarted;
+    const joining = evaluations.served('BBY');
+    release();
+    const fetched = await fetching;
+    expect(await joining).toEqual(fetched);
+    expect(calls).toEqual(['BBY']);
+
+    const hit = await evaluations.served('bby');
+    expect(hit).toMatchObject({ symbol: 'BBY', _cached: true, _cachedAt: fetched._cachedAt });
+    expect(calls).toEqual(['BBY']);
+    expect(await stockUnits()).toBe(1);
+  });
 });

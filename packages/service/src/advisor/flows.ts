@@ -83,7 +83,11 @@ export function createModelEndpoints(
 export interface AiFlowsOptions {
   readonly config: AppConfig;
   readonly db: Executor;
-  readonly repos: Pick<Repositories, 'evaluations'>;
+  /**
+   * @deprecated Unused: the advisor reads evaluations through `moat.evaluations` (the flow and
+   * its memo), not the cache repository. Kept optional so callers compile; drop it with them.
+   */
+  readonly repos?: Pick<Repositories, 'evaluations'>;
   /** The quota service of `@svc/quota` (`reserve` of `ai_consult`, refunded by the billing rule). */
   readonly quotas: Pick<QuotaService, 'reserve'>;
   readonly moat: MoatServices;
@@ -109,12 +113,13 @@ export function createAiFlows(options: AiFlowsOptions): AiFlows {
     options.endpoints ?? createModelEndpoints(options.config.openai, options.onUpstreamError);
   const now = options.now ?? (() => new Date());
   const { moat, portfolio, quotas } = options;
+  const narration = createNarrationService({
+    endpoint: endpoints.narrative,
+    evaluations: moat.evaluations,
+    quotas,
+  });
   return {
-    narration: createNarrationService({
-      endpoint: endpoints.narrative,
-      evaluations: moat.evaluations,
-      quotas,
-    }),
+    narration,
     advisor: createAdvisorService({
       endpoint: endpoints.advisor,
       quotas,
@@ -122,9 +127,10 @@ export function createAiFlows(options: AiFlowsOptions): AiFlows {
       portfolios: portfolio.portfolios,
       quotes: portfolio.quotes,
       evaluations: moat.evaluations,
-      evaluationCache: options.repos.evaluations,
+      history: moat.history,
       screener: moat.screener,
       reports: moat.reports,
+      narratives: narration,
       now,
     }),
     proposals: createProposalService({

@@ -7,21 +7,25 @@ import {
 import type { QuotaService } from '@svc/quota';
 import { UseCaseError } from '../errors.js';
 import type { Actor } from '../evaluation-service.js';
+import type { ToolFlows } from '../tools/definition.js';
+import { buildReadTools } from './advisor-tools.js';
 import { billAnswer } from './billing.js';
 import {
   buildProposalTools,
   describeBrokerExport,
   type ProposalToolDeps,
 } from './proposal-tools.js';
-import { buildReadTools, type ReadToolDeps } from './read-tools.js';
 import { AdvisorChatRequest } from './schemas.js';
 
 /** What {@link createAdvisorService} needs; created once by the app. */
 export interface AdvisorServiceDeps
-  extends Omit<ReadToolDeps, 'portfolios'>,
-    Omit<ProposalToolDeps, 'portfolios'> {
-  /** The portfolio flows the read tools and the proposal tools call (reads, import dry runs). */
-  readonly portfolios: ReadToolDeps['portfolios'] & ProposalToolDeps['portfolios'];
+  extends Omit<ToolFlows, 'portfolios'>,
+    Omit<ProposalToolDeps, 'portfolios' | 'evaluations'> {
+  /**
+   * The flows of the tools (`src/tools/`, the same objects the REST routes and the MCP server
+   * use): the portfolio flows the read tools and the proposal tools call (reads, import dry runs).
+   */
+  readonly portfolios: ToolFlows['portfolios'] & ProposalToolDeps['portfolios'];
   /** The advisor model, or null: the offline rules of `@svc/advisor` answer. */
   readonly endpoint: ModelEndpoint | null;
   /** Quotas counted in the database; one `ai_consult` unit is reserved per turn. */

@@ -1,20 +1,22 @@
-import type { AdvisorTool, Attachment, ToolOutcome } from '@svc/advisor';
+import type { AdvisorTool, Attachment, OfflineIntent, ToolOutcome } from '@svc/advisor';
 import { NewTransaction, parseBrokerCsv } from '@svc/portfolio';
-import type { EvaluationCacheRepository, Executor } from '@svc/portfolio-store';
-import { PortfolioId, TickerSymbol } from '@svc/schemas';
+import type { Executor } from '@svc/portfolio-store';
+import { PortfolioId, Tags, TickerSymbol } from '@svc/schemas';
 import { z } from 'zod';
 import { UseCaseError } from '../errors.js';
+import type { EvaluationService } from '../evaluation-service.js';
 import type { PortfolioService } from '../portfolio/portfolio-service.js';
 import { CreatePortfolioInput } from '../portfolio/schemas.js';
+import type { ToolScope } from './advisor-tools.js';
 import { type ProposalDraft, storeProposal } from './proposals.js';
-import type { ToolScope } from './read-tools.js';
 
 /** What the proposal tools need. */
 export interface ProposalToolDeps {
   /** Where proposals are stored (`advisor_proposals` of `@svc/portfolio-store`). */
   readonly db: Executor;
   readonly portfolios: Pick<PortfolioService, 'listPortfolios' | 'importBrokerCsv'>;
-  readonly evaluationCache: Pick<EvaluationCacheRepository, 'get'>;
+  /** The evaluation flow: `served` reads what it can serve without a fetch (no quota). */
+  readonly evaluations: Pick<EvaluationService, 'served'>;
   readonly now: () => Date;
 }
 
@@ -57,13 +59,25 @@ export function describeBrokerExport(attachment: Attachment): string | undefined
   return `Broker export (${parsed.format}) with ${parsed.errors.length} row(s) that cannot be imported: ${lines.join('; ')}`;
 }
 
+/**
+ * A turn-bound advisor-only tool typed by its zod parameters (the proposal tools: they store a
+ * pending proposal and read the turn's attachments, so they are not tool definitions of
+ * `src/tools/`, which call a flow for an actor on every surface).
+ */
 function tool<S extends z.ZodType>(
   name: string,
   description: string,
   parameters: S,
   run: (args: z.output<S>) => Promise<ToolOutcome>,
+  offline?: OfflineIntent,
 ): AdvisorTool {
-  return { name, description, parameters, run: (args) => run(args as z.output<S>) } as AdvisorTool;
+  return {
+    name,
+    description,
+    parameters,
+    ...(offline === undefined ? {} : { offline }),
+    run: (args) => run(args as z.output<S>),
+  } as AdvisorTool;
 }
 
 const PortfolioIdArg = PortfolioId.describe('One of the user’s portfolio ids');
@@ -141,12 +155,11 @@ export function buildProposalTools(deps: ProposalToolDeps, scope: ProposalScope)
       'Proposes saving the cached moat evaluation of a symbol to the user’s reports.',
       z.strictObject({
         symbol: TickerSymbol,
-        tags: z.array(z.string().trim().min(1).max(50)).max(20).optional(),
+        tags: Tags.optional(),
       }),
       async ({ symbol, tags }) => {
-        const cached = await deps.evaluationCache.get(symbol);
-        if (!cached) throw new UseCaseError('not_found', `no cached evaluation of ${symbol}`);
-        const { evaluation } = cached;
+        const evaluation = await deps.evaluations.served(symbol);
+        if (!evaluation) throw new UseCaseError('not_found', `no cached evaluation of ${symbol}`);
         return propose({
           kind: 'save_moat_report',
           summary: `Save the moat report of ${evaluation.symbol} (${evaluation.totalScore}/${evaluation.maxScore})`,
@@ -223,6 +236,7 @@ export function buildProposalTools(deps: ProposalToolDeps, scope: ProposalScope)
           },
         });
       },
+      'import',
     ),
   ];
 }

@@ -1,6 +1,6 @@
 import { CashPosition, Holding, Portfolio } from '@svc/portfolio';
-import type { TokenScope } from '@svc/use-cases';
 import { z } from 'zod';
+import type { TokenScope } from '../accounts/scopes.js';
 
 /** The scope that shows money amounts. */
 const VALUES_SCOPE: TokenScope = 'portfolio:values';
@@ -27,7 +27,7 @@ const AMOUNTS_HIDDEN = z
   .describe('Present when the token lacks portfolio:values: the money fields are left out');
 
 /**
- * The records as MCP answers them: money fields optional, so that the one `outputSchema` holds
+ * The records as the tools answer them: money fields optional, so that the one output schema holds
  * with and without `portfolio:values` (weights, quantities and currencies stay).
  */
 export const McpHolding = Holding.partial(optional(HOLDING_AMOUNTS));
@@ -51,7 +51,7 @@ function without(record: unknown, keys: readonly string[]): unknown {
 }
 
 /**
- * The `redactUnless` of a portfolio read tool (see `ToolConfig`): without `portfolio:values`,
+ * The `redactUnless` of a portfolio read tool (see `ScopeRedaction`): without `portfolio:values`,
  * the money fields of every record under `key` are left out and `amountsHidden: true` is added.
  */
 function redactAmounts(key: string, keys: readonly string[]) {

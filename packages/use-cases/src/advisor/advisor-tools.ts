@@ -1,0 +1,119 @@
+import type { AdvisorTool, OfflineIntent, ToolOutcome } from '@svc/advisor';
+import type { z } from 'zod';
+import type { Actor } from '../evaluation-service.js';
+import { type AnyToolDefinition, type ToolNameOn, toolsOn } from '../tools/catalog.js';
+import type { ToolFlows } from '../tools/definition.js';
+import { getMoatEvaluation } from '../tools/moat-tools.js';
+
+/** Who the tools act for, and what the user wrote last (for the fresh-evaluation rule). */
+export interface ToolScope {
+  readonly actor: Actor;
+  /** The content of the last user message of the turn. */
+  readonly lastUserMessage: string;
+}
+
+/**
+ * True when the user's own last message names `symbol` (as a word, any case): only then may the
+ * advisor fetch an evaluation that costs the user a `stock_evaluation` unit. A model, or text in
+ * an attachment, cannot spend the user's quota on a symbol the user did not ask about.
+ */
+export function userAskedFor(symbol: string, lastUserMessage: string): boolean {
+  const escaped = symbol.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`(^|[^A-Za-z0-9])${escaped}($|[^A-Za-z0-9])`, 'i').test(lastUserMessage);
+}
+
+type AdvisorToolName = ToolNameOn<'advisor'>;
+
+/** The offline asks of `@svc/advisor` each read tool answers (see `AdvisorTool.offline`). */
+const OFFLINE: Partial<Record<AdvisorToolName, OfflineIntent>> = {
+  listPortfolios: 'portfolios',
+  listHoldings: 'holdings',
+  listCash: 'cash',
+  getMoatEvaluation: 'evaluate',
+  listMoatReports: 'reports',
+};
+
+/**
+ * An advisor-only rule run before a tool: an outcome answers the call instead of the tool;
+ * `undefined` lets the tool run.
+ */
+type Policy = (args: never, flows: ToolFlows, scope: ToolScope) => Promise<ToolOutcome | undefined>;
+
+/**
+ * The fresh-evaluation rule of `getMoatEvaluation`: what the evaluation flow serves without a
+ * fetch (the cache, or a fetch under way) is answered at once; a fetch, which costs the user one
+ * `stock_evaluation` unit, runs only when the user's last message names the symbol
+ * ({@link userAskedFor}); otherwise the model is told to ask the user.
+ */
+async function freshEvaluationRule(
+  { symbol, fresh }: z.output<typeof getMoatEvaluation.input>,
+  flows: ToolFlows,
+  scope: ToolScope,
+): Promise<ToolOutcome | undefined> {
+  if (fresh !== true) {
+    const served = await flows.evaluations.served(symbol);
+    if (served) return { data: served, summary: getMoatEvaluation.summarize?.(served) };
+  }
+  if (userAskedFor(symbol, scope.lastUserMessage)) return undefined;
+  return {
+    data: {
+      symbol,
+      evaluated: false,
+      reason:
+        'Not in the cache. A new evaluation costs the user one stock_evaluation unit: ' +
+        'ask the user whether to evaluate this symbol.',
+    },
+    summary: `${symbol}: not cached`,
+  };
+}
+
+const POLICIES: Partial<Record<AdvisorToolName, Policy>> = {
+  getMoatEvaluation: freshEvaluationRule,
+};
+
+/**
+ * Top-level-strict copies of the inputs (an argument the model invents goes back to it as an
+ * error rather than being dropped), made once per process.
+ */
+const strictInputs = new WeakMap<z.ZodObject, z.ZodObject>();
+
+function strictInput(input: z.ZodObject): z.ZodObject {
+  let strict = strictInputs.get(input);
+  if (strict === undefined) {
+    strict = input.strict();
+    strictInputs.set(input, strict);
+  }
+  return strict;
+}
+
+/** One tool definition as an advisor tool bound to `scope.actor`. */
+function advisorTool(tool: AnyToolDefinition, flows: ToolFlows, scope: ToolScope): AdvisorTool {
+  const name = tool.name as AdvisorToolName;
+  const policy = POLICIES[name];
+  const offline = OFFLINE[name];
+  return {
+    name,
+    description: tool.description,
+    parameters: strictInput(tool.input),
+    ...(offline === undefined ? {} : { offline }),
+    async run(args) {
+      const early = await policy?.(args as never, flows, scope);
+      if (early !== undefined) return early;
+      const answer = await tool.run(flows, scope.actor, args);
+      return { data: answer, ...(tool.summarize ? { summary: tool.summarize(answer) } : {}) };
+    },
+  };
+}
+
+/**
+ * The advisor's read tools: every tool definition offered on the `advisor` surface
+ * (`toolsOn('advisor')`: the same name, description, input schema and flow as on MCP), each bound
+ * on the server to `scope.actor` (no argument selects a user; a `portfolioId` of another user
+ * answers `not_found` like a missing one), its input strict at the top, its answer the tool's
+ * output as the model's data with the definition's summary. Advisor-only policies: the
+ * fresh-evaluation rule of `getMoatEvaluation` ({@link freshEvaluationRule}); `listTransactions`
+ * returns the newest `TOOL_TRANSACTION_LIMIT` (its definition). The offline asks are marked.
+ */
+export function buildReadTools(flows: ToolFlows, scope: ToolScope): AdvisorTool[] {
+  return toolsOn('advisor').map((tool) => advisorTool(tool, flows, scope));
+}
