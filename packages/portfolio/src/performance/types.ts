@@ -118,4 +118,32 @@ export interface Timeline {
   readonly portfolio: Track;
   /** By `symbol currency`, sorted by symbol then currency. */
   readonly holdings: ReadonlyMap<string, HoldingTrack>;
+  /** Day (`YYYY-MM-DD`) of the last index. */
+  readonly end: string;
+  /** Largest age of a close or rate used ({@link TimelineInputs.maxAgeDays}). */
+  readonly maxAgeDays: number;
+  /**
+   * The walk's state at the end of a day {@link RESUME_WINDOW_DAYS} before `end`, from which
+   * {@link extendTimeline} continues; absent on a timeline shorter than that.
+   */
+  readonly checkpoint?: TimelineCheckpoint;
+}
+
+/**
+ * How many of a timeline's last days {@link extendTimeline} walks again instead of reusing: a
+ * close or rate published late (a provider's delay, a holiday) may change them. Older days are
+ * taken as final (past closes do not change).
+ */
+export const RESUME_WINDOW_DAYS = 10;
+
+/**
+ * The state of the daily replay at the end of day `index` (opaque to callers): units and the
+ * previous day's local value per holding, cash per currency, and how many ledger events were
+ * applied.
+ */
+export interface TimelineCheckpoint {
+  readonly index: number;
+  readonly next: number;
+  readonly cash: ReadonlyMap<string, number>;
+  readonly holdings: ReadonlyMap<string, { readonly units: number; readonly prevLocal: number }>;
 }
