@@ -1,6 +1,6 @@
-import { strToU8, zipSync } from 'fflate';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { strToU8, zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { convertToEur } from '../src/fx/convert-to-eur.js';
 import { createEcbFileFxProvider } from '../src/fx/ecb-file-fx-provider.js';
@@ -209,7 +209,8 @@ ${recentDays.map(([date, usd, jpy]) => `\t\t<Cube time='${date}'>\n\t\t\t<Cube c
       if (path === '/eurofxref-daily.xml') res.writeHead(200).end(dailyXml);
       else if (path === '/eurofxref-hist-90d.xml') res.writeHead(200).end(recentXml);
       else if (path === '/eurofxref-hist.zip') res.writeHead(200).end(histZip);
-      else if (path === '/empty.zip') res.writeHead(200).end(zipSync({ 'readme.txt': strToU8('x') }));
+      else if (path === '/empty.zip')
+        res.writeHead(200).end(zipSync({ 'readme.txt': strToU8('x') }));
       else res.writeHead(404).end();
     });
   });

@@ -78,7 +78,8 @@ function csv() {
     const day = new Date(Date.UTC(2014, 2 + month, 3)).toISOString().slice(0, 10);
     for (const symbol of SYMBOLS) {
       lines.push(`${day},${symbol},YAHOO,${currencyOf(symbol)},100,1,buy,1,`);
-      if (month % 3 === 2) lines.push(`${day},${symbol},YAHOO,${currencyOf(symbol)},0.5,1,dividend,0,`);
+      if (month % 3 === 2)
+        lines.push(`${day},${symbol},YAHOO,${currencyOf(symbol)},0.5,1,dividend,0,`);
     }
   }
   return lines.join('\n');
@@ -144,7 +145,10 @@ for (const backend of await createTestBackends({ databaseUrl: process.env.TEST_D
       currency: 'EUR',
       executedAt: '2024-02-20T15:00:00Z',
     });
-    line('after a new transaction, first request', await measure(() => ask({ period: 'inception' })));
+    line(
+      'after a new transaction, first request',
+      await measure(() => ask({ period: 'inception' })),
+    );
   } finally {
     await database.cleanup();
   }

@@ -130,7 +130,13 @@ describe.each(engines)('performance flow on $name', (engine) => {
     const other = await database.connectAgain();
     try {
       const here = service();
-      const there = createPortfolioService({ db: other.db, quotes: prices, fx, history: prices, now });
+      const there = createPortfolioService({
+        db: other.db,
+        quotes: prices,
+        fx,
+        history: prices,
+        now,
+      });
       const before = await here.getPerformance(userId, portfolioId, {});
       expect(await here.getPerformance(userId, portfolioId, {})).toEqual(before);
       await there.recordTransaction(userId, portfolioId, {

@@ -97,7 +97,11 @@ export function createEcbHttpFxProvider(options: EcbHttpFxProviderOptions = {}):
   };
 
   return {
-    async getRate(from: string, to: string, rateOptions: FxRateOptions = {}): Promise<FxRate | null> {
+    async getRate(
+      from: string,
+      to: string,
+      rateOptions: FxRateOptions = {},
+    ): Promise<FxRate | null> {
       const base = normaliseCurrency(from);
       const quote = normaliseCurrency(to);
       assertOptionalIsoDate(rateOptions.asOf, 'asOf');

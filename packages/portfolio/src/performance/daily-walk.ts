@@ -25,6 +25,7 @@ const ARRAYS = [
   'denLocal',
   'dividendsEur',
   'feesEur',
+  'withholdingTaxEur',
 ] as const satisfies readonly (keyof Track)[];
 
 function newTrack(length: number): Track {
@@ -37,6 +38,7 @@ function newTrack(length: number): Track {
     denLocal: array(),
     dividendsEur: array(),
     feesEur: array(),
+    withholdingTaxEur: array(),
     missing: [],
     stale: [],
   };
@@ -272,18 +274,30 @@ export class Walk {
       case 'fee': {
         const state = this.forSymbol(e.symbol, e.currency);
         if (state) state.inLocal += this.toLocal(state, e.amount, e.currency, i);
-        this.fee(state, e.amount, e.currency, i);
+        this.fee(
+          state,
+          e.amount,
+          e.currency,
+          i,
+          e.withholdingTax ? 'withholdingTaxEur' : 'feesEur',
+        );
         this.moveCash(e.currency, -e.amount, i);
         return;
       }
     }
   }
 
-  private fee(state: HoldingState | undefined, amount: number, currency: string, i: number): void {
+  private fee(
+    state: HoldingState | undefined,
+    amount: number,
+    currency: string,
+    i: number,
+    kind: 'feesEur' | 'withholdingTaxEur' = 'feesEur',
+  ): void {
     if (amount === 0) return;
     const eur = this.eur(amount, currency, i);
-    (this.portfolio.feesEur[i] as number) += eur;
-    if (state) (state.track.feesEur[i] as number) += eur;
+    (this.portfolio[kind][i] as number) += eur;
+    if (state) (state.track[kind][i] as number) += eur;
   }
 
   private value(i: number): void {

@@ -70,7 +70,14 @@ function ledgerOf(steps: readonly { day: number; kind: string }[]): LedgerTransa
   return steps.map(({ day, kind }) => {
     const on = plus(D0, day);
     if (kind === 'buyX')
-      return tx(on, { type: 'buy', symbol: 'X', quantity: '3', price: '100', currency: 'USD', fee: '1' });
+      return tx(on, {
+        type: 'buy',
+        symbol: 'X',
+        quantity: '3',
+        price: '100',
+        currency: 'USD',
+        fee: '1',
+      });
     if (kind === 'buyY') return tx(on, { type: 'buy', symbol: 'Y', quantity: '2', price: '50' });
     if (kind === 'sellX')
       return tx(on, { type: 'sell', symbol: 'X', quantity: '1', price: '101', currency: 'USD' });
@@ -132,7 +139,12 @@ describe('extendTimeline', () => {
     const late = plus(END, -2);
     const y = prices.get('Y') as DailySeries;
     const without = window(y, '0000-01-01', plus(late, -1));
-    const early = buildTimeline({ transactions, prices: new Map([['Y', without]]), eurRates, end: END });
+    const early = buildTimeline({
+      transactions,
+      prices: new Map([['Y', without]]),
+      eurRates,
+      end: END,
+    });
     const last = early.length - 1;
     expect(early.portfolio.missing.at(-1)?.index ?? early.portfolio.stale.at(-1)?.index).toBe(last);
     const next = plus(END, 1);
@@ -147,7 +159,9 @@ describe('extendTimeline', () => {
     expect(short.checkpoint).toBeUndefined();
     expect(extendTimeline(short, { transactions, prices, eurRates, end: plus(D0, 40) })).toBeNull();
     const longer = buildTimeline({ transactions, prices, eurRates, end: plus(D0, 40) });
-    expect(extendTimeline(longer, { transactions, prices, eurRates, end: plus(D0, 20) })).toBeNull();
+    expect(
+      extendTimeline(longer, { transactions, prices, eurRates, end: plus(D0, 20) }),
+    ).toBeNull();
     const inputs = { transactions, prices, eurRates, end: plus(D0, 41), maxAgeDays: 2 };
     expect(extendTimeline(longer, inputs)).toBeNull();
   });

@@ -85,8 +85,13 @@ export interface Track {
   readonly denLocal: Float64Array;
   /** Dividends received that day, EUR at the day's rate (net of withholding tax, as recorded). */
   readonly dividendsEur: Float64Array;
-  /** Fees paid that day (fee transactions and trade fees), EUR at the day's rate. */
+  /**
+   * Fees paid that day (fee transactions and trade fees, withholding tax apart), EUR at the day's
+   * rate.
+   */
   readonly feesEur: Float64Array;
+  /** Tax withheld that day (fee transactions noted `withholding tax`), EUR at the day's rate. */
+  readonly withholdingTaxEur: Float64Array;
   /** Days a needed input was missing, ascending by index. */
   readonly missing: MissingInput[];
   /** Weekdays valued with a stale (older) close or rate, ascending by index. */

@@ -26,8 +26,8 @@ import {
 import { money as toMoney } from './position-records.js';
 
 /**
- * Default bound of the timeline cache, bytes (estimated: 7 doubles per day per holding and for the
- * portfolio, plus the ledger kept for the next day's extension). 10 years × 50 holdings is ~11 MB.
+ * Default bound of the timeline cache, bytes (estimated: 8 doubles per day per holding and for the
+ * portfolio, plus the ledger kept for the next day's extension). 10 years × 50 holdings is ~15 MB.
  */
 const TIMELINE_CACHE_BYTES = 96 * 1024 * 1024;
 
@@ -72,7 +72,7 @@ export function createPerformanceFlow(deps: PerformanceFlowDeps) {
   const timelines = new LRUCache<string, CacheEntry>({
     maxSize: deps.cacheBytes ?? TIMELINE_CACHE_BYTES,
     sizeCalculation: (entry) =>
-      Math.max(1, entry.timeline.length * (entry.timeline.holdings.size + 1) * 7 * 8) +
+      Math.max(1, entry.timeline.length * (entry.timeline.holdings.size + 1) * 8 * 8) +
       entry.ledger.length * 400,
   });
   const building = new Map<string, Promise<Built>>();
@@ -270,7 +270,7 @@ function publish(f: PeriodPerformance) {
       mwr: figure(f.mwr),
     },
     income: { dividendsEur: money(f.dividendsEur), interestEur: null },
-    costs: { feesEur: money(f.feesEur), withholdingTaxEur: null },
+    costs: { feesEur: money(f.feesEur), withholdingTaxEur: money(f.withholdingTaxEur) },
     stalePrices: f.stale,
   };
 }

@@ -97,7 +97,8 @@ export function createPortfolioService(deps: PortfolioServiceDeps) {
    */
   async function ledgerSource(userId: string, portfolioId: string): Promise<LedgerSource> {
     const version = await repos.portfolios.ledgerVersion(userId, portfolioId);
-    if (version === undefined) throw new UseCaseError('not_found', `portfolio ${portfolioId} not found`);
+    if (version === undefined)
+      throw new UseCaseError('not_found', `portfolio ${portfolioId} not found`);
     return { version, read: () => readLedger(repos.transactions, userId, portfolioId) };
   }
 
