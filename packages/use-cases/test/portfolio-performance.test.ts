@@ -124,6 +124,19 @@ describe.each(engines)('performance flow on $name', (engine) => {
     });
     const after = await portfolios.getHoldingPerformance(userId, portfolioId, 'AAPL', {});
     expect(after.income.dividendsEur).toBe((2.4 / (await usdPerEur('2023-05-18'))).toFixed(2));
+    expect(after.costs.withholdingTaxEur).toBe('0.00');
+    // tax withheld on it, as the broker imports record it: a fee noted withholding tax
+    await portfolios.recordTransaction(userId, portfolioId, {
+      type: 'fee',
+      symbol: 'AAPL',
+      amount: '0.36',
+      currency: 'USD',
+      note: 'withholding tax',
+      executedAt: '2023-05-18T12:00:00Z',
+    });
+    const taxed = await portfolios.getHoldingPerformance(userId, portfolioId, 'AAPL', {});
+    const tax = (0.36 / (await usdPerEur('2023-05-18'))).toFixed(2);
+    expect(taxed.costs).toEqual({ feesEur: after.costs.feesEur, withholdingTaxEur: tax });
   });
 
   it('a write through another service instance (another pool: another process) is in the next answer', async () => {
