@@ -100,10 +100,14 @@ export class Walk {
     if (resume) this.restore(resume.previous, resume.checkpoint);
   }
 
-  /** The state at the end of day `index` (call right after {@link day}`(index)`). */
-  checkpoint(index: number): TimelineCheckpoint {
+  /**
+   * The state at the end of day `index` (call right after {@link day}`(index)`); `ledger`: every
+   * event of the ledger, when the walk has them all.
+   */
+  checkpoint(index: number, ledger?: readonly LedgerEvent[]): TimelineCheckpoint {
     return {
       index,
+      ...(ledger === undefined ? {} : { ledger }),
       next: this.next,
       cash: new Map(this.cash),
       holdings: new Map(

@@ -93,7 +93,10 @@ function walkTimeline(
     throw new PortfolioError('invalid_argument', `end must be YYYY-MM-DD, got ${inputs.end}`);
   }
   const maxAgeDays = inputs.maxAgeDays ?? MAX_PRICE_AGE_DAYS;
-  const events = toEvents(inputs.transactions, endDay);
+  // the same ledger when extending (the caller's contract): its events, when the previous walk
+  // had them all (none dated after its end), are not read again
+  const events = resume?.checkpoint.ledger ?? toEvents(inputs.transactions, endDay);
+  const complete = events.length === inputs.transactions.length ? events : undefined;
   const firstDay = (events[0]?.day ?? endDay + 1) - 1;
   const length = Math.max(1, endDay - firstDay + 1);
   const previous = resume?.previous;
@@ -110,7 +113,7 @@ function walkTimeline(
   let checkpoint: TimelineCheckpoint | undefined;
   for (let i = walk.start; i < length; i++) {
     walk.day(i);
-    if (i === checkpointAt) checkpoint = walk.checkpoint(i);
+    if (i === checkpointAt) checkpoint = walk.checkpoint(i, complete);
   }
   if (checkpoint === undefined && resumable && checkpointAt >= 0) {
     // the new checkpoint falls inside the reused days: keep the one resumed from

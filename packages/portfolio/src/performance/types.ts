@@ -1,4 +1,5 @@
 import type { LedgerTransaction } from '../derive-holdings.js';
+import type { LedgerEvent } from './ledger-events.js';
 
 /**
  * A daily series of one instrument's closes or one currency's EUR rates, oldest first.
@@ -151,4 +152,9 @@ export interface TimelineCheckpoint {
   readonly next: number;
   readonly cash: ReadonlyMap<string, number>;
   readonly holdings: ReadonlyMap<string, { readonly units: number; readonly prevLocal: number }>;
+  /**
+   * The ledger read into events in replay order, when the walk had every transaction (none dated
+   * after its end): an extension does not read the ledger again.
+   */
+  readonly ledger?: readonly LedgerEvent[];
 }

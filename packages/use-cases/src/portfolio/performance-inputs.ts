@@ -68,6 +68,8 @@ export async function gatherPerformanceMarketData(
   return { prices, eurRates, estimatedDays };
 }
 
+const DAY_MS = 86_400_000;
+
 async function rateSeries(
   fx: FxProvider,
   currency: string,
@@ -77,7 +79,9 @@ async function rateSeries(
   const dates: string[] = [];
   const values: number[] = [];
   // from a few days before, so that `from` itself gets the last publication before it
-  for (let day = daysBefore(from, 5); day <= to; day = daysBefore(day, -1)) {
+  const lastMs = Date.parse(`${to}T00:00:00Z`);
+  for (let ms = Date.parse(`${daysBefore(from, 5)}T00:00:00Z`); ms <= lastMs; ms += DAY_MS) {
+    const day = new Date(ms).toISOString().slice(0, 10);
     const rate = await tolerate(fx.getRate('EUR', currency, { asOf: day }));
     if (rate && rate.asOf !== dates.at(-1) && rate.asOf >= (dates.at(-1) ?? '')) {
       dates.push(rate.asOf);
