@@ -7,6 +7,8 @@ export {
 export {
   createEcbHttpFxProvider,
   ECB_DAILY_XML_URL,
+  ECB_HIST_90D_XML_URL,
+  ECB_HIST_ZIP_URL,
   type EcbHttpFxProviderOptions,
 } from './fx/ecb-http-fx-provider.js';
 export { parseEcbCsv, parseEcbXml } from './fx/ecb-parsers.js';

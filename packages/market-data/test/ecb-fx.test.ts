@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { strToU8, zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { convertToEur } from '../src/fx/convert-to-eur.js';
 import { createEcbFileFxProvider } from '../src/fx/ecb-file-fx-provider.js';
@@ -170,5 +171,110 @@ describe('createEcbHttpFxProvider against a local server', () => {
       fetch: async () => new Response('<html>maintenance</html>', { status: 200 }),
     });
     await expect(fx.getRate('EUR', 'USD')).rejects.toMatchObject({ code: 'parse_failed' });
+  });
+});
+
+describe('createEcbHttpFxProvider with the ECB history (local server replaying ECB files)', () => {
+  const histCsv = readFileSync(join(FX_DIR, 'eurofxref-hist.csv'));
+  const dailyXml = readFileSync(join(FX_DIR, 'eurofxref-daily_2025-05-09.xml'), 'utf8');
+  // the ECB zip as served: one member, eurofxref-hist.csv (the shared file is that member)
+  const histZip = zipSync({ 'eurofxref-hist.csv': new Uint8Array(histCsv) });
+  // a 90-day XML in the ECB layout, from the real rates of 2025-02-10 … 2025-05-09 (USD, JPY)
+  const recentDays = histCsv
+    .toString('utf8')
+    .split('\n')
+    .slice(1)
+    .map((line) => line.split(','))
+    .filter(([date]) => date !== undefined && date >= '2025-02-10' && date <= '2025-05-09');
+  const recentXml = `<?xml version="1.0" encoding="UTF-8"?>
+<gesmes:Envelope xmlns:gesmes="http://www.gesmes.org/xml/2002-08-01" xmlns="http://www.ecb.int/vocabulary/2002-08-01/eurofxref">
+\t<gesmes:subject>Reference rates</gesmes:subject>
+\t<Cube>
+${recentDays.map(([date, usd, jpy]) => `\t\t<Cube time='${date}'>\n\t\t\t<Cube currency='USD' rate='${usd}'/>\n\t\t\t<Cube currency='JPY' rate='${jpy}'/>\n\t\t</Cube>`).join('\n')}
+\t</Cube>
+</gesmes:Envelope>`;
+  const hits = new Map<string, number>();
+  let failuresLeft = 0;
+  let server: Awaited<ReturnType<typeof startServer>>;
+
+  beforeAll(async () => {
+    server = await startServer((req, res) => {
+      const path = req.url ?? '';
+      hits.set(path, (hits.get(path) ?? 0) + 1);
+      if (failuresLeft > 0) {
+        failuresLeft -= 1;
+        res.writeHead(503).end();
+        return;
+      }
+      if (path === '/eurofxref-daily.xml') res.writeHead(200).end(dailyXml);
+      else if (path === '/eurofxref-hist-90d.xml') res.writeHead(200).end(recentXml);
+      else if (path === '/eurofxref-hist.zip') res.writeHead(200).end(histZip);
+      else if (path === '/empty.zip')
+        res.writeHead(200).end(zipSync({ 'readme.txt': strToU8('x') }));
+      else res.writeHead(404).end();
+    });
+  });
+  afterAll(() => server.close());
+
+  const provider = (overrides: Parameters<typeof createEcbHttpFxProvider>[0] = {}) =>
+    createEcbHttpFxProvider({
+      url: `${server.url}/eurofxref-daily.xml`,
+      recentUrl: `${server.url}/eurofxref-hist-90d.xml`,
+      historyUrl: `${server.url}/eurofxref-hist.zip`,
+      minRetryDelayMs: 10,
+      ...overrides,
+    });
+
+  it('answers today from the daily XML, the last 90 days from the 90-day XML, older days from the zip', async () => {
+    hits.clear();
+    const fx = provider();
+    expect(await fx.getRate('EUR', 'USD')).toMatchObject({ rate: 1.1252, asOf: '2025-05-09' });
+    expect(hits.get('/eurofxref-hist-90d.xml')).toBeUndefined();
+    // Saturday 2025-03-15: the Friday's rate, from the 90-day file
+    expect(await fx.getRate('EUR', 'USD', { asOf: '2025-03-15' })).toMatchObject({
+      rate: 1.0889,
+      asOf: '2025-03-14',
+      source: `ecb:${server.url}/eurofxref-hist-90d.xml`,
+    });
+    expect(hits.get('/eurofxref-hist.zip')).toBeUndefined();
+    // the day after the Brexit vote, and a whole year of days: the zip, fetched once
+    expect(await fx.getRate('EUR', 'USD', { asOf: '2016-06-24' })).toMatchObject({
+      rate: 1.1066,
+      asOf: '2016-06-24',
+      source: `ecb:${server.url}/eurofxref-hist.zip`,
+    });
+    const days = Array.from({ length: 365 }, (_, i) =>
+      new Date(Date.UTC(2019, 0, 1 + i)).toISOString().slice(0, 10),
+    );
+    const rates = await Promise.all(days.map((asOf) => fx.getRate('EUR', 'JPY', { asOf })));
+    expect(rates.every((r) => r !== null && r.rate > 100)).toBe(true);
+    expect(hits.get('/eurofxref-hist.zip')).toBe(1);
+    expect(hits.get('/eurofxref-hist-90d.xml')).toBe(1);
+    expect(hits.get('/eurofxref-daily.xml')).toBe(1);
+    // before the euro: no rate, never a made-up one
+    expect(await fx.getRate('EUR', 'USD', { asOf: '1998-12-31' })).toBeNull();
+  });
+
+  it('retries a 503 with backoff, then gives up as upstream_unavailable', async () => {
+    hits.clear();
+    failuresLeft = 2;
+    const fx = provider({ retries: 2 });
+    expect((await fx.getRate('EUR', 'USD', { asOf: '2025-03-14' }))?.rate).toBe(1.0889);
+    expect(hits.get('/eurofxref-daily.xml')).toBe(3);
+    failuresLeft = 10;
+    const cold = provider({ retries: 1 });
+    await expect(cold.getRate('EUR', 'USD')).rejects.toMatchObject({
+      code: 'upstream_unavailable',
+    });
+    failuresLeft = 0;
+  });
+
+  it('without the history URLs a past day has no rate; a zip without a CSV is parse_failed', async () => {
+    const dailyOnly = provider({ recentUrl: null, historyUrl: null });
+    expect(await dailyOnly.getRate('EUR', 'USD', { asOf: '2025-03-14' })).toBeNull();
+    const broken = provider({ recentUrl: null, historyUrl: `${server.url}/empty.zip` });
+    await expect(broken.getRate('EUR', 'USD', { asOf: '2020-01-02' })).rejects.toMatchObject({
+      code: 'parse_failed',
+    });
   });
 });

@@ -117,6 +117,11 @@ export interface PortfoliosTable {
   created_at: GeneratedTimestamp;
   /** Realised P&L in EUR of every sale, closed positions included (migration 0008). */
   realized_pnl_eur: ColumnType<string | null, string | null | undefined, string | null>;
+  /**
+   * Bumped by triggers in the transaction of every insert, update or delete of the portfolio's
+   * `transactions` (migration 0012); bigint, read as a decimal string.
+   */
+  ledger_version: ColumnType<string, never, never>;
 }
 
 /** `transactions`: the ledger that holdings and cash positions follow from. */

@@ -74,13 +74,15 @@ export {
   type ValuePoint,
   valueSeries,
 } from './performance/series.js';
-export { buildTimeline } from './performance/timeline.js';
+export { buildTimeline, extendTimeline, resumeDataFrom } from './performance/timeline.js';
 export {
   type CashFlowBasis,
   type DailySeries,
   type HoldingTrack,
   MAX_PRICE_AGE_DAYS,
+  RESUME_WINDOW_DAYS,
   type Timeline,
+  type TimelineCheckpoint,
   type TimelineInputs,
   type Track,
   type UnavailableCode,

@@ -124,6 +124,71 @@ describe.each(engines)('performance flow on $name', (engine) => {
     });
     const after = await portfolios.getHoldingPerformance(userId, portfolioId, 'AAPL', {});
     expect(after.income.dividendsEur).toBe((2.4 / (await usdPerEur('2023-05-18'))).toFixed(2));
+    expect(after.costs.withholdingTaxEur).toBe('0.00');
+    // tax withheld on it, as the broker imports record it: a fee noted withholding tax
+    await portfolios.recordTransaction(userId, portfolioId, {
+      type: 'fee',
+      symbol: 'AAPL',
+      amount: '0.36',
+      currency: 'USD',
+      note: 'withholding tax',
+      executedAt: '2023-05-18T12:00:00Z',
+    });
+    const taxed = await portfolios.getHoldingPerformance(userId, portfolioId, 'AAPL', {});
+    const tax = (0.36 / (await usdPerEur('2023-05-18'))).toFixed(2);
+    expect(taxed.costs).toEqual({ feesEur: after.costs.feesEur, withholdingTaxEur: tax });
+  });
+
+  it('a write through another service instance (another pool: another process) is in the next answer', async () => {
+    const other = await database.connectAgain();
+    try {
+      const here = service();
+      const there = createPortfolioService({
+        db: other.db,
+        quotes: prices,
+        fx,
+        history: prices,
+        now,
+      });
+      const before = await here.getPerformance(userId, portfolioId, {});
+      expect(await here.getPerformance(userId, portfolioId, {})).toEqual(before);
+      await there.recordTransaction(userId, portfolioId, {
+        type: 'withdrawal',
+        amount: '100',
+        currency: 'EUR',
+        executedAt: '2023-11-02T12:00:00Z',
+      });
+      const after = await here.getPerformance(userId, portfolioId, {});
+      expect(Number(after.netFlowsEur)).toBeCloseTo(Number(before.netFlowsEur) - 100, 2);
+      expect(await there.getPerformance(userId, portfolioId, {})).toEqual(after);
+      // a write outside the service (a statement on the table) is seen as well
+      await database.db
+        .deleteFrom('transactions')
+        .where('portfolio_id', '=', portfolioId)
+        .where('type', '=', 'withdrawal')
+        .execute();
+      expect((await here.getPerformance(userId, portfolioId, {})).netFlowsEur).toBe(
+        before.netFlowsEur,
+      );
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('the next day extends the cached timeline: the same answer as a fresh instance computes', async () => {
+    let today = new Date('2023-12-20T22:00:00Z');
+    const clock = () => today;
+    const make = () =>
+      createPortfolioService({ db: database.db, quotes: prices, fx, history: prices, now: clock });
+    const cached = make();
+    const query = { period: 'inception', series: 'weekly' } as const;
+    await cached.getPerformance(userId, portfolioId, query);
+    for (const day of ['2023-12-21', '2023-12-22', '2023-12-27', '2024-01-04']) {
+      today = new Date(`${day}T22:00:00Z`);
+      const extended = await cached.getPerformance(userId, portfolioId, query);
+      expect(extended.to).toBe(day);
+      expect(extended).toEqual(await make().getPerformance(userId, portfolioId, query));
+    }
   });
 
   it('without EUR rates the returns are unavailable from the first day a USD rate was needed', async () => {

@@ -8,6 +8,7 @@ import { portfolioRealizedPnl } from './0008-portfolio-realized-pnl.js';
 import { screenerSortIndexes } from './0009-screener-sort-indexes.js';
 import { tokenScopesAndAudit } from './0010-token-scopes-and-audit.js';
 import { evaluationHistory } from './0011-evaluation-history.js';
+import { portfolioLedgerVersion } from './0012-portfolio-ledger-version.js';
 
 /**
  * Every migration, keyed by name; names sort in the order they run. Imported statically (no
@@ -23,6 +24,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0009-screener-sort-indexes': screenerSortIndexes,
   '0010-token-scopes-and-audit': tokenScopesAndAudit,
   '0011-evaluation-history': evaluationHistory,
+  '0012-portfolio-ledger-version': portfolioLedgerVersion,
 };
 
 /** A Kysely `MigrationProvider` over {@link MIGRATIONS}. */

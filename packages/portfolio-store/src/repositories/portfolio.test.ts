@@ -47,6 +47,36 @@ describe.each(backends)('portfolio data on $name', (backend) => {
       executedAt: `2026-01-${String(day).padStart(2, '0')}T10:00:00Z`,
     });
 
+    it('bumps the ledger version in the transaction of every insert, import, update and delete', async () => {
+      const user = await newUser();
+      const other = await newUser();
+      const a = await repos.portfolios.create(user, { name: 'A' });
+      const b = await repos.portfolios.create(user, { name: 'B' });
+      const version = () => repos.portfolios.ledgerVersion(user, a.id);
+      const seen = [await version()];
+      await repos.transactions.insert(user, a.id, buy(1));
+      seen.push(await version());
+      await repos.transactions.importMany(user, a.id, [buy(2), buy(3), buy(4)]);
+      seen.push(await version());
+      await database.db
+        .updateTable('transactions')
+        .set({ note: 'edited' })
+        .where('portfolio_id', '=', a.id)
+        .execute();
+      seen.push(await version());
+      await database.db.deleteFrom('transactions').where('portfolio_id', '=', a.id).execute();
+      seen.push(await version());
+      expect(seen.map(Number)).toEqual([0, 1, 2, 3, 4]);
+      // a failed import (second row malformed) rolls the bump back with the rows
+      await expect(
+        repos.transactions.importMany(user, a.id, [buy(5), { ...buy(6), quantity: 'x' }]),
+      ).rejects.toMatchObject({ code: 'invalid_input' });
+      expect(await version()).toBe('4');
+      expect(await repos.portfolios.ledgerVersion(user, b.id)).toBe('0');
+      expect(await repos.portfolios.ledgerVersion(other, a.id)).toBeUndefined();
+      expect(await repos.portfolios.ledgerVersion(user, 'nope')).toBeUndefined();
+    });
+
     it('keeps decimals exact as strings and refuses another user’s portfolio', async () => {
       const alice = await newUser();
       const bob = await newUser();

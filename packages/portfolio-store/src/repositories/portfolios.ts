@@ -90,6 +90,23 @@ export function createPortfoliosRepository(db: Executor) {
       return row && toPortfolio(row);
     },
 
+    /**
+     * The version of the portfolio's ledger: a counter (decimal string) the database bumps in the
+     * transaction of every insert, update or delete of its transactions (migration 0012), so equal
+     * versions mean equal ledgers, across processes. One indexed read; undefined when the user
+     * has no such portfolio (also for another user's).
+     */
+    async ledgerVersion(userId: string, portfolioId: string): Promise<string | undefined> {
+      if (!isUuid(portfolioId)) return undefined;
+      const row = await db
+        .selectFrom('portfolios')
+        .select('ledger_version')
+        .where('id', '=', portfolioId)
+        .where('user_id', '=', userId)
+        .executeTakeFirst();
+      return row === undefined ? undefined : String(row.ledger_version);
+    },
+
     /** Creates a portfolio for the user. Currency codes are upper-cased. */
     async create(userId: string, portfolio: NewPortfolio): Promise<Portfolio> {
       const row = await db

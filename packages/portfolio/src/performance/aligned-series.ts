@@ -13,25 +13,30 @@ export interface AlignedSeries {
 
 /**
  * Aligns `series` to `length` days from `firstDay`, carrying a value forward at most `maxAge`
- * days (weekends, holidays). One pass over the series; dates that are not calendar days or values
- * that are not > 0 are skipped.
+ * days (weekends, holidays). One pass over the series from index `fromIndex` (default 0; the
+ * indexes before it stay `NaN`: a resumed walk never reads them); dates that are not calendar
+ * days or values that are not > 0 are skipped.
  */
 export function alignSeries(
   series: DailySeries | undefined,
   firstDay: number,
   length: number,
   maxAge: number,
+  fromIndex = 0,
 ): AlignedSeries {
   const values = new Float64Array(length).fill(Number.NaN);
   const ages = new Int32Array(length).fill(-1);
   if (series === undefined) return { values, ages };
   const { dates, values: raw } = series;
   // start at the last date before the timeline (it may be carried into day 0)
-  let cursor = Math.max(0, firstIndexOnOrAfter(dates, fromEpochDay(firstDay - maxAge)) - 1);
+  let cursor = Math.max(
+    0,
+    firstIndexOnOrAfter(dates, fromEpochDay(firstDay + fromIndex - maxAge)) - 1,
+  );
   let lastDay = Number.NEGATIVE_INFINITY;
   let lastValue = Number.NaN;
   let nextDay = dayAt(dates, cursor);
-  for (let i = 0; i < length; i++) {
+  for (let i = Math.max(0, fromIndex); i < length; i++) {
     const day = firstDay + i;
     while (nextDay <= day) {
       const value = raw[cursor] as number;

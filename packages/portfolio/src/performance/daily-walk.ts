@@ -1,7 +1,32 @@
 import { type AlignedSeries, alignSeries, unitSeries } from './aligned-series.js';
 import { isWeekend } from './calendar.js';
 import type { LedgerEvent } from './ledger-events.js';
-import { type HoldingTrack, MAX_PRICE_AGE_DAYS, type TimelineInputs, type Track } from './types.js';
+import {
+  type HoldingTrack,
+  MAX_PRICE_AGE_DAYS,
+  type Timeline,
+  type TimelineCheckpoint,
+  type TimelineInputs,
+  type Track,
+} from './types.js';
+
+/** Copies days 0 … `upTo` of `from` into `to`, and its missing and stale days among them. */
+function copyPrefix(from: Track, to: Track, upTo: number): void {
+  for (const key of ARRAYS) to[key].set(from[key].subarray(0, upTo + 1));
+  to.missing.push(...from.missing.filter((m) => m.index <= upTo));
+  to.stale.push(...from.stale.filter((m) => m.index <= upTo));
+}
+
+const ARRAYS = [
+  'valueEur',
+  'inEur',
+  'outEur',
+  'numLocal',
+  'denLocal',
+  'dividendsEur',
+  'feesEur',
+  'withholdingTaxEur',
+] as const satisfies readonly (keyof Track)[];
 
 function newTrack(length: number): Track {
   const array = () => new Float64Array(length);
@@ -13,6 +38,7 @@ function newTrack(length: number): Track {
     denLocal: array(),
     dividendsEur: array(),
     feesEur: array(),
+    withholdingTaxEur: array(),
     missing: [],
     stale: [],
   };
@@ -44,17 +70,26 @@ export class Walk {
   private readonly exposed = new Set<string>();
   private readonly rates = new Map<string, AlignedSeries>();
   private next = 0;
+  /** First index this walk values (0, or the day after a checkpoint it resumes from). */
+  readonly start: number;
   private portfolioIn = 0;
   private portfolioOut = 0;
   private prevIn = 0;
   private prevOut = 0;
 
+  /**
+   * A walk over `length` days from `firstDay`. With `resume`, the days up to the checkpoint's
+   * index are copied from the previous timeline (same `firstDay`, same ledger) and the walk state
+   * is restored as it was at the end of that day: only the later days are walked.
+   */
   constructor(
     private readonly inputs: TimelineInputs,
     private readonly events: readonly LedgerEvent[],
     private readonly firstDay: number,
     private readonly length: number,
+    resume?: { readonly previous: Timeline; readonly checkpoint: TimelineCheckpoint },
   ) {
+    this.start = resume ? resume.checkpoint.index + 1 : 0;
     this.portfolio = newTrack(length);
     this.implicit = !events.some((e) => e.type === 'deposit' || e.type === 'withdrawal');
     for (const e of events) {
@@ -62,6 +97,42 @@ export class Walk {
       if ((e.type === 'buy' || e.type === 'sell') && e.symbol !== undefined)
         this.holding(e.symbol, e.currency);
     }
+    if (resume) this.restore(resume.previous, resume.checkpoint);
+  }
+
+  /**
+   * The state at the end of day `index` (call right after {@link day}`(index)`); `ledger`: every
+   * event of the ledger, when the walk has them all.
+   */
+  checkpoint(index: number, ledger?: readonly LedgerEvent[]): TimelineCheckpoint {
+    return {
+      index,
+      ...(ledger === undefined ? {} : { ledger }),
+      next: this.next,
+      cash: new Map(this.cash),
+      holdings: new Map(
+        [...this.holdings].map(([key, h]) => [key, { units: h.units, prevLocal: h.prevLocal }]),
+      ),
+    };
+  }
+
+  private restore(previous: Timeline, checkpoint: TimelineCheckpoint): void {
+    const upTo = checkpoint.index;
+    copyPrefix(previous.portfolio, this.portfolio, upTo);
+    for (const [key, state] of this.holdings) {
+      const before = previous.holdings.get(key);
+      const saved = checkpoint.holdings.get(key);
+      if (before) copyPrefix(before, state.track, upTo);
+      state.units = saved?.units ?? 0;
+      state.prevLocal = saved?.prevLocal ?? 0;
+    }
+    for (const [currency, balance] of checkpoint.cash) this.cash.set(currency, balance);
+    this.next = checkpoint.next;
+  }
+
+  /** The day before the first walked (its rates are read as "the previous day's"). */
+  private get alignFrom(): number {
+    return Math.max(0, this.start - 1);
   }
 
   private get maxAge(): number {
@@ -79,6 +150,7 @@ export class Walk {
               this.firstDay,
               this.length,
               this.maxAge,
+              this.alignFrom,
             );
       this.rates.set(currency, aligned);
     }
@@ -93,7 +165,7 @@ export class Walk {
       const quoteCurrency = series?.currency ?? currency;
       state = {
         track: { ...newTrack(this.length), symbol, currency },
-        price: alignSeries(series, this.firstDay, this.length, this.maxAge),
+        price: alignSeries(series, this.firstDay, this.length, this.maxAge, this.alignFrom),
         quoteCurrency,
         rate: this.rate(currency),
         quoteRate: this.rate(quoteCurrency),
@@ -206,18 +278,30 @@ export class Walk {
       case 'fee': {
         const state = this.forSymbol(e.symbol, e.currency);
         if (state) state.inLocal += this.toLocal(state, e.amount, e.currency, i);
-        this.fee(state, e.amount, e.currency, i);
+        this.fee(
+          state,
+          e.amount,
+          e.currency,
+          i,
+          e.withholdingTax ? 'withholdingTaxEur' : 'feesEur',
+        );
         this.moveCash(e.currency, -e.amount, i);
         return;
       }
     }
   }
 
-  private fee(state: HoldingState | undefined, amount: number, currency: string, i: number): void {
+  private fee(
+    state: HoldingState | undefined,
+    amount: number,
+    currency: string,
+    i: number,
+    kind: 'feesEur' | 'withholdingTaxEur' = 'feesEur',
+  ): void {
     if (amount === 0) return;
     const eur = this.eur(amount, currency, i);
-    (this.portfolio.feesEur[i] as number) += eur;
-    if (state) (state.track.feesEur[i] as number) += eur;
+    (this.portfolio[kind][i] as number) += eur;
+    if (state) (state.track[kind][i] as number) += eur;
   }
 
   private value(i: number): void {

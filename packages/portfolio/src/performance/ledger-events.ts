@@ -14,7 +14,15 @@ export interface LedgerEvent {
   readonly amount: number;
   /** Trade fee (buy, sell). */
   readonly fee: number;
+  /**
+   * A fee transaction noted `withholding tax…` (how the broker imports record tax withheld on a
+   * dividend: DEGIRO, Interactive Brokers, Schwab, Trade Republic, XTB); a refund is a deposit.
+   */
+  readonly withholdingTax: boolean;
 }
+
+/** The note the broker imports give tax withheld on dividends (a refund says `… refund`). */
+const WITHHOLDING_NOTE = /^withholding tax(?! refund)/i;
 
 /**
  * The ledger as events in replay order (`sortTransactions`: instant, type rank, id), on their
@@ -47,6 +55,7 @@ export function toEvents(
       units,
       amount,
       fee,
+      withholdingTax: tx.type === 'fee' && WITHHOLDING_NOTE.test(tx.note ?? ''),
     });
   }
   return events;

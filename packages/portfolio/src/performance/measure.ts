@@ -63,8 +63,10 @@ export interface PeriodPerformance {
   readonly mwr: ReturnFigure;
   /** Dividends received in the period (EUR, net of withholding tax as recorded). */
   readonly dividendsEur: number;
-  /** Fees paid in the period (EUR). */
+  /** Fees paid in the period (EUR), withholding tax apart. */
   readonly feesEur: number;
+  /** Tax withheld in the period (EUR): fee transactions noted `withholding tax`. */
+  readonly withholdingTaxEur: number;
   readonly stale: StaleSummary[];
 }
 
@@ -109,7 +111,9 @@ export function measurePeriod(
           currency: missing.currency,
         }
       : undefined;
-  const sums = inRange ? sumFlows(track, s, e) : { flows: 0, dividends: 0, fees: 0 };
+  const sums = inRange
+    ? sumFlows(track, s, e)
+    : { flows: 0, dividends: 0, fees: 0, withholdingTax: 0 };
   const twr = gap ?? chain(timeline, track, s, e, 'eur');
   const twrLocal = gap ?? chain(timeline, track, s, e, 'local');
   return {
@@ -132,6 +136,7 @@ export function measurePeriod(
     mwr: gap ?? moneyWeighted(timeline, track, s, e),
     dividendsEur: sums.dividends,
     feesEur: sums.fees,
+    withholdingTaxEur: sums.withholdingTax,
     stale: inRange ? summariseStale(timeline, track.stale, s, e) : [],
   };
 }
@@ -201,12 +206,14 @@ function sumFlows(track: Track, s: number, e: number) {
   let flows = 0;
   let dividends = 0;
   let fees = 0;
+  let withholdingTax = 0;
   for (let i = s + 1; i <= e; i++) {
     flows += (track.inEur[i] as number) - (track.outEur[i] as number);
     dividends += track.dividendsEur[i] as number;
     fees += track.feesEur[i] as number;
+    withholdingTax += track.withholdingTaxEur[i] as number;
   }
-  return { flows, dividends, fees };
+  return { flows, dividends, fees, withholdingTax };
 }
 
 function summariseStale(

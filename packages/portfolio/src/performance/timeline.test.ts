@@ -185,6 +185,38 @@ describe('buildTimeline + measurePeriod, hand-checked', () => {
     expect(p.feesEur).toBe(5);
   });
 
+  it('tax withheld on a dividend (a fee noted withholding tax, as imports record it) is reported apart from fees', () => {
+    const prices = new Map([['X', everyDay('EUR', D0, plus(D0, 10), () => 100)]]);
+    const transactions = [
+      tx(D0, { type: 'buy', symbol: 'X', quantity: '10', price: '100', fee: '2' }),
+      tx(plus(D0, 5), { type: 'dividend', symbol: 'X', amount: '20' }),
+      tx(plus(D0, 5), { type: 'fee', symbol: 'X', amount: '3', note: 'withholding tax' }),
+      tx(plus(D0, 6), { type: 'fee', amount: '1', note: 'Withholding tax: US 15%' }),
+      // a fee noted otherwise stays a fee
+      tx(plus(D0, 7), { type: 'fee', amount: '4', note: 'stamp duty' }),
+    ];
+    const timeline = buildTimeline({
+      transactions,
+      prices,
+      eurRates: new Map(),
+      end: plus(D0, 10),
+    });
+    const holding = timeline.holdings.get('X EUR');
+    if (!holding) throw new Error('no holding');
+    const h = measurePeriod(timeline, holding, resolvePeriod({}, timeline));
+    expect(h).toMatchObject({ dividendsEur: 20, feesEur: 2, withholdingTaxEur: 3 });
+    const p = measurePeriod(timeline, timeline.portfolio, resolvePeriod({}, timeline));
+    expect(p).toMatchObject({ dividendsEur: 20, feesEur: 6, withholdingTaxEur: 4 });
+    // the tax is a cost inside the portfolio like any fee: the same TWR as with a plain fee
+    const plain = buildTimeline({
+      transactions: transactions.map(({ note: _note, ...t }) => t),
+      prices,
+      eurRates: new Map(),
+      end: plus(D0, 10),
+    });
+    expect(measurePeriod(plain, plain.portfolio, resolvePeriod({}, plain)).twr).toEqual(p.twr);
+  });
+
   it('a USD holding while EUR/USD moves: local +10 %, EUR 0 %, currency effect 1/1.1 − 1', () => {
     const start = '2024-01-02';
     const prices = new Map([

@@ -1,4 +1,5 @@
 import type { LedgerTransaction } from '../derive-holdings.js';
+import type { LedgerEvent } from './ledger-events.js';
 
 /**
  * A daily series of one instrument's closes or one currency's EUR rates, oldest first.
@@ -85,8 +86,13 @@ export interface Track {
   readonly denLocal: Float64Array;
   /** Dividends received that day, EUR at the day's rate (net of withholding tax, as recorded). */
   readonly dividendsEur: Float64Array;
-  /** Fees paid that day (fee transactions and trade fees), EUR at the day's rate. */
+  /**
+   * Fees paid that day (fee transactions and trade fees, withholding tax apart), EUR at the day's
+   * rate.
+   */
   readonly feesEur: Float64Array;
+  /** Tax withheld that day (fee transactions noted `withholding tax`), EUR at the day's rate. */
+  readonly withholdingTaxEur: Float64Array;
   /** Days a needed input was missing, ascending by index. */
   readonly missing: MissingInput[];
   /** Weekdays valued with a stale (older) close or rate, ascending by index. */
@@ -118,4 +124,37 @@ export interface Timeline {
   readonly portfolio: Track;
   /** By `symbol currency`, sorted by symbol then currency. */
   readonly holdings: ReadonlyMap<string, HoldingTrack>;
+  /** Day (`YYYY-MM-DD`) of the last index. */
+  readonly end: string;
+  /** Largest age of a close or rate used ({@link TimelineInputs.maxAgeDays}). */
+  readonly maxAgeDays: number;
+  /**
+   * The walk's state at the end of a day {@link RESUME_WINDOW_DAYS} before `end`, from which
+   * {@link extendTimeline} continues; absent on a timeline shorter than that.
+   */
+  readonly checkpoint?: TimelineCheckpoint;
+}
+
+/**
+ * How many of a timeline's last days {@link extendTimeline} walks again instead of reusing: a
+ * close or rate published late (a provider's delay, a holiday) may change them. Older days are
+ * taken as final (past closes do not change).
+ */
+export const RESUME_WINDOW_DAYS = 10;
+
+/**
+ * The state of the daily replay at the end of day `index` (opaque to callers): units and the
+ * previous day's local value per holding, cash per currency, and how many ledger events were
+ * applied.
+ */
+export interface TimelineCheckpoint {
+  readonly index: number;
+  readonly next: number;
+  readonly cash: ReadonlyMap<string, number>;
+  readonly holdings: ReadonlyMap<string, { readonly units: number; readonly prevLocal: number }>;
+  /**
+   * The ledger read into events in replay order, when the walk had every transaction (none dated
+   * after its end): an extension does not read the ledger again.
+   */
+  readonly ledger?: readonly LedgerEvent[];
 }

@@ -20,7 +20,8 @@ export interface PerformanceMarketData {
 
 /**
  * Gathers the closes of every symbol bought or sold in `ledger` and the EUR rate of every currency
- * involved, for each calendar day from the day before the first transaction to `end`.
+ * involved, for each calendar day from the day before the first transaction (or from `since`,
+ * when later: what extending a cached timeline needs) to `end`.
  *
  * - Closes: `history.getDailyCloses(symbol, { from, to: end })`; a symbol the provider does not
  *   know, or a `MarketDataError`, leaves it without a series (its days are then `missing_price`).
@@ -32,6 +33,7 @@ export async function gatherPerformanceMarketData(
   deps: PerformanceMarketDeps,
   ledger: readonly LedgerTransaction[],
   end: string,
+  since?: string,
 ): Promise<PerformanceMarketData> {
   const prices = new Map<string, DailySeries>();
   const eurRates = new Map<string, DailySeries>();
@@ -40,7 +42,8 @@ export async function gatherPerformanceMarketData(
     (min, tx) => Math.min(min, Date.parse(tx.executedAt)),
     Date.parse(`${end}T23:59:59Z`),
   );
-  const from = daysBefore(utcDay(new Date(firstMs)), 1);
+  const first = daysBefore(utcDay(new Date(firstMs)), 1);
+  const from = since !== undefined && since > first ? since : first;
   if (from > end) return { prices, eurRates, estimatedDays };
   const symbols = new Set<string>();
   const currencies = new Set<string>();
@@ -65,6 +68,8 @@ export async function gatherPerformanceMarketData(
   return { prices, eurRates, estimatedDays };
 }
 
+const DAY_MS = 86_400_000;
+
 async function rateSeries(
   fx: FxProvider,
   currency: string,
@@ -74,7 +79,9 @@ async function rateSeries(
   const dates: string[] = [];
   const values: number[] = [];
   // from a few days before, so that `from` itself gets the last publication before it
-  for (let day = daysBefore(from, 5); day <= to; day = daysBefore(day, -1)) {
+  const lastMs = Date.parse(`${to}T00:00:00Z`);
+  for (let ms = Date.parse(`${daysBefore(from, 5)}T00:00:00Z`); ms <= lastMs; ms += DAY_MS) {
+    const day = new Date(ms).toISOString().slice(0, 10);
     const rate = await tolerate(fx.getRate('EUR', currency, { asOf: day }));
     if (rate && rate.asOf !== dates.at(-1) && rate.asOf >= (dates.at(-1) ?? '')) {
       dates.push(rate.asOf);

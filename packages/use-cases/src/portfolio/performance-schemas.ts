@@ -110,18 +110,20 @@ const Figures = {
   income: z
     .object({
       dividendsEur: NullableMoney.describe(
-        'Dividends received, as recorded (net of withholding tax); null when a rate was missing',
+        'Dividends received, as recorded: gross where the import records the tax apart (withholdingTaxEur), else net; null when a rate was missing',
       ),
-      interestEur: NullableMoney.describe('Interest: not recorded by the ledger (null)'),
+      interestEur: NullableMoney.describe(
+        'Interest: null; the imports record it as a deposit noted “interest”, an external flow, not income',
+      ),
     })
     .describe('Income in the period, EUR at each day’s ECB rate'),
   costs: z
     .object({
       feesEur: NullableMoney.describe(
-        'Trade fees and fee transactions; null when a rate was missing',
+        'Trade fees and fee transactions, withholding tax apart; null when a rate was missing',
       ),
       withholdingTaxEur: NullableMoney.describe(
-        'Withholding tax: not recorded apart by the ledger (dividends are net of it; null)',
+        'Tax withheld: fee transactions noted “withholding tax” (as the DEGIRO, Interactive Brokers, Schwab, Trade Republic and XTB imports record it; a Trading 212 dividend is net, its tax only in the note); null when a rate was missing',
       ),
     })
     .describe('Costs in the period, EUR'),

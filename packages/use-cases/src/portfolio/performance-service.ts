@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import {
   buildTimeline,
+  extendTimeline,
   type LedgerTransaction,
   measurePeriod,
   type PeriodPerformance,
@@ -8,6 +8,7 @@ import {
   type ResolvedPeriod,
   type ReturnFigure,
   resolvePeriod,
+  resumeDataFrom,
   type Timeline,
   type Track,
   valueSeries,
@@ -24,54 +25,114 @@ import {
 } from './performance-schemas.js';
 import { money as toMoney } from './position-records.js';
 
-/** Timelines kept in memory (one per portfolio, ledger and day); each ~0.1–10 MB. */
-const TIMELINE_CACHE_ENTRIES = 16;
+/**
+ * Default bound of the timeline cache, bytes (estimated: 8 doubles per day per holding and for the
+ * portfolio, plus the ledger kept for the next day's extension). 10 years × 50 holdings is ~15 MB.
+ */
+const TIMELINE_CACHE_BYTES = 96 * 1024 * 1024;
 
 /** What the performance flow needs besides the ledger. */
 export interface PerformanceFlowDeps extends PerformanceMarketDeps {
   readonly now: () => Date;
+  /** Bound of the timeline cache in (estimated) bytes; default 96 MiB. */
+  readonly cacheBytes?: number;
+}
+
+/**
+ * A portfolio's ledger as the flow reads it: the store's ledger version (`portfolios.ledger_version`,
+ * bumped in the transaction of every ledger write, whichever process made it) and a reader of the
+ * ledger, called only when no timeline of that version is cached. The version must be read before
+ * the ledger, so that the ledger read is never older than the version it is cached under.
+ */
+export interface LedgerSource {
+  readonly version: string;
+  read(): Promise<readonly LedgerTransaction[]>;
+}
+
+/** A cached timeline: of which ledger version, to which day, and the ledger (to extend it). */
+interface CacheEntry extends Built {
+  readonly version: string;
+  readonly day: string;
+  readonly ledger: readonly LedgerTransaction[];
 }
 
 /**
  * The performance flow behind `GET /api/portfolios/{id}/performance`, its per-holding twin, the
  * MCP tool `getPortfolioPerformance` and the advisor's tool of the same name.
  *
- * The daily timeline of a portfolio (`buildTimeline` of `@svc/portfolio`) is built once per
- * portfolio, ledger content and day (an LRU of {@link TIMELINE_CACHE_ENTRIES}): a request for
- * another period, a holding or a series reads it without replaying the ledger or fetching prices
- * again; a new transaction (another ledger fingerprint) or a new day builds it afresh.
+ * The daily timeline of a portfolio (`buildTimeline` of `@svc/portfolio`) is cached per portfolio
+ * (an LRU bounded by `cacheBytes`) with the ledger version and the day it was built for:
+ * - a repeat request (same version, same day) costs one indexed read of the version and the
+ *   measurement: no ledger read, no price fetch, no replay;
+ * - the next day's request (same version) extends it (`extendTimeline`): closes and rates are
+ *   fetched from a few days before its checkpoint, and only the last days are walked;
+ * - any ledger write (another version, from this process or another) builds it afresh.
  */
 export function createPerformanceFlow(deps: PerformanceFlowDeps) {
-  const timelines = new LRUCache<string, Promise<Built>>({ max: TIMELINE_CACHE_ENTRIES });
+  const timelines = new LRUCache<string, CacheEntry>({
+    maxSize: deps.cacheBytes ?? TIMELINE_CACHE_BYTES,
+    sizeCalculation: (entry) =>
+      Math.max(1, entry.timeline.length * (entry.timeline.holdings.size + 1) * 8 * 8) +
+      entry.ledger.length * 400,
+  });
+  const building = new Map<string, Promise<Built>>();
 
-  const timelineOf = (
+  const build = async (
     portfolioId: string,
-    ledger: readonly LedgerTransaction[],
+    source: LedgerSource,
     today: string,
-  ): Promise<Built> => {
-    const key = `${portfolioId} ${today} ${fingerprint(ledger)}`;
-    let pending = timelines.get(key);
-    if (pending === undefined) {
-      pending = gatherPerformanceMarketData(deps, ledger, today).then((market) => ({
-        timeline: buildTimeline({
-          transactions: ledger,
+  ): Promise<CacheEntry> => {
+    const cached = timelines.get(portfolioId);
+    if (cached && cached.version === source.version && cached.day < today) {
+      const from = resumeDataFrom(cached.timeline);
+      if (from !== null) {
+        const market = await gatherPerformanceMarketData(deps, cached.ledger, today, from);
+        const timeline = extendTimeline(cached.timeline, {
+          transactions: cached.ledger,
           prices: market.prices,
           eurRates: market.eurRates,
           end: today,
-        }),
-        estimatedCloses: [...market.estimatedDays].map(([symbol, days]) => ({ symbol, days })),
-      }));
-      timelines.set(key, pending);
-      pending.catch(() => timelines.delete(key));
+        });
+        if (timeline) return { ...cached, timeline, day: today };
+      }
+    }
+    const ledger = cached?.version === source.version ? cached.ledger : await source.read();
+    const market = await gatherPerformanceMarketData(deps, ledger, today);
+    return {
+      version: source.version,
+      day: today,
+      ledger,
+      timeline: buildTimeline({
+        transactions: ledger,
+        prices: market.prices,
+        eurRates: market.eurRates,
+        end: today,
+      }),
+      estimatedCloses: [...market.estimatedDays].map(([symbol, days]) => ({ symbol, days })),
+    };
+  };
+
+  const timelineOf = (portfolioId: string, source: LedgerSource, today: string): Promise<Built> => {
+    const cached = timelines.get(portfolioId);
+    if (cached && cached.version === source.version && cached.day === today) {
+      return Promise.resolve(cached);
+    }
+    const key = `${portfolioId} ${source.version} ${today}`;
+    let pending = building.get(key);
+    if (pending === undefined) {
+      pending = build(portfolioId, source, today)
+        .then((entry) => {
+          const current = timelines.get(portfolioId);
+          if (!current || isNewer(entry, current)) timelines.set(portfolioId, entry);
+          return entry;
+        })
+        .finally(() => building.delete(key));
+      building.set(key, pending);
     }
     return pending;
   };
 
-  const prepare = async (
-    portfolioId: string,
-    ledger: readonly LedgerTransaction[],
-    query: unknown,
-  ) => {
+  const prepare = async (portfolioId: string, ledger: LedgerSource, query: unknown) => {
     const parsed = PerformanceQuerySchema.safeParse(query ?? {});
     if (!parsed.success) {
       throw new UseCaseError('validation_failed', 'invalid performance query', {
@@ -92,7 +153,7 @@ export function createPerformanceFlow(deps: PerformanceFlowDeps) {
     /** Figures of the portfolio and of each holding over the period asked (see {@link PerformanceQuery}). */
     async portfolio(
       portfolioId: string,
-      ledger: readonly LedgerTransaction[],
+      ledger: LedgerSource,
       query: unknown,
     ): Promise<PortfolioPerformance> {
       const prepared = await prepare(portfolioId, ledger, query);
@@ -123,7 +184,7 @@ export function createPerformanceFlow(deps: PerformanceFlowDeps) {
     async holding(
       portfolioId: string,
       symbol: string,
-      ledger: readonly LedgerTransaction[],
+      ledger: LedgerSource,
       query: unknown,
     ): Promise<HoldingPerformance> {
       const prepared = await prepare(portfolioId, ledger, query);
@@ -209,7 +270,7 @@ function publish(f: PeriodPerformance) {
       mwr: figure(f.mwr),
     },
     income: { dividendsEur: money(f.dividendsEur), interestEur: null },
-    costs: { feesEur: money(f.feesEur), withholdingTaxEur: null },
+    costs: { feesEur: money(f.feesEur), withholdingTaxEur: money(f.withholdingTaxEur) },
     stalePrices: f.stale,
   };
 }
@@ -244,9 +305,8 @@ function held(track: Track, s: number, e: number): boolean {
   return false;
 }
 
-/** A digest of the ledger's content: a recorded or imported transaction changes it. */
-function fingerprint(ledger: readonly LedgerTransaction[]): string {
-  const hash = createHash('sha256');
-  for (const tx of ledger) hash.update(JSON.stringify(tx));
-  return hash.digest('base64url');
+/** Whether `a` is of a later ledger version than `b`, or of the same and a later or equal day. */
+function isNewer(a: CacheEntry, b: CacheEntry): boolean {
+  const [va, vb] = [BigInt(a.version), BigInt(b.version)];
+  return va > vb || (va === vb && a.day >= b.day);
 }

@@ -14,7 +14,7 @@ import type { IsinResolver } from './isin-symbols.js';
 import { deriveChecked, fromStoreError, readLedger } from './ledger.js';
 import { decodeTransaction, encodeTransaction } from './ledger-codec.js';
 import type { HoldingPerformance, PortfolioPerformance } from './performance-schemas.js';
-import { createPerformanceFlow } from './performance-service.js';
+import { createPerformanceFlow, type LedgerSource } from './performance-service.js';
 import { money, toCashPosition, toHolding } from './position-records.js';
 import { mergeRevaluations, revaluePortfolio } from './revaluation.js';
 import {
@@ -89,6 +89,17 @@ export function createPortfolioService(deps: PortfolioServiceDeps) {
     rows: readonly unknown[],
   ): Promise<void> {
     if (portfolioId !== undefined && rows.length === 0) await requirePortfolio(userId, portfolioId);
+  }
+
+  /**
+   * The portfolio's ledger version (one indexed read, also the ownership check) and a reader of its
+   * ledger, for the performance flow's cache.
+   */
+  async function ledgerSource(userId: string, portfolioId: string): Promise<LedgerSource> {
+    const version = await repos.portfolios.ledgerVersion(userId, portfolioId);
+    if (version === undefined)
+      throw new UseCaseError('not_found', `portfolio ${portfolioId} not found`);
+    return { version, read: () => readLedger(repos.transactions, userId, portfolioId) };
   }
 
   const revalueOne = (userId: string, portfolioId: string, at: Date) =>
@@ -227,9 +238,7 @@ export function createPortfolioService(deps: PortfolioServiceDeps) {
       portfolioId: string,
       query: unknown = {},
     ): Promise<PortfolioPerformance> {
-      await requirePortfolio(userId, portfolioId);
-      const ledger = await readLedger(repos.transactions, userId, portfolioId);
-      return performance.portfolio(portfolioId, ledger, query);
+      return performance.portfolio(portfolioId, await ledgerSource(userId, portfolioId), query);
     },
 
     /**
@@ -242,9 +251,8 @@ export function createPortfolioService(deps: PortfolioServiceDeps) {
       symbol: string,
       query: unknown = {},
     ): Promise<HoldingPerformance> {
-      await requirePortfolio(userId, portfolioId);
-      const ledger = await readLedger(repos.transactions, userId, portfolioId);
-      return performance.holding(portfolioId, symbol, ledger, query);
+      const source = await ledgerSource(userId, portfolioId);
+      return performance.holding(portfolioId, symbol, source, query);
     },
 
     /** The column mappings the user saved for broker files (`saveMapping`), newest first. */
