@@ -10,8 +10,12 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { createDatabase, type Database } from '@svc/portfolio-store';
-import { type ServerProcess, startServerProcess } from '@svc/service/testing';
+import {
+  createDatabase,
+  type Database,
+  type ServerProcess,
+  startServerProcess,
+} from '@svc/service/testing';
 import { TOKEN_SCOPES } from '@svc/use-cases';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
