@@ -45,7 +45,7 @@ import './types.js';
  * Registered through `fastify-plugin` so handlers and decorations apply to the whole instance.
  */
 /**
- * On close (SIGTERM/SIGINT through `close-with-grace` in `server.ts`), requests in flight go on;
+ * On close (SIGTERM/SIGINT through `close-with-grace` in `startServer` of `@svc/service`), requests in flight go on;
  * event streams still open 1 s before the grace period (`SHUTDOWN_GRACE_SECONDS`) ends are ended
  * with their terminal error event (`upstream_unavailable`: retry), so a client reads why rather
  * than a cut connection, and the server can close before the process is made to exit; keep-alive
