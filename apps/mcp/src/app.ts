@@ -11,6 +11,7 @@ import {
   mcpServicesOf,
   registerIdleConnectionSweep,
   registerInputGuard,
+  registerMethodNotAllowed,
   registerProblemHandler,
   registerRequestIdEcho,
   registerSharedRateLimit,
@@ -46,6 +47,7 @@ export async function buildMcpApp(
   registerProblemHandler(app, { unexpectedMessage: 'request failed' });
   registerIdleConnectionSweep(app);
   registerRequestIdEcho(app);
+  registerMethodNotAllowed(app);
   registerInputGuard(app);
   await registerSharedRateLimit(app, { counters: deps.counters });
   const pat = createPersonalAccessTokenGuard({
