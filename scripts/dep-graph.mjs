@@ -5,8 +5,10 @@
 //
 //   node scripts/dep-graph.mjs           print the graph
 //   node scripts/dep-graph.mjs --write   rewrite the README's graph block
-//   node scripts/dep-graph.mjs --check   exit 1 when the README's block is stale, or when an app
-//                                        depends on another app (apps import packages only)
+//   node scripts/dep-graph.mjs --check   exit 1 when the README's block is stale, when an app
+//                                        depends on another app, when an app's package.json or a
+//                                        file under apps/*/{src,test,bench} names an @svc package
+//                                        other than APP_IMPORTS, or when a package names an app
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
@@ -39,6 +41,95 @@ function workspace() {
     }
   }
   return found.sort((a, b) => a.dir.localeCompare(b.dir));
+}
+
+/**
+ * The only workspace packages an app may use (dependencies and imports, tests included): the
+ * flows, the composition root, the MCP server and the boundary shapes. Build tooling (tooling/*)
+ * is allowed as a dev dependency.
+ */
+const APP_IMPORTS = new Set(['@svc/use-cases', '@svc/service', '@svc/mcp-server', '@svc/schemas']);
+
+/** The folders of a workspace package whose files are scanned for `@svc/*` imports. */
+const SOURCE_DIRS = ['src', 'test', 'bench'];
+const SOURCE_FILE = /\.(?:[cm]?[jt]s|tsx)$/;
+/** `from '@svc/x'`, `import '@svc/x'`, `import('@svc/x')`, `require('@svc/x')`, subpaths too. */
+const SVC_IMPORT =
+  /(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|\bimport\s+)['"](@svc\/[\w.-]+)(?:\/[^'"]*)?['"]/g;
+
+/** Every source file under `dir` (node_modules and dist skipped), as paths relative to root. */
+function sourceFiles(dir) {
+  const found = [];
+  let entries;
+  try {
+    entries = readdirSync(join(root, dir), { withFileTypes: true });
+  } catch {
+    return found;
+  }
+  for (const entry of entries) {
+    if (entry.name === 'node_modules' || entry.name === 'dist') continue;
+    const path = `${dir}/${entry.name}`;
+    if (entry.isDirectory()) found.push(...sourceFiles(path));
+    else if (SOURCE_FILE.test(entry.name)) found.push(path);
+  }
+  return found;
+}
+
+/** The `@svc/*` packages a file imports (subpaths folded to the package). */
+function importsOf(file) {
+  const text = readFileSync(join(root, file), 'utf8');
+  return [...new Set([...text.matchAll(SVC_IMPORT)].map((match) => match[1]))];
+}
+
+/** Every `@svc/*` name in a package.json's dependencies of any kind. */
+function manifestDeps(dir) {
+  const manifest = JSON.parse(readFileSync(join(root, dir, 'package.json'), 'utf8'));
+  return Object.keys({
+    ...manifest.dependencies,
+    ...manifest.devDependencies,
+    ...manifest.peerDependencies,
+    ...manifest.optionalDependencies,
+  }).filter((name) => name.startsWith('@svc/'));
+}
+
+/** The names of the build tooling packages (tooling/*), which any workspace may use. */
+function toolingNames() {
+  const names = new Set();
+  try {
+    for (const entry of readdirSync(join(root, 'tooling'), { withFileTypes: true })) {
+      if (!entry.isDirectory()) continue;
+      try {
+        names.add(
+          JSON.parse(readFileSync(join(root, 'tooling', entry.name, 'package.json'), 'utf8')).name,
+        );
+      } catch {}
+    }
+  } catch {}
+  return names;
+}
+
+/**
+ * The layering rules beyond the graph: an app uses only {@link APP_IMPORTS} (its package.json and
+ * every file under src, test and bench), and no package names an app.
+ */
+function layeringProblems(nodes) {
+  const apps = new Set(nodes.filter((n) => n.kind === 'app').map((n) => n.name));
+  const tooling = toolingNames();
+  const problems = [];
+  for (const node of nodes) {
+    const isApp = node.kind === 'app';
+    const forbidden = (name) =>
+      isApp ? !APP_IMPORTS.has(name) && !tooling.has(name) : apps.has(name);
+    const what = isApp
+      ? 'an app uses a package other than the use-cases, service, mcp-server and schemas'
+      : 'a package uses an app';
+    for (const dep of manifestDeps(node.dir).filter(forbidden))
+      problems.push(`${what}: ${node.dir}/package.json -> ${dep}`);
+    for (const file of SOURCE_DIRS.flatMap((dir) => sourceFiles(`${node.dir}/${dir}`)))
+      for (const name of importsOf(file).filter(forbidden))
+        problems.push(`${what}: ${file} -> ${name}`);
+  }
+  return problems;
 }
 
 const id = (name) => name.replace('@svc/', '').replaceAll('-', '_');
@@ -89,12 +180,13 @@ if (mode === undefined) {
     for (const edge of appToApp) problems.push(`an app depends on another app: ${edge}`);
     for (const edge of unknown)
       problems.push(`a dependency on an unknown workspace package: ${edge}`);
+    problems.push(...layeringProblems(nodes));
     if (problems.length > 0) {
       for (const problem of problems) console.error(`dep-graph: ${problem}`);
       process.exit(1);
     }
     console.log(
-      `dep-graph: ${nodes.length} workspace packages, README graph current, no app imports an app`,
+      `dep-graph: ${nodes.length} workspace packages, README graph current, apps use only ${[...APP_IMPORTS].join(', ')}, no package uses an app`,
     );
   } else {
     console.error('usage: node scripts/dep-graph.mjs [--write | --check]');

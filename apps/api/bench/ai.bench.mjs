@@ -6,7 +6,7 @@
 // in a child process (its own event loop and heap).
 import { fork } from 'node:child_process';
 import { once } from 'node:events';
-import { startFakeOpenAI, textSteps, toolCallSteps } from '@svc/advisor/testing';
+import { startFakeOpenAI, textSteps, toolCallSteps } from '@svc/service/testing';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 30);
 const CHUNKS = Number(process.env.BENCH_CHUNKS ?? 2000);

@@ -6,7 +6,7 @@
 // it reports { done, errors, first, total } (times in ms to the first byte and to the end). A
 // stream counts as done when it ends with `event: done`; any other status, an `event: error` or
 // a cut is an error.
-import { startFakeOpenAI, textSteps } from '@svc/advisor/testing';
+import { startFakeOpenAI, textSteps } from '@svc/service/testing';
 
 const CHUNK_DELAY_MS = Number(process.env.BENCH_CHUNK_DELAY_MS ?? 5);
 const words = Array.from({ length: 40 }, (_, i) => (i === 0 ? '## Summary\n' : ` word${i}`));

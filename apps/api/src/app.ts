@@ -1,37 +1,28 @@
 import { MCP_ENDPOINT_PATH, type McpPluginOptions, mcpPlugin } from '@svc/mcp-server';
 import {
   type AppDeps,
-  createLogger,
+  createServer,
   mcpServicesOf,
-  REQUEST_ID_OPTIONS,
   registerIdleConnectionSweep,
   registerInputGuard,
+  registerMethodNotAllowed,
+  registerProblemHandler,
   registerRequestIdEcho,
   registerSharedRateLimit,
+  type ServerOptions,
+  toProblem,
 } from '@svc/service';
-import Fastify, {
-  type FastifyBaseLogger,
-  type FastifyInstance,
-  type FastifyServerOptions,
-} from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { endOpenStreams } from './advisor/event-stream.js';
-import { OPENAPI_VERSION } from './openapi.js';
+import { OPENAPI_VERSION, SESSION_CHALLENGE } from './openapi.js';
 import { registerBearerGuard } from './plugins/app/bearer-guard.js';
-import {
-  clientErrorHandler,
-  frameworkErrorHandler,
-  registerMethodNotAllowed,
-  registerProblemHandler,
-} from './plugins/app/problem-handler.js';
 import { decorateServices } from './plugins/app/services.js';
 import { registerSessionGuard } from './plugins/app/session-guard.js';
 import { registerCookies } from './plugins/external/cookie.js';
 import { registerMetrics } from './plugins/external/metrics.js';
-
 import { registerSwagger } from './plugins/external/swagger.js';
-import { toProblem } from './problem.js';
 import { developerPageRoutes } from './routes/account/developer.js';
 import { accountTokenRoutes } from './routes/account/index.js';
 import { advisorRoutes, aiChatRoutes } from './routes/advisor/index.js';
@@ -48,61 +39,13 @@ import { stockEvaluationRoutes } from './routes/stock-evaluation/index.js';
 import { narrativeRoutes } from './routes/stock-evaluation/narrative.js';
 import './types.js';
 
-/** Milliseconds between Node's checks of request and header timeouts on open connections. */
-const CONNECTIONS_CHECKING_INTERVAL_MS = 1_000;
-
-/**
- * Fastify server options for timeouts (milliseconds). `requestTimeout` bounds receiving a request,
- * headers and body (not streaming a response, so SSE answers are unaffected): a client that sends
- * too slowly gets 408 problem+json and the socket is closed. Node enforces it only when
- * `headersTimeout` is not longer (Fastify sets `requestTimeout` after creating the server, leaving
- * `headersTimeout` at 60 s, which let a slow body hold a connection for over a minute), and checks
- * every `connectionsCheckingInterval` (30 s by default; 1 s here). Keep-alive outlives common
- * proxy idle timeouts (60 s).
- *
- * @example
- * const app = await buildApp(deps, { server: serverTimeouts(30_000) });
- */
-export function serverTimeouts(requestTimeoutMs = 30_000) {
-  return {
-    connectionTimeout: 0,
-    requestTimeout: requestTimeoutMs,
-    keepAliveTimeout: 72_000,
-    http: {
-      requestTimeout: requestTimeoutMs,
-      headersTimeout: requestTimeoutMs,
-      connectionsCheckingInterval: CONNECTIONS_CHECKING_INTERVAL_MS,
-    },
-  } as const;
-}
-
-/** {@link serverTimeouts} of the running service: 30 s to receive a request. */
-export const SERVER_TIMEOUTS = serverTimeouts();
-
-/**
- * Largest request line plus headers, bytes (64 KiB; Node's default is 16 KiB). A query value
- * within its documented `maxLength` (`mapping` 4,000 and `tags` 2,000 characters) may take 12
- * bytes a character once UTF-8 is percent-encoded; this leaves room for it and 16 KiB of other
- * headers, so such a request is never refused with 431.
- */
-export const MAX_HEADER_BYTES = 65_536;
-
-/**
- * Longest path parameter, characters as sent (Fastify's default is 100, beyond which it answers
- * 414): a docs section name of 64 characters, each up to 12 once percent-encoded, fits.
- */
-export const MAX_PARAM_LENGTH = 1_024;
-
-/** Largest accepted request body, in bytes (1 MiB); beyond: 413 `payload_too_large`. */
-export const BODY_LIMIT_BYTES = 1_048_576;
-
 /**
  * The service as a Fastify plugin (fastify/demo layout): compilers, the problem handler, the
  * domain services (decorated once), external plugins, guards, then the routes per resource.
  * Registered through `fastify-plugin` so handlers and decorations apply to the whole instance.
  */
 /**
- * On close (SIGTERM/SIGINT through `close-with-grace` in `server.ts`), requests in flight go on;
+ * On close (SIGTERM/SIGINT through `close-with-grace` in `startServer` of `@svc/service`), requests in flight go on;
  * event streams still open 1 s before the grace period (`SHUTDOWN_GRACE_SECONDS`) ends are ended
  * with their terminal error event (`upstream_unavailable`: retry), so a client reads why rather
  * than a cut connection, and the server can close before the process is made to exit; keep-alive
@@ -129,7 +72,7 @@ export const apiApp = fp(
   async (app: FastifyInstance, deps: AppDeps) => {
     app.setValidatorCompiler(validatorCompiler);
     app.setSerializerCompiler(serializerCompiler);
-    registerProblemHandler(app);
+    registerProblemHandler(app, { challenge: SESSION_CHALLENGE });
     registerInputGuard(app);
     decorateServices(app, deps);
     registerRequestIdEcho(app);
@@ -187,16 +130,8 @@ function mcpOptions(app: FastifyInstance, deps: AppDeps): McpPluginOptions {
   };
 }
 
-/** Options of {@link buildApp} beyond the dependencies. */
-export interface BuildAppOptions {
-  /** Fastify logger option; default `createLogger(config)` (redaction, format). Tests pass `false`. */
-  readonly logger?: FastifyServerOptions['logger'];
-  /** Extra Fastify server options (timeouts, `loggerInstance`, …). */
-  readonly server?: Omit<FastifyServerOptions, 'logger'> & { loggerInstance?: FastifyBaseLogger };
-}
-
-const httpOptionsOf = (server: BuildAppOptions['server']): object =>
-  (server as { http?: object } | undefined)?.http ?? {};
+/** Options of {@link buildApp}: the logger and extra Fastify server options (`createServer`). */
+export type BuildAppOptions = ServerOptions;
 
 /**
  * Builds the app: a Fastify instance with {@link apiApp} registered. Not yet listening; call
@@ -210,24 +145,7 @@ export async function buildApp(
   deps: AppDeps,
   options: BuildAppOptions = {},
 ): Promise<FastifyInstance> {
-  const logging = options.server?.loggerInstance
-    ? {}
-    : options.logger === undefined
-      ? { loggerInstance: createLogger(deps.config) }
-      : { logger: options.logger };
-  const app = Fastify({
-    ...logging,
-    ...REQUEST_ID_OPTIONS,
-    bodyLimit: BODY_LIMIT_BYTES,
-    trustProxy: deps.config.trustProxy,
-    // Fastify's own early answers, as problem+json too (bad URL, 414, 431, 408, shutdown)
-    frameworkErrors: frameworkErrorHandler,
-    clientErrorHandler,
-    return503OnClosing: false,
-    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
-    ...options.server,
-    http: { maxHeaderSize: MAX_HEADER_BYTES, ...httpOptionsOf(options.server) },
-  }) as unknown as FastifyInstance;
+  const app = createServer(deps.config, options);
   await app.register(apiApp, deps);
   return app;
 }

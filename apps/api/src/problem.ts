@@ -13,8 +13,6 @@ import { SESSION_CHALLENGE } from './openapi.js';
 // both servers; this module derives the OpenAPI error responses of the REST routes from them.
 export {
   PROBLEM_CODES,
-  PROBLEM_CONTENT_TYPE,
-  PROBLEMS,
   type ProblemCode,
   ProblemDetails,
   problemBody,
@@ -26,7 +24,7 @@ type CodeStatus = (typeof PROBLEMS)[ProblemCode]['status'];
 
 /**
  * Statuses answered for input that no code of ours names (the router's and Node's limits, before
- * any route runs; `MAX_PARAM_LENGTH` and `MAX_HEADER_BYTES` of `app.ts`), both `validation_failed`.
+ * any route runs; `MAX_PARAM_LENGTH` and `MAX_HEADER_BYTES` of `@svc/service`), both `validation_failed`.
  * Input within the documented bounds never meets them, so no route declares them.
  */
 const LIMIT_STATUSES = {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import type { AdvisorFrame } from '@svc/advisor';
-import { textSteps, toolCallSteps } from '@svc/advisor/testing';
+import { textSteps, toolCallSteps } from '@svc/service/testing';
+import type { AdvisorFrame } from '@svc/use-cases';
 import { AiChatResponse } from '@svc/use-cases';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
-import { type AdvisorFrame, AdvisorFrameSchema, GroundingReportSchema } from '@svc/advisor';
-import { type FakeOpenAI, type FakeTurn, startFakeOpenAI } from '@svc/advisor/testing';
+import { type FakeOpenAI, type FakeTurn, startFakeOpenAI } from '@svc/service/testing';
+import { type AdvisorFrame, AdvisorFrameSchema, GroundingReportSchema } from '@svc/use-cases';
 import { createParser } from 'eventsource-parser';
 import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';

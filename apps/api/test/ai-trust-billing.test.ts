@@ -1,4 +1,4 @@
-import { textSteps, toolCallSteps } from '@svc/advisor/testing';
+import { textSteps, toolCallSteps } from '@svc/service/testing';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {

@@ -1,6 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { CashPosition, Holding, Portfolio } from '@svc/portfolio';
-import { ImportResult } from '@svc/use-cases';
+import { CashPosition, Holding, ImportResult, Portfolio } from '@svc/use-cases';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, ENGINES, ORIGIN, registerUser, type TestContext } from './helpers.js';
 import { sharedData } from './shared-data.js';

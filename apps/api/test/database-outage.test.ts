@@ -3,13 +3,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createDatabase } from '@svc/portfolio-store';
+import { loadConfig, openRuntime, type Runtime } from '@svc/service';
 import {
+  createDatabase,
   findPostgresBinDir,
   startThrowawayCluster,
   type ThrowawayCluster,
-} from '@svc/portfolio-store/testing';
-import { loadConfig, openRuntime, type Runtime } from '@svc/service';
+} from '@svc/service/testing';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
+import { BODY_LIMIT_BYTES } from '@svc/service';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BODY_LIMIT_BYTES } from '../src/app.js';
 import { createTestContext, ORIGIN, registerUser, type TestContext } from './helpers.js';
 
 describe('problem+json errors and the session guard', () => {

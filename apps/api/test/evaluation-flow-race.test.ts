@@ -1,4 +1,4 @@
-import type { CachedEvaluation } from '@svc/portfolio-store';
+import type { CachedEvaluation } from '@svc/service/testing';
 import { createEvaluationService } from '@svc/use-cases';
 import { describe, expect, it, vi } from 'vitest';
 import { countingProvider, csvQuotes } from './helpers.js';

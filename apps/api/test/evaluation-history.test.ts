@@ -1,4 +1,4 @@
-import type { FundamentalsProvider } from '@svc/fundamentals-client';
+import type { FundamentalsProvider } from '@svc/service/testing';
 import { EvaluationDiff, EvaluationHistoryPage } from '@svc/use-cases';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {

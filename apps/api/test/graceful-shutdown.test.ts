@@ -8,8 +8,14 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { type FakeOpenAI, type FakeTurn, startFakeOpenAI, textSteps } from '@svc/advisor/testing';
-import { type ServerProcess, startServerProcess } from '@svc/service/testing';
+import {
+  type FakeOpenAI,
+  type FakeTurn,
+  type ServerProcess,
+  startFakeOpenAI,
+  startServerProcess,
+  textSteps,
+} from '@svc/service/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { COMPANYFACTS_DIR } from './shared-data.js';
 

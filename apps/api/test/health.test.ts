@@ -1,4 +1,4 @@
-import { MIGRATIONS, migrateToLatest, staticMigrationProvider } from '@svc/portfolio-store';
+import { MIGRATIONS, migrateToLatest, staticMigrationProvider } from '@svc/service/testing';
 import { Migrator } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, ENGINES, type TestContext } from './helpers.js';

@@ -2,24 +2,26 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createSnapshotProvider, type FundamentalsProvider } from '@svc/fundamentals-client';
-import { createEcbFileFxProvider } from '@svc/market-data';
+import type { AccountInputs, AppDeps } from '@svc/service';
 import {
-  createRepositories,
-  createSharedCounter,
-  type Database,
-  pendingMigrations,
-} from '@svc/portfolio-store';
-import { createTestBackends } from '@svc/portfolio-store/testing';
-import { createQuotaService } from '@svc/quota';
-import type { AppDeps } from '@svc/service';
-import {
+  createAccountServices,
   createAiFlows,
   createMoatServices,
   createPortfolioFlows,
   loadConfig,
   type ModelEndpoints,
 } from '@svc/service';
+import {
+  createEcbFileFxProvider,
+  createQuotaService,
+  createRepositories,
+  createSharedCounter,
+  createSnapshotProvider,
+  createTestBackends,
+  type Database,
+  type FundamentalsProvider,
+  pendingMigrations,
+} from '@svc/service/testing';
 import { createQuoteSource, guardQuotaSpending, type QuoteSource } from '@svc/use-cases';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { type BuildAppOptions, buildApp } from '../src/app.js';
@@ -141,18 +143,21 @@ export async function createTestContext(
     ...(options.endpoints ? { endpoints: options.endpoints } : {}),
     ...(options.aiNow ? { now: options.aiNow } : {}),
   });
+  const inputs: AccountInputs = {
+    config,
+    repos,
+    quotas,
+    moat,
+    portfolio,
+    ai,
+    pendingMigrations: () => pendingMigrations(database.db),
+    counters: (counter) => createSharedCounter(database, counter),
+    ...options.deps,
+  };
+  // as the runtime: the account services are built once, from the other dependencies
+  const accounts = options.deps?.accounts ?? createAccountServices(inputs);
   const app = await buildApp(
-    {
-      config,
-      repos,
-      quotas,
-      moat,
-      portfolio,
-      ai,
-      pendingMigrations: () => pendingMigrations(database.db),
-      counters: (counter) => createSharedCounter(database, counter),
-      ...options.deps,
-    },
+    { ...inputs, accounts },
     { logger: false, ...(options.server ? { server: options.server } : {}) },
   );
   await options.beforeReady?.(app);
@@ -164,6 +169,7 @@ export async function createTestContext(
     db: database.db,
     async close() {
       await app.close();
+      accounts.close();
       await database.cleanup();
       await rm(dataDir, { recursive: true, force: true });
     },

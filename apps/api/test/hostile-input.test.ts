@@ -1,9 +1,9 @@
 import type { AddressInfo } from 'node:net';
 import { connect } from 'node:net';
 import { MCP_ENDPOINT_PATH } from '@svc/mcp-server';
+import { MAX_HEADER_BYTES, MAX_PARAM_LENGTH, serverTimeouts } from '@svc/service';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_HEADER_BYTES, MAX_PARAM_LENGTH, serverTimeouts } from '../src/app.js';
 import { createTestContext, ORIGIN, registerUser, type TestContext } from './helpers.js';
 
 /** Hooks open databases and build apps: slow on a busy machine. */

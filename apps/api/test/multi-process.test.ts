@@ -8,14 +8,22 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
+  createAccountServices,
+  createAiFlows,
+  createMoatServices,
+  createPortfolioFlows,
+  loadConfig,
+} from '@svc/service';
+import {
+  createQuotaService,
   createRepositories,
   createSharedCounter,
+  createTestBackends,
   type Database,
   pendingMigrations,
-} from '@svc/portfolio-store';
-import { createTestBackends, type TestDatabase } from '@svc/portfolio-store/testing';
-import { createQuotaService } from '@svc/quota';
-import { createAiFlows, createMoatServices, createPortfolioFlows, loadConfig } from '@svc/service';
+  type SharedCounterOptions,
+  type TestDatabase,
+} from '@svc/service/testing';
 import { openSessionChangeFeed } from '@svc/use-cases';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
@@ -58,21 +66,20 @@ async function instanceOn(database: Database, secret: string, dataDir: string): 
   const market = { quotes: csvQuotes.quotes, fx: null };
   const portfolio = createPortfolioFlows({ db: database.db, ...market });
   const ai = createAiFlows({ config, db: database.db, repos, quotas, moat, portfolio, market });
-  const app = await buildApp(
-    {
-      config,
-      repos,
-      quotas,
-      moat,
-      portfolio,
-      ai,
-      counters: (options) => createSharedCounter(database, options),
-      pendingMigrations: () => pendingMigrations(database.db),
-      sessionChanges: sessions.feed,
-      loginThrottle: { maxFailures: 5, windowSeconds: 600 },
-    },
-    { logger: false },
-  );
+  const inputs = {
+    config,
+    repos,
+    quotas,
+    moat,
+    portfolio,
+    ai,
+    counters: (options: SharedCounterOptions) => createSharedCounter(database, options),
+    pendingMigrations: () => pendingMigrations(database.db),
+    sessionChanges: sessions.feed,
+    loginThrottle: { maxFailures: 5, windowSeconds: 600 },
+  };
+  const accounts = createAccountServices(inputs);
+  const app = await buildApp({ ...inputs, accounts }, { logger: false });
   await app.ready();
   for (let waited = 0; !sessions.feed.listening; waited += 10) {
     if (waited > 5_000) throw new Error('the session change listener did not start');
@@ -82,6 +89,7 @@ async function instanceOn(database: Database, secret: string, dataDir: string): 
     app,
     async close() {
       await app.close();
+      accounts.close();
       await sessions.close();
     },
   };

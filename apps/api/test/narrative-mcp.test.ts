@@ -2,7 +2,7 @@ import { createServer } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { textSteps } from '@svc/advisor/testing';
+import { textSteps } from '@svc/service/testing';
 import { TOKEN_SCOPES } from '@svc/use-cases';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeModel, narrativeStream, startFakeModel } from './ai-support.js';

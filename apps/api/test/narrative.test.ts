@@ -1,5 +1,5 @@
-import { textSteps } from '@svc/advisor/testing';
 import { MoatEvaluation } from '@svc/schemas';
+import { textSteps } from '@svc/service/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeModel, narrativeStream, parseSse, startFakeModel } from './ai-support.js';
 import { createTestContext, ORIGIN, registerUser, type TestContext } from './helpers.js';

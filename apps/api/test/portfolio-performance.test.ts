@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Portfolio } from '@svc/portfolio';
-import { HoldingPerformance, PortfolioPerformance } from '@svc/use-cases';
+import { HoldingPerformance, Portfolio, PortfolioPerformance } from '@svc/use-cases';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, ENGINES, ORIGIN, registerUser, type TestContext } from './helpers.js';
 

@@ -1,6 +1,13 @@
 import { readFileSync } from 'node:fs';
-import { CashPosition, Holding, Portfolio, Transaction } from '@svc/portfolio';
-import { ImportResult, RevaluationResult, TransactionPage } from '@svc/use-cases';
+import {
+  CashPosition,
+  Holding,
+  ImportResult,
+  Portfolio,
+  RevaluationResult,
+  Transaction,
+  TransactionPage,
+} from '@svc/use-cases';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IMPORT_LIMIT_BYTES } from '../src/routes/portfolio/import.js';
 import {

@@ -1,5 +1,4 @@
-import { MarketDataError, type QuoteProvider } from '@svc/market-data';
-import { PortfolioError } from '@svc/portfolio';
+import { MarketDataError, PortfolioError, type QuoteProvider } from '@svc/service/testing';
 import { createQuoteService, type PortfolioService, QuoteResult } from '@svc/use-cases';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toProblem } from '../src/problem.js';

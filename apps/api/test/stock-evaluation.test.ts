@@ -1,7 +1,7 @@
 import { createServer } from 'node:net';
-import { createSecEdgarProvider } from '@svc/fundamentals-client';
 import { MoatEvaluation } from '@svc/schemas';
 import { openFundamentalsProvider } from '@svc/service';
+import { createSecEdgarProvider } from '@svc/service/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   countingProvider,

@@ -7,8 +7,12 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { createDatabase, type Database } from '@svc/portfolio-store';
-import { type ServerProcess, startServerProcess } from '@svc/service/testing';
+import {
+  createDatabase,
+  type Database,
+  type ServerProcess,
+  startServerProcess,
+} from '@svc/service/testing';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES } from './helpers.js';

@@ -1,11 +1,13 @@
 import { parseArgs } from 'node:util';
 import {
+  createFundamentalsProvider,
+  createQuoteSource,
+  evaluateCompany,
   FundamentalsError,
   formatFundamentalsJson,
   formatFundamentalsTable,
-} from '@svc/fundamentals-client';
-import { MoatScoringError } from '@svc/moat-scoring';
-import { createFundamentalsProvider, createQuoteSource, evaluateCompany } from '@svc/use-cases';
+  MoatScoringError,
+} from '@svc/use-cases';
 import { FILL_CACHE_USAGE, fillCacheCommand } from './fill-cache-command.js';
 import { formatEvaluationTable } from './format-evaluation.js';
 import { readCliSettings } from './settings.js';

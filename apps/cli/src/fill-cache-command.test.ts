@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { createDatabase, createRepositories } from '@svc/portfolio-store';
+import { openStore, parseCommandConfig } from '@svc/service';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fillCacheCommand } from './fill-cache-command.js';
 
@@ -35,12 +35,12 @@ afterEach(async () => {
 const env = () => ({ SHARED_DATA_DIR: SHARED, DATA_DIR: dataDir });
 
 async function cachedSymbols(): Promise<string[]> {
-  const database = await createDatabase({ dataDir });
+  const store = await openStore(parseCommandConfig({ DATA_DIR: dataDir }));
   try {
-    const page = await createRepositories(database.db).screener.screen({ sortBy: 'symbol' });
+    const page = await store.repos.screener.screen({ sortBy: 'symbol' });
     return page.items.map((r) => r.symbol);
   } finally {
-    await database.close();
+    await store.close();
   }
 }
 
@@ -58,12 +58,12 @@ describe('svc fill-cache', { timeout: 60_000 }, () => {
   it('keeps each run in the evaluation history (trigger fill-cache)', async () => {
     expect(await fillCacheCommand(['AAPL'], env())).toBe(0);
     expect(await fillCacheCommand(['aapl'], env())).toBe(0);
-    const database = await createDatabase({ dataDir });
+    const store = await openStore(parseCommandConfig({ DATA_DIR: dataDir }));
     try {
-      const { items, total } = await createRepositories(database.db).evaluationHistory.list(
-        'AAPL',
-        { limit: 10, offset: 0 },
-      );
+      const { items, total } = await store.repos.evaluationHistory.list('AAPL', {
+        limit: 10,
+        offset: 0,
+      });
       expect(total).toBe(2);
       expect(items.map((i) => [i.trigger, i.scoreChange])).toEqual([
         ['fill-cache', 0],
@@ -71,7 +71,7 @@ describe('svc fill-cache', { timeout: 60_000 }, () => {
       ]);
       expect(items[0]?.filings.length).toBeGreaterThan(0);
     } finally {
-      await database.close();
+      await store.close();
     }
   });
 

@@ -1,7 +1,5 @@
-import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { isListableProvider } from '@svc/fundamentals-client';
-import { createDatabase, createRepositories, migrateToLatest } from '@svc/portfolio-store';
+import { openStore } from '@svc/service';
 import {
   createFundamentalsProvider,
   createQuoteSource,
@@ -10,6 +8,7 @@ import {
   type FillCacheSummary,
   FUNDAMENTALS_PROVIDER_NAMES,
   fillEvaluationCache,
+  isListableProvider,
 } from '@svc/use-cases';
 import { readCliSettings } from './settings.js';
 
@@ -32,8 +31,8 @@ type ProviderName = (typeof FUNDAMENTALS_PROVIDER_NAMES)[number];
  * Exit codes: 0 when at least one ticker was evaluated (or none were asked for), 1 when every
  * ticker failed, 2 for a usage or configuration error.
  *
- * @throws ZodError for an invalid environment variable; FundamentalsError `invalid_config` for a
- *   provider without its setting; StoreError / database errors when the database cannot be opened.
+ * @throws ConfigError for an invalid environment variable; FundamentalsError `invalid_config` for
+ *   a provider without its setting; StoreError / database errors when the database cannot be opened.
  */
 export async function fillCacheCommand(
   argv: readonly string[],
@@ -72,13 +71,9 @@ export async function fillCacheCommand(
     isListableProvider(fundamentals) && values.all ? await fundamentals.listTickers() : positionals;
   process.stderr.write(`fill-cache: ${tickers.length} ticker(s) from the ${provider} provider\n`);
   const { quotes, splitsOf } = createQuoteSource(settings.quotes);
-  const database = await createDatabase({
-    ...(env.DATABASE_URL?.trim() ? { databaseUrl: env.DATABASE_URL.trim() } : {}),
-    dataDir: resolve(env.DATA_DIR?.trim() || './.data'),
-  });
+  const store = await openStore(settings);
   try {
-    await migrateToLatest(database.db);
-    const repos = createRepositories(database.db);
+    const { repos } = store;
     const summary = await fillEvaluationCache({
       tickers,
       evaluate: { fundamentals, quotes, splitsOf, now: () => new Date() },
@@ -92,7 +87,7 @@ export async function fillCacheCommand(
     process.stdout.write(`${formatSummary(summary, provider, seconds, values.json === true)}\n`);
     return summary.evaluated === 0 && tickers.length > 0 ? 1 : 0;
   } finally {
-    await database.close();
+    await store.close();
   }
 }
 

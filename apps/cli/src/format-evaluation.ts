@@ -1,6 +1,6 @@
-import { figureMarks, formatFigureMarks, METRIC_ROWS } from '@svc/fundamentals-client';
 import type { Fundamentals } from '@svc/schemas';
 import type { CompanyEvaluation } from '@svc/use-cases';
+import { figureMarks, formatFigureMarks, METRIC_ROWS } from '@svc/use-cases';
 
 const STATUS_MARK = { pass: 'PASS', warning: 'WARN', fail: 'FAIL' } as const;
 

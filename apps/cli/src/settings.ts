@@ -1,30 +1,10 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { FundamentalsSettings, QuoteSettings } from '@svc/use-cases';
-import { z } from 'zod';
+import { type CommandConfig, parseCommandConfig } from '@svc/service';
 
-const optionalText = z
-  .string()
-  .trim()
-  .transform((value) => (value === '' ? undefined : value))
-  .optional();
-
-/** The environment variables the CLI reads (the service's names, CONTRACT §5). */
-const CliEnv = z.object({
-  FUNDAMENTALS_PROVIDER: z.enum(['sec-edgar', 'snapshot', 'simfin']).optional(),
-  SEC_USER_AGENT: optionalText,
-  FUNDAMENTALS_SNAPSHOT_DIR: optionalText,
-  SIMFIN_DIR: optionalText,
-  QUOTES_PROVIDER: z.enum(['csv', 'none']).optional(),
-  PRICES_DIR: optionalText,
-  SHARED_DATA_DIR: optionalText,
-});
-
-/** Resolved settings plus a note for the user when an offline default was chosen. */
-export interface CliSettings {
-  readonly fundamentals: FundamentalsSettings;
-  readonly quotes: QuoteSettings;
+/** The command configuration plus a note for the user when an offline default was chosen. */
+export interface CliSettings extends CommandConfig {
   readonly notes: string[];
 }
 
@@ -36,47 +16,46 @@ function sharedDataDir(explicit: string | undefined): string | undefined {
   return existsSync(candidate) ? candidate : undefined;
 }
 
+const setting = (env: NodeJS.ProcessEnv, name: string): string | undefined =>
+  env[name]?.trim() || undefined;
+
 /**
- * Reads the CLI settings from the environment, once.
+ * Reads the CLI settings from the environment, once, through the service's parser
+ * (`parseCommandConfig` of `@svc/service`: the same names, defaults and checks as the servers).
  *
  * Without `FUNDAMENTALS_PROVIDER` and `SEC_USER_AGENT`, and with the shared data folder beside the
- * checkout, the CLI works offline: the `snapshot` provider over its companyfacts files and the
- * `csv` quote provider over its price files. Anything set explicitly wins.
+ * checkout (or `SHARED_DATA_DIR`), the CLI works offline: the `snapshot` provider over its
+ * companyfacts files and the `csv` quote provider over its price files. Anything set explicitly
+ * wins.
  *
- * @throws ZodError when a variable has an invalid value.
+ * @throws ConfigError when a variable has an invalid value.
  */
 export function readCliSettings(env: NodeJS.ProcessEnv): CliSettings {
-  const parsed = CliEnv.parse(env);
   const notes: string[] = [];
-  const shared = sharedDataDir(parsed.SHARED_DATA_DIR);
-  let provider = parsed.FUNDAMENTALS_PROVIDER;
-  let snapshotDir = parsed.FUNDAMENTALS_SNAPSHOT_DIR;
-  if (!provider) {
-    if (!parsed.SEC_USER_AGENT && shared) {
-      provider = 'snapshot';
-      snapshotDir ??= join(shared, 'fundamentals/raw/companyfacts');
-      notes.push(`offline: snapshot provider over ${snapshotDir}`);
-    } else {
-      provider = 'sec-edgar';
+  const shared = sharedDataDir(setting(env, 'SHARED_DATA_DIR'));
+  const defaults: Record<string, string> = {};
+  if (shared) {
+    if (!setting(env, 'FUNDAMENTALS_SNAPSHOT_DIR')) {
+      defaults.FUNDAMENTALS_SNAPSHOT_DIR = join(shared, 'fundamentals/raw/companyfacts');
+    }
+    if (!setting(env, 'FUNDAMENTALS_PROVIDER') && !setting(env, 'SEC_USER_AGENT')) {
+      defaults.FUNDAMENTALS_PROVIDER = 'snapshot';
+      notes.push(
+        `offline: snapshot provider over ${setting(env, 'FUNDAMENTALS_SNAPSHOT_DIR') ?? defaults.FUNDAMENTALS_SNAPSHOT_DIR}`,
+      );
+    }
+    if (!setting(env, 'SIMFIN_DIR')) {
+      defaults.SIMFIN_DIR = join(shared, 'fundamentals/raw/simfin_us_annual_2021-04');
+    }
+    if (!setting(env, 'PRICES_DIR')) {
+      defaults.PRICES_DIR = join(shared, 'prices');
+      if (!setting(env, 'QUOTES_PROVIDER'))
+        notes.push(`offline: prices from ${defaults.PRICES_DIR}`);
     }
   }
-  let quoteProvider = parsed.QUOTES_PROVIDER;
-  let pricesDir = parsed.PRICES_DIR;
-  if (!quoteProvider) {
-    pricesDir ??= shared ? join(shared, 'prices') : undefined;
-    quoteProvider = pricesDir ? 'csv' : 'none';
-    if (pricesDir && !parsed.PRICES_DIR) notes.push(`offline: prices from ${pricesDir}`);
+  // a price folder without a named provider: the csv provider over it (the servers' default is none)
+  if (!setting(env, 'QUOTES_PROVIDER') && (defaults.PRICES_DIR || setting(env, 'PRICES_DIR'))) {
+    defaults.QUOTES_PROVIDER = 'csv';
   }
-  return {
-    fundamentals: {
-      provider,
-      secUserAgent: parsed.SEC_USER_AGENT,
-      snapshotDir,
-      simfinDir:
-        parsed.SIMFIN_DIR ??
-        (shared ? join(shared, 'fundamentals/raw/simfin_us_annual_2021-04') : undefined),
-    },
-    quotes: { provider: quoteProvider, pricesDir },
-    notes,
-  };
+  return { ...parseCommandConfig({ ...env, ...defaults }), notes };
 }

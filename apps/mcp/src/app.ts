@@ -7,38 +7,21 @@ import {
 import {
   type AppDeps,
   checkReadiness,
-  createLogger,
-  defaultTokenCrypto,
+  createServer,
   mcpServicesOf,
-  openCredentialMemo,
-  REQUEST_ID_OPTIONS,
   registerIdleConnectionSweep,
   registerInputGuard,
+  registerMethodNotAllowed,
+  registerProblemHandler,
   registerRequestIdEcho,
   registerSharedRateLimit,
+  type ServerOptions,
   toProblem,
 } from '@svc/service';
-import {
-  createPersonalAccessTokens,
-  createTokenActivity,
-  createTokenMemo,
-  PROBLEM_CONTENT_TYPE,
-  problemBody,
-  scheduleActivityPurge,
-} from '@svc/use-cases';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 
-/** Largest JSON-RPC request body accepted (1 MiB), as the API's. */
-export const BODY_LIMIT_BYTES = 1_048_576;
-
-/** Options of {@link buildMcpApp} beyond the runtime's dependencies. */
-export interface McpAppOptions {
-  /**
-   * Fastify logger option; default the service's logger (`createLogger` of `@svc/service`:
-   * `LOG_LEVEL`, `LOG_FORMAT`, credentials redacted), as the API's.
-   */
-  readonly logger?: FastifyServerOptions['logger'];
-}
+/** Options of {@link buildMcpApp}: the logger and extra Fastify server options (`createServer`). */
+export type McpAppOptions = ServerOptions;
 
 /**
  * The MCP server on its own (interface spec 4.5): `POST /api/mcp/user/mcp` (streamable HTTP,
@@ -46,7 +29,8 @@ export interface McpAppOptions {
  * `GET /readyz` for a load balancer; every error is problem+json (JSON-RPC errors inside MCP).
  * Built from the same runtime as the REST app (`openRuntime` of `@svc/service`): the same flows,
  * quotas, shared rate limit and PAT checks, so both can run side by side on one PostgreSQL and a
- * token revoked through the API is refused here at once (the session-change feed).
+ * token revoked through the API is refused here at once (the session-change feed); the account
+ * services (PAT verification with its memo, token activity and its purge) are the runtime's.
  *
  * @example
  * const runtime = await openRuntime(config);
@@ -57,60 +41,19 @@ export async function buildMcpApp(
   deps: AppDeps,
   options: McpAppOptions = {},
 ): Promise<FastifyInstance> {
-  const { config } = deps;
-  const app = Fastify({
-    ...(options.logger === undefined
-      ? { loggerInstance: createLogger(config) }
-      : { logger: options.logger }),
-    ...REQUEST_ID_OPTIONS,
-    bodyLimit: BODY_LIMIT_BYTES,
-    trustProxy: config.trustProxy,
-    requestTimeout: 30_000,
-  }) as unknown as FastifyInstance; // pino's Logger is a FastifyBaseLogger
-
+  const { config, accounts } = deps;
+  const app = createServer(config, options);
   // the API's one mapping: Fastify's own refusals, then every package's errors
-  app.setErrorHandler((error, request, reply) => {
-    const answer = toProblem(error, request.url.split('?')[0]);
-    if (answer.unexpected) request.log.error({ err: error }, 'request failed');
-    return reply
-      .code(answer.status)
-      .headers(answer.headers)
-      .type(PROBLEM_CONTENT_TYPE)
-      .send(answer.body);
-  });
-  app.setNotFoundHandler((request, reply) =>
-    reply
-      .code(404)
-      .type(PROBLEM_CONTENT_TYPE)
-      .send(problemBody('not_found', `No route ${request.method} ${request.url.split('?')[0]}.`)),
-  );
-
+  registerProblemHandler(app, { unexpectedMessage: 'request failed' });
   registerIdleConnectionSweep(app);
   registerRequestIdEcho(app);
+  registerMethodNotAllowed(app);
   registerInputGuard(app);
   await registerSharedRateLimit(app, { counters: deps.counters });
-
-  const memo = openCredentialMemo(deps, createTokenMemo);
-  app.addHook('onClose', async () => memo.close());
-  const tokens = createPersonalAccessTokens({
-    repos: deps.repos,
-    crypto: deps.tokenCrypto ?? defaultTokenCrypto,
-    now: deps.now ?? (() => new Date()),
-    memo: memo.memo,
-  });
   const pat = createPersonalAccessTokenGuard({
-    verify: tokens.authenticate,
+    verify: accounts.tokens.authenticate,
     realm: config.baseUrl,
   });
-  const activity = createTokenActivity({
-    repos: deps.repos,
-    now: deps.now ?? (() => new Date()),
-    retentionDays: config.auditRetentionDays,
-  });
-  const stopPurge = scheduleActivityPurge(activity, {
-    onError: (error) => app.log.warn({ err: error }, 'token activity purge failed'),
-  });
-  app.addHook('onClose', async () => stopPurge());
 
   app.get('/healthz', async () => ({ status: 'ok' as const }));
   app.get('/readyz', (request) => checkReadiness(deps.pendingMigrations, request.log));
@@ -124,7 +67,7 @@ export async function buildMcpApp(
     },
     guard: pat.guard,
     principalOf: pat.principalOf,
-    audit: activity.record,
+    audit: accounts.activity.record,
     baseUrl: config.baseUrl,
     accountUrl: config.accountUrl,
     rateLimitPerMinute: config.rateLimitPerMinute,

@@ -10,8 +10,12 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { createDatabase, type Database } from '@svc/portfolio-store';
-import { type ServerProcess, startServerProcess } from '@svc/service/testing';
+import {
+  createDatabase,
+  type Database,
+  type ServerProcess,
+  startServerProcess,
+} from '@svc/service/testing';
 import { TOKEN_SCOPES } from '@svc/use-cases';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -123,6 +127,18 @@ describe('the standalone MCP server beside the API, on one PostgreSQL', () => {
     expect(refused.headers.get('content-type')).toContain('application/problem+json');
     expect(refused.headers.get('www-authenticate')).toMatch(/^Bearer realm=/);
     expect(((await refused.json()) as { code: string }).code).toBe('unauthorized');
+  });
+
+  it('answers unknown routes 404 and unsupported methods 405 with Allow, as problem+json', async () => {
+    const missing = await fetch(`${mcp.url}/nowhere`);
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get('content-type')).toContain('application/problem+json');
+    expect(missing.headers.get('x-request-id')).toBeTruthy();
+    expect(((await missing.json()) as { code: string }).code).toBe('not_found');
+    const wrong = await fetch(`${mcp.url}/healthz`, { method: 'DELETE' });
+    expect(wrong.status).toBe(405);
+    expect(wrong.headers.get('allow')).toBe('GET, HEAD');
+    expect(((await wrong.json()) as { code: string }).code).toBe('method_not_allowed');
   });
 
   it('answers the official client: every tool listed, a read, and a readable failure', async () => {

@@ -19,6 +19,7 @@ import type {
   SessionChangeFeed,
   TokenCrypto,
 } from '@svc/use-cases';
+import type { AccountServices } from './accounts.js';
 import type { AiFlows } from './advisor/flows.js';
 import type { AppConfig } from './config.js';
 import type { ServiceMetrics } from './metrics/service-metrics.js';
@@ -36,10 +37,20 @@ export interface PortfolioFlows {
 }
 
 /**
- * Everything the app is built from, created once by the caller (`server.ts` or a test). Each
- * resource adds its flows here as one field (`moat`, …), created by its own factory.
+ * Everything the servers are built from, created once by the composition root (`openRuntime`)
+ * or a test. Each resource adds its flows here as one field (`moat`, …), created by its own
+ * factory; the account services are built last, from the others (`createAccountServices`).
  */
-export interface AppDeps {
+export interface AppDeps extends AccountInputs {
+  /**
+   * Sessions, personal access tokens (their memo and `authenticate`, the PAT guard's verify),
+   * token activity and its purge, the signer and the OIDC client (`createAccountServices`).
+   */
+  readonly accounts: AccountServices;
+}
+
+/** What the account services are built from: everything of {@link AppDeps} but the accounts. */
+export interface AccountInputs {
   readonly config: AppConfig;
   /** User, session and token repositories (`createRepositories(db)` of `@svc/portfolio-store`). */
   readonly repos: AccountRepositories;

@@ -1,5 +1,12 @@
-// The service composed once, for the REST app (apps/api) and the standalone MCP server (apps/mcp):
-// the configuration from the environment and the runtime built from it.
+// The service composed once, for the REST app (apps/api), the standalone MCP server (apps/mcp)
+// and the command line (apps/cli): the configuration from the environment, the runtime built from
+// it (every flow and the account services), the Fastify bootstrap both servers share, and the
+// store the command line tools open.
+export {
+  type AccountServices,
+  type AccountServicesOptions,
+  createAccountServices,
+} from './accounts.js';
 export {
   type AiFlows,
   type AiFlowsOptions,
@@ -8,6 +15,13 @@ export {
   type ModelEndpoints,
   PLACEHOLDER_API_KEY,
 } from './advisor/flows.js';
+export {
+  COMMAND_ENV_KEYS,
+  type CommandConfig,
+  openStore,
+  parseCommandConfig,
+  type Store,
+} from './commands.js';
 export {
   type AppConfig,
   type BaseConfig,
@@ -28,6 +42,7 @@ export {
 } from './config.js';
 export { type OpenedCredentialMemo, openCredentialMemo } from './credential-memo.js';
 export {
+  type AccountInputs,
   type AppDeps,
   type CounterFactory,
   defaultPasswords,
@@ -53,8 +68,24 @@ export {
   requestIdOf,
 } from './http/logging.js';
 export { toProblem } from './http/problem.js';
+export {
+  clientErrorHandler,
+  frameworkErrorHandler,
+  type ProblemHandlerOptions,
+  registerMethodNotAllowed,
+  registerProblemHandler,
+} from './http/problem-handler.js';
 export { registerSharedRateLimit } from './http/rate-limit.js';
 export { mapperAnswers } from './http/serializers.js';
+export {
+  BODY_LIMIT_BYTES,
+  createServer,
+  MAX_HEADER_BYTES,
+  MAX_PARAM_LENGTH,
+  SERVER_TIMEOUTS,
+  type ServerOptions,
+  serverTimeouts,
+} from './http/server.js';
 export {
   createServiceMetrics,
   errorCode,
@@ -73,3 +104,4 @@ export {
   type MoatServicesOptions,
 } from './moat/services.js';
 export { createPortfolioFlows, openFxProvider, openRuntime, type Runtime } from './runtime.js';
+export { type StartContext, type StartOptions, startServer } from './start.js';

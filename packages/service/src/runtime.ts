@@ -12,6 +12,7 @@ import {
   createSharedCounter,
   migrateToLatest,
   pendingMigrations,
+  type SharedCounterOptions,
 } from '@svc/portfolio-store';
 import { createQuotaService } from '@svc/quota';
 import {
@@ -23,6 +24,7 @@ import {
   loadIsinTable,
   openSessionChangeFeed,
 } from '@svc/use-cases';
+import { createAccountServices } from './accounts.js';
 import { createAiFlows } from './advisor/flows.js';
 import type { AppConfig, ConfigLogger } from './config.js';
 import type { AppDeps, PortfolioFlows } from './deps.js';
@@ -44,7 +46,9 @@ export interface Runtime {
  * fundamentals provider, the quote source, the moat flows (evaluation, screener, reports), the FX
  * provider ({@link openFxProvider}), the portfolio and quote flows, the AI flows (narrative,
  * advisor, proposals) with the `openai` client built once (`createAiFlows`), the shared counters
- * (login throttle, request limit) and, on PostgreSQL, the feed of ended sessions.
+ * (login throttle, request limit), on PostgreSQL the feed of ended sessions, and last the account
+ * services (`createAccountServices`: auth, sessions, personal access tokens with their memo, token
+ * activity and its hourly purge), which both servers take from here rather than build.
  *
  * A fundamentals provider that cannot be created (e.g. `sec-edgar` without `SEC_USER_AGENT`)
  * does not stop the start: `logger.warn` says why, and `GET /api/stock-evaluation` answers 503
@@ -138,21 +142,29 @@ export async function openRuntime(
           ),
         )
       : undefined;
+  const inputs = {
+    config,
+    repos,
+    quotas,
+    moat,
+    metrics,
+    counters: (options: SharedCounterOptions) => createSharedCounter(database, options),
+    ...(sessions ? { sessionChanges: sessions.feed } : {}),
+    portfolio,
+    ai,
+    pendingMigrations: () => pendingMigrations(database.db),
+  };
+  const accounts = createAccountServices(inputs, {
+    onPurgeError: (error) =>
+      logger.warn(
+        `token activity purge failed: ${error instanceof Error ? error.message : String(error)}`,
+      ),
+  });
   return {
-    deps: {
-      config,
-      repos,
-      quotas,
-      moat,
-      metrics,
-      counters: (options) => createSharedCounter(database, options),
-      ...(sessions ? { sessionChanges: sessions.feed } : {}),
-      portfolio,
-      ai,
-      pendingMigrations: () => pendingMigrations(database.db),
-    },
+    deps: { ...inputs, accounts },
     dialect: database.dialect,
     async close() {
+      accounts.close();
       await sessions?.close();
       await database.close();
     },

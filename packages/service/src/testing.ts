@@ -86,3 +86,31 @@ export async function startServerProcess(options: {
     },
   };
 }
+
+// The test kits of the packages the service is composed of, re-exported so that the apps' tests
+// import only `@svc/service/testing` (besides the four packages apps may use): fake model
+// endpoints and scripted turns (`@svc/advisor/testing`), test databases and throw-away PostgreSQL
+// clusters (`@svc/portfolio-store/testing`), and the real providers and stores the tests build
+// their own dependencies from.
+export * from '@svc/advisor/testing';
+export {
+  createSecEdgarProvider,
+  createSnapshotProvider,
+  type FundamentalsProvider,
+} from '@svc/fundamentals-client';
+export { createEcbFileFxProvider, MarketDataError, type QuoteProvider } from '@svc/market-data';
+export { PortfolioError } from '@svc/portfolio';
+export {
+  type CachedEvaluation,
+  createDatabase,
+  createRepositories,
+  createSharedCounter,
+  type Database,
+  MIGRATIONS,
+  migrateToLatest,
+  pendingMigrations,
+  type SharedCounterOptions,
+  staticMigrationProvider,
+} from '@svc/portfolio-store';
+export * from '@svc/portfolio-store/testing';
+export { createQuotaService } from '@svc/quota';

@@ -42,6 +42,7 @@ export {
   NarrativeRequest,
   PROPOSAL_TTL_MS,
 } from './advisor/schemas.js';
+export * from './domain.js';
 export {
   type FieldProblem,
   UseCaseError,

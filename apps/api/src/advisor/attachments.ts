@@ -1,4 +1,4 @@
-import type { Attachment } from '@svc/advisor';
+import type { Attachment } from '@svc/use-cases';
 import type { FastifyRequest } from 'fastify';
 import { extractText } from 'unpdf';
 import { ApiError } from '../problem.js';

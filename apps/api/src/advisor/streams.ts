@@ -1,4 +1,4 @@
-import type { AdvisorFrame, NarrativeEvent } from '@svc/advisor';
+import type { AdvisorFrame, NarrativeEvent } from '@svc/use-cases';
 import { PROBLEM_CODES, type ProblemCode, problemBody, toProblem } from '../problem.js';
 import type { EventStream, ShutdownEvent } from './event-stream.js';
 

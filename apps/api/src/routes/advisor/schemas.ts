@@ -1,5 +1,4 @@
-import { AdvisorFrameSchema, GroundingReportSchema } from '@svc/advisor';
-import { AdvisorChatRequest } from '@svc/use-cases';
+import { AdvisorChatRequest, AdvisorFrameSchema, GroundingReportSchema } from '@svc/use-cases';
 import { z } from 'zod';
 import { ProblemDetails } from '../../problem.js';
 

@@ -1,7 +1,7 @@
 import multipart from '@fastify/multipart';
 import type { SwaggerTransform } from '@fastify/swagger';
-import type { AdvisorFrame } from '@svc/advisor';
 import type { AiFlows } from '@svc/service';
+import type { AdvisorFrame } from '@svc/use-cases';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import {

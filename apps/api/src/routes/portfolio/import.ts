@@ -1,8 +1,12 @@
 import multipart from '@fastify/multipart';
 import type { SwaggerTransform } from '@fastify/swagger';
-import { DEFAULT_IMPORT_LIMITS, decodeBrokerFile } from '@svc/portfolio';
 import { badText } from '@svc/service';
-import { ImportResult, type PortfolioService } from '@svc/use-cases';
+import {
+  DEFAULT_IMPORT_LIMITS,
+  decodeBrokerFile,
+  ImportResult,
+  type PortfolioService,
+} from '@svc/use-cases';
 import type { FastifyRequest } from 'fastify';
 import { type FastifyPluginAsyncZod, jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { z } from 'zod';

@@ -1,17 +1,15 @@
+import { mapperAnswers } from '@svc/service';
 import {
   CashPosition,
   type ColumnMapping,
+  CreatePortfolioInput,
   Holding,
   NewTransaction,
   Portfolio,
-  Transaction,
-} from '@svc/portfolio';
-import { mapperAnswers } from '@svc/service';
-import {
-  CreatePortfolioInput,
   type PortfolioService,
   RenamePortfolioInput,
   RevaluationResult,
+  Transaction,
   TransactionPage,
 } from '@svc/use-cases';
 import { type FastifyPluginAsyncZod, serializerCompiler } from 'fastify-type-provider-zod';

@@ -1,6 +1,10 @@
-import { BROKER_FORMATS, ColumnMapping } from '@svc/portfolio';
 import { PortfolioId } from '@svc/schemas';
-import { BrokerImportOptions, TransactionListQuery } from '@svc/use-cases';
+import {
+  BROKER_FORMATS,
+  BrokerImportOptions,
+  ColumnMapping,
+  TransactionListQuery,
+} from '@svc/use-cases';
 import { z } from 'zod';
 
 /** Path parameters of the routes under `/api/portfolios/{id}`. */

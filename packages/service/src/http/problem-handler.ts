@@ -1,8 +1,9 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
+import { PROBLEM_CONTENT_TYPE, problemBody } from '@svc/schemas';
+import { UseCaseError } from '@svc/use-cases';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { SESSION_CHALLENGE } from '../../openapi.js';
-import { ApiError, PROBLEM_CONTENT_TYPE, problemBody, toProblem } from '../../problem.js';
+import { toProblem } from './problem.js';
 
 const pathOf = (url: string): string => url.split('?')[0] ?? url;
 
@@ -12,35 +13,56 @@ const ROUTE_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS
 /** Seconds a client is asked to wait before retrying a request refused during shutdown. */
 const SHUTDOWN_RETRY_AFTER_SECONDS = 1;
 
+/** Options of {@link registerProblemHandler}. */
+export interface ProblemHandlerOptions {
+  /**
+   * `WWW-Authenticate` of a 401 that set none itself (the REST app's session challenge); unset,
+   * 401 answers carry only what their guard set (the PAT guard's `Bearer`).
+   */
+  readonly challenge?: string;
+  /** Log line of an unexpected error; default `unexpected error`. */
+  readonly unexpectedMessage?: string;
+}
+
 /**
- * The one place errors become HTTP answers: every thrown error and every unknown route is
- * answered as problem+json ({@link toProblem}); every 401 carries `WWW-Authenticate`
- * (`SESSION_CHALLENGE` unless the answer set its own); unexpected errors are logged with their
+ * The one place errors become HTTP answers, for both servers: every thrown error and every unknown
+ * route is answered as problem+json ({@link toProblem}); every 401 carries `WWW-Authenticate`
+ * (`options.challenge` unless the answer set its own); unexpected errors are logged with their
  * stack, which never reaches the client. Requests that arrive once the server is closing (on a
  * keep-alive connection) answer 503 `upstream_unavailable` with `Retry-After` and
  * `Connection: close`, so a load balancer sends them elsewhere; requests already in flight finish.
  * Fastify's own early errors are answered by {@link frameworkErrorHandler} and
  * {@link clientErrorHandler}, passed to the Fastify factory.
  */
-export function registerProblemHandler(app: FastifyInstance): void {
+export function registerProblemHandler(
+  app: FastifyInstance,
+  options: ProblemHandlerOptions = {},
+): void {
+  const { challenge } = options;
   app.setErrorHandler((error, request, reply) => {
     const answer = toProblem(error, pathOf(request.url));
-    if (answer.unexpected) request.log.error({ err: error }, 'unexpected error');
+    if (answer.unexpected)
+      request.log.error({ err: error }, options.unexpectedMessage ?? 'unexpected error');
     else if (answer.status >= 500) request.log.warn({ err: error }, 'upstream error');
     reply.code(answer.status).headers(answer.headers).type(PROBLEM_CONTENT_TYPE);
     return reply.send(answer.body);
   });
 
   app.setNotFoundHandler((request, reply) => {
-    const error = new ApiError('not_found', `No route ${request.method} ${pathOf(request.url)}.`);
+    const error = new UseCaseError(
+      'not_found',
+      `No route ${request.method} ${pathOf(request.url)}.`,
+    );
     const answer = toProblem(error, pathOf(request.url));
     return reply.code(answer.status).type(PROBLEM_CONTENT_TYPE).send(answer.body);
   });
-  app.addHook('onSend', async (_request, reply) => {
-    if (reply.statusCode === 401 && !reply.hasHeader('www-authenticate')) {
-      reply.header('www-authenticate', SESSION_CHALLENGE);
-    }
-  });
+  if (challenge !== undefined) {
+    app.addHook('onSend', async (_request, reply) => {
+      if (reply.statusCode === 401 && !reply.hasHeader('www-authenticate')) {
+        reply.header('www-authenticate', challenge);
+      }
+    });
+  }
 
   let closing = false;
   app.addHook('preClose', async () => {
@@ -48,7 +70,7 @@ export function registerProblemHandler(app: FastifyInstance): void {
   });
   app.addHook('onRequest', async () => {
     if (!closing) return;
-    throw new ApiError('upstream_unavailable', 'The server is shutting down; try again.', {
+    throw new UseCaseError('upstream_unavailable', 'The server is shutting down; try again.', {
       retryAfterSeconds: SHUTDOWN_RETRY_AFTER_SECONDS,
       headers: { connection: 'close' },
     });
@@ -67,7 +89,7 @@ export function registerMethodNotAllowed(app: FastifyInstance): void {
     const path = pathOf(request.url);
     const allowed = ROUTE_METHODS.filter((method) => app.findRoute({ method, url: path }) !== null);
     if (allowed.length === 0) return;
-    throw new ApiError('method_not_allowed', `${request.method} is not a method of ${path}.`, {
+    throw new UseCaseError('method_not_allowed', `${request.method} is not a method of ${path}.`, {
       headers: { allow: allowed.join(', ') },
     });
   });

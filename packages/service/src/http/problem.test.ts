@@ -2,14 +2,15 @@ import { FundamentalsError } from '@svc/fundamentals-client';
 import { MoatScoringError } from '@svc/moat-scoring';
 import { StoreError } from '@svc/portfolio-store';
 import { QuotaError } from '@svc/quota';
+import { PROBLEM_CODES, PROBLEMS } from '@svc/schemas';
 import { UseCaseError } from '@svc/use-cases';
 import { describe, expect, it } from 'vitest';
-import { ApiError, PROBLEM_CODES, PROBLEMS, toProblem } from './problem.js';
+import { toProblem } from './problem.js';
 
 describe('toProblem', () => {
-  it('keeps the code, status and extras of an ApiError', () => {
+  it('keeps the code, status and extras of a UseCaseError', () => {
     const answer = toProblem(
-      new ApiError('rate_limited', 'slow down', { retryAfterSeconds: 12.2 }),
+      new UseCaseError('rate_limited', 'slow down', { retryAfterSeconds: 12.2 }),
       '/x',
     );
     expect(answer.status).toBe(429);

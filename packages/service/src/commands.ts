@@ -1,0 +1,106 @@
+import {
+  createDatabase,
+  createRepositories,
+  migrateToLatest,
+  type Repositories,
+} from '@svc/portfolio-store';
+import { createQuotaService, type QuotaService } from '@svc/quota';
+import { type BaseConfig, parseConfig } from './config.js';
+
+/**
+ * The variables the command line tools read (`svc`, `svc-migrate`, `svc-admin`): the database,
+ * the providers and the quota limits, with the server's names, defaults and checks. Variables of
+ * the servers only (PORT, OPENAI_*, …) are not read, so a bad one does not stop a command.
+ */
+export const COMMAND_ENV_KEYS = [
+  'DATABASE_URL',
+  'DATABASE_POOL_MAX',
+  'DATABASE_CONNECT_TIMEOUT_MS',
+  'DATABASE_STATEMENT_TIMEOUT_MS',
+  'DATA_DIR',
+  'FUNDAMENTALS_PROVIDER',
+  'SEC_USER_AGENT',
+  'FUNDAMENTALS_SNAPSHOT_DIR',
+  'SIMFIN_DIR',
+  'QUOTES_PROVIDER',
+  'PRICES_DIR',
+  'QUOTES_API_URL',
+  'QUOTES_API_KEY',
+  'QUOTA_LIMITS',
+] as const;
+
+/** The configuration of a command line tool: the subset of {@link BaseConfig} it uses. */
+export type CommandConfig = Pick<
+  BaseConfig,
+  'databaseUrl' | 'databasePool' | 'dataDir' | 'fundamentals' | 'quotes' | 'quotaLimits'
+>;
+
+/**
+ * Validates the command line tools' variables ({@link COMMAND_ENV_KEYS}) with the service's own
+ * parser (`parseConfig`), so the CLI and the servers agree on names, defaults (`DATA_DIR`
+ * `./.data`, made absolute) and checks (`FUNDAMENTALS_PROVIDER=snapshot` needs
+ * `FUNDAMENTALS_SNAPSHOT_DIR`, …).
+ *
+ * @throws {ConfigError} listing every invalid variable.
+ * @example
+ * const config = parseCommandConfig(process.env);
+ */
+export function parseCommandConfig(env: Record<string, string | undefined>): CommandConfig {
+  const picked = Object.fromEntries(COMMAND_ENV_KEYS.map((key) => [key, env[key]]));
+  const config = parseConfig(picked);
+  return {
+    databaseUrl: config.databaseUrl,
+    databasePool: config.databasePool,
+    dataDir: config.dataDir,
+    fundamentals: config.fundamentals,
+    quotes: config.quotes,
+    quotaLimits: config.quotaLimits,
+  };
+}
+
+/** The service's database opened by a command line tool ({@link openStore}). */
+export interface Store {
+  /** `postgres` (DATABASE_URL) or the embedded `pglite` under `DATA_DIR`. */
+  readonly dialect: 'postgres' | 'pglite';
+  /** The migrations this opening applied (empty when the schema was current). */
+  readonly applied: readonly string[];
+  /** The schema the migrations ran in. */
+  readonly schema: string;
+  /** The store's repositories (users, evaluation cache and history, …). */
+  readonly repos: Repositories;
+  /** Quota usage and resets, with the configured `QUOTA_LIMITS`. */
+  readonly quotas: QuotaService;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the database of `config` (PostgreSQL with `databaseUrl`, else PGlite in `dataDir`),
+ * migrates it to the latest schema, and gives its repositories and quota service.
+ *
+ * @throws StoreError `locked` when a server holds the embedded database, or whatever the database
+ *   raises when it cannot be opened or migrated (the database is closed again).
+ * @example
+ * const store = await openStore(parseCommandConfig(process.env));
+ * try { await store.repos.users.findByEmail(email); } finally { await store.close(); }
+ */
+export async function openStore(config: CommandConfig): Promise<Store> {
+  const database = await createDatabase({
+    ...(config.databaseUrl ? { databaseUrl: config.databaseUrl } : {}),
+    dataDir: config.dataDir,
+    pool: config.databasePool,
+  });
+  try {
+    const { applied, schema } = await migrateToLatest(database.db);
+    return {
+      dialect: database.dialect,
+      applied,
+      schema,
+      repos: createRepositories(database.db),
+      quotas: createQuotaService({ db: database.db, limits: config.quotaLimits }),
+      close: () => database.close(),
+    };
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+}
