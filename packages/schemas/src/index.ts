@@ -19,6 +19,7 @@ export {
   type MetricKey,
   Provenance,
 } from './fundamentals.js';
+export { numberFromText } from './numbers.js';
 export {
   CRITERION_KEYS,
   CRITERION_MAX_SCORE,

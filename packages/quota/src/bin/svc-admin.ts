@@ -11,10 +11,9 @@ import {
   createDatabase,
   createRepositories,
   migrateToLatest,
-  type Plan,
   type User,
 } from '@svc/portfolio-store';
-import { isQuotaName, PLANS } from '../limits.js';
+import { isPlan, isQuotaName } from '../limits.js';
 import { createQuotaService, type QuotaService } from '../quota-service.js';
 
 const USAGE = `usage:
@@ -34,8 +33,8 @@ type Command = (ctx: {
 const COMMANDS: Record<string, Command> = {
   async 'set-plan'({ user, args, repos }) {
     const plan = args[0];
-    if (!plan || !(PLANS as readonly string[]).includes(plan)) throw new UsageError(USAGE);
-    const updated = await repos.users.setPlan(user.id, plan as Plan);
+    if (!plan || !isPlan(plan)) throw new UsageError(USAGE);
+    const updated = await repos.users.setPlan(user.id, plan);
     return `${updated.email}: plan ${updated.plan}`;
   },
   async usage({ user, quotas }) {

@@ -7,7 +7,7 @@ import {
   Holding,
   Transaction,
 } from '@svc/portfolio';
-import { PortfolioId } from '@svc/schemas';
+import { numberFromText, PortfolioId } from '@svc/schemas';
 import { z } from 'zod';
 
 /** Longest portfolio name, characters (the store and `Portfolio` schema allow 200). */
@@ -53,12 +53,7 @@ export const TransactionListQuery = z
     to: Instant.optional().describe(
       'Executed at or before: a day (through its 24:00 UTC) or a date-time; not before `from` (400 otherwise)',
     ),
-    limit: z.coerce
-      .number()
-      .int()
-      .min(1)
-      .max(100)
-      .default(50)
+    limit: numberFromText(z.number().int().min(1).max(100).default(50))
       .describe('Page size, 1–100, default 50'),
     cursor: z
       .string()
