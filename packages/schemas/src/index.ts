@@ -19,7 +19,6 @@ export {
   type MetricKey,
   Provenance,
 } from './fundamentals.js';
-export { numberFromText } from './numbers.js';
 export {
   CRITERION_KEYS,
   CRITERION_MAX_SCORE,
@@ -32,6 +31,7 @@ export {
   VERDICT_LABELS,
   Verdict,
 } from './moat-evaluation.js';
+export { numberFromText } from './numbers.js';
 export {
   codeForStatus,
   FieldError,

@@ -11,8 +11,9 @@ export const HISTORY_MAX_LIMIT = 100;
 export const EvaluationHistoryQuery = z.object({
   symbol: TickerSymbol,
   page: numberFromText(z.number().int().min(1).default(1)).describe('1-based page, default 1'),
-  limit: numberFromText(z.number().int().min(1).max(HISTORY_MAX_LIMIT).default(20))
-    .describe('Items per page, 1–100, default 20'),
+  limit: numberFromText(z.number().int().min(1).max(HISTORY_MAX_LIMIT).default(20)).describe(
+    'Items per page, 1–100, default 20',
+  ),
 });
 export type EvaluationHistoryQuery = z.infer<typeof EvaluationHistoryQuery>;
 

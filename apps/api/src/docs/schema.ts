@@ -44,7 +44,9 @@ export const DocsContent = z
       .optional()
       .describe('Server-sent event frames, as sent on the wire'),
     errors: z
-      .array(z.object({ code: z.enum(PROBLEM_CODES), status: z.number().int(), meaning: z.string() }))
+      .array(
+        z.object({ code: z.enum(PROBLEM_CODES), status: z.number().int(), meaning: z.string() }),
+      )
       .optional()
       .describe('Problem codes'),
     quotas: z

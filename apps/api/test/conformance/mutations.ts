@@ -53,7 +53,8 @@ export function editsOf(schema: Schema, value: unknown, mode: 'invalid' | 'edges
   const edits: Edit[] = [];
   const walk = (s: Schema, v: unknown, path: Path, depth: number): void => {
     if (depth > 6) return;
-    const leaf = mode === 'invalid' ? [...invalidValuesFor(s), ...pastEdgesFor(s)] : edgeValuesFor(s);
+    const leaf =
+      mode === 'invalid' ? [...invalidValuesFor(s), ...pastEdgesFor(s)] : edgeValuesFor(s);
     for (const candidate of leaf) edits.push({ path, value: candidate });
     if (s.type === 'object' && typeof v === 'object' && v !== null && !Array.isArray(v)) {
       const record = v as Record<string, unknown>;
