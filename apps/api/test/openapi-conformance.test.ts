@@ -272,6 +272,11 @@ describe('the API against its OpenAPI document (schema-driven property test)', (
         );
       }
     }
+    for (const path of ['/api/advisor/chat', '/api/portfolio/ai-chat']) {
+      const form = doc.paths[path]?.post?.requestBody?.content?.['multipart/form-data']?.schema;
+      expect(form?.required, path).toEqual(['payload']);
+      expect(form?.additionalProperties, `${path}: unknown parts are refused`).toBe(false);
+    }
     const register = op('POST', '/api/auth/register');
     for (const email of ['x@example-.com', `x@${'a'.repeat(64)}.com`]) {
       expect(register.validBody({ email, password: 'correct horse' }), email).toBe(false);
