@@ -71,7 +71,7 @@ interface HeaderObject {
  * error response of the document by {@link withErrorHeaders} (the zod transform keeps no response
  * headers).
  */
-export const ERROR_HEADERS: Readonly<Record<number, Readonly<Record<string, HeaderObject>>>> = {
+const ERROR_HEADERS: Readonly<Record<number, Readonly<Record<string, HeaderObject>>>> = {
   401: {
     'WWW-Authenticate': {
       description: `The challenge: \`${SESSION_CHALLENGE}\` for a session route, \`Bearer\` for the MCP endpoint`,

@@ -287,7 +287,9 @@ describe('the API against its OpenAPI document (schema-driven property test)', (
     for (const path of Object.keys(doc.paths)) {
       const url = path.replaceAll(/\{\w+\}/g, '00000000-0000-4000-8000-000000000000');
       const documented = Object.keys(doc.paths[path] ?? {}).map((m) => m.toUpperCase());
-      for (const method of ['PUT', 'PATCH', 'QUERY'].filter((m) => !documented.includes(m))) {
+      for (const method of ['PUT', 'PATCH', 'DELETE', 'POST', 'QUERY', 'TRACE'].filter(
+        (m) => !documented.includes(m),
+      )) {
         const res = await ctx.app.inject({
           method: method as InjectOptions['method'],
           url,
