@@ -19,6 +19,8 @@ import { createTestContext, ORIGIN, registerUser, type TestContext } from './hel
  * valid arguments per tool for a deep local run.
  */
 const RUNS = process.env.MCP_CONFORMANCE_RUNS ? Number(process.env.MCP_CONFORMANCE_RUNS) : 6;
+/** The first seed of the draws (`FC_SEED` moves it; fixed otherwise, so a failure reproduces). */
+const FIRST_SEED = process.env.FC_SEED ? Number(process.env.FC_SEED) * 1_000 : 0;
 const SLOW_HOOK_MS = 180_000;
 
 /** Tools whose documented rules go beyond their JSON Schema (stated in their descriptions). */
@@ -27,6 +29,8 @@ const SEMANTIC: Readonly<Record<string, string>> = {
   // The rule belongs in the inputSchema (anyOf required symbol | evaluation), as the REST body of
   // a saved report states it; the tool's schema is the tool catalogue's.
   generateMoatNarrative: '`symbol` or `evaluation` is required',
+  getPortfolioPerformance:
+    'a custom period needs `from`; `from` not after `to`, `to` not after today',
 };
 
 const addFormats = addFormatsPlugin as unknown as (ajv: Ajv2020) => void;
@@ -179,7 +183,7 @@ describe('the MCP tools against their inputSchemas (schema-driven property test)
 
   it('never refuses generated valid arguments as invalid', async () => {
     await eachTool(async (tool) => {
-      for (let seed = 0; seed < RUNS; seed++) {
+      for (let seed = FIRST_SEED; seed < FIRST_SEED + RUNS; seed++) {
         const args = validArguments(tool, seed);
         if (args === undefined) continue;
         const answer = await call(tool, args);
