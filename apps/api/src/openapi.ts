@@ -33,7 +33,10 @@ export const API_DESCRIPTION = [
   '429 answers carry `Retry-After` in seconds. A 401 carries',
   `\`WWW-Authenticate: ${SESSION_CHALLENGE}\`. A documented path asked with a method it does`,
   'not have answers 405 `method_not_allowed` with `Allow`. Streams (`text/event-stream`) are',
-  'documented on their routes and under `/api/docs`.',
+  'documented on their routes and under `/api/docs`. String lengths (`minLength`, `maxLength`)',
+  'count Unicode code points, as JSON Schema does (an emoji is one). Text anywhere in a request',
+  '(a JSON string or key, a query or path value, an uploaded file) that holds U+0000 or an',
+  'unpaired UTF-16 surrogate answers 400 `validation_failed`: the database cannot store it.',
 ].join('\n');
 
 /** OpenAPI security scheme objects. */

@@ -55,6 +55,44 @@ const STATUS_NOTES: Readonly<Record<number, string>> = {
   401: `The answer carries \`WWW-Authenticate: ${SESSION_CHALLENGE}\`.`,
 };
 
+/** An OpenAPI header object (response headers of an error status). */
+interface HeaderObject {
+  readonly description: string;
+  readonly required: boolean;
+  readonly schema: { readonly type: 'string' | 'integer'; readonly minimum?: number };
+}
+
+/**
+ * The headers an error answer of a status carries, as OpenAPI header objects: `WWW-Authenticate`
+ * on every 401 (RFC 9110 §11.6.1), `Retry-After` (seconds) on every 429; a 503 carries it when the
+ * service knows when to come back (a draining process, an unavailable database). Laid over every
+ * error response of the document by {@link withErrorHeaders} (the zod transform keeps no response
+ * headers).
+ */
+const ERROR_HEADERS: Readonly<Record<number, Readonly<Record<string, HeaderObject>>>> = {
+  401: {
+    'WWW-Authenticate': {
+      description: `The challenge: \`${SESSION_CHALLENGE}\` for a session route, \`Bearer\` for the MCP endpoint`,
+      required: true,
+      schema: { type: 'string' },
+    },
+  },
+  429: {
+    'Retry-After': {
+      description: 'Seconds until a retry can succeed',
+      required: true,
+      schema: { type: 'integer', minimum: 1 },
+    },
+  },
+  503: {
+    'Retry-After': {
+      description: 'Seconds until a retry may succeed, when known',
+      required: false,
+      schema: { type: 'integer', minimum: 1 },
+    },
+  },
+};
+
 /** An OpenAPI response object whose body is {@link ProblemDetails} as application/problem+json. */
 export interface ProblemResponse {
   readonly description: string;
@@ -83,6 +121,40 @@ export function errorResponses<S extends ErrorStatus>(
     };
   }
   return out as Record<S | 400 | 500 | 503, ProblemResponse>;
+}
+
+type Operations = Record<string, { responses?: Record<string, object> } | undefined>;
+
+/**
+ * `document` with {@link ERROR_HEADERS} declared on each error response of each operation (a
+ * copy; for `@fastify/swagger`'s `transformObject`, after the zod transform).
+ */
+export function withErrorHeaders<D extends { paths?: object }>(document: D): D {
+  const withHeaders = (status: string, response: object) => {
+    const headers = ERROR_HEADERS[Number(status)];
+    return [status, headers === undefined ? response : { ...response, headers }];
+  };
+  const paths = Object.entries((document.paths ?? {}) as Record<string, Operations>).map(
+    ([path, item]) => [
+      path,
+      Object.fromEntries(
+        Object.entries(item).map(([method, operation]) => [
+          method,
+          operation?.responses === undefined
+            ? operation
+            : {
+                ...operation,
+                responses: Object.fromEntries(
+                  Object.entries(operation.responses).map(([status, response]) =>
+                    withHeaders(status, response),
+                  ),
+                ),
+              },
+        ]),
+      ),
+    ],
+  );
+  return { ...document, paths: Object.fromEntries(paths) };
 }
 
 /** The one mapping from anything thrown to problem+json, shared with the MCP server. */

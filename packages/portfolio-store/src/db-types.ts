@@ -1,3 +1,4 @@
+import type { Plan } from '@svc/schemas';
 import type { ColumnType, Generated, JSONColumnType } from 'kysely';
 
 /**
@@ -18,8 +19,8 @@ export type Numeric = ColumnType<string, string, string>;
 /** A `date` column, read and written as `YYYY-MM-DD` (the store installs a string parser). */
 export type DateColumn = ColumnType<string, string, string>;
 
-/** Subscription plans of a user (CONTRACT §3). */
-export type Plan = 'free' | 'pro';
+/** Subscription plans of a user (CONTRACT §3): the one `Plan` of `@svc/schemas`. */
+export type { Plan };
 
 /** Transaction types (CONTRACT §4). */
 export type TransactionType =

@@ -4,7 +4,7 @@ import type { QuotaDenied } from './quota-service.js';
  * Codes of {@link QuotaError}:
  * - `quota_exceeded`: a consumption was refused; `denied` carries the limit, usage and reset
  *   instant (the app maps it to a 429 problem with `Retry-After` and the quota, CONTRACT §1).
- * - `unknown_quota`: a quota name outside `QUOTA_NAMES`.
+ * - `unknown_quota`: a quota name outside `QUOTA_NAMES` of `@svc/schemas`.
  * - `invalid_units`: units that are not a positive integer.
  * - `invalid_limits`: a limit configuration that is not a non-negative integer per plan and quota.
  */

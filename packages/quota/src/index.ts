@@ -1,14 +1,12 @@
 export { QuotaError, type QuotaErrorCode } from './errors.js';
 export {
   DEFAULT_QUOTA_LIMITS,
+  isPlan,
   isQuotaName,
-  PLANS,
-  QUOTA_NAMES,
   type QuotaLimit,
   type QuotaLimitOverrides,
   QuotaLimitOverridesSchema,
   type QuotaLimits,
-  type QuotaName,
   type QuotaPeriod,
   resolveQuotaLimits,
 } from './limits.js';
@@ -23,6 +21,5 @@ export {
   type QuotaReservation,
   type QuotaService,
   type QuotaServiceOptions,
-  type QuotaUsage,
   quotaExceeded,
 } from './quota-service.js';

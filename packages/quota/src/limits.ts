@@ -1,14 +1,6 @@
-import type { Plan } from '@svc/portfolio-store';
+import { PLAN_NAMES, type Plan, QUOTA_NAMES, type QuotaName } from '@svc/schemas';
 import { z } from 'zod';
 import { QuotaError } from './errors.js';
-
-/** The quota names (interface spec §8): fresh evaluations and AI answers. */
-export const QUOTA_NAMES = ['stock_evaluation', 'ai_consult'] as const;
-/** A quota name. */
-export type QuotaName = (typeof QUOTA_NAMES)[number];
-
-/** Plans that have limits (CONTRACT §3). */
-export const PLANS = ['free', 'pro'] as const satisfies readonly Plan[];
 
 /** Counting periods, in UTC: a calendar day or a calendar month (CONTRACT §3 default). */
 export type QuotaPeriod = 'day' | 'month';
@@ -80,10 +72,15 @@ export function resolveQuotaLimits(overrides: QuotaLimitOverrides = {}): QuotaLi
     },
     ai_consult: { ...DEFAULT_QUOTA_LIMITS[plan].ai_consult, ...parsed.data[plan]?.ai_consult },
   });
-  return { free: resolve('free'), pro: resolve('pro') };
+  return Object.fromEntries(PLAN_NAMES.map((plan) => [plan, resolve(plan)])) as QuotaLimits;
 }
 
-/** True when `name` is a quota name. */
+/** True when `name` is a quota name (one of `QUOTA_NAMES` of `@svc/schemas`). */
 export function isQuotaName(name: string): name is QuotaName {
   return (QUOTA_NAMES as readonly string[]).includes(name);
+}
+
+/** True when `name` is a plan (one of `PLAN_NAMES` of `@svc/schemas`). */
+export function isPlan(name: string): name is Plan {
+  return (PLAN_NAMES as readonly string[]).includes(name);
 }

@@ -1,11 +1,10 @@
-import { createQuotaUsageRepository, type Executor, type Plan } from '@svc/portfolio-store';
+import { createQuotaUsageRepository, type Executor } from '@svc/portfolio-store';
+import { type Plan, QUOTA_NAMES, type QuotaName, type QuotaUsage } from '@svc/schemas';
 import { QuotaError } from './errors.js';
 import {
   isQuotaName,
-  QUOTA_NAMES,
   type QuotaLimit,
   type QuotaLimitOverrides,
-  type QuotaName,
   resolveQuotaLimits,
 } from './limits.js';
 import { periodEnd, periodStart, secondsUntil } from './period.js';
@@ -39,15 +38,6 @@ export interface QuotaDenied {
 
 /** Outcome of {@link QuotaService.consume}. */
 export type ConsumeResult = QuotaGranted | QuotaDenied;
-
-/** The state of one quota for a user (CONTRACT §2 `quotas` item). */
-export interface QuotaUsage {
-  name: QuotaName;
-  limit: number;
-  used: number;
-  /** ISO-8601. */
-  resetsAt: string;
-}
 
 /** Options of {@link createQuotaService}. */
 export interface QuotaServiceOptions {

@@ -31,6 +31,7 @@ export {
   VERDICT_LABELS,
   Verdict,
 } from './moat-evaluation.js';
+export { numberFromText } from './numbers.js';
 export {
   codeForStatus,
   FieldError,

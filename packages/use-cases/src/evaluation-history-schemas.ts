@@ -1,4 +1,4 @@
-import { FilingReference, TickerSymbol } from '@svc/schemas';
+import { FilingReference, numberFromText, TickerSymbol } from '@svc/schemas';
 import { z } from 'zod';
 
 /** Largest page of an evaluation history (as the screener's, CONTRACT §4). */
@@ -10,14 +10,10 @@ export const HISTORY_MAX_LIMIT = 100;
  */
 export const EvaluationHistoryQuery = z.object({
   symbol: TickerSymbol,
-  page: z.coerce.number().int().min(1).default(1).describe('1-based page, default 1'),
-  limit: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(HISTORY_MAX_LIMIT)
-    .default(20)
-    .describe('Items per page, 1–100, default 20'),
+  page: numberFromText(z.number().int().min(1).default(1)).describe('1-based page, default 1'),
+  limit: numberFromText(z.number().int().min(1).max(HISTORY_MAX_LIMIT).default(20)).describe(
+    'Items per page, 1–100, default 20',
+  ),
 });
 export type EvaluationHistoryQuery = z.infer<typeof EvaluationHistoryQuery>;
 

@@ -1,12 +1,14 @@
 import { SCREENER_MAX_LIMIT, type ScreenerRepository } from '@svc/portfolio-store';
-import { VERDICT_LABELS } from '@svc/schemas';
+import { numberFromText, VERDICT_LABELS } from '@svc/schemas';
 import { z } from 'zod';
 
-const bound = (description: string) => z.coerce.number().finite().optional().describe(description);
+const bound = (description: string) =>
+  numberFromText(z.number().finite()).optional().describe(description);
 
 /**
  * Screener filters, sort and page (interface spec 4.2; CONTRACT §4). Bounds are inclusive. Query
- * strings are coerced (`scoreMin=60`), so the same schema serves REST and MCP.
+ * strings are read as numbers (`scoreMin=60`; `numberFromText`), so the same schema serves REST
+ * and MCP.
  */
 export const ScreenerQuery = z
   .object({
@@ -30,8 +32,8 @@ export const ScreenerQuery = z
       .enum(['asc', 'desc'])
       .optional()
       .describe('Default desc for score and marketCap, asc for symbol and pe; nulls last'),
-    page: z.coerce.number().int().min(1).default(1),
-    limit: z.coerce.number().int().min(1).max(SCREENER_MAX_LIMIT).default(20),
+    page: numberFromText(z.number().int().min(1).default(1)),
+    limit: numberFromText(z.number().int().min(1).max(SCREENER_MAX_LIMIT).default(20)),
   })
   .meta({ id: 'ScreenerQuery' });
 export type ScreenerQuery = z.infer<typeof ScreenerQuery>;

@@ -1,3 +1,4 @@
+import { PROBLEM_CODES, QuotaName } from '@svc/schemas';
 import { z } from 'zod';
 
 /** The seven documentation sections of interface spec §4.1, in reading order. */
@@ -43,11 +44,13 @@ export const DocsContent = z
       .optional()
       .describe('Server-sent event frames, as sent on the wire'),
     errors: z
-      .array(z.object({ code: z.string(), status: z.number().int(), meaning: z.string() }))
+      .array(
+        z.object({ code: z.enum(PROBLEM_CODES), status: z.number().int(), meaning: z.string() }),
+      )
       .optional()
       .describe('Problem codes'),
     quotas: z
-      .array(z.object({ name: z.string(), consumedBy: z.string() }))
+      .array(z.object({ name: QuotaName, consumedBy: z.string() }))
       .optional()
       .describe('Quotas involved (limits per plan: GET /api/auth/session)'),
     mcpClientConfig: z

@@ -1,4 +1,4 @@
-import { EmailAddress, Plan, QuotaUsage } from '@svc/schemas';
+import { EmailAddress, numberFromText, Plan, QuotaUsage } from '@svc/schemas';
 import {
   ACTIVITY_PAGE_DEFAULT,
   ACTIVITY_PAGE_MAX,
@@ -126,14 +126,10 @@ export const TokenActivityPage = z
 
 /** Query of `GET /api/account/tokens/{id}/activity`. */
 export const TokenActivityQuery = z.object({
-  page: z.coerce.number().int().min(1).max(100_000).default(1).describe('Page, from 1'),
-  limit: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(ACTIVITY_PAGE_MAX)
-    .default(ACTIVITY_PAGE_DEFAULT)
-    .describe(`Calls per page (1 to ${ACTIVITY_PAGE_MAX})`),
+  page: numberFromText(z.number().int().min(1).max(100_000).default(1)).describe('Page, from 1'),
+  limit: numberFromText(
+    z.number().int().min(1).max(ACTIVITY_PAGE_MAX).default(ACTIVITY_PAGE_DEFAULT),
+  ).describe(`Calls per page (1 to ${ACTIVITY_PAGE_MAX})`),
 });
 
 /** The minted token: the only answer that carries the secret. */

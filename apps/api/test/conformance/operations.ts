@@ -26,6 +26,8 @@ export interface Operation {
   readonly validBody: (value: unknown) => boolean;
   /** Documented statuses. */
   readonly statuses: ReadonlySet<string>;
+  /** The headers documented on the response of a status (by name, as the document spells it). */
+  readonly responseHeaders: (status: number) => Readonly<Record<string, DocumentedHeader>>;
   /** The validator of a response body for a status and media type, or null when none is documented. */
   readonly responseValidator: (
     status: number,
@@ -33,10 +35,19 @@ export interface Operation {
   ) => ValidateFunction | null | undefined;
 }
 
+/** A documented response header. */
+export interface DocumentedHeader {
+  readonly required?: boolean;
+  readonly schema?: Schema;
+}
+
 interface RawOperation {
   parameters?: Parameter[];
   requestBody?: { required?: boolean; content?: Record<string, { schema: Schema }> };
-  responses: Record<string, { content?: Record<string, { schema: Schema }> }>;
+  responses: Record<
+    string,
+    { content?: Record<string, { schema: Schema }>; headers?: Record<string, DocumentedHeader> }
+  >;
 }
 
 /** The document as far as these tests read it. */
@@ -90,6 +101,7 @@ export function operationsOf(doc: OpenApiDocument): Operation[] {
         validParameter: (name, value) => paramValidators.get(name)?.(value) ?? false,
         validBody: (value) => bodyValidator?.(value) ?? false,
         statuses: new Set(Object.keys(raw.responses)),
+        responseHeaders: (status) => raw.responses[String(status)]?.headers ?? {},
         responseValidator: (status, media) => {
           const key = `${status} ${media}`;
           if (!responseCache.has(key)) {

@@ -22,8 +22,8 @@ function seeded(seed: number): () => number {
 
 const cache = new WeakMap<Operation, Map<string, Schema>>();
 
-/** The operation's schemas whole (no `$ref`), dereferenced once. */
-function schemasOf(op: Operation, doc: OpenApiDocument): Map<string, Schema> {
+/** The operation's schemas whole (no `$ref`), dereferenced once: `path:id`, `query:x`, `body`. */
+export function schemasOf(op: Operation, doc: OpenApiDocument): Map<string, Schema> {
   let schemas = cache.get(op);
   if (!schemas) {
     schemas = new Map<string, Schema>();

@@ -7,7 +7,7 @@ import {
   Holding,
   Transaction,
 } from '@svc/portfolio';
-import { PortfolioId } from '@svc/schemas';
+import { numberFromText, PortfolioId } from '@svc/schemas';
 import { z } from 'zod';
 
 /** Longest portfolio name, characters (the store and `Portfolio` schema allow 200). */
@@ -53,13 +53,9 @@ export const TransactionListQuery = z
     to: Instant.optional().describe(
       'Executed at or before: a day (through its 24:00 UTC) or a date-time; not before `from` (400 otherwise)',
     ),
-    limit: z.coerce
-      .number()
-      .int()
-      .min(1)
-      .max(100)
-      .default(50)
-      .describe('Page size, 1–100, default 50'),
+    limit: numberFromText(z.number().int().min(1).max(100).default(50)).describe(
+      'Page size, 1–100, default 50',
+    ),
     cursor: z
       .string()
       .min(1)
@@ -243,7 +239,7 @@ export type ValuationIssue = z.infer<typeof ValuationIssue>;
 /** The valuation of one portfolio, as stored. */
 export const PortfolioValuation = z
   .object({
-    portfolioId: z.string(),
+    portfolioId: PortfolioId,
     valuedAt: z.iso.datetime({ offset: true }).describe('When the stored values were computed'),
     totalValueEur: DecimalString.describe(
       'Sum of the EUR values that could be computed, holdings and cash',

@@ -1,4 +1,5 @@
-import { type DocsAddresses, QUOTAS, type SectionText } from './shared.js';
+import { PROBLEMS } from '@svc/schemas';
+import { type DocsAddresses, problem, QUOTAS, type SectionText } from './shared.js';
 
 /** The `advisorMoat` section. */
 export function advisorMoat({ baseUrl }: DocsAddresses): SectionText {
@@ -25,7 +26,7 @@ export function advisorMoat({ baseUrl }: DocsAddresses): SectionText {
           method: 'GET',
           path: '/api/stock-evaluation?symbol=KO&fresh=1',
           auth: 'session',
-          description: 'MoatEvaluation; 404 insufficient_data; 429 quota_exceeded',
+          description: `MoatEvaluation; ${problem('insufficient_data')}; ${problem('quota_exceeded')}`,
         },
         {
           method: 'GET',
@@ -92,7 +93,7 @@ export function advisorMoat({ baseUrl }: DocsAddresses): SectionText {
             'The narrative is complete; _grounding lists figures not found in the evaluation (model is offline for the template)',
         },
         {
-          frame: 'event: error\\ndata: {"type":"…","status":503,"code":"upstream_unavailable",…}',
+          frame: `event: error\\ndata: {"type":"…","status":${PROBLEMS.upstream_unavailable.status},"code":"upstream_unavailable",…}`,
           meaning: 'Failure mid-stream: a problem object, then the stream ends',
         },
       ],

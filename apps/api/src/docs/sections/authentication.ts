@@ -1,4 +1,4 @@
-import type { DocsAddresses, SectionText } from './shared.js';
+import { type DocsAddresses, problem, type SectionText } from './shared.js';
 
 /** The `authentication` section. */
 export function authentication({ baseUrl, accountUrl }: DocsAddresses): SectionText {
@@ -10,7 +10,7 @@ export function authentication({ baseUrl, accountUrl }: DocsAddresses): SectionT
         'REST endpoints need the `service_session` cookie: a signed JWT (HS256; claims sub, sid, ' +
         'iat, exp) checked against a server-side session, so logout revokes it at once. The cookie ' +
         'is HttpOnly, SameSite=Lax, Path=/ (Secure behind HTTPS). POST, PUT, PATCH and DELETE with ' +
-        'the cookie must send an Origin (or Referer) of this service, otherwise 403 forbidden. ' +
+        `the cookie must send an Origin (or Referer) of this service, otherwise ${problem('forbidden')}. ` +
         'Personal access tokens (`svc_pat_…`) are for the MCP server only.',
       steps: [
         'Create an account with POST /api/auth/register, or sign in with POST /api/auth/login.',
@@ -133,8 +133,8 @@ export function authentication({ baseUrl, accountUrl }: DocsAddresses): SectionT
       ],
       notes: [
         'Passwords: at least 8 characters, hashed with argon2id. Tokens are stored as SHA-256 hashes.',
-        'Five failed sign-ins for one IP and e-mail within 15 minutes answer 429 rate_limited until the window ends.',
-        'Session routes are also rate limited per user (429 rate_limited with Retry-After).',
+        `Five failed sign-ins for one IP and e-mail within 15 minutes answer ${problem('rate_limited')} until the window ends.`,
+        `Session routes are also rate limited per user (${problem('rate_limited')} with Retry-After).`,
         'Token scopes: portfolio:read (portfolios, holdings and cash with quantities and weights), portfolio:values (their money amounts; needs portfolio:read), moat:read (cached evaluations, screener, saved reports), moat:fresh (fresh evaluations, spends stock_evaluation; needs moat:read), ai:consult (narratives, spends ai_consult; needs moat:read), reports:write (save reports; needs moat:read). Needed scopes are added for you.',
         'A token minted without scopes gets portfolio:read and moat:read (least privilege: read-only, no amounts, no quota). Tokens minted before scopes existed keep every scope.',
         'Every MCP call made with a token is recorded (tool, time, outcome, quota spent, duration, arguments with secrets redacted and long values cut) before it is answered, readable only by the token owner, and kept AUDIT_RETENTION_DAYS days (default 90).',

@@ -1,3 +1,4 @@
+import { problemBody } from '@svc/schemas';
 import { type DocsAddresses, PROBLEM_CODES, QUOTAS, type SectionText } from './shared.js';
 
 /** The `overview` section. */
@@ -36,15 +37,10 @@ export function overview({ baseUrl }: DocsAddresses): SectionText {
           title: 'A problem answer (RFC 9457, application/problem+json)',
           language: 'json',
           code: JSON.stringify(
-            {
-              type: '/api/docs/overview#problem-validation-failed',
-              title: 'Invalid request',
-              status: 400,
-              detail: 'The request does not match the schema; see errors.',
-              code: 'validation_failed',
+            problemBody('validation_failed', 'The request does not match the schema; see errors.', {
               instance: '/api/auth/register',
               errors: [{ path: 'body.email', message: 'Invalid email address' }],
-            },
+            }),
             null,
             2,
           ),

@@ -1,4 +1,10 @@
-import { PROBLEM_CODES as ALL_CODES, PROBLEMS } from '@svc/schemas';
+import {
+  PROBLEM_CODES as ALL_CODES,
+  PROBLEMS,
+  type ProblemCode,
+  QUOTA_NAMES,
+  type QuotaName,
+} from '@svc/schemas';
 import type { DocsContent } from '../schema.js';
 
 /** Public addresses the docs are written against. */
@@ -23,16 +29,22 @@ export const PROBLEM_CODES: NonNullable<DocsContent['errors']> = ALL_CODES.map((
   meaning: PROBLEMS[code].description,
 }));
 
-/** The quotas and what consumes them (CONTRACT §3). */
-export const QUOTAS: NonNullable<DocsContent['quotas']> = [
-  {
-    name: 'stock_evaluation',
-    consumedBy:
-      'GET /api/stock-evaluation with fresh=1 or a cache miss; MCP getMoatEvaluation with fresh',
-  },
-  {
-    name: 'ai_consult',
-    consumedBy:
-      'POST /api/stock-evaluation/ai, POST /api/advisor/chat, POST /api/portfolio/ai-chat, MCP generateMoatNarrative',
-  },
-];
+/**
+ * A problem named in prose, its status from `PROBLEMS` of `@svc/schemas`: `problem('not_found')` is
+ * `404 not_found`. The docs name statuses only through it, so no status is retyped.
+ */
+export const problem = (code: ProblemCode): string => `${PROBLEMS[code].status} ${code}`;
+
+/** What consumes each quota of `QUOTA_NAMES` (CONTRACT §3): a new quota fails to compile here. */
+const CONSUMED_BY: Readonly<Record<QuotaName, string>> = {
+  stock_evaluation:
+    'GET /api/stock-evaluation with fresh=1 or a cache miss; MCP getMoatEvaluation with fresh',
+  ai_consult:
+    'POST /api/stock-evaluation/ai, POST /api/advisor/chat, POST /api/portfolio/ai-chat, MCP generateMoatNarrative',
+};
+
+/** The quotas and what consumes them (CONTRACT §3), in `QUOTA_NAMES` order. */
+export const QUOTAS: NonNullable<DocsContent['quotas']> = QUOTA_NAMES.map((name) => ({
+  name,
+  consumedBy: CONSUMED_BY[name],
+}));

@@ -2,6 +2,7 @@ import fastifySwagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { API_DESCRIPTION, OPENAPI_VERSION, SECURITY_SCHEMES } from '../../openapi.js';
+import { withErrorHeaders } from '../../problem.js';
 
 /**
  * OpenAPI 3.1.0 from the routes' zod schemas (`@fastify/swagger` + the zod type provider's
@@ -37,6 +38,6 @@ export async function registerSwagger(app: FastifyInstance, baseUrl: string): Pr
       components: { securitySchemes: SECURITY_SCHEMES },
     },
     transform: jsonSchemaTransform,
-    transformObject: jsonSchemaTransformObject,
+    transformObject: (input) => withErrorHeaders(jsonSchemaTransformObject(input)),
   });
 }

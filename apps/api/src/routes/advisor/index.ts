@@ -108,7 +108,7 @@ export const advisorRoutes: FastifyPluginAsyncZod<AdvisorRouteOptions> = async (
       body: ConfirmProposalRequest,
       response: {
         200: jsonResponse('The decision and what was applied', ConfirmProposalResult),
-        ...errorResponses(401, 403, 404, 409),
+        ...errorResponses(401, 403, 404, 409, 415),
       },
     },
     handler: async (request) => {

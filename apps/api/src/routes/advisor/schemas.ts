@@ -4,9 +4,10 @@ import { ProblemDetails } from '../../problem.js';
 
 /** The multipart form of an advisor turn (interface spec 4.3), for the OpenAPI document. */
 export const AdvisorChatMultipart = z
-  .object({
+  .strictObject({
     payload: z
       .string()
+      .meta({ contentMediaType: 'application/json' })
       .describe(
         'Required (400 without it): the JSON request (AdvisorChatRequest) as a string; its ' +
           'messages may be empty when userText is given',
@@ -21,7 +22,7 @@ export const AdvisorChatMultipart = z
           'images, else 415); at most 5 files and 10 MiB in all (413 beyond); other types 415',
       ),
   })
-  .describe('multipart/form-data form of an advisor turn');
+  .describe('multipart/form-data form of an advisor turn; any other part is refused (400)');
 
 /** The request media types of an advisor turn, each with its schema (see `documentMedia`). */
 export const CHAT_MEDIA = {

@@ -22,7 +22,7 @@ const TAGS = ['portfolio'];
 /** `PerformanceQuery` without its schema id: OpenAPI query parameters cannot be a `$ref`. */
 const Query = z.strictObject(PerformanceQuery.shape);
 const METHOD =
-  'Daily valuation in EUR at ECB rates; TWR chains each day (inflows at its start, outflows at its end), so every external flow (deposit, withdrawal) starts a sub-period (GIPS, CFA Institute); MWR is the XIRR (actual/365, Brent) of the flows and the start and end values. Returns are fractions with their `basis`; a return that needs a close or rate missing beyond 4 days answers `unavailable` with the reason and first missing date, never 0.';
+  'Daily valuation in EUR at ECB rates; TWR chains each day (inflows at its start, outflows at its end), so every external flow (deposit, withdrawal) starts a sub-period (GIPS, CFA Institute); MWR is the XIRR (actual/365, Brent) of the flows and the start and end values. Returns are fractions with their `basis`; a return that needs a close or rate missing beyond 4 days answers `unavailable` with the reason and first missing date, never 0. 400 `validation_failed` also for a `custom` period without `from`, a `from` after `to`, or a `to` after the last day valued (today).';
 
 /**
  * `GET /portfolios/{id}/performance` and `GET /portfolios/{id}/holdings/{symbol}/performance`:

@@ -91,6 +91,7 @@ export const CsvUpload = z
 export const MultipartUpload = z.object({
   file: z
     .string()
+    .min(1)
     .meta({ format: 'binary', contentMediaType: 'text/csv' })
-    .describe('The broker export, UTF-8 CSV with its header row'),
+    .describe('The broker export, UTF-8 CSV with its header row (an empty file answers 400)'),
 });

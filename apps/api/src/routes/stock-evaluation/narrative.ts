@@ -51,7 +51,7 @@ export const narrativeRoutes: FastifyPluginAsyncZod<NarrativeRouteOptions> = asy
       body: NarrativeRequest,
       response: {
         200: eventStreamResponse(STREAM, NARRATIVE_DATA_JSON_SCHEMA),
-        ...errorResponses(401, 403, 429),
+        ...errorResponses(401, 403, 415, 429),
       },
     },
     handler: async (request, reply) => {
