@@ -135,7 +135,6 @@ export async function createTestContext(
   const ai = createAiFlows({
     config,
     db: database.db,
-    repos,
     quotas,
     moat,
     portfolio,

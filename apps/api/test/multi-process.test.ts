@@ -65,7 +65,7 @@ async function instanceOn(database: Database, secret: string, dataDir: string): 
   });
   const market = { quotes: csvQuotes.quotes, fx: null };
   const portfolio = createPortfolioFlows({ db: database.db, ...market });
-  const ai = createAiFlows({ config, db: database.db, repos, quotas, moat, portfolio, market });
+  const ai = createAiFlows({ config, db: database.db, quotas, moat, portfolio, market });
   const inputs = {
     config,
     repos,

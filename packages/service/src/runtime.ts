@@ -123,7 +123,6 @@ export async function openRuntime(
   const ai = createAiFlows({
     config,
     db: database.db,
-    repos,
     quotas,
     moat,
     portfolio,

@@ -1,6 +1,6 @@
 import type { ModelEndpoint } from '@svc/advisor';
 import type { FxProvider, QuoteProvider } from '@svc/market-data';
-import type { Executor, Repositories } from '@svc/portfolio-store';
+import type { Executor } from '@svc/portfolio-store';
 import type { QuotaService } from '@svc/quota';
 import {
   type AdvisorService,
@@ -83,11 +83,6 @@ export function createModelEndpoints(
 export interface AiFlowsOptions {
   readonly config: AppConfig;
   readonly db: Executor;
-  /**
-   * @deprecated Unused: the advisor reads evaluations through `moat.evaluations` (the flow and
-   * its memo), not the cache repository. Kept optional so callers compile; drop it with them.
-   */
-  readonly repos?: Pick<Repositories, 'evaluations'>;
   /** The quota service of `@svc/quota` (`reserve` of `ai_consult`, refunded by the billing rule). */
   readonly quotas: Pick<QuotaService, 'reserve'>;
   readonly moat: MoatServices;
@@ -106,7 +101,7 @@ export interface AiFlowsOptions {
  * Creates the narrative, advisor and proposal flows once, over the same flows the REST routes use.
  *
  * @example
- * const ai = createAiFlows({ config, db, repos, quotas, moat, portfolio, market: { quotes, fx } });
+ * const ai = createAiFlows({ config, db, quotas, moat, portfolio, market: { quotes, fx } });
  */
 export function createAiFlows(options: AiFlowsOptions): AiFlows {
   const endpoints =

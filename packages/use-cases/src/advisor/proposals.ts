@@ -1,6 +1,7 @@
 import type { ProposalKind, ProposalView } from '@svc/advisor';
 import { NewTransaction } from '@svc/portfolio';
 import { type AdvisorProposal, createRepositories, type Executor } from '@svc/portfolio-store';
+import { PortfolioId, Tags } from '@svc/schemas';
 import { z } from 'zod';
 import { UseCaseError } from '../errors.js';
 import {
@@ -11,18 +12,16 @@ import { CreatePortfolioInput } from '../portfolio/schemas.js';
 import { createReportService } from '../reports.js';
 import { PROPOSAL_TTL_MS } from './schemas.js';
 
-const Tags = z.array(z.string().trim().min(1).max(50)).max(20);
-
 /**
  * The payload of each proposal kind, checked again when the proposal is applied (the row is
  * data the server wrote, but a payload of an older shape must not apply half-understood).
  */
 export const ProposalPayloads = {
-  record_transaction: z.object({ portfolioId: z.string(), transaction: NewTransaction }),
+  record_transaction: z.object({ portfolioId: PortfolioId, transaction: NewTransaction }),
   create_portfolio: CreatePortfolioInput,
   save_moat_report: z.object({ symbol: z.string(), tags: Tags.default([]) }),
   import_transactions: z.object({
-    portfolioId: z.string(),
+    portfolioId: PortfolioId,
     filename: z.string(),
     format: z.string(),
     /** The file, imported on confirmation by the broker-import flow (fingerprints, one transaction). */

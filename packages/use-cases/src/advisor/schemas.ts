@@ -4,7 +4,7 @@ import {
   resolveLanguage,
   SUPPORTED_LANGUAGES,
 } from '@svc/advisor';
-import { MoatEvaluation } from '@svc/schemas';
+import { MoatEvaluation, PortfolioId } from '@svc/schemas';
 import { z } from 'zod';
 
 /** Longest chat message, characters (interface spec 2.7 and §8). */
@@ -75,11 +75,9 @@ export const AdvisorChatRequest = z
         `The conversation, oldest first; 1–${MAX_MESSAGES} messages, the last one the user’s`,
       ),
     language: LanguageTag.optional(),
-    activePortfolioId: z
-      .string()
-      .max(100)
-      .optional()
-      .describe('One of your portfolios (404 otherwise): the one the question is about'),
+    activePortfolioId: PortfolioId.optional().describe(
+      'One of your portfolios (404 otherwise): the one the question is about',
+    ),
     activePortfolioName: z.string().max(200).optional().describe('Its display name (a hint)'),
     baseCurrency: z
       .string()

@@ -43,13 +43,17 @@ export const getMoatEvaluation = defineTool({
     `${served.symbol}: ${served.totalScore}/${served.maxScore}${served._cached ? ' (cached)' : ' (fresh)'}`,
 });
 
-const NarrativeInput = z.object({
-  symbol: TickerSymbol.optional().describe(
-    'Ticker; the evaluation is read from the cache or fetched',
-  ),
-  evaluation: MoatEvaluation.optional().describe('An evaluation to narrate instead of a symbol'),
-  language: LanguageTag,
-});
+const NarrativeInput = z
+  .object({
+    symbol: TickerSymbol.optional().describe(
+      'Ticker; the evaluation is read from the cache or fetched',
+    ),
+    evaluation: MoatEvaluation.optional().describe('An evaluation to narrate instead of a symbol'),
+    language: LanguageTag,
+  })
+  // what `tools/list` shows: one of the two is required (enforced by narrativeSource below,
+  // before any quota unit is spent)
+  .meta({ anyOf: [{ required: ['symbol'] }, { required: ['evaluation'] }] });
 
 /**
  * What the narrative is written from: the given evaluation, else the symbol's.
