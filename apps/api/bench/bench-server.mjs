@@ -7,8 +7,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import Fastify from 'fastify';
 import { TOKEN_SCOPES } from '@svc/use-cases';
+import Fastify from 'fastify';
 import { buildApp, loadConfig, openRuntime } from '../dist/index.js';
 
 const SHARED = resolve(

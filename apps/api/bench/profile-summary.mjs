@@ -2,7 +2,7 @@
 // inspector's Profiler.stop write it), for api.bench.mjs's BENCH_CPU_PROF: time is attributed to
 // the function the sample stopped in (self time), grouped by function name and file (the last two
 // path segments, `node_modules/.pnpm/<pkg>@…/node_modules/` shortened to the package), idle
-// samples left out of the total.
+// samples and the profiler's own start and stop left out of the total.
 
 /** `file:///…/node_modules/.pnpm/x@1/node_modules/@scope/pkg/dist/a.js` → `@scope/pkg/dist/a.js`. */
 function shortUrl(url) {
@@ -19,13 +19,21 @@ function shortUrl(url) {
  */
 export function summarise(profile, top = 15) {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  // the profiler's own start and stop (called from bench-server.mjs) are not the server's work
+  const own = new Set();
+  const mark = (node, inside) => {
+    const mine = inside || node.callFrame.url.endsWith('/bench-server.mjs');
+    if (mine) own.add(node.id);
+    for (const child of node.children ?? []) mark(byId.get(child), mine);
+  };
+  mark(profile.nodes[0], false);
   const self = new Map();
   let total = 0;
   for (let i = 0; i < profile.samples.length; i += 1) {
     const node = byId.get(profile.samples[i]);
     const dt = profile.timeDeltas[i] ?? 0;
     const { functionName, url, lineNumber } = node.callFrame;
-    if (functionName === '(idle)') continue;
+    if (functionName === '(idle)' || own.has(node.id)) continue;
     total += dt;
     const key = `${functionName || '(anonymous)'}\t${shortUrl(url)}${url ? `:${lineNumber + 1}` : ''}`;
     self.set(key, (self.get(key) ?? 0) + dt);
@@ -45,7 +53,8 @@ export function formatSummary(title, { total, frames }) {
   return [
     `${title}: ${total.toFixed(0)} ms of samples (idle left out), top self time:`,
     ...frames.map(
-      (f) => `  ${(f.share * 100).toFixed(1).padStart(5)}%  ${f.name.slice(0, 40).padEnd(40)} ${f.where}`,
+      (f) =>
+        `  ${(f.share * 100).toFixed(1).padStart(5)}%  ${f.name.slice(0, 40).padEnd(40)} ${f.where}`,
     ),
   ].join('\n');
 }
