@@ -111,7 +111,7 @@ interface PooledServer {
 /** Idle servers kept per token (owner, token id, plan and scopes); tokens kept, at most. */
 const POOL_TOKENS = 256;
 /** Idle servers kept per token: requests of one token at the same time beyond it build their own. */
-const POOL_PER_TOKEN = 4;
+const POOL_PER_TOKEN = 8;
 
 /**
  * Servers of the common case, reused across the requests of one token, one request at a time:
