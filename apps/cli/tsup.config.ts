@@ -1,5 +1,5 @@
-import { defineConfig } from 'tsup';
 import { bin } from '@svc/tsup-config';
+import { defineConfig } from 'tsup';
 
 export default defineConfig(
   bin({ entry: ['src/cli.ts'], clean: true, banner: { js: '#!/usr/bin/env node' } }),

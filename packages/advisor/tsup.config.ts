@@ -1,4 +1,4 @@
-import { defineConfig } from 'tsup';
 import { library } from '@svc/tsup-config';
+import { defineConfig } from 'tsup';
 
 export default defineConfig(library({ entry: ['src/index.ts', 'src/testing.ts'] }));

@@ -1,5 +1,5 @@
-import { defineConfig } from 'tsup';
 import { bin, library } from '@svc/tsup-config';
+import { defineConfig } from 'tsup';
 
 export default defineConfig([
   library({ entry: ['src/index.ts', 'src/testing.ts'] }),

@@ -21,7 +21,9 @@ export function isoOrNull(date: Date | null): string | null {
  * 12% of a transactions page's CPU). Name it with `.as(…)`.
  */
 export function isoText(column: string): RawBuilder<string | null> {
-  return sql<string | null>`to_char(${sql.ref(column)} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+  return sql<
+    string | null
+  >`to_char(${sql.ref(column)} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
