@@ -28,14 +28,17 @@
 // BENCH_ISOLATED_GAP_MS (default 200) apart, each on a new connection; the median time to the
 // last byte, beside /healthz's.
 // BENCH_ROUNDS (default 1) interleaved rounds; each figure is the median over the rounds.
-// BENCH_CPU_PROF=<dir> starts the `app` server with `node --cpu-prof` (profiles written there on
-// exit); BENCH_ONLY=<regex> keeps the cases whose name matches.
+// BENCH_CPU_PROF=<dir> takes a V8 CPU profile of the `app` servers (the inspector's profiler, as
+// `node --cpu-prof` writes it) over each case's measured seconds, writes it there as
+// <case>.cpuprofile and prints its top self-time frames (profiling adds its own cost: take the
+// figures from a run without it); BENCH_ONLY=<regex> keeps the cases whose name matches.
 import { fork, spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
+import { formatSummary, summarise } from './profile-summary.mjs';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
@@ -45,6 +48,7 @@ const ISOLATED = Number(process.env.BENCH_ISOLATED ?? 15);
 const ISOLATED_GAP_MS = Number(process.env.BENCH_ISOLATED_GAP_MS ?? 200);
 const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : null;
 const CPU_PROF = process.env.BENCH_CPU_PROF;
+if (CPU_PROF) mkdirSync(CPU_PROF, { recursive: true });
 const DATABASE = process.env.BENCH_DATABASE_URL
   ? decodeURIComponent(new URL(process.env.BENCH_DATABASE_URL).pathname.slice(1))
   : null;
@@ -177,9 +181,16 @@ function generate(c, seconds) {
 async function measure(c) {
   if (WARMUP > 0) await generate(c, WARMUP);
   const backends = databaseBackends();
+  const profiled = CPU_PROF && c.server !== bareServer;
+  if (profiled) await ask(c.server, { profile: 'start' });
   const cpuBefore = cpuMicros(c.server.child.pid);
   const result = await generate(c, SECONDS);
   const serverCpu = cpuMicros(c.server.child.pid) - cpuBefore;
+  if (profiled) {
+    const file = join(CPU_PROF, `${c.key}.cpuprofile`);
+    await ask(c.server, { profile: 'stop', file });
+    console.log(formatSummary(c.name, summarise(JSON.parse(readFileSync(file, 'utf8')), 20)));
+  }
   const dbCpu = databaseCpuSince(backends);
   // what the server spends anyway (timers, the garbage collector of a large heap) is not the
   // requests' cost: its idle rate over the same seconds is left out
@@ -240,6 +251,19 @@ function start(mode, execArgv = []) {
   });
 }
 
+/** Sends a bench server a message and waits for its `{ profiled }` answer. */
+function ask(server, message) {
+  return new Promise((resolve) => {
+    const answered = (reply) => {
+      if (typeof reply !== 'object' || reply.profiled === undefined) return;
+      server.child.off('message', answered);
+      resolve(reply);
+    };
+    server.child.on('message', answered);
+    server.child.send(message);
+  });
+}
+
 async function stop(server) {
   server.child.removeAllListeners('exit');
   const exited = new Promise((resolve) => server.child.once('exit', resolve));
@@ -253,10 +277,9 @@ function median(values) {
 }
 
 const filling = Date.now();
-const profiling = CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF}`] : [];
 const [bareServer, app, appSql] = await Promise.all([
   start('bare'),
-  start('app', profiling),
+  start('app'),
   start('app-sql'),
 ]);
 const fillSeconds = ((Date.now() - filling) / 1000).toFixed(1);

@@ -7,6 +7,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { TOKEN_SCOPES } from '@svc/use-cases';
 import Fastify from 'fastify';
 import { buildApp, loadConfig, openRuntime } from '../dist/index.js';
 
@@ -159,7 +160,11 @@ async function benchPortfolios(app, cookie, origin, userId) {
     const res = await app.inject({ url: `/api/holdings?portfolioId=${id}`, headers });
     counts[key] = res.json().length;
   }
-  const { token } = await app.personalAccessTokens.mint(userId, { name: 'bench' });
+  // every scope: MCP answers what REST does (money fields need `portfolio:values`)
+  const { token } = await app.personalAccessTokens.mint(userId, {
+    name: 'bench',
+    scopes: [...TOKEN_SCOPES],
+  });
   return { portfolios, holdingCounts: counts, token };
 }
 
@@ -248,7 +253,29 @@ const server =
       });
 const { close, ...info } = server;
 process.send?.({ ready: true, ...info });
+/** The inspector session of BENCH_CPU_PROF: one CPU profile per measured case. */
+let profiler;
+async function profile(message) {
+  if (profiler === undefined) {
+    const { Session } = await import('node:inspector/promises');
+    profiler = new Session();
+    profiler.connect();
+    await profiler.post('Profiler.enable');
+    await profiler.post('Profiler.setSamplingInterval', { interval: 200 });
+  }
+  if (message.profile === 'start') {
+    await profiler.post('Profiler.start');
+  } else {
+    const { profile: taken } = await profiler.post('Profiler.stop');
+    (await import('node:fs')).writeFileSync(message.file, JSON.stringify(taken));
+  }
+  process.send?.({ profiled: message.profile });
+}
 process.on('message', async (message) => {
+  if (typeof message === 'object' && message.profile) {
+    await profile(message);
+    return;
+  }
   if (message === 'close') {
     await close();
     process.exit(0);

@@ -22,7 +22,7 @@ import {
   type FundamentalsProvider,
   pendingMigrations,
 } from '@svc/service/testing';
-import { createQuoteSource, guardQuotaSpending, type QuoteSource } from '@svc/use-cases';
+import { createQuoteSource, type QuoteSource } from '@svc/use-cases';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { type BuildAppOptions, buildApp } from '../src/app.js';
 import { COMPANYFACTS_DIR, ECB_HISTORY_CSV, PRICES_DIR } from './shared-data.js';
@@ -110,14 +110,11 @@ export async function createTestContext(
     silent,
   );
   const now = options.deps?.now;
-  // as the runtime: inside an MCP tool call, spending a quota needs the token's scope for it
-  const quotas = guardQuotaSpending(
-    createQuotaService({
-      db: database.db,
-      limits: config.quotaLimits,
-      ...(now ? { now } : {}),
-    }),
-  );
+  const quotas = createQuotaService({
+    db: database.db,
+    limits: config.quotaLimits,
+    ...(now ? { now } : {}),
+  });
   const moat = createMoatServices({
     fundamentals: options.fundamentals ?? snapshotProvider,
     quoteSource: csvQuotes,

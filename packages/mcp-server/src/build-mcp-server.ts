@@ -1,9 +1,29 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { DEFAULT_SERVER_INFO, type McpServerDeps } from './deps.js';
+import { DEFAULT_SERVER_INFO, type McpServerDeps, type McpServices } from './deps.js';
 import { registerMoatPrompts } from './prompts/moat-prompts.js';
 import { registerMoatResources } from './resources/moat-resources.js';
 import { ToolRegistry } from './tool-registry.js';
 import { registerTools } from './tools/register-tools.js';
+
+/**
+ * The flows that may spend a quota, each handed the token call of the tool handler that starts
+ * it ({@link ToolRegistry.startingCall}): spending then needs the token's scope and is counted for
+ * the call's audit row. The other flows spend nothing and pass through.
+ */
+function spendingThrough(services: McpServices, tools: ToolRegistry): McpServices {
+  const { evaluations, narratives } = services;
+  return {
+    ...services,
+    evaluations: {
+      getEvaluation: (request) =>
+        evaluations.getEvaluation({ ...request, tokenCall: tools.startingCall() }),
+    },
+    narratives: {
+      narrateToMarkdown: (input) =>
+        narratives.narrateToMarkdown({ ...input, tokenCall: tools.startingCall() }),
+    },
+  };
+}
 
 /**
  * Builds the MCP server for ONE request of one user (stateless: the HTTP plugin builds a new
@@ -25,11 +45,12 @@ import { registerTools } from './tools/register-tools.js';
  * const server = buildMcpServer({ services, actor: { id: user.id, plan: user.plan }, toProblem });
  * await server.connect(new StreamableHTTPServerTransport({ sessionIdGenerator: undefined }));
  */
-export function buildMcpServer(deps: McpServerDeps): Server {
-  const tools = new ToolRegistry(deps.info ?? DEFAULT_SERVER_INFO, deps.toProblem, {
-    scopes: deps.scopes,
-    audit: deps.audit,
+export function buildMcpServer(mcpDeps: McpServerDeps): Server {
+  const tools = new ToolRegistry(mcpDeps.info ?? DEFAULT_SERVER_INFO, mcpDeps.toProblem, {
+    scopes: mcpDeps.scopes,
+    audit: mcpDeps.audit,
   });
+  const deps = { ...mcpDeps, services: spendingThrough(mcpDeps.services, tools) };
   registerTools(tools, deps);
   registerMoatResources(tools, deps);
   registerMoatPrompts(tools, deps);

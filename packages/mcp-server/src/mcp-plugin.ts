@@ -1,3 +1,4 @@
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { insufficientScope, missingScopes, type TokenCallRecord } from '@svc/use-cases';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
@@ -64,15 +65,25 @@ const METHOD_NOT_ALLOWED = {
   id: null,
 };
 
-/**
- * The MCP server of one request: its tools bound to the verified token's owner and scopes, each
- * call audited against that token, and failures mapped (and logged) through this request.
- */
-function requestServer(options: McpPluginOptions, request: FastifyRequest) {
+/** The verified token of a request (the guard's `principalOf`); a request without one is our bug. */
+function principalOfRequest(options: McpPluginOptions, request: FastifyRequest): McpPrincipal {
   const principal = options.principalOf(request);
   if (principal === null) {
     throw new Error('the bearer guard let a request through without its owner');
   }
+  return principal;
+}
+
+/**
+ * An MCP server for a token's requests: its tools bound to the token's owner and scopes, each call
+ * audited against that token, and failures mapped (and logged) through `requestOf()`, the
+ * request it serves now.
+ */
+function tokenServer(
+  options: McpPluginOptions,
+  principal: McpPrincipal,
+  requestOf: () => FastifyRequest,
+): Server {
   const { user, tokenId, scopes } = principal;
   const { audit } = options;
   return buildMcpServer({
@@ -80,9 +91,79 @@ function requestServer(options: McpPluginOptions, request: FastifyRequest) {
     actor: { id: user.id, plan: user.plan },
     scopes,
     ...(audit && { audit: (call) => audit({ ...call, tokenId, userId: user.id }) }),
-    toProblem: (error) => options.toProblem(error, request),
+    toProblem: (error) => options.toProblem(error, requestOf()),
     info: options.info ?? DEFAULT_SERVER_INFO,
   });
+}
+
+/** The MCP server of one request only (the SDK transport's path). */
+function requestServer(options: McpPluginOptions, request: FastifyRequest): Server {
+  return tokenServer(options, principalOfRequest(options, request), () => request);
+}
+
+/** A server of the common case with its in-process transport, serving one request at a time. */
+interface PooledServer {
+  readonly transport: DispatchTransport;
+  /** The request it serves now (its problems are logged through it); undefined while idle. */
+  request: FastifyRequest | undefined;
+}
+
+/** Idle servers kept per token (owner, token id, plan and scopes); tokens kept, at most. */
+const POOL_TOKENS = 256;
+/** Idle servers kept per token: requests of one token at the same time beyond it build their own. */
+const POOL_PER_TOKEN = 8;
+
+/**
+ * Servers of the common case, reused across the requests of one token, one request at a time:
+ * building a server (its tools, resources and prompts registered, the SDK's handlers set) was
+ * about a tenth of a tool call's CPU (issue 22). A server is bound to what the verified token
+ * says (owner, plan, token id, scopes: the key), never to a request: the request it serves is
+ * set when it is taken and cleared when it is given back, and no two requests share one at a
+ * time. Revocation is unaffected: the bearer guard checks the token on every request before a
+ * server is taken. Bounded: {@link POOL_TOKENS} tokens (the least recently used dropped), at
+ * most {@link POOL_PER_TOKEN} idle servers each.
+ */
+class ServerPool {
+  readonly #idle = new Map<string, PooledServer[]>();
+
+  constructor(private readonly options: McpPluginOptions) {}
+
+  /** An idle server of the request's token, or a new one; bound to `request` until {@link release}. */
+  async take(request: FastifyRequest): Promise<{ key: string; pooled: PooledServer }> {
+    const principal = principalOfRequest(this.options, request);
+    const { user, tokenId, scopes } = principal;
+    const key = JSON.stringify([tokenId, user.id, user.plan, scopes]);
+    const idle = this.#idle.get(key);
+    const reused = idle?.pop();
+    if (reused !== undefined) {
+      reused.request = request;
+      return { key, pooled: reused };
+    }
+    const pooled: PooledServer = { transport: new DispatchTransport(), request };
+    const server = tokenServer(this.options, principal, () => {
+      if (pooled.request === undefined) throw new Error('an idle MCP server was called');
+      return pooled.request;
+    });
+    await server.connect(pooled.transport);
+    return { key, pooled };
+  }
+
+  /** Gives a server back once its answer is complete. */
+  release(key: string, pooled: PooledServer): void {
+    pooled.request = undefined;
+    let idle = this.#idle.get(key);
+    if (idle === undefined) {
+      idle = [];
+      if (this.#idle.size >= POOL_TOKENS) {
+        const oldest = this.#idle.keys().next().value;
+        if (oldest !== undefined) this.#idle.delete(oldest);
+      }
+    } else {
+      this.#idle.delete(key); // moved to the end: the most recently used
+    }
+    this.#idle.set(key, idle);
+    if (idle.length < POOL_PER_TOKEN) idle.push(pooled);
+  }
 }
 
 /**
@@ -153,24 +234,21 @@ function scopeCheck(options: McpPluginOptions) {
 
 const mcpRoutes: FastifyPluginAsync<McpPluginOptions> = async (app, options) => {
   /**
-   * Serves the common case ({@link plainRequest}): the request's server, connected to a
-   * {@link DispatchTransport} instead of the SDK's HTTP transport, answers the JSON the SDK's
-   * transport writes for it (status 200, `Content-Type: application/json`, the JSON-RPC
-   * response), without a web `Request`/`Response` pair and its conversions from and to Node's.
-   * The server is built per request as before (its tools are bound to the token's owner and
-   * its problems logged through this request) and left to the garbage collector: closing it
-   * would only build a "connection closed" error for requests it has none of. Everything else
-   * goes to {@link serveMcpRequest}.
+   * Serves the common case ({@link plainRequest}): a server of the token's ({@link ServerPool}),
+   * connected to a {@link DispatchTransport} instead of the SDK's HTTP transport, answers the
+   * JSON the SDK's transport writes for it (status 200, `Content-Type: application/json`, the
+   * JSON-RPC response), without a web `Request`/`Response` pair and its conversions from and to
+   * Node's. Everything else goes to {@link serveMcpRequest}.
    */
+  const pool = new ServerPool(options);
   const serve = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     const message = plainRequest(request);
     if (message === null) return serveMcpRequest(options, request, reply);
-    const server = requestServer(options, request);
-    const transport = new DispatchTransport();
-    await server.connect(transport);
-    const answer = await transport.dispatch(message, {
+    const { key, pooled } = await pool.take(request);
+    const answer = await pooled.transport.dispatch(message, {
       requestInfo: { headers: request.headers as Record<string, string | string[] | undefined> },
     });
+    pool.release(key, pooled);
     const body = JSON.stringify(answer);
     reply.hijack();
     reply.raw.writeHead(200, {

@@ -4,6 +4,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import {
   guardQuotaSpending,
   problemOf,
+  type TokenCall,
   type TokenCallRecord,
   type TokenScope,
 } from '@svc/use-cases';
@@ -42,11 +43,11 @@ const CASH = {
   fxAsOf: null,
 };
 
-/** Flows that answer fixed rows; the evaluation spends a unit through a guarded quota service. */
+/** Flows that answer fixed rows; the evaluation spends a unit guarded for its token call. */
 function services(): McpServices {
-  const quotas = guardQuotaSpending({
+  const quotas = {
     withQuota: async <T>(_u: string, _p: string, _n: string, work: () => Promise<T>) => work(),
-  });
+  };
   return {
     portfolios: {
       listPortfolios: async () => [],
@@ -55,11 +56,20 @@ function services(): McpServices {
     },
     evaluations: {
       // fresh: the fetch "succeeds" with an empty object (outside the outputSchema); else it fails
-      getEvaluation: async (request: { fresh: boolean; actor: { id: string; plan: 'free' } }) =>
-        quotas.withQuota(request.actor.id, request.actor.plan, 'stock_evaluation', async () => {
-          if (request.fresh) return {};
-          throw new Error('no provider in this test');
-        }),
+      getEvaluation: async (request: {
+        fresh: boolean;
+        actor: { id: string; plan: 'free' };
+        tokenCall?: TokenCall;
+      }) =>
+        guardQuotaSpending(quotas, request.tokenCall).withQuota(
+          request.actor.id,
+          request.actor.plan,
+          'stock_evaluation',
+          async () => {
+            if (request.fresh) return {};
+            throw new Error('no provider in this test');
+          },
+        ),
     },
     reports: { list: async () => [], save: async () => ({ id: 'r1' }) },
     screener: { screen: async () => ({ items: [], page: 1, limit: 20, total: 0, totalPages: 0 }) },

@@ -16,6 +16,7 @@ import {
   missingScopes,
   runTokenCall,
   TOKEN_SCOPES,
+  type TokenCall,
   type TokenScope,
   UseCaseError,
 } from '@svc/use-cases';
@@ -106,8 +107,9 @@ function problemCode(result: CallToolResult): string | undefined {
  *   MCP specification asks.
  * - scopes: `tools/list` shows only the tools whose `scopes` the caller has; calling another one
  *   answers an `insufficient_scope` problem naming the missing scopes; the body runs inside
- *   `runTokenCall` (quota spending needs its scope and is counted); `redactUnless` leaves out
- *   what a missing scope hides;
+ *   `runTokenCall`, whose {@link TokenCall} the flows it starts receive through
+ *   {@link ToolRegistry.startingCall} (quota spending needs its scope and is counted);
+ *   `redactUnless` leaves out what a missing scope hides;
  * - audit: each call (tool, start, outcome, problem code, quota spent, duration, arguments) is
  *   given to `caller.audit` and awaited before the answer goes out.
  * Each tool is registered from its definition of `@svc/use-cases` (`registerTool`), the one the
@@ -126,6 +128,8 @@ export class ToolRegistry {
   readonly #toProblem: ProblemMapper;
   readonly #scopes: ReadonlySet<TokenScope>;
   readonly #audit: McpCallAudit | undefined;
+  /** The call whose handler is starting: set only while `handler(input)` runs synchronously. */
+  #starting: TokenCall | undefined;
 
   constructor(info: McpServerInfo, toProblem: ProblemMapper, caller: ToolCaller = {}) {
     this.#toProblem = toProblem;
@@ -149,6 +153,23 @@ export class ToolRegistry {
    */
   registerTool(tool: AnyToolDefinition, handler: ToolHandler): void {
     this.#tools.set(tool.name, { config: tool, handler });
+  }
+
+  /**
+   * The token call of the tool handler now starting, for the flows it calls (`tokenCall` of
+   * `getEvaluation`, `narrateToMarkdown`: spending needs the call's scope and is counted for its
+   * audit row). Passed without async local storage, whose promise hooks would cost every request
+   * of the process: a handler calls its flow synchronously, in its first turn (as `runTool` does),
+   * and the call is known exactly then, however many calls run at once.
+   *
+   * @throws Error when no handler is starting (a flow started after an `await` of the handler, or
+   *   outside a tool call): a programming error, never a call spent unchecked.
+   */
+  startingCall(): TokenCall {
+    if (this.#starting === undefined) {
+      throw new Error('a spending flow was called outside the first turn of a tool handler');
+    }
+    return this.#starting;
   }
 
   /** The scopes of `required` the caller lacks. */
@@ -215,7 +236,9 @@ export class ToolRegistry {
       );
       return { result: problemResult(this.#toProblem(error)), outcome: 'error', spent: {} };
     }
-    const run = await runTokenCall([...this.#scopes], () => this.#checked(name, tool, parsed.data));
+    const run = await runTokenCall([...this.#scopes], (call) =>
+      this.#checked(name, tool, parsed.data, call),
+    );
     const result = run.ok ? run.value : problemResult(this.#toProblem(run.error));
     const code = problemCode(result);
     const outcome = code === undefined ? 'ok' : code === 'insufficient_scope' ? 'denied' : 'error';
@@ -227,8 +250,16 @@ export class ToolRegistry {
     name: string,
     tool: RegisteredTool,
     input: Record<string, unknown>,
+    call: TokenCall,
   ): Promise<CallToolResult> {
-    let result = await tool.handler(input);
+    let started: Promise<CallToolResult>;
+    this.#starting = call;
+    try {
+      started = tool.handler(input);
+    } finally {
+      this.#starting = undefined;
+    }
+    let result = await started;
     if (result.isError === true) return result;
     const redaction = tool.config.redactUnless;
     if (redaction && !this.#scopes.has(redaction.scope) && result.structuredContent) {

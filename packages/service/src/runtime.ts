@@ -19,7 +19,6 @@ import {
   createPortfolioService,
   createQuoteService,
   createQuoteSource,
-  guardQuotaSpending,
   type IsinResolver,
   loadIsinTable,
   openSessionChangeFeed,
@@ -79,16 +78,14 @@ export async function openRuntime(
   const repos = createRepositories(database.db);
   const metrics = createServiceMetrics();
   metrics.observePool(database.pool);
-  // inside an MCP tool call, spending a quota needs the token's scope for it (and is audited)
-  const quotas = guardQuotaSpending(
-    createQuotaService({
-      db: database.db,
-      limits: config.quotaLimits,
-      onEvent: metrics.quotaEvent,
-      onRefundLost: () =>
-        logger.warn('a quota refund failed after every retry; the unit stays used'),
-    }),
-  );
+  // inside an MCP tool call, spending a quota needs the token's scope for it (and is audited):
+  // the flows guard their spending for the call they are given (`tokenCall`, guardQuotaSpending)
+  const quotas = createQuotaService({
+    db: database.db,
+    limits: config.quotaLimits,
+    onEvent: metrics.quotaEvent,
+    onRefundLost: () => logger.warn('a quota refund failed after every retry; the unit stays used'),
+  });
   const fundamentals = openFundamentalsProvider(config.fundamentals);
   if (fundamentals.unavailable) logger.warn(fundamentals.unavailable);
   const opened = createQuoteSource(config.quotes);

@@ -6,6 +6,7 @@ import type {
 } from '@svc/portfolio-store';
 import { QuotaError, type QuotaService } from '@svc/quota';
 import type { Plan, ServedEvaluation } from '@svc/schemas';
+import { guardQuotaSpending, type TokenCall } from './accounts/token-call.js';
 import {
   type CompanyEvaluation,
   type EvaluateCompanyDeps,
@@ -47,6 +48,12 @@ export interface EvaluationRequest {
   /** `true` bypasses the cache and fetches new fundamentals (consumes `stock_evaluation`). */
   readonly fresh: boolean;
   readonly actor: Actor;
+  /**
+   * The personal-access-token call this request serves (an MCP tool call), if any: spending
+   * `stock_evaluation` then needs its `moat:fresh` scope and is counted for its audit row
+   * (`guardQuotaSpending`).
+   */
+  readonly tokenCall?: TokenCall | undefined;
 }
 
 /**
@@ -96,11 +103,11 @@ export function createEvaluationService(deps: EvaluationServiceDeps) {
   }
 
   /** Starts a fetch under the actor's quota and registers it as the one in flight. */
-  const lead = (symbol: string, actor: Actor) =>
+  const lead = (symbol: string, actor: Actor, quotas: EvaluationServiceDeps['quotas']) =>
     // The shared fetch is not tied to one caller's AbortSignal: others may be waiting for it.
     register(
       symbol,
-      deps.quotas.withQuota(actor.id, actor.plan, 'stock_evaluation', () => fetchAndStore(symbol)),
+      quotas.withQuota(actor.id, actor.plan, 'stock_evaluation', () => fetchAndStore(symbol)),
     );
 
   /** Starts a fetch that a request has already paid for, and registers it as the one in flight. */
@@ -133,10 +140,11 @@ export function createEvaluationService(deps: EvaluationServiceDeps) {
     async getEvaluation(request: EvaluationRequest): Promise<ServedEvaluation> {
       const symbol = normaliseSymbol(request.symbol);
       const { actor } = request;
+      const quotas = guardQuotaSpending(deps.quotas, request.tokenCall);
       if (request.fresh) {
-        if (!inFlight.has(symbol)) return lead(symbol, actor);
+        if (!inFlight.has(symbol)) return lead(symbol, actor, quotas);
         // Pays its own unit first; then shares the running fetch, or fetches on that unit.
-        return deps.quotas.withQuota(actor.id, actor.plan, 'stock_evaluation', () =>
+        return quotas.withQuota(actor.id, actor.plan, 'stock_evaluation', () =>
           joinOrStart(symbol, () => paidFetch(symbol)),
         );
       }
@@ -150,7 +158,7 @@ export function createEvaluationService(deps: EvaluationServiceDeps) {
         if (again) return fromCache(again);
       }
       // A cache miss waits, for free, on a fetch under way; with none, it leads one on its quota.
-      return joinOrStart(symbol, () => lead(symbol, actor));
+      return joinOrStart(symbol, () => lead(symbol, actor, quotas));
     },
 
     /**

@@ -190,6 +190,31 @@ describe.each(backends)('portfolio data on $name', (backend) => {
         new Set([imported.importBatchId]),
       );
     });
+
+    it('lists the instants as the driver’s Date.toISOString wrote them (UTC, ms truncated)', async () => {
+      const user = await newUser();
+      const portfolio = await repos.portfolios.create(user, { name: 'Instants' });
+      const instants = [
+        '2026-03-04T05:06:07.891234+02:00', // microseconds: truncated to the millisecond
+        '1969-12-31T23:59:59.999999Z',
+        '2000-02-29T00:00:00Z',
+      ];
+      const inserted = [];
+      for (const executedAt of instants) {
+        inserted.push(
+          await repos.transactions.insert(user, portfolio.id, { ...buy(1), executedAt }),
+        );
+      }
+      const listed = await repos.transactions.list(user, { portfolioId: portfolio.id });
+      const byId = new Map(listed.items.map((t) => [t.id, t.executedAt]));
+      // insert answers through the driver's Date (iso), the list through PostgreSQL's to_char
+      expect(inserted.map((t) => byId.get(t.id))).toEqual(inserted.map((t) => t.executedAt));
+      expect(inserted.map((t) => t.executedAt)).toEqual([
+        '2026-03-04T03:06:07.891Z',
+        '1969-12-31T23:59:59.999Z',
+        '2000-02-29T00:00:00.000Z',
+      ]);
+    });
   });
 
   describe('holdings and cash', () => {

@@ -2,7 +2,7 @@ import type { Selectable } from 'kysely';
 import type { CashPositionsTable, HoldingsTable } from '../db-types.js';
 import { StoreError, toStoreError } from '../errors.js';
 import { lockPortfolioForUpdate } from './portfolios.js';
-import { type Executor, inTransaction, isoOrNull, isUuid } from './shared.js';
+import { type Executor, inTransaction, isoOrNull, isoText, isUuid } from './shared.js';
 
 /** A holding with stored EUR values (CONTRACT §4). Decimals are strings. */
 export interface Holding {
@@ -102,20 +102,76 @@ function toCash(row: Selectable<CashPositionsTable>): CashPosition {
   };
 }
 
+/** The columns of a listed holding but its owner, its instants as ISO text (`isoText`). */
+const LISTED_HOLDING = [
+  'id',
+  'portfolio_id',
+  'symbol',
+  'name',
+  'quantity',
+  'average_cost',
+  'currency',
+  'last_price',
+  'market_value',
+  'market_value_eur',
+  'cost_basis_eur',
+  'unrealized_pnl_eur',
+  'weight',
+  'fx_as_of',
+  'stale',
+  'realized_pnl_eur',
+] as const;
+
+type ListedHolding = Pick<Selectable<HoldingsTable>, (typeof LISTED_HOLDING)[number]> & {
+  valued_iso: string | null;
+  price_iso: string | null;
+};
+
+/** {@link toHolding} of a row read with {@link LISTED_HOLDING}. */
+function toListedHolding(row: ListedHolding): Holding {
+  return {
+    id: row.id,
+    portfolioId: row.portfolio_id,
+    symbol: row.symbol,
+    name: row.name,
+    quantity: row.quantity,
+    averageCost: row.average_cost,
+    currency: row.currency,
+    lastPrice: row.last_price,
+    marketValue: row.market_value,
+    marketValueEur: row.market_value_eur,
+    costBasisEur: row.cost_basis_eur,
+    unrealizedPnlEur: row.unrealized_pnl_eur,
+    weight: row.weight,
+    valuedAt: row.valued_iso,
+    priceAsOf: row.price_iso,
+    fxAsOf: row.fx_as_of,
+    stale: row.stale,
+    realizedPnlEur: row.realized_pnl_eur,
+  };
+}
+
 /** Creates the holdings and cash repository over `db`. Every query is scoped by the owning user. */
 export function createPositionsRepository(db: Executor) {
   return {
     /** The user's holdings (of one portfolio, or all), by portfolio then symbol. */
     async listHoldings(userId: string, options: { portfolioId?: string } = {}): Promise<Holding[]> {
       if (options.portfolioId !== undefined && !isUuid(options.portfolioId)) return [];
-      let select = db.selectFrom('holdings').selectAll().where('user_id', '=', userId);
+      let select = db
+        .selectFrom('holdings')
+        .select([
+          ...LISTED_HOLDING,
+          isoText('valued_at').as('valued_iso'),
+          isoText('price_as_of').as('price_iso'),
+        ])
+        .where('user_id', '=', userId);
       if (options.portfolioId) select = select.where('portfolio_id', '=', options.portfolioId);
       const rows = await select
         .orderBy('portfolio_id')
         .orderBy('symbol')
         .orderBy('currency')
         .execute();
-      return rows.map(toHolding);
+      return rows.map(toListedHolding);
     },
 
     /** The user's cash positions (of one portfolio, or all), by portfolio then currency. */

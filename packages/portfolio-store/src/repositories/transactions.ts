@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Insertable, Selectable } from 'kysely';
 import type { TransactionsTable, TransactionType } from '../db-types.js';
 import { StoreError, toStoreError } from '../errors.js';
-import { type Executor, inTransaction, iso, isUuid } from './shared.js';
+import { type Executor, inTransaction, iso, isoText, isUuid } from './shared.js';
 
 /** A ledger entry (CONTRACT §4). Quantities and amounts are decimal strings. */
 export interface Transaction {
@@ -98,8 +98,51 @@ function toTransaction(row: Selectable<TransactionsTable>): Transaction {
   };
 }
 
-function encodeCursor(row: Selectable<TransactionsTable>): string {
-  return Buffer.from(JSON.stringify([iso(row.executed_at), row.id])).toString('base64url');
+/** The columns of a listed transaction: `executed_at` as ISO text (`isoText`), no owner nor creation time. */
+const LISTED_COLUMNS = [
+  'id',
+  'portfolio_id',
+  'type',
+  'symbol',
+  'quantity',
+  'price',
+  'currency',
+  'fee',
+  'amount',
+  'ratio',
+  'note',
+  'import_batch_id',
+  'fingerprint',
+  'name',
+] as const;
+
+type ListedRow = Pick<Selectable<TransactionsTable>, (typeof LISTED_COLUMNS)[number]> & {
+  executed_iso: string | null;
+};
+
+/** {@link toTransaction} of a row read with {@link LISTED_COLUMNS}. */
+function toListedTransaction(row: ListedRow): Transaction {
+  return {
+    id: row.id,
+    portfolioId: row.portfolio_id,
+    type: row.type,
+    symbol: row.symbol,
+    quantity: row.quantity,
+    price: row.price,
+    currency: row.currency,
+    fee: row.fee,
+    amount: row.amount,
+    ratio: row.ratio,
+    executedAt: row.executed_iso ?? '',
+    note: row.note,
+    importBatchId: row.import_batch_id,
+    fingerprint: row.fingerprint,
+    name: row.name,
+  };
+}
+
+function encodeCursor(executedAt: string, id: string): string {
+  return Buffer.from(JSON.stringify([executedAt, id])).toString('base64url');
 }
 
 function decodeCursor(cursor: string): { executedAt: Date; id: string } {
@@ -198,7 +241,10 @@ export function createTransactionsRepository(db: Executor) {
       if (query.portfolioId !== undefined && !isUuid(query.portfolioId)) {
         return { items: [], nextCursor: null };
       }
-      let select = db.selectFrom('transactions').selectAll().where('user_id', '=', userId);
+      let select = db
+        .selectFrom('transactions')
+        .select([...LISTED_COLUMNS, isoText('executed_at').as('executed_iso')])
+        .where('user_id', '=', userId);
       if (query.portfolioId) select = select.where('portfolio_id', '=', query.portfolioId);
       if (query.from) select = select.where('executed_at', '>=', query.from);
       if (query.to) select = select.where('executed_at', '<', query.to);
@@ -218,8 +264,9 @@ export function createTransactionsRepository(db: Executor) {
       const page = rows.slice(0, limit);
       const last = page.at(-1);
       return {
-        items: page.map(toTransaction),
-        nextCursor: rows.length > limit && last ? encodeCursor(last) : null,
+        items: page.map(toListedTransaction),
+        nextCursor:
+          rows.length > limit && last ? encodeCursor(last.executed_iso ?? '', last.id) : null,
       };
     },
 

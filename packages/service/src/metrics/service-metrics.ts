@@ -14,7 +14,7 @@ export interface PoolStats {
 /**
  * The service's own Prometheus metrics, in one registry per app (never prom-client's global
  * one, so several apps in one process, as in the tests, do not collide). The metrics plugin
- * (`fastify-metrics`) keeps the HTTP request histogram and the process metrics in a registry of
+ * (`registerMetrics` of apps/api) keeps the HTTP request histogram and the process metrics in a registry of
  * each app, and `GET /metrics` renders both together.
  *
  * | Metric                               | Type    | Labels              | Meaning                                                        |

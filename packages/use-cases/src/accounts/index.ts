@@ -90,4 +90,9 @@ export {
   type TokenActivityPage,
   type TokenCallRecord,
 } from './token-activity.js';
-export { guardQuotaSpending, runTokenCall, type TokenCallOutcome } from './token-call.js';
+export {
+  guardQuotaSpending,
+  runTokenCall,
+  type TokenCall,
+  type TokenCallOutcome,
+} from './token-call.js';

@@ -73,6 +73,15 @@ function fakeQuotas() {
         log.push(`withQuota ${name}`);
         return work();
       },
+      reserve: async (_u: string, _p: 'free' | 'pro', name: 'ai_consult' | 'stock_evaluation') => {
+        log.push(`reserve ${name}`);
+        return {
+          periodStart: 'p',
+          refund: async () => {
+            log.push(`refund ${name}`);
+          },
+        };
+      },
     },
   };
 }
@@ -80,14 +89,14 @@ function fakeQuotas() {
 describe('guardQuotaSpending', () => {
   it('refuses spending without its scope, before the quota is touched, and counts what is spent', async () => {
     const { log, quotas } = fakeQuotas();
-    const guarded = guardQuotaSpending(quotas);
-    const denied = await runTokenCall(['moat:read'], () =>
-      guarded.withQuota('u', 'free', 'stock_evaluation', async () => 'x'),
+    const denied = await runTokenCall(['moat:read'], (call) =>
+      guardQuotaSpending(quotas, call).withQuota('u', 'free', 'stock_evaluation', async () => 'x'),
     );
     expect(denied).toMatchObject({ ok: false, spent: {}, error: { code: 'insufficient_scope' } });
     expect(log).toEqual([]);
 
-    const allowed = await runTokenCall(['moat:read', 'moat:fresh', 'ai:consult'], async () => {
+    const allowed = await runTokenCall(['moat:read', 'moat:fresh', 'ai:consult'], async (call) => {
+      const guarded = guardQuotaSpending(quotas, call);
       await guarded.withQuota('u', 'free', 'stock_evaluation', async () => 'x');
       await guarded.consume('u', 'free', 'ai_consult');
       await guarded.consume('u', 'free', 'ai_consult');
@@ -101,18 +110,37 @@ describe('guardQuotaSpending', () => {
     });
   });
 
-  it('leaves spending outside a token call (a browser session) alone', async () => {
+  it('refuses a reservation without its scope and counts one given back (at most once)', async () => {
     const { log, quotas } = fakeQuotas();
-    const guarded = guardQuotaSpending(quotas);
+    const denied = await runTokenCall(['moat:read'], (call) =>
+      guardQuotaSpending(quotas, call).reserve('u', 'free', 'ai_consult'),
+    );
+    expect(denied).toMatchObject({ ok: false, spent: {}, error: { code: 'insufficient_scope' } });
+    expect(log).toEqual([]);
+    const kept = await runTokenCall(['ai:consult'], async (call) => {
+      await guardQuotaSpending(quotas, call).reserve('u', 'free', 'ai_consult');
+    });
+    expect(kept.spent).toEqual({ ai_consult: 1 });
+    const given = await runTokenCall(['ai:consult'], async (call) => {
+      const unit = await guardQuotaSpending(quotas, call).reserve('u', 'free', 'ai_consult');
+      await unit.refund();
+      await unit.refund();
+    });
+    expect(given.spent).toEqual({});
+  });
+
+  it('leaves spending without a token call (a browser session) alone: the service itself', async () => {
+    const { log, quotas } = fakeQuotas();
+    const guarded = guardQuotaSpending(quotas, undefined);
+    expect(guarded).toBe(quotas);
     expect(await guarded.withQuota('u', 'pro', 'ai_consult', async () => 7)).toBe(7);
     expect(log).toEqual(['withQuota ai_consult']);
   });
 
   it('does not count a spending whose work failed (its unit is refunded)', async () => {
     const { quotas } = fakeQuotas();
-    const guarded = guardQuotaSpending(quotas);
-    const failed = await runTokenCall(['moat:read', 'moat:fresh'], () =>
-      guarded.withQuota('u', 'free', 'stock_evaluation', async () => {
+    const failed = await runTokenCall(['moat:read', 'moat:fresh'], (call) =>
+      guardQuotaSpending(quotas, call).withQuota('u', 'free', 'stock_evaluation', async () => {
         throw new Error('no data');
       }),
     );

@@ -1,18 +1,17 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
-import type { QuotaService } from '@svc/quota';
+import type { QuotaReservation, QuotaService } from '@svc/quota';
 import { insufficientScope, QUOTA_SCOPES, type TokenScope } from './scopes.js';
 
 /**
  * One call made with a personal access token (an MCP tool call): the token's scopes, and the
- * quota units the call spent (refunds deducted), which its audit row records.
+ * quota units the call spent (refunds deducted), which its audit row records. A flow that may
+ * spend a quota takes it as `tokenCall` in its request and spends through
+ * {@link guardQuotaSpending}`(quotas, tokenCall)`; REST requests pass none.
  */
-interface TokenCall {
+export interface TokenCall {
   readonly scopes: ReadonlySet<string>;
   /** Units spent per quota name during the call, refunds deducted. */
   readonly spent: Map<string, number>;
 }
-
-const calls = new AsyncLocalStorage<TokenCall>();
 
 /** The outcome of {@link runTokenCall}: the value or the error, and the units spent either way. */
 export type TokenCallOutcome<T> =
@@ -25,21 +24,26 @@ function spentOf(call: TokenCall): Record<string, number> {
 }
 
 /**
- * Runs `work` as a call with a token of these scopes: quota spending inside it (through a
- * service wrapped by {@link guardQuotaSpending}, however deep in a flow) is refused without the
- * scope the quota needs ({@link QUOTA_SCOPES}) and counted. Never throws: answers the value or
- * the error, with what was spent.
+ * Runs `work` as a call with a token of these scopes, handing it the {@link TokenCall} to pass to
+ * the flows it calls: quota spending through {@link guardQuotaSpending} with that call is refused
+ * without the scope the quota needs ({@link QUOTA_SCOPES}) and counted. Never throws: answers the
+ * value or the error, with what was spent.
+ *
+ * The call is passed explicitly, not through async local storage: an `AsyncLocalStorage` turns
+ * Node 20's promise hooks on for every request of the process (2–4% of each request's CPU).
  *
  * @example
- * const outcome = await runTokenCall(principal.scopes, () => tool.handler(args));
+ * const outcome = await runTokenCall(principal.scopes, (tokenCall) =>
+ *   evaluations.getEvaluation({ symbol, fresh: true, actor, tokenCall }),
+ * );
  */
 export async function runTokenCall<T>(
   scopes: readonly string[],
-  work: () => Promise<T>,
+  work: (call: TokenCall) => Promise<T>,
 ): Promise<TokenCallOutcome<T>> {
   const call: TokenCall = { scopes: new Set(scopes), spent: new Map() };
   try {
-    const value = await calls.run(call, work);
+    const value = await work(call);
     return { ok: true, value, spent: spentOf(call) };
   } catch (error) {
     return { ok: false, error, spent: spentOf(call) };
@@ -47,41 +51,45 @@ export async function runTokenCall<T>(
 }
 
 /**
- * Throws `insufficient_scope` synchronously when a token call lacks the scope of `quota` (outside
- * a token call, e.g. a signed-in browser, every quota may be spent). Synchronous on purpose: a
- * flow that registers the spending as a shared fetch never registers a refused one.
+ * Throws `insufficient_scope` synchronously when the call lacks the scope of `quota`.
+ * Synchronous on purpose: a flow that registers the spending as a shared fetch never registers a
+ * refused one.
  */
-function checkSpending(quota: string): TokenCall | undefined {
-  const call = calls.getStore();
-  if (call === undefined) return undefined;
+function checkSpending(call: TokenCall, quota: string): void {
   const scope = QUOTA_SCOPES[quota];
   if (scope !== undefined && !call.scopes.has(scope)) {
     throw insufficientScope([scope as TokenScope], `spending the ${quota} quota`);
   }
-  return call;
 }
 
-function count(call: TokenCall | undefined, quota: string, units: number): void {
-  if (call) call.spent.set(quota, (call.spent.get(quota) ?? 0) + units);
+function count(call: TokenCall, quota: string, units: number): void {
+  call.spent.set(quota, (call.spent.get(quota) ?? 0) + units);
 }
 
 /** The spending methods of a quota service (`createQuotaService` of `@svc/quota`). */
-type Spending = Pick<QuotaService, 'consume' | 'refund' | 'withQuota'>;
+type Spending = Pick<QuotaService, 'consume' | 'refund' | 'withQuota' | 'reserve'>;
 
 /**
- * Wraps a quota service so that, inside a {@link runTokenCall}, spending a quota needs its scope
- * (`stock_evaluation` → `moat:fresh`, `ai_consult` → `ai:consult`) and is counted for the audit
- * log. Outside a token call it behaves exactly as the service. Other members pass through.
+ * The quota service a flow spends through for one token call: spending a quota needs its scope
+ * (`stock_evaluation` → `moat:fresh`, `ai_consult` → `ai:consult`; else `insufficient_scope`,
+ * thrown before the quota is touched) and is counted in `call.spent` for the audit log (a refund
+ * or a refunded reservation deducts its units; a refused or failed `withQuota` counts nothing).
+ * Without a call (a signed-in browser) it answers `quotas` itself. Other members pass through.
  *
  * @example
- * const quotas = guardQuotaSpending(createQuotaService({ db, limits }));
+ * const spending = guardQuotaSpending(deps.quotas, request.tokenCall);
+ * await spending.withQuota(actor.id, actor.plan, 'stock_evaluation', fetch);
  */
-export function guardQuotaSpending<Q extends Partial<Spending>>(quotas: Q): Q {
+export function guardQuotaSpending<Q extends Partial<Spending>>(
+  quotas: Q,
+  call: TokenCall | undefined,
+): Q {
+  if (call === undefined) return quotas;
   const guarded: Partial<Spending> = {};
-  const { consume, refund, withQuota } = quotas;
+  const { consume, refund, withQuota, reserve } = quotas;
   if (consume) {
     guarded.consume = (userId, plan, name, units = 1) => {
-      const call = checkSpending(name);
+      checkSpending(call, name);
       return consume.call(quotas, userId, plan, name, units).then((result) => {
         if (result.ok) count(call, name, units);
         return result;
@@ -89,13 +97,11 @@ export function guardQuotaSpending<Q extends Partial<Spending>>(quotas: Q): Q {
     };
   }
   if (refund) {
-    guarded.refund = (userId, name, given) => {
-      const call = calls.getStore();
-      return refund.call(quotas, userId, name, given).then((used) => {
+    guarded.refund = (userId, name, given) =>
+      refund.call(quotas, userId, name, given).then((used) => {
         count(call, name, -(given.units ?? 1));
         return used;
       });
-    };
   }
   if (withQuota) {
     guarded.withQuota = <T>(
@@ -104,11 +110,29 @@ export function guardQuotaSpending<Q extends Partial<Spending>>(quotas: Q): Q {
       name: Parameters<Spending['withQuota']>[2],
       work: () => Promise<T>,
     ): Promise<T> => {
-      const call = checkSpending(name);
+      checkSpending(call, name);
       const spending = withQuota.call(quotas, userId, plan, name, work) as Promise<T>;
       return spending.then((value) => {
         count(call, name, 1);
         return value;
+      });
+    };
+  }
+  if (reserve) {
+    guarded.reserve = (userId, plan, name) => {
+      checkSpending(call, name);
+      return reserve.call(quotas, userId, plan, name).then((unit): QuotaReservation => {
+        count(call, name, 1);
+        let given = false;
+        return {
+          ...unit,
+          async refund() {
+            const first = !given;
+            given = true;
+            await unit.refund();
+            if (first) count(call, name, -1);
+          },
+        };
       });
     };
   }

@@ -7,6 +7,7 @@ import {
 } from '@svc/advisor';
 import type { QuotaReservation, QuotaService } from '@svc/quota';
 import type { MoatEvaluation } from '@svc/schemas';
+import { guardQuotaSpending, type TokenCall } from '../accounts/token-call.js';
 import { UseCaseError } from '../errors.js';
 import type { Actor, EvaluationService } from '../evaluation-service.js';
 import { billAnswer } from './billing.js';
@@ -34,6 +35,12 @@ export interface NarrateInput {
   readonly language?: string;
   /** Aborts the model request (client gone); the events then end. */
   readonly signal: AbortSignal;
+  /**
+   * The personal-access-token call this narrative serves (an MCP tool call), if any: its
+   * `ai_consult` unit (and a cache miss's `stock_evaluation`) then needs the token's scope and
+   * is counted for its audit row (`guardQuotaSpending`).
+   */
+  readonly tokenCall?: TokenCall | undefined;
 }
 
 /** A narrative under way: the evaluation it narrates and its events (`chunk`… then `done` or `error`). */
@@ -122,7 +129,11 @@ export function createNarrationService(deps: NarrationServiceDeps) {
           errors: [{ path: 'language', message: 'a BCP-47 tag of a supported language' }],
         });
       }
-      const unit = await deps.quotas.reserve(input.actor.id, input.actor.plan, 'ai_consult');
+      const unit = await guardQuotaSpending(deps.quotas, input.tokenCall).reserve(
+        input.actor.id,
+        input.actor.plan,
+        'ai_consult',
+      );
       let evaluation: MoatEvaluation;
       try {
         evaluation =
@@ -131,6 +142,7 @@ export function createNarrationService(deps: NarrationServiceDeps) {
             symbol: input.source.symbol,
             fresh: false,
             actor: input.actor,
+            tokenCall: input.tokenCall,
           }));
       } catch (error) {
         await unit.refund();
