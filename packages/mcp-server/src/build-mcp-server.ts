@@ -15,6 +15,7 @@ function spendingThrough(services: McpServices, tools: ToolRegistry): McpService
   return {
     ...services,
     evaluations: {
+      served: (symbol) => evaluations.served(symbol),
       getEvaluation: (request) =>
         evaluations.getEvaluation({ ...request, tokenCall: tools.startingCall() }),
     },

@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import { type Selectable, sql } from 'kysely';
 import type { TokenActivityTable } from '../db-types.js';
 import { type Executor, iso, isUuid } from './shared.js';
 
@@ -51,22 +51,37 @@ function toActivity(row: Selectable<TokenActivityTable>): TokenActivity {
 /** Creates the repository of the audit log of personal access tokens (`token_activity`). */
 export function createTokenActivityRepository(db: Executor) {
   return {
-    /** Records one call: a single INSERT, no answer read back. */
+    /**
+     * Records one call: a single INSERT, no answer read back. A call that spent no quota unit is
+     * committed without waiting for its WAL record to reach the disk (`synchronous_commit` off for
+     * that statement's own transaction, set beside it in the same statement), so a read-only tool
+     * call does not wait for a disk flush its answer does not need; a crash of the database server
+     * may then forget the last fraction of a second of such rows (PostgreSQL: "Asynchronous
+     * Commit", at most three times `wal_writer_delay`). A call that spent a unit is committed
+     * synchronously, as the unit itself is. The row is visible to readers at once either way.
+     */
     async record(entry: NewTokenActivity): Promise<void> {
-      await db
-        .insertInto('token_activity')
-        .values({
-          token_id: entry.tokenId,
-          user_id: entry.userId,
-          at: entry.at,
-          tool: entry.tool,
-          outcome: entry.outcome,
-          error_code: entry.errorCode,
-          quota_spent: JSON.stringify(entry.quotaSpent),
-          duration_ms: Math.max(0, Math.round(entry.durationMs)),
-          arguments: entry.arguments === undefined ? null : JSON.stringify(entry.arguments),
-        })
-        .execute();
+      const row = {
+        token_id: entry.tokenId,
+        user_id: entry.userId,
+        at: entry.at,
+        tool: entry.tool,
+        outcome: entry.outcome,
+        error_code: entry.errorCode,
+        quota_spent: JSON.stringify(entry.quotaSpent),
+        duration_ms: Math.max(0, Math.round(entry.durationMs)),
+        arguments: entry.arguments === undefined ? null : JSON.stringify(entry.arguments),
+      };
+      if (Object.values(entry.quotaSpent).some((units) => units > 0)) {
+        await db.insertInto('token_activity').values(row).execute();
+        return;
+      }
+      await sql`insert into token_activity
+          (token_id, user_id, at, tool, outcome, error_code, quota_spent, duration_ms, arguments)
+        select ${row.token_id}::uuid, ${row.user_id}::uuid, ${row.at}::timestamptz, ${row.tool},
+          ${row.outcome}, ${row.error_code}, ${row.quota_spent}::jsonb, ${row.duration_ms}::integer,
+          ${row.arguments}::jsonb
+        from (select set_config('synchronous_commit', 'off', true)) as async_commit`.execute(db);
     },
 
     /**
