@@ -265,10 +265,31 @@ export class ToolRegistry {
     if (redaction && !this.#scopes.has(redaction.scope) && result.structuredContent) {
       result = toolResult(redaction.redact(result.structuredContent));
     }
-    const checked = tool.config.output.safeParse(result.structuredContent);
-    if (!checked.success) {
-      throw new Error(`${name} answered outside its outputSchema`, { cause: checked.error });
-    }
+    assertConforms(name, tool.config.output, result.structuredContent);
     return result;
   }
+}
+
+/**
+ * Answers already checked against an output schema, per schema: an answer object served again
+ * (a memoised cache row) is checked once, not on every call. Answers are never mutated once a
+ * flow has returned them.
+ */
+const conforming = new WeakMap<z.ZodType, WeakSet<object>>();
+
+/** @throws {Error} when `structured` does not match `output` (a bug of the tool's flow). */
+function assertConforms(name: string, output: z.ZodType, structured: unknown): void {
+  const isObject = typeof structured === 'object' && structured !== null;
+  let checked = conforming.get(output);
+  if (isObject && checked?.has(structured)) return;
+  const result = output.safeParse(structured);
+  if (!result.success) {
+    throw new Error(`${name} answered outside its outputSchema`, { cause: result.error });
+  }
+  if (!isObject) return;
+  if (checked === undefined) {
+    checked = new WeakSet();
+    conforming.set(output, checked);
+  }
+  checked.add(structured);
 }

@@ -8,8 +8,23 @@ import type { McpProblem, ProblemMapper } from './deps.js';
 export function toolResult(structured: Record<string, unknown>): CallToolResult {
   return {
     structuredContent: structured,
-    content: [{ type: 'text', text: JSON.stringify(structured) }],
+    content: [{ type: 'text', text: jsonTextOf(structured) }],
   };
+}
+
+/**
+ * JSON text of answers, kept per answer object: a flow that serves the same object again (a
+ * memoised cache row, e.g. a cached evaluation) is not serialized again on every call. Answers
+ * are read, never mutated, once a flow has returned them.
+ */
+const jsonTexts = new WeakMap<object, string>();
+
+function jsonTextOf(structured: Record<string, unknown>): string {
+  const known = jsonTexts.get(structured);
+  if (known !== undefined) return known;
+  const text = JSON.stringify(structured);
+  jsonTexts.set(structured, text);
+  return text;
 }
 
 /**

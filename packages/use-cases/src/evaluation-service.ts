@@ -91,7 +91,19 @@ export function createEvaluationService(deps: EvaluationServiceDeps) {
     return { ...evaluation, _cached: false, _cachedAt: cachedAt.toISOString() };
   }
 
-  const fromCache = servedFromCache;
+  /**
+   * The served shape of a cache row, built once per row object: the memo in front of the cache
+   * hands out the same row until it expires or is replaced, so a cached evaluation is not copied
+   * (a spread of some 30 keys) on every request. Served objects are read, never mutated.
+   */
+  const servedRows = new WeakMap<CachedEvaluation, ServedEvaluation>();
+  const fromCache = (cached: CachedEvaluation): ServedEvaluation => {
+    const known = servedRows.get(cached);
+    if (known !== undefined) return known;
+    const served = servedFromCache(cached);
+    servedRows.set(cached, served);
+    return served;
+  };
 
   /** Registers `work` synchronously as the fetch in flight for `symbol`, until it settles. */
   function register(symbol: string, work: Promise<ServedEvaluation>): Promise<ServedEvaluation> {

@@ -186,4 +186,37 @@ describe('evaluation flow with cache and quota (PGlite)', () => {
     expect(calls).toEqual(['BBY']);
     expect(await stockUnits()).toBe(1);
   });
+
+  it('builds the served shape once per cache row object (a memoised row is not copied again)', async () => {
+    const user = await newUser('served-once@example.com');
+    await service().evaluations.getEvaluation({ symbol: 'MCD', fresh: false, actor: user });
+    const row = await repos.evaluations.get('MCD');
+    if (!row) throw new Error('MCD was not cached');
+    // a memo in front of the cache hands out the same row object until it expires or changes
+    const sameRow = { get: async () => row, upsert: repos.evaluations.upsert };
+    const { quotes, splitsOf } = createQuoteSource({ provider: 'csv', pricesDir: PRICES_DIR });
+    const evaluations = createEvaluationService({
+      fundamentals: counting,
+      quotes,
+      splitsOf,
+      now,
+      cache: sameRow,
+      quotas: createQuotaService({ db: database.db, now }),
+    });
+    const first = await evaluations.getEvaluation({ symbol: 'mcd', fresh: false, actor: user });
+    const second = await evaluations.getEvaluation({ symbol: 'MCD', fresh: false, actor: user });
+    expect(second).toBe(first);
+    expect(first).toMatchObject({ symbol: 'MCD', _cached: true, _cachedAt: row.cachedAt });
+    // a new row object (the cache was written again) gives a new served object
+    const third = await createEvaluationService({
+      fundamentals: counting,
+      quotes,
+      splitsOf,
+      now,
+      cache: { get: async () => ({ ...row }), upsert: repos.evaluations.upsert },
+      quotas: createQuotaService({ db: database.db, now }),
+    }).getEvaluation({ symbol: 'MCD', fresh: false, actor: user });
+    expect(third).not.toBe(first);
+    expect(third).toEqual(first);
+  });
 });
