@@ -168,9 +168,9 @@ export async function openRuntime(
 }
 
 /**
- * The EUR reference-rate provider of `FX_PROVIDER`: `ecb` fetches the ECB's daily XML (cached by
- * the provider), `ecb-file` reads an ECB history CSV at `ECB_FX_FILE`, `none` gives null (EUR
- * values of non-EUR positions stay null).
+ * The EUR reference-rate provider of `FX_PROVIDER`: `ecb` fetches the ECB's daily XML, and for
+ * past days its 90-day XML and full-history zip (all cached by the provider), `ecb-file` reads an
+ * ECB history CSV at `ECB_FX_FILE`, `none` gives null (EUR values of non-EUR positions stay null).
  */
 export function openFxProvider(settings: AppConfig['fx']): FxProvider | null {
   switch (settings.provider) {
