@@ -68,26 +68,7 @@ export type NewCashPosition = Omit<CashPosition, 'id' | 'portfolioId' | 'valuedA
 };
 
 function toHolding(row: Selectable<HoldingsTable>): Holding {
-  return {
-    id: row.id,
-    portfolioId: row.portfolio_id,
-    symbol: row.symbol,
-    name: row.name,
-    quantity: row.quantity,
-    averageCost: row.average_cost,
-    currency: row.currency,
-    lastPrice: row.last_price,
-    marketValue: row.market_value,
-    marketValueEur: row.market_value_eur,
-    costBasisEur: row.cost_basis_eur,
-    unrealizedPnlEur: row.unrealized_pnl_eur,
-    weight: row.weight,
-    valuedAt: isoOrNull(row.valued_at),
-    priceAsOf: isoOrNull(row.price_as_of),
-    fxAsOf: row.fx_as_of,
-    stale: row.stale,
-    realizedPnlEur: row.realized_pnl_eur,
-  };
+  return holdingOf(row, isoOrNull(row.valued_at), isoOrNull(row.price_as_of));
 }
 
 function toCash(row: Selectable<CashPositionsTable>): CashPosition {
@@ -129,6 +110,15 @@ type ListedHolding = Pick<Selectable<HoldingsTable>, (typeof LISTED_HOLDING)[num
 
 /** {@link toHolding} of a row read with {@link LISTED_HOLDING}. */
 function toListedHolding(row: ListedHolding): Holding {
+  return holdingOf(row, row.valued_iso, row.price_iso);
+}
+
+/** A holding from its listed columns and its two instants as ISO text (or null). */
+function holdingOf(
+  row: Pick<Selectable<HoldingsTable>, (typeof LISTED_HOLDING)[number]>,
+  valuedAt: string | null,
+  priceAsOf: string | null,
+): Holding {
   return {
     id: row.id,
     portfolioId: row.portfolio_id,
@@ -143,8 +133,8 @@ function toListedHolding(row: ListedHolding): Holding {
     costBasisEur: row.cost_basis_eur,
     unrealizedPnlEur: row.unrealized_pnl_eur,
     weight: row.weight,
-    valuedAt: row.valued_iso,
-    priceAsOf: row.price_iso,
+    valuedAt,
+    priceAsOf,
     fxAsOf: row.fx_as_of,
     stale: row.stale,
     realizedPnlEur: row.realized_pnl_eur,

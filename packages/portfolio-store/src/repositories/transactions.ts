@@ -79,23 +79,7 @@ const MAX_PAGE = 100;
 const IMPORT_CHUNK = 1_000;
 
 function toTransaction(row: Selectable<TransactionsTable>): Transaction {
-  return {
-    id: row.id,
-    portfolioId: row.portfolio_id,
-    type: row.type,
-    symbol: row.symbol,
-    quantity: row.quantity,
-    price: row.price,
-    currency: row.currency,
-    fee: row.fee,
-    amount: row.amount,
-    ratio: row.ratio,
-    executedAt: iso(row.executed_at),
-    note: row.note,
-    importBatchId: row.import_batch_id,
-    fingerprint: row.fingerprint,
-    name: row.name,
-  };
+  return transactionOf(row, iso(row.executed_at));
 }
 
 /** The columns of a listed transaction: `executed_at` as ISO text (`isoText`), no owner nor creation time. */
@@ -122,6 +106,14 @@ type ListedRow = Pick<Selectable<TransactionsTable>, (typeof LISTED_COLUMNS)[num
 
 /** {@link toTransaction} of a row read with {@link LISTED_COLUMNS}. */
 function toListedTransaction(row: ListedRow): Transaction {
+  return transactionOf(row, row.executed_iso ?? '');
+}
+
+/** A transaction from its listed columns and its execution instant as ISO text. */
+function transactionOf(
+  row: Pick<Selectable<TransactionsTable>, (typeof LISTED_COLUMNS)[number]>,
+  executedAt: string,
+): Transaction {
   return {
     id: row.id,
     portfolioId: row.portfolio_id,
@@ -133,7 +125,7 @@ function toListedTransaction(row: ListedRow): Transaction {
     fee: row.fee,
     amount: row.amount,
     ratio: row.ratio,
-    executedAt: row.executed_iso ?? '',
+    executedAt,
     note: row.note,
     importBatchId: row.import_batch_id,
     fingerprint: row.fingerprint,
