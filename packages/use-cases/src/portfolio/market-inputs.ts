@@ -168,7 +168,7 @@ async function eurRateFor(
 const MAX_AGE = MAX_CACHED_MARKET_DATA_AGE_DAYS;
 
 /** The provider's answer, or null when it failed with a `MarketDataError` (bad symbol, outage). */
-async function tolerate<T>(pending: Promise<T | null>): Promise<T | null> {
+export async function tolerate<T>(pending: Promise<T | null>): Promise<T | null> {
   try {
     return await pending;
   } catch (error) {

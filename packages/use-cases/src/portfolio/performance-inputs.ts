@@ -1,6 +1,7 @@
-import { type FxProvider, MarketDataError, type PriceHistoryProvider } from '@svc/market-data';
+import type { FxProvider, PriceHistoryProvider } from '@svc/market-data';
 import type { DailySeries, LedgerTransaction } from '@svc/portfolio';
 import { daysBefore, utcDay } from './decimal-text.js';
+import { tolerate } from './market-inputs.js';
 
 /** Where the performance flow takes daily closes and EUR rates from. */
 export interface PerformanceMarketDeps {
@@ -89,13 +90,4 @@ async function rateSeries(
     }
   }
   return dates.length === 0 ? null : { currency, dates, values };
-}
-
-async function tolerate<T>(pending: Promise<T | null>): Promise<T | null> {
-  try {
-    return await pending;
-  } catch (error) {
-    if (error instanceof MarketDataError) return null;
-    throw error;
-  }
 }
