@@ -55,5 +55,14 @@ export function buildMcpServer(mcpDeps: McpServerDeps): Server {
   registerTools(tools, deps);
   registerMoatResources(tools, deps);
   registerMoatPrompts(tools, deps);
+  registries.set(tools.server, tools);
   return tools.server;
+}
+
+/** The tool registry of each server {@link buildMcpServer} made. */
+const registries = new WeakMap<Server, ToolRegistry>();
+
+/** The tool registry behind a server of {@link buildMcpServer} (undefined for any other server). */
+export function toolRegistryOf(server: Server): ToolRegistry | undefined {
+  return registries.get(server);
 }

@@ -4,7 +4,7 @@ import { insufficientScope, missingScopes, type TokenCallRecord } from '@svc/use
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
 import fp from 'fastify-plugin';
 import type { McpPrincipal } from './bearer-guard.js';
-import { buildMcpServer } from './build-mcp-server.js';
+import { buildMcpServer, toolRegistryOf } from './build-mcp-server.js';
 import {
   DEFAULT_SERVER_INFO,
   type McpServerInfo,
@@ -18,7 +18,9 @@ import {
   mcpDiscovery,
 } from './discovery.js';
 import { DispatchTransport, plainRequest } from './dispatch-transport.js';
+import { answerToolCall } from './tool-call.js';
 import { MCP_METHOD_SCOPES } from './tool-catalog.js';
+import type { ToolRegistry } from './tool-registry.js';
 
 /** An `onRequest` hook that answers 401 (with `WWW-Authenticate: Bearer`) for a bad token. */
 export type BearerGuard = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
@@ -104,6 +106,8 @@ function requestServer(options: McpPluginOptions, request: FastifyRequest): Serv
 /** A server of the common case with its in-process transport, serving one request at a time. */
 interface PooledServer {
   readonly transport: DispatchTransport;
+  /** The server's tools, for `tools/call` answered without the SDK's request machinery. */
+  readonly tools: ToolRegistry;
   /** The request it serves now (its problems are logged through it); undefined while idle. */
   request: FastifyRequest | undefined;
 }
@@ -139,10 +143,16 @@ class ServerPool {
       reused.request = request;
       return { key, pooled: reused };
     }
-    const pooled: PooledServer = { transport: new DispatchTransport(), request };
+    const bound: Pick<PooledServer, 'request'> = { request };
     const server = tokenServer(this.options, principal, () => {
-      if (pooled.request === undefined) throw new Error('an idle MCP server was called');
-      return pooled.request;
+      if (bound.request === undefined) throw new Error('an idle MCP server was called');
+      return bound.request;
+    });
+    const tools = toolRegistryOf(server);
+    if (tools === undefined) throw new Error('a pooled MCP server without its tool registry');
+    const pooled: PooledServer = Object.assign(bound, {
+      transport: new DispatchTransport(),
+      tools,
     });
     await server.connect(pooled.transport);
     return { key, pooled };
@@ -238,22 +248,30 @@ const mcpRoutes: FastifyPluginAsync<McpPluginOptions> = async (app, options) => 
    * connected to a {@link DispatchTransport} instead of the SDK's HTTP transport, answers the
    * JSON the SDK's transport writes for it (status 200, `Content-Type: application/json`, the
    * JSON-RPC response), without a web `Request`/`Response` pair and its conversions from and to
-   * Node's. Everything else goes to {@link serveMcpRequest}.
+   * Node's; a `tools/call` is answered by the server's tools directly ({@link answerToolCall}).
+   * Everything else goes to {@link serveMcpRequest}.
    */
   const pool = new ServerPool(options);
   const serve = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     const message = plainRequest(request);
     if (message === null) return serveMcpRequest(options, request, reply);
     const { key, pooled } = await pool.take(request);
-    const answer = await pooled.transport.dispatch(message, {
-      requestInfo: { headers: request.headers as Record<string, string | string[] | undefined> },
-    });
+    const body =
+      (await answerToolCall(pooled.tools, message)) ??
+      Buffer.from(
+        JSON.stringify(
+          await pooled.transport.dispatch(message, {
+            requestInfo: {
+              headers: request.headers as Record<string, string | string[] | undefined>,
+            },
+          }),
+        ),
+      );
     pool.release(key, pooled);
-    const body = JSON.stringify(answer);
     reply.hijack();
     reply.raw.writeHead(200, {
       'content-type': 'application/json',
-      'content-length': Buffer.byteLength(body),
+      'content-length': body.length,
     });
     reply.raw.end(body);
   };

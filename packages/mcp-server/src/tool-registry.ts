@@ -172,6 +172,11 @@ export class ToolRegistry {
     return this.#starting;
   }
 
+  /** Whether a tool of this name is registered (listed or not). */
+  has(name: string): boolean {
+    return this.#tools.has(name);
+  }
+
   /** The scopes of `required` the caller lacks. */
   missing(required: readonly TokenScope[]): TokenScope[] {
     return missingScopes(this.#scopes, required);

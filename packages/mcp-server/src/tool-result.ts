@@ -6,10 +6,38 @@ import type { McpProblem, ProblemMapper } from './deps.js';
  * and the same JSON as one text content block for clients that do not read structured content.
  */
 export function toolResult(structured: Record<string, unknown>): CallToolResult {
-  return {
+  const result: CallToolResult = {
     structuredContent: structured,
     content: [{ type: 'text', text: jsonTextOf(structured) }],
   };
+  madeHere.add(result);
+  return result;
+}
+
+/** Results made by {@link toolResult} (never changed afterwards: results are read-only). */
+const madeHere = new WeakSet<CallToolResult>();
+
+/** UTF-8 JSON of whole {@link toolResult} results, kept per answer object like {@link jsonTexts}. */
+const resultBytes = new WeakMap<object, Buffer>();
+
+/**
+ * A tool result as UTF-8 JSON (what `JSON.stringify(result)` gives), for the JSON-RPC response
+ * that carries it. A result of {@link toolResult} whose answer object was served before (a
+ * memoised cache row) reuses the bytes made then: the answer (about 8 kB for an evaluation) and
+ * its text copy (the same JSON again, escaped) are neither walked nor escaped nor encoded again.
+ * Other results are serialized as they come.
+ */
+export function toolResultJson(result: CallToolResult): Buffer {
+  const structured = result.structuredContent;
+  if (structured === undefined || !madeHere.has(result)) {
+    return Buffer.from(JSON.stringify(result));
+  }
+  let bytes = resultBytes.get(structured);
+  if (bytes === undefined) {
+    bytes = Buffer.from(JSON.stringify(result));
+    resultBytes.set(structured, bytes);
+  }
+  return bytes;
 }
 
 /**

@@ -128,6 +128,67 @@ describe.each(backends)('token scopes and activity on $name', (backend) => {
     ]);
   });
 
+  it('records several calls in one statement, committed synchronously when any spent a unit', async () => {
+    const owner = await repos.users.create({ email: uniqueEmail('audit-many') });
+    const { token } = await tokenOf(owner.id, ['moat:read']);
+    const call = (i: number, quotaSpent: Record<string, number>) => ({
+      tokenId: token.id,
+      userId: owner.id,
+      at: new Date(NOW.getTime() + i * MINUTE),
+      tool: `tool-${i}`,
+      outcome: i === 1 ? 'error' : 'ok',
+      errorCode: i === 1 ? 'not_found' : null,
+      quotaSpent,
+      durationMs: i + 0.4,
+      arguments: i === 0 ? undefined : { symbol: `S${i}`, note: "it's \u00e9" },
+    });
+    await repos.tokenActivity.recordMany([]);
+    await repos.tokenActivity.recordMany([call(0, {}), call(1, {}), call(2, {})]);
+    await repos.tokenActivity.recordMany([call(3, {}), call(4, { stock_evaluation: 1 })]);
+    const since = new Date(NOW.getTime() - MINUTE);
+    const page = await repos.tokenActivity.page(owner.id, token.id, {
+      since,
+      limit: 10,
+      offset: 0,
+    });
+    expect(page.total).toBe(5);
+    expect(page.items.map((a) => [a.tool, a.outcome, a.errorCode, a.durationMs])).toEqual([
+      ['tool-4', 'ok', null, 4],
+      ['tool-3', 'ok', null, 3],
+      ['tool-2', 'ok', null, 2],
+      ['tool-1', 'error', 'not_found', 1],
+      ['tool-0', 'ok', null, 0],
+    ]);
+    expect(page.items[0]?.quotaSpent).toEqual({ stock_evaluation: 1 });
+    expect(page.items[2]?.arguments).toEqual({ symbol: 'S2', note: "it's \u00e9" });
+    expect(page.items[4]?.arguments).toBeNull();
+  });
+
+  it('writes none of a batch when one of its rows is refused', async () => {
+    const owner = await repos.users.create({ email: uniqueEmail('audit-bad') });
+    const { token } = await tokenOf(owner.id, ['moat:read']);
+    const good = {
+      tokenId: token.id,
+      userId: owner.id,
+      at: NOW,
+      tool: 'screenMoat',
+      outcome: 'ok',
+      errorCode: null,
+      quotaSpent: {},
+      durationMs: 1,
+      arguments: null,
+    };
+    // a token id that does not exist breaks the foreign key
+    const bad = { ...good, tokenId: '00000000-0000-4000-8000-000000000000' };
+    await expect(repos.tokenActivity.recordMany([good, bad])).rejects.toThrow();
+    const page = await repos.tokenActivity.page(owner.id, token.id, {
+      since: new Date(NOW.getTime() - MINUTE),
+      limit: 10,
+      offset: 0,
+    });
+    expect(page.total).toBe(0);
+  });
+
   it('gives the tokens that existed before migration 0010 every scope', async () => {
     const migrator = new Migrator({
       db: database.db,

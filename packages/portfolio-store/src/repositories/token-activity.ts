@@ -48,41 +48,59 @@ function toActivity(row: Selectable<TokenActivityTable>): TokenActivity {
   };
 }
 
+/** A call as its `token_activity` row (quota and arguments as JSON text, duration whole ms). */
+function rowOf(entry: NewTokenActivity) {
+  return {
+    token_id: entry.tokenId,
+    user_id: entry.userId,
+    at: entry.at,
+    tool: entry.tool,
+    outcome: entry.outcome,
+    error_code: entry.errorCode,
+    quota_spent: JSON.stringify(entry.quotaSpent),
+    duration_ms: Math.max(0, Math.round(entry.durationMs)),
+    arguments: entry.arguments === undefined ? null : JSON.stringify(entry.arguments),
+  };
+}
+
 /** Creates the repository of the audit log of personal access tokens (`token_activity`). */
 export function createTokenActivityRepository(db: Executor) {
+  /**
+   * Records calls in one INSERT (a multi-row `VALUES`), no answer read back; nothing for an
+   * empty list. When none of them spent a quota unit, the statement's own transaction commits
+   * without waiting for its WAL record to reach the disk (`synchronous_commit` off for that
+   * transaction, set beside it in the same statement), so read-only tool calls do not wait for
+   * a disk flush their answers do not need; a crash of the database server may then forget the
+   * last fraction of a second of such rows (PostgreSQL: "Asynchronous Commit", at most three
+   * times `wal_writer_delay`). When any of them spent a unit, all are committed synchronously,
+   * as the unit itself is. The rows are visible to readers at once either way.
+   */
+  async function recordMany(entries: readonly NewTokenActivity[]): Promise<void> {
+    if (entries.length === 0) return;
+    const rows = entries.map(rowOf);
+    if (entries.some((entry) => Object.values(entry.quotaSpent).some((units) => units > 0))) {
+      await db.insertInto('token_activity').values(rows).execute();
+      return;
+    }
+    const values = sql.join(
+      rows.map(
+        (row) => sql`(${row.token_id}::uuid, ${row.user_id}::uuid, ${row.at}::timestamptz,
+          ${row.tool}::text, ${row.outcome}::text, ${row.error_code}::text,
+          ${row.quota_spent}::jsonb, ${row.duration_ms}::integer, ${row.arguments}::jsonb)`,
+      ),
+    );
+    await sql`insert into token_activity
+        (token_id, user_id, at, tool, outcome, error_code, quota_spent, duration_ms, arguments)
+      select v.* from (values ${values})
+        as v (token_id, user_id, at, tool, outcome, error_code, quota_spent, duration_ms, arguments),
+        (select set_config('synchronous_commit', 'off', true)) as async_commit`.execute(db);
+  }
+
   return {
-    /**
-     * Records one call: a single INSERT, no answer read back. A call that spent no quota unit is
-     * committed without waiting for its WAL record to reach the disk (`synchronous_commit` off for
-     * that statement's own transaction, set beside it in the same statement), so a read-only tool
-     * call does not wait for a disk flush its answer does not need; a crash of the database server
-     * may then forget the last fraction of a second of such rows (PostgreSQL: "Asynchronous
-     * Commit", at most three times `wal_writer_delay`). A call that spent a unit is committed
-     * synchronously, as the unit itself is. The row is visible to readers at once either way.
-     */
-    async record(entry: NewTokenActivity): Promise<void> {
-      const row = {
-        token_id: entry.tokenId,
-        user_id: entry.userId,
-        at: entry.at,
-        tool: entry.tool,
-        outcome: entry.outcome,
-        error_code: entry.errorCode,
-        quota_spent: JSON.stringify(entry.quotaSpent),
-        duration_ms: Math.max(0, Math.round(entry.durationMs)),
-        arguments: entry.arguments === undefined ? null : JSON.stringify(entry.arguments),
-      };
-      if (Object.values(entry.quotaSpent).some((units) => units > 0)) {
-        await db.insertInto('token_activity').values(row).execute();
-        return;
-      }
-      await sql`insert into token_activity
-          (token_id, user_id, at, tool, outcome, error_code, quota_spent, duration_ms, arguments)
-        select ${row.token_id}::uuid, ${row.user_id}::uuid, ${row.at}::timestamptz, ${row.tool},
-          ${row.outcome}, ${row.error_code}, ${row.quota_spent}::jsonb, ${row.duration_ms}::integer,
-          ${row.arguments}::jsonb
-        from (select set_config('synchronous_commit', 'off', true)) as async_commit`.execute(db);
-    },
+    /** Records one call; see `recordMany`. */
+    record: (entry: NewTokenActivity): Promise<void> => recordMany([entry]),
+
+    recordMany,
 
     /**
      * One page of a token's calls at or after `since`, newest first, and how many there are;

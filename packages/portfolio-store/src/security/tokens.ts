@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /** Prefix of every personal access token (interface spec §5). */
 export const PAT_PREFIX = 'svc_pat_';
@@ -21,7 +21,8 @@ export interface MintedToken {
  * bits, so it cannot be guessed from its hash (unlike a password).
  */
 export function hashToken(token: string): string {
-  return createHash('sha256').update(token, 'utf8').digest('hex');
+  // one-shot `crypto.hash` (Node >= 20.12): no Hash object per verified request
+  return hash('sha256', token, 'hex');
 }
 
 /**

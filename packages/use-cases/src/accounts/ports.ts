@@ -103,17 +103,20 @@ export interface AccountRepositories {
     owns(userId: string, tokenId: string): Promise<boolean>;
   };
   readonly tokenActivity: {
-    record(entry: {
-      tokenId: string;
-      userId: string;
-      at: Date;
-      tool: string;
-      outcome: string;
-      errorCode: string | null;
-      quotaSpent: Readonly<Record<string, number>>;
-      durationMs: number;
-      arguments: unknown;
-    }): Promise<void>;
+    /** Records calls in one statement (nothing for an empty list). */
+    recordMany(
+      entries: readonly {
+        tokenId: string;
+        userId: string;
+        at: Date;
+        tool: string;
+        outcome: string;
+        errorCode: string | null;
+        quotaSpent: Readonly<Record<string, number>>;
+        durationMs: number;
+        arguments: unknown;
+      }[],
+    ): Promise<void>;
     page(
       userId: string,
       tokenId: string,

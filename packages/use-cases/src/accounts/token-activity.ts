@@ -1,5 +1,6 @@
 import { UseCaseError } from '../errors.js';
 import { auditArguments } from './audit-arguments.js';
+import { groupCommit } from './group-commit.js';
 import type { AccountRepositories, AccountTokenActivity } from './ports.js';
 
 /** Default days a recorded call is kept (`AUDIT_RETENTION_DAYS`). */
@@ -54,10 +55,17 @@ export function createTokenActivity(deps: {
 }) {
   const { repos, now } = deps;
   const cutoff = () => new Date(now().getTime() - deps.retentionDays * 86_400_000);
+  const write = groupCommit((rows: Parameters<typeof repos.tokenActivity.recordMany>[0]) =>
+    repos.tokenActivity.recordMany(rows),
+  );
   return {
-    /** Records one call: one INSERT, arguments redacted and bounded. */
+    /**
+     * Records one call, arguments redacted and bounded; resolves once its row is written (and
+     * rejects when it cannot be). Calls recorded while an earlier INSERT is still in flight are
+     * written together in the next one ({@link groupCommit}): one statement per batch, not per call.
+     */
     record(call: TokenCallRecord): Promise<void> {
-      return repos.tokenActivity.record({
+      return write({
         tokenId: call.tokenId,
         userId: call.userId,
         at: call.at,
