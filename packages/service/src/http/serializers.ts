@@ -4,6 +4,30 @@ import type { FastifySerializerCompiler } from 'fastify';
 type SerializerCompiler = FastifySerializerCompiler<any>;
 
 /**
+ * JSON texts of frozen answers, per answer object: a flow that serves the same frozen object
+ * again (a memoised read of `@svc/use-cases`: holdings, cash, a transactions page) is not
+ * serialized again. Frozen objects cannot change, so the text stays true; an entry goes with its
+ * object.
+ */
+const frozenTexts = new WeakMap<object, string>();
+
+/**
+ * `JSON.stringify(data)`, kept per object when `data` is a frozen object or array (exactly the
+ * same text: it is the first call's). Anything else is serialized every time.
+ */
+function jsonTextOf(data: unknown): string {
+  if (typeof data !== 'object' || data === null || !Object.isFrozen(data)) {
+    return JSON.stringify(data);
+  }
+  let text = frozenTexts.get(data);
+  if (text === undefined) {
+    text = JSON.stringify(data);
+    frozenTexts.set(data, text);
+  }
+  return text;
+}
+
+/**
  * A Fastify `serializerCompiler` for a route whose success answer is built by a use-case mapper
  * that already answers exactly the response schema (e.g. `toHolding`, `decodeTransaction`): a 2xx
  * answer is written with `JSON.stringify`, without encoding it through the schema again; every
@@ -17,6 +41,5 @@ type SerializerCompiler = FastifySerializerCompiler<any>;
  * app.get('/holdings', { serializerCompiler: mapperAnswers(serializerCompiler), schema, handler });
  */
 export function mapperAnswers(checked: SerializerCompiler): SerializerCompiler {
-  return (route) =>
-    String(route.httpStatus).startsWith('2') ? (data) => JSON.stringify(data) : checked(route);
+  return (route) => (String(route.httpStatus).startsWith('2') ? jsonTextOf : checked(route));
 }
