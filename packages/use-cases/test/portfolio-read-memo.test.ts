@@ -1,7 +1,6 @@
 import { createCsvQuoteProvider, createEcbFileFxProvider } from '@svc/market-data';
 import { createRepositories, type Executor } from '@svc/portfolio-store';
 import { createTestBackends, type TestDatabase, uniqueEmail } from '@svc/portfolio-store/testing';
-import type { KyselyPlugin, PluginTransformQueryArgs, RootOperationNode } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UseCaseError } from '../src/errors.js';
 import { createPortfolioService } from '../src/portfolio/portfolio-service.js';
@@ -13,6 +12,9 @@ const quotes = createCsvQuoteProvider({ dir: PRICES_DIR });
 const fx = createEcbFileFxProvider({ file: ECB_HISTORY_CSV });
 const now = () => new Date('2024-03-01T22:00:00Z');
 
+/** Kysely's plugin interface, as the store's `Executor` takes it. */
+type KyselyPlugin = Parameters<Executor['withPlugin']>[0];
+
 /**
  * A Kysely plugin that counts the SELECT statements built on each table: what the memo must not
  * run again. (The version read is a precompiled statement and never passes through here.)
@@ -20,11 +22,13 @@ const now = () => new Date('2024-03-01T22:00:00Z');
 function selectCounter() {
   const counts = new Map<string, number>();
   const plugin: KyselyPlugin = {
-    transformQuery({ node }: PluginTransformQueryArgs): RootOperationNode {
+    transformQuery({ node }) {
       if (node.kind === 'SelectQueryNode') {
         for (const from of node.from?.froms ?? []) {
-          if (from.kind === 'TableNode') {
-            const table = from.table.identifier.name;
+          // a TableNode: { kind, table: { identifier: { name } } }
+          const table = (from as { table?: { identifier?: { name?: string } } }).table?.identifier
+            ?.name;
+          if (from.kind === 'TableNode' && table !== undefined) {
             counts.set(table, (counts.get(table) ?? 0) + 1);
           }
         }
