@@ -51,7 +51,8 @@ export interface PortfolioServiceDeps {
   readonly history?: PriceHistoryProvider | null;
   /**
    * Bound of the memo of finished holdings, cash and transactions reads, in estimated bytes
-   * (`READ_MEMO_BYTES`, 32 MiB, by default; see `createReadMemo`); 0 turns it off.
+   * (`READ_MEMO_BYTES`, 32 MiB, by default; see `createReadMemo`); 0 turns it off, and so does a
+   * `db` that is a transaction.
    */
   readonly readMemoBytes?: number;
 }
@@ -83,7 +84,9 @@ export type ImportBrokerCsvOptions = BrokerImportOptions;
 export function createPortfolioService(deps: PortfolioServiceDeps) {
   const repos = createRepositories(deps.db);
 
-  const reads = createReadMemo(deps.readMemoBytes);
+  // Over a transaction (e.g. a proposal applied) no memo: a version read there may be of
+  // uncommitted rows, and a rolled-back counter is reached again by another write.
+  const reads = createReadMemo(deps.db.isTransaction ? 0 : deps.readMemoBytes);
 
   /**
    * The version counters of the portfolios a read covers: of `portfolioId`, or of every portfolio
