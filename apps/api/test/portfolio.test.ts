@@ -172,6 +172,12 @@ describe.each(ENGINES)('portfolio routes on %s', (engine) => {
     const holdings = await inject(alice, 'GET', `/api/holdings?portfolioId=${p.id}`);
     expect(holdings.statusCode).toBe(200);
     const [aapl, ...rest] = holdings.json().map((h: unknown) => Holding.parse(h));
+    // served again from the flow's memo (the same frozen answer, its UTF-8 bytes kept): the
+    // same body, type and length
+    const again = await inject(alice, 'GET', `/api/holdings?portfolioId=${p.id}`);
+    expect(again.body).toBe(holdings.body);
+    expect(again.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(again.headers['content-length']).toBe(String(Buffer.byteLength(holdings.body)));
     expect(rest).toEqual([]);
     // cost 10 × 150 + 5 × 160 + fee 1 = 2301 USD → average 153.4; AAPL close 2024-03-01 179.66
     // (yahoo_daily_2000_2024-03), ECB 2024-03-01: 1 EUR = 1.0813 USD. The EUR cost takes each

@@ -123,6 +123,11 @@ export interface PortfoliosTable {
    * `transactions` (migration 0012); bigint, read as a decimal string.
    */
   ledger_version: ColumnType<string, never, never>;
+  /**
+   * Bumped by triggers in the transaction of every insert, update or delete of the portfolio's
+   * `holdings` or `cash_positions` (migration 0013); bigint, read as a decimal string.
+   */
+  positions_version: ColumnType<string, never, never>;
 }
 
 /** `transactions`: the ledger that holdings and cash positions follow from. */

@@ -75,7 +75,12 @@ export type {
   PersonalAccessToken,
   PersonalAccessTokensRepository,
 } from './repositories/personal-access-tokens.js';
-export type { NewPortfolio, Portfolio, PortfoliosRepository } from './repositories/portfolios.js';
+export type {
+  NewPortfolio,
+  Portfolio,
+  PortfoliosRepository,
+  PortfolioVersions,
+} from './repositories/portfolios.js';
 export type {
   CashPosition,
   Holding,

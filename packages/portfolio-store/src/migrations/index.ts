@@ -9,6 +9,7 @@ import { screenerSortIndexes } from './0009-screener-sort-indexes.js';
 import { tokenScopesAndAudit } from './0010-token-scopes-and-audit.js';
 import { evaluationHistory } from './0011-evaluation-history.js';
 import { portfolioLedgerVersion } from './0012-portfolio-ledger-version.js';
+import { portfolioPositionsVersion } from './0013-portfolio-positions-version.js';
 
 /**
  * Every migration, keyed by name; names sort in the order they run. Imported statically (no
@@ -25,6 +26,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0010-token-scopes-and-audit': tokenScopesAndAudit,
   '0011-evaluation-history': evaluationHistory,
   '0012-portfolio-ledger-version': portfolioLedgerVersion,
+  '0013-portfolio-positions-version': portfolioPositionsVersion,
 };
 
 /** A Kysely `MigrationProvider` over {@link MIGRATIONS}. */

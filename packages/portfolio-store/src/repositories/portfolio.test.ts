@@ -262,6 +262,79 @@ describe.each(backends)('portfolio data on $name', (backend) => {
       expect(await repos.positions.listHoldings(alice)).toEqual([]);
       expect(await repos.positions.listCash(alice)).toEqual([]);
     });
+    it('bumps the positions version with every write of holdings or cash, and reads versions in one query', async () => {
+      const alice = await newUser();
+      const bob = await newUser();
+      const a = await repos.portfolios.create(alice, { name: 'A' });
+      const b = await repos.portfolios.create(alice, { name: 'B' });
+      const holding = {
+        symbol: 'MSFT',
+        name: null,
+        quantity: '3',
+        averageCost: '300',
+        currency: 'USD',
+        lastPrice: null,
+        marketValue: null,
+        marketValueEur: null,
+        costBasisEur: '830.10',
+        unrealizedPnlEur: null,
+        weight: null,
+      };
+      const positions = async () =>
+        (await repos.portfolios.versions(alice, { portfolioId: a.id }))[0]?.positionsVersion;
+      const seen = [await positions()];
+      // a first replacement inserts into both tables (its deletes touch no row): two bumps
+      await repos.positions.replaceForPortfolio(alice, a.id, {
+        holdings: [holding],
+        cash: [{ currency: 'USD', amount: '10', amountEur: null }],
+      });
+      seen.push(await positions());
+      await database.db
+        .updateTable('holdings')
+        .set({ weight: '1' })
+        .where('portfolio_id', '=', a.id)
+        .execute();
+      seen.push(await positions());
+      await database.db
+        .updateTable('cash_positions')
+        .set({ amount_eur: '9.10' })
+        .where('portfolio_id', '=', a.id)
+        .execute();
+      seen.push(await positions());
+      await database.db.deleteFrom('holdings').where('portfolio_id', '=', a.id).execute();
+      seen.push(await positions());
+      expect(seen.map(Number)).toEqual([0, 2, 3, 4, 5]);
+      // replacing existing rows: a delete and an insert on each table
+      await repos.positions.replaceForPortfolio(alice, a.id, { holdings: [holding], cash: [] });
+      expect(await positions()).toBe('7');
+      // a failed replacement (duplicate symbol) rolls its bumps back with its rows
+      await expect(
+        repos.positions.replaceForPortfolio(alice, a.id, {
+          holdings: [holding, holding],
+          cash: [],
+        }),
+      ).rejects.toMatchObject({ code: 'conflict' });
+      expect(await positions()).toBe('7');
+
+      // a ledger write bumps the ledger version only
+      await repos.transactions.insert(alice, b.id, {
+        type: 'deposit',
+        amount: '5',
+        currency: 'EUR',
+        executedAt: '2026-01-02T10:00:00Z',
+      });
+      const all = await repos.portfolios.versions(alice);
+      expect(all).toEqual(
+        [
+          { id: a.id, ledgerVersion: '0', positionsVersion: '7' },
+          { id: b.id, ledgerVersion: '1', positionsVersion: '0' },
+        ].sort((x, y) => (x.id < y.id ? -1 : 1)),
+      );
+      // the ownership check: another user's portfolio, a malformed id, a user without portfolios
+      expect(await repos.portfolios.versions(bob, { portfolioId: a.id })).toEqual([]);
+      expect(await repos.portfolios.versions(alice, { portfolioId: 'nope' })).toEqual([]);
+      expect(await repos.portfolios.versions(bob)).toEqual([]);
+    });
   });
 
   describe('FX rates and quotes', () => {

@@ -6,7 +6,13 @@ import {
   type Portfolio,
   type Transaction,
 } from '@svc/portfolio';
-import { createRepositories, type Executor, type SavedImportMapping } from '@svc/portfolio-store';
+import {
+  createRepositories,
+  type Executor,
+  type PortfolioVersions,
+  type SavedImportMapping,
+  type TransactionQuery as StoreTransactionQuery,
+} from '@svc/portfolio-store';
 import type { z } from 'zod';
 import { UseCaseError } from '../errors.js';
 import { importBrokerFile } from './broker-import.js';
@@ -16,6 +22,7 @@ import { decodeTransaction, encodeTransaction } from './ledger-codec.js';
 import type { HoldingPerformance, PortfolioPerformance } from './performance-schemas.js';
 import { createPerformanceFlow, type LedgerSource } from './performance-service.js';
 import { money, toCashPosition, toHolding } from './position-records.js';
+import { createReadMemo, versionStamp } from './read-memo.js';
 import { mergeRevaluations, revaluePortfolio } from './revaluation.js';
 import {
   type BrokerImportOptions,
@@ -42,6 +49,12 @@ export interface PortfolioServiceDeps {
   readonly isinSymbols?: IsinResolver;
   /** Daily closes for performance figures; absent or null: returns `unavailable` (missing_price). */
   readonly history?: PriceHistoryProvider | null;
+  /**
+   * Bound of the memo of finished holdings, cash and transactions reads, in estimated bytes
+   * (`READ_MEMO_BYTES`, 32 MiB, by default; see `createReadMemo`); 0 turns it off, and so does a
+   * `db` that is a transaction.
+   */
+  readonly readMemoBytes?: number;
 }
 
 /** Options of {@link PortfolioService.importBrokerCsv}: {@link BrokerImportOptions}. */
@@ -71,24 +84,23 @@ export type ImportBrokerCsvOptions = BrokerImportOptions;
 export function createPortfolioService(deps: PortfolioServiceDeps) {
   const repos = createRepositories(deps.db);
 
-  async function requirePortfolio(userId: string, portfolioId: string): Promise<Portfolio> {
-    const portfolio = await repos.portfolios.get(userId, portfolioId);
-    if (!portfolio) throw new UseCaseError('not_found', `portfolio ${portfolioId} not found`);
-    return portfolio;
-  }
+  // Over a transaction (e.g. a proposal applied) no memo: a version read there may be of
+  // uncommitted rows, and a rolled-back counter is reached again by another write.
+  const reads = createReadMemo(deps.db.isTransaction ? 0 : deps.readMemoBytes);
 
   /**
-   * The ownership check of a read filtered by portfolio, made after the read: every row of
-   * holdings, cash and transactions carries its owner's `user_id`, so rows found for
-   * (`userId`, `portfolioId`) prove the portfolio is the user's, and only an empty answer needs
-   * the portfolio looked up (empty, or `not_found`). One query per read instead of two.
+   * The version counters of the portfolios a read covers: of `portfolioId`, or of every portfolio
+   * of the user when it is absent. One indexed read, which is also the ownership check.
+   * @throws UseCaseError `not_found` for a `portfolioId` the user does not own.
    */
-  async function requireOwnerOfEmpty(
+  async function versionsOf(
     userId: string,
     portfolioId: string | undefined,
-    rows: readonly unknown[],
-  ): Promise<void> {
-    if (portfolioId !== undefined && rows.length === 0) await requirePortfolio(userId, portfolioId);
+  ): Promise<PortfolioVersions[]> {
+    const versions = await repos.portfolios.versions(userId, { portfolioId });
+    if (portfolioId !== undefined && versions.length === 0)
+      throw new UseCaseError('not_found', `portfolio ${portfolioId} not found`);
+    return versions;
   }
 
   /**
@@ -145,45 +157,70 @@ export function createPortfolioService(deps: PortfolioServiceDeps) {
     /**
      * The stored holdings (of one portfolio, or of all the user's), by portfolio then symbol, with
      * the EUR values and `valuedAt` of the last revaluation. Reads never fetch prices.
+     *
+     * Memoised (see {@link createReadMemo}): every call reads the portfolios' positions versions
+     * (`portfolios.positions_version`, bumped in the transaction of every write of their holdings
+     * or cash rows, by any process); while they are unchanged the same frozen array is answered
+     * again without reading or mapping the rows. The answer must not be mutated.
      * @throws UseCaseError `not_found` for a `portfolioId` the user does not own.
      */
     async listHoldings(userId: string, options: { portfolioId?: string } = {}): Promise<Holding[]> {
-      const rows = await repos.positions.listHoldings(userId, options);
-      await requireOwnerOfEmpty(userId, options.portfolioId, rows);
-      return rows.map(toHolding);
+      const { portfolioId } = options;
+      const versions = await versionsOf(userId, portfolioId);
+      return reads.serve(
+        `holdings\u0000${userId}\u0000${portfolioId ?? '*'}`,
+        versionStamp(versions, 'positionsVersion'),
+        async () => (await repos.positions.listHoldings(userId, { portfolioId })).map(toHolding),
+        (holdings) => holdings.length,
+      );
     },
 
-    /** The stored cash positions, like {@link listHoldings}. @throws UseCaseError `not_found`. */
+    /**
+     * The stored cash positions, like {@link listHoldings} (memoised on the same versions; the
+     * answer must not be mutated). @throws UseCaseError `not_found`.
+     */
     async listCash(
       userId: string,
       options: { portfolioId?: string } = {},
     ): Promise<CashPosition[]> {
-      const rows = await repos.positions.listCash(userId, options);
-      await requireOwnerOfEmpty(userId, options.portfolioId, rows);
-      return rows.map(toCashPosition);
+      const { portfolioId } = options;
+      const versions = await versionsOf(userId, portfolioId);
+      return reads.serve(
+        `cash\u0000${userId}\u0000${portfolioId ?? '*'}`,
+        versionStamp(versions, 'positionsVersion'),
+        async () => (await repos.positions.listCash(userId, { portfolioId })).map(toCashPosition),
+        (cash) => cash.length,
+      );
     },
 
     /**
      * One page of the user's transactions, newest first; filters by portfolio and by date (both
      * bounds inclusive; see `toStoreQuery`); keyset pagination through `nextCursor`.
+     *
+     * Memoised like {@link listHoldings}, per filter and page (cursor and limit), on the ledger
+     * versions (`portfolios.ledger_version`): a page shows nothing but transactions rows, and
+     * every write of one, by any process, bumps its portfolio's counter. The answer must not be
+     * mutated.
      * @throws UseCaseError `validation_failed` (bad filter, limit outside 1–100, malformed
-     *   cursor), `not_found` (portfolio).
+     *   cursor), `not_found` (portfolio; checked first, before the cursor).
      */
     async listTransactions(
       userId: string,
       query: TransactionListQuery = {},
     ): Promise<TransactionPage> {
       const storeQuery = toStoreQuery(query);
-      const page = await repos.transactions
-        .list(userId, storeQuery)
-        .catch(async (error: unknown) => {
-          // a foreign portfolio answers not_found before a malformed cursor, as it always has
-          if (storeQuery.portfolioId !== undefined)
-            await requirePortfolio(userId, storeQuery.portfolioId);
-          return fromStoreError(error, 'cursor');
-        });
-      await requireOwnerOfEmpty(userId, storeQuery.portfolioId, page.items);
-      return { items: page.items.map(decodeTransaction), nextCursor: page.nextCursor };
+      const versions = await versionsOf(userId, storeQuery.portfolioId);
+      return reads.serve(
+        `transactions\u0000${userId}\u0000${pageKey(storeQuery)}`,
+        versionStamp(versions, 'ledgerVersion'),
+        async () => {
+          const page = await repos.transactions
+            .list(userId, storeQuery)
+            .catch((error: unknown) => fromStoreError(error, 'cursor'));
+          return { items: page.items.map(decodeTransaction), nextCursor: page.nextCursor };
+        },
+        (page) => page.items.length,
+      );
     },
 
     /**
@@ -289,6 +326,19 @@ export function createPortfolioService(deps: PortfolioServiceDeps) {
 
 /** The portfolio flows; see {@link createPortfolioService}. */
 export type PortfolioService = ReturnType<typeof createPortfolioService>;
+
+/** What a transactions page is keyed by in the memo: every field of the store's query. */
+function pageKey(query: StoreTransactionQuery): string {
+  return JSON.stringify([
+    query.portfolioId ?? null,
+    query.from?.getTime() ?? null,
+    query.to?.getTime() ?? null,
+    query.symbol ?? null,
+    query.type ?? null,
+    query.limit ?? null,
+    query.cursor ?? null,
+  ]);
+}
 
 /** Parses input with `schema`; problems become a `validation_failed` UseCaseError. */
 function parseInput<S extends z.ZodType>(schema: S, input: unknown, root = ''): z.output<S> {

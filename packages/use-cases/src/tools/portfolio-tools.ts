@@ -1,3 +1,4 @@
+import type { CashPosition, Holding } from '@svc/portfolio';
 import { PortfolioId } from '@svc/schemas';
 import { z } from 'zod';
 import { PerformanceQuery, PortfolioPerformance } from '../portfolio/performance-schemas.js';
@@ -18,6 +19,31 @@ const STORED_READ = { readOnlyHint: true, idempotentHint: true, openWorldHint: f
 
 /** Most transactions one `listTransactions` call returns (the newest). */
 export const TOOL_TRANSACTION_LIMIT = 50;
+
+/**
+ * A read tool's answer made once per flow answer: a memoised flow answer (frozen, see
+ * `createReadMemo`) served again gives the same frozen answer object, whose JSON text and
+ * output-schema check the MCP server keeps per object; an answer that is not frozen is made anew.
+ */
+function oncePerAnswer<S extends object, A extends object>(make: (source: S) => A) {
+  const made = new WeakMap<S, A>();
+  return (source: S): A => {
+    if (!Object.isFrozen(source)) return make(source);
+    let answer = made.get(source);
+    if (answer === undefined) {
+      answer = Object.freeze(make(source));
+      made.set(source, answer);
+    }
+    return answer;
+  };
+}
+
+const holdingsAnswer = oncePerAnswer((holdings: Holding[]) => ({ holdings }));
+const cashAnswer = oncePerAnswer((cash: CashPosition[]) => ({ cash }));
+const transactionsAnswer = oncePerAnswer((page: TransactionPage) => ({
+  items: page.items,
+  truncated: page.nextCursor !== null,
+}));
 
 const PortfolioFilter = z.object({
   portfolioId: PortfolioId.optional().describe(
@@ -59,9 +85,8 @@ export const listHoldings = defineTool({
   scopes: ['portfolio:read'],
   surfaces: ['mcp', 'advisor'],
   redactUnless: HOLDING_REDACTION,
-  run: async (flows, actor, { portfolioId }) => ({
-    holdings: await flows.portfolios.listHoldings(actor.id, { portfolioId }),
-  }),
+  run: async (flows, actor, { portfolioId }) =>
+    holdingsAnswer(await flows.portfolios.listHoldings(actor.id, { portfolioId })),
   summarize: ({ holdings }) => `${holdings.length} holding(s)`,
 });
 
@@ -78,9 +103,8 @@ export const listCash = defineTool({
   scopes: ['portfolio:read'],
   surfaces: ['mcp', 'advisor'],
   redactUnless: CASH_REDACTION,
-  run: async (flows, actor, { portfolioId }) => ({
-    cash: await flows.portfolios.listCash(actor.id, { portfolioId }),
-  }),
+  run: async (flows, actor, { portfolioId }) =>
+    cashAnswer(await flows.portfolios.listCash(actor.id, { portfolioId })),
   summarize: ({ cash }) => `${cash.length} cash position(s)`,
 });
 
@@ -105,7 +129,7 @@ export const listTransactions = defineTool({
       ...args,
       limit: TOOL_TRANSACTION_LIMIT,
     });
-    return { items: page.items, truncated: page.nextCursor !== null };
+    return transactionsAnswer(page);
   },
   summarize: ({ items }) => `${items.length} transaction(s)`,
 });
