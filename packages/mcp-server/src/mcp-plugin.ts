@@ -136,7 +136,8 @@ class ServerPool {
   async take(request: FastifyRequest): Promise<{ key: string; pooled: PooledServer }> {
     const principal = principalOfRequest(this.options, request);
     const { user, tokenId, scopes } = principal;
-    const key = JSON.stringify([tokenId, user.id, user.plan, scopes]);
+    // ids, plan and scope names hold no space or NUL: the key cannot be read two ways
+    const key = `${tokenId}\u0000${user.id}\u0000${user.plan}\u0000${scopes.join(' ')}`;
     const idle = this.#idle.get(key);
     const reused = idle?.pop();
     if (reused !== undefined) {

@@ -2,10 +2,10 @@ import { createCsvQuoteProvider, createEcbFileFxProvider } from '@svc/market-dat
 import { createRepositories } from '@svc/portfolio-store';
 import { createTestBackends, type TestDatabase, uniqueEmail } from '@svc/portfolio-store/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { UseCaseError } from '../src/errors.js';
 import { HoldingPerformance, PortfolioPerformance } from '../src/portfolio/performance-schemas.js';
 import { createPortfolioService } from '../src/portfolio/portfolio-service.js';
 import { ECB_HISTORY_CSV, PRICES_DIR } from './shared-data.js';
+import { rejection } from './support/rejection.js';
 
 const engines = await createTestBackends({ databaseUrl: process.env.TEST_DATABASE_URL });
 
@@ -18,15 +18,6 @@ const close = async (day: string) =>
   (await prices.getQuote('AAPL', { asOf: day }))?.price as number;
 const usdPerEur = async (day: string) =>
   (await fx.getRate('EUR', 'USD', { asOf: day }))?.rate as number;
-
-async function rejection(promise: Promise<unknown>): Promise<UseCaseError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!(error instanceof UseCaseError)) throw new Error(`expected a UseCaseError, got ${error}`);
-  return error;
-}
 
 describe.each(engines)('performance flow on $name', (engine) => {
   let database: TestDatabase;

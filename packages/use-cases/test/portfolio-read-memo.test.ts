@@ -2,9 +2,9 @@ import { createCsvQuoteProvider, createEcbFileFxProvider } from '@svc/market-dat
 import { createRepositories, type Executor } from '@svc/portfolio-store';
 import { createTestBackends, type TestDatabase, uniqueEmail } from '@svc/portfolio-store/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { UseCaseError } from '../src/errors.js';
 import { createPortfolioService } from '../src/portfolio/portfolio-service.js';
 import { ECB_HISTORY_CSV, PRICES_DIR } from './shared-data.js';
+import { rejection } from './support/rejection.js';
 
 const engines = await createTestBackends({ databaseUrl: process.env.TEST_DATABASE_URL });
 
@@ -38,15 +38,6 @@ function selectCounter() {
     transformResult: async ({ result }) => result,
   };
   return { plugin, selects: (table: string) => counts.get(table) ?? 0 };
-}
-
-async function rejection(promise: Promise<unknown>): Promise<UseCaseError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!(error instanceof UseCaseError)) throw new Error(`expected a UseCaseError, got ${error}`);
-  return error;
 }
 
 describe.each(engines)('memoised portfolio reads on $name', (engine) => {

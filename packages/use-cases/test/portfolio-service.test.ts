@@ -10,11 +10,11 @@ import { CashPosition, Holding, Transaction } from '@svc/portfolio';
 import { createRepositories } from '@svc/portfolio-store';
 import { createTestBackends, type TestDatabase, uniqueEmail } from '@svc/portfolio-store/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { UseCaseError } from '../src/errors.js';
 import { createIsinTable } from '../src/portfolio/isin-symbols.js';
 import { createPortfolioService } from '../src/portfolio/portfolio-service.js';
 import { RevaluationResult, TransactionPage } from '../src/portfolio/schemas.js';
 import { BROKER_EXPORTS_DIR, ECB_HISTORY_CSV, PRICES_DIR } from './shared-data.js';
+import { rejection } from './support/rejection.js';
 
 const engines = await createTestBackends({ databaseUrl: process.env.TEST_DATABASE_URL });
 
@@ -27,15 +27,6 @@ const readExport = (path: string) => readFileSync(join(BROKER_EXPORTS_DIR, path)
 function clock(iso: string) {
   let current = new Date(iso);
   return { now: () => current, set: (next: string) => (current = new Date(next)) };
-}
-
-async function rejection(promise: Promise<unknown>): Promise<UseCaseError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!(error instanceof UseCaseError)) throw new Error(`expected a UseCaseError, got ${error}`);
-  return error;
 }
 
 describe.each(engines)('portfolio flows on $name', (engine) => {

@@ -1,5 +1,6 @@
-import { type Selectable, sql } from 'kysely';
+import { CompiledQuery, type Selectable, sql } from 'kysely';
 import type { TokenActivityTable } from '../db-types.js';
+import { prepareStatement } from '../prepared-statements.js';
 import { type Executor, iso, isUuid } from './shared.js';
 
 /** One recorded call made with a personal access token (an MCP tool call). */
@@ -63,6 +64,19 @@ function rowOf(entry: NewTokenActivity) {
   };
 }
 
+/**
+ * The `INSERT` of one call that spent no quota unit, as text: the common case (a read-only call
+ * while no other is being written), run without Kysely compiling it per call and registered as a
+ * named prepared statement (`prepareStatement`), so a PostgreSQL connection parses and plans it
+ * once. `synchronous_commit` is off for its own transaction (see `recordMany`).
+ */
+const ASYNC_INSERT_ONE = `insert into token_activity
+    (token_id, user_id, at, tool, outcome, error_code, quota_spent, duration_ms, arguments)
+  select $1::uuid, $2::uuid, $3::timestamptz, $4::text, $5::text, $6::text, $7::jsonb,
+    $8::integer, $9::jsonb
+  from (select set_config('synchronous_commit', 'off', true)) as async_commit`;
+prepareStatement(ASYNC_INSERT_ONE);
+
 /** Creates the repository of the audit log of personal access tokens (`token_activity`). */
 export function createTokenActivityRepository(db: Executor) {
   /**
@@ -80,6 +94,23 @@ export function createTokenActivityRepository(db: Executor) {
     const rows = entries.map(rowOf);
     if (entries.some((entry) => Object.values(entry.quotaSpent).some((units) => units > 0))) {
       await db.insertInto('token_activity').values(rows).execute();
+      return;
+    }
+    const [row] = rows;
+    if (rows.length === 1 && row !== undefined) {
+      await db.executeQuery(
+        CompiledQuery.raw(ASYNC_INSERT_ONE, [
+          row.token_id,
+          row.user_id,
+          row.at,
+          row.tool,
+          row.outcome,
+          row.error_code,
+          row.quota_spent,
+          row.duration_ms,
+          row.arguments,
+        ]),
+      );
       return;
     }
     const values = sql.join(
