@@ -20,6 +20,9 @@
 //     throughput, but it still grows with the machine's load (caches, wake-ups), so every case
 //     runs right after a run of the bare route and its ratio is to that neighbour ("vs bare");
 //     ratios between cases ("vs ref") are of those multiples. The ratios are the aims;
+//   - user-mode CPU µs per request (utime alone) and its ratio to the bare run ("user vs"): the
+//     kernel's share (writing the answer, and waking the load generator, which a slower route
+//     finds asleep more often) left out;
 //   - PostgreSQL CPU µs per request (BENCH_DATABASE_URL on this machine): the CPU of the
 //     database's backend processes (found by their command line, `postgres: user db …`).
 // The servers' CPU when idle (measured for BENCH_IDLE_SECONDS, default 3, before the cases) is
@@ -58,12 +61,18 @@ const TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).std
 
 /** utime + stime of a process in µs (0 when it is gone). */
 function cpuMicros(pid) {
+  const { user, system } = cpuTimes(pid);
+  return user + system;
+}
+
+/** utime and stime of a process in µs, apart (0 when it is gone). */
+function cpuTimes(pid) {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1e6) / TICKS;
+    return { user: (Number(fields[11]) * 1e6) / TICKS, system: (Number(fields[12]) * 1e6) / TICKS };
   } catch {
-    return 0;
+    return { user: 0, system: 0 };
   }
 }
 
@@ -183,9 +192,11 @@ async function measure(c) {
   const backends = databaseBackends();
   const profiled = CPU_PROF && c.server !== bareServer;
   if (profiled) await ask(c.server, { profile: 'start' });
-  const cpuBefore = cpuMicros(c.server.child.pid);
+  const before = cpuTimes(c.server.child.pid);
   const result = await generate(c, SECONDS);
-  const serverCpu = cpuMicros(c.server.child.pid) - cpuBefore;
+  const after = cpuTimes(c.server.child.pid);
+  const serverCpu = after.user + after.system - (before.user + before.system);
+  const serverUser = after.user - before.user;
   if (profiled) {
     const file = join(CPU_PROF, `${c.key}.cpuprofile`);
     await ask(c.server, { profile: 'stop', file });
@@ -198,6 +209,9 @@ async function measure(c) {
   return {
     ...result,
     cpu: Math.max(0, serverCpu - idle) / result.requests,
+    // user mode alone: without the kernel's share (the socket writes and the wake-ups of the
+    // load generator they cause, which grow as a route gets slower)
+    user: Math.max(0, serverUser - idle) / result.requests,
     db: DATABASE && c.server !== bareServer ? dbCpu / result.requests : null,
   };
 }
@@ -434,7 +448,11 @@ try {
       // the machine's load, which moves from one minute to the next, falls on both alike
       const bare = c.key === 'bare' ? null : await measure(CASES[0]);
       const run = await measure(c);
-      runs[i].push({ ...run, bareCpu: bare ? bare.cpu : run.cpu });
+      runs[i].push({
+        ...run,
+        bareCpu: bare ? bare.cpu : run.cpu,
+        bareUser: bare ? bare.user : run.user,
+      });
     }
   }
   const quiet = CASES.map(() => 0);
@@ -452,6 +470,9 @@ try {
         bareCpu: median(runs[i].map((r) => r.bareCpu)),
         /** CPU per request ÷ the neighbouring bare run's. */
         norm: median(runs[i].map((r) => r.cpu / r.bareCpu)),
+        /** User-mode CPU per request, and ÷ the neighbouring bare run's. */
+        user: median(runs[i].map((r) => r.user)),
+        userNorm: median(runs[i].map((r) => r.user / r.bareUser)),
         db: runs[i][0].db === null ? null : median(runs[i].map((r) => r.db)),
         bytes: runs[i][0].bytes,
         isolated: quiet[i],
@@ -497,6 +518,8 @@ const header = [
   'bare µs'.padStart(7),
   'vs bare'.padStart(8),
   'vs ref'.padStart(16),
+  'user µs'.padStart(7),
+  'user vs'.padStart(8),
   'PG µs'.padStart(6),
   'alone ms'.padStart(9),
 ];
@@ -515,6 +538,8 @@ for (const [key, c] of Object.entries(results)) {
       c.bareCpu.toFixed(1).padStart(7),
       `${c.norm.toFixed(2)}×`.padStart(8),
       (ref ? `${ratio(c, ref).toFixed(2)}× ${REFERENCE[key]}` : '').padStart(16),
+      c.user.toFixed(1).padStart(7),
+      `${c.userNorm.toFixed(2)}×`.padStart(8),
       (c.db === null ? '' : c.db.toFixed(0)).padStart(6),
       c.isolated.toFixed(2).padStart(9),
     ].join(' '),
@@ -527,6 +552,13 @@ const aim = (what, value, limit) =>
   aims.push(`${value <= limit ? 'met ' : 'MISS'}  ${what}: ${value.toFixed(2)} (aim ≤ ${limit})`);
 if (evaluation) aim('cached evaluation ÷ bare', evaluation.norm, 2);
 if (healthz) aim('/healthz ÷ bare', healthz.norm, 1.5);
+// the same two in user-mode CPU alone (not an aim of the issue: beside it, for the kernel's share)
+const userAims = [];
+if (evaluation)
+  userAims.push(
+    `      user mode alone: cached evaluation ÷ bare ${evaluation.userNorm.toFixed(2)}`,
+  );
+if (healthz) userAims.push(`      user mode alone: /healthz ÷ bare ${healthz.userNorm.toFixed(2)}`);
 if (results.holdings && evaluation)
   aim('holdings (34) ÷ cached evaluation', ratio(results.holdings, evaluation), 3);
 if (results.transactions && evaluation)
@@ -548,4 +580,4 @@ if (healthz) {
       2,
     );
 }
-console.log(`\n${aims.join('\n')}`);
+console.log(`\n${[...aims, ...userAims].join('\n')}`);
