@@ -4,6 +4,7 @@
  * satisfy them as they are; tests may pass the same real implementations over PGlite/Postgres.
  */
 
+import type { NewTokenActivity } from '@svc/portfolio-store';
 import type { Plan, QuotaName } from '@svc/schemas';
 
 /** A plan name (CONTRACT §3): `Plan` of `@svc/schemas`. */
@@ -103,20 +104,8 @@ export interface AccountRepositories {
     owns(userId: string, tokenId: string): Promise<boolean>;
   };
   readonly tokenActivity: {
-    /** Records calls in one statement (nothing for an empty list). */
-    recordMany(
-      entries: readonly {
-        tokenId: string;
-        userId: string;
-        at: Date;
-        tool: string;
-        outcome: string;
-        errorCode: string | null;
-        quotaSpent: Readonly<Record<string, number>>;
-        durationMs: number;
-        arguments: unknown;
-      }[],
-    ): Promise<void>;
+    /** Records calls in one statement (nothing for an empty list); the store's own row shape. */
+    recordMany(entries: readonly NewTokenActivity[]): Promise<void>;
     page(
       userId: string,
       tokenId: string,

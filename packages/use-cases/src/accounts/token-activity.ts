@@ -1,3 +1,4 @@
+import type { NewTokenActivity } from '@svc/portfolio-store';
 import { UseCaseError } from '../errors.js';
 import { auditArguments } from './audit-arguments.js';
 import { groupCommit } from './group-commit.js';
@@ -55,9 +56,7 @@ export function createTokenActivity(deps: {
 }) {
   const { repos, now } = deps;
   const cutoff = () => new Date(now().getTime() - deps.retentionDays * 86_400_000);
-  const write = groupCommit((rows: Parameters<typeof repos.tokenActivity.recordMany>[0]) =>
-    repos.tokenActivity.recordMany(rows),
-  );
+  const write = groupCommit((rows: NewTokenActivity[]) => repos.tokenActivity.recordMany(rows));
   return {
     /**
      * Records one call, arguments redacted and bounded; resolves once its row is written (and

@@ -89,6 +89,27 @@ export function createPortfolioService(deps: PortfolioServiceDeps) {
   const reads = createReadMemo(deps.db.isTransaction ? 0 : deps.readMemoBytes);
 
   /**
+   * A read of stored positions (`holdings` or `cash` rows), memoised on the portfolios'
+   * `positions_version` (see {@link createReadMemo}); `read` maps the rows of `portfolioId`, or
+   * of all the user's portfolios when it is absent.
+   * @throws UseCaseError `not_found` for a `portfolioId` the user does not own.
+   */
+  async function positionsRead<T>(
+    kind: 'holdings' | 'cash',
+    userId: string,
+    portfolioId: string | undefined,
+    read: (portfolioId: string | undefined) => Promise<T[]>,
+  ): Promise<T[]> {
+    const versions = await versionsOf(userId, portfolioId);
+    return reads.serve(
+      `${kind}\u0000${userId}\u0000${portfolioId ?? '*'}`,
+      versionStamp(versions, 'positionsVersion'),
+      () => read(portfolioId),
+      (rows) => rows.length,
+    );
+  }
+
+  /**
    * The version counters of the portfolios a read covers: of `portfolioId`, or of every portfolio
    * of the user when it is absent. One indexed read, which is also the ownership check.
    * @throws UseCaseError `not_found` for a `portfolioId` the user does not own.
@@ -165,13 +186,8 @@ export function createPortfolioService(deps: PortfolioServiceDeps) {
      * @throws UseCaseError `not_found` for a `portfolioId` the user does not own.
      */
     async listHoldings(userId: string, options: { portfolioId?: string } = {}): Promise<Holding[]> {
-      const { portfolioId } = options;
-      const versions = await versionsOf(userId, portfolioId);
-      return reads.serve(
-        `holdings\u0000${userId}\u0000${portfolioId ?? '*'}`,
-        versionStamp(versions, 'positionsVersion'),
-        async () => (await repos.positions.listHoldings(userId, { portfolioId })).map(toHolding),
-        (holdings) => holdings.length,
+      return positionsRead('holdings', userId, options.portfolioId, async (portfolioId) =>
+        (await repos.positions.listHoldings(userId, { portfolioId })).map(toHolding),
       );
     },
 
@@ -183,13 +199,8 @@ export function createPortfolioService(deps: PortfolioServiceDeps) {
       userId: string,
       options: { portfolioId?: string } = {},
     ): Promise<CashPosition[]> {
-      const { portfolioId } = options;
-      const versions = await versionsOf(userId, portfolioId);
-      return reads.serve(
-        `cash\u0000${userId}\u0000${portfolioId ?? '*'}`,
-        versionStamp(versions, 'positionsVersion'),
-        async () => (await repos.positions.listCash(userId, { portfolioId })).map(toCashPosition),
-        (cash) => cash.length,
+      return positionsRead('cash', userId, options.portfolioId, async (portfolioId) =>
+        (await repos.positions.listCash(userId, { portfolioId })).map(toCashPosition),
       );
     },
 
