@@ -5,9 +5,8 @@ import {
   mcpServicesOf,
   registerIdleConnectionSweep,
   registerInputGuard,
-  registerMethodNotAllowed,
   registerProblemHandler,
-  registerRequestIdEcho,
+  registerRequestHooks,
   registerSharedRateLimit,
   type ServerOptions,
   toProblem,
@@ -73,12 +72,11 @@ export const apiApp = fp(
     app.setValidatorCompiler(validatorCompiler);
     app.setSerializerCompiler(serializerCompiler);
     registerProblemHandler(app, { challenge: SESSION_CHALLENGE });
+    registerRequestHooks(app);
     registerInputGuard(app);
     decorateServices(app, deps);
-    registerRequestIdEcho(app);
     registerStreamDrain(app, deps.config.shutdownGraceMs);
     await registerMetrics(app, { metrics: deps.metrics, token: deps.config.metricsToken });
-    registerMethodNotAllowed(app);
 
     registerSessionGuard(app);
     registerBearerGuard(app);

@@ -11,9 +11,8 @@ import {
   mcpServicesOf,
   registerIdleConnectionSweep,
   registerInputGuard,
-  registerMethodNotAllowed,
   registerProblemHandler,
-  registerRequestIdEcho,
+  registerRequestHooks,
   registerSharedRateLimit,
   type ServerOptions,
   toProblem,
@@ -46,8 +45,7 @@ export async function buildMcpApp(
   // the API's one mapping: Fastify's own refusals, then every package's errors
   registerProblemHandler(app, { unexpectedMessage: 'request failed' });
   registerIdleConnectionSweep(app);
-  registerRequestIdEcho(app);
-  registerMethodNotAllowed(app);
+  registerRequestHooks(app);
   registerInputGuard(app);
   await registerSharedRateLimit(app, { counters: deps.counters });
   const pat = createPersonalAccessTokenGuard({

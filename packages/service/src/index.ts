@@ -64,7 +64,6 @@ export {
   REQUEST_ID_HEADER,
   REQUEST_ID_OPTIONS,
   redactUrl,
-  registerRequestIdEcho,
   requestIdOf,
 } from './http/logging.js';
 export { toProblem } from './http/problem.js';
@@ -72,10 +71,10 @@ export {
   clientErrorHandler,
   frameworkErrorHandler,
   type ProblemHandlerOptions,
-  registerMethodNotAllowed,
   registerProblemHandler,
 } from './http/problem-handler.js';
 export { registerSharedRateLimit } from './http/rate-limit.js';
+export { registerRequestHooks } from './http/request-hooks.js';
 export { mapperAnswers } from './http/serializers.js';
 export {
   BODY_LIMIT_BYTES,

@@ -2,7 +2,7 @@ import { UseCaseError } from '@svc/use-cases';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 
 /** A field error of the guard: where the bad text is and what is wrong with it. */
-interface BadText {
+export interface BadText {
   readonly path: string;
   readonly message: string;
 }
@@ -46,7 +46,7 @@ export function findBadText(value: unknown, path: string, depth = 0): BadText | 
  * Whether the query string of a raw URL decodes to valid UTF-8 text: every `%XX` escape well
  * formed and every escaped byte sequence valid UTF-8 (`decodeURIComponent` throws otherwise).
  */
-function queryDecodes(url: string): boolean {
+export function queryDecodes(url: string): boolean {
   const mark = url.indexOf('?');
   if (mark < 0) return true;
   try {
@@ -57,20 +57,42 @@ function queryDecodes(url: string): boolean {
   }
 }
 
-const refuse = (bad: BadText): UseCaseError =>
+/** The 400 `validation_failed` of refused text, naming the field. */
+export const refuse = (bad: BadText): UseCaseError =>
   new UseCaseError('validation_failed', `The request holds text that is refused: ${bad.message}.`, {
     errors: [bad],
   });
 
 const fatalUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 
+/** The refusal of a query string that does not decode to UTF-8 text. */
+export const undecodableQuery = (): UseCaseError =>
+  refuse({ path: 'querystring', message: UTF8_MESSAGE });
+
+/**
+ * The refusal of hostile text in a request's query string or path parameters (both known before
+ * any body is read), or `undefined` when they are clean; see {@link registerInputGuard}.
+ */
+export function refusedUrlText(request: FastifyRequest): UseCaseError | undefined {
+  if (!queryDecodes(request.url)) return undecodableQuery();
+  const bad = findBadText(request.params, 'params') ?? findBadText(request.query, 'querystring');
+  return bad === undefined ? undefined : refuse(bad);
+}
+
+/** Methods whose routes read no body: their requests are checked in `onRequest` alone. */
+const BODYLESS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
 /**
  * Hostile text refused at the boundary, before any route or store sees it (400
  * `validation_failed` with the field): NUL characters (PostgreSQL cannot store them in `text`,
  * SQLSTATE 22021), lone surrogates, and bytes that are not UTF-8, in the query string, the path
- * parameters and JSON bodies (keys included), for REST routes and the MCP endpoint alike.
- * JSON bodies are decoded strictly (a body that is not UTF-8 is refused, not patched with U+FFFD)
- * and then parsed by Fastify's own parser, prototype-poisoning protection included.
+ * parameters and bodies (JSON keys included), for REST routes and the MCP endpoint alike.
+ * This registers the body half: JSON bodies are decoded strictly (a body that is not UTF-8 is
+ * refused, not patched with U+FFFD) and then parsed by Fastify's own parser, prototype-poisoning
+ * protection included; every route with a method that takes a body (not GET, HEAD, OPTIONS)
+ * gets a `preValidation` hook that walks the parsed body. The query string and the path
+ * parameters are checked by {@link refusedUrlText} in the one `onRequest` hook of
+ * `registerRequestHooks`, so a GET runs no hook of this guard. Register it before the routes.
  */
 export function registerInputGuard(app: FastifyInstance): void {
   const parseJson = app.getDefaultJsonParser('error', 'error');
@@ -86,15 +108,14 @@ export function registerInputGuard(app: FastifyInstance): void {
     parseJson(request, text, done);
   });
 
-  app.addHook('onRequest', async (request: FastifyRequest) => {
-    if (!queryDecodes(request.url)) throw refuse({ path: 'querystring', message: UTF8_MESSAGE });
-  });
-
-  app.addHook('preValidation', async (request: FastifyRequest) => {
-    const bad =
-      findBadText(request.params, 'params') ??
-      findBadText(request.query, 'querystring') ??
-      findBadText(request.body, 'body');
-    if (bad !== undefined) throw refuse(bad);
+  const checkBody = (request: FastifyRequest, _reply: unknown, done: (error?: Error) => void) => {
+    const bad = findBadText(request.body, 'body');
+    done(bad === undefined ? undefined : refuse(bad));
+  };
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (methods.every((method) => BODYLESS.has(method))) return;
+    const own = route.preValidation;
+    route.preValidation = own === undefined ? [checkBody] : [checkBody, ...[own].flat()];
   });
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type DestinationStream, type Logger, type LoggerOptions, pino } from 'pino';
 import pretty from 'pino-pretty';
 import { LOG_FORMATS, LOG_LEVELS } from '../config.js';
@@ -30,13 +30,6 @@ export const REQUEST_ID_OPTIONS = {
   requestIdHeader: false,
   genReqId: requestIdOf,
 } as const;
-
-/** Echoes the request id as `X-Request-Id` on every answer (errors and 404 included). */
-export function registerRequestIdEcho(app: FastifyInstance): void {
-  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-    reply.header(REQUEST_ID_HEADER, request.id);
-  });
-}
 
 /**
  * Paths pino replaces with `[Redacted]` wherever a log line carries them: credentials in

@@ -7,12 +7,6 @@ import { toProblem } from './problem.js';
 
 const pathOf = (url: string): string => url.split('?')[0] ?? url;
 
-/** The methods a route of this app may have, in the order `Allow` lists them. */
-const ROUTE_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
-
-/** Seconds a client is asked to wait before retrying a request refused during shutdown. */
-const SHUTDOWN_RETRY_AFTER_SECONDS = 1;
-
 /** Options of {@link registerProblemHandler}. */
 export interface ProblemHandlerOptions {
   /**
@@ -28,10 +22,8 @@ export interface ProblemHandlerOptions {
  * The one place errors become HTTP answers, for both servers: every thrown error and every unknown
  * route is answered as problem+json ({@link toProblem}); every 401 carries `WWW-Authenticate`
  * (`options.challenge` unless the answer set its own); unexpected errors are logged with their
- * stack, which never reaches the client. Requests that arrive once the server is closing (on a
- * keep-alive connection) answer 503 `upstream_unavailable` with `Retry-After` and
- * `Connection: close`, so a load balancer sends them elsewhere; requests already in flight finish.
- * Fastify's own early errors are answered by {@link frameworkErrorHandler} and
+ * stack, which never reaches the client. The challenge is set here, where the 401 is written,
+ * not by an `onSend` hook that every answer would run (issue 22). Fastify's own early errors are answered by {@link frameworkErrorHandler} and
  * {@link clientErrorHandler}, passed to the Fastify factory.
  */
 export function registerProblemHandler(
@@ -45,6 +37,9 @@ export function registerProblemHandler(
       request.log.error({ err: error }, options.unexpectedMessage ?? 'unexpected error');
     else if (answer.status >= 500) request.log.warn({ err: error }, 'upstream error');
     reply.code(answer.status).headers(answer.headers).type(PROBLEM_CONTENT_TYPE);
+    if (answer.status === 401 && challenge !== undefined && !reply.hasHeader('www-authenticate')) {
+      reply.header('www-authenticate', challenge);
+    }
     return reply.send(answer.body);
   });
 
@@ -55,43 +50,6 @@ export function registerProblemHandler(
     );
     const answer = toProblem(error, pathOf(request.url));
     return reply.code(answer.status).type(PROBLEM_CONTENT_TYPE).send(answer.body);
-  });
-  if (challenge !== undefined) {
-    app.addHook('onSend', async (_request, reply) => {
-      if (reply.statusCode === 401 && !reply.hasHeader('www-authenticate')) {
-        reply.header('www-authenticate', challenge);
-      }
-    });
-  }
-
-  let closing = false;
-  app.addHook('preClose', async () => {
-    closing = true;
-  });
-  app.addHook('onRequest', async () => {
-    if (!closing) return;
-    throw new UseCaseError('upstream_unavailable', 'The server is shutting down; try again.', {
-      retryAfterSeconds: SHUTDOWN_RETRY_AFTER_SECONDS,
-      headers: { connection: 'close' },
-    });
-  });
-}
-
-/**
- * 405 `method_not_allowed` with `Allow` for a path this app has, asked with a method it does not
- * have (RFC 9110 §15.5.6), checked before any body is read (a `QUERY` without Content-Type would
- * otherwise answer 400). Other unknown routes go on to the not-found handler (404). Register it
- * after the hooks every answer needs (request id, metrics).
- */
-export function registerMethodNotAllowed(app: FastifyInstance): void {
-  app.addHook('onRequest', async (request) => {
-    if (!request.is404) return;
-    const path = pathOf(request.url);
-    const allowed = ROUTE_METHODS.filter((method) => app.findRoute({ method, url: path }) !== null);
-    if (allowed.length === 0) return;
-    throw new UseCaseError('method_not_allowed', `${request.method} is not a method of ${path}.`, {
-      headers: { allow: allowed.join(', ') },
-    });
   });
 }
 

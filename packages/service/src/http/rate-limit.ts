@@ -2,8 +2,7 @@ import fastifyRateLimit, {
   type FastifyRateLimitStore,
   type FastifyRateLimitStoreCtor,
 } from '@fastify/rate-limit';
-import type { SharedCounter } from '@svc/portfolio-store';
-import { batchCounter, UseCaseError } from '@svc/use-cases';
+import { type BatchedCounter, batchCounter, UseCaseError } from '@svc/use-cases';
 import type { FastifyInstance } from 'fastify';
 import type { CounterFactory } from '../deps.js';
 
@@ -15,7 +14,7 @@ import type { CounterFactory } from '../deps.js';
  * limit a request does not wait for it). One counter per window length, created on first use.
  */
 function sharedStore(counters: CounterFactory): FastifyRateLimitStoreCtor {
-  const byWindow = new Map<number, SharedCounter>();
+  const byWindow = new Map<number, BatchedCounter>();
   const counterFor = (timeWindow: number, max: number) => {
     let counter = byWindow.get(timeWindow);
     if (!counter) {
@@ -40,12 +39,16 @@ function sharedStore(counters: CounterFactory): FastifyRateLimitStoreCtor {
       timeWindow: number,
       max: number,
     ): void {
-      counterFor(timeWindow, max)
-        .add(key)
-        .then(
-          (state) => callback(null, { current: state.consumed, ttl: state.msBeforeReset }),
-          (error: unknown) => callback(error instanceof Error ? error : new Error(String(error))),
-        );
+      // a request that need not wait for the database is counted without a promise (issue 22)
+      const counted = counterFor(timeWindow, max).tally(key);
+      if (!(counted instanceof Promise)) {
+        callback(null, { current: counted.consumed, ttl: counted.msBeforeReset });
+        return;
+      }
+      counted.then(
+        (state) => callback(null, { current: state.consumed, ttl: state.msBeforeReset }),
+        (error: unknown) => callback(error instanceof Error ? error : new Error(String(error))),
+      );
     }
     child(): FastifyRateLimitStore {
       return this;

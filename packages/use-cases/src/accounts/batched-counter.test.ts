@@ -95,8 +95,32 @@ describe('batchCounter', () => {
     expect(await batched.add('u')).toEqual({ consumed: 1, msBeforeReset: 1_000 });
   });
 
-  it('is the shared counter itself with syncMs 0', () => {
-    const { counter } = sharedCounter(1_000, { t: 0 });
-    expect(batchCounter(counter, { syncMs: 0 })).toBe(counter);
+  it('writes every addition with syncMs 0, through add and tally alike', async () => {
+    const { counter, writes } = sharedCounter(1_000, { t: 0 });
+    const exact = batchCounter(counter, { syncMs: 0 });
+    expect((await exact.add('u')).consumed).toBe(1);
+    const tallied = exact.tally('u');
+    expect(tallied).toBeInstanceOf(Promise);
+    expect((await tallied).consumed).toBe(2);
+    expect(writes).toEqual([1, 1]);
+  });
+
+  it('tally answers without a promise exactly when the addition waits for no write', async () => {
+    const clock = { t: 0 };
+    const { counter, writes } = sharedCounter(60_000, clock);
+    const batched = batchCounter(counter, { syncMs: 100, waitFrom: 3, now: () => clock.t });
+    const first = batched.tally('u');
+    expect(first).toBeInstanceOf(Promise); // a key's first addition waits for its write
+    expect(await first).toMatchObject({ consumed: 1 });
+    expect(batched.tally('u')).toEqual({ consumed: 2, msBeforeReset: 60_000 }); // local
+    clock.t += 150;
+    // due, but the tally (3) is not below waitFrom: the write is waited for
+    const due = batched.tally('u');
+    expect(due).toBeInstanceOf(Promise);
+    expect(await due).toMatchObject({ consumed: 3 });
+    expect(writes).toEqual([1, 2]);
+    // tally and add count into the same window
+    expect((await batched.add('u')).consumed).toBe(4);
+    expect(batched.tally('u')).toMatchObject({ consumed: 5 });
   });
 });

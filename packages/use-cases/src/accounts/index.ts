@@ -12,6 +12,7 @@ export {
 } from './auth-service.js';
 export {
   type BatchCounterOptions,
+  type BatchedCounter,
   batchCounter,
   DEFAULT_COUNTER_SYNC_MS,
 } from './batched-counter.js';
