@@ -34,7 +34,9 @@
 // BENCH_CPU_PROF=<dir> takes a V8 CPU profile of the `app` servers (the inspector's profiler, as
 // `node --cpu-prof` writes it) over each case's measured seconds, writes it there as
 // <case>.cpuprofile and prints its top self-time frames (profiling adds its own cost: take the
-// figures from a run without it); BENCH_ONLY=<regex> keeps the cases whose name matches.
+// figures from a run without it); BENCH_ONLY=<regex> keeps the cases whose KEY matches (bare,
+// bare8k, healthz, evaluation, screener, screenerSql, screenerSql1, quote, portfolios, holdings,
+// holdings340, holdings3400, transactions, mcpEvaluation, mcpHoldings), besides the bare route.
 import { fork, spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
