@@ -1,15 +1,14 @@
-import { MCP_ENDPOINT_PATH, type McpPluginOptions, mcpPlugin } from '@svc/mcp-server';
+import { mcpPlugin } from '@svc/mcp-server';
 import {
   type AppDeps,
   createServer,
-  mcpServicesOf,
+  mcpPluginOptionsOf,
   registerIdleConnectionSweep,
   registerInputGuard,
   registerProblemHandler,
   registerRequestHooks,
   registerSharedRateLimit,
   type ServerOptions,
-  toProblem,
 } from '@svc/service';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
@@ -100,33 +99,17 @@ export const apiApp = fp(
     await app.register(moatReportRoutes, { prefix: '/api/moat-reports' });
     await app.register(portfolioRoutes, { prefix: '/api', portfolios: deps.portfolio.portfolios });
     await app.register(quoteRoutes, { prefix: '/api/quote', quotes: deps.portfolio.quotes });
-    await app.register(mcpPlugin, mcpOptions(app, deps));
+    await app.register(
+      mcpPlugin,
+      mcpPluginOptionsOf(deps, {
+        guard: app.requirePersonalAccessToken,
+        principalOf: (request) => request.tokenPrincipal,
+        info: { name: 'moat-portfolio', version: OPENAPI_VERSION },
+      }),
+    );
   },
   { name: 'svc-api', fastify: '5.x' },
 );
-
-/**
- * The MCP plugin's options (`@svc/mcp-server`): the flows created once, the PAT guard (401 +
- * `WWW-Authenticate: Bearer`), and the app's one error mapping ({@link toProblem}) for failed
- * tool calls; unexpected errors are logged like the REST problem handler does.
- */
-function mcpOptions(app: FastifyInstance, deps: AppDeps): McpPluginOptions {
-  return {
-    services: mcpServicesOf(deps),
-    toProblem: (error, request) => {
-      const answer = toProblem(error, MCP_ENDPOINT_PATH);
-      if (answer.unexpected) request.log.error({ err: error }, 'MCP tool failed');
-      return answer.body;
-    },
-    guard: app.requirePersonalAccessToken,
-    principalOf: (request) => request.tokenPrincipal,
-    audit: app.tokenActivity.record,
-    baseUrl: deps.config.baseUrl,
-    accountUrl: deps.config.accountUrl,
-    rateLimitPerMinute: deps.config.rateLimitPerMinute,
-    info: { name: 'moat-portfolio', version: OPENAPI_VERSION },
-  };
-}
 
 /** Options of {@link buildApp}: the logger and extra Fastify server options (`createServer`). */
 export type BuildAppOptions = ServerOptions;

@@ -1,21 +1,15 @@
-import {
-  createPersonalAccessTokenGuard,
-  DEFAULT_SERVER_INFO,
-  MCP_ENDPOINT_PATH,
-  mcpPlugin,
-} from '@svc/mcp-server';
+import { createPersonalAccessTokenGuard, mcpPlugin } from '@svc/mcp-server';
 import {
   type AppDeps,
   checkReadiness,
   createServer,
-  mcpServicesOf,
+  mcpPluginOptionsOf,
   registerIdleConnectionSweep,
   registerInputGuard,
   registerProblemHandler,
   registerRequestHooks,
   registerSharedRateLimit,
   type ServerOptions,
-  toProblem,
 } from '@svc/service';
 import type { FastifyInstance } from 'fastify';
 
@@ -56,20 +50,9 @@ export async function buildMcpApp(
   app.get('/healthz', async () => ({ status: 'ok' as const }));
   app.get('/readyz', (request) => checkReadiness(deps.pendingMigrations, request.log));
 
-  await app.register(mcpPlugin, {
-    services: mcpServicesOf(deps),
-    toProblem: (error, request) => {
-      const answer = toProblem(error, MCP_ENDPOINT_PATH);
-      if (answer.unexpected) request.log.error({ err: error }, 'MCP tool failed');
-      return answer.body;
-    },
-    guard: pat.guard,
-    principalOf: pat.principalOf,
-    audit: accounts.activity.record,
-    baseUrl: config.baseUrl,
-    accountUrl: config.accountUrl,
-    rateLimitPerMinute: config.rateLimitPerMinute,
-    info: DEFAULT_SERVER_INFO,
-  });
+  await app.register(
+    mcpPlugin,
+    mcpPluginOptionsOf(deps, { guard: pat.guard, principalOf: pat.principalOf }),
+  );
   return app;
 }

@@ -85,6 +85,7 @@ export {
   type ServerOptions,
   serverTimeouts,
 } from './http/server.js';
+export { type McpTokenCheck, mcpPluginOptionsOf } from './mcp-options.js';
 export {
   createServiceMetrics,
   errorCode,
