@@ -72,7 +72,7 @@ const httpOptionsOf = (server: ServerOptions['server']): object =>
  * (`REQUEST_ID_OPTIONS`), a 1 MiB body limit, `TRUST_PROXY`, Fastify's own early answers as
  * problem+json (bad URL, 414, 431, 408: `frameworkErrorHandler`, `clientErrorHandler`), path
  * parameters up to {@link MAX_PARAM_LENGTH} and headers up to {@link MAX_HEADER_BYTES}; requests
- * arriving while it closes are answered by `registerProblemHandler` (503), not by Fastify.
+ * arriving while it closes are answered by `registerRequestHooks` (503), not by Fastify.
  * Timeouts are the caller's (`SERVER_TIMEOUTS` in `startServer`; none in tests unless given).
  *
  * @example
