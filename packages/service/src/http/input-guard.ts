@@ -2,7 +2,7 @@ import { UseCaseError } from '@svc/use-cases';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 
 /** A field error of the guard: where the bad text is and what is wrong with it. */
-export interface BadText {
+interface BadText {
   readonly path: string;
   readonly message: string;
 }
@@ -46,7 +46,7 @@ export function findBadText(value: unknown, path: string, depth = 0): BadText | 
  * Whether the query string of a raw URL decodes to valid UTF-8 text: every `%XX` escape well
  * formed and every escaped byte sequence valid UTF-8 (`decodeURIComponent` throws otherwise).
  */
-export function queryDecodes(url: string): boolean {
+function queryDecodes(url: string): boolean {
   const mark = url.indexOf('?');
   if (mark < 0) return true;
   try {
@@ -58,23 +58,19 @@ export function queryDecodes(url: string): boolean {
 }
 
 /** The 400 `validation_failed` of refused text, naming the field. */
-export const refuse = (bad: BadText): UseCaseError =>
+const refuse = (bad: BadText): UseCaseError =>
   new UseCaseError('validation_failed', `The request holds text that is refused: ${bad.message}.`, {
     errors: [bad],
   });
 
 const fatalUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 
-/** The refusal of a query string that does not decode to UTF-8 text. */
-export const undecodableQuery = (): UseCaseError =>
-  refuse({ path: 'querystring', message: UTF8_MESSAGE });
-
 /**
  * The refusal of hostile text in a request's query string or path parameters (both known before
  * any body is read), or `undefined` when they are clean; see {@link registerInputGuard}.
  */
 export function refusedUrlText(request: FastifyRequest): UseCaseError | undefined {
-  if (!queryDecodes(request.url)) return undecodableQuery();
+  if (!queryDecodes(request.url)) return refuse({ path: 'querystring', message: UTF8_MESSAGE });
   const bad = findBadText(request.params, 'params') ?? findBadText(request.query, 'querystring');
   return bad === undefined ? undefined : refuse(bad);
 }

@@ -5,7 +5,8 @@ import { UseCaseError } from '@svc/use-cases';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { toProblem } from './problem.js';
 
-const pathOf = (url: string): string => url.split('?')[0] ?? url;
+/** The path of a raw URL, without its query string. */
+export const pathOf = (url: string): string => url.split('?')[0] ?? url;
 
 /** Options of {@link registerProblemHandler}. */
 export interface ProblemHandlerOptions {

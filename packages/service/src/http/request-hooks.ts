@@ -2,8 +2,7 @@ import { UseCaseError } from '@svc/use-cases';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { refusedUrlText } from './input-guard.js';
 import { REQUEST_ID_HEADER } from './logging.js';
-
-const pathOf = (url: string): string => url.split('?')[0] ?? url;
+import { pathOf } from './problem-handler.js';
 
 /** The methods a route of this app may have, in the order `Allow` lists them. */
 const ROUTE_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
