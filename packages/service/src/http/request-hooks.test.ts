@@ -34,6 +34,7 @@ async function build(): Promise<FastifyInstance> {
 function hooksOf(app: FastifyInstance, method: string, path: string): Record<string, string[]> {
   const lines = app.printRoutes({ includeHooks: true, commonPrefix: false, method }).split('\n');
   const at = lines.findIndex((line) => line.includes(`${path} (${method})`));
+  expect(at, `${method} ${path} is listed`).toBeGreaterThan(-1);
   const hooks: Record<string, string[]> = {};
   for (const line of lines.slice(at + 1)) {
     const match = /• \((\w+)\) (\[.*\])/.exec(line);
