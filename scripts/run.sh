@@ -5,6 +5,33 @@
 #                               # if present, installs Debian's chromium for the browser test)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+# The project's runtime is Node.js 24 LTS; the floor is 22.12 (package.json "engines"). On a
+# machine whose Node is older, bring Node 24 from the npm registry (the `node` package installs
+# the official binary) into .tools/ of the checkout and put it first on PATH for everything this
+# script runs. A developer's shell gets the same Node with: eval "$(bash scripts/run.sh env)"
+NODE_MAJOR_WANTED=24
+node_ok() { # $1: a node binary; true when it is at least 22.12
+  "$1" -e 'const [a, b] = process.versions.node.split(".").map(Number); process.exit(a > 22 || (a === 22 && b >= 12) ? 0 : 1)' 2>/dev/null
+}
+install_node() { # $1: a version or range of the npm package `node`; $2: the folder
+  if [ ! -x "$2/node_modules/node/bin/node" ]; then
+    echo "run.sh: installing Node.js $1 from the npm registry into $2" >&2
+    mkdir -p "$2"
+    npm install --prefix "$2" --no-save --no-package-lock --no-audit --no-fund "node@$1" >/dev/null
+  fi
+  "$2/node_modules/node/bin/node" --version >/dev/null
+}
+ensure_node() {
+  if command -v node >/dev/null 2>&1 && node_ok node; then return 0; fi
+  local dir
+  dir="$(pwd)/.tools/node$NODE_MAJOR_WANTED"
+  install_node "$NODE_MAJOR_WANTED" "$dir"
+  export PATH="$dir/node_modules/node/bin:$PATH"
+  hash -r
+}
+ensure_node
+
 PNPM_VERSION=$(node -p "require('./package.json').packageManager.split('@')[1]")
 
 if ! command -v pnpm >/dev/null 2>&1 || [ "$(pnpm --version 2>/dev/null)" != "$PNPM_VERSION" ]; then
@@ -82,11 +109,19 @@ case "${1:-}" in
     failed=$(count failed)
     skipped=$(count skipped)
     rm -f "$log"
+    if [ "$status" -eq 0 ] && [ -n "${CI:-}" ]; then
+      # The floor: build and start the service on Node 22.12 too (scripts/floor-check.sh).
+      bash scripts/floor-check.sh || status=$?
+    fi
     echo "tests: $passed passed, $failed failed, $skipped skipped"
     exit "$status"
     ;;
+  env)
+    # For a developer's shell: eval "$(bash scripts/run.sh env)" puts the same Node first on PATH.
+    echo "export PATH=\"$(dirname "$(command -v node)"):\$PATH\""
+    ;;
   *)
-    echo "usage: bash scripts/run.sh start|test" >&2
+    echo "usage: bash scripts/run.sh start|test|env" >&2
     exit 2
     ;;
 esac

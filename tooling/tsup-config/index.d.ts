@@ -1,6 +1,6 @@
 import type { Options } from 'tsup';
 
-/** Shared by every build: Node 20 syntax, source maps, a clean `dist/`. */
+/** Shared by every build: Node 22 syntax, source maps, a clean `dist/`. */
 export declare const base: Options;
 /** ESM and CommonJS with declarations (packages other teams may `require`). */
 export declare const library: (options: Options) => Options;

@@ -1,7 +1,7 @@
 /** @typedef {import('tsup').Options} Options */
 
 /**
- * The one tsup configuration every workspace package and app builds with: Node 20 syntax,
+ * The one tsup configuration every workspace package and app builds with: Node 22 syntax,
  * source maps, a clean `dist/`, and type declarations for the entry points a consumer imports.
  * A package passes only what differs (its entry points, `format`, a `bin` build without
  * declarations, a banner).
@@ -18,7 +18,7 @@
 export const base = {
   sourcemap: true,
   clean: true,
-  target: 'node20',
+  target: 'node22',
 };
 
 /** ESM and CommonJS with declarations. */
