@@ -42,9 +42,8 @@ const SEMANTIC_400: Readonly<Record<string, string>> = {
   'POST /api/moat-reports': 'the evaluation must be a MoatEvaluation of the same symbol',
   'POST /api/portfolios/{id}/transactions': 'a sell needs the units held',
   'POST /api/portfolios/{id}/import': 'the file must be a broker export',
-  'POST /api/portfolio/ai-chat':
-    'the conversation ends with a user message, and no message is blank',
-  'POST /api/advisor/chat': 'the conversation ends with a user message, and no message is blank',
+  'POST /api/portfolio/ai-chat': 'the conversation ends with a user message',
+  'POST /api/advisor/chat': 'the conversation ends with a user message',
   'GET /api/transactions': '`cursor` is opaque (only a `nextCursor`) and `to` is not before `from`',
   'GET /api/portfolios/{id}/performance':
     'a custom period needs `from`; `from` not after `to`, `to` not after today',
@@ -281,6 +280,113 @@ describe('the API against its OpenAPI document (schema-driven property test)', (
     for (const email of ['x@example-.com', `x@${'a'.repeat(64)}.com`]) {
       expect(register.validBody({ email, password: 'correct horse' }), email).toBe(false);
     }
+  });
+
+  it('agrees with the server where the fuzzer of issue 28 found them apart', async () => {
+    const op = (method: string, path: string) => {
+      const found = operations.find((o) => o.method === method && o.path === path);
+      if (!found) throw new Error(`${method} ${path} is not in the document`);
+      return found;
+    };
+    const post = (url: string, payload: object) =>
+      ctx.app.inject({ method: 'POST', url, headers: { cookie, ...ORIGIN }, payload });
+
+    // 1. an e-mail's local part is at most 64 characters, in the document and the server
+    const register = op('POST', '/api/auth/register');
+    for (const [length, ok] of [
+      [64, true],
+      [65, false],
+    ] as const) {
+      const body = { email: `${'a'.repeat(length)}@example.com`, password: 'correct horse' };
+      expect(register.validBody(body), `local part of ${length}`).toBe(ok);
+      const res = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/auth/register',
+        payload: body,
+      });
+      expect(res.statusCode, res.body).toBe(ok ? 201 : 400);
+      expectDocumented(register, res, `local part of ${length}`);
+    }
+
+    // 2. every offset RFC 3339 allows is taken (stored as the UTC instant); years 1900-2999
+    const record = op('POST', '/api/portfolios/{id}/transactions');
+    const deposit = (executedAt: string) => ({
+      type: 'deposit',
+      amount: '1',
+      currency: 'EUR',
+      executedAt,
+    });
+    const url = `/api/portfolios/${portfolioId}/transactions`;
+    for (const [executedAt, instant] of [
+      ['2024-03-01T10:00:00+16:00', '2024-02-29T18:00:00.000Z'],
+      ['2024-03-01T10:00:00+23:59', '2024-02-29T10:01:00.000Z'],
+      ['2024-03-01T10:00:00-23:59', '2024-03-02T09:59:00.000Z'],
+      ['1900-01-01T00:00:00+23:59', '1899-12-31T00:01:00.000Z'],
+    ] as const) {
+      expect(record.validBody(deposit(executedAt)), executedAt).toBe(true);
+      const res = await post(url, deposit(executedAt));
+      expect(res.statusCode, `${executedAt}: ${res.body}`).toBe(201);
+      expect(new Date(res.json().executedAt).toISOString()).toBe(instant);
+    }
+    for (const executedAt of [
+      '0000-01-01T00:00:00Z',
+      '1899-12-31T23:59:59Z',
+      '3000-01-01T00:00:00Z',
+    ]) {
+      expect(record.validBody(deposit(executedAt)), executedAt).toBe(false);
+      const res = await post(url, deposit(executedAt));
+      expect(res.statusCode, executedAt).toBe(400);
+      expect(res.json()).toMatchObject({ code: 'validation_failed' });
+    }
+
+    // 3. the advisor's files[] are binary parts in the document; a part sent as text is read as
+    // a text attachment, and five of them (with payload and userText) are within the limits
+    for (const path of ['/api/advisor/chat', '/api/portfolio/ai-chat']) {
+      const form = doc.paths[path]?.post?.requestBody?.content?.['multipart/form-data']?.schema as {
+        properties: Record<string, { items?: { format?: string }; contentMediaType?: string }>;
+      };
+      expect(form.properties['files[]']?.items?.format, path).toBe('binary');
+      expect(form.properties.payload?.contentMediaType, path).toBe('application/json');
+    }
+    // a user of its own: the property tests above spend the first user's ai_consult units
+    const { cookie: fresh } = await registerUser(ctx.app, 'conformance-files@example.com');
+    const form = new FormData();
+    form.append('payload', JSON.stringify({ messages: [] }));
+    form.append('userText', 'What do these files hold?');
+    for (let i = 0; i < 5; i += 1) form.append('files[]', `symbol,quantity\nAAPL,${i + 1}\n`);
+    const encoded = new Response(form);
+    const chat = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/advisor/chat',
+      headers: {
+        cookie: fresh,
+        ...ORIGIN,
+        'content-type': encoded.headers.get('content-type') ?? '',
+      },
+      payload: Buffer.from(await encoded.arrayBuffer()),
+    });
+    expect(chat.statusCode, chat.body.slice(0, 300)).toBe(200);
+    expect(chat.body).not.toContain('unknown part');
+    form.append('files[]', 'one too many');
+    const six = new Response(form);
+    const tooMany = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/advisor/chat',
+      headers: { cookie: fresh, ...ORIGIN, 'content-type': six.headers.get('content-type') ?? '' },
+      payload: Buffer.from(await six.arrayBuffer()),
+    });
+    expect(tooMany.statusCode).toBe(413);
+    expect(tooMany.json().detail).toContain('at most 5 files');
+
+    // 4. a message is not empty or blank, in the document and the server
+    const advisor = op('POST', '/api/advisor/chat');
+    for (const content of ['', '   ', '\u00a0\ufeff\n']) {
+      const body = { messages: [{ role: 'user', content }] };
+      expect(advisor.validBody(body), JSON.stringify(content)).toBe(false);
+      const res = await post('/api/advisor/chat', body);
+      expect(res.statusCode, JSON.stringify(content)).toBe(400);
+    }
+    expect(advisor.validBody({ messages: [{ role: 'user', content: '\u001c?' }] })).toBe(true);
   });
 
   it('answers 405 with Allow for a method a documented path does not have', async () => {

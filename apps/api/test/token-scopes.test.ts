@@ -102,9 +102,59 @@ describe('token scopes and activity, as agents meet them', () => {
     await ctx.close();
   });
 
-  it('mints least-privilege tokens by default, adds needed scopes, and lists them', async () => {
+  it("gives a token minted as CONTRACT §2 says ({ name }) the spec's eight tools, working", async () => {
     const plain = await mint(alice, { name: 'plain' });
-    expect(plain.scopes).toEqual(['portfolio:read', 'moat:read']);
+    // every scope the spec's tools use: amounts of holdings, fresh fetches and narratives
+    // spending quota, saving reports (written out here, not read from the catalogue)
+    expect([...plain.scopes].sort()).toEqual(
+      [
+        'ai:consult',
+        'moat:fresh',
+        'moat:read',
+        'portfolio:read',
+        'portfolio:values',
+        'reports:write',
+      ].sort(),
+    );
+    const { client, tools } = await connect(plain.token);
+    for (const name of [
+      'listPortfolios',
+      'listHoldings',
+      'listCash',
+      'getMoatEvaluation',
+      'generateMoatNarrative',
+      'listMoatReports',
+      'screenMoat',
+      'saveMoatReport',
+    ]) {
+      expect(tools).toContain(name);
+    }
+    const holdings = (await client.callTool({
+      name: 'listHoldings',
+      arguments: { portfolioId },
+    })) as CallToolResult;
+    expect(holdings.isError).toBeFalsy();
+    const [row] = (holdings.structuredContent as { holdings: Record<string, unknown>[] }).holdings;
+    expect(row).toMatchObject({ symbol: 'AAPL', averageCost: expect.any(String) });
+    // a fresh evaluation is not refused for its scope (whatever the provider answers)
+    const fresh = (await client.callTool({
+      name: 'getMoatEvaluation',
+      arguments: { symbol: 'AAPL', fresh: true },
+    })) as CallToolResult;
+    if (fresh.isError) expect(problem(fresh).code).not.toBe('insufficient_scope');
+    const narrative = (await client.callTool({
+      name: 'generateMoatNarrative',
+      arguments: { symbol: 'AAPL', language: 'en' },
+    })) as CallToolResult;
+    if (narrative.isError) expect(problem(narrative).code).not.toBe('insufficient_scope');
+  });
+
+  it('mints narrower tokens when asked, adds needed scopes, and lists them', async () => {
+    const readOnly = await mint(alice, {
+      name: 'read-only',
+      scopes: ['portfolio:read', 'moat:read'],
+    });
+    expect(readOnly.scopes).toEqual(['portfolio:read', 'moat:read']);
     const writer = await mint(alice, { name: 'writer', scopes: ['reports:write'] });
     expect(writer.scopes).toEqual(['moat:read', 'reports:write']);
     const bad = await rest(alice, 'POST', '/api/account/tokens', { name: 'x', scopes: ['root'] });
@@ -138,13 +188,16 @@ describe('token scopes and activity, as agents meet them', () => {
   it('refuses a fresh evaluation without moat:fresh, spending nothing', async () => {
     const reader = await mint(alice, { name: 'reader', scopes: ['moat:read'] });
     const { client } = await connect(reader.token);
+    const used = async () =>
+      (await ctx.quotas.usage(alice.userId, 'free')).find((q) => q.name === 'stock_evaluation')
+        ?.used;
+    const before = await used();
     const result = (await client.callTool({
       name: 'getMoatEvaluation',
       arguments: { symbol: 'AAPL', fresh: true },
     })) as CallToolResult;
     expect(problem(result)).toMatchObject({ code: 'insufficient_scope', scope: 'moat:fresh' });
-    const usage = await ctx.quotas.usage(alice.userId, 'free');
-    expect(usage.find((q) => q.name === 'stock_evaluation')?.used).toBe(0);
+    expect(await used()).toBe(before);
   });
 
   it('answers holdings and cash without money unless the token has portfolio:values', async () => {

@@ -10,3 +10,42 @@ export const CurrencyCode = z
 export const IsoDateTime = z.iso
   .datetime({ offset: true })
   .describe('ISO 8601 date-time with Z or a UTC offset, e.g. 2024-03-01T14:30:00Z');
+
+/**
+ * An RFC 3339 date-time (seconds required, fraction optional, `Z` or an offset up to ±23:59)
+ * dated in the years 1900 to 2999, calendar-checked (29 February only in leap years: divisible
+ * by 4, centuries only by 400), as one pattern so that the document states it whole.
+ */
+const EXECUTED_AT_PATTERN = new RegExp(
+  '^(?:' +
+    // 29 February of a leap year in 1900–2999 (1900 is not one; 2000, 2400, 2800 are)
+    '(?:(?:19|2\\d)(?:0[48]|[2468][048]|[13579][26])|2[048]00)-02-29' +
+    '|(?:19|2\\d)\\d{2}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|02-(?:0[1-9]|1\\d|2[0-8]))' +
+    ')T(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z|[+-](?:[01]\\d|2[0-3]):[0-5]\\d)$',
+);
+
+/**
+ * When a transaction was executed, as an input: an ISO 8601 / RFC 3339 date-time with `Z` or any
+ * offset RFC 3339 allows (`-23:59` to `+23:59`), dated in the years 1900 to 2999 (a year 0000
+ * trade is a typing error, refused with 400). The store keeps the UTC instant
+ * (`2024-03-01T14:30:00+23:59` is kept as `2024-02-29T14:31:00.000Z`), so every offset the
+ * document allows is taken although PostgreSQL's own parser stops at ±15:59. Records read back
+ * are {@link IsoDateTime}s without the year range (an instant may fall just outside it).
+ *
+ * @example
+ * ```ts
+ * ExecutedAt.safeParse('2024-03-01T14:30:00+23:59').success; // true
+ * ExecutedAt.safeParse('0000-01-01T00:00:00Z').success; // false
+ * ```
+ */
+export const ExecutedAt = z
+  .string()
+  .regex(
+    EXECUTED_AT_PATTERN,
+    'must be an ISO 8601 date-time with Z or an offset, in the years 1900 to 2999',
+  )
+  .meta({ format: 'date-time' })
+  .describe(
+    'ISO 8601 date-time with Z or a UTC offset (up to ±23:59), in the years 1900 to 2999, e.g. ' +
+      '2024-03-01T14:30:00Z; stored as the UTC instant',
+  );

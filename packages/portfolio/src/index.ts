@@ -15,7 +15,7 @@ export {
   TYPE_RANK,
 } from './derive-holdings.js';
 export { PortfolioError, type PortfolioErrorCode, type PortfolioErrorOptions } from './errors.js';
-export { CurrencyCode, IsoDateTime } from './fields.js';
+export { CurrencyCode, ExecutedAt, IsoDateTime } from './fields.js';
 export { decodeBrokerFile } from './import/decode.js';
 export { type ProposeOptions, proposeMapping } from './import/generic/propose.js';
 export {

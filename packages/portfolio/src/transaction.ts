@@ -1,7 +1,7 @@
 import { InstrumentSymbol } from '@svc/schemas';
 import { z } from 'zod';
 import { DecimalString, NonNegativeDecimalString, PositiveDecimalString } from './decimal.js';
-import { CurrencyCode, IsoDateTime } from './fields.js';
+import { CurrencyCode, ExecutedAt, IsoDateTime } from './fields.js';
 
 /**
  * Kinds of portfolio transactions, as in the service contract (CONTRACT.md §4).
@@ -39,7 +39,7 @@ const trade = (type: 'buy' | 'sell') =>
     price: NonNegativeDecimalString.describe('Price per unit in `currency`, decimal string >= 0'),
     currency: CurrencyCode,
     fee,
-    executedAt: IsoDateTime,
+    executedAt: ExecutedAt,
     note,
   });
 
@@ -51,7 +51,7 @@ const cashMove = (type: 'deposit' | 'withdrawal' | 'fee') =>
       'Amount in `currency`, decimal string > 0; the type gives the direction',
     ),
     currency: CurrencyCode,
-    executedAt: IsoDateTime,
+    executedAt: ExecutedAt,
     note,
   });
 
@@ -60,7 +60,7 @@ const dividend = z.strictObject({
   symbol: InstrumentSymbol,
   amount: PositiveDecimalString.describe('Cash received in `currency` (net of withholding tax)'),
   currency: CurrencyCode,
-  executedAt: IsoDateTime,
+  executedAt: ExecutedAt,
   note,
 });
 
@@ -71,7 +71,7 @@ const split = z.strictObject({
     'New units per old unit: "2" for a 2-for-1 split, "0.1" for a 1-for-10 reverse split',
   ),
   currency: CurrencyCode.describe('Trading currency of the instrument (informational)'),
-  executedAt: IsoDateTime,
+  executedAt: ExecutedAt,
   note,
 });
 

@@ -176,6 +176,9 @@ export {
 } from './screener.js';
 export {
   type AnyToolDefinition,
+  DEFAULT_TOKEN_SCOPES,
+  SPEC_MCP_TOOLS,
+  scopesToUse,
   TOOL_DEFINITIONS,
   type ToolNameOn,
   toolsOn,

@@ -158,7 +158,8 @@ export async function toAttachment(
 /**
  * Reads a `multipart/form-data` advisor request (`@fastify/multipart` registered on the route's
  * scope with the per-file and file-count limits): the `payload` part (JSON), `userText`, and
- * every file part (`files[]` or `files`), at most {@link MAX_ATTACHMENTS} files and
+ * every file part (`files[]` or `files`; a part of that name sent as a text field, without a
+ * filename, is a `text/plain` attachment), at most {@link MAX_ATTACHMENTS} files and
  * {@link MAX_ATTACHMENT_BYTES} in all. Files stay in memory for this request only.
  *
  * @throws ApiError `payload_too_large` (413), `validation_failed` (400: `payload` missing or not
@@ -183,6 +184,21 @@ export async function readAdvisorUpload(request: FastifyRequest): Promise<Adviso
         );
       }
       files.push({ filename: part.filename, mimetype: part.mimetype, data });
+    } else if (part.fieldname === 'files[]' || part.fieldname === 'files') {
+      // A file sent as a plain text field (curl -F 'files[]=<export.csv', a form without a
+      // filename): the same attachment, as text.
+      const data = Buffer.from(String(part.value), 'utf8');
+      total += data.length;
+      if (files.length >= MAX_ATTACHMENTS) {
+        throw new ApiError('payload_too_large', `at most ${MAX_ATTACHMENTS} files per message`);
+      }
+      if (total > MAX_ATTACHMENT_BYTES) {
+        throw new ApiError(
+          'payload_too_large',
+          `the files exceed ${MAX_ATTACHMENT_BYTES} bytes in all`,
+        );
+      }
+      files.push({ filename: `attachment-${files.length + 1}.txt`, mimetype: 'text/plain', data });
     } else if (part.fieldname === 'payload') {
       payload = parsePayload(String(part.value));
     } else if (part.fieldname === 'userText') {

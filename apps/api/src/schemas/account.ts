@@ -3,6 +3,7 @@ import {
   ACTIVITY_PAGE_DEFAULT,
   ACTIVITY_PAGE_MAX,
   DEFAULT_TOKEN_SCOPES,
+  READ_ONLY_TOKEN_SCOPES,
   TokenScope,
 } from '@svc/use-cases';
 import { z } from 'zod';
@@ -41,10 +42,14 @@ export const RegisterBody = z
   })
   .meta({ id: 'RegisterBody' });
 
-/** Login body (CONTRACT §2). */
+/**
+ * Login body (CONTRACT §2). The e-mail is any address (at most 254 characters), not only what
+ * sign-up accepts today, so that an account made under an older rule can still sign in; an
+ * unknown address answers 401 like a wrong password.
+ */
 export const LoginBody = z
   .object({
-    email: EmailAddress,
+    email: z.email().max(254).describe('The e-mail address the account was registered with'),
     password: z.string().min(1).max(512),
   })
   .meta({ id: 'LoginBody' });
@@ -84,8 +89,10 @@ export const MintTokenBody = z
       .optional()
       .describe('Lifetime in days (1 to 365); default 90'),
     scopes: WantedScopes.optional().describe(
-      `Scopes of the token; default ${DEFAULT_TOKEN_SCOPES.join(' ')} (read-only, no money ` +
-        'amounts, no quota spent). The scopes they need are added',
+      `Scopes of the token; without it, every scope the interface spec's eight MCP tools need ` +
+        `(${DEFAULT_TOKEN_SCOPES.join(' ')}: portfolio reads with amounts, fresh evaluations and ` +
+        'narratives spending your quotas, saving reports). Name fewer for a narrower token, e.g. ' +
+        `${READ_ONLY_TOKEN_SCOPES.join(' ')} (read-only, no amounts, no quota). The scopes they need are added`,
     ),
   })
   .meta({ id: 'MintTokenBody' });

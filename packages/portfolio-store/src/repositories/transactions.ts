@@ -175,12 +175,21 @@ function toRow(
     amount: tx.amount ?? null,
     ratio: tx.ratio ?? null,
     currency: tx.currency.toUpperCase(),
-    executed_at: tx.executedAt,
+    executed_at: utcInstant(tx.executedAt),
     note: tx.note ?? null,
     import_batch_id: importBatchId,
     fingerprint: tx.fingerprint ?? null,
     name: tx.name ?? null,
   };
+}
+
+/**
+ * The UTC instant of an execution time as ISO 8601 text (`2024-03-01T10:00:00+23:59` →
+ * `2024-02-29T10:01:00.000Z`): PostgreSQL's own parser takes offsets only up to ±15:59, while
+ * RFC 3339 (and so the API's document) allows up to ±23:59; the instant is what is stored anyway.
+ */
+function utcInstant(executedAt: Date | string): string {
+  return (executedAt instanceof Date ? executedAt : new Date(executedAt)).toISOString();
 }
 
 async function assertPortfolioOwned(db: Executor, userId: string, portfolioId: string) {

@@ -60,10 +60,10 @@ export {
   type RevocableMemoOptions,
 } from './revocable-memo.js';
 export {
-  DEFAULT_TOKEN_SCOPES,
   insufficientScope,
   missingScopes,
   QUOTA_SCOPES,
+  READ_ONLY_TOKEN_SCOPES,
   SCOPE_NEEDS,
   TOKEN_SCOPES,
   TokenScope,

@@ -1,7 +1,8 @@
 import { UseCaseError } from '../errors.js';
+import { DEFAULT_TOKEN_SCOPES } from '../tools/catalog.js';
 import type { AccountRepositories, AccountToken, AccountUser } from './ports.js';
 import { createRevocableMemo, type RevocableMemo } from './revocable-memo.js';
-import { DEFAULT_TOKEN_SCOPES, knownScopes, type TokenScope, withNeededScopes } from './scopes.js';
+import { knownScopes, type TokenScope, withNeededScopes } from './scopes.js';
 
 /** Token helpers of `@svc/portfolio-store` (minting, hashing, shape check). */
 export interface TokenCrypto {

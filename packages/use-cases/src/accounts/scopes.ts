@@ -46,10 +46,11 @@ export const SCOPE_NEEDS: Readonly<Record<TokenScope, readonly TokenScope[]>> = 
 };
 
 /**
- * The scopes of a token minted without a choice: read-only, no money amounts, no quota spent
- * (least privilege; a client that does not know about scopes cannot have asked for more).
+ * The narrow choice the developer page ticks for a person minting a token by hand: read-only, no
+ * money amounts, no quota spent (least privilege, chosen). A token minted through the API without
+ * `scopes` gets `DEFAULT_TOKEN_SCOPES` instead (`tools/catalog.ts`: what the spec's tools need).
  */
-export const DEFAULT_TOKEN_SCOPES: readonly TokenScope[] = ['portfolio:read', 'moat:read'];
+export const READ_ONLY_TOKEN_SCOPES: readonly TokenScope[] = ['portfolio:read', 'moat:read'];
 
 /** The scope a quota's spending needs (a quota not listed needs none). */
 export const QUOTA_SCOPES: Readonly<Record<string, TokenScope>> = {

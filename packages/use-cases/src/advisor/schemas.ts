@@ -45,6 +45,14 @@ export const LanguageTag = z
   );
 
 /**
+ * One character that is not white space: the characters `String.prototype.trim` removes
+ * (ECMA-262 WhiteSpace and LineTerminator), spelled out rather than `\S` so that the document's
+ * `pattern` means the same in every regular-expression dialect a client or a fuzzer reads it with
+ * (Python's `\s`, say, differs from ECMAScript's on U+FEFF and U+001C–U+001F).
+ */
+const NOT_BLANK = /[^\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]/;
+
+/**
  * A chat message as clients send it (interface spec 2.7): role `user` or `assistant` only (a
  * `system` role is refused: the server owns the system prompt), content at most 12 000 characters.
  */
@@ -53,8 +61,9 @@ export const ChatMessageInput = z
     role: z.enum(['user', 'assistant']).describe('user | assistant (no system role)'),
     content: z
       .string()
+      .min(1, 'a message cannot be empty or blank')
       .max(MAX_MESSAGE_CHARS)
-      .refine((text) => text.trim() !== '', { message: 'a message cannot be empty or blank' })
+      .regex(NOT_BLANK, 'a message cannot be empty or blank')
       .describe(`Message text, not blank, at most ${MAX_MESSAGE_CHARS} characters`),
   })
   .meta({ id: 'ChatMessage' })

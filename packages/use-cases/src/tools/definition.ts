@@ -1,3 +1,4 @@
+import type { QuotaName } from '@svc/schemas';
 import type { z } from 'zod';
 import type { TokenScope } from '../accounts/scopes.js';
 import type { NarrationService } from '../advisor/narrate.js';
@@ -95,6 +96,12 @@ export interface ToolDefinition<
    * quota's scope besides (`QUOTA_SCOPES`), checked where the quota is spent.
    */
   readonly scopes: readonly TokenScope[];
+  /**
+   * The quotas a call may spend (e.g. `getMoatEvaluation` with `fresh`): each needs its scope of
+   * `QUOTA_SCOPES` besides {@link ToolDefinition.scopes}, checked where the unit is spent. Listed
+   * here so that the scopes a tool can use are known without calling it ({@link scopesToUse}).
+   */
+  readonly spends?: readonly QuotaName[];
   /** Where the tool is offered. */
   readonly surfaces: S;
   /** What a missing scope hides of the answer (see {@link ScopeRedaction}). */

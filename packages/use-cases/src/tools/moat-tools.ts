@@ -36,6 +36,7 @@ export const getMoatEvaluation = defineTool({
   output: ServedEvaluation.extend({}),
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: true },
   scopes: ['moat:read'],
+  spends: ['stock_evaluation'],
   surfaces: ['mcp', 'advisor'],
   run: (flows, actor, { symbol, fresh }) =>
     flows.evaluations.getEvaluation({ symbol, fresh: fresh === true, actor }),
@@ -101,6 +102,7 @@ export const generateMoatNarrative = defineTool({
   }),
   annotations: { readOnlyHint: true, idempotentHint: false, openWorldHint: false },
   scopes: ['ai:consult'],
+  spends: ['ai_consult'],
   surfaces: ['mcp'],
   run: async (flows, actor, input) => {
     const { evaluation, markdown, done } = await flows.narratives.narrateToMarkdown({

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { DEFAULT_TOKEN_SCOPES, TOKEN_SCOPES, type TokenScope } from '@svc/use-cases';
+import { READ_ONLY_TOKEN_SCOPES, TOKEN_SCOPES, type TokenScope } from '@svc/use-cases';
 import { DEVELOPER_PAGE_SCRIPT } from './developer-page-script.js';
 
 const HTML_ESCAPES: Readonly<Record<string, string>> = {
@@ -74,10 +74,10 @@ const SCOPE_TEXT: Readonly<Record<TokenScope, string>> = {
   'reports:write': 'save reports to your library',
 };
 
-/** The scope checkboxes of the mint form, the default ones ticked. */
+/** The scope checkboxes of the mint form, the narrow read-only choice ticked (least privilege, chosen by the person). */
 function scopeChoices(): string {
   const boxes = TOKEN_SCOPES.map((scope) => {
-    const checked = DEFAULT_TOKEN_SCOPES.includes(scope) ? ' checked' : '';
+    const checked = READ_ONLY_TOKEN_SCOPES.includes(scope) ? ' checked' : '';
     return `<label><input type="checkbox" name="scope" value="${scope}"${checked}> <code>${scope}</code>: ${escapeHtml(SCOPE_TEXT[scope])}</label>`;
   });
   return `<fieldset><legend>Scopes (what the token may do; the ones a scope needs are added)</legend>

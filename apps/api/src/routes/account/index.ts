@@ -1,3 +1,4 @@
+import { DEFAULT_TOKEN_SCOPES, READ_ONLY_TOKEN_SCOPES } from '@svc/use-cases';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { jsonResponse } from '../../openapi.js';
@@ -36,8 +37,11 @@ export const accountTokenRoutes: FastifyPluginAsyncZod = async (app) => {
       summary: 'Mint a personal access token (shown only in this answer)',
       description:
         'The token starts with `svc_pat_`; use it as `Authorization: Bearer` for MCP. `scopes` ' +
-        'choose what it may do (default `portfolio:read moat:read`: read-only, no money ' +
-        'amounts, no quota spent); the scopes they need are added and the answer names them all.',
+        'choose what it may do; without `scopes` (the body CONTRACT §2 gives) the token gets ' +
+        `every scope the interface spec's eight MCP tools need (\`${DEFAULT_TOKEN_SCOPES.join(' ')}\`), ` +
+        `so a client written against the spec works as the spec says. Name fewer for least privilege, ` +
+        `e.g. \`${READ_ONLY_TOKEN_SCOPES.join(' ')}\` (read-only, no money amounts, no quota spent). ` +
+        'The scopes they need are added and the answer names them all.',
       body: MintTokenBody,
       response: {
         201: jsonResponse('The new token, with its secret', MintedToken),

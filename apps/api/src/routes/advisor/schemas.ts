@@ -19,7 +19,8 @@ export const AdvisorChatMultipart = z
       .optional()
       .describe(
         'Attachments: CSV/text, JSON, PDF (its text), PNG/JPEG (only when the model takes ' +
-          'images, else 415); at most 5 files and 10 MiB in all (413 beyond); other types 415',
+          'images, else 415); at most 5 files and 10 MiB in all (413 beyond); other types 415. ' +
+          'A part sent as a text field (no filename) is read as a text/plain attachment',
       ),
   })
   .describe('multipart/form-data form of an advisor turn; any other part is refused (400)');
@@ -39,9 +40,21 @@ export function inlineJsonSchema(
   io: 'input' | 'output' = 'output',
 ): Record<string, unknown> {
   const { $schema: _, ...json } = z.toJSONSchema(schema, {
+    // an empty registry, so that named schemas are inlined rather than `$ref`s; the metadata of
+    // the global registry (description, format, contentMediaType…) is copied in without the id
     metadata: z.registry<Record<string, unknown>>(),
     unrepresentable: 'any',
     io,
+    override: ({ zodSchema, jsonSchema }) => {
+      const meta = z.globalRegistry.get(zodSchema as unknown as z.ZodType);
+      if (meta === undefined) return;
+      const { id: _id, ...rest } = meta as Record<string, unknown>;
+      for (const [key, value] of Object.entries(rest)) {
+        if (value !== undefined && !(key in jsonSchema)) {
+          (jsonSchema as Record<string, unknown>)[key] = value;
+        }
+      }
+    },
   });
   return json;
 }

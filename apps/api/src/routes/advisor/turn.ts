@@ -19,11 +19,19 @@ export const CHAT_JSON_BODY_LIMIT = 2 * 1024 * 1024;
 
 /**
  * Registers `@fastify/multipart` on the advisor routes' scope: per-file limit the total
- * ({@link MAX_ATTACHMENT_BYTES}), at most {@link MAX_ATTACHMENTS} files (the 6th answers 413).
+ * ({@link MAX_ATTACHMENT_BYTES}), at most {@link MAX_ATTACHMENTS} files (the 6th answers 413,
+ * whether sent as a file or as a text field).
  */
 export async function registerAttachmentParsing(app: FastifyInstance): Promise<void> {
   await app.register(multipart, {
-    limits: { fileSize: MAX_ATTACHMENT_BYTES, files: MAX_ATTACHMENTS, fields: 4, parts: 10 },
+    // payload and userText, and files sent as text fields; one part more than allowed reaches
+    // readAdvisorUpload, which answers 413 naming the limit
+    limits: {
+      fileSize: MAX_ATTACHMENT_BYTES,
+      files: MAX_ATTACHMENTS + 1,
+      fields: 2 + MAX_ATTACHMENTS + 1,
+      parts: 2 + MAX_ATTACHMENTS + 1,
+    },
     throwFileSizeLimit: true,
   });
 }
