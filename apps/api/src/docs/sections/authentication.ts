@@ -1,3 +1,4 @@
+import { DEFAULT_TOKEN_SCOPES, READ_ONLY_TOKEN_SCOPES } from '@svc/use-cases';
 import { type DocsAddresses, problem, type SectionText } from './shared.js';
 
 /** The `authentication` section. */
@@ -70,8 +71,7 @@ export function authentication({ baseUrl, accountUrl }: DocsAddresses): SectionT
           method: 'POST',
           path: '/api/account/tokens',
           auth: 'session',
-          description:
-            '{ name, expiresInDays? (1-365, default 90), scopes? (default portfolio:read moat:read) } → 201 { id, name, token, createdAt, expiresAt, scopes }',
+          description: `{ name, expiresInDays? (1-365, default 90), scopes? (default: every scope the spec's eight MCP tools need, ${DEFAULT_TOKEN_SCOPES.join(' ')}; name fewer for least privilege, e.g. ${READ_ONLY_TOKEN_SCOPES.join(' ')}) } → 201 { id, name, token, createdAt, expiresAt, scopes }`,
         },
         {
           method: 'PATCH',
