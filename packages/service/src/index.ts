@@ -25,8 +25,13 @@ export {
 export {
   type AppConfig,
   type BaseConfig,
+  CONFIG_RULES,
   ConfigError,
   type ConfigLogger,
+  type ConfigRule,
+  describeEnvironment,
+  type Env,
+  type EnvName,
   EnvSchema,
   FUNDAMENTALS_PROVIDERS,
   FX_PROVIDERS,
