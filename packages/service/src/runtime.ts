@@ -3,8 +3,6 @@ import {
   createEcbHttpFxProvider,
   createStooqHistoryProvider,
   type FxProvider,
-  type PriceHistoryProvider,
-  type QuoteProvider,
 } from '@svc/market-data';
 import {
   createDatabase,
@@ -15,21 +13,15 @@ import {
   type SharedCounterOptions,
 } from '@svc/portfolio-store';
 import { createQuotaService } from '@svc/quota';
-import {
-  createPortfolioService,
-  createQuoteService,
-  createQuoteSource,
-  type IsinResolver,
-  loadIsinTable,
-  openSessionChangeFeed,
-} from '@svc/use-cases';
+import { createQuoteSource, loadIsinTable, openSessionChangeFeed } from '@svc/use-cases';
 import { createAccountServices } from './accounts.js';
 import { createAiFlows } from './advisor/flows.js';
 import type { AppConfig, ConfigLogger } from './config.js';
-import type { AppDeps, PortfolioFlows } from './deps.js';
+import type { AppDeps } from './deps.js';
 import { createServiceMetrics } from './metrics/service-metrics.js';
 import { openFundamentalsProvider } from './moat/fundamentals.js';
 import { createMoatServices } from './moat/services.js';
+import { createPortfolioFlows } from './portfolio/flows.js';
 
 /** The long-lived resources of a running service and how to release them. */
 export interface Runtime {
@@ -182,46 +174,4 @@ export function openFxProvider(settings: AppConfig['fx']): FxProvider | null {
     case 'none':
       return null;
   }
-}
-
-/**
- * Creates the portfolio and quote flows once, over one database, quote provider and FX provider
- * (both flows price with the same providers, so a holding's `lastPrice` and `GET /api/quote`
- * agree).
- *
- * @example
- * const portfolio = createPortfolioFlows({ db, quotes: quoteSource.quotes, fx: openFxProvider(config.fx) });
- */
-export function createPortfolioFlows(options: {
-  readonly db: Parameters<typeof createPortfolioService>[0]['db'];
-  readonly quotes: QuoteProvider | null;
-  readonly fx: FxProvider | null;
-  /** Clock; default `() => new Date()`. */
-  readonly now?: () => Date;
-  /** ISIN → quote symbol for broker imports (`ISIN_SYMBOLS_FILE`). */
-  readonly isinSymbols?: IsinResolver;
-  /**
-   * Daily closes for performance figures (`PRICE_HISTORY_URL`); default the quote provider when
-   * it serves history too (the offline CSV provider does), else none.
-   */
-  readonly history?: PriceHistoryProvider | null;
-}): PortfolioFlows {
-  const { db, quotes, fx } = options;
-  const now = options.now ?? (() => new Date());
-  return {
-    portfolios: createPortfolioService({
-      db,
-      quotes,
-      fx,
-      now,
-      ...(options.isinSymbols ? { isinSymbols: options.isinSymbols } : {}),
-      history: options.history ?? historyOf(quotes),
-    }),
-    quotes: createQuoteService({ quotes, fx, now }),
-  };
-}
-
-/** The quote provider as a history provider when it is one (`createCsvQuoteProvider`'s is). */
-function historyOf(quotes: QuoteProvider | null): PriceHistoryProvider | null {
-  return quotes !== null && 'getDailyCloses' in quotes ? (quotes as PriceHistoryProvider) : null;
 }

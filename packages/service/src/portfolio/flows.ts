@@ -1,0 +1,58 @@
+import type { FxProvider, PriceHistoryProvider, QuoteProvider } from '@svc/market-data';
+import {
+  createPortfolioService,
+  createQuoteService,
+  type IsinResolver,
+  type PortfolioService,
+  type QuoteService,
+} from '@svc/use-cases';
+
+/** The portfolio and quote flows of `@svc/use-cases`, created once per process. */
+export interface PortfolioFlows {
+  /** Portfolios, holdings, cash, transactions, broker import, revaluation (`createPortfolioService`). */
+  readonly portfolios: PortfolioService;
+  /** Quotes with their EUR price, cached briefly (`createQuoteService`). */
+  readonly quotes: QuoteService;
+}
+
+/**
+ * Creates the portfolio and quote flows once, over one database, quote provider and FX provider
+ * (both flows price with the same providers, so a holding's `lastPrice` and `GET /api/quote`
+ * agree).
+ *
+ * @example
+ * const portfolio = createPortfolioFlows({ db, quotes: quoteSource.quotes, fx: openFxProvider(config.fx) });
+ */
+export function createPortfolioFlows(options: {
+  readonly db: Parameters<typeof createPortfolioService>[0]['db'];
+  readonly quotes: QuoteProvider | null;
+  readonly fx: FxProvider | null;
+  /** Clock; default `() => new Date()`. */
+  readonly now?: () => Date;
+  /** ISIN → quote symbol for broker imports (`ISIN_SYMBOLS_FILE`). */
+  readonly isinSymbols?: IsinResolver;
+  /**
+   * Daily closes for performance figures (`PRICE_HISTORY_URL`); default the quote provider when
+   * it serves history too (the offline CSV provider does), else none.
+   */
+  readonly history?: PriceHistoryProvider | null;
+}): PortfolioFlows {
+  const { db, quotes, fx } = options;
+  const now = options.now ?? (() => new Date());
+  return {
+    portfolios: createPortfolioService({
+      db,
+      quotes,
+      fx,
+      now,
+      ...(options.isinSymbols ? { isinSymbols: options.isinSymbols } : {}),
+      history: options.history ?? historyOf(quotes),
+    }),
+    quotes: createQuoteService({ quotes, fx, now }),
+  };
+}
+
+/** The quote provider as a history provider when it is one (`createCsvQuoteProvider`'s is). */
+function historyOf(quotes: QuoteProvider | null): PriceHistoryProvider | null {
+  return quotes !== null && 'getDailyCloses' in quotes ? (quotes as PriceHistoryProvider) : null;
+}
