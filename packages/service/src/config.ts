@@ -2,7 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { type QuotaLimitOverrides, QuotaLimitOverridesSchema } from '@svc/quota';
-import type { OidcConfig } from '@svc/use-cases';
+import {
+  FUNDAMENTALS_PROVIDER_NAMES,
+  FX_PROVIDER_NAMES,
+  type OidcConfig,
+  QUOTE_PROVIDER_NAMES,
+} from '@svc/use-cases';
 import { z } from 'zod';
 
 // The service's configuration, declared once. Each environment variable is one line of
@@ -18,14 +23,14 @@ export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', '
 /** Log formats accepted by `LOG_FORMAT`: `auto` is `pretty` when stdout is a terminal. */
 export const LOG_FORMATS = ['auto', 'json', 'pretty'] as const;
 
-/** Fundamentals providers the server may select (CONTRACT §5); the client never chooses one. */
-export const FUNDAMENTALS_PROVIDERS = ['sec-edgar', 'snapshot', 'simfin'] as const;
+/** Fundamentals providers the server may select (CONTRACT §5; chosen in `@svc/use-cases`). */
+export const FUNDAMENTALS_PROVIDERS = FUNDAMENTALS_PROVIDER_NAMES;
 
-/** Quote sources the server may use for the valuation's share price (`QUOTES_PROVIDER`). */
-export const QUOTES_PROVIDERS = ['csv', 'http', 'none'] as const;
+/** Quote sources for the valuation's share price (`QUOTES_PROVIDER`; `@svc/use-cases`). */
+export const QUOTES_PROVIDERS = QUOTE_PROVIDER_NAMES;
 
-/** FX (EUR reference rate) sources (`FX_PROVIDER`): ECB live daily XML, an ECB CSV file, none. */
-export const FX_PROVIDERS = ['ecb', 'ecb-file', 'none'] as const;
+/** FX (EUR reference rate) sources (`FX_PROVIDER`; `@svc/use-cases`). */
+export const FX_PROVIDERS = FX_PROVIDER_NAMES;
 
 /** Name of the file under `DATA_DIR` that keeps the generated session secret. */
 export const SESSION_SECRET_FILE = 'session-secret';

@@ -105,5 +105,5 @@ export {
   type MoatServicesOptions,
 } from './moat/services.js';
 export { createPortfolioFlows, type PortfolioFlows } from './portfolio/flows.js';
-export { openFxProvider, openRuntime, type Runtime } from './runtime.js';
+export { openRuntime, type Runtime } from './runtime.js';
 export { type StartContext, type StartOptions, startServer } from './start.js';

@@ -1,10 +1,4 @@
 import {
-  createEcbFileFxProvider,
-  createEcbHttpFxProvider,
-  createStooqHistoryProvider,
-  type FxProvider,
-} from '@svc/market-data';
-import {
   createDatabase,
   createRepositories,
   createSharedCounter,
@@ -13,7 +7,13 @@ import {
   type SharedCounterOptions,
 } from '@svc/portfolio-store';
 import { createQuotaService } from '@svc/quota';
-import { createQuoteSource, loadIsinTable, openSessionChangeFeed } from '@svc/use-cases';
+import {
+  createFxProvider,
+  createPriceHistory,
+  createQuoteSource,
+  loadIsinTable,
+  openSessionChangeFeed,
+} from '@svc/use-cases';
 import { createAccountServices } from './accounts.js';
 import { createAiFlows } from './advisor/flows.js';
 import type { AppConfig, ConfigLogger } from './config.js';
@@ -35,7 +35,7 @@ export interface Runtime {
  * Opens the database (PostgreSQL when `DATABASE_URL` is set, else PGlite under `DATA_DIR`),
  * migrates it to the latest schema, and creates once the repositories, the quota service, the
  * fundamentals provider, the quote source, the moat flows (evaluation, screener, reports), the FX
- * provider ({@link openFxProvider}), the portfolio and quote flows, the AI flows (narrative,
+ * provider (`createFxProvider`), the portfolio and quote flows, the AI flows (narrative,
  * advisor, proposals) with the `openai` client built once (`createAiFlows`), the shared counters
  * (login throttle, request limit), on PostgreSQL the feed of ended sessions, and last the account
  * services (`createAccountServices`: auth, sessions, personal access tokens with their memo, token
@@ -91,7 +91,7 @@ export async function openRuntime(
   });
   const market = {
     quotes: quoteSource.quotes,
-    fx: metrics.instrument('fx', openFxProvider(config.fx)),
+    fx: metrics.instrument('fx', createFxProvider(config.fx)),
   };
   const isinSymbols = config.isinSymbolsFile
     ? await loadIsinTable(config.isinSymbolsFile)
@@ -99,14 +99,10 @@ export async function openRuntime(
   const portfolio = createPortfolioFlows({
     db: database.db,
     ...market,
-    ...(config.priceHistoryUrl
-      ? {
-          history: metrics.instrument(
-            'quotes',
-            createStooqHistoryProvider({ urlTemplate: config.priceHistoryUrl }),
-          ),
-        }
-      : {}),
+    // the quote provider (already instrumented) or a history service of its own
+    history: config.priceHistoryUrl
+      ? metrics.instrument('quotes', createPriceHistory(config.priceHistoryUrl, null))
+      : createPriceHistory(undefined, market.quotes),
     ...(isinSymbols ? { isinSymbols } : {}),
   });
   const ai = createAiFlows({
@@ -157,21 +153,4 @@ export async function openRuntime(
       await database.close();
     },
   };
-}
-
-/**
- * The EUR reference-rate provider of `FX_PROVIDER`: `ecb` fetches the ECB's daily XML, and for
- * past days its 90-day XML and full-history zip (all cached by the provider), `ecb-file` reads an
- * ECB history CSV at `ECB_FX_FILE`, `none` gives null (EUR values of non-EUR positions stay null).
- */
-export function openFxProvider(settings: AppConfig['fx']): FxProvider | null {
-  switch (settings.provider) {
-    case 'ecb':
-      return createEcbHttpFxProvider();
-    case 'ecb-file':
-      // parseConfig requires ECB_FX_FILE for ecb-file
-      return settings.file === undefined ? null : createEcbFileFxProvider({ file: settings.file });
-    case 'none':
-      return null;
-  }
 }

@@ -1,6 +1,7 @@
 import type { FxProvider, PriceHistoryProvider, QuoteProvider } from '@svc/market-data';
 import {
   createPortfolioService,
+  createPriceHistory,
   createQuoteService,
   type IsinResolver,
   type PortfolioService,
@@ -21,7 +22,7 @@ export interface PortfolioFlows {
  * agree).
  *
  * @example
- * const portfolio = createPortfolioFlows({ db, quotes: quoteSource.quotes, fx: openFxProvider(config.fx) });
+ * const portfolio = createPortfolioFlows({ db, quotes: quoteSource.quotes, fx, history });
  */
 export function createPortfolioFlows(options: {
   readonly db: Parameters<typeof createPortfolioService>[0]['db'];
@@ -32,8 +33,8 @@ export function createPortfolioFlows(options: {
   /** ISIN → quote symbol for broker imports (`ISIN_SYMBOLS_FILE`). */
   readonly isinSymbols?: IsinResolver;
   /**
-   * Daily closes for performance figures (`PRICE_HISTORY_URL`); default the quote provider when
-   * it serves history too (the offline CSV provider does), else none.
+   * Daily closes for performance figures; default `createPriceHistory(undefined, quotes)` of
+   * `@svc/use-cases`: the quote provider when it serves history too, else none.
    */
   readonly history?: PriceHistoryProvider | null;
 }): PortfolioFlows {
@@ -46,13 +47,8 @@ export function createPortfolioFlows(options: {
       fx,
       now,
       ...(options.isinSymbols ? { isinSymbols: options.isinSymbols } : {}),
-      history: options.history ?? historyOf(quotes),
+      history: options.history ?? createPriceHistory(undefined, quotes),
     }),
     quotes: createQuoteService({ quotes, fx, now }),
   };
-}
-
-/** The quote provider as a history provider when it is one (`createCsvQuoteProvider`'s is). */
-function historyOf(quotes: QuoteProvider | null): PriceHistoryProvider | null {
-  return quotes !== null && 'getDailyCloses' in quotes ? (quotes as PriceHistoryProvider) : null;
 }
