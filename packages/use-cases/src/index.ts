@@ -295,4 +295,5 @@ export {
   type ToolFlows,
   type ToolSurface,
 } from './tools/definition.js';
+export { scopesPerTool, toolSignature } from './tools/describe.js';
 export { TOOL_TRANSACTION_LIMIT } from './tools/portfolio-tools.js';
