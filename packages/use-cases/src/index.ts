@@ -12,8 +12,9 @@ export {
   type NarrativeEvent,
 } from '@svc/advisor';
 export { FundamentalsError, isListableProvider } from '@svc/fundamentals-client';
-export { MoatScoringError } from '@svc/moat-scoring';
+export { CRITERIA, type CriterionDefinition, MoatScoringError } from '@svc/moat-scoring';
 export {
+  BROKER_FORMAT_LABELS,
   BROKER_FORMATS,
   CashPosition,
   ColumnMapping,

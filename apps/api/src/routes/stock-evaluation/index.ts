@@ -1,3 +1,4 @@
+import { CRITERION_KEYS, MAX_TOTAL_SCORE } from '@svc/schemas';
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { createEvaluationJson } from '../../moat/evaluation-json.js';
@@ -8,7 +9,7 @@ import { StockEvaluation, StockEvaluationQuery } from '../../schemas/moat.js';
 import { evaluationHistoryRoutes } from './history.js';
 
 const DESCRIPTION = [
-  'Scores the company against the 8 criteria of the moat framework (total out of 100, verdict)',
+  `Scores the company against the ${CRITERION_KEYS.length} criteria of the moat framework (total out of ${MAX_TOTAL_SCORE}, verdict)`,
   'with valuation signals. Served from the shared evaluation cache when present (`_cached: true`,',
   '`_cachedAt`), free of quota for any signed-in user. A cache miss, or `fresh=1`, fetches',
   "fundamentals through the server's provider, evaluates, stores the result (`_evaluatedAt`) and",
