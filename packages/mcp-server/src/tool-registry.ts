@@ -26,10 +26,14 @@ import { type JsonSchemaObject, portableJsonSchema } from './portable-json-schem
 import { problemResult, toolResult } from './tool-result.js';
 
 /**
- * A tool body: the arguments as parsed by the definition's `input` in, a result out (see
- * `runTool`).
+ * A tool body: the arguments as parsed by the definition's `input` and the call's
+ * {@link TokenCall} in (passed as the MCP SDK passes a handler its `extra`: flows that spend a
+ * quota take it as `tokenCall`), a result out (see `runTool`).
  */
-export type ToolHandler = (input: Record<string, unknown>) => Promise<CallToolResult>;
+export type ToolHandler = (
+  input: Record<string, unknown>,
+  call: TokenCall,
+) => Promise<CallToolResult>;
 
 interface RegisteredTool {
   readonly config: AnyToolDefinition;
@@ -39,13 +43,13 @@ interface RegisteredTool {
 /**
  * The JSON Schema validator the SDK `Server` keeps (used only for elicitation, which these tools
  * do not use): one per process. The SDK's default builds a new Ajv instance per `Server`, about a
- * millisecond of every stateless request.
+ * millisecond of every server built.
  */
 const JSON_SCHEMA_VALIDATOR = new AjvJsonSchemaValidator();
 
 /**
  * JSON Schemas by zod schema: the schemas are module constants, so `tools/list` converts each one
- * once per process rather than once per (stateless) request.
+ * once per process rather than once per server.
  */
 const jsonSchemas = { input: new WeakMap<z.ZodType, Tool['inputSchema']>(), output: new WeakMap() };
 
@@ -107,8 +111,8 @@ function problemCode(result: CallToolResult): string | undefined {
  *   MCP specification asks.
  * - scopes: `tools/list` shows only the tools whose `scopes` the caller has; calling another one
  *   answers an `insufficient_scope` problem naming the missing scopes; the body runs inside
- *   `runTokenCall`, whose {@link TokenCall} the flows it starts receive through
- *   {@link ToolRegistry.startingCall} (quota spending needs its scope and is counted);
+ *   `runTokenCall` and is handed its {@link TokenCall} as an argument, which the flows that spend
+ *   take (quota spending needs its scope and is counted);
  *   `redactUnless` leaves out what a missing scope hides;
  * - audit: each call (tool, start, outcome, problem code, quota spent, duration, arguments) is
  *   given to `caller.audit` and awaited before the answer goes out.
@@ -128,8 +132,6 @@ export class ToolRegistry {
   readonly #toProblem: ProblemMapper;
   readonly #scopes: ReadonlySet<TokenScope>;
   readonly #audit: McpCallAudit | undefined;
-  /** The call whose handler is starting: set only while `handler(input)` runs synchronously. */
-  #starting: TokenCall | undefined;
 
   constructor(info: McpServerInfo, toProblem: ProblemMapper, caller: ToolCaller = {}) {
     this.#toProblem = toProblem;
@@ -153,23 +155,6 @@ export class ToolRegistry {
    */
   registerTool(tool: AnyToolDefinition, handler: ToolHandler): void {
     this.#tools.set(tool.name, { config: tool, handler });
-  }
-
-  /**
-   * The token call of the tool handler now starting, for the flows it calls (`tokenCall` of
-   * `getEvaluation`, `narrateToMarkdown`: spending needs the call's scope and is counted for its
-   * audit row). Passed without async local storage, whose promise hooks would cost every request
-   * of the process: a handler calls its flow synchronously, in its first turn (as `runTool` does),
-   * and the call is known exactly then, however many calls run at once.
-   *
-   * @throws Error when no handler is starting (a flow started after an `await` of the handler, or
-   *   outside a tool call): a programming error, never a call spent unchecked.
-   */
-  startingCall(): TokenCall {
-    if (this.#starting === undefined) {
-      throw new Error('a spending flow was called outside the first turn of a tool handler');
-    }
-    return this.#starting;
   }
 
   /** Whether a tool of this name is registered (listed or not). */
@@ -257,14 +242,7 @@ export class ToolRegistry {
     input: Record<string, unknown>,
     call: TokenCall,
   ): Promise<CallToolResult> {
-    let started: Promise<CallToolResult>;
-    this.#starting = call;
-    try {
-      started = tool.handler(input);
-    } finally {
-      this.#starting = undefined;
-    }
-    let result = await started;
+    let result = await tool.handler(input, call);
     if (result.isError === true) return result;
     const redaction = tool.config.redactUnless;
     if (redaction && !this.#scopes.has(redaction.scope) && result.structuredContent) {

@@ -13,7 +13,7 @@ import type { McpServerDeps } from '../deps.js';
 import { MCP_PROMPTS } from '../resource-catalog.js';
 import type { ToolRegistry } from '../tool-registry.js';
 
-/* Argument schemas as module constants (a server is built per request). */
+/* Argument schemas as module constants (built once, whatever the number of servers). */
 const EvaluateArgs = { symbol: TickerSymbol };
 const ReviewArgs = { portfolioId: PortfolioId.optional() };
 const ExplainArgs = {
