@@ -23,7 +23,7 @@ import {
 import type { z } from 'zod';
 import type { McpCallAudit, McpServerInfo, ProblemMapper } from './deps.js';
 import { type JsonSchemaObject, portableJsonSchema } from './portable-json-schema.js';
-import { problemResult, toolResult } from './tool-result.js';
+import { derivedOf, problemResult, toolResult } from './tool-result.js';
 
 /**
  * A tool body: the arguments as parsed by the definition's `input` and the call's
@@ -254,25 +254,18 @@ export class ToolRegistry {
 }
 
 /**
- * Answers already checked against an output schema, per schema: an answer object served again
- * (a memoised cache row) is checked once, not on every call. Answers are never mutated once a
- * flow has returned them.
+ * @throws {Error} when `structured` does not match `output` (a bug of the tool's flow). A frozen
+ * answer served again (a memoised read, a cached evaluation) is checked once per schema
+ * ({@link derivedOf}).
  */
-const conforming = new WeakMap<z.ZodType, WeakSet<object>>();
-
-/** @throws {Error} when `structured` does not match `output` (a bug of the tool's flow). */
 function assertConforms(name: string, output: z.ZodType, structured: unknown): void {
-  const isObject = typeof structured === 'object' && structured !== null;
-  let checked = conforming.get(output);
-  if (isObject && checked?.has(structured)) return;
+  const known = derivedOf(structured);
+  if (known?.conforms?.has(output)) return;
   const result = output.safeParse(structured);
   if (!result.success) {
     throw new Error(`${name} answered outside its outputSchema`, { cause: result.error });
   }
-  if (!isObject) return;
-  if (checked === undefined) {
-    checked = new WeakSet();
-    conforming.set(output, checked);
-  }
-  checked.add(structured);
+  if (known === undefined) return;
+  known.conforms ??= new WeakSet();
+  known.conforms.add(output);
 }

@@ -186,6 +186,7 @@ export {
   type FillCacheSummary,
   fillEvaluationCache,
 } from './fill-cache.js';
+export { freezeAnswer } from './frozen.js';
 export {
   type BrokerImportDeps,
   type BrokerImportPreviewDeps,

@@ -1,7 +1,8 @@
 import { CRITERION_KEYS, MAX_TOTAL_SCORE } from '@svc/schemas';
+import { jsonBody } from '@svc/service';
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { createEvaluationJson } from '../../moat/evaluation-json.js';
+import type { z } from 'zod';
 import { jsonResponse } from '../../openapi.js';
 import { currentUser } from '../../plugins/app/session-guard.js';
 import { errorResponses } from '../../problem.js';
@@ -21,12 +22,16 @@ const DESCRIPTION = [
 
 /**
  * `GET /api/stock-evaluation` (interface spec 4.2; CONTRACT §3): one flow call; the body is
- * checked against the response schema and, for cache hits, serialized once per cached row.
+ * checked against the response schema and, for cache hits (frozen by the flow), serialized once
+ * per answer object (`jsonBody` of `@svc/service`).
  * Also registers the evaluation history routes (`./history.ts`).
  */
 export const stockEvaluationRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(evaluationHistoryRoutes);
-  const toJson = createEvaluationJson();
+  // The body checked against the response schema (the zod serializer's check) and serialized
+  // once per frozen answer: a cached evaluation is frozen once by the flow (`jsonBody`).
+  const serialize = (served: z.input<typeof StockEvaluation>) =>
+    JSON.stringify(StockEvaluation.encode(served));
   app.get('', {
     config: { auth: 'session' },
     schema: {
@@ -46,9 +51,9 @@ export const stockEvaluationRoutes: FastifyPluginAsyncZod = async (app) => {
         fresh: request.query.fresh === '1',
         actor: { id, plan },
       });
-      // Bytes are sent as they are, with the JSON content type (already checked by toJson).
+      // Bytes are sent as they are, with the JSON content type (checked by `serialize`).
       const raw: FastifyReply = reply;
-      return raw.type('application/json; charset=utf-8').send(toJson(served));
+      return raw.type('application/json; charset=utf-8').send(jsonBody(served, serialize));
     },
   });
 };
