@@ -72,8 +72,8 @@ export interface EvaluationRequest {
  *   refused its unit, the requests waiting on it are not refused with it (nor told its usage);
  *   they join the next fetch, or fetch on their own unit.
  *
- * @throws FundamentalsError `invalid_symbol` (malformed symbol), `insufficient_data`,
- *   `upstream_unavailable`; MoatScoringError `insufficient_data`; QuotaError `quota_exceeded`.
+ * @throws UseCaseError `validation_failed` (malformed symbol, `tickerOf`); FundamentalsError
+ *   `insufficient_data`, `upstream_unavailable`; MoatScoringError `insufficient_data`; QuotaError `quota_exceeded`.
  */
 export function createEvaluationService(deps: EvaluationServiceDeps) {
   const inFlight = new Map<string, Promise<ServedEvaluation>>();
