@@ -39,6 +39,8 @@ export const METRIC_WORDS = {
   market_value: 'market value|marktwert|worth|valued at|value|wert|marketvalue|marketvalueeur',
   cost_basis: 'cost basis|einstandswert|anschaffungskosten|costbasis|costbasiseur',
   pnl: 'unrealized|unrealised|p&l|pnl|gain|loss|gewinn/verlust|buchgewinn|buchverlust|unrealizedpnl|unrealizedpnleur',
+  realized_pnl:
+    'realized|realised|realized gain|realised gain|realized p&l|realised p&l|realisiert|realisierter gewinn|realizedpnl|realizedpnleur',
   weight:
     'weights?|weighting|share of the portfolio|share of your portfolio|share of portfolio|of the portfolio|of your portfolio|of portfolio|portfolio share|anteil|gewichtung|des portfolios|des depots',
   cash: 'cash|balance|bargeld|guthaben|kontostand|amount|amounteur',
@@ -64,7 +66,8 @@ const ORDERED = METRICS.flatMap((metric) =>
   METRIC_WORDS[metric].split('|').map((word) => ({ metric, word })),
 ).sort((a, b) => b.word.length - a.word.length);
 
-const MENTION = new RegExp(
+/** One regex over every metric word (each alternative a named group `m<i>` of {@link metricOfMatch}). */
+export const MENTION = new RegExp(
   `(?<![\\p{L}\\d])(?:${ORDERED.map((o, i) => `(?<m${i}>${o.word})`).join('|')})(?![\\p{L}\\d])`,
   'giu',
 );
@@ -76,14 +79,21 @@ const MENTION = new RegExp(
 export function findMetricMentions(text: string): MetricMention[] {
   const out: MetricMention[] = [];
   for (const match of text.matchAll(MENTION)) {
-    const groups = match.groups ?? {};
-    const at = ORDERED.findIndex((_o, i) => groups[`m${i}`] !== undefined);
-    const entry = ORDERED[at];
-    if (!entry) continue;
+    const metric = metricOfMatch(match);
+    if (!metric) continue;
     const start = match.index ?? 0;
-    out.push({ metric: entry.metric, start, end: start + match[0].length });
+    out.push({ metric, start, end: start + match[0].length });
   }
   return out;
+}
+
+/** The metric of one match of {@link MENTION}. */
+export function metricOfMatch(match: RegExpMatchArray): Metric | undefined {
+  const groups = match.groups ?? {};
+  for (const key in groups) {
+    if (groups[key] !== undefined) return ORDERED[Number(key.slice(1))]?.metric;
+  }
+  return undefined;
 }
 
 /** The metric of a field name of tool data (`marketValueEur` → `market_value`), if known. */
@@ -98,7 +108,7 @@ export function metricOfField(field: string): Metric | undefined {
     marketValueEur: 'market_value',
     costBasisEur: 'cost_basis',
     unrealizedPnlEur: 'pnl',
-    realizedPnlEur: 'pnl',
+    realizedPnlEur: 'realized_pnl',
     weight: 'weight',
     amount: 'cash',
     amountEur: 'cash',
