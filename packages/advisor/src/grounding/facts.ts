@@ -138,7 +138,12 @@ export function textFacts(text: string, options: TextFactOptions): Fact[] {
       value: Math.abs(figure.values[0] ?? 0),
       ...signOf(figure.values[0]),
       halfUnit: figure.halfUnit,
-      ...(claim.aggregate ? { aggregate: claim.aggregate } : {}),
+      // A shift in percentage points is a change, never a level.
+      ...(figure.unit === 'pp'
+        ? { aggregate: 'change' as const }
+        : claim.aggregate
+          ? { aggregate: claim.aggregate }
+          : {}),
       ...(claim.counted ? { noun: claim.counted } : {}),
       label: `${options.subject ? `${options.subject} ` : ''}"${figure.text}" in "${clause.slice(0, 80)}"`,
     };

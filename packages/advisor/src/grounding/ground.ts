@@ -75,8 +75,14 @@ function kindFits(claim: Claim, fact: Fact): boolean {
   if (claim.direction !== undefined) {
     if (fact.aggregate !== 'change') return false;
     if (fact.value !== 0 && (fact.sign === -1) !== (claim.direction === 'down')) return false;
-  } else if (fact.aggregate === 'change' && (claim.figure.values[0] ?? 0) < 0 && fact.sign !== -1) {
-    return false;
+  } else if (fact.aggregate === 'change') {
+    if ((claim.figure.values[0] ?? 0) < 0 && fact.sign !== -1) return false;
+    // A percentage that names no change and no growth metric is a level, not a shift in points.
+    const level =
+      claim.figure.unit === 'percent' &&
+      claim.metrics.length > 0 &&
+      !claim.metrics.includes('eps_growth');
+    if (level && fact.unit === 'percent') return false;
   }
   if (claim.counted !== undefined && fact.noun !== claim.counted) return false;
   return true;
