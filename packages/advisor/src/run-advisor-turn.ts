@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type OpenAI from 'openai';
 import { z } from 'zod';
 import { MAX_TOOL_CALLS_PER_ROUND } from './accumulator.js';
 import { buildAdvisorMessages } from './advisor-prompt.js';
 import { type Ending, endingOf, incomplete } from './ending.js';
 import { AdvisorError } from './errors.js';
-import type { AdvisorFrame, Usage } from './frames.js';
+import type { AdvisorFrame, UngroundedFigure, Usage } from './frames.js';
 import { LiveGrounding } from './grounding/live.js';
 import {
   type CallLimits,
@@ -21,6 +22,7 @@ import {
   type AdvisorTurnInput,
   DEFAULT_MAX_OUTPUT_CHARS,
   DEFAULT_TOTAL_TIMEOUT_MS,
+  GROUND_STEP,
   MAX_DELTA_CHARS,
   type ModelEndpoint,
 } from './types.js';
@@ -87,11 +89,19 @@ interface RoundContext {
   readonly live: LiveGrounding;
 }
 
-/** `delta` frames of a piece of answer: at most {@link MAX_DELTA_CHARS} each, marks attached. */
-function* deltas(piece: string, live: LiveGrounding): Generator<AdvisorFrame> {
+/**
+ * `delta` frames of a piece of answer: at most {@link MAX_DELTA_CHARS} each, marks attached. The
+ * figure check reads a large piece {@link GROUND_STEP} characters at a time and lets the event
+ * loop run between steps, so one 20,000-character chunk never holds up other requests.
+ */
+async function* deltas(piece: string, live: LiveGrounding): AsyncGenerator<AdvisorFrame> {
   for (let at = 0; at < piece.length; at += MAX_DELTA_CHARS) {
     const text = piece.slice(at, at + MAX_DELTA_CHARS);
-    const flagged = live.push(text);
+    const flagged: UngroundedFigure[] = [];
+    for (let step = 0; step < text.length; step += GROUND_STEP) {
+      if (step > 0) await nextTurn();
+      flagged.push(...live.push(text.slice(step, step + GROUND_STEP)));
+    }
     yield { type: 'delta', text, ...(flagged.length > 0 ? { ungrounded: flagged } : {}) };
   }
 }

@@ -1,5 +1,5 @@
 import { type Figure, FigureScan } from './figures.js';
-import { MENTION, type Metric, metricOfField, metricOfMatch } from './metrics.js';
+import { MENTION, type Metric, metricOfField, metricOfMention } from './metrics.js';
 import { CharScan, lowerBound, RegexScan, SCAN_MARGIN, type ScanMatch } from './scan.js';
 import {
   CLAUSE_WINDOW,
@@ -40,6 +40,10 @@ export interface Claim {
 
 /** Mentions most looked at on each side of a figure (the nearest ones decide). */
 const NEAREST = 6;
+/** Characters gathered before the text is read again (see {@link ClaimReader.push}). */
+const READ_STEP = 64;
+/** The work of reading one claim, counted as characters (its bounded neighbourhood). */
+const CLAIM_WORK = 256;
 
 /** Upper-case words that look like tickers but are not. */
 const NOT_TICKERS = new Set(
@@ -118,16 +122,18 @@ export function subjectsKey(map: ReadonlyMap<string, string[]>): string {
  */
 export class ClaimReader {
   #text = '';
+  #readAt = 0;
   #final = false;
   #next = 0;
   #subjects: Subjects;
   #subjectsKey: string;
+  #subjectReads = 0;
   readonly #figures = new FigureScan();
   readonly #separators = new RegexScan(SEPARATOR);
-  readonly #mentions = new RegexScan(MENTION);
-  readonly #years = new RegexScan(YEAR);
-  readonly #tickers = new RegexScan(UNKNOWN_TICKER);
-  readonly #possessives = new RegexScan(POSSESSIVE);
+  readonly #mentions = new RegexScan(MENTION, (m) => metricOfMention(m[0]));
+  readonly #years = new RegexScan(YEAR, (m) => m[1]);
+  readonly #tickers = new RegexScan(UNKNOWN_TICKER, (m) => m[1]);
+  readonly #possessives = new RegexScan(POSSESSIVE, (m) => m[1]);
   readonly #newlines = new CharScan('\n');
   readonly #pipes = new CharScan('|');
   readonly #headers = new Map<number, number>();
@@ -158,17 +164,50 @@ export class ClaimReader {
     return digit ? digit.index : this.#text.length;
   }
 
+  /**
+   * The work done so far, in characters read by the scans plus a fixed count per claim (each
+   * claim reads a bounded neighbourhood): linear in the text, whatever it holds.
+   */
+  get work(): number {
+    const scans = [
+      this.#separators,
+      this.#mentions,
+      this.#years,
+      this.#tickers,
+      this.#possessives,
+      this.#newlines,
+      this.#pipes,
+    ];
+    const subjects = [this.#subjects.symbols, this.#subjects.nameScan];
+    return (
+      this.#figures.read +
+      scans.reduce((sum, scan) => sum + scan.read, 0) +
+      subjects.reduce((sum, scan) => sum + (scan?.read ?? 0), 0) +
+      this.#subjectReads +
+      this.#next * CLAIM_WORK
+    );
+  }
+
   /** Uses new subjects from now on (the known names are looked for again in the whole text). */
   setSubjects(subjects: ReadonlyMap<string, string[]>): void {
     const key = subjectsKey(subjects);
     if (key === this.#subjectsKey) return;
     this.#subjectsKey = key;
+    this.#subjectReads +=
+      (this.#subjects.symbols?.read ?? 0) + (this.#subjects.nameScan?.read ?? 0);
     this.#subjects = subjectsOf(subjects);
   }
 
-  /** Adds text; answers the claims it completed. */
+  /**
+   * Adds text; answers the claims it completed. The text is read once at least
+   * {@link READ_STEP} characters arrived since the last read (tiny pieces are gathered: each read
+   * looks again at the last {@link SCAN_MARGIN} characters, which must not cost more than the
+   * pieces themselves).
+   */
   push(piece: string): Claim[] {
     this.#text += piece;
+    if (this.#text.length - this.#readAt < READ_STEP) return [];
+    this.#readAt = this.#text.length;
     return this.#read();
   }
 
@@ -259,15 +298,13 @@ export class ClaimReader {
       const m = mentions[i] as ScanMatch;
       if (m.index < clause.start) break;
       if (m.end > figure.index) continue;
-      const metric = metricOfMatch(m.match);
-      if (metric) found.push({ metric, gap: figure.index - m.end + 0.5 });
+      found.push({ metric: m.value as Metric, gap: figure.index - m.end + 0.5 });
       n += 1;
     }
     for (let i = firstAfter, n = 0; i < mentions.length && n < NEAREST; i += 1, n += 1) {
       const m = mentions[i] as ScanMatch;
       if (m.end > clause.end) break;
-      const metric = metricOfMatch(m.match);
-      if (metric) found.push({ metric, gap: m.index - figure.end });
+      found.push({ metric: m.value as Metric, gap: m.index - figure.end });
     }
     const ordered = [...new Set(found.sort((a, b) => a.gap - b.gap).map((f) => f.metric))];
     // "4 of 7 criteria pass": the status word is the claim, "criteria" only what is counted.
@@ -282,7 +319,7 @@ export class ClaimReader {
     for (let i = lowerBound(years, clause.start, (m) => m.index), n = 0; n < 8; i += 1, n += 1) {
       const m = years[i];
       if (!m || m.end > clause.end) break;
-      const y = m.match[1];
+      const y = m.value;
       if (year !== undefined && y !== year) return undefined;
       year = y;
     }
@@ -302,18 +339,18 @@ export class ClaimReader {
       const name = subject(m);
       if (name !== null) candidates.push({ index: m.index, subject: name });
     };
-    const known = (m: ScanMatch) => s.bySymbol.get(m.match[0]) ?? m.match[0];
-    const named = (m: ScanMatch) => s.byName.get(m.match[0].toLowerCase()) ?? m.match[0];
+    const known = (m: ScanMatch) => s.bySymbol.get(m.value) ?? m.value;
+    const named = (m: ScanMatch) => s.byName.get(m.value.toLowerCase()) ?? m.value;
     const ticker = (m: ScanMatch) => {
-      const word = m.match[1] ?? '';
-      if (s.known.has(word) || NOT_TICKERS.has(word) || MENTION_WORD.test(word)) return null;
+      const word = m.value;
+      if (s.known.has(word) || NOT_TICKERS.has(word) || metricOfMention(word)) return null;
       return `?${word}`;
     };
     const possessive = (m: ScanMatch) => {
-      const word = (m.match[1] ?? '').toLowerCase();
+      const word = m.value.toLowerCase();
       if (NOT_NAMES.has(word) || s.known.has(word.toUpperCase())) return null;
       for (const name of s.names) if (word.startsWith(name) || name.startsWith(word)) return null;
-      return `?${m.match[1]}`;
+      return `?${m.value}`;
     };
     const lists: [readonly ScanMatch[], (m: ScanMatch) => string | null][] = [
       [this.#possessives.matches, possessive],
@@ -394,13 +431,12 @@ export class ClaimReader {
 }
 
 const DIGIT = /\d/g;
-const MENTION_WORD = new RegExp(`^(?:${MENTION.source})$`, 'iu');
 
 const MENTION_ONCE = new RegExp(MENTION.source, 'iu');
 
 function firstMetric(cell: string): Metric | undefined {
   const match = MENTION_ONCE.exec(cell.slice(0, 200));
-  return match ? metricOfMatch(match) : undefined;
+  return match ? metricOfMention(match[0]) : undefined;
 }
 
 /**

@@ -175,6 +175,8 @@ const CONTEXT = 48;
 export class FigureScan {
   /** The figures found so far, in order. */
   readonly figures: Figure[] = [];
+  /** Characters read so far (a work count: linear in the text). */
+  read = 0;
   #from = 0;
 
   /** Offset before which every figure was found (a figure may still start at or after it). */
@@ -187,6 +189,7 @@ export class FigureScan {
     const stable = final ? text.length : text.length - SCAN_MARGIN;
     if (stable <= this.#from) return;
     const windowStart = Math.max(0, this.#from - CONTEXT);
+    this.read += text.length - windowStart;
     // A window that starts mid-line must not read as a line start (list numbers "1.").
     const lead = windowStart === 0 || text[windowStart - 1] === '\n' ? '' : '\u0001';
     const scan = blankNonClaims(lead + text.slice(windowStart));

@@ -151,12 +151,25 @@ function judgeTyped(
   return { reason: 'mismatch', metric, ...(near ? { fact: near } : {}) };
 }
 
+/** Whether a fact (of `metric`; any for `null`) states the claim's value: a search by value. */
+function statesValueNear(claim: Claim, metric: string | null, index: FactIndex): boolean {
+  const test = (fact: Fact, scale: number) =>
+    subjectFits(claim, fact) &&
+    kindFits(claim, fact) &&
+    scaleFor(claim, fact) === scale &&
+    valueMatches(claim, fact, scale);
+  return claim.figure.values.some((v) =>
+    index.anyNear(metric, Math.abs(v), claim.figure.halfUnit, test),
+  );
+}
+
 /** The verdict on one claim against the indexed facts. */
 function judge(claim: Claim, index: FactIndex): Verdict {
   if (claim.subject?.startsWith('?')) return { reason: 'no_fact' };
   for (const metric of claim.metrics) {
-    const candidates = index.ofMetric(metric, claim.subject);
-    if (candidates.length > 0) return judgeTyped(claim, candidates, metric, index);
+    if (!index.hasFor(metric, claim.subject)) continue;
+    if (!claim.comparison && statesValueNear(claim, metric, index)) return {};
+    return judgeTyped(claim, index.ofMetric(metric, claim.subject), metric, index);
   }
   // No fact of the metrics named: only a figure of no metric (the user's own, a threshold) may match.
   if (claim.metrics.length > 0 || claim.counted !== undefined) {
@@ -165,14 +178,7 @@ function judge(claim: Claim, index: FactIndex): Verdict {
       ? { reason: 'no_fact', metric: claim.metrics[0] as string }
       : { reason: 'unsupported' };
   }
-  const value = Math.abs(claim.figure.values[0] ?? 0);
-  const values = claim.figure.values.map(Math.abs);
-  const reach = claim.figure.halfUnit + Math.max(...values) - Math.min(...values);
-  const grounded = index.anyNear(value, reach, (fact, scale) => {
-    if (!subjectFits(claim, fact) || !kindFits(claim, fact)) return false;
-    return scaleFor(claim, fact) === scale && valueMatches(claim, fact, scale);
-  });
-  return grounded ? {} : { reason: 'unsupported' };
+  return statesValueNear(claim, null, index) ? {} : { reason: 'unsupported' };
 }
 
 function describe(claim: Claim, verdict: Verdict): UngroundedFigure {
@@ -222,6 +228,14 @@ export class Grounder {
   /** The text so far. */
   get text(): string {
     return this.#reader.text;
+  }
+
+  /**
+   * The work done so far: characters read ({@link ClaimReader.work}) plus facts compared. It
+   * grows linearly with the text (and the facts a figure may be compared to are bounded).
+   */
+  get work(): number {
+    return this.#reader.work + this.#index.compared;
   }
 
   /** Offset before which every figure was judged (see {@link ClaimReader.settled}). */

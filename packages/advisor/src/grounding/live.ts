@@ -29,6 +29,11 @@ export class LiveGrounding {
     return this.#ended ? this.#grounder.text.length : this.#grounder.settled;
   }
 
+  /** The work done so far ({@link Grounder.work}): linear in the answer. */
+  get work(): number {
+    return this.#grounder.work;
+  }
+
   /** The text so far. */
   get text(): string {
     return this.#grounder.text;

@@ -66,11 +66,35 @@ const ORDERED = METRICS.flatMap((metric) =>
   METRIC_WORDS[metric].split('|').map((word) => ({ metric, word })),
 ).sort((a, b) => b.word.length - a.word.length);
 
-/** One regex over every metric word (each alternative a named group `m<i>` of {@link metricOfMatch}). */
+/**
+ * One regex over every metric word, longest alternatives first (no capture groups: the metric of
+ * a match is {@link metricOfMention} of its text).
+ */
 export const MENTION = new RegExp(
-  `(?<![\\p{L}\\d])(?:${ORDERED.map((o, i) => `(?<m${i}>${o.word})`).join('|')})(?![\\p{L}\\d])`,
+  `(?<![\\p{L}\\d])(?:${ORDERED.map((o) => `(?:${o.word})`).join('|')})(?![\\p{L}\\d])`,
   'giu',
 );
+
+/** Each word's own anchored regex, in the order of {@link MENTION}'s alternatives. */
+const ANCHORED = ORDERED.map((o) => ({
+  metric: o.metric,
+  regex: new RegExp(`^(?:${o.word})$`, 'iu'),
+}));
+const MENTION_CACHE = new Map<string, Metric | null>();
+
+/**
+ * The metric of a text {@link MENTION} matched: the first alternative that matches all of it
+ * (the one the regex chose). Cached per distinct text (bounded), so a text full of metric words
+ * costs one lookup a word.
+ */
+export function metricOfMention(text: string): Metric | undefined {
+  const key = text.toLowerCase();
+  const known = MENTION_CACHE.get(key);
+  if (known !== undefined) return known ?? undefined;
+  const metric = ANCHORED.find((a) => a.regex.test(text))?.metric ?? null;
+  if (MENTION_CACHE.size < 10_000) MENTION_CACHE.set(key, metric);
+  return metric ?? undefined;
+}
 
 /**
  * The metric words of `text`, in order, each the longest match at its place (so "net margin"
@@ -79,23 +103,13 @@ export const MENTION = new RegExp(
 export function findMetricMentions(text: string): MetricMention[] {
   const out: MetricMention[] = [];
   for (const match of text.matchAll(MENTION)) {
-    const metric = metricOfMatch(match);
+    const metric = metricOfMention(match[0]);
     if (!metric) continue;
     const start = match.index ?? 0;
     out.push({ metric, start, end: start + match[0].length });
   }
   return out;
 }
-
-/** The metric of one match of {@link MENTION}. */
-export function metricOfMatch(match: RegExpMatchArray): Metric | undefined {
-  const groups = match.groups ?? {};
-  for (const key in groups) {
-    if (groups[key] !== undefined) return ORDERED[Number(key.slice(1))]?.metric;
-  }
-  return undefined;
-}
-
 /** The metric of a field name of tool data (`marketValueEur` → `market_value`), if known. */
 export function metricOfField(field: string): Metric | undefined {
   const byField: Record<string, Metric> = {

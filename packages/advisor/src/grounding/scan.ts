@@ -7,11 +7,12 @@
 /** Characters at the end of a growing text that may still change a match (longest match + context). */
 export const SCAN_MARGIN = 96;
 
-/** A match kept by a {@link RegexScan}: where it starts and ends, and the regex's match. */
+/** A match kept by a {@link RegexScan}: where it starts and ends, and what it says. */
 export interface ScanMatch {
   readonly index: number;
   readonly end: number;
-  readonly match: RegExpExecArray;
+  /** The scan's reading of the match (by default the matched text). */
+  readonly value: string;
 }
 
 /**
@@ -22,19 +23,28 @@ export interface ScanMatch {
  */
 export class RegexScan {
   readonly matches: ScanMatch[] = [];
+  /** Characters handed to the regex so far (a work count: linear in the text when all is well). */
+  read = 0;
   #from = 0;
   readonly #regex: RegExp;
 
-  /** `regex` must be global; it is shared (its `lastIndex` is set on every use). */
-  constructor(regex: RegExp) {
+  readonly #read: (match: RegExpExecArray) => string | undefined;
+
+  /**
+   * `regex` must be global; it is shared (its `lastIndex` is set on every use). `read` turns a
+   * match into the value kept (undefined: the match is not kept); only that value is held.
+   */
+  constructor(regex: RegExp, read: (match: RegExpExecArray) => string | undefined = (m) => m[0]) {
     if (!regex.global) throw new Error('RegexScan needs a global regex');
     this.#regex = regex;
+    this.#read = read;
   }
 
   /** Scans what `text` added since the last call (`final`: the text is complete). */
   advance(text: string, final: boolean): void {
     const stable = final ? text.length : text.length - SCAN_MARGIN;
     if (stable <= this.#from) return;
+    this.read += text.length - this.#from;
     const regex = this.#regex;
     regex.lastIndex = this.#from;
     for (;;) {
@@ -48,7 +58,8 @@ export class RegexScan {
         this.#from = Math.max(this.#from, Math.min(match.index, stable));
         return;
       }
-      this.matches.push({ index: match.index, end, match });
+      const value = this.#read(match);
+      if (value !== undefined) this.matches.push({ index: match.index, end, value });
       this.#from = end;
       if (match[0].length === 0) regex.lastIndex += 1;
     }
@@ -80,12 +91,15 @@ export function lowerBound<T>(
 /** Positions of one character in a growing text, found once each. */
 export class CharScan {
   readonly positions: number[] = [];
+  /** Characters looked at so far. */
+  read = 0;
   #from = 0;
 
   constructor(private readonly char: string) {}
 
   /** Scans what `text` added since the last call. */
   advance(text: string): void {
+    this.read += text.length - this.#from;
     for (
       let at = text.indexOf(this.char, this.#from);
       at >= 0;
