@@ -6,6 +6,7 @@ import {
   comparisonOf,
   countedNoun,
   directionOf,
+  isDuration,
   isTotal,
   namesMedian,
   namesThreshold,
@@ -34,7 +35,10 @@ export interface Claim {
   readonly aggregate?: 'median';
   /** The size of a change in this direction ("grew 12%", "declined 9.5% a year"). */
   readonly direction?: 'up' | 'down';
-  /** A bare count of a thing no metric names ("10 **brands**"): only a count of that thing grounds it. */
+  /**
+   * What a bare whole number counts ("10 **brands**"); with no metric named, only a count of that
+   * thing grounds it.
+   */
   readonly counted?: string;
 }
 
@@ -258,8 +262,12 @@ export class ClaimReader {
     const after = text.slice(figure.end, Math.min(clause.end, figure.end + 32));
     const near = text.slice(Math.max(clause.start, figure.index - 64), figure.index) + after;
     const column = this.#tableMetric(figure.index);
-    let metrics = column ? [column.metric] : this.#metricsNear(figure, clause);
-    const comparison = comparisonOf(before, text.slice(figure.end, figure.end + 20));
+    // "over 10 years": a span of time, neither a comparison nor a figure of a metric.
+    const span = figure.unit === 'plain' && isDuration(after);
+    let metrics = column ? [column.metric] : span ? [] : this.#metricsNear(figure, clause);
+    const comparison = span
+      ? undefined
+      : comparisonOf(before, text.slice(figure.end, figure.end + 20));
     const direction =
       figure.percent || figure.unit === 'currency' ? directionOf(before, after) : undefined;
     if (direction && figure.percent && (metrics[0] === 'eps' || metrics[0] === 'net_income')) {
@@ -268,9 +276,7 @@ export class ClaimReader {
     const period = this.#period(clause);
     const subject = this.#subjectAt(figure.index, clause);
     const counted =
-      metrics.length === 0 && figure.unit === 'plain' && figure.halfUnit === 0.5
-        ? countedNoun(after)
-        : undefined;
+      figure.unit === 'plain' && figure.halfUnit === 0.5 ? countedNoun(after) : undefined;
     const total = isTotal(before) || column?.total === true;
     return {
       figure,

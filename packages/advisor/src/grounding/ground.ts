@@ -84,7 +84,9 @@ function kindFits(claim: Claim, fact: Fact): boolean {
       !claim.metrics.includes('eps_growth');
     if (level && fact.unit === 'percent') return false;
   }
-  if (claim.counted !== undefined && fact.noun !== claim.counted) return false;
+  if (claim.counted !== undefined && claim.metrics.length === 0 && fact.noun !== claim.counted) {
+    return false;
+  }
   return true;
 }
 
@@ -172,11 +174,9 @@ function judge(claim: Claim, index: FactIndex): Verdict {
     return judgeTyped(claim, index.ofMetric(metric, claim.subject), metric, index);
   }
   // No fact of the metrics named: only a figure of no metric (the user's own, a threshold) may match.
-  if (claim.metrics.length > 0 || claim.counted !== undefined) {
+  if (claim.metrics.length > 0) {
     if (statesValue(claim, index.untyped(claim.subject))) return {};
-    return claim.metrics.length > 0
-      ? { reason: 'no_fact', metric: claim.metrics[0] as string }
-      : { reason: 'unsupported' };
+    return { reason: 'no_fact', metric: claim.metrics[0] as string };
   }
   return statesValueNear(claim, null, index) ? {} : { reason: 'unsupported' };
 }

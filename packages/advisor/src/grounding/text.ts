@@ -95,6 +95,12 @@ const DURATIONS =
   /^(?:years?|yrs?|months?|days?|weeks?|quarters?|decades?|hours?|minutes?|jahre?n?|monate?n?|tage?n?|wochen?|quartale?n?|jahrzehnte?n?|stunden?|minuten?)$/iu;
 const NOUN_AFTER = /^\s+(\p{L}[\p{L}'’-]{1,30})/u;
 
+/** Whether a duration word follows a figure ("10 **years**", "10 yrs", "5 Jahre"). */
+export function isDuration(after: string): boolean {
+  const word = NOUN_AFTER.exec(after)?.[1];
+  return word !== undefined && DURATIONS.test(word.toLowerCase());
+}
+
 /**
  * What a bare whole number counts when a noun follows it ("10 **brands**", "2 **CEOs**"), lower
  * case; none for a duration ("10 years"), a unit or a function word ("40 is", "12.5 points").
