@@ -20,11 +20,11 @@ body{margin:0;background:var(--bg);color:var(--fg);font:15px/1.45 system-ui,-app
 .place{margin:.1rem 0 .6rem;color:var(--muted)}
 .verdict{font-size:1.15rem;font-weight:650;margin:.2rem 0}
 .total{margin:.2rem 0 .4rem}.total strong{font-size:1.6rem}
-svg.bands{display:block;width:100%;max-width:32rem;height:2.2rem}
-.band{stroke:var(--bg);stroke-width:.4}.band-0{fill:var(--band0)}.band-1{fill:var(--band1)}.band-2{fill:var(--band2)}.band-3{fill:var(--band3)}
-.band.active{stroke:var(--fg);stroke-width:.6}
-.bands .mark{stroke:var(--fg);stroke-width:1.4}
-.bands .axis{font-size:5px}
+svg.bands{display:block;width:100%;max-width:32rem;height:auto}
+.band{stroke:var(--bg);stroke-width:1}.band-0{fill:var(--band0)}.band-1{fill:var(--band1)}.band-2{fill:var(--band2)}.band-3{fill:var(--band3)}
+.band.active{stroke:var(--fg);stroke-width:1.5}
+.bands .mark{stroke:var(--fg);stroke-width:4}
+.bands .axis{font-size:11px}
 .criteria{list-style:none;padding:0;margin:1rem 0;display:grid;gap:.8rem;grid-template-columns:repeat(auto-fill,minmax(min(100%,21rem),1fr))}
 .criterion{background:var(--panel);border:1px solid var(--line);border-left:4px solid var(--muted);border-radius:6px;padding:.6rem .75rem;min-width:0}
 .criterion.status-pass{border-left-color:var(--pass)}.criterion.status-warning{border-left-color:var(--warn)}.criterion.status-fail{border-left-color:var(--fail)}

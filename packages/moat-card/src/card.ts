@@ -33,6 +33,9 @@ const LISTED_FILINGS = 4;
 
 const percentOf = (e: MoatEvaluation) => (e.maxScore > 0 ? (100 * e.totalScore) / e.maxScore : 0);
 
+/** The bar's scale: user units per percent of the maximum score. */
+const BAR = 4;
+
 /** The verdict bands as a bar (0–100 % of the maximum score) with the evaluation's mark on it. */
 function bandsBar(evaluation: MoatEvaluation): string {
   const percent = percentOf(evaluation);
@@ -40,19 +43,19 @@ function bandsBar(evaluation: MoatEvaluation): string {
   const segments = bands.map((band, i) => {
     const end = bands[i + 1]?.minPercent ?? 100;
     const active = percent >= band.minPercent && (percent < end || end === 100);
-    return `<rect class="band band-${i}${active ? ' active' : ''}" x="${band.minPercent}" y="4" width="${end - band.minPercent}" height="10"><title>${esc(`${band.label}: ${band.minPercent}% or more`)}</title></rect>`;
+    return `<rect class="band band-${i}${active ? ' active' : ''}" x="${band.minPercent * BAR}" y="2" width="${(end - band.minPercent) * BAR}" height="14"><title>${esc(`${band.label}: ${band.minPercent}% or more`)}</title></rect>`;
   });
   const ticks = bands
     .filter((band) => band.minPercent > 0)
     .map(
       (b) =>
-        `<text class="axis" x="${b.minPercent}" y="24" text-anchor="middle">${b.minPercent}</text>`,
+        `<text class="axis" x="${b.minPercent * BAR}" y="30" text-anchor="middle">${b.minPercent}%</text>`,
     );
-  const mark = Math.min(100, Math.max(0, percent));
+  const mark = (Math.min(100, Math.max(0, percent)) * BAR).toFixed(1);
   const label =
     `Total ${evaluation.totalScore.toFixed(1)} of ${evaluation.maxScore} (${percent.toFixed(0)}%), ` +
     `verdict bands: ${VERDICT_BANDS.map((b) => `${b.label} from ${b.minPercent}%`).join('; ')}`;
-  return `<svg class="bands" viewBox="-2 0 104 26" preserveAspectRatio="none" role="img" aria-label="${esc(label)}" xmlns="http://www.w3.org/2000/svg">${segments.join('')}${ticks.join('')}<path class="mark" d="M${mark.toFixed(1)} 2 v14"/></svg>`;
+  return `<svg class="bands" viewBox="-4 0 ${100 * BAR + 8} 34" role="img" aria-label="${esc(label)}" xmlns="http://www.w3.org/2000/svg">${segments.join('')}${ticks.join('')}<path class="mark" d="M${mark} 0 v18"/></svg>`;
 }
 
 /** One criterion: name, status, score, display value, benchmark and its trend chart. */
@@ -78,6 +81,7 @@ function criterionItem(c: Criterion, currency: string | undefined): string {
   const rule = scale.threshold
     ? ` · line: ${esc(formatThreshold(scale.threshold, scale.unit))}`
     : '';
+  const label = scale.unit === 'money' && currency ? `${scale.label} (${currency})` : scale.label;
   const benchmark = c.benchmark
     ? `<details><summary>Benchmark</summary><p>${esc(c.benchmark)}</p></details>`
     : '';
@@ -85,7 +89,7 @@ function criterionItem(c: Criterion, currency: string | undefined): string {
 <div class="criterion-head"><h3>${esc(c.name)}</h3><span class="status">${STATUS_TEXT[c.status]}</span></div>
 <p class="score">${esc(score)}</p>
 <p class="value">${esc(c.value)}</p>
-<figure>${chart}<figcaption>${esc(scale.label)}${rule}</figcaption></figure>
+<figure>${chart}<figcaption>${esc(label)}${rule}</figcaption></figure>
 ${benchmark}
 </li>`;
 }

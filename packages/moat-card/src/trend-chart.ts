@@ -80,6 +80,8 @@ export function trendChartSvg(input: TrendChartInput): string {
   };
   const y = (v: number) => round(PAD.top + ((hi - v) / (hi - lo)) * plotH);
   const fmt = (v: number) => formatTrendValue(v, unit, currency);
+  /** Axis labels leave the currency out (the caption names it): they must fit the margin. */
+  const axis = (v: number) => formatTrendValue(v, unit);
   const titleId = `${input.id}-title`;
   const descId = `${input.id}-desc`;
   const rule = threshold ? formatThreshold(threshold, unit) : undefined;
@@ -90,8 +92,8 @@ export function trendChartSvg(input: TrendChartInput): string {
     `<svg class="trend-chart" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-labelledby="${titleId} ${descId}" xmlns="http://www.w3.org/2000/svg">`,
     `<title id="${titleId}">${escapeMarkup(input.title)}</title>`,
     `<desc id="${descId}">${escapeMarkup(desc)}</desc>`,
-    `<text class="axis" x="${PAD.left - 4}" y="${PAD.top + 4}" text-anchor="end">${escapeMarkup(fmt(hi))}</text>`,
-    `<text class="axis" x="${PAD.left - 4}" y="${PAD.top + plotH}" text-anchor="end">${escapeMarkup(fmt(lo))}</text>`,
+    `<text class="axis" x="${PAD.left - 4}" y="${PAD.top + 4}" text-anchor="end">${escapeMarkup(axis(hi))}</text>`,
+    `<text class="axis" x="${PAD.left - 4}" y="${PAD.top + plotH}" text-anchor="end">${escapeMarkup(axis(lo))}</text>`,
     `<line class="frame" x1="${PAD.left}" y1="${PAD.top + plotH}" x2="${PAD.left + plotW}" y2="${PAD.top + plotH}"/>`,
   ];
   if (lo < 0 && hi > 0) {
