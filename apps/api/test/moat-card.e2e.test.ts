@@ -26,6 +26,8 @@ const DEFAULT_APP_CSP =
   "img-src 'self' data:; media-src 'self' data:; connect-src 'none'";
 
 const WIDTHS = [375, 1200] as const;
+/** Each test opens Chromium four times or more: generous on a busy two-core machine. */
+const BROWSER_TEST_MS = 180_000;
 const THEMES = ['light', 'dark'] as const;
 
 async function freePort(): Promise<number> {
@@ -166,120 +168,153 @@ describe.skipIf(!available && !isCI)('moat card in headless Chromium (page and M
     return { context, page, problems };
   }
 
-  it('draws the page /evaluation/{symbol} at 375 and 1200 px, light and dark', async () => {
-    const evaluation = (await (
-      await fetch(`${base}/api/stock-evaluation?symbol=AAPL`, { headers: { cookie } })
-    ).json()) as Record<string, unknown>;
-    const [name, value] = cookie.split('=') as [string, string];
-    for (const width of WIDTHS) {
-      for (const theme of THEMES) {
-        const { context, page, problems } = await open(width, theme);
-        await context.addCookies([{ name, value, url: base }]);
-        const res = await page.goto(`${base}/evaluation/AAPL`);
-        expect(res?.status()).toBe(200);
-        expectDrawn(await drawnCard(page), evaluation, width, theme);
-        await page.screenshot({
-          path: resolve(ARTIFACTS, `page-${width}-${theme}.png`),
-          fullPage: true,
-        });
-        expect(problems).toEqual([]);
-        await context.close();
+  it(
+    'draws the page /evaluation/{symbol} at 375 and 1200 px, light and dark',
+    async () => {
+      const evaluation = (await (
+        await fetch(`${base}/api/stock-evaluation?symbol=AAPL`, { headers: { cookie } })
+      ).json()) as Record<string, unknown>;
+      const [name, value] = cookie.split('=') as [string, string];
+      for (const width of WIDTHS) {
+        for (const theme of THEMES) {
+          const { context, page, problems } = await open(width, theme);
+          await context.addCookies([{ name, value, url: base }]);
+          const res = await page.goto(`${base}/evaluation/AAPL`);
+          expect(res?.status()).toBe(200);
+          expectDrawn(await drawnCard(page), evaluation, width, theme);
+          await page.screenshot({
+            path: resolve(ARTIFACTS, `page-${width}-${theme}.png`),
+            fullPage: true,
+          });
+          expect(problems).toEqual([]);
+          await context.close();
+        }
       }
-    }
-  });
+    },
+    BROWSER_TEST_MS,
+  );
 
-  it('renders the MCP App the tool names inside a host built on AppBridge, under the default CSP', async () => {
-    const client = new Client({ name: 'e2e-host', version: '1.0.0' });
-    await client.connect(
-      new StreamableHTTPClientTransport(new URL(`${base}/api/mcp/user/mcp`), {
-        requestInit: { headers: { authorization: `Bearer ${token}` } },
-      }),
-    );
-    const { tools } = await client.listTools();
-    const tool = tools.find((t) => t.name === 'getMoatEvaluation');
-    const uri = (tool?._meta?.ui as { resourceUri?: string } | undefined)?.resourceUri;
-    expect(uri).toBe('ui://moat/card.html');
-    const resource = await client.readResource({ uri: uri as string });
-    const [content] = resource.contents;
-    expect(content?.mimeType).toBe('text/html;profile=mcp-app');
-    const appHtml = content && 'text' in content ? content.text : '';
-    const input = { symbol: 'AAPL' };
-    const result = (await client.callTool({
-      name: 'getMoatEvaluation',
-      arguments: input,
-    })) as CallToolResult;
-    expect(result.isError).toBeFalsy();
-    await client.close();
+  it(
+    'renders the MCP App the tool names inside a host built on AppBridge, under the default CSP',
+    async () => {
+      const client = new Client({ name: 'e2e-host', version: '1.0.0' });
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(`${base}/api/mcp/user/mcp`), {
+          requestInit: { headers: { authorization: `Bearer ${token}` } },
+        }),
+      );
+      const { tools } = await client.listTools();
+      const tool = tools.find((t) => t.name === 'getMoatEvaluation');
+      const uri = (tool?._meta?.ui as { resourceUri?: string } | undefined)?.resourceUri;
+      expect(uri).toBe('ui://moat/card.html');
+      const resource = await client.readResource({ uri: uri as string });
+      const [content] = resource.contents;
+      expect(content?.mimeType).toBe('text/html;profile=mcp-app');
+      const appHtml = content && 'text' in content ? content.text : '';
+      const input = { symbol: 'AAPL' };
+      const result = (await client.callTool({
+        name: 'getMoatEvaluation',
+        arguments: input,
+      })) as CallToolResult;
+      expect(result.isError).toBeFalsy();
+      const failed = (await client.callTool({
+        name: 'getMoatEvaluation',
+        arguments: { symbol: 'ZZZZ' },
+      })) as CallToolResult;
+      expect(failed.isError).toBe(true);
+      await client.close();
 
-    const hostJs = await build({
-      stdin: { contents: HOST_SCRIPT, resolveDir: import.meta.dirname, loader: 'js' },
-      bundle: true,
-      format: 'esm',
-      platform: 'browser',
-      write: false,
-      logLevel: 'error',
-    });
-    const files: Record<string, { type: string; body: string; csp?: string }> = {
-      '/host.html': {
-        type: 'text/html',
-        body:
-          '<!doctype html><html><head><meta charset="utf-8"><title>host</title></head>' +
-          '<body style="margin:0"><iframe id="app" src="/app.html" sandbox="allow-scripts" ' +
-          'style="width:100%;height:200px;border:0;display:block"></iframe>' +
-          '<script type="module" src="/host.js"></script></body></html>',
-      },
-      '/host.js': { type: 'text/javascript', body: hostJs.outputFiles[0]?.text ?? '' },
-      '/app.html': { type: 'text/html', body: appHtml, csp: DEFAULT_APP_CSP },
-    };
-    hostServer = createHttpServer((req, res) => {
-      const file = files[new URL(req.url ?? '/', 'http://x').pathname];
-      if (!file) return void res.writeHead(404).end();
-      res.writeHead(200, {
-        'content-type': `${file.type}; charset=utf-8`,
-        ...(file.csp ? { 'content-security-policy': file.csp } : {}),
+      const hostJs = await build({
+        stdin: { contents: HOST_SCRIPT, resolveDir: import.meta.dirname, loader: 'js' },
+        bundle: true,
+        format: 'esm',
+        platform: 'browser',
+        write: false,
+        logLevel: 'error',
       });
-      res.end(file.body);
-    });
-    const hostPort = await freePort();
-    await new Promise<void>((done) => hostServer.listen(hostPort, '127.0.0.1', done));
-    hostBase = `http://127.0.0.1:${hostPort}`;
+      const files: Record<string, { type: string; body: string; csp?: string }> = {
+        '/host.html': {
+          type: 'text/html',
+          body:
+            '<!doctype html><html><head><meta charset="utf-8"><title>host</title></head>' +
+            '<body style="margin:0"><iframe id="app" src="/app.html" sandbox="allow-scripts" ' +
+            'style="width:100%;height:200px;border:0;display:block"></iframe>' +
+            '<script type="module" src="/host.js"></script></body></html>',
+        },
+        '/host.js': { type: 'text/javascript', body: hostJs.outputFiles[0]?.text ?? '' },
+        '/app.html': { type: 'text/html', body: appHtml, csp: DEFAULT_APP_CSP },
+      };
+      hostServer = createHttpServer((req, res) => {
+        const file = files[new URL(req.url ?? '/', 'http://x').pathname];
+        if (!file) return void res.writeHead(404).end();
+        res.writeHead(200, {
+          'content-type': `${file.type}; charset=utf-8`,
+          ...(file.csp ? { 'content-security-policy': file.csp } : {}),
+        });
+        res.end(file.body);
+      });
+      const hostPort = await freePort();
+      await new Promise<void>((done) => hostServer.listen(hostPort, '127.0.0.1', done));
+      hostBase = `http://127.0.0.1:${hostPort}`;
 
-    const evaluation = result.structuredContent as Record<string, unknown>;
-    for (const width of WIDTHS) {
-      for (const theme of THEMES) {
-        const { context, page, problems } = await open(width, theme);
-        await page.goto(`${hostBase}/host.html?theme=${theme}`);
-        await page.waitForFunction('typeof window.showResult === "function"');
-        await page.evaluate(
-          ([args, answer]) =>
-            (
-              globalThis as unknown as { showResult: (a: unknown, r: unknown) => Promise<void> }
-            ).showResult(args, answer),
-          [input, result] as const,
-        );
-        const frame = page.frames().find((f) => f.url().endsWith('/app.html')) as Frame;
-        await frame.waitForSelector('article.moat-card');
-        // The host's theme reaches the app (hostContext), whatever the system's.
-        expect(await frame.evaluate('document.documentElement.dataset.theme')).toBe(theme);
-        expectDrawn(await drawnCard(frame), evaluation, width, theme);
-        // The app told the host its height; the host grew the frame to it.
-        await page.waitForFunction(
-          'document.getElementById("app").getBoundingClientRect().height > 1000',
-        );
-        // A sandboxed frame paints only inside the viewport: make the viewport the frame's height.
-        const height = Number(
+      const evaluation = result.structuredContent as Record<string, unknown>;
+      for (const width of WIDTHS) {
+        for (const theme of THEMES) {
+          const { context, page, problems } = await open(width, theme);
+          await page.goto(`${hostBase}/host.html?theme=${theme}`);
+          await page.waitForFunction('typeof window.showResult === "function"');
           await page.evaluate(
-            'Math.ceil(document.getElementById("app").getBoundingClientRect().height)',
-          ),
-        );
-        await page.setViewportSize({ width, height });
-        await frame.evaluate(
-          'new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))',
-        );
-        await page.screenshot({ path: resolve(ARTIFACTS, `app-${width}-${theme}.png`) });
-        expect(problems).toEqual([]);
-        await context.close();
+            ([args, answer]) =>
+              (
+                globalThis as unknown as { showResult: (a: unknown, r: unknown) => Promise<void> }
+              ).showResult(args, answer),
+            [input, result] as const,
+          );
+          const frame = page.frames().find((f) => f.url().endsWith('/app.html')) as Frame;
+          await frame.waitForSelector('article.moat-card');
+          // The host's theme reaches the app (hostContext), whatever the system's.
+          expect(await frame.evaluate('document.documentElement.dataset.theme')).toBe(theme);
+          expectDrawn(await drawnCard(frame), evaluation, width, theme);
+          // The app told the host its height; the host grew the frame to it.
+          await page.waitForFunction(
+            'document.getElementById("app").getBoundingClientRect().height > 1000',
+          );
+          // A sandboxed frame paints only inside the viewport: make the viewport the frame's height.
+          const height = Number(
+            await page.evaluate(
+              'Math.ceil(document.getElementById("app").getBoundingClientRect().height)',
+            ),
+          );
+          await page.setViewportSize({ width, height });
+          await frame.evaluate(
+            'new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))',
+          );
+          await page.screenshot({ path: resolve(ARTIFACTS, `app-${width}-${theme}.png`) });
+          expect(problems).toEqual([]);
+          await context.close();
+        }
       }
-    }
-  });
+
+      // A failed call: the app says why, with the problem's detail, and draws no card.
+      const { context, page, problems } = await open(375, 'light');
+      await page.goto(`${hostBase}/host.html?theme=light`);
+      await page.waitForFunction('typeof window.showResult === "function"');
+      await page.evaluate(
+        ([args, answer]) =>
+          (
+            globalThis as unknown as { showResult: (a: unknown, r: unknown) => Promise<void> }
+          ).showResult(args, answer),
+        [{ symbol: 'ZZZZ' }, failed] as const,
+      );
+      const frame = page.frames().find((f) => f.url().endsWith('/app.html')) as Frame;
+      await frame.waitForSelector('.card-status:has-text("No evaluation")');
+      expect(await frame.textContent('.card-status')).toBe(
+        'No evaluation: Insufficient fundamental data to evaluate this symbol.',
+      );
+      expect(await frame.locator('article.moat-card').count()).toBe(0);
+      expect(problems).toEqual([]);
+      await context.close();
+    },
+    BROWSER_TEST_MS,
+  );
 });
