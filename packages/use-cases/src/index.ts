@@ -194,6 +194,11 @@ export {
   previewBrokerImport,
 } from './portfolio/broker-import.js';
 export {
+  type ChangeContext,
+  type ChangeFlows,
+  describeTransaction,
+} from './portfolio/changes.js';
+export {
   createIsinTable,
   ISIN_PATTERN,
   type IsinResolver,
@@ -230,17 +235,21 @@ export {
 export {
   BrokerFormatOption,
   BrokerImportOptions,
+  ChangeListQuery,
   CreatePortfolioInput,
   ImportedHolding,
   ImportLine,
   ImportResult,
   MAX_PORTFOLIO_NAME_LENGTH,
+  PortfolioChange,
+  PortfolioChangePage,
   PortfolioValuation,
   QuoteResult,
   RenamePortfolioInput,
   RevaluationResult,
   TransactionListQuery,
   TransactionPage,
+  TransactionPatch,
   ValuationIssue,
 } from './portfolio/schemas.js';
 export {
