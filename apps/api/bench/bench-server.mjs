@@ -208,7 +208,7 @@ async function service({ memo = true, extras = false, portfolios = false } = {})
   const app = await buildApp(runtime.deps, { logger: false });
   // The runtime's repositories are createRepositories(db): the evaluation cache is among them.
   const { repos } = runtime.deps;
-  const run = Date.now().toString(36);
+  const run = `${Date.now().toString(36)}-${process.pid}`;
   const user = await repos.users.create({ email: `bench-${run}@example.com`, plan: 'pro' });
   const rows = await fillCache(runtime.deps.moat, repos.evaluations, { id: user.id, plan: 'pro' });
   const reg = await app.inject({

@@ -151,6 +151,7 @@ async function* modelTurn(
     context: input.context ?? {},
     boundary,
     today: input.now(),
+    tools: input.tools,
   });
   const state: ToolRunState = {
     tools: new Map(input.tools.map((t) => [t.name, t])),

@@ -31,6 +31,7 @@ export {
   type MappingQuestion,
 } from './import/mapping.js';
 export {
+  BROKER_FORMAT_LABELS,
   BROKER_FORMATS,
   type BrokerCsvResult,
   type BrokerFormat,

@@ -12,8 +12,9 @@ export {
   type NarrativeEvent,
 } from '@svc/advisor';
 export { FundamentalsError, isListableProvider } from '@svc/fundamentals-client';
-export { MoatScoringError } from '@svc/moat-scoring';
+export { CRITERIA, type CriterionDefinition, MoatScoringError } from '@svc/moat-scoring';
 export {
+  BROKER_FORMAT_LABELS,
   BROKER_FORMATS,
   CashPosition,
   ColumnMapping,
@@ -185,6 +186,7 @@ export {
   type FillCacheSummary,
   fillEvaluationCache,
 } from './fill-cache.js';
+export { freezeAnswer } from './frozen.js';
 export {
   type BrokerImportDeps,
   type BrokerImportPreviewDeps,
@@ -304,4 +306,5 @@ export {
   type ToolFlows,
   type ToolSurface,
 } from './tools/definition.js';
+export { scopesPerTool, toolSignature } from './tools/describe.js';
 export { TOOL_TRANSACTION_LIMIT } from './tools/portfolio-tools.js';

@@ -34,6 +34,19 @@ type CsvFormat = Exclude<BrokerFormat, 'ghostfolio-json' | 'mapped'>;
 const CSV_FORMAT_IDS = Object.keys(CSV_FORMATS) as CsvFormat[];
 
 /**
+ * The human name of every import module, by format id, in {@link BROKER_FORMATS} order (the
+ * CSV modules' `label`s and Ghostfolio's JSON export): the one list documentation and help texts
+ * name the supported brokers from. `mapped` (a user's column mapping) is not a broker.
+ */
+export const BROKER_FORMAT_LABELS: Readonly<Record<Exclude<BrokerFormat, 'mapped'>, string>> =
+  Object.fromEntries(
+    BROKER_FORMATS.filter((id) => id !== 'mapped').map((id) => [
+      id,
+      id === 'ghostfolio-json' ? 'Ghostfolio JSON' : CSV_FORMATS[id as CsvFormat].label,
+    ]),
+  ) as Record<Exclude<BrokerFormat, 'mapped'>, string>;
+
+/**
  * Size limits of one import. Defaults: 2 MB (UTF-8 bytes) and 10,000 data rows: a decade of an
  * active account's transactions is a few thousand rows; larger files are more likely a wrong file
  * (or an attempt to exhaust memory) than an export to import in one request.

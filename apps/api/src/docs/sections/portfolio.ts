@@ -1,4 +1,8 @@
+import { BROKER_FORMAT_LABELS } from '@svc/use-cases';
 import type { DocsAddresses, SectionText } from './shared.js';
+
+/** The import modules' names (`BROKER_FORMAT_LABELS`), for the import route's line. */
+const BROKERS = Object.values(BROKER_FORMAT_LABELS).join(', ');
 
 /** The `portfolio` section. */
 export function portfolio({ baseUrl }: DocsAddresses): SectionText {
@@ -60,8 +64,7 @@ export function portfolio({ baseUrl }: DocsAddresses): SectionText {
           method: 'POST',
           path: '/api/portfolios/{id}/import?format=&dryRun=&oversell=&accountCurrency=',
           auth: 'session',
-          description:
-            'broker export (DEGIRO, eToro, IBKR trades/cash, Revolut, Saxo, Schwab, Trade Republic, Trading 212, XTB, Ghostfolio CSV/JSON; detected from the content) as text/csv, application/json or multipart (file part), at most 2 MB → 201 { format, rows, imported, alreadyPresent, skipped, warnings, holdings, cash, importBatchId }; re-importing stores nothing (alreadyPresent); dryRun=1 → 200 with the same answer and failed lines, nothing stored; any bad row → 400 with errors [{ path: "line N", message }] and nothing applied',
+          description: `broker export (${BROKERS}; detected from the content) as text/csv, application/json or multipart (file part), at most 2 MB → 201 { format, rows, imported, alreadyPresent, skipped, warnings, holdings, cash, importBatchId }; re-importing stores nothing (alreadyPresent); dryRun=1 → 200 with the same answer and failed lines, nothing stored; any bad row → 400 with errors [{ path: "line N", message }] and nothing applied`,
         },
         {
           method: 'POST',

@@ -2,6 +2,7 @@ import multipart from '@fastify/multipart';
 import type { SwaggerTransform } from '@fastify/swagger';
 import { badText } from '@svc/service';
 import {
+  BROKER_FORMAT_LABELS,
   DEFAULT_IMPORT_LIMITS,
   decodeBrokerFile,
   ImportResult,
@@ -94,7 +95,7 @@ export const brokerImportRoute: FastifyPluginAsyncZod<BrokerImportOptions> = asy
     schema: {
       tags: ['portfolio'],
       summary: 'Import a broker export (all rows or none, idempotent); holdings are re-derived',
-      description: `Send the file as \`text/csv\` (a Ghostfolio JSON export as \`application/json\`) or as \`multipart/form-data\` with a part named \`file\`, at most ${limit} bytes (413 beyond) and 10 000 rows. The layout is detected from the content unless \`format\` says otherwise (DEGIRO, eToro, IBKR trades and cash transactions, Revolut, Saxo, Schwab, Trade Republic, Trading 212, XTB, Ghostfolio CSV and JSON); a file no module reads gets, on a dry run, a \`proposal\`: a column mapping (header row below a preamble, columns chosen by header words of eleven languages and by their values) with each field's confidence and evidence and the questions it asks (\`needs\`), to send back as \`mapping\`. UTF-8, UTF-16 and Windows-1252 files are read. Rows apply in execution order. A failing row rejects the file: 400 with \`errors: [{ path: "line N", message }]\` and nothing stored. Transactions already imported (same fingerprint) are not stored again and are counted in \`alreadyPresent\`. Rows left out are listed in \`skipped\`, rows adjusted (a sale of units not held) in \`warnings\`. With \`dryRun=1\` the answer is 200 and nothing is stored; failing rows are then listed in \`failed\`.`,
+      description: `Send the file as \`text/csv\` (a Ghostfolio JSON export as \`application/json\`) or as \`multipart/form-data\` with a part named \`file\`, at most ${limit} bytes (413 beyond) and 10 000 rows. The layout is detected from the content unless \`format\` says otherwise (${Object.values(BROKER_FORMAT_LABELS).join(', ')}); a file no module reads gets, on a dry run, a \`proposal\`: a column mapping (header row below a preamble, columns chosen by header words of eleven languages and by their values) with each field's confidence and evidence and the questions it asks (\`needs\`), to send back as \`mapping\`. UTF-8, UTF-16 and Windows-1252 files are read. Rows apply in execution order. A failing row rejects the file: 400 with \`errors: [{ path: "line N", message }]\` and nothing stored. Transactions already imported (same fingerprint) are not stored again and are counted in \`alreadyPresent\`. Rows left out are listed in \`skipped\`, rows adjusted (a sale of units not held) in \`warnings\`. With \`dryRun=1\` the answer is 200 and nothing is stored; failing rows are then listed in \`failed\`.`,
       params: PortfolioParams,
       querystring: ImportQuery,
       body: { content: { 'text/csv': { schema: CsvUpload } } },
