@@ -463,15 +463,18 @@ export function createTransactionsRepository(db: Executor) {
      */
     async listAll(userId: string, portfolioId: string): Promise<Transaction[]> {
       if (!isUuid(portfolioId)) return [];
+      // the listed columns with executed_at as text made by the database (`isoText`): no Date
+      // parsed and formatted back per row, nor owner and creation time read (issue 30: the ledger
+      // read behind a performance rebuild after an edit)
       const rows = await db
         .selectFrom('transactions')
-        .selectAll()
+        .select([...LISTED_COLUMNS, isoText('executed_at').as('executed_iso')])
         .where('user_id', '=', userId)
         .where('portfolio_id', '=', portfolioId)
         .orderBy('executed_at', 'desc')
         .orderBy('id', 'desc')
         .execute();
-      return rows.map(toTransaction);
+      return rows.map(toListedTransaction);
     },
 
     /**
