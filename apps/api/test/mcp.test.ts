@@ -1,8 +1,8 @@
-import { createServer } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { MoatEvaluation } from '@svc/schemas';
+import { freePort } from '@svc/service/testing';
 import { TOKEN_SCOPES } from '@svc/use-cases';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BASE_URL, createTestContext, registerUser, type TestContext } from './helpers.js';
@@ -26,14 +26,6 @@ const SPEC_TOOLS = [
 const HISTORY_TOOLS = ['getEvaluationHistory', 'compareEvaluations'];
 /** Issue 30's read of a portfolio's journal (MCP stays read-only). */
 const CHANGE_TOOLS = ['listPortfolioChanges'];
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 type Structured = Record<string, unknown>;
 
