@@ -314,6 +314,10 @@ export interface PortfolioChangesTable {
   summary: string;
   /** How many transactions the change touched. */
   transaction_count: ColumnType<number, number | undefined, number>;
+  /** The portfolio's `ledger_version` before the change (bigint, read as a decimal string). */
+  ledger_version_before: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The portfolio's `ledger_version` after the change. */
+  ledger_version_after: ColumnType<string | null, string | null | undefined, string | null>;
   /** The change a `revert` took back. */
   reverts: ColumnType<string | null, string | null | undefined, string | null>;
   /** The revert that took this change back. */

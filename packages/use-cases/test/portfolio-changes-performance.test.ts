@@ -79,5 +79,16 @@ describe.each(engines)('performance after corrections on $name', (engine) => {
     await cached.revertChange(userId, id, deletion?.id ?? '');
     const restored = await figures();
     expect(restored).toEqual(edited);
+    // a write outside the journal (raw SQL): the next read reads the ledger whole
+    await database.db
+      .updateTable('transactions')
+      .set({ quantity: '14' })
+      .where('id', '=', first.id)
+      .execute();
+    const raw = await figures();
+    expect(aapl(raw)).not.toBe(aapl(restored));
+    // and the journal's next write patches that ledger again
+    await cached.editTransaction(userId, id, first.id, { quantity: '12' });
+    expect(aapl(await figures())).toBe(aapl(restored));
   });
 });

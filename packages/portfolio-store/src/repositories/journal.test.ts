@@ -174,6 +174,51 @@ describe.each(backends)('the journal of a portfolio’s ledger on $name', (backe
     ]);
   });
 
+  it('patches a ledger from a version to another when the journal accounts for every write', async () => {
+    const { user, id } = await setup();
+    const version = async () => (await repos.portfolios.ledgerVersion(user, id)) ?? '';
+    const apply = (
+      ledger: Map<string, unknown>,
+      patch: { id: string; row: unknown }[] | undefined,
+    ) => {
+      if (!patch) throw new Error('no patch');
+      for (const { id: txId, row } of patch) {
+        if (row === null) ledger.delete(txId);
+        else ledger.set(txId, row);
+      }
+      return ledger;
+    };
+    const byId = async () =>
+      new Map((await repos.transactions.listAll(user, id)).map((t) => [t.id, t] as const));
+    const first = await repos.transactions.record(user, id, buy(1));
+    const v1 = await version();
+    const held = await byId();
+    const imported = await repos.transactions.importMany(user, id, [buy(2), buy(3)]);
+    await repos.transactions.update(user, id, first.transaction.id, buy(4, '9'));
+    await repos.transactions.delete(user, id, imported.items[0]?.id ?? '');
+    await repos.transactions.revertChange(user, id, imported.change.id).catch(() => undefined);
+    const v2 = await version();
+    expect(v2).not.toBe(v1);
+    const patch = await repos.transactions.ledgerPatch(user, id, v1, v2);
+    expect(apply(held, patch)).toEqual(await byId());
+    expect(await repos.transactions.ledgerPatch(user, id, v2, v2)).toEqual([]);
+    // a bound on the rows, another user, a version not reached: no patch
+    expect(await repos.transactions.ledgerPatch(user, id, v1, v2, 1)).toBeUndefined();
+    const other = await setup();
+    expect(await repos.transactions.ledgerPatch(other.user, id, v1, v2)).toBeUndefined();
+    expect(
+      await repos.transactions.ledgerPatch(user, id, v1, String(BigInt(v2) + 1n)),
+    ).toBeUndefined();
+    // a write outside the journal breaks the chain
+    await database.db
+      .updateTable('transactions')
+      .set({ note: 'raw' })
+      .where('portfolio_id', '=', id)
+      .execute();
+    await repos.transactions.record(user, id, buy(5));
+    expect(await repos.transactions.ledgerPatch(user, id, v2, await version())).toBeUndefined();
+  });
+
   it('rolls the journal back with a failed write', async () => {
     const { user, id } = await setup();
     await expect(

@@ -54,6 +54,21 @@ export interface PerformanceFlowDeps extends PerformanceMarketDeps {
 export interface LedgerSource {
   readonly version: string;
   read(): Promise<readonly LedgerTransaction[]>;
+  /**
+   * The ledger at {@link version} made from `ledger`, the ledger at version `from`, by applying
+   * what the writes between them changed (the journal of issue 30); undefined when that cannot
+   * be told (then {@link read} is used).
+   */
+  patch?(
+    from: string,
+    ledger: readonly LedgerTransaction[],
+  ): Promise<LedgerTransaction[] | undefined>;
+  /**
+   * Whether the ledger is still at {@link version} (read again after {@link read}): only then is
+   * the ledger read exactly the one of that version (a write between the two reads makes it
+   * newer), and only an exact ledger is patched.
+   */
+  stillAt?(): Promise<boolean>;
 }
 
 /**
@@ -67,6 +82,8 @@ interface CacheEntry extends Built {
   readonly ledger: readonly LedgerTransaction[];
   readonly market: PerformanceMarketData;
   readonly covered: MarketNeeds;
+  /** The ledger is exactly the one of `version` (see `LedgerSource.stillAt`): it may be patched. */
+  readonly exact: boolean;
 }
 
 /**
@@ -82,7 +99,9 @@ interface CacheEntry extends Built {
  * - any ledger write (another version, from this process or another) walks it afresh from the
  *   new ledger; the closes and rates gathered for the replaced timeline are reused when they
  *   cover the new ledger (no new symbol or currency, no earlier first day: an edit, a delete, a
- *   revert), so an edit deep in the past costs the ledger read and the walk (issue 30).
+ *   revert), and the ledger it held is patched from the journal when the journal accounts for
+ *   every write since (`LedgerSource.patch`), so an edit deep in the past costs the walk alone
+ *   (issue 30).
  */
 export function createPerformanceFlow(deps: PerformanceFlowDeps) {
   const timelines = new LRUCache<string, CacheEntry>({
@@ -114,7 +133,20 @@ export function createPerformanceFlow(deps: PerformanceFlowDeps) {
         if (timeline) return { ...cached, timeline, day: today, covered: NOTHING };
       }
     }
-    const ledger = cached?.version === source.version ? cached.ledger : await source.read();
+    let ledger: readonly LedgerTransaction[];
+    let exact: boolean;
+    const patched =
+      cached && cached.version !== source.version && cached.exact
+        ? await source.patch?.(cached.version, cached.ledger)
+        : undefined;
+    if (cached?.version === source.version) {
+      ({ ledger, exact } = cached);
+    } else if (patched !== undefined) {
+      [ledger, exact] = [patched, true];
+    } else {
+      ledger = await source.read();
+      exact = (await source.stillAt?.()) ?? false;
+    }
     const needs = marketNeeds(ledger, today);
     // After a ledger write (a new version, same day): the closes and rates gathered for the
     // replaced timeline serve the new one when they cover it, so only the walk is redone.
@@ -126,6 +158,7 @@ export function createPerformanceFlow(deps: PerformanceFlowDeps) {
       ledger,
       market,
       covered: reused ? cached.covered : needs,
+      exact,
       timeline: buildTimeline({
         transactions: ledger,
         prices: market.prices,
