@@ -7,10 +7,7 @@ import { type Kysely, sql } from 'kysely';
  *   transaction, an edit, a delete, an import, a revert): `kind` (`record`, `edit`, `delete`,
  *   `import`, `revert`), `source` (`rest`, `advisor`, `account-import`), `at`, a human `summary`,
  *   `reverts` (the change a revert took back) and `reverted_by` (the revert that took this one
- *   back, at most one), `transaction_count` (how many transactions it touched), and the
- *   portfolio's `ledger_version` (migration 0012) before and after it: a chain of changes from a
- *   version to the current one tells a reader that nothing else wrote the ledger meanwhile, so
- *   it can patch a ledger it holds instead of reading it whole. `seq` (an identity) orders the changes of one instant; the list reads
+ *   back, at most one), `transaction_count` (how many transactions it touched). `seq` (an identity) orders the changes of one instant; the list reads
  *   them newest first by it.
  * - `portfolio_change_rows`: for each transaction a change touched, its row before and after
  *   (`to_jsonb` of the whole `transactions` row, id included; null when it did not exist before,
@@ -38,8 +35,6 @@ export const portfolioChanges = {
       .addColumn('at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
       .addColumn('summary', 'text', (c) => c.notNull())
       .addColumn('transaction_count', 'integer', (c) => c.notNull().defaultTo(0))
-      .addColumn('ledger_version_before', 'bigint')
-      .addColumn('ledger_version_after', 'bigint')
       .addColumn('reverts', 'uuid', (c) => c.references('portfolio_changes.id').onDelete('cascade'))
       .addColumn('reverted_by', 'uuid', (c) =>
         c.references('portfolio_changes.id').onDelete('set null'),
