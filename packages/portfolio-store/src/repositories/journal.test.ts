@@ -1,4 +1,7 @@
+import { Migrator } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migrateToLatest } from '../migrate.js';
+import { staticMigrationProvider } from '../migrations/index.js';
 import { backends, type TestDatabase, uniqueEmail } from '../test-support/backends.js';
 import { createRepositories, type Repositories } from './index.js';
 import type { NewTransaction } from './transactions.js';
@@ -225,5 +228,53 @@ describe.each(backends)('the journal of a portfolio’s ledger on $name', (backe
       repos.transactions.importMany(user, id, [buy(1), buy(2, 'x')]),
     ).rejects.toMatchObject({ code: 'invalid_input' });
     expect((await repos.transactions.listChanges(user, id)).items).toEqual([]);
+  });
+});
+
+describe.each(backends)('migration 0014b on $name', (backend) => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await backend.open();
+  });
+  afterAll(() => database.cleanup());
+
+  it('adds the ledger versions to a journal written without them; its changes are never patched', async () => {
+    const migrator = new Migrator({
+      db: database.db,
+      provider: staticMigrationProvider,
+      migrationTableSchema: database.schema ?? 'public',
+    });
+    expect((await migrator.migrateTo('0014-portfolio-changes')).error).toBeUndefined();
+    const repos = createRepositories(database.db);
+    const user = (await repos.users.create({ email: uniqueEmail() })).id;
+    const { id } = await repos.portfolios.create(user, { name: 'Old journal' });
+    const tx = await database.db
+      .insertInto('transactions')
+      .values({
+        user_id: user,
+        portfolio_id: id,
+        type: 'deposit',
+        amount: '10',
+        currency: 'EUR',
+        executed_at: '2024-01-01T00:00:00Z',
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const before = (await repos.portfolios.ledgerVersion(user, id)) ?? '';
+    const change = await database.db
+      .insertInto('portfolio_changes')
+      .values({ user_id: user, portfolio_id: id, kind: 'record', source: 'rest', summary: 'old' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await database.db
+      .insertInto('portfolio_change_rows')
+      .values({ change_id: change.id, transaction_id: tx.id })
+      .execute();
+    await migrateToLatest(database.db);
+    await repos.transactions.record(user, id, buy(2));
+    const after = (await repos.portfolios.ledgerVersion(user, id)) ?? '';
+    // the new change carries its versions; the old one has none, so no chain reaches back to it
+    expect(await repos.transactions.ledgerPatch(user, id, before, after)).toHaveLength(1);
+    expect(await repos.transactions.ledgerPatch(user, id, '0', after)).toBeUndefined();
   });
 });
