@@ -263,7 +263,8 @@ export function buildProposalTools(deps: ProposalToolDeps, scope: ProposalScope)
         const current = await ownedTransaction(portfolio.id, transactionId);
         const { id: _id, portfolioId: _p, ...fields } = current;
         const next: Record<string, unknown> = { ...fields };
-        for (const [key, value] of Object.entries(changes)) {
+        const { id: _id2, portfolioId: _p2, ...fieldChanges } = changes;
+        for (const [key, value] of Object.entries(fieldChanges)) {
           if (value === null) delete next[key];
           else if (value !== undefined) next[key] = value;
         }

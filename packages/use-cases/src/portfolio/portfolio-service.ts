@@ -19,7 +19,7 @@ import { importBrokerFile } from './broker-import.js';
 import { type ChangeContext, createChangeFlows, describeTransaction } from './changes.js';
 import type { IsinResolver } from './isin-symbols.js';
 import { deriveChecked, fromStoreError, readLedger } from './ledger.js';
-import { decodeTransaction, encodeTransaction } from './ledger-codec.js';
+import { decodeTransaction, encodeTransaction, toLedgerTransaction } from './ledger-codec.js';
 import type { HoldingPerformance, PortfolioPerformance } from './performance-schemas.js';
 import { createPerformanceFlow, type LedgerSource } from './performance-service.js';
 import { money, toCashPosition, toHolding } from './position-records.js';
@@ -133,7 +133,21 @@ export function createPortfolioService(deps: PortfolioServiceDeps) {
     const version = await repos.portfolios.ledgerVersion(userId, portfolioId);
     if (version === undefined)
       throw new UseCaseError('not_found', `portfolio ${portfolioId} not found`);
-    return { version, read: () => readLedger(repos.transactions, userId, portfolioId) };
+    return {
+      version,
+      read: () => readLedger(repos.transactions, userId, portfolioId),
+      async patch(from, ledger) {
+        const writes = await repos.transactions.ledgerPatch(userId, portfolioId, from, version);
+        if (writes === undefined) return undefined;
+        const byId = new Map(ledger.map((tx) => [tx.id, tx] as const));
+        for (const { id, row } of writes) {
+          if (row === null) byId.delete(id);
+          else byId.set(id, toLedgerTransaction(row));
+        }
+        return [...byId.values()];
+      },
+      stillAt: async () => (await repos.portfolios.ledgerVersion(userId, portfolioId)) === version,
+    };
   }
 
   const revalueOne = (userId: string, portfolioId: string, at: Date) =>

@@ -284,12 +284,15 @@ export type QuoteResult = z.infer<typeof QuoteResult>;
 
 /**
  * Body of "edit a transaction" (`PATCH /api/portfolios/{id}/transactions/{transactionId}`): any
- * fields of a `Transaction` but its ids; `null` removes an optional field (`note`, `fee`). The
+ * fields of a `Transaction` (its ids only as they are: a transaction read back may be sent
+ * whole); `null` removes an optional field (`note`, `fee`). The
  * fields given replace the stored ones and the result must be a valid `NewTransaction` (a field
  * its type does not use answers 400: send it as null when changing the type).
  */
 export const TransactionPatch = z
   .strictObject({
+    id: z.string().optional().describe('The transaction’s id, if sent: must be the path’s'),
+    portfolioId: z.string().optional().describe('Its portfolio’s id, if sent: must be the path’s'),
     type: z.enum(['buy', 'sell', 'dividend', 'deposit', 'withdrawal', 'fee', 'split']).optional(),
     symbol: z.string().nullable().optional(),
     quantity: DecimalString.nullable().optional(),

@@ -73,6 +73,33 @@ export function portfolio({ baseUrl }: DocsAddresses): SectionText {
           description: 'prices holdings and converts to EUR now; stores and returns the values',
         },
         {
+          method: 'PATCH',
+          path: '/api/portfolios/{id}/transactions/{transactionId}',
+          auth: 'session',
+          description:
+            'correct a transaction: any of its fields (null removes note or fee) → 200 Transaction; a sale beyond the units held → 409 conflict with transactions [ids], nothing changed',
+        },
+        {
+          method: 'DELETE',
+          path: '/api/portfolios/{id}/transactions/{transactionId}',
+          auth: 'session',
+          description: 'delete a transaction → 204; 409 conflict as above',
+        },
+        {
+          method: 'GET',
+          path: '/api/portfolios/{id}/changes?cursor=&limit=',
+          auth: 'session',
+          description:
+            '{ items: [{ id, kind: record|edit|delete|import|revert, at, source: rest|advisor|account-import, summary, transactionCount, revertedBy?, reverts? }], nextCursor } — every write to the ledger, newest first',
+        },
+        {
+          method: 'POST',
+          path: '/api/portfolios/{id}/changes/{changeId}/revert',
+          auth: 'session',
+          description:
+            'undo a change → 201 the new revert change: an import loses exactly its rows, an edit gets its old values back, a deleted transaction returns with its id; already reverted, or later changes depend on it → 409 conflict with changes [ids]',
+        },
+        {
           method: 'GET',
           path: '/api/quote?symbol=KO',
           auth: 'session',
@@ -103,6 +130,7 @@ export function portfolio({ baseUrl }: DocsAddresses): SectionText {
         'Agents should read portfolio data through MCP (listPortfolios, listHoldings, listCash).',
         'Broker formats: ghostfolio (CSV), revolut, ibkr-trades (auto-detected from the header).',
         "You only ever see your own rows; another user's ids answer 404.",
+        'Every write to a ledger is a change you can revert (GET …/changes); agents list them with the MCP tool listPortfolioChanges.',
       ],
     },
   };
