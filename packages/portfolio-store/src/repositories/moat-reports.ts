@@ -34,6 +34,8 @@ export interface NewMoatReport {
   maxScore?: number | null;
   verdict?: string | null;
   tags?: readonly string[];
+  /** When it was saved (ISO-8601); default now. An account import keeps the exported instant. */
+  createdAt?: string;
 }
 
 /** Normalises tags: trimmed, lower-cased, empty ones dropped, duplicates removed, sorted. */
@@ -89,6 +91,7 @@ export function createMoatReportsRepository(db: Executor) {
           max_score: report.maxScore ?? pick(e.maxScore, isNumber),
           verdict: report.verdict ?? pick(e.verdict, isString),
           tags: normalizeTags(report.tags ?? []),
+          ...(report.createdAt === undefined ? {} : { created_at: report.createdAt }),
         })
         .returning('id')
         .executeTakeFirstOrThrow();
