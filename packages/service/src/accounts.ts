@@ -1,5 +1,7 @@
 import {
+  type AccountLifecycle,
   type AuthService,
+  createAccountLifecycle,
   createAuthService,
   createLoginThrottle,
   createOidcClient,
@@ -28,8 +30,13 @@ export interface AccountServices {
   readonly now: () => Date;
   /** HS256 session JWTs and OIDC state (`SESSION_SECRET`, issuer `BASE_URL`). */
   readonly signer: SignedTokens;
-  /** Register, login, logout, sessions, password change (`createAuthService`). */
+  /** Register, login, logout, sessions (`createAuthService`). */
   readonly auth: AuthService;
+  /**
+   * Change the password (other sessions end) and erase the account, both at once on every process
+   * (`createAccountLifecycle`).
+   */
+  readonly lifecycle: AccountLifecycle;
   /** Mint, list, revoke and verify personal access tokens (`createPersonalAccessTokens`). */
   readonly tokens: PersonalAccessTokens;
   /** The audit log of personal access tokens (`createTokenActivity`, `AUDIT_RETENTION_DAYS`). */
@@ -65,16 +72,28 @@ export function createAccountServices(
   const signer = createSignedTokens({ secret: config.sessionSecret, issuer: config.baseUrl });
   const sessionMemo = openCredentialMemo(deps, createSessionCache);
   const tokenMemo = openCredentialMemo(deps, createTokenMemo);
+  const passwords = deps.passwords ?? defaultPasswords;
+  const throttle = createLoginThrottle(deps.counters, deps.loginThrottle);
   const auth = createAuthService({
     repos: deps.repos,
-    passwords: deps.passwords ?? defaultPasswords,
+    passwords,
     signer,
     quotas: deps.quotas,
-    throttle: createLoginThrottle(deps.counters, deps.loginThrottle),
+    throttle,
     sessionTtlSeconds: config.sessionTtlSeconds,
     signupEnabled: config.signupEnabled,
     now,
     sessionCache: sessionMemo.memo,
+  });
+  const lifecycle = createAccountLifecycle({
+    repos: deps.repos,
+    passwords,
+    throttle,
+    now,
+    forget: (change) => {
+      sessionMemo.memo.forget(change);
+      tokenMemo.memo.forget(change);
+    },
   });
   const tokens = createPersonalAccessTokens({
     repos: deps.repos,
@@ -94,6 +113,7 @@ export function createAccountServices(
     now,
     signer,
     auth,
+    lifecycle,
     tokens,
     activity,
     oidc: deps.oidc ?? (config.oidc ? createOidcClient(config.oidc) : undefined),

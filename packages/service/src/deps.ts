@@ -9,6 +9,7 @@ import {
 } from '@svc/portfolio-store';
 import type { QuotaService } from '@svc/quota';
 import type {
+  AccountDataService,
   AccountRepositories,
   LoginThrottleOptions,
   OidcClient,
@@ -34,6 +35,8 @@ export interface PortfolioFlows {
   readonly portfolios: PortfolioService;
   /** Quotes with their EUR price, cached briefly (`createQuoteService`). */
   readonly quotes: QuoteService;
+  /** The whole account as data: export (native, Ghostfolio) and import (`createAccountDataService`). */
+  readonly accountData: AccountDataService;
 }
 
 /**

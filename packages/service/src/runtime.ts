@@ -16,6 +16,7 @@ import {
 } from '@svc/portfolio-store';
 import { createQuotaService } from '@svc/quota';
 import {
+  createAccountDataService,
   createPortfolioService,
   createQuoteService,
   createQuoteSource,
@@ -218,6 +219,7 @@ export function createPortfolioFlows(options: {
       history: options.history ?? historyOf(quotes),
     }),
     quotes: createQuoteService({ quotes, fx, now }),
+    accountData: createAccountDataService({ db, quotes, fx, now }),
   };
 }
 

@@ -1,5 +1,6 @@
 // The problem vocabulary is `@svc/schemas`'; re-exported for the apps that build bodies themselves.
 export { PROBLEM_CONTENT_TYPE, problemBody } from '@svc/schemas';
+export * from './account-data/index.js';
 export * from './accounts/index.js';
 export {
   type AdviseInput,

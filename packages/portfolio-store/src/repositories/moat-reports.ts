@@ -112,6 +112,18 @@ export function createMoatReportsRepository(db: Executor) {
       return rows.map(toSummary) satisfies MoatReportSummary[];
     },
 
+    /** Every report of the user with its evaluation, oldest first (an account export). */
+    async listAll(userId: string): Promise<MoatReport[]> {
+      const rows = await db
+        .selectFrom('moat_reports')
+        .select([...SUMMARY_COLUMNS, 'evaluation'])
+        .where('user_id', '=', userId)
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute();
+      return rows.map((row) => ({ ...toSummary(row), evaluation: row.evaluation }));
+    },
+
     /** One report of the user with its evaluation, or undefined (also for another user's). */
     async get(userId: string, reportId: string): Promise<MoatReport | undefined> {
       if (!isUuid(reportId)) return undefined;
