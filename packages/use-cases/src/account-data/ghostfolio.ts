@@ -29,7 +29,11 @@ type GhostfolioActivity = z.infer<typeof GhostfolioActivity>;
 /** One Ghostfolio account (a portfolio of ours) as its export writes it. */
 const GhostfolioAccount = z
   .object({
-    balance: z.number().describe("Cash in the account's currency (the portfolio's base currency)"),
+    balance: z
+      .number()
+      .describe(
+        "Cash in the account's currency (the portfolio's base currency; a EUR portfolio's other currencies at their stored EUR value)",
+      ),
     balances: z.array(z.object({ date: z.iso.datetime({ offset: true }), value: z.number() })),
     comment: z.string().nullable(),
     currency: z.string(),
@@ -139,7 +143,8 @@ function activityOf(
 
 /**
  * Maps a native export to {@link GhostfolioExport}: each portfolio becomes an account (its
- * `balance` the portfolio's cash in its base currency, from `cashByPortfolio`), each buy, sell,
+ * `balance` the portfolio's cash in its base currency, from `cashByPortfolio`: the cash held in
+ * that currency, plus, for a EUR portfolio, the stored EUR value of the cash in others), each buy, sell,
  * dividend and fee an activity, oldest first. Deposits and withdrawals have no activity type in
  * Ghostfolio (cash is the account's balance) and splits none either (it adjusts for splits from
  * market data), so they are not activities; the native export keeps everything.

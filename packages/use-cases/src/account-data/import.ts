@@ -64,7 +64,7 @@ function parseInput(body: unknown): Input {
   throw invalid(
     'The body is not a native account export (format "moat-portfolio-export", version 1).',
     parsed.error.issues.map((issue) => ({
-      path: issue.path.map(String).join('.') || 'body',
+      path: ['body', ...issue.path.map(String)].join('.'),
       message: issue.message,
     })),
   );
@@ -99,7 +99,7 @@ function planPortfolio(source: ExportedPortfolio, index: number): PlannedPortfol
   source.transactions.forEach((tx, j) => {
     if (tx.fingerprint !== undefined) {
       if (fingerprints.has(tx.fingerprint)) {
-        const path = `portfolios.${index}.transactions.${j}.fingerprint`;
+        const path = `body.portfolios.${index}.transactions.${j}.fingerprint`;
         problems.push({ path, message: 'a fingerprint appears once per portfolio' });
       }
       fingerprints.add(tx.fingerprint);
@@ -107,7 +107,7 @@ function planPortfolio(source: ExportedPortfolio, index: number): PlannedPortfol
     const parsed = NewTransaction.safeParse(newTransactionOf(tx));
     if (!parsed.success) {
       for (const issue of parsed.error.issues) {
-        const path = ['portfolios', index, 'transactions', j, ...issue.path].map(String);
+        const path = ['body', 'portfolios', index, 'transactions', j, ...issue.path].map(String);
         problems.push({ path: path.join('.'), message: issue.message });
       }
       return;
@@ -128,7 +128,7 @@ function planPortfolio(source: ExportedPortfolio, index: number): PlannedPortfol
       names.set(tx.symbol, tx.name);
     }
   }
-  deriveChecked(ledger, `portfolios.${index}.transactions`);
+  deriveChecked(ledger, `body.portfolios.${index}.transactions`);
   return { source, rows, ledger, names };
 }
 
@@ -138,7 +138,7 @@ function checkReports(input: Input) {
   const reports = input.reports.map((report, i) => {
     const parsed = MoatEvaluation.safeParse(report.evaluation);
     if (!parsed.success) {
-      problems.push({ path: `reports.${i}.evaluation`, message: 'not a MoatEvaluation' });
+      problems.push({ path: `body.reports.${i}.evaluation`, message: 'not a MoatEvaluation' });
     }
     return { report, evaluation: parsed.data };
   });
@@ -157,8 +157,9 @@ function checkReports(input: Input) {
  * next, outside the database, and then ONE database transaction stores it all; any failure leaves
  * nothing behind.
  *
- * @throws UseCaseError `validation_failed` with `errors` (paths into the document, e.g.
- *   `portfolios.0.transactions.3.quantity`), at most 50 listed.
+ * @throws UseCaseError `validation_failed` with `errors` (paths into the document as the request
+ *   body, as request validation names them, e.g. `body.portfolios.0.transactions.3.quantity`), at
+ *   most 50 listed.
  */
 export async function importAccount(
   deps: AccountImportDeps,
@@ -169,7 +170,7 @@ export async function importAccount(
   const total = input.portfolios.reduce((n, p) => n + p.transactions.length, 0);
   if (total > MAX_IMPORTED_TRANSACTIONS) {
     throw invalid(`At most ${MAX_IMPORTED_TRANSACTIONS} transactions are imported at once.`, [
-      { path: 'portfolios', message: `${total} transactions` },
+      { path: 'body.portfolios', message: `${total} transactions` },
     ]);
   }
   const planned = input.portfolios.map(planPortfolio);
@@ -184,7 +185,7 @@ export async function importAccount(
   const valuations: { derived: DerivedPortfolio; inputs: MarketInputs }[] = [];
   for (const plan of planned) {
     const eurRateOn = await historicEurRates(marketDeps, plan.ledger);
-    const derived = deriveChecked(plan.ledger, 'portfolios', { eurRateOn });
+    const derived = deriveChecked(plan.ledger, 'body.portfolios', { eurRateOn });
     const inputs = await gatherMarketInputs(marketDeps, derived, utcDay(valuedAt));
     valuations.push({ derived, inputs });
   }
@@ -218,9 +219,12 @@ export async function importAccount(
         });
       }
       for (const mapping of input.importMappings) {
-        await repos.importMappings.save(userId, mapping);
+        await repos.importMappings.save(userId, mapping, {
+          createdAt: mapping.createdAt,
+          updatedAt: mapping.updatedAt,
+        });
       }
       return { portfolios: planned.length, transactions: total, reports: reports.length };
     })
-    .catch((error: unknown) => fromStoreError(error, 'portfolios'));
+    .catch((error: unknown) => fromStoreError(error, 'body.portfolios'));
 }

@@ -1,4 +1,5 @@
 import { createRepositories } from '@svc/portfolio-store';
+import { Decimal } from 'decimal.js';
 import type { AccountUser } from '../accounts/ports.js';
 import { exportAccount } from './export.js';
 import { type GhostfolioExport, toGhostfolioExport } from './ghostfolio.js';
@@ -44,11 +45,20 @@ export function createAccountDataService(deps: AccountDataDeps) {
       if ((options.format ?? 'native') === 'native') return native;
       const cash = await createRepositories(deps.db).positions.listCash(user.id);
       const base = new Map(native.portfolios.map((p) => [p.id, p.baseCurrency]));
-      const cashByPortfolio = new Map(
-        cash
-          .filter((c) => base.get(c.portfolioId) === c.currency)
-          .map((c) => [c.portfolioId, c.amount]),
-      );
+      const cashByPortfolio = new Map<string, string>();
+      for (const position of cash) {
+        const currency = base.get(position.portfolioId);
+        // in the base currency; other currencies only when that is EUR (their stored EUR value)
+        const amount =
+          position.currency === currency
+            ? position.amount
+            : currency === 'EUR'
+              ? position.amountEur
+              : null;
+        if (amount === null) continue;
+        const sum = new Decimal(cashByPortfolio.get(position.portfolioId) ?? 0).plus(amount);
+        cashByPortfolio.set(position.portfolioId, sum.toString());
+      }
       return toGhostfolioExport(native, { version: options.version ?? 'unknown', cashByPortfolio });
     },
 
