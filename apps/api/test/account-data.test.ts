@@ -103,7 +103,12 @@ describe.each(ENGINES)('the user’s own data on %s', (engine) => {
       const portfolios = (await inject(alice, 'GET', '/api/portfolios')).json();
       expect(portfolios.map((p: { id: string }) => p.id)).toContain(keep);
       expect(portfolios.map((p: { id: string }) => p.id)).not.toContain(gone);
-      for (const table of ['transactions', 'holdings', 'cash_positions'] as const) {
+      for (const table of [
+        'transactions',
+        'holdings',
+        'cash_positions',
+        'portfolio_changes',
+      ] as const) {
         const rows = await ctx.db
           .selectFrom(table)
           .select('id')
@@ -263,6 +268,12 @@ describe.each(ENGINES)('the user’s own data on %s', (engine) => {
       const comparable = (e: AccountExport) =>
         withoutIds({ ...e, user: null, tokens: null, exportedAt: null });
       expect(comparable(again)).toEqual(comparable(exported));
+      // each imported portfolio's rows are one change of source account-import
+      for (const p of targetPortfolios) {
+        const changes = (await inject(target, 'GET', `/api/portfolios/${p.id}/changes`)).json();
+        expect(changes.items).toHaveLength(1);
+        expect(changes.items[0]).toMatchObject({ kind: 'import', source: 'account-import' });
+      }
       // the broker file is still known to the imported portfolio: importing it again adds nothing
       const brokerCopy = targetPortfolios.find((p: { name: string }) => p.name === 'Broker file');
       const reimport = await ctx.app.inject({

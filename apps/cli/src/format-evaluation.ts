@@ -1,6 +1,7 @@
 import type { Fundamentals } from '@svc/schemas';
 import type { CompanyEvaluation } from '@svc/use-cases';
-import { figureMarks, formatFigureMarks, METRIC_ROWS } from '@svc/use-cases';
+import { figureMarks } from './format/figure-marks.js';
+import { formatFigureMarks, METRIC_ROWS } from './format/fundamentals-table.js';
 
 const STATUS_MARK = { pass: 'PASS', warning: 'WARN', fail: 'FAIL' } as const;
 

@@ -43,15 +43,20 @@ interface PlannedPortfolio {
 
 /**
  * Writes the imported rows of one portfolio: the one place an account import stores
- * transactions, as one import batch of the portfolio.
+ * transactions, as one import batch of the portfolio, journalled as an `import` change of source
+ * `account-import` (reverting it removes exactly these rows).
  */
 function storeImportedRows(
   repos: ReturnType<typeof createRepositories>,
   userId: string,
   portfolioId: string,
   rows: readonly StoredNewTransaction[],
+  exportedAt: string,
 ) {
-  return repos.transactions.importMany(userId, portfolioId, rows);
+  return repos.transactions.importMany(userId, portfolioId, rows, {
+    source: 'account-import',
+    summary: `Imported ${rows.length} transaction(s) from an account export of ${exportedAt}`,
+  });
 }
 
 const invalid = (message: string, errors: FieldProblem[]) =>
@@ -197,7 +202,9 @@ export async function importAccount(
       for (const [i, plan] of planned.entries()) {
         const { name, baseCurrency, createdAt } = plan.source;
         const portfolio = await repos.portfolios.create(userId, { name, baseCurrency, createdAt });
-        if (plan.rows.length > 0) await storeImportedRows(repos, userId, portfolio.id, plan.rows);
+        if (plan.rows.length > 0) {
+          await storeImportedRows(repos, userId, portfolio.id, plan.rows, input.exportedAt);
+        }
         const valuation = valuations[i];
         if (valuation === undefined) continue;
         await storeValuation(repos, userId, portfolio.id, valuation.derived, {

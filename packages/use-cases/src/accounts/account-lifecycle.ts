@@ -1,8 +1,8 @@
 import type { SessionChange } from '@svc/portfolio-store';
 import { UseCaseError } from '../errors.js';
-import type { Authenticated, ClientContext } from './auth-service.js';
+import type { ClientContext } from './auth-service.js';
 import { counterKeyDigest, type LoginThrottle, loginThrottleKey } from './login-throttle.js';
-import type { AccountRepositories, PasswordHasher } from './ports.js';
+import type { AccountRepositories, Authenticated, PasswordHasher } from './ports.js';
 
 /**
  * How recent a sign-in must be to erase an account that has no password (OIDC): 10 minutes

@@ -9,7 +9,6 @@ export {
   REAUTHENTICATION_WINDOW_SECONDS,
 } from './account-lifecycle.js';
 export {
-  type Authenticated,
   type AuthService,
   type AuthServiceDeps,
   type ClientContext,
@@ -56,6 +55,7 @@ export type {
   AccountToken,
   AccountTokenActivity,
   AccountUser,
+  Authenticated,
   PasswordHasher,
   PlanName,
   QuotaUsageEntry,
