@@ -120,6 +120,44 @@ describe.runIf(ENGINES.includes('postgres'))(
       expect(await sessionOn(one, second)).toBe(401);
     });
 
+    it('a portfolio deleted on one process is gone from the reads of the other at once', async () => {
+      const cookie = await register(one, 'p-delete@example.test');
+      const created = await call(one, '/api/portfolios', {
+        method: 'POST',
+        headers: { cookie },
+        body: JSON.stringify({ name: 'Short-lived' }),
+      });
+      const { id } = (await created.json()) as { id: string };
+      const recorded = await call(one, `/api/portfolios/${id}/transactions`, {
+        method: 'POST',
+        headers: { cookie },
+        body: JSON.stringify({
+          type: 'deposit',
+          amount: '100',
+          currency: 'EUR',
+          executedAt: '2024-01-02T10:00:00Z',
+        }),
+      });
+      expect(recorded.status).toBe(201);
+      // process two reads (and memoises) the cash and the list first
+      const cash = await call(two, `/api/cash?portfolioId=${id}`, { headers: { cookie } });
+      expect(cash.status).toBe(200);
+      expect(await cash.json()).toHaveLength(1);
+      expect(await (await call(two, '/api/cash', { headers: { cookie } })).json()).toHaveLength(1);
+      const deleted = await call(one, `/api/portfolios/${id}`, {
+        method: 'DELETE',
+        headers: { cookie },
+      });
+      expect(deleted.status).toBe(204);
+      expect((await call(two, `/api/cash?portfolioId=${id}`, { headers: { cookie } })).status).toBe(
+        404,
+      );
+      expect(await (await call(two, '/api/cash', { headers: { cookie } })).json()).toEqual([]);
+      expect(await (await call(two, '/api/portfolios', { headers: { cookie } })).json()).toEqual(
+        [],
+      );
+    });
+
     it('an account erased on one process is gone on the other at once: sessions, tokens, rows', async () => {
       const email = 'p-erase@example.test';
       const first = await register(one, email);
