@@ -645,6 +645,10 @@ describe('OpenAPI document', () => {
     });
     await check('/api/stock-evaluation', { url: '/api/stock-evaluation?symbol=AAPL' });
 
+    await check('/evaluation/{symbol}', { url: '/evaluation/AAPL', headers: { cookie } });
+    await check('/evaluation/{symbol}', { url: '/evaluation/ZZZZ', headers: { cookie } });
+    await check('/evaluation/{symbol}', { url: '/evaluation/AAPL' });
+
     await check('/api/stock-evaluation/history', {
       url: '/api/stock-evaluation/history?symbol=AAPL',
       headers: { cookie },
