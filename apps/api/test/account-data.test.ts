@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { AccountExport, GhostfolioExport } from '@svc/use-cases';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ACCOUNT_IMPORT_BODY_LIMIT_BYTES } from '../src/routes/account/data.js';
 import { createTestContext, ENGINES, ORIGIN, registerUser, type TestContext } from './helpers.js';
 import { sharedData } from './shared-data.js';
 
@@ -313,6 +314,17 @@ describe.each(ENGINES)('the user’s own data on %s', (engine) => {
         ['DIVIDEND', 'AAPL', 1, 1.68, 0],
         ['FEE', 'custody', 0, 0, 5],
       ]);
+    });
+
+    it('answers 413 payload_too_large for an import body above the limit', async () => {
+      const res = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/account/import',
+        headers: { ...ORIGIN, cookie: alice.cookie, 'content-type': 'application/json' },
+        payload: Buffer.alloc(ACCOUNT_IMPORT_BODY_LIMIT_BYTES + 1, 0x20),
+      });
+      expect(res.statusCode).toBe(413);
+      expect(res.json().code).toBe('payload_too_large');
     });
 
     it('imports all or nothing: a sale beyond the units held names its path, stores nothing', async () => {
