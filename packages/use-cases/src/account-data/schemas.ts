@@ -1,5 +1,5 @@
 import { Portfolio, Transaction } from '@svc/portfolio';
-import { Plan } from '@svc/schemas';
+import { Plan, Tags, TickerSymbol } from '@svc/schemas';
 import { z } from 'zod';
 import { TokenScope } from '../accounts/scopes.js';
 
@@ -24,7 +24,7 @@ const instant = z.iso.datetime({ offset: true });
  * its rows already present).
  */
 export const ExportedTransaction = Transaction.extend({
-  name: z.string().max(500).optional().describe('Instrument name a broker import gave'),
+  name: z.string().max(1000).optional().describe('Instrument name a broker import gave'),
   fingerprint: z
     .string()
     .max(200)
@@ -43,12 +43,12 @@ export type ExportedPortfolio = z.infer<typeof ExportedPortfolio>;
 export const ExportedReport = z
   .object({
     id: z.string(),
-    symbol: z.string().min(1).max(20),
-    companyName: z.string().max(200).nullable(),
+    symbol: TickerSymbol,
+    companyName: z.string().max(500).nullable(),
     totalScore: z.number().nullable(),
     maxScore: z.number().nullable(),
     verdict: z.string().max(100).nullable(),
-    tags: z.array(z.string().max(50)).max(20),
+    tags: Tags,
     createdAt: instant,
     evaluation: z
       .record(z.string(), z.unknown())

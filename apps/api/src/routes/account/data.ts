@@ -82,7 +82,7 @@ export const accountDataRoutes: FastifyPluginAsyncZod<AccountDataRoutesOptions> 
         format,
         version: OPENAPI_VERSION,
       });
-      const day = new Date().toISOString().slice(0, 10);
+      const day = app.clock().toISOString().slice(0, 10);
       const name = format === 'native' ? 'moat-portfolio-export' : 'ghostfolio-export';
       return reply
         .header('content-disposition', `attachment; filename="${name}-${day}.json"`)
