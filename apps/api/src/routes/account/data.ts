@@ -136,7 +136,7 @@ export const accountDataRoutes: FastifyPluginAsyncZod<AccountDataRoutesOptions> 
         'transaction, and the rate-limit counters kept for them; every session and token stops ' +
         'working at once on every server process. Take an export first: it is the last copy. ' +
         'An account with a password confirms with `password` (401 when wrong, 400 when absent); ' +
-        'an account without one (OIDC) needs a sign-in in the last 10 minutes, else 403 ' +
+        'an account without one (OIDC) sends `{}` and needs a sign-in in the last 10 minutes, else 403 ' +
         '`reauthentication_required`: sign in again and repeat. The session cookie is cleared.',
       body: EraseAccountBody,
       response: {
