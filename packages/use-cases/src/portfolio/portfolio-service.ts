@@ -192,6 +192,21 @@ export function createPortfolioService(deps: PortfolioServiceDeps) {
     },
 
     /**
+     * Deletes one of the user's portfolios with everything that follows from it or hangs off it:
+     * its transactions, holdings, cash positions and change journal go with it (the store's
+     * cascades), in one statement that waits for a writer holding the portfolio's lock (an import
+     * in progress ends first). Column mappings saved for broker files belong to the account, not
+     * to a portfolio, and stay. Reads on every process see the portfolio gone at once (its
+     * versions are gone: `not_found`, and the all-portfolios key changes).
+     * @throws UseCaseError `not_found` (also another user's portfolio).
+     */
+    async deletePortfolio(userId: string, portfolioId: string): Promise<void> {
+      if (!(await repos.portfolios.delete(userId, portfolioId))) {
+        throw new UseCaseError('not_found', `portfolio ${portfolioId} not found`);
+      }
+    },
+
+    /**
      * The stored holdings (of one portfolio, or of all the user's), by portfolio then symbol, with
      * the EUR values and `valuedAt` of the last revaluation. Reads never fetch prices.
      *

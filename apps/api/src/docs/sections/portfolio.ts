@@ -54,6 +54,13 @@ export function portfolio({ baseUrl }: DocsAddresses): SectionText {
           description: 'create: { name, baseCurrency? } → 201 Portfolio',
         },
         {
+          method: 'DELETE',
+          path: '/api/portfolios/{id}',
+          auth: 'session',
+          description:
+            '204; the portfolio goes with its transactions, holdings, cash and changes, at once for every reader; saved column mappings (of the account) stay; 404 if not yours',
+        },
+        {
           method: 'POST',
           path: '/api/portfolios/{id}/transactions',
           auth: 'session',
