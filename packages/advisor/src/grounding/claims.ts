@@ -10,6 +10,7 @@ import {
   isTotal,
   namesMedian,
   namesThreshold,
+  quoteAt,
   SEPARATOR,
   YEAR,
 } from './text.js';
@@ -31,6 +32,8 @@ export interface Claim {
   readonly comparison?: '>' | '<';
   /** Its clause names a rule ("trigger", "threshold", "requires"): it may state a rule's threshold. */
   readonly reference?: boolean;
+  /** The words leading to it and itself ({@link quoteAt}), for a comparison: a rule repeated word for word. */
+  readonly quote?: string;
   /** `median`: said to be a multi-year aggregate ("median", "average"), never a single year. */
   readonly aggregate?: 'median';
   /** The size of a change in this direction ("grew 12%", "declined 9.5% a year"). */
@@ -89,6 +92,27 @@ interface Subjects {
   readonly nameScan: RegexScan | null;
 }
 
+/** Compiled subject regexes by {@link subjectsKey} (a few recent sets: one per turn's facts). */
+const COMPILED = new Map<string, { symbols: RegExp | null; names: RegExp | null }>();
+
+function compiled(
+  map: ReadonlyMap<string, string[]>,
+  bySymbol: Map<string, string>,
+  byName: Map<string, string>,
+) {
+  const key = subjectsKey(map);
+  let found = COMPILED.get(key);
+  if (!found) {
+    found = {
+      symbols: namesRegex([...bySymbol.keys()], 'gu'),
+      names: namesRegex([...byName.keys()], 'giu'),
+    };
+    if (COMPILED.size >= 16) COMPILED.delete(COMPILED.keys().next().value as string);
+    COMPILED.set(key, found);
+  }
+  return found;
+}
+
 function subjectsOf(map: ReadonlyMap<string, string[]>): Subjects {
   const bySymbol = new Map<string, string>();
   const byName = new Map<string, string>();
@@ -98,8 +122,7 @@ function subjectsOf(map: ReadonlyMap<string, string[]>): Subjects {
       else byName.set(name.toLowerCase(), subject);
     }
   }
-  const symbols = namesRegex([...bySymbol.keys()], 'gu');
-  const names = namesRegex([...byName.keys()], 'giu');
+  const { symbols, names } = compiled(map, bySymbol, byName);
   return {
     known: new Set(map.keys()),
     names: new Set(byName.keys()),
@@ -263,7 +286,11 @@ export class ClaimReader {
     const near = text.slice(Math.max(clause.start, figure.index - 64), figure.index) + after;
     const column = this.#tableMetric(figure.index);
     // "over 10 years": a span of time, neither a comparison nor a figure of a metric.
-    const span = figure.unit === 'plain' && isDuration(after);
+    const span =
+      figure.unit === 'plain' &&
+      figure.halfUnit === 0.5 &&
+      isDuration(after) &&
+      SPAN_BEFORE.test(before);
     let metrics = column ? [column.metric] : span ? [] : this.#metricsNear(figure, clause);
     const comparison = span
       ? undefined
@@ -289,6 +316,7 @@ export class ClaimReader {
       ...(comparison && namesThreshold(text.slice(Math.max(0, figure.index - 48), figure.index))
         ? { reference: true }
         : {}),
+      ...(comparison ? { quote: quoteAt(text, figure.index, figure.end) } : {}),
       ...(namesMedian(near) ? { aggregate: 'median' as const } : {}),
       ...(direction ? { direction } : {}),
       ...(counted ? { counted } : {}),
@@ -437,6 +465,8 @@ export class ClaimReader {
 }
 
 const DIGIT = /\d/g;
+const SPAN_BEFORE =
+  /\b(?:over|for|across|during|within|in|past|last|next|the|über|seit|in den|letzten|vergangenen)\s*$/iu;
 
 const MENTION_ONCE = new RegExp(MENTION.source, 'iu');
 

@@ -114,6 +114,7 @@ export class FactIndex {
       fact.role,
       fact.aggregate,
       fact.noun,
+      fact.quote,
     ].join('|');
     if (this.#seen.has(key)) return;
     this.#seen.add(key);

@@ -45,6 +45,11 @@ export interface Fact {
   readonly aggregate?: 'median' | 'change';
   /** What a count of a trusted text counts ("3 **brands**"), lower case. */
   readonly noun?: string;
+  /**
+   * A threshold of a trusted text (after "≥", "under"…): the words leading to it and itself
+   * (`quoteAt`). A comparison repeating them word for word states the rule, not a value.
+   */
+  readonly quote?: string;
   /** Half a unit of its own last digit (0 for an unrounded value). */
   readonly halfUnit: number;
   /** `total`: a maximum or denominator ("64.8 of **87.5**", "4 of **7** criteria"). */
@@ -145,6 +150,7 @@ export function textFacts(text: string, options: TextFactOptions): Fact[] {
           ? { aggregate: claim.aggregate }
           : {}),
       ...(claim.counted ? { noun: claim.counted } : {}),
+      ...(claim.quote ? { quote: claim.quote } : {}),
       label: `${options.subject ? `${options.subject} ` : ''}"${figure.text}" in "${clause.slice(0, 80)}"`,
     };
   });

@@ -17,9 +17,9 @@ export const YEAR =
 export const CLAUSE_WINDOW = 160;
 
 const MORE_BEFORE =
-  /(?:≥|>=|>|at least|above|over|more than|greater than|exceeds?|exceeding|beyond|mindestens|über|mehr als)\s*[$€£]?\s*$/iu;
+  /(?:≥|>=|>|at least|above|over|more than|greater than|higher than|exceeds?|exceeding|beyond|mindestens|über|mehr als)\s*[$€£]?\s*$/iu;
 const LESS_BEFORE =
-  /(?:≤|<=|<|at most|below|under|less than|lower than|höchstens|unter|weniger als)\s*[$€£]?\s*$/iu;
+  /(?:≤|<=|<|at most|below|under|less than|fewer than|lower than|höchstens|unter|weniger als)\s*[$€£]?\s*$/iu;
 const MORE_AFTER = /^\s*(?:or more|or above|or higher|oder mehr|oder darüber|oder höher)/iu;
 const LESS_AFTER = /^\s*(?:or less|or below|or lower|oder weniger|oder darunter)/iu;
 
@@ -111,4 +111,20 @@ export function countedNoun(after: string): string | undefined {
   const lower = word.toLowerCase().replace(/['’]s$/, '');
   if (NOT_NOUNS.has(lower) || DURATIONS.test(lower)) return undefined;
   return lower;
+}
+
+/** Characters before a figure that {@link quoteAt} keeps. */
+const QUOTE_CHARS = 32;
+
+/**
+ * The words leading to a figure and the figure itself (up to 32 characters before it), lower
+ * case, spaces collapsed: a claim whose quote ends with a trusted text's quote repeats that text
+ * word for word ("EPS growth -5.73%/yr ≤ 0").
+ */
+export function quoteAt(text: string, start: number, end: number): string {
+  return text
+    .slice(Math.max(0, start - QUOTE_CHARS), end)
+    .toLowerCase()
+    .replace(/\s+/g, ' ')
+    .trim();
 }

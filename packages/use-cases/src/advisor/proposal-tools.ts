@@ -8,6 +8,7 @@ import type { EvaluationService } from '../evaluation-service.js';
 import type { PortfolioService } from '../portfolio/portfolio-service.js';
 import { CreatePortfolioInput } from '../portfolio/schemas.js';
 import type { ToolScope } from './advisor-tools.js';
+import { quoted, saveReportSummary, transactionSummary } from './proposal-summaries.js';
 import { type ProposalDraft, storeProposal } from './proposals.js';
 
 /** What the proposal tools need. */
@@ -131,10 +132,9 @@ export function buildProposalTools(deps: ProposalToolDeps, scope: ProposalScope)
       z.strictObject({ portfolioId: PortfolioIdArg.optional(), transaction: NewTransaction }),
       async ({ portfolioId, transaction }) => {
         const portfolio = await ownedPortfolio(portfolioId);
-        const what = 'symbol' in transaction && transaction.symbol ? ` ${transaction.symbol}` : '';
         return propose({
           kind: 'record_transaction',
-          summary: `Record a ${transaction.type}${what} in “${portfolio.name}”`,
+          summary: transactionSummary(transaction, portfolio.name),
           payload: { portfolioId: portfolio.id, transaction },
         });
       },
@@ -146,7 +146,7 @@ export function buildProposalTools(deps: ProposalToolDeps, scope: ProposalScope)
       async (input) =>
         propose({
           kind: 'create_portfolio',
-          summary: `Create the portfolio “${input.name}” (${input.baseCurrency})`,
+          summary: `Create the portfolio ${quoted(input.name)} (${input.baseCurrency})`,
           payload: input,
         }),
     ),
@@ -162,7 +162,12 @@ export function buildProposalTools(deps: ProposalToolDeps, scope: ProposalScope)
         if (!evaluation) throw new UseCaseError('not_found', `no cached evaluation of ${symbol}`);
         return propose({
           kind: 'save_moat_report',
-          summary: `Save the moat report of ${evaluation.symbol} (${evaluation.totalScore}/${evaluation.maxScore})`,
+          summary: saveReportSummary(
+            evaluation.symbol,
+            evaluation.totalScore,
+            evaluation.maxScore,
+            tags ?? [],
+          ),
           payload: { symbol: evaluation.symbol, tags: tags ?? [] },
         });
       },
