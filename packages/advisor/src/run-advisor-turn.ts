@@ -233,11 +233,18 @@ async function* modelTurn(
  * arguments = `{}`, reasoning — `reasoning_content`, `reasoning`, `<think>` — never shown) and
  * the tool loop: at most {@link MAX_TOOL_ROUNDS} rounds with tools and {@link MAX_TOOL_CALLS}
  * calls (then one last round with `tool_choice: "none"`; a model still calling tools ends with
- * `finishReason: "tool_limit"`, saying {@link TOOL_LIMIT_TEXT} when it wrote nothing), identical calls run once, arguments validated with each tool's
- * zod schema, errors sent back to the model. Tool results (bounded to 16,000 characters with
- * `truncated` meta) and attachments reach the model as untrusted data inside a random boundary,
- * invisible characters stripped. The `done` frame carries `_grounding`: the answer's figures
- * checked against the turn's tool results, the user's messages and the attachments' text.
+ * `finishReason: "tool_limit"`, saying {@link TOOL_LIMIT_TEXT} when it wrote nothing), at most
+ * `MAX_TOOL_CALLS_PER_ROUND` (10) calls run per round (the model is told how many more were not
+ * run, `done.notes` says so), arguments kept up to `MAX_TOOL_ARGUMENT_CHARS` (an oversized call
+ * is answered as an error and repeated as `{}`), identical calls run once, arguments validated
+ * with each tool's zod schema, errors sent back to the model. Tool results (bounded to 16,000
+ * characters with `truncated` meta), attachments and the turn's context (the active portfolio's
+ * name: never in the system message) reach the model as untrusted data inside a random
+ * boundary, invisible characters stripped. Text is sent as it arrives; its figures are checked
+ * once each as it streams (`GROUND_STEP` characters at a time, the event loop running between
+ * steps), `delta.ungrounded` marking those no fact grounds. The `done` frame carries
+ * `_grounding`: the answer's figures checked against the turn's tool results, the user's
+ * messages and the attachments' text.
  *
  * Offline path (`endpoint` null): rules over the same tools (see {@link runOfflineTurn}).
  *
