@@ -10,42 +10,13 @@ export function quoted(text: string): string {
   return `“${cut}”`;
 }
 
-function note(transaction: NewTransaction): string {
-  return transaction.note ? ` with the note ${quoted(transaction.note)}` : '';
-}
-
 /**
- * The summary of a proposal to record a transaction: everything it would write — the type, the
- * instrument, every amount with its currency (quantity and price, fee, amount, split ratio), the
- * date and the note — so that the user accepts what is written, not a description of it.
- *
- * @example
- * transactionSummary({ type: 'withdrawal', amount: '500', currency: 'EUR', executedAt: '2024-03-01T10:00:00Z' }, 'Main');
- * // 'Record a withdrawal of 500 EUR on 2024-03-01T10:00:00Z from “Main”'
+ * The note a transaction would be written with, as a summary ends: ` with the note “…”` (quoted,
+ * bounded), or nothing. A proposal's summary names everything it would write; the amounts come
+ * from `describeTransaction`.
  */
-export function transactionSummary(transaction: NewTransaction, portfolioName: string): string {
-  const t = transaction;
-  const where = quoted(portfolioName);
-  const when = `on ${t.executedAt}`;
-  switch (t.type) {
-    case 'buy':
-    case 'sell': {
-      const fee = t.fee ? ` plus a fee of ${t.fee} ${t.currency}` : '';
-      return `Record a ${t.type} of ${t.quantity} ${t.symbol} at ${t.price} ${t.currency} each${fee} ${when} in ${where}${note(t)}`;
-    }
-    case 'dividend':
-      return `Record a dividend of ${t.amount} ${t.currency} from ${t.symbol} ${when} in ${where}${note(t)}`;
-    case 'deposit':
-      return `Record a deposit of ${t.amount} ${t.currency} ${when} into ${where}${note(t)}`;
-    case 'withdrawal':
-      return `Record a withdrawal of ${t.amount} ${t.currency} ${when} from ${where}${note(t)}`;
-    case 'fee': {
-      const about = t.symbol ? ` for ${t.symbol}` : '';
-      return `Record a fee of ${t.amount} ${t.currency}${about} ${when} in ${where}${note(t)}`;
-    }
-    case 'split':
-      return `Record a split of ${t.symbol} at ${t.ratio} new units per old unit ${when} in ${where}${note(t)}`;
-  }
+export function noteOf(transaction: NewTransaction): string {
+  return transaction.note ? ` with the note ${quoted(transaction.note)}` : '';
 }
 
 /**
