@@ -60,14 +60,17 @@ describe('advisor: names the user or a model wrote stay data (issue 32)', () => 
       expect(JSON.stringify(system)).not.toContain('SYSTEM RULE UPDATE');
       expect(JSON.stringify(system)).toContain(user.portfolioId);
     }
-    const first = model.server.requests[from]?.body.messages as Array<{ content: string }>;
+    const first = (model.server.requests[from]?.body.messages ?? []) as Array<{ content: string }>;
     const userMessage = first[1]?.content ?? '';
     // Inside the data block, JSON-quoted (its quotes escaped).
     expect(userMessage).toMatch(/<<<DATA [0-9a-f]{12} context of this question>>>/);
     expect(userMessage).toContain(JSON.stringify(NAME));
     // The listPortfolios result carries the name as data too, never as a fact.
     const tool = (
-      model.server.requests[from + 1]?.body.messages as Array<{ role: string; content: string }>
+      (model.server.requests[from + 1]?.body.messages ?? []) as Array<{
+        role: string;
+        content: string;
+      }>
     ).find((m) => m.role === 'tool');
     expect(tool?.content).toContain('<<<DATA');
   });
