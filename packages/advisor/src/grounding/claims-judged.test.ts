@@ -116,3 +116,23 @@ describe('figures judged by the claim, not the number (issue 32)', () => {
     expect(flagged('MCD scores 64.8 (max 87.5 points).')).toEqual([]);
   });
 });
+
+describe('words that are not companies or claims (issue 32)', () => {
+  it('an author’s possessive is no company; "over 10 years" is a span', () => {
+    expect(flagged('Buffett’s rule asks for a median ROIC of 26.5% for MCD.')).toEqual([]);
+    expect(flagged('MCD was profitable over 10 years.')).toEqual([]);
+  });
+
+  it('holdings counted as companies are the holdings count', () => {
+    const holdings = dataFacts(
+      [
+        { symbol: 'AAPL', quantity: '1' },
+        { symbol: 'KO', quantity: '2' },
+        { symbol: 'SAP', quantity: '3' },
+      ],
+      'listHoldings',
+    );
+    expect(flagged('You hold 3 companies.', holdings)).toEqual([]);
+    expect(flagged('You hold 4 companies.', holdings)).toEqual([['4', 'mismatch']]);
+  });
+});

@@ -60,7 +60,7 @@ const NOT_TICKERS = new Set(
 );
 /** Capitalised possessives that are not companies ("The company's", "Today's"). */
 const NOT_NAMES = new Set(
-  'the this that its it today company company’s year portfolio moat market firm business group stock share fund index world nation country management investor investors user your my our their his her'.split(
+  'the this that its it today company company’s year portfolio moat market firm business group stock share fund index world nation country management investor investors user your my our their his her buffett munger graham dorsey greenwald morningstar clark town lynch fisher mckinsey sec'.split(
     ' ',
   ),
 );
