@@ -87,6 +87,8 @@ interface RoundContext {
   readonly signal: AbortSignal;
   readonly limits: CallLimits;
   readonly live: LiveGrounding;
+  /** Characters of answer handled since the event loop last ran (see {@link GROUND_STEP}). */
+  sinceTurn: number;
 }
 
 /**
@@ -133,6 +135,13 @@ async function* modelRound(
         else if (!before.endsWith('\n')) piece = `\n\n${piece}`;
       }
       yield* deltas(piece, live);
+      // Many small chunks that arrived together are handled without returning to the event
+      // loop (the stream reads them from a buffer): let it run every GROUND_STEP characters.
+      round.sinceTurn += piece.length;
+      if (round.sinceTurn >= GROUND_STEP) {
+        round.sinceTurn = 0;
+        await nextTurn();
+      }
     }
   } finally {
     await call.return(undefined as never);
@@ -167,6 +176,7 @@ async function* modelTurn(
     signal: input.signal,
     limits: { deadline: Date.now() + totalTimeoutMs, charsLeft: maxOutputChars },
     live: new LiveGrounding(state.facts),
+    sinceTurn: 0,
   };
   const definitions = input.tools.map(toolDefinition);
   let usage: Usage | undefined;

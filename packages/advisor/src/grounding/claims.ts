@@ -12,6 +12,7 @@ import {
   namesThreshold,
   quoteAt,
   SEPARATOR,
+  wordBefore,
   YEAR,
 } from './text.js';
 
@@ -290,7 +291,7 @@ export class ClaimReader {
       figure.unit === 'plain' &&
       figure.halfUnit === 0.5 &&
       isDuration(after) &&
-      SPAN_BEFORE.test(before);
+      SPAN_BEFORE.test(wordBefore(before));
     let metrics = column ? [column.metric] : span ? [] : this.#metricsNear(figure, clause);
     const comparison = span
       ? undefined

@@ -28,9 +28,22 @@ const LESS_AFTER = /^\s*(?:or less|or below|or lower|oder weniger|oder darunter)
  * before "or more"; `<` after "below", "at most", "≤", "unter", or before "or less".
  */
 export function comparisonOf(before: string, after: string): '>' | '<' | undefined {
-  if (MORE_BEFORE.test(before) || MORE_AFTER.test(after)) return '>';
-  if (LESS_BEFORE.test(before) || LESS_AFTER.test(after)) return '<';
+  const tail = wordBefore(before);
+  if ((tail !== '' && MORE_BEFORE.test(tail)) || MORE_AFTER.test(after)) return '>';
+  if ((tail !== '' && LESS_BEFORE.test(tail)) || LESS_AFTER.test(after)) return '<';
   return undefined;
+}
+
+/**
+ * The last 24 characters before a figure when they can end with a word or sign that qualifies
+ * it (a letter, `≥ > ≤ < = / .`, a currency sign), else '': the patterns anchored at the end of
+ * the text before a figure are tried only there, so a text of bare figures (" 42% 42%…") costs
+ * one look per figure.
+ */
+export function wordBefore(before: string): string {
+  const tail = before.slice(-24);
+  const last = tail.trimEnd().at(-1) ?? '';
+  return /[\p{L}≥>≤<=/.$€£]/u.test(last) ? tail : '';
 }
 
 const REFERENCE =
@@ -63,7 +76,8 @@ const LEVEL_BEFORE = /\b(?:to|from|at|auf|von|bei)\s*[$€£]?\s*$/iu;
  * ("declined 9.5% a year", "down 3%"); none for a level ("rose to 25%") or no change word.
  */
 export function directionOf(before: string, after: string): 'up' | 'down' | undefined {
-  if (LEVEL_BEFORE.test(before)) return undefined;
+  const tail = wordBefore(before);
+  if (tail !== '' && LEVEL_BEFORE.test(tail)) return undefined;
   const last = (regex: RegExp) => {
     let at = -1;
     for (const m of before.matchAll(regex)) at = m.index ?? at;
@@ -82,7 +96,8 @@ const TOTAL_BEFORE =
 
 /** Whether a figure is a denominator or a maximum ("4 of **7**", "max **87.5** points"). */
 export function isTotal(before: string): boolean {
-  return TOTAL_BEFORE.test(before);
+  const tail = wordBefore(before);
+  return tail !== '' && TOTAL_BEFORE.test(tail);
 }
 
 /** Words after a count that are not the thing counted. */
