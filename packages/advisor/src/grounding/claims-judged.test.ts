@@ -136,3 +136,17 @@ describe('words that are not companies or claims (issue 32)', () => {
     expect(flagged('You hold 4 companies.', holdings)).toEqual([['4', 'mismatch']]);
   });
 });
+
+describe('counts of the things a tool listed (issue 32)', () => {
+  it('"2 portfolios" is the length of the portfolio list; "2 brands" is not', () => {
+    const portfolios = dataFacts([{ id: 'a' }, { id: 'b' }], 'listPortfolios');
+    expect(flagged('You have 2 portfolios.', portfolios)).toEqual([]);
+    expect(flagged('You have 1 portfolio.', portfolios)).toEqual([['1', 'unsupported']]);
+    expect(flagged('You have 2 brands.', portfolios)).toEqual([['2', 'unsupported']]);
+    const reports = dataFacts(
+      { reports: [{ id: 'r' }, { id: 'q' }, { id: 's' }] },
+      'listMoatReports',
+    );
+    expect(flagged('You have 3 saved reports.', reports)).toEqual([]);
+  });
+});

@@ -149,7 +149,7 @@ export function textFacts(text: string, options: TextFactOptions): Fact[] {
         : claim.aggregate
           ? { aggregate: claim.aggregate }
           : {}),
-      ...(claim.counted ? { noun: claim.counted } : {}),
+      ...(claim.counted ? { noun: claim.counted.split(' ')[0] } : {}),
       ...(claim.quote ? { quote: claim.quote } : {}),
       label: `${options.subject ? `${options.subject} ` : ''}"${figure.text}" in "${clause.slice(0, 80)}"`,
     };

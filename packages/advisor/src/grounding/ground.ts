@@ -2,6 +2,7 @@ import type { GroundingReport, UngroundedFigure } from '../frames.js';
 import { type Claim, ClaimReader } from './claims.js';
 import { FactIndex } from './fact-index.js';
 import type { Fact, FactSet } from './facts.js';
+import { countsNoun } from './text.js';
 
 /** Most ungrounded figures listed in a report (the rest are counted in `omitted`). */
 export const MAX_REPORTED_FIGURES = 20;
@@ -84,8 +85,8 @@ function kindFits(claim: Claim, fact: Fact): boolean {
       !claim.metrics.includes('eps_growth');
     if (level && fact.unit === 'percent') return false;
   }
-  if (claim.counted !== undefined && claim.metrics.length === 0 && fact.noun !== claim.counted) {
-    return false;
+  if (claim.counted !== undefined && claim.metrics.length === 0) {
+    if (fact.noun === undefined || !countsNoun(claim.counted, fact.noun)) return false;
   }
   return true;
 }

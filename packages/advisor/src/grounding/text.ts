@@ -117,15 +117,27 @@ export function isDuration(after: string): boolean {
 }
 
 /**
- * What a bare whole number counts when a noun follows it ("10 **brands**", "2 **CEOs**"), lower
- * case; none for a duration ("10 years"), a unit or a function word ("40 is", "12.5 points").
+ * What a bare whole number counts when nouns follow it ("10 **brands**", "2 **saved reports**"):
+ * up to three words, lower case; none for a duration ("10 years"), a unit or a function word
+ * ("40 is", "12.5 points").
  */
 export function countedNoun(after: string): string | undefined {
   const word = NOUN_AFTER.exec(after)?.[1];
   if (!word) return undefined;
   const lower = word.toLowerCase().replace(/['’]s$/, '');
   if (NOT_NOUNS.has(lower) || DURATIONS.test(lower)) return undefined;
-  return lower;
+  const more = after
+    .slice((NOUN_AFTER.exec(after)?.[0] ?? '').length)
+    .match(/^(?:\s+\p{L}[\p{L}'’-]{1,30}){0,2}/u)?.[0]
+    .toLowerCase()
+    .trim();
+  return more ? `${lower} ${more}` : lower;
+}
+
+/** Whether a count of `counted` ({@link countedNoun}) counts the `noun` of a fact (plural or not). */
+export function countsNoun(counted: string, noun: string): boolean {
+  const stem = (w: string) => w.replace(/(?:ies|es|s)$/, '');
+  return counted.split(' ').some((w) => stem(w) === stem(noun));
 }
 
 /** Characters before a figure that {@link quoteAt} keeps. */
