@@ -150,3 +150,11 @@ describe('counts of the things a tool listed (issue 32)', () => {
     expect(flagged('You have 3 saved reports.', reports)).toEqual([]);
   });
 });
+
+describe('a trend is not a level (issue 32)', () => {
+  it('MCD’s EPS growth of 9.5 % a year is not an EPS of 9.5 %', () => {
+    expect(flagged('MCD’s EPS is 9.5 %.')).toEqual([['9.5 %', 'mismatch']]);
+    expect(flagged('MCD’s EPS rose 9.5 % a year.')).toEqual([]);
+    expect(flagged('MCD’s EPS +9.5%/yr.')).toEqual([]);
+  });
+});

@@ -7,6 +7,7 @@ import {
   countedNoun,
   directionOf,
   isDuration,
+  isRate,
   isTotal,
   namesMedian,
   namesThreshold,
@@ -39,6 +40,8 @@ export interface Claim {
   readonly aggregate?: 'median';
   /** The size of a change in this direction ("grew 12%", "declined 9.5% a year"). */
   readonly direction?: 'up' | 'down';
+  /** A percentage per year ("9.5%/yr", "a year"): a growth rate, not a level. */
+  readonly rate?: true;
   /**
    * What a bare whole number counts ("10 **brands**"); with no metric named, only a count of that
    * thing grounds it.
@@ -298,7 +301,10 @@ export class ClaimReader {
       : comparisonOf(before, text.slice(figure.end, figure.end + 20));
     const direction =
       figure.percent || figure.unit === 'currency' ? directionOf(before, after) : undefined;
-    if (direction && figure.percent && (metrics[0] === 'eps' || metrics[0] === 'net_income')) {
+    // "EPS declined 9.5 %", "EPS +9.5%/yr": the growth of EPS, a trend, not its level.
+    const rate = figure.percent && isRate(after);
+    const change = direction !== undefined || rate;
+    if (change && figure.percent && (metrics[0] === 'eps' || metrics[0] === 'net_income')) {
       metrics = ['eps_growth', ...metrics.filter((m) => m !== 'eps_growth')];
     }
     const period = this.#period(clause);
@@ -320,6 +326,7 @@ export class ClaimReader {
       ...(comparison ? { quote: quoteAt(text, figure.index, figure.end) } : {}),
       ...(namesMedian(near) ? { aggregate: 'median' as const } : {}),
       ...(direction ? { direction } : {}),
+      ...(rate ? { rate: true as const } : {}),
       ...(counted ? { counted } : {}),
     };
   }

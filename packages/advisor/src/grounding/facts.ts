@@ -143,8 +143,8 @@ export function textFacts(text: string, options: TextFactOptions): Fact[] {
       value: Math.abs(figure.values[0] ?? 0),
       ...signOf(figure.values[0]),
       halfUnit: figure.halfUnit,
-      // A shift in percentage points is a change, never a level.
-      ...(figure.unit === 'pp'
+      // A shift in percentage points, or a rate per year, is a change, never a level.
+      ...(figure.unit === 'pp' || claim.rate
         ? { aggregate: 'change' as const }
         : claim.aggregate
           ? { aggregate: claim.aggregate }

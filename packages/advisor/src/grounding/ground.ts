@@ -82,6 +82,7 @@ function kindFits(claim: Claim, fact: Fact): boolean {
     const level =
       claim.figure.unit === 'percent' &&
       claim.metrics.length > 0 &&
+      claim.rate !== true &&
       !claim.metrics.includes('eps_growth');
     if (level && fact.unit === 'percent') return false;
   }

@@ -155,3 +155,11 @@ export function quoteAt(text: string, start: number, end: number): string {
     .replace(/\s+/g, ' ')
     .trim();
 }
+
+const RATE_AFTER =
+  /^\s*(?:\/\s*(?:yr|year|a|jahr)\b|a year|per year|each year|every year|per annum|p\.\s?a\.|annually|yearly|pro jahr|im jahr|jährlich)/iu;
+
+/** Whether a percentage is a rate per year ("9.5%/yr", "9.5 % a year"): a growth, not a level. */
+export function isRate(after: string): boolean {
+  return RATE_AFTER.test(after);
+}
