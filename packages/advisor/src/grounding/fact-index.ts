@@ -7,7 +7,7 @@ export const MAX_INDEXED_FACTS = 50_000;
  * Most facts of one metric (and subject) a figure is held against when no fact states its value
  * (to say why, or to check a comparison): a bound on the work per figure.
  */
-export const MAX_CANDIDATES = 256;
+export const MAX_CANDIDATES = 64;
 /** Most facts near a figure's value looked at. */
 const MAX_NEAR = 256;
 
