@@ -158,3 +158,13 @@ describe('a trend is not a level (issue 32)', () => {
     expect(flagged('MCD’s EPS +9.5%/yr.')).toEqual([]);
   });
 });
+
+describe('company suffixes are not companies (issue 32)', () => {
+  it('“Apple Inc.’s” is Apple', () => {
+    const apple = dataFacts(
+      [{ symbol: 'AAPL', name: 'Apple Inc.', quantity: '3', currency: 'USD' }],
+      'listHoldings',
+    );
+    expect(flagged('You hold Apple Inc.’s 3 shares.', apple)).toEqual([]);
+  });
+});

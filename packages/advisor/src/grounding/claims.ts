@@ -58,13 +58,13 @@ const CLAIM_WORK = 256;
 
 /** Upper-case words that look like tickers but are not. */
 const NOT_TICKERS = new Set(
-  'USD EUR GBP CHF JPY FY EBIT EBITDA SEC CEO CFO ETF NAIC PDF CSV AI OK NOPAT SGA DCA US EU'.split(
+  'USD EUR GBP CHF JPY FY EBIT EBITDA SEC CEO CFO ETF NAIC PDF CSV AI OK NOPAT SGA DCA US EU NYSE NASDAQ XETRA LSE TTM YTD'.split(
     ' ',
   ),
 );
 /** Capitalised possessives that are not companies ("The company's", "Today's"). */
 const NOT_NAMES = new Set(
-  'the this that its it today company company’s year portfolio moat market firm business group stock share fund index world nation country management investor investors user your my our their his her buffett munger graham dorsey greenwald morningstar clark town lynch fisher mckinsey sec'.split(
+  'the this that its it today company company’s year portfolio moat market firm business group stock share fund index world nation country management investor investors user your my our their his her buffett munger graham dorsey greenwald morningstar clark town lynch fisher mckinsey sec inc inc. corp corp. corporation co co. ltd ltd. plc ag se sa nv'.split(
     ' ',
   ),
 );
