@@ -172,7 +172,7 @@ function repeatsRule(claim: Claim, index: FactIndex): boolean {
   const quote = claim.quote;
   if (quote === undefined) return false;
   return index
-    .untyped(claim.subject)
+    .quoted(claim.subject)
     .some(
       (f) =>
         f.quote !== undefined &&
