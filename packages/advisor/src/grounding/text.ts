@@ -4,8 +4,10 @@
  * constant work.
  */
 
-// A clause ends at ; : ! ? newline | ( ) [ ] =, at a comma or full stop followed by a space (not
-// a decimal separator), at a dash between spaces, and at "and"/"und"/"while"/"but"/"aber".
+/**
+ * Where a clause ends: at ; : ! ? newline | ( ) [ ] =, at a comma or full stop followed by a space
+ * (not a decimal separator), at a dash between spaces, and at "and"/"und"/"while"/"but"/"aber".
+ */
 export const SEPARATOR =
   /[;:!?\n|()[\]=]|[.,](?=\s|$)|\s[-–—]\s|\s(?:and|und|while|whereas|but|aber|sowie|während)\s/giu;
 
