@@ -1,10 +1,10 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { createServer as createHttpServer, type Server } from 'node:http';
-import { createServer } from 'node:net';
 import { resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { freePort } from '@svc/service/testing';
 import { build } from 'esbuild';
 import { type Browser, chromium, type Frame, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -29,14 +29,6 @@ const WIDTHS = [375, 1200] as const;
 /** Each test opens Chromium four times or more: generous on a busy two-core machine. */
 const BROWSER_TEST_MS = 180_000;
 const THEMES = ['light', 'dark'] as const;
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const { port } = server.address() as { port: number };
-  await new Promise((done) => server.close(done));
-  return port;
-}
 
 /**
  * The minimal host, run in the browser: ext-apps' own `AppBridge` over a `PostMessageTransport`
