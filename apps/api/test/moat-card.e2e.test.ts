@@ -32,12 +32,18 @@ const THEMES = ['light', 'dark'] as const;
 
 /**
  * The minimal host, run in the browser: ext-apps' own `AppBridge` over a `PostMessageTransport`
- * to the app's iframe, as a web host does. It follows the app's size notifications, and
- * `window.showResult(input, result)` hands the app a tool call's arguments and result.
+ * to the app's iframe, as a web host does (listening before the frame loads the app). It follows
+ * the app's size notifications, and `window.showResult(input, result)` hands the app a tool
+ * call's arguments and result.
  */
 const HOST_SCRIPT = `
 import { AppBridge, PostMessageTransport } from '@modelcontextprotocol/ext-apps/app-bridge';
-const iframe = document.getElementById('app');
+// The bridge listens before the app loads, or the app's ui/initialize could come first and be lost.
+const iframe = document.createElement('iframe');
+iframe.id = 'app';
+iframe.setAttribute('sandbox', 'allow-scripts');
+iframe.style.cssText = 'width:100%;height:200px;border:0;display:block';
+document.body.append(iframe);
 const theme = new URLSearchParams(location.search).get('theme') ?? 'light';
 const bridge = new AppBridge(null, { name: 'e2e-host', version: '1.0.0' }, {}, {
   hostContext: { theme, displayMode: 'inline', platform: 'web' },
@@ -50,6 +56,7 @@ window.showResult = async (input, result) => {
   await bridge.sendToolResult(result);
 };
 await bridge.connect(new PostMessageTransport(iframe.contentWindow, iframe.contentWindow));
+iframe.src = '/app.html';
 `;
 
 /** What the browser sees of the drawn card, in the page or in the app's frame. */
@@ -229,9 +236,7 @@ describe.skipIf(!available && !isCI)('moat card in headless Chromium (page and M
           type: 'text/html',
           body:
             '<!doctype html><html><head><meta charset="utf-8"><title>host</title></head>' +
-            '<body style="margin:0"><iframe id="app" src="/app.html" sandbox="allow-scripts" ' +
-            'style="width:100%;height:200px;border:0;display:block"></iframe>' +
-            '<script type="module" src="/host.js"></script></body></html>',
+            '<body style="margin:0"><script type="module" src="/host.js"></script></body></html>',
         },
         '/host.js': { type: 'text/javascript', body: hostJs.outputFiles[0]?.text ?? '' },
         '/app.html': { type: 'text/html', body: appHtml, csp: DEFAULT_APP_CSP },
