@@ -178,8 +178,14 @@ describe.skipIf(!available && !isCI)('moat card in headless Chromium (page and M
         for (const theme of THEMES) {
           const { context, page, problems } = await open(width, theme);
           await context.addCookies([{ name, value, url: base }]);
-          const res = await page.goto(`${base}/evaluation/AAPL`);
-          expect(res?.status()).toBe(200);
+          // As a person meets it: the developer page links the card.
+          await page.goto(`${base}/account/developer`);
+          const [res] = await Promise.all([
+            page.waitForResponse(`${base}/evaluation/AAPL`),
+            page.click('#card-link'),
+          ]);
+          await page.waitForURL(`${base}/evaluation/AAPL`);
+          expect(res.status()).toBe(200);
           expectDrawn(await drawnCard(page), evaluation, width, theme);
           await page.screenshot({
             path: resolve(ARTIFACTS, `page-${width}-${theme}.png`),
