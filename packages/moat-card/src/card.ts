@@ -66,9 +66,13 @@ function criterionItem(c: Criterion, currency: string | undefined): string {
   const score = applies
     ? `${c.score.toFixed(1)} / ${c.maxScore.toFixed(1)}`
     : 'does not apply (0 / 0)';
+  const rule = scale.threshold
+    ? ` · line: ${esc(formatThreshold(scale.threshold, scale.unit))}`
+    : '';
+  const label = scale.unit === 'money' && currency ? `${scale.label} (${currency})` : scale.label;
   const chart =
     values.length > 0
-      ? trendChartSvg({
+      ? `<figure>${trendChartSvg({
           id: `trend-${c.key}`,
           title: `${c.name}: ${scale.label}`,
           values,
@@ -76,12 +80,8 @@ function criterionItem(c: Criterion, currency: string | undefined): string {
           unit: scale.unit,
           currency,
           threshold: scale.threshold,
-        })
+        })}<figcaption>${esc(label)}${rule}</figcaption></figure>`
       : '<p class="no-trend">No yearly series.</p>';
-  const rule = scale.threshold
-    ? ` · line: ${esc(formatThreshold(scale.threshold, scale.unit))}`
-    : '';
-  const label = scale.unit === 'money' && currency ? `${scale.label} (${currency})` : scale.label;
   const benchmark = c.benchmark
     ? `<details><summary>Benchmark</summary><p>${esc(c.benchmark)}</p></details>`
     : '';
@@ -89,7 +89,7 @@ function criterionItem(c: Criterion, currency: string | undefined): string {
 <div class="criterion-head"><h2>${esc(c.name)}</h2><span class="status">${STATUS_TEXT[c.status]}</span></div>
 <p class="score">${esc(score)}</p>
 <p class="value">${esc(c.value)}</p>
-<figure>${chart}<figcaption>${esc(label)}${rule}</figcaption></figure>
+${chart}
 ${benchmark}
 </li>`;
 }

@@ -54,7 +54,8 @@ function pointLabel(years: readonly number[] | undefined, i: number): string {
  * A small line chart of a yearly series as a self-contained SVG string (no script, no external
  * style: colours come from `currentColor` and the CSS classes `line`, `point`, `threshold`,
  * `zero`, `axis`, which the card's style sets for light and dark). Points are evenly spaced by
- * fiscal year (a missing year leaves a gap of its width), each a `<circle class="point">` with
+ * fiscal year (a missing year leaves a gap of its width), the series' highest and lowest values
+ * labelled at their height, each point a `<circle class="point">` with
  * `data-year`, `data-value` and a `<title>`; the threshold, when given, is a dashed line with its
  * rule as a label, and each point says on which side of it it lies (`data-side="pass" | "fail"`).
  * The text alternative: `role="img"`, a `<title>` (the name) and a `<desc>` listing every point
@@ -92,10 +93,19 @@ export function trendChartSvg(input: TrendChartInput): string {
     `<svg class="trend-chart" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-labelledby="${titleId} ${descId}" xmlns="http://www.w3.org/2000/svg">`,
     `<title id="${titleId}">${escapeMarkup(input.title)}</title>`,
     `<desc id="${descId}">${escapeMarkup(desc)}</desc>`,
-    `<text class="axis" x="${PAD.left - 4}" y="${PAD.top + 4}" text-anchor="end">${escapeMarkup(axis(hi))}</text>`,
-    `<text class="axis" x="${PAD.left - 4}" y="${PAD.top + plotH}" text-anchor="end">${escapeMarkup(axis(lo))}</text>`,
     `<line class="frame" x1="${PAD.left}" y1="${PAD.top + plotH}" x2="${PAD.left + plotW}" y2="${PAD.top + plotH}"/>`,
   ];
+  // The series' own highest and lowest values, labelled where they are drawn.
+  const top = Math.max(...values);
+  const bottom = Math.min(...values);
+  parts.push(
+    `<text class="axis" x="${PAD.left - 4}" y="${round(y(top) + 4)}" text-anchor="end">${escapeMarkup(axis(top))}</text>`,
+  );
+  if (bottom !== top) {
+    parts.push(
+      `<text class="axis" x="${PAD.left - 4}" y="${round(y(bottom) + 4)}" text-anchor="end">${escapeMarkup(axis(bottom))}</text>`,
+    );
+  }
   if (lo < 0 && hi > 0) {
     parts.push(
       `<line class="zero" x1="${PAD.left}" y1="${y(0)}" x2="${PAD.left + plotW}" y2="${y(0)}"/>`,
