@@ -18,6 +18,7 @@ export { PortfolioError, type PortfolioErrorCode, type PortfolioErrorOptions } f
 export { CurrencyCode, ExecutedAt, IsoDateTime } from './fields.js';
 export { decodeBrokerFile } from './import/decode.js';
 export { type ProposeOptions, proposeMapping } from './import/generic/propose.js';
+export { checkMapping, type MappingVerdict } from './import/generic/verify.js';
 export {
   CONFIDENCE_THRESHOLD,
   ColumnMapping,
@@ -26,6 +27,7 @@ export {
   MAPPED_KINDS,
   type MappedField,
   type MappedKind,
+  type MappingCheck,
   type MappingProposal,
   type MappingQuestion,
   mappedFormat,

@@ -1,12 +1,13 @@
 import { createHash } from 'node:crypto';
-import { NewTransaction } from '../transaction.js';
-import { normalizeNewlines, readHeader, readTable } from './csv-records.js';
+import type { NewTransaction } from '../transaction.js';
+import { normalizeNewlines, readHeader } from './csv-records.js';
 import { mapGhostfolioJson } from './formats/ghostfolio-json.js';
 import { CSV_FORMATS } from './formats/index.js';
 import { proposeMapping } from './generic/propose.js';
 import { findTableStart, fromLine } from './generic/sniff.js';
 import { type ColumnMapping, type MappingProposal, mappedFormat } from './mapping.js';
-import type { BrokerFormatSpec, LineOutcome, RowContext } from './row.js';
+import { collect, readWith } from './read-rows.js';
+import type { BrokerFormatSpec, RowContext } from './row.js';
 
 /**
  * Broker export layouts {@link parseBrokerCsv} reads: the CSV formats of `formats/index.ts` and
@@ -146,7 +147,8 @@ export function parseBrokerCsv(text: string, options: ParseBrokerCsvOptions = {}
   if (options.mapping !== undefined || requested === 'mapped') {
     if (options.mapping === undefined) return fail(0, 'format "mapped" needs a mapping', 'mapped');
     const body = fromLine(normalized, options.mapping.headerLine ?? 1);
-    return readWith(mappedFormat(options.mapping), 'mapped', body, limits, context);
+    const spec = mappedFormat(options.mapping);
+    return readWith(spec, 'mapped', body, limits, context, options.mapping.skipUnreadable);
   }
   const format = resolveFormat(normalized, requested);
   if (format === undefined) {
@@ -159,25 +161,6 @@ export function parseBrokerCsv(text: string, options: ParseBrokerCsvOptions = {}
     return proposal && !failure.ok ? { ...failure, proposal } : failure;
   }
   return readWith(CSV_FORMATS[format], format, normalized, limits, context);
-}
-
-function readWith(
-  spec: BrokerFormatSpec,
-  format: BrokerFormat,
-  normalized: string,
-  limits: ImportLimits,
-  context: RowContext,
-): BrokerCsvResult {
-  const table = readTable(normalized, spec.delimiter);
-  if ('message' in table) return fail(table.line, table.message, format);
-  if (table.rows.length > limits.maxRows) {
-    const message = `file has ${table.rows.length} data rows; the limit is ${limits.maxRows}`;
-    return fail(0, message, format);
-  }
-  const outcomes = spec.mapTable
-    ? spec.mapTable(table.rows, context)
-    : table.rows.map((row) => ({ line: row.line, outcome: spec.mapRow(row, context) }));
-  return collect(format, outcomes);
 }
 
 /** The delimiter that splits the first line into the most fields. */
@@ -227,31 +210,6 @@ function resolveFormat(text: string, requested: 'auto' | BrokerFormat): CsvForma
     const header = readHeader(text, spec.delimiter);
     return header !== undefined && spec.matches(header);
   });
-}
-
-function collect(format: BrokerFormat, outcomes: readonly LineOutcome[]): BrokerCsvResult {
-  const rows: ImportedRow[] = [];
-  const skipped: ImportIssue[] = [];
-  const errors: ImportIssue[] = [];
-  for (const { line, outcome: result } of outcomes) {
-    if (result.kind === 'error') errors.push({ line, message: result.message });
-    if (result.kind === 'skip') skipped.push({ line, message: result.reason });
-    if (result.kind !== 'transactions') continue;
-    result.transactions.forEach((tx, index) => {
-      const checked = NewTransaction.safeParse(tx);
-      if (!checked.success) {
-        errors.push({ line, message: describeIssues(checked.error.issues) });
-        return;
-      }
-      rows.push({ line, index, transaction: checked.data, ...result.meta });
-    });
-  }
-  if (errors.length > 0) return { ok: false, format, errors };
-  return { ok: true, format, transactions: rows.map((r) => r.transaction), rows, skipped };
-}
-
-function describeIssues(issues: readonly { path: PropertyKey[]; message: string }[]): string {
-  return issues.map((i) => `${i.path.map(String).join('.') || 'row'}: ${i.message}`).join('; ');
 }
 
 function fail(line: number, message: string, format?: BrokerFormat): BrokerCsvResult {
