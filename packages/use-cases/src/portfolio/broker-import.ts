@@ -1,5 +1,6 @@
 import {
   ColumnMapping,
+  checkMapping,
   type DerivedPortfolio,
   fingerprintRows,
   headerSet,
@@ -19,7 +20,12 @@ import { encodeTransaction } from './ledger-codec.js';
 import { gatherMarketInputs, historicEurRates, type MarketInputsDeps } from './market-inputs.js';
 import { money } from './position-records.js';
 import { storeValuation } from './revaluation.js';
-import { BrokerImportOptions, type ImportLine, type ImportResult } from './schemas.js';
+import {
+  BrokerImportOptions,
+  type ImportLine,
+  type ImportResult,
+  type MappingChecks,
+} from './schemas.js';
 
 /** What {@link previewBrokerImport} reads: the database only. */
 export interface BrokerImportPreviewDeps {
@@ -61,7 +67,10 @@ export async function previewBrokerImport(
   const repos = createRepositories(deps.db);
   await requirePortfolio(repos, userId, portfolioId);
   const { parsed, saved } = await parseWithSaved(repos, userId, text, settings);
-  const savedMapping = saved ? { savedMapping: { id: saved.id, used: true, saved: false } } : {};
+  const savedMapping = {
+    ...(saved ? { savedMapping: { id: saved.id, used: true, saved: false } } : {}),
+    ...(settings.mapping ? { mappingChecks: mappingChecks(text, settings) } : {}),
+  };
   if (!parsed.ok) {
     const failed = { ...failedResult(parsed.format ?? 'mapped', parsed.errors), ...savedMapping };
     return parsed.proposal ? { ...failed, proposal: parsed.proposal } : failed;
@@ -100,6 +109,7 @@ export async function importBrokerFile(
   await requirePortfolio(repos, userId, portfolioId);
   const { parsed, saved } = await parseWithSaved(repos, userId, text, settings);
   if (!parsed.ok) throw failure(parsed.errors);
+  if (settings.mapping && !settings.confirmMapping) refuseDoubtful(mappingChecks(text, settings));
   // a first plan outside the transaction tells which quotes and rates to fetch
   const draft = await planAgainst(repos, userId, portfolioId, parsed, settings, deps.isinSymbols);
   if (!draft.plan.ok) throw failure(draft.plan.errors);
@@ -264,6 +274,36 @@ async function planAgainst(
       if (row.transaction.symbol) names.set(row.transaction.symbol, row.name);
     }
   return { plan, names, ledger };
+}
+
+/** The checks of the import a given mapping makes of `text` (see `checkMapping`). */
+function mappingChecks(text: string, settings: Settings): MappingChecks | undefined {
+  if (!settings.mapping) return undefined;
+  const verdict = checkMapping(text, settings.mapping, {
+    ...(settings.accountCurrency ? { accountCurrency: settings.accountCurrency } : {}),
+  });
+  return { acceptable: verdict.acceptable, checks: verdict.checks, needs: verdict.questions };
+}
+
+/**
+ * Refuses a real import whose mapping failed a check, naming each failed check and its question:
+ * holdings with reason for doubt are never stored unless the user confirms (`confirmMapping`).
+ */
+function refuseDoubtful(checks: MappingChecks | undefined): void {
+  if (checks === undefined || checks.acceptable) return;
+  const failed = checks.checks.filter((c) => !c.passed);
+  throw new UseCaseError(
+    'validation_failed',
+    `the mapping's result is in doubt (${failed.map((c) => c.id).join(', ')}): answer its questions and correct the mapping, or confirm it with confirmMapping`,
+    {
+      errors: failed.map((c) => ({
+        path: `mapping.checks.${c.id}`,
+        message: [c.detail, checks.needs.find((n) => n.check === c.id)?.question]
+          .filter(Boolean)
+          .join(' — '),
+      })),
+    },
+  );
 }
 
 function failure(errors: readonly ImportLine[]): UseCaseError {

@@ -53,6 +53,7 @@ const LIMITS: ImportLimits = {
  * ledger says, before anyone relies on it:
  * - `readable`: every row is read, or the rows skipped as unreadable hold no units of an instrument;
  * - `skipped-units`: no row whose action is skipped (or unknown) moves units of an instrument;
+ * - `instruments`: no trade with units is skipped for want of an instrument;
  * - `units-in-cash-rows`: no row recorded as cash (deposit, withdrawal, interest, fee, transfer)
  *   carries units of an instrument;
  * - `signs`: the rows of one buy (or sell) action do not mix signs of quantity or amount (a sell
@@ -103,6 +104,7 @@ export function verifyMapping(
   checks.push(
     readable(file, parsed),
     skippedUnits(file),
+    instruments(file, parsed),
     unitsInCashRows(file),
     signs(file),
     countedTwice(file, parsed.rows),
@@ -277,6 +279,32 @@ function skippedUnits(file: FileView): Finding {
       value,
       question: `What is "${value}"? Its rows (lines ${list(first.map((r) => r.line))}) move units of an instrument, so skipping them would leave the holdings wrong`,
       candidates: ['buy', 'sell', 'trade', 'shares', 'skip'],
+    },
+  };
+}
+
+function instruments(file: FileView, parsed: Extract<BrokerCsvResult, { ok: true }>): Finding {
+  const lines = parsed.skipped
+    .filter((s) => s.message.includes('without an instrument'))
+    .map((s) => s.line)
+    .filter((line) => {
+      const row = file.byLine.get(line);
+      const q = row ? file.number(row, 'quantity') : undefined;
+      return q !== undefined && !q.isZero();
+    });
+  if (lines.length === 0) return pass('instruments', 'every trade names its instrument');
+  const names = [file.mapping.columns.name, file.mapping.columns.symbol].filter(
+    (c): c is string => c !== undefined,
+  );
+  return {
+    id: 'instruments',
+    passed: false,
+    detail: `${lines.length} trades with units name no instrument the mapping reads (lines ${list(lines)}) and would be skipped`,
+    lines,
+    question: {
+      field: 'symbol',
+      question: `Which column names the instrument of the trades on lines ${list(lines)}?`,
+      candidates: names,
     },
   };
 }
@@ -477,13 +505,15 @@ function productChecks(file: FileView, rows: readonly ImportedRow[]): Finding[] 
         `quantity × price matches the amount on ${subset.length - misfits.length} of ${subset.length} ${what} rows`,
       );
     }
-    const ratios = subset.map((s) => s.ratio).sort((x, y) => x - y);
+    // judged on every trade row: a fractional row off while whole ones fit is no exchange rate
+    const ratios = samples.map((s) => s.ratio).sort((x, y) => x - y);
     const median = ratios[Math.floor(ratios.length / 2)] ?? 1;
-    const steady = ratios.every((r) => r >= median / 1.25 && r <= median * 1.25);
-    if (steady && subset.length >= 2) {
+    // an amount in another currency: every row off by about the same rate, and not by none
+    const steady = ratios.every((r) => r >= median / 1.1 && r <= median * 1.1);
+    if (steady && samples.length >= 2 && Math.abs(median - 1) > 0.05) {
       return pass(
         id,
-        `quantity × price is the amount times a steady rate (${median.toPrecision(4)}) on ${subset.length} ${what} rows: the amount is in another currency`,
+        `quantity × price is the amount times a steady rate (${median.toPrecision(4)}) on ${samples.length} trade rows: the amount is in another currency`,
       );
     }
     const shown = misfits.slice(0, 3).map((m) => `line ${m.line}: ×${m.ratio.toPrecision(3)}`);
