@@ -271,6 +271,57 @@ describe.each(ENGINES)('broker import over HTTP on %s', (engine) => {
     expect(bad.statusCode).toBe(400);
   });
 
+  it('a proposal whose own import is in doubt says so in the dry run; unchanged it is refused with its questions until confirmed', async () => {
+    const p = await freshPortfolio('Doubled rows');
+    const text = [
+      'Datum;Typ;Wertpapier;ISIN;Anzahl;Kurs;Währung;Betrag',
+      '28.02.2024;Einzahlung;;;;;USD;2.000,00',
+      '01.03.2024;Kauf;Apple Inc.;US0378331005;10;150,00;USD;-1.500,00',
+      '01.03.2024;Ausführung Kauf;Apple Inc.;US0378331005;10;150,00;USD;-1.500,00',
+    ].join('\n');
+    const dry = await upload(p.id, 'unknown.csv', '?dryRun=1', text);
+    expect(dry.statusCode, dry.body).toBe(200);
+    const { proposal } = ImportResult.parse(dry.json());
+    expect(proposal?.acceptable).toBe(false);
+    expect(proposal?.checks.filter((c) => !c.passed)).toEqual([
+      expect.objectContaining({ id: 'counted-twice', lines: [3, 4] }),
+    ]);
+    expect(proposal?.needs).toContainEqual(
+      expect.objectContaining({ check: 'counted-twice', candidates: ['skip', 'buy'] }),
+    );
+    const mapping = encodeURIComponent(JSON.stringify(proposal?.mapping));
+    const checked = ImportResult.parse(
+      (await upload(p.id, 'unknown.csv', `?dryRun=1&mapping=${mapping}`, text)).json(),
+    );
+    expect(checked.mappingChecks?.acceptable).toBe(false);
+    const refused = await upload(p.id, 'unknown.csv', `?mapping=${mapping}`, text);
+    expect(refused.statusCode, refused.body).toBe(400);
+    expect(refused.json()).toMatchObject({
+      code: 'validation_failed',
+      errors: [{ path: 'mapping.checks.counted-twice', message: expect.stringContaining('?') }],
+    });
+    expect(await transactionCount(p.id)).toBe(0);
+    // the user answers: the second row is the same order; skipped, the import is checked and stored
+    const answered = encodeURIComponent(
+      JSON.stringify({
+        ...proposal?.mapping,
+        actions: { ...proposal?.mapping.actions, 'Ausführung Kauf': 'skip' },
+      }),
+    );
+    const res = await upload(p.id, 'unknown.csv', `?mapping=${answered}`, text);
+    expect(res.statusCode, res.body).toBe(201);
+    expect((await positions(p.id)).quantities).toEqual({ 'US0378331005 USD': '10' });
+    const q = await freshPortfolio('Confirmed as is');
+    const confirmed = await upload(
+      q.id,
+      'unknown.csv',
+      `?mapping=${mapping}&confirmMapping=1`,
+      text,
+    );
+    expect(confirmed.statusCode, confirmed.body).toBe(201);
+    expect((await positions(q.id)).quantities).toEqual({ 'US0378331005 USD': '20' });
+  });
+
   it('a Windows-1252 export with a preamble: the proposal accepted unchanged imports it; a bad cell is a 400 naming line and column', async () => {
     const p = await freshPortfolio('Boursorama');
     const text = [

@@ -52,7 +52,8 @@ const LIMITS: ImportLimits = {
  * Simulates the import `mapping` makes of `normalized` (LF line ends, no BOM) and tests what the
  * ledger says, before anyone relies on it:
  * - `readable`: every row is read, or the rows skipped as unreadable hold no units of an instrument;
- * - `skipped-units`: no row whose action is skipped (or unknown) moves units of an instrument;
+ * - `skipped-units`: no row whose action is skipped (or unknown) moves units of an instrument,
+ *   unless it repeats a trade the mapping reads (a second row of one order);
  * - `instruments`: no trade with units is skipped for want of an instrument;
  * - `units-in-cash-rows`: no row recorded as cash (deposit, withdrawal, interest, fee, transfer)
  *   carries units of an instrument;
@@ -215,6 +216,21 @@ class FileView {
     return held.gt(0) && q.abs().lte(held);
   }
 
+  /** Whether a trade the mapping reads has the row's day, instrument and units (the same order). */
+  repeatsTrade(row: CsvRow): boolean {
+    const q = this.number(row, 'quantity')?.abs();
+    const date = readDate(this.get(row, 'date'), this.mapping.dateOrder);
+    if (!q || !date) return false;
+    const symbol = this.instrument(row).toUpperCase();
+    return this.parsed.some(
+      ({ transaction: tx }) =>
+        (tx.type === 'buy' || tx.type === 'sell') &&
+        tx.symbol.toUpperCase() === symbol &&
+        tx.executedAt.slice(0, 10) === date.slice(0, 10) &&
+        q.eq(tx.quantity),
+    );
+  }
+
   /** Whether the row moves units of an instrument (an instrument and a quantity other than 0). */
   movesUnits(row: CsvRow): boolean {
     const q = this.number(row, 'quantity');
@@ -262,7 +278,10 @@ function skippedUnits(file: FileView): Finding {
   const classes = new Set((file.mapping.skipClasses ?? []).map((c) => c.toLowerCase()));
   const rows = file.netUnits(
     file.rows.filter(
-      (r) => file.kind(r) === 'skip' && !classes.has(file.get(r, 'assetClass').toLowerCase()),
+      (r) =>
+        file.kind(r) === 'skip' &&
+        !classes.has(file.get(r, 'assetClass').toLowerCase()) &&
+        !file.repeatsTrade(r),
     ),
   );
   if (rows.length === 0) return pass('skipped-units', 'no skipped row moves units');
