@@ -70,6 +70,7 @@ export function proposeMapping(
       needs.push(askColumn(field, profiles, choice));
     }
   }
+  useNameAsInstrument(columns, confidence);
   askRequired(columns, profiles, needs);
   const mapping = buildMapping(start.delimiter, columns, chosen, table.rows, needs, options);
   if (start.headerLine > 1) mapping.headerLine = start.headerLine;
@@ -161,6 +162,25 @@ function askColumn(
     field,
     question: `Which column holds the ${field}?${first ? ` "${first}" is a guess (${best?.evidence.join(', ')})` : ''}`,
     candidates: first ? [first, ...names.filter((n) => n !== first)] : names,
+  };
+}
+
+/**
+ * With neither a symbol nor an ISIN column, the instrument is named by its name column (a fund
+ * broker's export names funds only): the name column is also the symbol.
+ */
+function useNameAsInstrument(
+  columns: ColumnMapping['columns'],
+  confidence: Partial<Record<MappedField, FieldConfidence>>,
+): void {
+  const name = columns.name;
+  if (name === undefined || columns.symbol !== undefined || columns.isin !== undefined) return;
+  columns.symbol = name;
+  const named = confidence.name;
+  confidence.symbol = {
+    column: name,
+    confidence: named?.confidence ?? CONFIDENCE_THRESHOLD,
+    evidence: ['no symbol or ISIN column: the instrument is named by its name'],
   };
 }
 

@@ -30,6 +30,7 @@ describe('a proposal checks the import it would make', () => {
       'instruments',
       'units-in-cash-rows',
       'signs',
+      'sides',
       'counted-twice',
       'quantity-price-amount',
       'fractional-quantity',
@@ -100,13 +101,18 @@ describe('a proposal checks the import it would make', () => {
     });
   });
 
-  it('doubts units recorded as cash, and trades that name no instrument', () => {
+  it('doubts units recorded as cash, and trades when no column names an instrument', () => {
     expect(
       failed(file(DEPOSIT, BUY, '01.04.2024;Transfer;Microsoft;US5949181045;5;;USD;')).failed,
     ).toEqual(['units-in-cash-rows']);
-    expect(failed(file(BUY, '01.04.2024;Kauf;Fonds A;;5;10,00;USD;-50,00')).failed).toEqual([
-      'instruments',
-    ]);
+    const unnamed = [
+      'Datum;Typ;Anzahl;Kurs;Währung;Betrag',
+      '01.03.2024;Kauf;10;150,00;USD;-1.500,00',
+      '02.03.2024;Kauf;5;10,00;USD;-50,00',
+    ].join('\n');
+    expect(failed(unnamed).failed).toEqual(['instruments']);
+    // with an instrument column, a trade with an empty cell is a currency trade
+    expect(failed(file(BUY, '01.04.2024;Kauf;;;5;1,10;USD;-5,50')).acceptable).toBe(true);
   });
 
   it('doubts a sale beyond the units the file itself bought, and a dividend paid on none', () => {
@@ -126,6 +132,17 @@ describe('a proposal checks the import it would make', () => {
         ),
       ).failed,
     ).toEqual(['positions']);
+  });
+
+  it('doubts a file where nothing tells buys from sells', () => {
+    const text = [
+      'Date,Asset,Quantity,Price,Currency',
+      '2024-03-01,BTC,0.5,40000,EUR',
+      '2024-03-02,BTC,0.2,41000,EUR',
+    ].join('\n');
+    const result = failed(text);
+    expect(result.failed).toEqual(['sides']);
+    expect(result.questions[0]?.question).toContain('all 2 rows would be read as purchases');
   });
 
   it('a sale of units bought before the export began is no doubt', () => {

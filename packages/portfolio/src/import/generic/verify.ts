@@ -51,14 +51,18 @@ const LIMITS: ImportLimits = {
 /**
  * Simulates the import `mapping` makes of `normalized` (LF line ends, no BOM) and tests what the
  * ledger says, before anyone relies on it:
- * - `readable`: every row is read, or the rows skipped as unreadable hold no units of an instrument;
+ * - `readable`: every row is read, or the rows skipped as unreadable are a minority and hold no
+ *   units of an instrument;
  * - `skipped-units`: no row whose action is skipped (or unknown) moves units of an instrument,
  *   unless it repeats a trade the mapping reads (a second row of one order);
- * - `instruments`: no trade with units is skipped for want of an instrument;
+ * - `instruments`: the mapping reads an instrument column (a trade with an empty instrument cell
+ *   is a currency trade, skipped);
  * - `units-in-cash-rows`: no row recorded as cash (deposit, withdrawal, interest, fee, transfer)
  *   carries units of an instrument;
  * - `signs`: the rows of one buy (or sell) action do not mix signs of quantity or amount (a sell
  *   written as a negative buy);
+ * - `sides`: without an action, side or text column, some sign tells buys from sells (else every
+ *   row would be read as a purchase);
  * - `counted-twice`: no trade appears twice (two rows of one order, a trade and its reverse, or a
  *   trade and a cash leg of the same amount in the same direction);
  * - `quantity-price-amount`: quantity × price matches the amount (up to fees, or at a steady
@@ -101,13 +105,14 @@ export function verifyMapping(
     });
     return verdict(checks, parsed);
   }
-  const file = new FileView(table.rows, mapping, parsed.rows);
+  const file = new FileView(table.rows, mapping, parsed.rows, table.rawHeader);
   checks.push(
     readable(file, parsed),
     skippedUnits(file),
     instruments(file, parsed),
     unitsInCashRows(file),
     signs(file),
+    sides(file, parsed.rows),
     countedTwice(file, parsed.rows),
     ...productChecks(file, parsed.rows),
     positions(parsed.rows),
@@ -144,6 +149,7 @@ class FileView {
     rows: readonly CsvRow[],
     readonly mapping: ColumnMapping,
     private readonly parsed: readonly ImportedRow[] = [],
+    readonly header: readonly string[] = [],
   ) {
     this.rows = rows;
     this.byLine = new Map(rows.map((r) => [r.line, r]));
@@ -241,11 +247,25 @@ class FileView {
 function readable(file: FileView, parsed: Extract<BrokerCsvResult, { ok: true }>): Finding {
   const unreadable = parsed.skipped.filter((s) => s.message.startsWith(`${UNREADABLE}:`));
   if (unreadable.length === 0) return pass('readable', 'every row is read');
+  const lines = unreadable.map((s) => s.line);
+  // most of the file unread is no reading of it, whatever the rows hold
+  if (unreadable.length * 2 > file.rows.length) {
+    const first = unreadable[0]?.message.replace(`${UNREADABLE}: `, '') ?? '';
+    return {
+      id: 'readable',
+      passed: false,
+      detail: `${unreadable.length} of ${file.rows.length} rows cannot be read (line ${unreadable[0]?.line}: ${first})`,
+      lines,
+      question: {
+        question: `Most rows cannot be read with this mapping (${first}): which columns hold the quantity, the price or the amount, and what do the actions mean?`,
+        candidates: ['correct the mapping'],
+      },
+    };
+  }
   const units = unreadable.filter((s) => {
     const row = file.byLine.get(s.line);
     return row !== undefined && file.movesUnits(row);
   });
-  const lines = unreadable.map((s) => s.line);
   if (units.length === 0) {
     return pass(
       'readable',
@@ -305,20 +325,22 @@ function skippedUnits(file: FileView): Finding {
 function instruments(file: FileView, parsed: Extract<BrokerCsvResult, { ok: true }>): Finding {
   const lines = parsed.skipped
     .filter((s) => s.message.includes('without an instrument'))
-    .map((s) => s.line)
-    .filter((line) => {
-      const row = file.byLine.get(line);
-      const q = row ? file.number(row, 'quantity') : undefined;
-      return q !== undefined && !q.isZero();
-    });
+    .map((s) => s.line);
   if (lines.length === 0) return pass('instruments', 'every trade names its instrument');
+  const { symbol, isin } = file.mapping.columns;
+  if (symbol !== undefined || isin !== undefined) {
+    return pass(
+      'instruments',
+      `${lines.length} trades with an empty instrument cell are skipped as currency trades (lines ${list(lines)})`,
+    );
+  }
   const names = [file.mapping.columns.name, file.mapping.columns.symbol].filter(
     (c): c is string => c !== undefined,
   );
   return {
     id: 'instruments',
     passed: false,
-    detail: `${lines.length} trades with units name no instrument the mapping reads (lines ${list(lines)}) and would be skipped`,
+    detail: `${lines.length} trades name no instrument the mapping reads (lines ${list(lines)}) and would be skipped`,
     lines,
     question: {
       field: 'symbol',
@@ -393,6 +415,34 @@ function signs(file: FileView): Finding {
       value: first?.value ?? '',
       question: `"${first?.value}" rows have ${first?.field}s of both signs: is it a buy or sell by the sign (trade), or always a ${kind}?`,
       candidates: ['trade', kind ?? 'buy'],
+    },
+  };
+}
+
+function sides(file: FileView, rows: readonly ImportedRow[]): Finding {
+  const { action, side, details } = file.mapping.columns;
+  const trades = tradesOf(rows);
+  if (action !== undefined || side !== undefined || details !== undefined || trades.length < 2) {
+    return pass('sides', 'an action, side or text column tells buys from sells');
+  }
+  const byAmount = file.mapping.sideFrom === 'amount';
+  const told = file.rows.some((r) =>
+    file.number(r, byAmount ? 'amount' : 'quantity')?.isNegative(),
+  );
+  if (told)
+    return pass(
+      'sides',
+      `the sign of the ${byAmount ? 'amount' : 'quantity'} tells buys from sells`,
+    );
+  return {
+    id: 'sides',
+    passed: false,
+    detail: `no column tells buys from sells and no ${byAmount ? 'amount' : 'quantity'} is negative: all ${trades.length} rows would be read as ${byAmount ? 'sales' : 'purchases'}`,
+    lines: [],
+    question: {
+      field: 'action',
+      question: `Which column says whether a row is a purchase, a sale or something else (all ${trades.length} rows would be read as ${byAmount ? 'sales' : 'purchases'})?`,
+      candidates: file.header.filter((h) => !Object.values(file.mapping.columns).includes(h)),
     },
   };
 }
