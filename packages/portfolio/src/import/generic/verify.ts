@@ -148,13 +148,31 @@ class FileView {
   constructor(
     rows: readonly CsvRow[],
     readonly mapping: ColumnMapping,
-    private readonly parsed: readonly ImportedRow[] = [],
+    parsed: readonly ImportedRow[] = [],
     readonly header: readonly string[] = [],
   ) {
     this.rows = rows;
     this.byLine = new Map(rows.map((r) => [r.line, r]));
     this.lookup = new Map(Object.entries(mapping.actions).map(([k, v]) => [k.toLowerCase(), v]));
+    for (const { transaction: tx } of parsed) {
+      if (tx.type !== 'buy' && tx.type !== 'sell') continue;
+      const symbol = tx.symbol.toUpperCase();
+      const list = this.tradesOf.get(symbol) ?? [];
+      list.push(tx);
+      this.tradesOf.set(symbol, list);
+      this.tradeKeys.add(
+        `${symbol}|${tx.executedAt.slice(0, 10)}|${new Dec(tx.quantity).toFixed()}`,
+      );
+    }
   }
+
+  /** The buys and sells the mapping reads, per upper-cased symbol. */
+  private readonly tradesOf = new Map<
+    string,
+    Extract<NewTransaction, { type: 'buy' | 'sell' }>[]
+  >();
+  /** `SYMBOL|day|quantity` of every buy and sell the mapping reads. */
+  private readonly tradeKeys = new Set<string>();
 
   get(row: CsvRow, field: keyof ColumnMapping['columns']): string {
     const column = this.mapping.columns[field];
@@ -207,16 +225,9 @@ class FileView {
     const amount = this.number(row, 'amount');
     const date = readDate(this.get(row, 'date'), this.mapping.dateOrder);
     if (!q || (amount && !amount.isZero()) || !date) return false;
-    const symbol = this.instrument(row).toUpperCase();
     let held = new Dec(0);
-    for (const { transaction: tx } of this.parsed) {
-      if (
-        (tx.type !== 'buy' && tx.type !== 'sell') ||
-        tx.executedAt.slice(0, 10) > date.slice(0, 10)
-      ) {
-        continue;
-      }
-      if (tx.symbol.toUpperCase() !== symbol) continue;
+    for (const tx of this.tradesOf.get(this.instrument(row).toUpperCase()) ?? []) {
+      if (tx.executedAt.slice(0, 10) > date.slice(0, 10)) continue;
       held = tx.type === 'buy' ? held.plus(tx.quantity) : held.minus(tx.quantity);
     }
     return held.gt(0) && q.abs().lte(held);
@@ -228,13 +239,7 @@ class FileView {
     const date = readDate(this.get(row, 'date'), this.mapping.dateOrder);
     if (!q || !date) return false;
     const symbol = this.instrument(row).toUpperCase();
-    return this.parsed.some(
-      ({ transaction: tx }) =>
-        (tx.type === 'buy' || tx.type === 'sell') &&
-        tx.symbol.toUpperCase() === symbol &&
-        tx.executedAt.slice(0, 10) === date.slice(0, 10) &&
-        q.eq(tx.quantity),
-    );
+    return this.tradeKeys.has(`${symbol}|${date.slice(0, 10)}|${q.toFixed()}`);
   }
 
   /** Whether the row moves units of an instrument (an instrument and a quantity other than 0). */
@@ -519,15 +524,19 @@ function kindAt(file: FileView, line: number): string {
 /** Cash rows that repeat a trade's cash in the same direction (same day, currency and amount). */
 function cashLegs(rows: readonly ImportedRow[], trades: readonly Trade[]): [ImportedRow, Trade][] {
   const legs: [ImportedRow, Trade][] = [];
+  const byDay = new Map<string, Trade[]>();
+  for (const t of trades) {
+    const key = `${day(t.transaction.executedAt)}|${t.transaction.currency}`;
+    const list = byDay.get(key) ?? [];
+    list.push(t);
+    byDay.set(key, list);
+  }
   for (const row of rows) {
     const tx = row.transaction;
     if (tx.type !== 'withdrawal' && tx.type !== 'deposit') continue;
     const amount = new Dec(tx.amount);
-    const match = trades.find((t) => {
+    const match = (byDay.get(`${day(tx.executedAt)}|${tx.currency}`) ?? []).find((t) => {
       const trade = t.transaction;
-      if (day(trade.executedAt) !== day(tx.executedAt) || trade.currency !== tx.currency) {
-        return false;
-      }
       if ((trade.type === 'buy') !== (tx.type === 'withdrawal')) return false;
       const gross = new Dec(trade.quantity).times(trade.price);
       const fee = new Dec(trade.fee ?? '0');
