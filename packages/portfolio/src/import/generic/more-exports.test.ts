@@ -146,6 +146,7 @@ describe('layouts that were once imported wrongly, proposal accepted unchanged',
       passed: true,
     });
     expect(proposal.acceptable).toBe(true);
-    expect(holdings).toEqual(['CH0209106761 CHF 1.0123 @ 951.9756989035'] // (771.685 + 192) / 1.0123);
+    // (0.8123 × 950 + 0.2 × 960) / 1.0123
+    expect(holdings).toEqual(['CH0209106761 CHF 1.0123 @ 951.9756989035']);
   });
 });
