@@ -128,10 +128,10 @@ export interface FieldConfidence {
 }
 
 /**
- * A test of what a mapping's import would leave in the ledger (see `verifyMapping`): its `id`
- * (`readable`, `skipped-units`, `instruments`, `units-in-cash-rows`, `signs`, `counted-twice`,
- * `quantity-price-amount`, `fractional-quantity`, `positions`), whether it passed, what it found,
- * and the lines of the file it doubts.
+ * A test of what a mapping's import would leave in the ledger (see `checkMapping`): its `id`
+ * (`readable`, `skipped-units`, `instruments`, `units-in-cash-rows`, `signs`, `sides`,
+ * `counted-twice`, `quantity-price-amount`, `fractional-quantity`, `positions`), whether it
+ * passed, what it found, and the lines of the file it doubts.
  */
 export interface MappingCheck {
   readonly id: string;

@@ -63,8 +63,8 @@ const LIMITS: ImportLimits = {
  *   written as a negative buy);
  * - `sides`: without an action, side or text column, some sign tells buys from sells (else every
  *   row would be read as a purchase);
- * - `counted-twice`: no trade appears twice (two rows of one order, a trade and its reverse, or a
- *   trade and a cash leg of the same amount in the same direction);
+ * - `counted-twice`: no trade appears twice (two rows of one order under two actions, every trade
+ *   twice, or a trade and a cash leg of the same amount in the same direction);
  * - `quantity-price-amount`: quantity × price matches the amount (up to fees, or at a steady
  *   exchange rate), on whole and on fractional quantities alike;
  * - `positions`: no sale sells more than is held when the file itself bought the instrument
