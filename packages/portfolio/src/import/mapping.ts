@@ -129,7 +129,7 @@ export interface FieldConfidence {
 
 /**
  * A test of what a mapping's import would leave in the ledger (see `checkMapping`): its `id`
- * (`readable`, `skipped-units`, `instruments`, `units-in-cash-rows`, `signs`, `sides`,
+ * (`readable`, `widths`, `skipped-units`, `instruments`, `units-in-cash-rows`, `signs`, `sides`,
  * `counted-twice`, `quantity-price-amount`, `fractional-quantity`, `positions`), whether it
  * passed, what it found, and the lines of the file it doubts.
  */

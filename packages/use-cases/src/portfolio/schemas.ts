@@ -149,7 +149,7 @@ export const MappingChecks = z
           id: z
             .string()
             .describe(
-              'readable | skipped-units | instruments | units-in-cash-rows | signs | sides | counted-twice | quantity-price-amount | fractional-quantity | positions',
+              'readable | widths | skipped-units | instruments | units-in-cash-rows | signs | sides | counted-twice | quantity-price-amount | fractional-quantity | positions',
             ),
           passed: z.boolean(),
           detail: z.string().describe('What the check found'),

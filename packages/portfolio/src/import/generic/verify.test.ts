@@ -26,6 +26,7 @@ describe('a proposal checks the import it would make', () => {
     expect(proposal.acceptable).toBe(true);
     expect(proposal.checks.map((c) => c.id)).toEqual([
       'readable',
+      'widths',
       'skipped-units',
       'instruments',
       'units-in-cash-rows',
@@ -132,6 +133,14 @@ describe('a proposal checks the import it would make', () => {
         ),
       ).failed,
     ).toEqual(['positions']);
+  });
+
+  it('doubts rows with more filled cells than the header (values shifted right)', () => {
+    const result = failed(
+      file(DEPOSIT, BUY, '02.03.2024;Kauf;Apple;;US0378331005;5;150,00;USD;-750,00'),
+    );
+    expect(result.failed).toContain('widths');
+    expect(result.questions.find((q) => q.check === 'widths')?.question).toContain('Lines 4');
   });
 
   it('doubts a file where nothing tells buys from sells', () => {

@@ -53,6 +53,7 @@ const LIMITS: ImportLimits = {
  * ledger says, before anyone relies on it:
  * - `readable`: every row is read, or the rows skipped as unreadable are a minority and hold no
  *   units of an instrument;
+ * - `widths`: no row that is read has more (filled) cells than the header (values shifted right);
  * - `skipped-units`: no row whose action is skipped (or unknown) moves units of an instrument,
  *   unless it repeats a trade the mapping reads (a second row of one order);
  * - `instruments`: the mapping reads an instrument column (a trade with an empty instrument cell
@@ -108,6 +109,7 @@ export function verifyMapping(
   const file = new FileView(table.rows, mapping, parsed.rows, table.rawHeader);
   checks.push(
     readable(file, parsed),
+    widths(file),
     skippedUnits(file),
     instruments(file, parsed),
     unitsInCashRows(file),
@@ -286,6 +288,29 @@ function readable(file: FileView, parsed: Extract<BrokerCsvResult, { ok: true }>
     question: {
       question: `Lines ${list(units.map((s) => s.line))} move units but cannot be read (${first}): which column or meaning is wrong?`,
       candidates: ['correct the mapping', 'skip them'],
+    },
+  };
+}
+
+function widths(file: FileView): Finding {
+  const width = file.header.length;
+  const wide = file.rows.filter(
+    (r) =>
+      file.kind(r) !== 'skip' &&
+      r.cells.length > width &&
+      r.cells.slice(width).some((c) => c.trim() !== ''),
+  );
+  if (wide.length === 0) return pass('widths', 'no row has more cells than the header');
+  const lines = wide.map((r) => r.line);
+  return {
+    id: 'widths',
+    passed: false,
+    detail: `${wide.length} rows have more cells than the header's ${width} (lines ${list(lines)}): their values may sit under other columns`,
+    lines,
+    question: {
+      value: file.action(wide[0] as CsvRow),
+      question: `Lines ${list(lines)} have more cells than the header: are their values shifted (skip these rows and record them by hand), or read as they are?`,
+      candidates: ['skip', 'read as they are'],
     },
   };
 }
