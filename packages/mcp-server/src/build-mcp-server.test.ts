@@ -107,6 +107,7 @@ const FAILING_SERVICES = {
     listHoldings: failing,
     listCash: failing,
     getPerformance: failing,
+    listChanges: failing,
   },
   quotas: { withQuota: failing },
   narratives: { narrateToMarkdown: failing },
@@ -157,6 +158,7 @@ const VALID_ARGUMENTS: Record<McpToolName, Record<string, unknown>> = {
   getEvaluationHistory: { symbol: 'AAPL' },
   compareEvaluations: { symbol: 'AAPL' },
   getPortfolioPerformance: { portfolioId: '8f2c19fa-0d5e-4c1b-9a57-3f0a1b2c3d4e', period: '1Y' },
+  listPortfolioChanges: { portfolioId: '8f2c19fa-0d5e-4c1b-9a57-3f0a1b2c3d4e', limit: 10 },
 };
 
 /** Arguments that break each tool's input schema, and the path named in the problem. */
@@ -176,6 +178,11 @@ const INVALID_ARGUMENTS: [McpToolName, Record<string, unknown>, string][] = [
   ['saveMoatReport', { symbol: 'AAPL', evaluationJson: 7 }, 'evaluationJson'],
   ['saveMoatReport', { symbol: 'AAPL', tags: ['core'] }, 'evaluation'],
   ['getPortfolioPerformance', {}, 'portfolioId'],
+  [
+    'listPortfolioChanges',
+    { portfolioId: '8f2c19fa-0d5e-4c1b-9a57-3f0a1b2c3d4e', limit: 0 },
+    'limit',
+  ],
   [
     'getPortfolioPerformance',
     { portfolioId: '8f2c19fa-0d5e-4c1b-9a57-3f0a1b2c3d4e', period: '2W' },

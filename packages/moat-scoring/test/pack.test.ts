@@ -57,6 +57,35 @@ type Published = keyof typeof PUBLISHING_SET;
 const run = (command: string, args: string[], cwd: string) =>
   execFileSync(command, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 
+/**
+ * `npm install` of `files` in `dir`, bounded: a stalled registry request is cut after 30 s and
+ * retried by npm (npm's own default waits 5 minutes a request, which once held a CI run for 20
+ * minutes in this file's hooks), the whole install after 120 s, then tried once more; what npm
+ * printed is in the error when both fail. `--prefer-offline` uses the packuments npm has cached.
+ */
+function npmInstall(files: string[], dir: string): void {
+  const args = [
+    'install',
+    '--no-audit',
+    '--no-fund',
+    '--loglevel=error',
+    '--prefer-offline',
+    '--fetch-timeout=30000',
+    '--fetch-retries=4',
+    '--fetch-retry-mintimeout=2000',
+    '--fetch-retry-maxtimeout=10000',
+    ...files,
+  ];
+  const attempt = () =>
+    spawnSync('npm', args, { cwd: dir, encoding: 'utf8', timeout: 120_000, killSignal: 'SIGKILL' });
+  let result = attempt();
+  if (result.status !== 0) result = attempt();
+  if (result.status !== 0) {
+    const why = result.error?.message ?? `exit ${result.status} (signal ${result.signal})`;
+    throw new Error(`npm install failed twice in ${dir}: ${why}\n${result.stderr}`);
+  }
+}
+
 const tsc = createRequire(join(packageDir, 'package.json')).resolve('typescript/bin/tsc');
 const STRICT = {
   module: 'nodenext',
@@ -192,7 +221,7 @@ describe.skipIf(!npmAvailable)(
       mkdirSync(dir);
       run('npm', ['init', '-y'], dir);
       const files = packages.map((p) => tarballs.get(p) ?? '');
-      run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...files], dir);
+      npmInstall(files, dir);
       writeFileSync(join(dir, 'fixture.json'), fixture);
       symlinkSync(companyFactsDir, join(dir, 'companyfacts'), 'dir');
       // Nothing else of ours came along, and nothing points back into the workspace.
@@ -242,7 +271,7 @@ describe.skipIf(!npmAvailable)(
       let dir = '';
       beforeAll(() => {
         dir = project('moat-scoring', ['@svc/schemas', '@svc/moat-scoring']);
-      }, 180_000);
+      }, 300_000);
 
       it('imports from ESM (.mjs)', () => {
         const out = node(dir, 'check.mjs', MOAT_ESM);
@@ -277,7 +306,7 @@ describe.skipIf(!npmAvailable)(
       let dir = '';
       beforeAll(() => {
         dir = project('valuation', ['@svc/schemas', '@svc/valuation']);
-      }, 180_000);
+      }, 300_000);
 
       it('imports from ESM (.mjs)', () => {
         const out = node(dir, 'check.mjs', VALUATION_ESM) as { pe: number };
@@ -307,7 +336,7 @@ describe.skipIf(!npmAvailable)(
       let dir = '';
       beforeAll(() => {
         dir = project('fundamentals-client', ['@svc/schemas', '@svc/fundamentals-client']);
-      }, 180_000);
+      }, 300_000);
 
       it('imports from ESM (.mjs) and reads a real SEC snapshot', () => {
         expect(node(dir, 'check.mjs', CLIENT_ESM)).toEqual({
@@ -338,7 +367,7 @@ describe.skipIf(!npmAvailable)(
       beforeAll(() => {
         dir = project('readme', Object.keys(PUBLISHING_SET) as Published[]);
         writeFileSync(join(dir, 'example.mts'), readmeExample());
-      }, 180_000);
+      }, 300_000);
 
       it('runs as written and prints what the README says it prints', () => {
         writeFileSync(join(dir, 'example.mjs'), readmeExample());

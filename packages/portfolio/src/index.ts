@@ -19,6 +19,7 @@ export { CurrencyCode, ExecutedAt, IsoDateTime } from './fields.js';
 export { decodeBrokerFile } from './import/decode.js';
 export { type ProposeOptions, proposeMapping } from './import/generic/propose.js';
 export { checkMapping, type MappingVerdict } from './import/generic/verify.js';
+export { mappedFormat } from './import/mapped-row.js';
 export {
   CONFIDENCE_THRESHOLD,
   ColumnMapping,
@@ -30,7 +31,6 @@ export {
   type MappingCheck,
   type MappingProposal,
   type MappingQuestion,
-  mappedFormat,
 } from './import/mapping.js';
 export {
   BROKER_FORMATS,

@@ -6,7 +6,7 @@ import type {
   ImportedRow,
   ImportIssue,
   ImportLimits,
-} from './parse-broker-csv.js';
+} from './import-result.js';
 import type { BrokerFormatSpec, LineOutcome, RowContext } from './row.js';
 
 /** The reason of a row a mapping with `skipUnreadable` skips instead of failing on. */

@@ -2,14 +2,9 @@ import { Dec } from '../../decimal.js';
 import { TYPE_RANK } from '../../derive-holdings.js';
 import type { NewTransaction } from '../../transaction.js';
 import { normalizeNewlines, readTable } from '../csv-records.js';
-import {
-  type ColumnMapping,
-  type MappedKind,
-  type MappingCheck,
-  type MappingQuestion,
-  mappedFormat,
-} from '../mapping.js';
-import type { BrokerCsvResult, ImportedRow, ImportLimits } from '../parse-broker-csv.js';
+import type { BrokerCsvResult, ImportedRow, ImportLimits } from '../import-result.js';
+import { mappedFormat } from '../mapped-row.js';
+import type { ColumnMapping, MappedKind, MappingCheck, MappingQuestion } from '../mapping.js';
 import { readWith, UNREADABLE } from '../read-rows.js';
 import type { CsvRow, RowContext } from '../row.js';
 import { isinIn, readCell, readDate } from './cells.js';
