@@ -5,7 +5,10 @@ import { type FileView, type Finding, list, pass, tradesOf } from './check-suppo
 
 // The checks of what the ledger says after the mapping's import (see verifyMapping).
 
-/** The `productChecks` check (see `verifyMapping`). */
+/**
+ * The `quantity-price-amount` and `fractional-quantity` checks (see `verifyMapping`): on the trade
+ * rows that name quantity, price and amount.
+ */
 export function productChecks(file: FileView, rows: readonly ImportedRow[]): Finding[] {
   const samples: { line: number; ratio: number; fits: boolean; fractional: boolean }[] = [];
   const seen = new Set<number>();
@@ -76,7 +79,7 @@ export function productChecks(file: FileView, rows: readonly ImportedRow[]): Fin
   ];
 }
 
-/** The `positions` check (see `verifyMapping`). */
+/** The `positions` check (see `verifyMapping`): the units held over time, replayed. */
 export function positions(rows: readonly ImportedRow[]): Finding {
   const ordered = [...rows].sort(
     (a, b) =>

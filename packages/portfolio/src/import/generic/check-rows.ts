@@ -72,7 +72,7 @@ export function widths(file: FileView): Finding {
   };
 }
 
-/** The `skippedUnits` check (see `verifyMapping`). */
+/** The `skipped-units` check (see `verifyMapping`). */
 export function skippedUnits(file: FileView): Finding {
   const classes = new Set((file.mapping.skipClasses ?? []).map((c) => c.toLowerCase()));
   const rows = file.netUnits(
@@ -141,7 +141,7 @@ const CASH_KINDS = new Set<MappedKind | undefined>([
   'cash',
 ]);
 
-/** The `unitsInCashRows` check (see `verifyMapping`). */
+/** The `units-in-cash-rows` check (see `verifyMapping`). */
 export function unitsInCashRows(file: FileView): Finding {
   const rows = file.netUnits(file.rows.filter((r) => CASH_KINDS.has(file.kind(r))));
   if (rows.length === 0) {

@@ -82,7 +82,7 @@ export function sides(file: FileView, rows: readonly ImportedRow[]): Finding {
   };
 }
 
-/** The `countedTwice` check (see `verifyMapping`). */
+/** The `counted-twice` check (see `verifyMapping`). */
 export function countedTwice(file: FileView, rows: readonly ImportedRow[]): Finding {
   const trades = tradesOf(rows);
   const action = (line: number) => {
