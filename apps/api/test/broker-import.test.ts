@@ -363,6 +363,51 @@ describe.each(ENGINES)('broker import over HTTP on %s', (engine) => {
     expect(cash).toEqual({ EUR: '4057.00' });
   });
 
+  it('a saved mapping is checked too: a next file whose result is in doubt is refused until confirmed', async () => {
+    const header = 'Datum;Typ;Wertpapier;ISIN;Anzahl;Kurs;Währung;Betrag';
+    const first = [
+      header,
+      '15.03.2024;Kauf;Apple Inc.;US0378331005;2;150,50;USD;-301,00',
+      '16.03.2024;Verkauf;Apple Inc.;US0378331005;1;151,00;USD;151,00',
+    ].join('\n');
+    const p = await freshPortfolio('Saved mapping checked');
+    const dry = await upload(p.id, 'first.csv', '?dryRun=1', first);
+    const mapping = encodeURIComponent(
+      JSON.stringify(ImportResult.parse(dry.json()).proposal?.mapping),
+    );
+    const saved = await upload(p.id, 'first.csv', `?mapping=${mapping}&saveMapping=1`, first);
+    expect(saved.statusCode, saved.body).toBe(201);
+    // the next file sells more than it bought itself: read with the saved mapping, it is in doubt
+    const second = [
+      header,
+      '01.04.2024;Kauf;Microsoft;US5949181045;1;400,00;USD;-400,00',
+      '02.04.2024;Verkauf;Microsoft;US5949181045;10;410,00;USD;4.100,00',
+    ].join('\n');
+    const preview = ImportResult.parse(
+      (await upload(p.id, 'next.csv', '?dryRun=1', second)).json(),
+    );
+    expect(preview.savedMapping).toMatchObject({ used: true });
+    expect(preview.mappingChecks?.acceptable).toBe(false);
+    const refused = await upload(p.id, 'next.csv', '', second);
+    expect(refused.statusCode, refused.body).toBe(400);
+    expect(refused.json().errors).toEqual([
+      {
+        path: 'mapping.checks.positions',
+        message: expect.stringContaining('sells 10 US5949181045'),
+      },
+    ]);
+    const confirmed = await upload(p.id, 'next.csv', '?confirmMapping=1', second);
+    expect(confirmed.statusCode, confirmed.body).toBe(201);
+    // leave the user's saved mappings as they were (another test lists them)
+    const id = ImportResult.parse(saved.json()).savedMapping?.id;
+    const removed = await ctx.app.inject({
+      method: 'DELETE',
+      url: `/api/import-mappings/${id}`,
+      headers: headers(),
+    });
+    expect(removed.statusCode).toBe(204);
+  });
+
   it('saves a confirmed mapping for its header set; the next such file imports without it', async () => {
     const header = 'Datum;Typ;Wertpapier;ISIN;Anzahl;Kurs;Währung;Gebühren;Betrag';
     const first = [

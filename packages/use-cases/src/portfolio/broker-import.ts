@@ -67,10 +67,10 @@ export async function previewBrokerImport(
   const settings = readOptions(options);
   const repos = createRepositories(deps.db);
   await requirePortfolio(repos, userId, portfolioId);
-  const { parsed, saved } = await parseWithSaved(repos, userId, text, settings);
+  const { parsed, saved, mapping } = await parseWithSaved(repos, userId, text, settings);
   const savedMapping = {
     ...(saved ? { savedMapping: { id: saved.id, used: true, saved: false } } : {}),
-    ...(settings.mapping ? { mappingChecks: mappingChecks(text, settings) } : {}),
+    ...(mapping ? { mappingChecks: mappingChecks(text, mapping, settings) } : {}),
   };
   if (!parsed.ok) {
     const failed = { ...failedResult(parsed.format ?? 'mapped', parsed.errors), ...savedMapping };
@@ -95,7 +95,9 @@ export async function previewBrokerImport(
  * With `dryRun` it is {@link previewBrokerImport}.
  *
  * @throws UseCaseError `validation_failed` with `errors: [{ path: 'line N', message }]` for every
- *   failing row (nothing stored); `not_found` (portfolio).
+ *   failing row, or `errors: [{ path: 'mapping.checks.<id>', message }]` when the result of a
+ *   given or saved column mapping fails a check and `confirmMapping` is not set (nothing stored);
+ *   `not_found` (portfolio).
  */
 export async function importBrokerFile(
   deps: BrokerImportDeps,
@@ -109,9 +111,10 @@ export async function importBrokerFile(
   if (settings.dryRun) return previewBrokerImport(deps, userId, portfolioId, text, settings);
   const repos = createRepositories(deps.db);
   await requirePortfolio(repos, userId, portfolioId);
-  const { parsed, saved } = await parseWithSaved(repos, userId, text, settings);
+  const { parsed, saved, mapping } = await parseWithSaved(repos, userId, text, settings);
   if (!parsed.ok) throw failure(parsed.errors);
-  if (settings.mapping && !settings.confirmMapping) refuseDoubtful(mappingChecks(text, settings));
+  // a given or a saved mapping: its result is checked before anything is stored
+  if (mapping && !settings.confirmMapping) refuseDoubtful(mappingChecks(text, mapping, settings));
   // a first plan outside the transaction tells which quotes and rates to fetch
   const draft = await planAgainst(repos, userId, portfolioId, parsed, settings, deps.isinSymbols);
   if (!draft.plan.ok) throw failure(draft.plan.errors);
@@ -215,17 +218,22 @@ async function parseWithSaved(
   userId: string,
   text: string,
   settings: Settings,
-): Promise<{ parsed: ReturnType<typeof parseBrokerCsv>; saved?: SavedImportMapping }> {
+): Promise<{
+  parsed: ReturnType<typeof parseBrokerCsv>;
+  saved?: SavedImportMapping;
+  /** The mapping the file was read with: the given one, else the saved one. */
+  mapping?: ColumnMapping;
+}> {
   const parsed = parse(text, settings);
   if (parsed.ok || parsed.format !== undefined || settings.mapping || settings.format !== 'auto') {
-    return { parsed };
+    return settings.mapping ? { parsed, mapping: settings.mapping } : { parsed };
   }
   const headerKey = headerSetKey(text);
   const saved =
     headerKey === undefined ? undefined : await repos.importMappings.find(userId, headerKey);
   const mapping = saved ? ColumnMapping.safeParse(saved.mapping) : undefined;
   if (!saved || !mapping?.success) return { parsed };
-  return { parsed: parse(text, settings, mapping.data), saved };
+  return { parsed: parse(text, settings, mapping.data), saved, mapping: mapping.data };
 }
 
 async function requirePortfolio(
@@ -281,10 +289,9 @@ async function planAgainst(
   return { plan, names, ledger };
 }
 
-/** The checks of the import a given mapping makes of `text` (see `checkMapping`). */
-function mappingChecks(text: string, settings: Settings): MappingChecks | undefined {
-  if (!settings.mapping) return undefined;
-  const verdict = checkMapping(text, settings.mapping, {
+/** The checks of the import `mapping` makes of `text` (see `checkMapping`). */
+function mappingChecks(text: string, mapping: ColumnMapping, settings: Settings): MappingChecks {
+  const verdict = checkMapping(text, mapping, {
     ...(settings.accountCurrency ? { accountCurrency: settings.accountCurrency } : {}),
   });
   return { acceptable: verdict.acceptable, checks: verdict.checks, needs: verdict.questions };
@@ -294,8 +301,8 @@ function mappingChecks(text: string, settings: Settings): MappingChecks | undefi
  * Refuses a real import whose mapping failed a check, naming each failed check and its question:
  * holdings with reason for doubt are never stored unless the user confirms (`confirmMapping`).
  */
-function refuseDoubtful(checks: MappingChecks | undefined): void {
-  if (checks === undefined || checks.acceptable) return;
+function refuseDoubtful(checks: MappingChecks): void {
+  if (checks.acceptable) return;
   const failed = checks.checks.filter((c) => !c.passed);
   throw new UseCaseError(
     'validation_failed',

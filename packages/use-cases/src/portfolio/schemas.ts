@@ -117,7 +117,7 @@ export const BrokerImportOptions = z
       .boolean()
       .default(false)
       .describe(
-        'With `mapping` on a real import: import even though some of its checks failed (the user answered their questions and accepts the result); without it such an import is refused',
+        'On a real import with a given or a saved mapping: import even though some of its checks failed (the user answered their questions and accepts the result); without it such an import is refused',
       ),
   })
   .meta({ id: 'BrokerImportOptions' });
@@ -231,7 +231,7 @@ export const ImportResult = z
       .optional()
       .describe('The saved column mapping this import used or saved, if any'),
     mappingChecks: MappingChecks.optional().describe(
-      'With `mapping`: the checks of the import it makes; a real import of a mapping that fails one is refused unless `confirmMapping`',
+      'With `mapping`, or a saved mapping used: the checks of the import it makes; a real import with a mapping that fails one is refused unless `confirmMapping`',
     ),
     proposal: z
       .object({
