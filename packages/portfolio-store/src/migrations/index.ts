@@ -10,6 +10,7 @@ import { tokenScopesAndAudit } from './0010-token-scopes-and-audit.js';
 import { evaluationHistory } from './0011-evaluation-history.js';
 import { portfolioLedgerVersion } from './0012-portfolio-ledger-version.js';
 import { portfolioPositionsVersion } from './0013-portfolio-positions-version.js';
+import { evaluationEventsAndWebhooks } from './0016-evaluation-events-and-webhooks.js';
 
 /**
  * Every migration, keyed by name; names sort in the order they run. Imported statically (no
@@ -27,6 +28,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0011-evaluation-history': evaluationHistory,
   '0012-portfolio-ledger-version': portfolioLedgerVersion,
   '0013-portfolio-positions-version': portfolioPositionsVersion,
+  '0016-evaluation-events-and-webhooks': evaluationEventsAndWebhooks,
 };
 
 /** A Kysely `MigrationProvider` over {@link MIGRATIONS}. */
