@@ -248,6 +248,7 @@ describe.runIf(postgres)('two processes on one PostgreSQL', () => {
       .poll(toolsOnB, { timeout: 3_000, interval: 5 })
       .toEqual([
         'compareEvaluations',
+        'getEvaluationChanges',
         'getEvaluationHistory',
         'getMoatEvaluation',
         'listMoatReports',

@@ -54,6 +54,13 @@ export {
   type EvaluateCompanyDeps,
   evaluateCompany,
 } from './evaluate-company.js';
+export {
+  CHANGES_MAX_LIMIT,
+  createEvaluationChangesFeed,
+  EvaluationChangeEvent,
+  EvaluationChangesPage,
+  EvaluationChangesQuery,
+} from './evaluation-changes.js';
 export { diffEvaluations } from './evaluation-diff.js';
 export {
   createEvaluationHistoryService,
@@ -192,3 +199,27 @@ export {
   type ToolSurface,
 } from './tools/definition.js';
 export { TOOL_TRANSACTION_LIMIT } from './tools/portfolio-tools.js';
+export {
+  createWebhookDispatcher,
+  DEFAULT_RETRY_DELAYS_MS,
+  type DispatchRound,
+  type WebhookDispatcher,
+  type WebhookDispatcherOptions,
+} from './webhook-dispatcher.js';
+export {
+  CreatedWebhook,
+  CreateWebhookBody,
+  checkWebhookHost,
+  createWebhookService,
+  type HostLookup,
+  MAX_WEBHOOK_ENDPOINTS,
+  newWebhookSecret,
+  refusedAddress,
+  systemLookup,
+  WEBHOOK_EVENT_TYPES,
+  WebhookDeliveriesPage,
+  WebhookDeliveriesQuery,
+  WebhookEndpointSchema,
+  type WebhookService,
+  type WebhookServiceDeps,
+} from './webhooks.js';

@@ -42,6 +42,8 @@ export interface EvaluationRecordSummary {
   /** Filings behind the figures, newest first. */
   filings: HistoryFiling[];
   trigger: EvaluationTrigger;
+  /** The filing that caused a `filing` evaluation (its accession, form, filed date); else null. */
+  cause: CauseFiling | null;
   /** ISO-8601. */
   evaluatedAt: string;
 }
@@ -84,6 +86,7 @@ const SUMMARY_COLUMNS = [
   'fiscal_years',
   'filings',
   'trigger',
+  'cause',
   'evaluated_at',
 ] as const;
 
@@ -98,6 +101,7 @@ interface SummaryRow {
   fiscal_years: number[];
   filings: Record<string, unknown>[];
   trigger: EvaluationTrigger;
+  cause: Record<string, unknown> | null;
   evaluated_at: Date;
 }
 
@@ -113,6 +117,7 @@ function toSummary(row: SummaryRow): EvaluationRecordSummary {
     fiscalYears: row.fiscal_years,
     filings: row.filings as unknown as HistoryFiling[],
     trigger: row.trigger,
+    cause: (row.cause as unknown as CauseFiling | null) ?? null,
     evaluatedAt: iso(row.evaluated_at),
   };
 }

@@ -37,7 +37,10 @@ export interface MoatServicesOptions {
   /** Quotes and splits for the valuation (`createQuoteSource` of `@svc/use-cases`). */
   readonly quoteSource: QuoteSource;
   /** The evaluation cache, screener and report repositories (`createRepositories(db)`). */
-  readonly repos: Pick<Repositories, 'evaluations' | 'evaluationHistory' | 'screener' | 'reports'>;
+  readonly repos: Pick<
+    Repositories,
+    'evaluations' | 'evaluationHistory' | 'evaluationEvents' | 'screener' | 'reports'
+  >;
   /** Quotas counted in the database (`createQuotaService` of `@svc/quota`). */
   readonly quotas: Pick<QuotaService, 'withQuota'>;
   /**
@@ -78,7 +81,11 @@ export function createMoatServices(options: MoatServicesOptions): MoatServices {
   });
   return {
     evaluations,
-    history: createEvaluationHistoryService({ history: repos.evaluationHistory, cache }),
+    history: createEvaluationHistoryService({
+      history: repos.evaluationHistory,
+      cache,
+      events: repos.evaluationEvents,
+    }),
     screener: createScreenerService({ screener: screenerMemo.screener }),
     reports: createReportService({ reports: repos.reports }),
   };

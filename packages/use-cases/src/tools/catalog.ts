@@ -1,6 +1,6 @@
 import { QUOTA_SCOPES, type TokenScope, withNeededScopes } from '../accounts/scopes.js';
 import type { ToolDefinition, ToolSurface } from './definition.js';
-import { compareEvaluations, getEvaluationHistory } from './history-tools.js';
+import { compareEvaluations, getEvaluationChanges, getEvaluationHistory } from './history-tools.js';
 import {
   generateMoatNarrative,
   getMoatEvaluation,
@@ -39,6 +39,7 @@ export const TOOL_DEFINITIONS = [
   getEvaluationHistory,
   compareEvaluations,
   getPortfolioPerformance,
+  getEvaluationChanges,
 ] as const;
 
 type Defined = (typeof TOOL_DEFINITIONS)[number];

@@ -70,7 +70,7 @@ export function mcp({ baseUrl, accountUrl }: DocsAddresses): SectionText {
       ],
       quotas: QUOTAS,
       notes: [
-        'Tools: listPortfolios, listHoldings {portfolioId?}, listCash {portfolioId?}, getMoatEvaluation {symbol, fresh?}, generateMoatNarrative {symbol?, evaluation?, language}, listMoatReports {tags?}, screenMoat, saveMoatReport, getEvaluationHistory {symbol, page?, limit?}, compareEvaluations {symbol, from?, to?}, getPortfolioPerformance {portfolioId, period?, from?, to?, series?}.',
+        'Tools: listPortfolios, listHoldings {portfolioId?}, listCash {portfolioId?}, getMoatEvaluation {symbol, fresh?}, generateMoatNarrative {symbol?, evaluation?, language}, listMoatReports {tags?}, screenMoat, saveMoatReport, getEvaluationHistory {symbol, page?, limit?}, compareEvaluations {symbol, from?, to?}, getPortfolioPerformance {portfolioId, period?, from?, to?, series?}, getEvaluationChanges {since?, symbol?, cursor?, limit?}.',
         'Resources: moat://reports/{id} and moat://reports/{id}/markdown (your saved reports only), moat://evaluations/{symbol} and moat://evaluations/{symbol}/markdown (cached evaluations; reading never spends quota).',
         'Prompts: evaluateCompany {symbol}, reviewPortfolioMoats {portfolioId?}, explainCriterion {criterion} (completable).',
         'Agents should use MCP (not REST) for portfolio reads; REST needs a browser session.',

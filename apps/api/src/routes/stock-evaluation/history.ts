@@ -1,4 +1,6 @@
 import {
+  EvaluationChangesPage,
+  EvaluationChangesQuery,
   EvaluationDiff,
   EvaluationDiffQuery,
   EvaluationHistoryPage,
@@ -26,12 +28,38 @@ const DIFF = [
   'summary. 404 when an id is not one of the symbol’s evaluations, or fewer than two are kept.',
 ].join(' ');
 
+const CHANGES = [
+  'The `evaluation.changed` events (CONTRACT §7) made at or after `since`, oldest first: one',
+  'whenever a kept evaluation of a company differs from the one kept before it in verdict, by at',
+  'least a point of total score, or in a criterion’s status, whatever caused it (a new annual',
+  'filing found in SEC’s daily index, `fresh=1`, the `fill-cache` batch). Each names the previous',
+  'and the new evaluation, the criteria whose status or score moved and, for a filing, its',
+  'accession, form and filed date. The same events are delivered to webhooks',
+  '(`/api/account/webhooks`). Page on with `cursor` (`nextCursor`, null on the last page). Shared',
+  'by all users; no quota.',
+].join(' ');
+
 /**
- * `GET /api/stock-evaluation/history` and `GET /api/stock-evaluation/history/diff` (issue 21):
+ * `GET /api/stock-evaluation/changes` (issue 33, CONTRACT §7), `GET /api/stock-evaluation/history` and `GET /api/stock-evaluation/history/diff` (issue 21):
  * one flow call each over `app.moat.history`. MCP counterparts: `getEvaluationHistory`,
  * `compareEvaluations` (scope `moat:read`).
  */
 export const evaluationHistoryRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get('/changes', {
+    config: { auth: 'session' },
+    schema: {
+      tags: ['moat'],
+      summary: 'What changed in the evaluations of companies: the evaluation.changed events',
+      description: CHANGES,
+      querystring: EvaluationChangesQuery,
+      response: {
+        200: jsonResponse('A page of events, oldest first', EvaluationChangesPage),
+        ...errorResponses(),
+      },
+    },
+    handler: (request) => app.moat.history.changes(request.query),
+  });
+
   app.get('/history', {
     config: { auth: 'session' },
     schema: {
