@@ -23,6 +23,7 @@ import { registerMetrics } from './plugins/external/metrics.js';
 import { registerSwagger } from './plugins/external/swagger.js';
 import { developerPageRoutes } from './routes/account/developer.js';
 import { accountTokenRoutes } from './routes/account/index.js';
+import { accountWebhookRoutes } from './routes/account/webhooks.js';
 import { advisorRoutes, aiChatRoutes } from './routes/advisor/index.js';
 import { authRoutes } from './routes/auth/index.js';
 import { oidcRoutes } from './routes/auth/oidc.js';
@@ -89,6 +90,7 @@ export const apiApp = fp(
     await app.register(authRoutes, { prefix: '/api/auth' });
     await app.register(oidcRoutes, { prefix: '/api/auth/oidc' });
     await app.register(accountTokenRoutes, { prefix: '/api/account' });
+    await app.register(accountWebhookRoutes, { prefix: '/api/account' });
     await app.register(developerPageRoutes, { prefix: '/account' });
     await app.register(stockEvaluationRoutes, { prefix: '/api/stock-evaluation' });
     const ai = { ai: deps.ai, heartbeatMs: deps.config.sseHeartbeatMs };

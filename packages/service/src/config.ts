@@ -60,6 +60,16 @@ export const EnvSchema = z
       .default(24 * 7),
     FUNDAMENTALS_PROVIDER: z.enum(FUNDAMENTALS_PROVIDERS).default('sec-edgar'),
     SEC_USER_AGENT: optionalText,
+    SEC_DATA_URL: z.url().default('https://data.sec.gov'),
+    SEC_WWW_URL: z.url().default('https://www.sec.gov'),
+    REFRESH_SCHEDULE: z
+      .string()
+      .trim()
+      .refine((v) => v === 'off' || /^(\S+\s+){4}\S+$/.test(v), {
+        message: 'REFRESH_SCHEDULE is a 5-field cron expression (UTC) or off',
+      })
+      .default('30 6 * * *'),
+    WEBHOOK_ALLOW_PRIVATE: booleanFlag.default(false),
     FUNDAMENTALS_SNAPSHOT_DIR: optionalText,
     SIMFIN_DIR: optionalText,
     QUOTES_PROVIDER: z.enum(QUOTES_PROVIDERS).default('none'),
@@ -216,6 +226,10 @@ export interface BaseConfig {
   readonly fundamentals: {
     readonly provider: (typeof FUNDAMENTALS_PROVIDERS)[number];
     readonly secUserAgent: string | undefined;
+    /** `SEC_DATA_URL`: companyfacts and submissions (default `https://data.sec.gov`), no trailing slash. */
+    readonly secDataUrl: string;
+    /** `SEC_WWW_URL`: ticker map and `/Archives/…` (default `https://www.sec.gov`), no trailing slash. */
+    readonly secWwwUrl: string;
     readonly snapshotDir: string | undefined;
     readonly simfinDir: string | undefined;
   };
@@ -274,6 +288,17 @@ export interface BaseConfig {
    * it at once; one stored by another process is seen here within this many seconds.
    */
   readonly evaluationMemoSeconds: number;
+  /**
+   * `REFRESH_SCHEDULE`: when the refresh pass (new annual filings in SEC's daily index) runs, a
+   * cron expression in UTC on the job queue, once however many processes run; null (`off`): never
+   * on a schedule (`pnpm refresh` still runs one).
+   */
+  readonly refreshSchedule: string | null;
+  /**
+   * `WEBHOOK_ALLOW_PRIVATE`: accept webhook URLs that resolve to loopback, private or link-local
+   * addresses (default false: refused with 400, and not delivered to).
+   */
+  readonly webhookAllowPrivate: boolean;
   /**
    * The OpenAI-compatible model endpoint (OpenAI, Azure OpenAI, Ollama, vLLM, llama.cpp…). A
    * model name unset: that flow answers offline (the template / the advisor's rules).
@@ -434,6 +459,8 @@ export function parseConfig(env: Record<string, string | undefined>): BaseConfig
     fundamentals: {
       provider: e.FUNDAMENTALS_PROVIDER,
       secUserAgent: e.SEC_USER_AGENT,
+      secDataUrl: trimSlash(e.SEC_DATA_URL),
+      secWwwUrl: trimSlash(e.SEC_WWW_URL),
       snapshotDir: e.FUNDAMENTALS_SNAPSHOT_DIR,
       simfinDir: e.SIMFIN_DIR,
     },
@@ -452,6 +479,8 @@ export function parseConfig(env: Record<string, string | undefined>): BaseConfig
     sessionCacheSeconds: e.SESSION_CACHE_SECONDS ?? 5,
     auditRetentionDays: e.AUDIT_RETENTION_DAYS,
     evaluationMemoSeconds: e.EVALUATION_CACHE_MEMO_SECONDS,
+    refreshSchedule: e.REFRESH_SCHEDULE === 'off' ? null : e.REFRESH_SCHEDULE,
+    webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE,
     openai: {
       baseUrl: e.OPENAI_BASE_URL,
       apiKey: e.OPENAI_API_KEY,

@@ -96,6 +96,7 @@ export async function openRuntime(
     repos,
     quotas,
     evaluationMemoSeconds: config.evaluationMemoSeconds,
+    webhookAllowPrivate: config.webhookAllowPrivate,
   });
   const market = {
     quotes: quoteSource.quotes,

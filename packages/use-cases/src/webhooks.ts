@@ -18,7 +18,7 @@ export const MAX_WEBHOOK_ENDPOINTS = 20;
 export const CreateWebhookBody = z
   .object({
     url: z
-      .url({ protocol: /^https?$/, hostname: z.regexes.hostname })
+      .url({ protocol: /^https?$/ })
       .max(2000)
       .describe('Where to POST the events: http(s), resolving to a public address'),
     events: z

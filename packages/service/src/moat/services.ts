@@ -6,11 +6,13 @@ import {
   createEvaluationService,
   createReportService,
   createScreenerService,
+  createWebhookService,
   type EvaluationHistoryService,
   type EvaluationService,
   type QuoteSource,
   type ReportService,
   type ScreenerService,
+  type WebhookService,
 } from '@svc/use-cases';
 import { memoizeEvaluationCache } from './evaluation-memo.js';
 import { memoizeScreener } from './screener-memo.js';
@@ -28,6 +30,8 @@ export interface MoatServices {
    * `getEvaluationHistory`, `compareEvaluations`), and cache reads that never fetch.
    */
   readonly history: EvaluationHistoryService;
+  /** The user's webhook endpoints and their delivery logs (`/api/account/webhooks`). */
+  readonly webhooks: WebhookService;
 }
 
 /** What {@link createMoatServices} is built from. */
@@ -39,8 +43,13 @@ export interface MoatServicesOptions {
   /** The evaluation cache, screener and report repositories (`createRepositories(db)`). */
   readonly repos: Pick<
     Repositories,
-    'evaluations' | 'evaluationHistory' | 'evaluationEvents' | 'screener' | 'reports'
+    'evaluations' | 'evaluationHistory' | 'evaluationEvents' | 'screener' | 'reports' | 'webhooks'
   >;
+  /**
+   * `WEBHOOK_ALLOW_PRIVATE`: accept webhook URLs resolving to loopback, private or link-local
+   * addresses (tests, a private network). Default false.
+   */
+  readonly webhookAllowPrivate?: boolean;
   /** Quotas counted in the database (`createQuotaService` of `@svc/quota`). */
   readonly quotas: Pick<QuotaService, 'withQuota'>;
   /**
@@ -88,5 +97,9 @@ export function createMoatServices(options: MoatServicesOptions): MoatServices {
     }),
     screener: createScreenerService({ screener: screenerMemo.screener }),
     reports: createReportService({ reports: repos.reports }),
+    webhooks: createWebhookService({
+      webhooks: repos.webhooks,
+      allowPrivate: options.webhookAllowPrivate ?? false,
+    }),
   };
 }
