@@ -165,6 +165,18 @@ export {
   type QuoteSource,
 } from './providers.js';
 export {
+  type RefreshDayReport,
+  type RefreshFilingReport,
+  type RefreshPassDeps,
+  type RefreshPassOptions,
+  type RefreshReport,
+  type RefreshUnit,
+  refreshDepsFor,
+  runRefreshPass,
+  SEC_SHARED_INTERVAL_MS,
+  sharedSecBudget,
+} from './refresh.js';
+export {
   createReportService,
   MAX_EVALUATION_JSON_LENGTH,
   parseTagList,

@@ -20,8 +20,9 @@ import { type Kysely, sql } from 'kysely';
  * - `sec_index_days`: the per-day cursor of the daily form index (`pending` until the day's index
  *   was read and every filing in it done; a day whose index is not published yet stays pending).
  * - `sec_filings`: each annual filing of a cached company found in an index, `pending` until its
- *   re-evaluation was kept (`done`) or failed for good (`failed`); the accession is the key, so a
- *   filing is acted on once however often its day is read.
+ *   re-evaluation was kept (`done`) or failed for good (`failed`); the accession and symbol are the
+ *   key (one filing of a company with two cached share classes re-evaluates both), so a filing is
+ *   acted on once however often its day is read.
  * - `sec_rate`: one row, the next free instant of SEC's shared request budget (10 a second across
  *   every process).
  *
@@ -134,7 +135,7 @@ export const evaluationEventsAndWebhooks = {
 
     await db.schema
       .createTable('sec_filings')
-      .addColumn('accession', 'text', (c) => c.primaryKey())
+      .addColumn('accession', 'text', (c) => c.notNull())
       .addColumn('day', 'date', (c) => c.notNull())
       .addColumn('cik', 'text', (c) => c.notNull())
       .addColumn('symbol', 'text', (c) => c.notNull())
@@ -147,6 +148,7 @@ export const evaluationEventsAndWebhooks = {
       .addColumn('history_id', 'uuid')
       .addColumn('error', 'text')
       .addColumn('updated_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+      .addPrimaryKeyConstraint('sec_filings_pkey', ['accession', 'symbol'])
       .execute();
     await sql`create index sec_filings_day_idx on sec_filings (day, state)`.execute(db);
 

@@ -184,7 +184,7 @@ describe.each(backends)('change events and webhook messages on $name', (backend)
     // The holder died: taken again once the lease ran out.
     const later = new Date(now.getTime() + 61_000);
     expect(await sec.leaseFiling(later, 60_000)).toMatchObject({ attempts: 2 });
-    await sec.settleFiling(filing.accession, { state: 'done' }, later);
+    await sec.settleFiling(filing.accession, 'AAPL', { state: 'done' }, later);
     expect(await sec.settleDay('2025-10-31', later)).toBe(true);
     expect((await sec.pendingDays()).map((d) => [d.day, d.attempts, d.lastStatus])).toEqual([
       ['2025-10-30', 1, 404],

@@ -94,7 +94,7 @@ export function createSecRefreshRepository(db: Executor) {
           await trx
             .insertInto('sec_filings')
             .values(filings.map((f) => ({ ...f, day, updated_at: at })))
-            .onConflict((oc) => oc.column('accession').doNothing())
+            .onConflict((oc) => oc.columns(['accession', 'symbol']).doNothing())
             .execute();
         }
         await trx
@@ -128,20 +128,57 @@ export function createSecRefreshRepository(db: Executor) {
     async leaseFiling(now: Date, leaseMs: number, day?: string): Promise<LeasedFiling | undefined> {
       const until = new Date(now.getTime() + leaseMs);
       const result = await sql<LeasedFiling>`with next as (
-          select accession from sec_filings
+          select accession, symbol from sec_filings
           where state = 'pending' and updated_at <= ${now}::timestamptz
             ${day === undefined ? sql`` : sql`and day = ${day}::date`}
-          order by day, accession limit 1 for update skip locked)
+          order by day, accession, symbol limit 1 for update skip locked)
         update sec_filings f set updated_at = ${until}::timestamptz, attempts = f.attempts + 1
-        from next where f.accession = next.accession
+        from next where f.accession = next.accession and f.symbol = next.symbol
         returning f.accession, f.cik, f.symbol, f.form, to_char(f.filed, 'YYYY-MM-DD') as filed,
           to_char(f.day, 'YYYY-MM-DD') as day, f.attempts`.execute(db);
       return result.rows[0];
     },
 
+    /**
+     * Locks a found filing of a symbol for the rest of the transaction and answers whether it is
+     * still pending (false: another process settled it meanwhile; do nothing).
+     */
+    async lockPending(accession: string, symbol: string): Promise<boolean> {
+      const row = await db
+        .selectFrom('sec_filings')
+        .where('accession', '=', accession)
+        .where('symbol', '=', symbol)
+        .select('state')
+        .forUpdate()
+        .executeTakeFirst();
+      return row?.state === 'pending';
+    },
+
+    /**
+     * Settles a missing day as done when SEC published a later day's index and this one is
+     * still missing `graceDays` after it (a market holiday: no index will come); answers whether
+     * it did.
+     */
+    async closeMissingDay(
+      day: string,
+      today: string,
+      graceDays: number,
+      at: Date,
+    ): Promise<boolean> {
+      const result =
+        await sql`update sec_index_days d set state = 'done', done_at = ${at}::timestamptz
+        where d.day = ${day}::date and d.state = 'pending' and d.last_status in (403, 404)
+          and d.day + ${graceDays}::int < ${today}::date
+          and exists (select 1 from sec_index_days l where l.day > d.day and l.last_status = 200)`.execute(
+          db,
+        );
+      return Number(result.numAffectedRows ?? 0n) > 0;
+    },
+
     /** Settles a leased filing: `done` with the kept evaluation, or `failed` with the error. */
     async settleFiling(
       accession: string,
+      symbol: string,
       outcome: { state: 'done' | 'failed' | 'pending'; historyId?: string; error?: string },
       at: Date,
     ): Promise<void> {
@@ -154,16 +191,18 @@ export function createSecRefreshRepository(db: Executor) {
           updated_at: at,
         })
         .where('accession', '=', accession)
+        .where('symbol', '=', symbol)
         .execute();
     },
 
-    /** A filing by accession (tests and the CLI's report). */
-    async filing(accession: string) {
+    /** The found filings of an accession, one per symbol (tests and the CLI's report). */
+    async filings(accession: string) {
       return db
         .selectFrom('sec_filings')
         .where('accession', '=', accession)
         .select(['accession', 'symbol', 'form', 'state', 'attempts', 'history_id', 'error'])
-        .executeTakeFirst();
+        .orderBy('symbol')
+        .execute();
     },
 
     /**
