@@ -10,6 +10,7 @@ export {
   type NarrativeEvent,
 } from '@svc/advisor';
 export {
+  createSecFilingsClient,
   FundamentalsError,
   figureMarks,
   formatFigureMarks,
