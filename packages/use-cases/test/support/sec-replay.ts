@@ -97,25 +97,25 @@ export async function startSecReplay(options: { companyfacts: Record<string, str
     const path = req.url ?? '';
     state.requests.push({ path, userAgent: req.headers['user-agent'], at: Date.now() });
     if (state.held.has(path)) return; // never answered
-    let m: RegExpExecArray | null;
+    const facts_ = /^\/api\/xbrl\/companyfacts\/CIK(\d{10})\.json$/.exec(path);
+    const submissions = /^\/submissions\/CIK(\d{10})\.json$/.exec(path);
+    const index = /^\/Archives\/edgar\/daily-index\/\d{4}\/QTR\d\/form\.(\d{8})\.idx$/.exec(path);
     if (path === '/files/company_tickers.json') {
       res.writeHead(200, { 'content-type': 'application/json' }).end(tickers);
-    } else if ((m = /^\/api\/xbrl\/companyfacts\/CIK(\d{10})\.json$/.exec(path))) {
-      const doc = facts(m[1] as string);
+    } else if (facts_) {
+      const doc = facts(facts_[1] as string);
       if (doc) json(res, doc);
       else res.writeHead(404).end();
-    } else if ((m = /^\/submissions\/CIK(\d{10})\.json$/.exec(path))) {
+    } else if (submissions) {
       try {
         res
           .writeHead(200, { 'content-type': 'application/json' })
-          .end(readFileSync(join(SHARED_DATA_DIR, `sec/submissions/CIK${m[1]}.json`)));
+          .end(readFileSync(join(SHARED_DATA_DIR, `sec/submissions/CIK${submissions[1]}.json`)));
       } catch {
         res.writeHead(404).end();
       }
-    } else if (
-      (m = /^\/Archives\/edgar\/daily-index\/\d{4}\/QTR\d\/form\.(\d{8})\.idx$/.exec(path))
-    ) {
-      const text = state.indexes.get(m[1] as string);
+    } else if (index) {
+      const text = state.indexes.get(index[1] as string);
       if (text === undefined) res.writeHead(403).end('Forbidden');
       else res.writeHead(200, { 'content-type': 'text/plain' }).end(text);
     } else {
