@@ -1,3 +1,4 @@
+import type { FundamentalsProvider } from '@svc/fundamentals-client';
 import {
   createEcbFileFxProvider,
   createEcbHttpFxProvider,
@@ -10,6 +11,7 @@ import {
   createDatabase,
   createRepositories,
   createSharedCounter,
+  type Database,
   migrateToLatest,
   pendingMigrations,
   type SharedCounterOptions,
@@ -19,14 +21,21 @@ import {
   createPortfolioService,
   createQuoteService,
   createQuoteSource,
+  createSecFilingsClient,
+  createWebhookDispatcher,
   type IsinResolver,
   loadIsinTable,
   openSessionChangeFeed,
+  type QuoteSource,
+  refreshDepsFor,
+  runRefreshPass,
+  sharedSecBudget,
 } from '@svc/use-cases';
 import { createAccountServices } from './accounts.js';
 import { createAiFlows } from './advisor/flows.js';
 import type { AppConfig, ConfigLogger } from './config.js';
 import type { AppDeps, PortfolioFlows } from './deps.js';
+import { startJobs } from './jobs.js';
 import { createServiceMetrics } from './metrics/service-metrics.js';
 import { openFundamentalsProvider } from './moat/fundamentals.js';
 import { createMoatServices } from './moat/services.js';
@@ -61,6 +70,14 @@ export interface Runtime {
 export async function openRuntime(
   config: AppConfig,
   logger: Pick<ConfigLogger, 'warn'> = { warn: () => {} },
+  options: {
+    /**
+     * Run the background work of a server process (issue 33): the webhook dispatcher and the
+     * pg-boss jobs (the refresh pass, on `REFRESH_SCHEDULE`). The servers' start sets it; tests
+     * and commands leave it off.
+     */
+    readonly background?: boolean;
+  } = {},
 ): Promise<Runtime> {
   const database = await createDatabase({
     ...(config.databaseUrl ? { databaseUrl: config.databaseUrl } : {}),
@@ -86,7 +103,9 @@ export async function openRuntime(
     onEvent: metrics.quotaEvent,
     onRefundLost: () => logger.warn('a quota refund failed after every retry; the unit stays used'),
   });
-  const fundamentals = openFundamentalsProvider(config.fundamentals);
+  // SEC's 10 requests a second are shared by every process on this database
+  const secAcquire = sharedSecBudget(repos.secRefresh);
+  const fundamentals = openFundamentalsProvider({ ...config.fundamentals, secAcquire });
   if (fundamentals.unavailable) logger.warn(fundamentals.unavailable);
   const opened = createQuoteSource(config.quotes);
   const quoteSource = { ...opened, quotes: metrics.instrument('quotes', opened.quotes) };
@@ -157,10 +176,14 @@ export async function openRuntime(
         `token activity purge failed: ${error instanceof Error ? error.message : String(error)}`,
       ),
   });
+  const background = options.background
+    ? await startBackground(config, database, fundamentals.provider, quoteSource, logger)
+    : undefined;
   return {
     deps: { ...inputs, accounts },
     dialect: database.dialect,
     async close() {
+      await background?.stop();
       accounts.close();
       await sessions?.close();
       await database.close();
@@ -225,4 +248,65 @@ export function createPortfolioFlows(options: {
 /** The quote provider as a history provider when it is one (`createCsvQuoteProvider`'s is). */
 function historyOf(quotes: QuoteProvider | null): PriceHistoryProvider | null {
   return quotes !== null && 'getDailyCloses' in quotes ? (quotes as PriceHistoryProvider) : null;
+}
+
+/**
+ * The background work of a server process: the webhook dispatcher (every process; messages are
+ * leased in the database) and the pg-boss jobs: the refresh pass queued on `REFRESH_SCHEDULE`
+ * (once however many processes run) and worked here when `SEC_USER_AGENT` is set.
+ */
+async function startBackground(
+  config: AppConfig,
+  database: Database,
+  fundamentals: FundamentalsProvider,
+  quoteSource: Pick<QuoteSource, 'quotes' | 'splitsOf'>,
+  logger: Pick<ConfigLogger, 'warn'>,
+) {
+  const repos = createRepositories(database.db);
+  const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
+  const dispatcher = createWebhookDispatcher({
+    webhooks: repos.webhooks,
+    allowPrivate: config.webhookAllowPrivate,
+    onError: (error) => logger.warn(`webhook dispatch: ${message(error)}`),
+  });
+  dispatcher.start();
+  const userAgent = config.fundamentals.secUserAgent;
+  if (config.refreshSchedule && !userAgent) {
+    logger.warn('REFRESH_SCHEDULE is set but SEC_USER_AGENT is not: no refresh pass runs here');
+  }
+  const jobs = await startJobs({
+    pool: database.pool,
+    refreshSchedule: config.refreshSchedule,
+    onError: (error) => logger.warn(`jobs: ${message(error)}`),
+    ...(userAgent
+      ? {
+          refresh: async (date: string | undefined) => {
+            const sec = createSecFilingsClient({
+              userAgent,
+              wwwUrl: config.fundamentals.secWwwUrl,
+              dataUrl: config.fundamentals.secDataUrl,
+              acquire: sharedSecBudget(repos.secRefresh),
+            });
+            return runRefreshPass(
+              refreshDepsFor(database.db, {
+                sec,
+                evaluate: {
+                  fundamentals,
+                  quotes: quoteSource.quotes,
+                  splitsOf: quoteSource.splitsOf,
+                  now: () => new Date(),
+                },
+              }),
+              date ? { date } : {},
+            );
+          },
+        }
+      : {}),
+  });
+  return {
+    async stop() {
+      await jobs.stop();
+      await dispatcher.stop();
+    },
+  };
 }
