@@ -45,10 +45,17 @@ function workspace() {
 
 /**
  * The only workspace packages an app may use (dependencies and imports, tests included): the
- * flows, the composition root, the MCP server and the boundary shapes. Build tooling (tooling/*)
- * is allowed as a dev dependency.
+ * flows, the composition root, the MCP server, the boundary shapes and the moat card (the
+ * presentation of an evaluation: the page of apps/api, the sparklines of apps/cli). Build
+ * tooling (tooling/*) is allowed as a dev dependency.
  */
-const APP_IMPORTS = new Set(['@svc/use-cases', '@svc/service', '@svc/mcp-server', '@svc/schemas']);
+const APP_IMPORTS = new Set([
+  '@svc/use-cases',
+  '@svc/service',
+  '@svc/mcp-server',
+  '@svc/schemas',
+  '@svc/moat-card',
+]);
 
 /** The folders of a workspace package whose files are scanned for `@svc/*` imports. */
 const SOURCE_DIRS = ['src', 'test', 'bench'];

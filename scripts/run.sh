@@ -99,6 +99,10 @@ case "${1:-}" in
     # the pending changesets make a release plan (what `changeset version` needs)
     node scripts/check-changesets.mjs
     pnpm typecheck
+    # the README's generated blocks (configuration table, …) are current; read from the built
+    # packages, so build first (turbo's cache makes the tests' own build free)
+    pnpm build --output-logs=errors-only
+    node scripts/generated-docs.mjs --check
     log=$(mktemp)
     status=0
     pnpm test 2>&1 | tee "$log" || status=$?

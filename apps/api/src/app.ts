@@ -28,6 +28,7 @@ import { advisorRoutes, aiChatRoutes } from './routes/advisor/index.js';
 import { authRoutes } from './routes/auth/index.js';
 import { oidcRoutes } from './routes/auth/oidc.js';
 import { docsRoutes } from './routes/docs/index.js';
+import { evaluationPageRoutes } from './routes/evaluation-page/index.js';
 import { healthRoutes } from './routes/health/index.js';
 import { moatReportRoutes } from './routes/moat-reports/index.js';
 import { moatScreenerRoutes } from './routes/moat-screener/index.js';
@@ -93,6 +94,7 @@ export const apiApp = fp(
     await app.register(accountWebhookRoutes, { prefix: '/api/account' });
     await app.register(developerPageRoutes, { prefix: '/account' });
     await app.register(stockEvaluationRoutes, { prefix: '/api/stock-evaluation' });
+    await app.register(evaluationPageRoutes, { prefix: '/evaluation' });
     const ai = { ai: deps.ai, heartbeatMs: deps.config.sseHeartbeatMs };
     await app.register(narrativeRoutes, { prefix: '/api/stock-evaluation', ...ai });
     await app.register(advisorRoutes, { prefix: '/api/advisor', ...ai });

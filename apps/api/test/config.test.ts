@@ -1,7 +1,16 @@
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConfigError, createModelEndpoints, loadConfig, parseConfig } from '@svc/service';
+import {
+  COMMAND_ENV_KEYS,
+  CONFIG_RULES,
+  ConfigError,
+  createModelEndpoints,
+  describeEnvironment,
+  EnvSchema,
+  loadConfig,
+  parseConfig,
+} from '@svc/service';
 import { afterEach, describe, expect, it } from 'vitest';
 
 describe('parseConfig', () => {
@@ -40,6 +49,41 @@ describe('parseConfig', () => {
       parseConfig({ OPENAI_API_KEY: 'sk-x', NARRATIVE_MODEL: 'm', OPENAI_MAX_OUTPUT_TOKENS: '0' }),
     ).toThrow(ConfigError);
     expect(() => parseConfig({ ADVISOR_ACCEPTS_IMAGES: 'maybe' })).toThrow(ConfigError);
+  });
+
+  it('describes every variable once, from the schema, with the defaults the parser applies', () => {
+    const described = describeEnvironment();
+    expect(described.map((variable) => variable.name)).toEqual(Object.keys(EnvSchema.shape));
+    expect(new Set(described.map((variable) => variable.description)).size).toBe(described.length);
+    const byName = new Map(described.map((variable) => [variable.name, variable]));
+    expect(byName.get('PORT')?.default).toBe('3000');
+    expect(byName.get('SIGNUP_ENABLED')?.default).toBe('true');
+    expect(byName.get('FUNDAMENTALS_PROVIDER')?.default).toBe('sec-edgar');
+    expect(byName.get('BASE_URL')).toMatchObject({
+      default: undefined,
+      unset: '`http://{HOST}:{PORT}`',
+    });
+    expect(COMMAND_ENV_KEYS).toEqual([
+      'DATABASE_URL',
+      'DATABASE_POOL_MAX',
+      'DATABASE_CONNECT_TIMEOUT_MS',
+      'DATABASE_STATEMENT_TIMEOUT_MS',
+      'DATA_DIR',
+      'QUOTA_LIMITS',
+      'FUNDAMENTALS_PROVIDER',
+      'SEC_USER_AGENT',
+      'FUNDAMENTALS_SNAPSHOT_DIR',
+      'SIMFIN_DIR',
+      'QUOTES_PROVIDER',
+      'PRICES_DIR',
+      'QUOTES_API_URL',
+      'QUOTES_API_KEY',
+    ]);
+    // every rule names a variable of the schema and is what parseConfig reports
+    for (const rule of CONFIG_RULES) expect(Object.keys(EnvSchema.shape)).toContain(rule.variable);
+    expect(() => parseConfig({ FX_PROVIDER: 'ecb-file' })).toThrow(
+      CONFIG_RULES.find((rule) => rule.variable === 'ECB_FX_FILE')?.message,
+    );
   });
 
   it('applies the CONTRACT §5 defaults', () => {

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { freePort } from '@svc/service/testing';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from './helpers.js';
@@ -11,14 +11,6 @@ if (!available && !isCI) {
   console.warn(
     `skipping the developer page E2E: no chromium at ${CHROMIUM} (run scripts/ci-deps.sh)`,
   );
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 // In CI a missing browser is a failure (beforeAll throws), locally the suite is skipped.

@@ -31,6 +31,7 @@ const SEMANTIC: Readonly<Record<string, string>> = {
   generateMoatNarrative: '`symbol` or `evaluation` is required',
   getPortfolioPerformance:
     'a custom period needs `from`; `from` not after `to`, `to` not after today',
+  listPortfolioChanges: '`cursor` is opaque (only a `nextCursor`)',
 };
 
 const addFormats = addFormatsPlugin as unknown as (ajv: Ajv2020) => void;

@@ -1,19 +1,11 @@
-import { createServer } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { CRITERION_KEYS, type MoatEvaluation } from '@svc/schemas';
+import { freePort } from '@svc/service/testing';
 import { EvaluationDiff, EvaluationHistoryPage } from '@svc/use-cases';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BASE_URL, createTestContext, registerUser, type TestContext } from './helpers.js';
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** The text of the one content of a `resources/read` answer. */
 function textOf(result: { contents: ({ text: string } | { blob: string })[] }): string {

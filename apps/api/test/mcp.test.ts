@@ -1,8 +1,8 @@
-import { createServer } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { MoatEvaluation } from '@svc/schemas';
+import { freePort } from '@svc/service/testing';
 import { TOKEN_SCOPES } from '@svc/use-cases';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BASE_URL, createTestContext, registerUser, type TestContext } from './helpers.js';
@@ -24,14 +24,8 @@ const SPEC_TOOLS = [
 ];
 /** The evaluation-history tools of issue 21 and the change feed of issue 33, beyond the spec's 8. */
 const HISTORY_TOOLS = ['getEvaluationHistory', 'compareEvaluations', 'getEvaluationChanges'];
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+/** Issue 30's read of a portfolio's journal (MCP stays read-only). */
+const CHANGE_TOOLS = ['listPortfolioChanges'];
 
 type Structured = Record<string, unknown>;
 
@@ -126,7 +120,9 @@ describe('MCP server over a real listening socket', () => {
 
   it('lists the 8 tools of the spec (and the 2 history tools) with titles, schemas and annotations', async () => {
     const { tools } = await (await connect(token)).listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual([...SPEC_TOOLS, ...HISTORY_TOOLS].sort());
+    expect(tools.map((t) => t.name).sort()).toEqual(
+      [...SPEC_TOOLS, ...HISTORY_TOOLS, ...CHANGE_TOOLS].sort(),
+    );
     for (const tool of tools) {
       expect(tool.title, tool.name).toBeTruthy();
       expect(tool.description, tool.name).toBeTruthy();
@@ -186,6 +182,58 @@ describe('MCP server over a real listening socket', () => {
       portfolioId: '00000000-0000-4000-8000-000000000000',
     });
     expect(problem(foreignCash)).toMatchObject({ code: 'not_found', status: 404 });
+
+    // issue 30: the journal of the ledger, as REST lists it; an edit made over REST shows at once
+    const listed = (await (
+      await rest('GET', `/api/transactions?portfolioId=${portfolio.id}`)
+    ).json()) as {
+      items: { id: string; type: string }[];
+    };
+    const bought = listed.items.find((t) => t.type === 'buy');
+    const edited = await rest(
+      'PATCH',
+      `/api/portfolios/${portfolio.id}/transactions/${bought?.id}`,
+      {
+        quantity: '12',
+      },
+    );
+    expect(edited.status).toBe(200);
+    const changes = structured(await call('listPortfolioChanges', { portfolioId: portfolio.id }));
+    const restChanges = (await (
+      await rest('GET', `/api/portfolios/${portfolio.id}/changes`)
+    ).json()) as {
+      items: unknown[];
+      nextCursor: string | null;
+    };
+    expect(changes).toEqual({ changes: restChanges.items, nextCursor: null });
+    expect(changes.changes).toMatchObject([
+      { kind: 'edit', source: 'rest', transactionCount: 1 },
+      { kind: 'record' },
+      { kind: 'record' },
+    ]);
+    expect(
+      structured(await call('listHoldings', { portfolioId: portfolio.id })).holdings,
+    ).toMatchObject([{ symbol: 'AAPL', quantity: '12' }]);
+    const foreignChanges = await call('listPortfolioChanges', {
+      portfolioId: '00000000-0000-4000-8000-000000000000',
+    });
+    expect(problem(foreignChanges)).toMatchObject({ code: 'not_found', status: 404 });
+    // without portfolio:values the summaries (which name amounts) are left out
+    const readOnly = (
+      await ctx.app.personalAccessTokens.mint(alice.userId, {
+        name: 'reader',
+        scopes: ['portfolio:read'],
+      })
+    ).token;
+    const reader = await connect(readOnly);
+    const redacted = structured(
+      (await reader.callTool({
+        name: 'listPortfolioChanges',
+        arguments: { portfolioId: portfolio.id },
+      })) as CallToolResult,
+    );
+    expect(redacted.amountsHidden).toBe(true);
+    expect((redacted.changes as Structured[]).every((c) => !('summary' in c))).toBe(true);
   });
 
   it('evaluates AAPL once against the quota, then serves it from the cache', async () => {

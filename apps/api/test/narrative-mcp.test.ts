@@ -1,20 +1,11 @@
-import { createServer } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { textSteps } from '@svc/service/testing';
+import { freePort, textSteps } from '@svc/service/testing';
 import { TOKEN_SCOPES } from '@svc/use-cases';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeModel, narrativeStream, startFakeModel } from './ai-support.js';
 import { BASE_URL, createTestContext, registerUser, type TestContext } from './helpers.js';
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 describe('generateMoatNarrative (MCP) and POST /api/stock-evaluation/ai run one flow', () => {
   let ctx: TestContext;

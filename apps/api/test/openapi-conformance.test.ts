@@ -45,6 +45,9 @@ const SEMANTIC_400: Readonly<Record<string, string>> = {
   'POST /api/portfolio/ai-chat': 'the conversation ends with a user message',
   'POST /api/advisor/chat': 'the conversation ends with a user message',
   'GET /api/transactions': '`cursor` is opaque (only a `nextCursor`) and `to` is not before `from`',
+  'GET /api/portfolios/{id}/changes': '`cursor` is opaque (only a `nextCursor`)',
+  'PATCH /api/portfolios/{id}/transactions/{transactionId}':
+    'the edited transaction must be valid for its type',
   'GET /api/portfolios/{id}/performance':
     'a custom period needs `from`; `from` not after `to`, `to` not after today',
   'GET /api/portfolios/{id}/holdings/{symbol}/performance':

@@ -212,6 +212,68 @@ describe('OpenAPI document', () => {
       headers: { cookie },
     });
     await check('/api/transactions', { url: '/api/transactions?limit=500', headers: { cookie } });
+    // issue 30: corrections of the ledger and its journal
+    const recorded = await ctx.app.inject({
+      method: 'POST',
+      url: txUrl,
+      headers: write,
+      payload: { ...buy, executedAt: '2024-01-03T15:00:00Z' },
+    });
+    const recordedUrl = `${txUrl}/${recorded.json().id}`;
+    const txPath = '/api/portfolios/{id}/transactions/{transactionId}';
+    const theirs = { cookie: other.cookie, ...ORIGIN };
+    await check(txPath, {
+      method: 'PATCH',
+      url: recordedUrl,
+      headers: write,
+      payload: { quantity: '3' },
+    });
+    await check(txPath, {
+      method: 'PATCH',
+      url: recordedUrl,
+      headers: write,
+      payload: { quantity: 'x' },
+    });
+    await check(txPath, {
+      method: 'PATCH',
+      url: recordedUrl,
+      headers: theirs,
+      payload: { quantity: '1' },
+    });
+    const sold = await ctx.app.inject({
+      method: 'POST',
+      url: txUrl,
+      headers: write,
+      payload: { ...buy, type: 'sell', quantity: '5', executedAt: '2024-02-01T15:00:00Z' },
+    });
+    expect(sold.statusCode, sold.body).toBe(201);
+    await check(txPath, {
+      method: 'PATCH',
+      url: recordedUrl,
+      headers: write,
+      payload: { quantity: '1' },
+    });
+    await check(txPath, { method: 'DELETE', url: recordedUrl, headers: write });
+    await check(txPath, { method: 'DELETE', url: recordedUrl, headers: theirs });
+    await check(txPath, { method: 'DELETE', url: `${txUrl}/${sold.json().id}`, headers: write });
+    const changesUrl = `/api/portfolios/${id}/changes`;
+    const listedChanges = await check('/api/portfolios/{id}/changes', {
+      url: `${changesUrl}?limit=1`,
+      headers: { cookie },
+    });
+    await check('/api/portfolios/{id}/changes', {
+      url: changesUrl,
+      headers: { cookie: other.cookie },
+    });
+    await check('/api/portfolios/{id}/changes', {
+      url: `${changesUrl}?cursor=x`,
+      headers: { cookie },
+    });
+    const revertUrl = `${changesUrl}/${listedChanges.json().items[0].id}/revert`;
+    const revertPath = '/api/portfolios/{id}/changes/{changeId}/revert';
+    await check(revertPath, { method: 'POST', url: revertUrl, headers: theirs });
+    await check(revertPath, { method: 'POST', url: revertUrl, headers: write });
+    await check(revertPath, { method: 'POST', url: revertUrl, headers: write });
     await check('/api/quote', { url: '/api/quote?symbol=AAPL', headers: { cookie } });
     await check('/api/quote', { url: '/api/quote?symbol=ZZZZZ', headers: { cookie } });
     await check('/api/quote', { url: '/api/quote?symbol=%24%24', headers: { cookie } });
@@ -504,6 +566,10 @@ describe('OpenAPI document', () => {
       headers: { cookie },
     });
     await check('/api/stock-evaluation', { url: '/api/stock-evaluation?symbol=AAPL' });
+
+    await check('/evaluation/{symbol}', { url: '/evaluation/AAPL', headers: { cookie } });
+    await check('/evaluation/{symbol}', { url: '/evaluation/ZZZZ', headers: { cookie } });
+    await check('/evaluation/{symbol}', { url: '/evaluation/AAPL' });
 
     await check('/api/stock-evaluation/history', {
       url: '/api/stock-evaluation/history?symbol=AAPL',

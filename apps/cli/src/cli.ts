@@ -4,11 +4,10 @@ import {
   createQuoteSource,
   evaluateCompany,
   FundamentalsError,
-  formatFundamentalsJson,
-  formatFundamentalsTable,
   MoatScoringError,
 } from '@svc/use-cases';
 import { FILL_CACHE_USAGE, fillCacheCommand } from './fill-cache-command.js';
+import { formatFundamentalsJson, formatFundamentalsTable } from './format/fundamentals-table.js';
 import { formatEvaluationTable } from './format-evaluation.js';
 import { REFRESH_USAGE, refreshCommand } from './refresh-command.js';
 import { readCliSettings } from './settings.js';

@@ -8,6 +8,40 @@ const SHARED = resolve(
 );
 
 describe('formatEvaluationTable', () => {
+  it("prints each criterion's trend as a sparkline under its row (AAPL)", async () => {
+    const fundamentals = createFundamentalsProvider({
+      provider: 'snapshot',
+      snapshotDir: resolve(SHARED, 'fundamentals/raw/companyfacts'),
+    });
+    const { quotes, splitsOf } = createQuoteSource({
+      provider: 'csv',
+      pricesDir: resolve(SHARED, 'prices'),
+    });
+    const evaluation = await evaluateCompany('AAPL', {
+      fundamentals,
+      quotes,
+      splitsOf,
+      now: () => new Date('2026-09-01T12:00:00Z'),
+    });
+    const lines = formatEvaluationTable(evaluation).split('\n');
+    for (const c of evaluation.criteria) {
+      const row = lines.findIndex((line) => line.startsWith(`${c.name} `));
+      const trend = c.trend ?? [];
+      const below = lines[row + 1]?.trim() ?? '';
+      const [spark, ...rest] = below.split('  ');
+      expect(spark).toMatch(/^[▁▂▃▄▅▆▇█]+$/);
+      expect([...(spark ?? '')]).toHaveLength(trend.length);
+      // The lowest value is ▁, the highest █, at their places in the series.
+      expect([...(spark ?? '')][trend.indexOf(Math.min(...trend))]).toBe('▁');
+      expect([...(spark ?? '')][trend.indexOf(Math.max(...trend))]).toBe('█');
+      const years = c._trendYears ?? [];
+      expect(rest.join('  ')).toContain(`FY${years[0]} `);
+      expect(rest.join('  ')).toContain(` → FY${years.at(-1)} `);
+    }
+    const margin = lines[lines.findIndex((line) => line.startsWith('Gross Margin')) + 1];
+    expect(margin).toMatch(/% \(line ≥ 40%\)$/);
+  }, 60_000);
+
   it('lists the derived and re-scoped figures of the evaluated years with their reasons (GM)', async () => {
     const fundamentals = createFundamentalsProvider({
       provider: 'snapshot',

@@ -1,6 +1,8 @@
+import { formatThreshold, formatTrendValue, sparkline, trendScaleOf } from '@svc/moat-card';
 import type { Fundamentals } from '@svc/schemas';
 import type { CompanyEvaluation } from '@svc/use-cases';
-import { figureMarks, formatFigureMarks, METRIC_ROWS } from '@svc/use-cases';
+import { figureMarks } from './format/figure-marks.js';
+import { formatFigureMarks, METRIC_ROWS } from './format/fundamentals-table.js';
 
 const STATUS_MARK = { pass: 'PASS', warning: 'WARN', fail: 'FAIL' } as const;
 
@@ -12,9 +14,28 @@ function ratio(value: number | null | undefined, suffix = ''): string {
   return value === null || value === undefined ? 'n/a' : `${value.toFixed(2)}${suffix}`;
 }
 
+type EvaluatedCriterion = CompanyEvaluation['criteria'][number];
+
+/**
+ * A criterion's yearly trend as one line: its sparkline (`sparkline` of `@svc/moat-card`), the
+ * first and last fiscal year with their values, and the benchmark line where the criterion has
+ * one (`trendScaleOf`); undefined for a criterion without a series.
+ */
+function trendLine(c: EvaluatedCriterion, currency: string | undefined): string | undefined {
+  const values = c.trend ?? [];
+  if (values.length === 0) return undefined;
+  const scale = trendScaleOf(c);
+  const years = c._trendYears ?? [];
+  const at = (i: number) =>
+    `${years[i] === undefined ? '' : `FY${years[i]} `}${formatTrendValue(values[i] as number, scale.unit, currency)}`;
+  const ends = values.length > 1 ? `${at(0)} → ${at(values.length - 1)}` : at(0);
+  const rule = scale.threshold ? ` (line ${formatThreshold(scale.threshold, scale.unit)})` : '';
+  return `${sparkline(values)}  ${ends}${rule}`;
+}
+
 /**
  * Renders an evaluation as a plain-text table: one row per criterion (status, score, display
- * value), the total, the verdict and the valuation signals. With the `fundamentals` the evaluation
+ * value) with its yearly trend as a sparkline on the line below, the total, the verdict and the valuation signals. With the `fundamentals` the evaluation
  * was computed from, a last section lists the figures of the evaluated fiscal years that were
  * derived (`*`) or adjusted / of another tag (scope) than the year before (`†`), with the reason
  * (the provenance that `--json` of `svc fundamentals` carries per figure).
@@ -38,6 +59,8 @@ export function formatEvaluationTable(
     lines.push(
       `${pad(c.name, nameWidth)}  ${pad(STATUS_MARK[c.status], 6)}  ${pad(score, 12)}  ${c.value}`,
     );
+    const trend = trendLine(c, evaluation._currency);
+    if (trend !== undefined) lines.push(`${' '.repeat(nameWidth + 2)}${trend}`);
   }
   lines.push('');
   const percent = evaluation.maxScore > 0 ? (100 * evaluation.totalScore) / evaluation.maxScore : 0;

@@ -156,6 +156,7 @@ describe('the standalone MCP server beside the API, on one PostgreSQL', () => {
         'listCash',
         'listHoldings',
         'listMoatReports',
+        'listPortfolioChanges',
         'listPortfolios',
         'saveMoatReport',
         'screenMoat',

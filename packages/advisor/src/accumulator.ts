@@ -4,9 +4,27 @@ export interface AccumulatedToolCall {
   id: string;
   /** Function name ('' when the server never sent one). */
   name: string;
-  /** The concatenated argument text ('' for a call without arguments). */
+  /** The concatenated argument text ('' for a call without arguments), at most the bound's length. */
   arguments: string;
+  /** True when the model sent more argument text than the bound: the rest was not kept. */
+  oversized?: boolean;
 }
+
+/** Bounds of a {@link ToolCallAccumulator}: what a model may make the server hold. */
+export interface ToolCallBounds {
+  /** Most calls kept per model answer; fragments of further calls are only counted. */
+  readonly maxCalls: number;
+  /** Most argument characters kept per call; the rest is dropped and the call marked `oversized`. */
+  readonly maxArgumentChars: number;
+}
+
+/** Default {@link ToolCallBounds.maxCalls}: 10 tool calls run in one round. */
+export const MAX_TOOL_CALLS_PER_ROUND = 10;
+/** Default {@link ToolCallBounds.maxArgumentChars}: 32,000 characters of arguments per call. */
+export const MAX_TOOL_ARGUMENT_CHARS = 32_000;
+
+/** Most distinct dropped calls remembered (so their later fragments are not counted again). */
+const MAX_REMEMBERED_DROPS = 10_000;
 
 /** A streamed tool-call fragment as servers send it (every field optional). */
 interface ToolCallDelta {
@@ -21,12 +39,25 @@ interface ToolCallDelta {
  * with the same `index`; without `index`, the call with the same `id`; without either, the last
  * open call. So parallel calls from servers that omit `index` (Ollama, Gemini, SGLang) are not
  * merged, a gateway numbering its first call 1 works, and arguments sent whole (or as an object)
- * are kept. `type` is never required.
+ * are kept. `type` is never required. Bounded whatever the model sends ({@link ToolCallBounds}):
+ * calls past `maxCalls` are counted in {@link ToolCallAccumulator.dropped} and not kept, argument
+ * text past `maxArgumentChars` is dropped and the call marked `oversized`.
  */
 export class ToolCallAccumulator {
   private readonly calls: AccumulatedToolCall[] = [];
   private readonly byIndex = new Map<number, AccumulatedToolCall>();
   private readonly byId = new Map<string, AccumulatedToolCall>();
+  private readonly droppedKeys = new Set<string>();
+  private lastDropped = false;
+  /** Calls the model opened beyond {@link ToolCallBounds.maxCalls} (not kept, not run). */
+  dropped = 0;
+
+  constructor(
+    private readonly bounds: ToolCallBounds = {
+      maxCalls: MAX_TOOL_CALLS_PER_ROUND,
+      maxArgumentChars: MAX_TOOL_ARGUMENT_CHARS,
+    },
+  ) {}
 
   /** Adds the fragments of one chunk's delta (ignores anything that is not an array). */
   add(fragments: unknown): void {
@@ -44,25 +75,49 @@ export class ToolCallAccumulator {
       return known;
     }
     if (id) return this.byId.get(id);
-    return this.calls.at(-1);
+    return this.lastDropped ? undefined : this.calls.at(-1);
+  }
+
+  /** Whether a fragment belongs to a call dropped over the bound (counting a new one). */
+  private droppedCall(fragment: ToolCallDelta): boolean {
+    const keys = [
+      typeof fragment.index === 'number' ? `i${fragment.index}` : undefined,
+      fragment.id ? `d${fragment.id}` : undefined,
+    ].filter((k): k is string => k !== undefined);
+    if (keys.length === 0) return this.lastDropped;
+    if (keys.some((k) => this.droppedKeys.has(k))) return true;
+    if (this.calls.length < this.bounds.maxCalls) return false;
+    this.dropped += 1;
+    this.lastDropped = true;
+    for (const k of keys) if (this.droppedKeys.size < MAX_REMEMBERED_DROPS) this.droppedKeys.add(k);
+    return true;
   }
 
   private addOne(fragment: ToolCallDelta): void {
     let call = this.find(fragment);
     if (!call) {
+      if (this.droppedCall(fragment)) return;
       call = { id: fragment.id || `call_${this.calls.length}`, name: '', arguments: '' };
       this.calls.push(call);
+      this.lastDropped = false;
       if (typeof fragment.index === 'number') this.byIndex.set(fragment.index, call);
     }
     if (fragment.id && !this.byId.has(fragment.id)) {
-      call.id = fragment.id;
+      call.id = fragment.id.slice(0, 200);
       this.byId.set(fragment.id, call);
     }
     const fn = fragment.function;
-    if (fn?.name) call.name = fn.name;
+    if (fn?.name) call.name = fn.name.slice(0, 200);
     const args = fn?.arguments;
-    if (typeof args === 'string') call.arguments += args;
-    else if (args !== undefined && args !== null) call.arguments += JSON.stringify(args);
+    if (call.oversized || args === undefined || args === null) return;
+    const text = typeof args === 'string' ? args : JSON.stringify(args);
+    const room = this.bounds.maxArgumentChars - call.arguments.length;
+    if (text.length > room) {
+      call.arguments += text.slice(0, Math.max(0, room));
+      call.oversized = true;
+      return;
+    }
+    call.arguments += text;
   }
 
   /** The calls so far, in the order they opened. */

@@ -2,10 +2,19 @@ import { z } from 'zod';
 
 /**
  * What a proposal asks to change once the user confirms it (CONTRACT §4): record one transaction,
- * create a portfolio, save a moat report, or import the transactions of an attached broker export.
+ * create a portfolio, save a moat report, or import the transactions of an attached broker export;
+ * and the corrections of issue 30: edit or delete a transaction, revert a change of a portfolio.
  */
 export const ProposalKindSchema = z
-  .enum(['record_transaction', 'create_portfolio', 'save_moat_report', 'import_transactions'])
+  .enum([
+    'record_transaction',
+    'create_portfolio',
+    'save_moat_report',
+    'import_transactions',
+    'edit_transaction',
+    'delete_transaction',
+    'revert_change',
+  ])
   .meta({ id: 'AdvisorProposalKind' })
   .describe('What the proposal changes once confirmed.');
 /** See {@link ProposalKindSchema}. */

@@ -1,13 +1,18 @@
 export {
   type AccumulatedToolCall,
+  MAX_TOOL_ARGUMENT_CHARS,
+  MAX_TOOL_CALLS_PER_ROUND,
   parseToolArguments,
   ThinkFilter,
   ToolCallAccumulator,
+  type ToolCallBounds,
 } from './accumulator.js';
 export {
   advisorSystemPrompt,
   buildAdvisorMessages,
+  contextBlock,
   MAX_ATTACHMENT_CHARS,
+  MAX_CONTEXT_NAME_CHARS,
 } from './advisor-prompt.js';
 export { AdvisorError, type AdvisorErrorCode } from './errors.js';
 export {
@@ -32,7 +37,7 @@ export {
   type Usage,
   UsageSchema,
 } from './frames.js';
-export { dataFacts } from './grounding/data-facts.js';
+export { dataFacts, USER_TEXT_FIELDS } from './grounding/data-facts.js';
 export { evaluationFacts } from './grounding/evaluation-facts.js';
 export {
   emptyFacts,
@@ -43,7 +48,12 @@ export {
   textFacts,
 } from './grounding/facts.js';
 export { extractFigures, type Figure, type FigureUnit } from './grounding/figures.js';
-export { groundText, MAX_REPORTED_FIGURES } from './grounding/ground.js';
+export {
+  Grounder,
+  type GroundOptions,
+  groundText,
+  MAX_REPORTED_FIGURES,
+} from './grounding/ground.js';
 export {
   type Language,
   type LanguageCode,
@@ -77,6 +87,7 @@ export {
   type ChatMessage,
   DEFAULT_MAX_OUTPUT_CHARS,
   DEFAULT_TOTAL_TIMEOUT_MS,
+  GROUND_STEP,
   MAX_DELTA_CHARS,
   type ModelEndpoint,
   type ToolOutcome,

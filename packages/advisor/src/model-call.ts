@@ -1,5 +1,10 @@
 import OpenAI from 'openai';
-import { type AccumulatedToolCall, ThinkFilter, ToolCallAccumulator } from './accumulator.js';
+import {
+  type AccumulatedToolCall,
+  ThinkFilter,
+  ToolCallAccumulator,
+  type ToolCallBounds,
+} from './accumulator.js';
 import { AdvisorError } from './errors.js';
 import type { Usage } from './frames.js';
 import type { ModelEndpoint } from './types.js';
@@ -14,6 +19,8 @@ export interface ModelCallResult {
   reasoningContentField: boolean;
   /** Tool calls assembled from the fragments (a tool turn is decided by these, not finish_reason). */
   toolCalls: AccumulatedToolCall[];
+  /** Tool calls the model opened beyond {@link ToolCallBounds.maxCalls}: not kept, not run. */
+  droppedToolCalls: number;
   /** `finish_reason` of the last chunk that had one, or null when the server sent none. */
   finishReason: string | null;
   /** Token counts when the server reported them. */
@@ -35,6 +42,8 @@ export interface CallLimits {
   readonly deadline?: number;
   /** Characters of visible answer still allowed; decreased as text arrives. */
   charsLeft?: number;
+  /** Bounds of the tool calls of one answer (default: 10 calls, 32,000 argument characters each). */
+  tools?: ToolCallBounds;
 }
 
 /** The request fields of one call besides `stream`, `model` and the budget. */
@@ -108,7 +117,7 @@ async function* readStream(
   limits: CallLimits,
   result: ModelCallResult,
 ): AsyncGenerator<string, void> {
-  const tools = new ToolCallAccumulator();
+  const tools = new ToolCallAccumulator(limits.tools);
   const think = new ThinkFilter();
   for await (const raw of stream) {
     if (signal.aborted) break; // chunks already parsed are not shown after an abort
@@ -157,6 +166,7 @@ async function* readStream(
     yield part;
   }
   result.toolCalls = [...tools.result];
+  result.droppedToolCalls = tools.dropped;
 }
 
 function emptyResult(): ModelCallResult {
@@ -165,6 +175,7 @@ function emptyResult(): ModelCallResult {
     reasoning: '',
     reasoningContentField: false,
     toolCalls: [],
+    droppedToolCalls: 0,
     finishReason: null,
   };
 }

@@ -1,10 +1,11 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type OpenAI from 'openai';
 import { AdvisorError } from './errors.js';
 import type { GroundingReport, NarrativeEvent, UngroundedFigure } from './frames.js';
 import type { FactSet } from './grounding/facts.js';
 import { LiveGrounding } from './grounding/live.js';
 import { type CallLimits, type ModelCallResult, streamModelCall } from './model-call.js';
-import type { ModelEndpoint } from './types.js';
+import { GROUND_STEP, type ModelEndpoint } from './types.js';
 
 /** Written after a figure of a narrative that no fact grounds. */
 export const UNGROUNDED_MARK = ' [⚠]';
@@ -32,8 +33,9 @@ function pieces(text: string, max: number): string[] {
 }
 
 /**
- * Streams one narrative model call as markdown chunks, held back until their sentence is
- * complete so that a figure no fact grounds is shown with {@link UNGROUNDED_MARK} after it.
+ * Streams one narrative model call as markdown chunks as the text arrives: only a figure being
+ * checked (and the words of its clause after it, at most ~300 characters) is held back, so that
+ * a figure no fact grounds is shown with {@link UNGROUNDED_MARK} after it.
  * Leading whitespace is held too, so an answer of only whitespace shows nothing and throws.
  * The report's offsets are those of the markdown as sent (marks included).
  *
@@ -75,8 +77,12 @@ export async function* streamMarkedNarrative(
         result = step.value;
         break;
       }
-      const flagged = live.push(step.value);
-      yield* emit(live.checked, flagged);
+      // A large chunk is checked a step at a time, the event loop running between steps.
+      for (let at = 0; at < step.value.length; at += GROUND_STEP) {
+        if (at > 0) await nextTurn();
+        const flagged = live.push(step.value.slice(at, at + GROUND_STEP));
+        yield* emit(live.checked, flagged);
+      }
     }
   } catch (error) {
     if (sent === 0) throw error;

@@ -1,5 +1,5 @@
 import { resolveLanguage } from './languages.js';
-import type { OfflineIntent } from './offline.js';
+import type { OfflineIntent } from './types.js';
 
 /** The words of the offline advisor in one language. */
 export interface OfflineStrings {

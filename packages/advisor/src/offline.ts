@@ -108,7 +108,11 @@ function render(
     if (!outcome.proposal) return outcome.summary ?? s.noImport;
     return `${outcome.proposal.summary}\n\n${s.importPending}`;
   }
-  const rows = rowsOf(outcome.data);
+  // An evaluation is one row (its criteria are not the table: its array must not be taken for rows).
+  const rows =
+    intent === 'evaluate' && outcome.data !== null && typeof outcome.data === 'object'
+      ? [outcome.data as Record<string, unknown>]
+      : rowsOf(outcome.data);
   if (rows.length === 0) return s.nothingFound;
   const text = table(rows, COLUMNS[intent]);
   return text === '' ? (outcome.summary ?? s.nothingToShow) : text;

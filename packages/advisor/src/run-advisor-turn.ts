@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type OpenAI from 'openai';
 import { z } from 'zod';
+import { MAX_TOOL_CALLS_PER_ROUND } from './accumulator.js';
 import { buildAdvisorMessages } from './advisor-prompt.js';
 import { type Ending, endingOf, incomplete } from './ending.js';
 import { AdvisorError } from './errors.js';
-import type { AdvisorFrame, Usage } from './frames.js';
+import type { AdvisorFrame, UngroundedFigure, Usage } from './frames.js';
 import { LiveGrounding } from './grounding/live.js';
 import {
   type CallLimits,
@@ -20,6 +22,7 @@ import {
   type AdvisorTurnInput,
   DEFAULT_MAX_OUTPUT_CHARS,
   DEFAULT_TOTAL_TIMEOUT_MS,
+  GROUND_STEP,
   MAX_DELTA_CHARS,
   type ModelEndpoint,
 } from './types.js';
@@ -62,11 +65,20 @@ function assistantToolMessage(
     tool_calls: calls.map((c) => ({
       id: c.id,
       type: 'function' as const,
-      function: { name: c.name, arguments: c.arguments.trim() === '' ? '{}' : c.arguments },
+      // Oversized arguments are never held and sent back whole: the call is answered as an error.
+      function: {
+        name: c.name,
+        arguments: c.oversized || c.arguments.trim() === '' ? '{}' : c.arguments,
+      },
     })),
     // DeepSeek's thinking mode rejects a follow-up unless its reasoning_content comes back.
     ...(result.reasoningContentField ? { reasoning_content: result.reasoning } : {}),
   };
+}
+
+/** Said to the model, after its round's last tool result, when calls of the round were dropped. */
+function droppedNote(result: ModelCallResult): string {
+  return `\n[${result.droppedToolCalls} more tool call(s) of one round were not run: at most ${MAX_TOOL_CALLS_PER_ROUND} run per round]`;
 }
 
 /** What one model round shares with the turn: bounds, the live grounding, what was shown. */
@@ -77,11 +89,19 @@ interface RoundContext {
   readonly live: LiveGrounding;
 }
 
-/** `delta` frames of a piece of answer: at most {@link MAX_DELTA_CHARS} each, marks attached. */
-function* deltas(piece: string, live: LiveGrounding): Generator<AdvisorFrame> {
+/**
+ * `delta` frames of a piece of answer: at most {@link MAX_DELTA_CHARS} each, marks attached. The
+ * figure check reads a large piece {@link GROUND_STEP} characters at a time and lets the event
+ * loop run between steps, so one 20,000-character chunk never holds up other requests.
+ */
+async function* deltas(piece: string, live: LiveGrounding): AsyncGenerator<AdvisorFrame> {
   for (let at = 0; at < piece.length; at += MAX_DELTA_CHARS) {
     const text = piece.slice(at, at + MAX_DELTA_CHARS);
-    const flagged = live.push(text);
+    const flagged: UngroundedFigure[] = [];
+    for (let step = 0; step < text.length; step += GROUND_STEP) {
+      if (step > 0) await nextTurn();
+      flagged.push(...live.push(text.slice(step, step + GROUND_STEP)));
+    }
     yield { type: 'delta', text, ...(flagged.length > 0 ? { ungrounded: flagged } : {}) };
   }
 }
@@ -151,6 +171,7 @@ async function* modelTurn(
   const definitions = input.tools.map(toolDefinition);
   let usage: Usage | undefined;
   let ending: Ending;
+  const notes = new Set<string>();
   for (let n = 0; ; n += 1) {
     const toolsOpen = n < MAX_TOOL_ROUNDS && state.calls < MAX_TOOL_CALLS;
     const params: ModelCallParams = {
@@ -173,9 +194,19 @@ async function* modelTurn(
       break;
     }
     messages.push(assistantToolMessage(result, calls));
-    for (const call of calls) {
+    for (const [at, call] of calls.entries()) {
       const { content } = yield* runToolCall(call, state);
-      messages.push({ role: 'tool', tool_call_id: call.id, content });
+      const last = at === calls.length - 1;
+      messages.push({
+        role: 'tool',
+        tool_call_id: call.id,
+        content: last && result.droppedToolCalls > 0 ? content + droppedNote(result) : content,
+      });
+    }
+    if (result.droppedToolCalls > 0) {
+      notes.add(
+        `The model asked for more than ${MAX_TOOL_CALLS_PER_ROUND} tool calls in one round; the rest were not run.`,
+      );
     }
   }
   if (round.live.text.trim() === '') {
@@ -183,11 +214,12 @@ async function* modelTurn(
   }
   const rest = round.live.flush();
   if (rest.length > 0) yield { type: 'delta', text: '', ungrounded: rest };
+  const allNotes = [...ending.notes, ...notes].slice(0, 10);
   yield {
     type: 'done',
     finishReason: ending.finishReason,
     complete: ending.complete,
-    ...(ending.notes.length > 0 ? { notes: ending.notes } : {}),
+    ...(allNotes.length > 0 ? { notes: allNotes } : {}),
     ...(usage ? { usage } : {}),
     _grounding: round.live.finish(),
   };

@@ -1,4 +1,4 @@
-import { parseToolArguments } from './accumulator.js';
+import { MAX_TOOL_ARGUMENT_CHARS, parseToolArguments } from './accumulator.js';
 import { AdvisorError } from './errors.js';
 import { type AdvisorFrame, ProposalViewSchema } from './frames.js';
 import { dataFacts } from './grounding/data-facts.js';
@@ -87,17 +87,26 @@ export interface ToolCallResult {
  * then `proposal` when the tool made one); returns the tool message content for the model
  * (and the outcome, for the offline rules).
  * Identical calls (same name and arguments) run once per turn and answer the earlier result;
- * past {@link MAX_TOOL_CALLS} a call is not run. Unknown tools, arguments that are not JSON or
+ * past {@link MAX_TOOL_CALLS} a call is not run; a call whose arguments were over
+ * `MAX_TOOL_ARGUMENT_CHARS` (`oversized`, cut by the accumulator) is not run and the model is
+ * told so. Unknown tools, arguments that are not JSON or
  * fail the tool's schema, and tool failures go back to the model as error results (a failure's
  * message only when the error carries a snake_case `code`, as the house's error classes do).
  *
  * @throws {AdvisorError} `aborted` when the turn's signal aborted during the tool run.
  */
 export async function* runToolCall(
-  call: { id: string; name: string; arguments: string },
+  call: { id: string; name: string; arguments: string; oversized?: boolean },
   state: ToolRunState,
 ): AsyncGenerator<AdvisorFrame, ToolCallResult> {
   const name = call.name.slice(0, 64);
+  if (call.oversized) {
+    // Answered, never parsed or sent back: the model learns its arguments were too long.
+    const message = `arguments over ${MAX_TOOL_ARGUMENT_CHARS} characters: not run`;
+    const content = failure(state, name, message);
+    yield { type: 'tool', name, status: 'error', callId: call.id, summary: message };
+    return { content };
+  }
   const parsed = parseToolArguments(call.arguments);
   const key = `${name}\u0000${parsed.ok ? canonical(parsed.value) : call.arguments}`;
   const earlier = state.results.get(key);

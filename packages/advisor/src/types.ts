@@ -53,6 +53,11 @@ export const DEFAULT_TOTAL_TIMEOUT_MS = 120_000;
 export const DEFAULT_MAX_OUTPUT_CHARS = 20_000;
 /** Longest `text` of one `delta` frame or narrative chunk; longer model pieces are split. */
 export const MAX_DELTA_CHARS = 2_000;
+/**
+ * Characters of answer the figure check reads in one go; between two steps of a larger chunk the
+ * event loop runs (other requests are served), so no chunk a model sends blocks the process.
+ */
+export const GROUND_STEP = 512;
 
 /** What a tool answers: data for the model, a one-line summary for the `tool` frame, a proposal. */
 export interface ToolOutcome {

@@ -142,17 +142,23 @@ describe('runAdvisorTurn: the tool loop', () => {
       name: 'quote',
       arguments: `{"n":${i}}`,
     }));
-    const server = await serve([{ steps: toolCallSteps(calls) }, { steps: textSteps('Enough.') }]);
+    // At most ten a round (the per-round bound), so the turn's bound refuses the last five.
+    const server = await serve([
+      { steps: toolCallSteps(calls.slice(0, 10)) },
+      { steps: toolCallSteps(calls.slice(10, 19)) },
+      { steps: toolCallSteps(calls.slice(19)) },
+      { steps: textSteps('Enough.') },
+    ]);
     const frames = await readFrames(turn(endpointOf(server), [tool as AdvisorTool<never>], 'all'));
     expect(ran).toHaveLength(MAX_TOOL_CALLS);
     const refused = frames.filter((f) => f.type === 'tool' && f.status === 'error');
     expect(refused).toHaveLength(5);
     expect(refused[0]).toMatchObject({ summary: expect.stringContaining('at most 20') });
-    const toolMessages = server.requests[1]?.body.messages.filter(
+    const toolMessages = server.requests[3]?.body.messages.filter(
       (m: { role: string }) => m.role === 'tool',
     );
     expect(toolMessages).toHaveLength(25); // every call id is answered
-    expect(server.requests[1]?.body.tool_choice).toBe('none');
+    expect(server.requests[3]?.body.tool_choice).toBe('none');
     expect(terminal(frames)).toMatchObject({ type: 'done', finishReason: 'stop' });
   });
 
@@ -338,7 +344,7 @@ describe('runAdvisorTurn: untrusted data and proposals', () => {
     // The attachment sits inside its data block in the user message, invisible characters gone.
     const user: string = sent[1].content;
     const open = user.indexOf(`<<<DATA ${boundary} file export.csv (text/csv)>>>`);
-    const close = user.indexOf(`<<<END DATA ${boundary}>>>`);
+    const close = user.indexOf(`<<<END DATA ${boundary}>>>`, open);
     expect(open).toBeGreaterThan(user.indexOf('What do I hold?'));
     expect(user.indexOf(INJECTION)).toBeGreaterThan(open);
     expect(user.indexOf(INJECTION)).toBeLessThan(close);

@@ -4,6 +4,7 @@ import type { AdvisorFrame, ProposalView } from '../src/frames.js';
 import { findSymbol, OFFLINE_NOTICE, offlineIntents } from '../src/offline.js';
 import { runAdvisorTurn } from '../src/run-advisor-turn.js';
 import type { AdvisorTool, Attachment, OfflineIntent } from '../src/types.js';
+import { MCD } from './fixtures/mcd.js';
 import { readFrames, terminal, textOf } from './support.js';
 
 /** The ask each tool answers offline, as the server marks its tools (`AdvisorTool.offline`). */
@@ -230,5 +231,32 @@ describe('offline advisor: two-part questions, in the request’s language (issu
     expect(text).toContain(notice);
     expect(text).toContain(holdings);
     expect(terminal(frames)).toMatchObject({ finishReason: 'offline', complete: true });
+  });
+});
+
+describe('offline advisor: its own table is grounded (issue 32)', () => {
+  it('the evaluation table of MCD (64.82 of a maximum of 87.5 points) flags nothing', async () => {
+    const evaluate = {
+      name: 'getMoatEvaluation',
+      description: 'evaluation',
+      parameters: z.object({ symbol: z.string() }),
+      offline: 'evaluate',
+      run: async () => ({ data: MCD, summary: 'MCD: 64.82/87.5 (cached)' }),
+    } as unknown as AdvisorTool<never>;
+    const frames = await readFrames(
+      runAdvisorTurn({
+        endpoint: null,
+        messages: [{ role: 'user', content: 'Evaluate MCD' }],
+        tools: [evaluate],
+        signal: new AbortController().signal,
+        now: () => new Date('2026-11-26T12:00:00Z'),
+      }),
+    );
+    expect(textOf(frames)).toContain('| MCD | McDONALD’S CORPORATION | 64.82 | 87.5 |');
+    expect(terminal(frames)).toMatchObject({
+      type: 'done',
+      finishReason: 'offline',
+      _grounding: { ungrounded: [] },
+    });
   });
 });

@@ -7,25 +7,6 @@ export {
   FundamentalsError,
   type FundamentalsErrorCode,
 } from './errors.js';
-export {
-  type CellMark,
-  type FigureMark,
-  type FigureMarkSymbol,
-  figureMarks,
-  formatYearRanges,
-  markOf,
-} from './format/figure-marks.js';
-export {
-  buildFundamentalsTable,
-  type FundamentalsTable,
-  type FundamentalsTableOptions,
-  formatFigureMarks,
-  formatFundamentalsJson,
-  formatFundamentalsTable,
-  METRIC_ROWS,
-  type RowUnit,
-  type TableCell,
-} from './format/fundamentals-table.js';
 export { type SicClassification, sicToSector } from './profile/sic-to-sector.js';
 export type { FetchLike } from './providers/http-json.js';
 export {

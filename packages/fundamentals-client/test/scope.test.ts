@@ -2,12 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FiscalYearFigures, Fundamentals } from '@svc/schemas';
 import { describe, expect, it } from 'vitest';
-import {
-  figureMarks,
-  formatFundamentalsTable,
-  formatYearRanges,
-  parseCompanyFacts,
-} from '../src/index.js';
+import { parseCompanyFacts } from '../src/index.js';
 import { COMPANYFACTS_DIR } from './support/shared-data.js';
 
 /**
@@ -192,54 +187,5 @@ describe('net income, EPS and D&A keep one scope', () => {
     expect(
       (y.incomeFromContinuingOperations?.value as number) / (y.revenue?.value as number),
     ).toBeCloseTo(0.155, 3);
-  });
-});
-
-describe('figure marks (CLI tables)', () => {
-  it('GM: marks the company-wide cost of revenue and the derived gross profit, with reasons', () => {
-    const marks = figureMarks(
-      get('GM'),
-      ['costOfRevenue', 'grossProfit', 'revenue'],
-      [2015, 2016, 2017, 2018, 2019, 2020, 2021, 2022, 2023, 2024],
-    );
-    expect(marks).toContainEqual({
-      metric: 'costOfRevenue',
-      mark: '*',
-      fiscalYears: [2015, 2016, 2017, 2018, 2019, 2020, 2021],
-      reason:
-        'derived: costsAndExpenses-sellingGeneralAdministrative; company-wide cost of revenue',
-    });
-    expect(marks).toContainEqual(
-      expect.objectContaining({
-        metric: 'grossProfit',
-        mark: '*',
-        reason: 'derived: revenue-costOfRevenue',
-      }),
-    );
-    // GM revenue is us-gaap:Revenues in every year: a plain reported series, no mark.
-    expect(marks.filter((m) => m.metric === 'revenue')).toEqual([]);
-  });
-
-  it('marks a tag switch and a scope note with †, and formats year ranges', () => {
-    const kr = figureMarks(get('KR'), ['costOfRevenue']);
-    expect(kr.some((m) => m.mark === '†' && /excludes depreciation/.test(m.reason))).toBe(true);
-    const pg = figureMarks(get('PG'), ['dilutedEps'], [2019, 2020]);
-    expect(pg).toEqual([
-      {
-        metric: 'dilutedEps',
-        mark: '†',
-        fiscalYears: [2020],
-        reason:
-          'tag us-gaap:IncomeLossFromContinuingOperationsPerDilutedShare → us-gaap:EarningsPerShareDiluted',
-      },
-    ]);
-    expect(formatYearRanges([2015, 2016, 2017, 2019, 2021, 2022])).toBe(
-      'FY2015–FY2017, FY2019, FY2021–FY2022',
-    );
-    const table = formatFundamentalsTable(get('GM'));
-    expect(table).toMatch(/Cost of revenue\s+118,299\*/);
-    expect(table).toContain(
-      '  * Cost of revenue, FY2015–FY2021: derived: costsAndExpenses-sellingGeneralAdministrative; company-wide cost of revenue',
-    );
   });
 });

@@ -18,11 +18,12 @@ export function assertOptionalIsoDate(value: string | undefined, name: string): 
 }
 
 /**
- * Upper-cases a symbol and checks that the providers can key a price by it (`QuoteSymbol` of
- * `@svc/schemas`: letters, digits, `.` and `-`, at most 15 characters); throws `invalid_symbol`
- * otherwise.
+ * The key a quote provider prices `symbol` by: `QuoteSymbol` of `@svc/schemas` (trimmed,
+ * upper-cased; letters, digits, `.` and `-`, at most 15 characters). Not the ticker rule
+ * (`normaliseTicker`): a quote symbol keeps its `.` (`NOVN.SW`) and may be longer. Throws
+ * `invalid_symbol` otherwise.
  */
-export function normaliseSymbol(symbol: string): string {
+export function quoteSymbolOf(symbol: string): string {
   const parsed = QuoteSymbol.safeParse(symbol);
   if (!parsed.success) {
     throw new MarketDataError('invalid_symbol', `not a valid symbol: ${JSON.stringify(symbol)}`);

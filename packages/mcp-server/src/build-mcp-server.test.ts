@@ -107,6 +107,7 @@ const FAILING_SERVICES = {
     listHoldings: failing,
     listCash: failing,
     getPerformance: failing,
+    listChanges: failing,
   },
   quotas: { withQuota: failing },
   narratives: { narrateToMarkdown: failing },
@@ -158,6 +159,7 @@ const VALID_ARGUMENTS: Record<McpToolName, Record<string, unknown>> = {
   compareEvaluations: { symbol: 'AAPL' },
   getEvaluationChanges: { since: '2026-01-01T00:00:00Z' },
   getPortfolioPerformance: { portfolioId: '8f2c19fa-0d5e-4c1b-9a57-3f0a1b2c3d4e', period: '1Y' },
+  listPortfolioChanges: { portfolioId: '8f2c19fa-0d5e-4c1b-9a57-3f0a1b2c3d4e', limit: 10 },
 };
 
 /** Arguments that break each tool's input schema, and the path named in the problem. */
@@ -178,6 +180,11 @@ const INVALID_ARGUMENTS: [McpToolName, Record<string, unknown>, string][] = [
   ['saveMoatReport', { symbol: 'AAPL', evaluationJson: 7 }, 'evaluationJson'],
   ['saveMoatReport', { symbol: 'AAPL', tags: ['core'] }, 'evaluation'],
   ['getPortfolioPerformance', {}, 'portfolioId'],
+  [
+    'listPortfolioChanges',
+    { portfolioId: '8f2c19fa-0d5e-4c1b-9a57-3f0a1b2c3d4e', limit: 0 },
+    'limit',
+  ],
   [
     'getPortfolioPerformance',
     { portfolioId: '8f2c19fa-0d5e-4c1b-9a57-3f0a1b2c3d4e', period: '2W' },

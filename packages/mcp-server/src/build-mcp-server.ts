@@ -1,6 +1,7 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { DEFAULT_SERVER_INFO, type McpServerDeps, type McpServices } from './deps.js';
 import { registerMoatPrompts } from './prompts/moat-prompts.js';
+import { registerMoatCardApp } from './resources/moat-card-app.js';
 import { registerMoatResources } from './resources/moat-resources.js';
 import { ToolRegistry } from './tool-registry.js';
 import { registerTools } from './tools/register-tools.js';
@@ -40,7 +41,8 @@ function spendingThrough(services: McpServices, tools: ToolRegistry): McpService
  * with `deps.audit` before it is answered. Also the resources (the user's
  * saved reports and the cached evaluations, JSON and markdown) and the prompts
  * (`evaluateCompany`, `reviewPortfolioMoats`, `explainCriterion`) through the SDK's `McpServer`,
- * which advertises the `resources`, `prompts` and `completions` capabilities.
+ * which advertises the `resources`, `prompts` and `completions` capabilities; and the moat card,
+ * the MCP App that `getMoatEvaluation` names for hosts that show apps ({@link registerMoatCardApp}).
  *
  * @example
  * const server = buildMcpServer({ services, actor: { id: user.id, plan: user.plan }, toProblem });
@@ -54,6 +56,7 @@ export function buildMcpServer(mcpDeps: McpServerDeps): Server {
   const deps = { ...mcpDeps, services: spendingThrough(mcpDeps.services, tools) };
   registerTools(tools, deps);
   registerMoatResources(tools, deps);
+  registerMoatCardApp(tools);
   registerMoatPrompts(tools, deps);
   registries.set(tools.server, tools);
   return tools.server;

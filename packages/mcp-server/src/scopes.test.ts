@@ -106,7 +106,7 @@ function problem(result: CallToolResult) {
 
 describe('tool scopes', () => {
   it.each([
-    [['portfolio:read'], ['listPortfolios', 'listHoldings', 'listCash']],
+    [['portfolio:read'], ['listPortfolios', 'listHoldings', 'listCash', 'listPortfolioChanges']],
     [
       ['moat:read'],
       [
@@ -132,7 +132,13 @@ describe('tool scopes', () => {
     ],
     [
       ['portfolio:read', 'portfolio:values'],
-      ['listPortfolios', 'listHoldings', 'listCash', 'getPortfolioPerformance'],
+      [
+        'listPortfolios',
+        'listHoldings',
+        'listCash',
+        'getPortfolioPerformance',
+        'listPortfolioChanges',
+      ],
     ],
   ] as const)('tools/list with %j shows %j', async (scopes, names) => {
     const { tools } = await (await connect(scopes)).listTools();

@@ -72,6 +72,7 @@ describe('one tool definition for MCP and the advisor', () => {
       'listMoatReports',
       'screenMoat',
       'getPortfolioPerformance',
+      'listPortfolioChanges',
     ]);
     for (const definition of shared) {
       const mcp = listed.get(definition.name);

@@ -125,6 +125,8 @@ export class ToolRegistry {
    */
   readonly mcp: McpServer;
   readonly #tools = new Map<string, RegisteredTool>();
+  /** The `_meta` of tools that have one in `tools/list` (e.g. the MCP App of `getMoatEvaluation`). */
+  readonly #meta = new Map<string, Record<string, unknown>>();
   readonly #toProblem: ProblemMapper;
   readonly #scopes: ReadonlySet<TokenScope>;
   readonly #audit: McpCallAudit | undefined;
@@ -153,6 +155,14 @@ export class ToolRegistry {
    */
   registerTool(tool: AnyToolDefinition, handler: ToolHandler): void {
     this.#tools.set(tool.name, { config: tool, handler });
+  }
+
+  /**
+   * Sets the `_meta` a tool shows in `tools/list` (SEP-1865: `{ ui: { resourceUri } }` names the
+   * MCP App that shows its results). Calls and their results are unchanged.
+   */
+  setToolMeta(name: string, meta: Record<string, unknown>): void {
+    this.#meta.set(name, meta);
   }
 
   /**
@@ -192,6 +202,7 @@ export class ToolRegistry {
       inputSchema: toolSchema(config.input, 'input'),
       outputSchema: toolSchema(config.output, 'output'),
       annotations: { ...config.annotations },
+      ...(this.#meta.has(name) ? { _meta: this.#meta.get(name) } : {}),
     }));
   }
 

@@ -390,6 +390,42 @@ export interface ImportMappingsTable {
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
+/** What wrote a change to a portfolio's ledger (migration 0014). */
+export type ChangeSource = 'rest' | 'advisor' | 'account-import';
+
+/** What a change to a portfolio's ledger did (migration 0014). */
+export type ChangeKind = 'record' | 'edit' | 'delete' | 'import' | 'revert';
+
+/** `portfolio_changes`: the journal of every write to a portfolio's ledger (migration 0014). */
+export interface PortfolioChangesTable {
+  id: Generated<string>;
+  /** Insertion order (an identity; bigint read as a decimal string). */
+  seq: ColumnType<string, never, never>;
+  user_id: string;
+  portfolio_id: string;
+  kind: ChangeKind;
+  source: ChangeSource;
+  at: GeneratedTimestamp;
+  summary: string;
+  /** How many transactions the change touched. */
+  transaction_count: ColumnType<number, number | undefined, number>;
+  /** The change a `revert` took back. */
+  reverts: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The revert that took this change back. */
+  reverted_by: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/**
+ * `portfolio_change_rows`: each transaction a change touched, its whole `transactions` row as
+ * JSON before and after (null: absent), migration 0014.
+ */
+export interface PortfolioChangeRowsTable {
+  change_id: string;
+  transaction_id: string;
+  before: ColumnType<unknown, string | null | undefined, string | null>;
+  after: ColumnType<unknown, string | null | undefined, string | null>;
+}
+
 /** The database: every table, keyed by its SQL name (the Kysely `DB` type). */
 export interface DB {
   users: UsersTable;
@@ -416,4 +452,6 @@ export interface DB {
   moat_reports: MoatReportsTable;
   advisor_proposals: AdvisorProposalsTable;
   import_mappings: ImportMappingsTable;
+  portfolio_changes: PortfolioChangesTable;
+  portfolio_change_rows: PortfolioChangeRowsTable;
 }

@@ -8,6 +8,8 @@ export {
 export type {
   AdvisorProposalsTable,
   CashPositionsTable,
+  ChangeKind,
+  ChangeSource,
   DB,
   EvaluationCacheTable,
   EvaluationHistoryTable,
@@ -17,6 +19,8 @@ export type {
   MoatReportsTable,
   PersonalAccessTokensTable,
   Plan,
+  PortfolioChangeRowsTable,
+  PortfolioChangesTable,
   PortfoliosTable,
   ProposalStatus,
   QuotaUsageTable,
@@ -70,6 +74,12 @@ export type {
   SavedImportMapping,
 } from './repositories/import-mappings.js';
 export { createRepositories, type Repositories } from './repositories/index.js';
+export type {
+  ChangeOptions,
+  PortfolioChange,
+  PortfolioChangePage,
+  RevertOutcome,
+} from './repositories/journal.js';
 export type {
   FxRate,
   MarketDataRepository,

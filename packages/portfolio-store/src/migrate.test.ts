@@ -19,6 +19,8 @@ const TABLES = [
   'import_mappings',
   'moat_reports',
   'personal_access_tokens',
+  'portfolio_change_rows',
+  'portfolio_changes',
   'portfolios',
   'quota_usage',
   'quotes',

@@ -124,6 +124,7 @@ export function uniqueEmail(label = 'user'): string {
   return `${label}-${randomBytes(5).toString('hex')}@example.test`;
 }
 
+export { freePort } from './free-port.js';
 export {
   findPostgresBinDir,
   startThrowawayCluster,

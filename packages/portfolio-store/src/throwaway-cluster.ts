@@ -5,10 +5,10 @@
  */
 import { execFile } from 'node:child_process';
 import { chown, mkdtemp, readdir, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { freePort } from './free-port.js';
 
 const run = promisify(execFile);
 
@@ -46,18 +46,6 @@ export async function findPostgresBinDir(): Promise<string | undefined> {
     .sort((a, b) => Number(b) - Number(a))
     .at(0);
   return newest === undefined ? undefined : join(DEBIAN_PG_ROOT, newest, 'bin');
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** The uid/gid of the `postgres` account: PostgreSQL refuses to run as root. */

@@ -18,6 +18,7 @@ export { PortfolioError, type PortfolioErrorCode, type PortfolioErrorOptions } f
 export { CurrencyCode, ExecutedAt, IsoDateTime } from './fields.js';
 export { decodeBrokerFile } from './import/decode.js';
 export { type ProposeOptions, proposeMapping } from './import/generic/propose.js';
+export { mappedFormat } from './import/mapped-row.js';
 export {
   CONFIDENCE_THRESHOLD,
   ColumnMapping,
@@ -28,7 +29,6 @@ export {
   type MappedKind,
   type MappingProposal,
   type MappingQuestion,
-  mappedFormat,
 } from './import/mapping.js';
 export {
   BROKER_FORMATS,

@@ -1,4 +1,17 @@
-import type { QuotaDenied } from './quota-service.js';
+import type { QuotaName } from '@svc/schemas';
+
+/** A refused consumption: nothing was counted. */
+export interface QuotaDenied {
+  ok: false;
+  name: QuotaName;
+  limit: number;
+  /** Units used in the period (read just after the refusal). */
+  used: number;
+  periodStart: string;
+  resetsAt: string;
+  /** Seconds until `resetsAt`, at least 1: the `Retry-After` header. */
+  retryAfterSeconds: number;
+}
 
 /**
  * Codes of {@link QuotaError}:

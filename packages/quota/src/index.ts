@@ -1,4 +1,4 @@
-export { QuotaError, type QuotaErrorCode } from './errors.js';
+export { type QuotaDenied, QuotaError, type QuotaErrorCode } from './errors.js';
 export {
   DEFAULT_QUOTA_LIMITS,
   isPlan,
@@ -15,7 +15,6 @@ export {
   type ConsumeResult,
   createQuotaService,
   DEFAULT_REFUND_RETRY_DELAYS_MS,
-  type QuotaDenied,
   type QuotaEvent,
   type QuotaGranted,
   type QuotaReservation,

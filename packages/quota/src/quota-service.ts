@@ -1,6 +1,6 @@
 import { createQuotaUsageRepository, type Executor } from '@svc/portfolio-store';
 import { type Plan, QUOTA_NAMES, type QuotaName, type QuotaUsage } from '@svc/schemas';
-import { QuotaError } from './errors.js';
+import { type QuotaDenied, QuotaError } from './errors.js';
 import {
   isQuotaName,
   type QuotaLimit,
@@ -21,19 +21,6 @@ export interface QuotaGranted {
   periodStart: string;
   /** ISO-8601 instant the counter resets (UTC). */
   resetsAt: string;
-}
-
-/** A refused consumption: nothing was counted. */
-export interface QuotaDenied {
-  ok: false;
-  name: QuotaName;
-  limit: number;
-  /** Units used in the period (read just after the refusal). */
-  used: number;
-  periodStart: string;
-  resetsAt: string;
-  /** Seconds until `resetsAt`, at least 1: the `Retry-After` header. */
-  retryAfterSeconds: number;
 }
 
 /** Outcome of {@link QuotaService.consume}. */

@@ -122,6 +122,18 @@ export const ProblemDetails = z
       .string()
       .optional()
       .describe('The missing token scopes, space-separated (insufficient_scope only)'),
+    changes: z
+      .array(z.string())
+      .optional()
+      .describe(
+        'Ids of the portfolio changes a refused write depends on or collides with (conflict of a change or revert)',
+      ),
+    transactions: z
+      .array(z.string())
+      .optional()
+      .describe(
+        'Ids of the transactions a refused ledger write would break (conflict: a sale beyond what is held)',
+      ),
   })
   .meta({
     id: 'ProblemDetails',
@@ -148,7 +160,12 @@ export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 export function problemBody(
   code: ProblemCode,
   detail: string,
-  extra: Partial<Pick<ProblemDetails, 'instance' | 'errors' | 'quota' | 'scope' | 'status'>> = {},
+  extra: Partial<
+    Pick<
+      ProblemDetails,
+      'instance' | 'errors' | 'quota' | 'scope' | 'status' | 'changes' | 'transactions'
+    >
+  > = {},
 ): ProblemDetails {
   return {
     type: `/api/docs/overview#problem-${code.replaceAll('_', '-')}`,
@@ -160,6 +177,8 @@ export function problemBody(
     ...(extra.errors === undefined ? {} : { errors: extra.errors }),
     ...(extra.quota === undefined ? {} : { quota: extra.quota }),
     ...(extra.scope === undefined ? {} : { scope: extra.scope }),
+    ...(extra.changes === undefined ? {} : { changes: extra.changes }),
+    ...(extra.transactions === undefined ? {} : { transactions: extra.transactions }),
   };
 }
 

@@ -1,4 +1,15 @@
 import {
+  hashPassword,
+  hashToken,
+  looksLikePersonalAccessToken,
+  mintPersonalAccessToken,
+  type SharedCounter,
+  type SharedCounterOptions,
+  verifyPassword,
+} from '@svc/portfolio-store';
+import type { QuotaService } from '@svc/quota';
+import {
+  type AccountRepositories,
   type AuthService,
   createAuthService,
   createLoginThrottle,
@@ -8,14 +19,82 @@ import {
   createSignedTokens,
   createTokenActivity,
   createTokenMemo,
+  type LoginThrottleOptions,
   type OidcClient,
+  type PasswordHasher,
   type PersonalAccessTokens,
+  type QuotaUsageReader,
+  type SessionChangeFeed,
   type SignedTokens,
   scheduleActivityPurge,
   type TokenActivity,
+  type TokenCrypto,
 } from '@svc/use-cases';
+import type { AiFlows } from './advisor/flows.js';
+import type { AppConfig } from './config.js';
 import { openCredentialMemo } from './credential-memo.js';
-import { type AccountInputs, defaultPasswords, defaultTokenCrypto } from './deps.js';
+import type { ServiceMetrics } from './metrics/service-metrics.js';
+import type { MoatServices } from './moat/services.js';
+import type { PortfolioFlows } from './portfolio/flows.js';
+
+/** Makes a counter shared by every process (`createSharedCounter` of `@svc/portfolio-store`). */
+export type CounterFactory = (options: SharedCounterOptions) => SharedCounter;
+
+/** What the account services are built from: everything of {@link AppDeps} but the accounts. */
+export interface AccountInputs {
+  readonly config: AppConfig;
+  /** User, session and token repositories (`createRepositories(db)` of `@svc/portfolio-store`). */
+  readonly repos: AccountRepositories;
+  /** Quota usage, and `withQuota` for the MCP narrative (`createQuotaService()` of `@svc/quota`). */
+  readonly quotas: QuotaUsageReader & Pick<QuotaService, 'withQuota'>;
+  /** Evaluation, screener and report flows (`createMoatServices`). */
+  readonly moat: MoatServices;
+  /** Portfolio and quote flows (`GET /api/portfolios`, `/api/holdings`, `/api/quote`, …). */
+  readonly portfolio: PortfolioFlows;
+  /**
+   * The readiness check of `GET /readyz`: names the migrations not yet applied
+   * (`pendingMigrations(db)` of `@svc/portfolio-store`), throws when the database is unreachable.
+   */
+  readonly pendingMigrations: () => Promise<readonly string[]>;
+  /**
+   * Counters shared by every process (`createSharedCounter` of `@svc/portfolio-store` over the
+   * app's database): the login throttle and the per-user request limit.
+   */
+  readonly counters: CounterFactory;
+  /**
+   * Sessions that ended anywhere, announced by the database (`openSessionChangeFeed`). With
+   * `DATABASE_URL` the session memo is used only while this feed is listening; without a feed
+   * there it is off. Not needed on the embedded database, which one process owns.
+   */
+  readonly sessionChanges?: SessionChangeFeed;
+  /** The narrative, advisor and proposal flows (`createAiFlows`). */
+  readonly ai: AiFlows;
+  /**
+   * The Prometheus metrics the runtime's quota service, providers and pool report to
+   * (`createServiceMetrics`); default a fresh set that sees only the HTTP requests.
+   */
+  readonly metrics?: ServiceMetrics;
+  /** Password hashing; default argon2id of `@svc/portfolio-store`. */
+  readonly passwords?: PasswordHasher;
+  /** Token minting/hashing; default `@svc/portfolio-store`'s `svc_pat_` helpers. */
+  readonly tokenCrypto?: TokenCrypto;
+  /** OIDC client; default built from `config.oidc` when configured. */
+  readonly oidc?: OidcClient;
+  /** Clock; default `() => new Date()`. */
+  readonly now?: () => Date;
+  /** Failed-login throttle settings; default 5 failures per 15 minutes per IP and e-mail. */
+  readonly loginThrottle?: LoginThrottleOptions;
+}
+
+/** The argon2id password hasher of `@svc/portfolio-store`. */
+export const defaultPasswords: PasswordHasher = { hash: hashPassword, verify: verifyPassword };
+
+/** The personal access token helpers of `@svc/portfolio-store`. */
+export const defaultTokenCrypto: TokenCrypto = {
+  mint: mintPersonalAccessToken,
+  hash: hashToken,
+  looksValid: looksLikePersonalAccessToken,
+};
 
 /**
  * The account services of one process, built once by the composition root (`openRuntime`)

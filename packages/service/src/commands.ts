@@ -6,32 +6,15 @@ import {
   type Repositories,
 } from '@svc/portfolio-store';
 import { createQuotaService, type QuotaService } from '@svc/quota';
-import { type BaseConfig, parseConfig } from './config.js';
+import { type BaseConfig, commandEnvNames, type EnvName, parseConfig } from './config.js';
 
 /**
  * The variables the command line tools read (`svc`, `svc-migrate`, `svc-admin`): the database,
- * the providers and the quota limits, with the server's names, defaults and checks. Variables of
- * the servers only (PORT, OPENAI_*, …) are not read, so a bad one does not stop a command.
+ * the providers and the quota limits, with the server's names, defaults and checks; those marked
+ * `command` in `EnvSchema` (`packages/service/src/config.ts`). Variables of the servers only
+ * (PORT, OPENAI_*, …) are not read, so a bad one does not stop a command.
  */
-export const COMMAND_ENV_KEYS = [
-  'DATABASE_URL',
-  'DATABASE_POOL_MAX',
-  'DATABASE_CONNECT_TIMEOUT_MS',
-  'DATABASE_STATEMENT_TIMEOUT_MS',
-  'DATA_DIR',
-  'FUNDAMENTALS_PROVIDER',
-  'SEC_USER_AGENT',
-  'SEC_DATA_URL',
-  'SEC_WWW_URL',
-  'REFRESH_SCHEDULE',
-  'FUNDAMENTALS_SNAPSHOT_DIR',
-  'SIMFIN_DIR',
-  'QUOTES_PROVIDER',
-  'PRICES_DIR',
-  'QUOTES_API_URL',
-  'QUOTES_API_KEY',
-  'QUOTA_LIMITS',
-] as const;
+export const COMMAND_ENV_KEYS: readonly EnvName[] = commandEnvNames();
 
 /** The configuration of a command line tool: the subset of {@link BaseConfig} it uses. */
 export type CommandConfig = Pick<

@@ -1,5 +1,5 @@
-import type { RevocableMemo } from '@svc/use-cases';
-import type { AppDeps } from './deps.js';
+import type { RevocableMemo, SessionChangeFeed } from '@svc/use-cases';
+import type { AppConfig } from './config.js';
 
 /** A memo of verified credentials and how to stop following the database's announcements. */
 export interface OpenedCredentialMemo<M> {
@@ -17,7 +17,10 @@ export interface OpenedCredentialMemo<M> {
  * in every other.
  */
 export function openCredentialMemo<M extends RevocableMemo<object>>(
-  deps: Pick<AppDeps, 'config' | 'sessionChanges'>,
+  deps: {
+    readonly config: Pick<AppConfig, 'sessionCacheSeconds' | 'databaseUrl'>;
+    readonly sessionChanges?: SessionChangeFeed | undefined;
+  },
   create: (options: { ttlMs: number; suspended?: boolean }) => M,
 ): OpenedCredentialMemo<M> {
   const ttlMs = deps.config.sessionCacheSeconds * 1000;

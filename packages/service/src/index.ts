@@ -3,9 +3,13 @@
 // it (every flow and the account services), the Fastify bootstrap both servers share, and the
 // store the command line tools open.
 export {
+  type AccountInputs,
   type AccountServices,
   type AccountServicesOptions,
+  type CounterFactory,
   createAccountServices,
+  defaultPasswords,
+  defaultTokenCrypto,
 } from './accounts.js';
 export {
   type AiFlows,
@@ -25,8 +29,13 @@ export {
 export {
   type AppConfig,
   type BaseConfig,
+  CONFIG_RULES,
   ConfigError,
   type ConfigLogger,
+  type ConfigRule,
+  describeEnvironment,
+  type Env,
+  type EnvName,
   EnvSchema,
   FUNDAMENTALS_PROVIDERS,
   FX_PROVIDERS,
@@ -41,15 +50,7 @@ export {
   type SessionSecretSource,
 } from './config.js';
 export { type OpenedCredentialMemo, openCredentialMemo } from './credential-memo.js';
-export {
-  type AccountInputs,
-  type AppDeps,
-  type CounterFactory,
-  defaultPasswords,
-  defaultTokenCrypto,
-  mcpServicesOf,
-  type PortfolioFlows,
-} from './deps.js';
+export { type AppDeps, mcpServicesOf } from './deps.js';
 export {
   FILL_CHUNK,
   FILL_QUEUE,
@@ -111,5 +112,6 @@ export {
   type MoatServices,
   type MoatServicesOptions,
 } from './moat/services.js';
-export { createPortfolioFlows, openFxProvider, openRuntime, type Runtime } from './runtime.js';
+export { createPortfolioFlows, type PortfolioFlows } from './portfolio/flows.js';
+export { openRuntime, type Runtime } from './runtime.js';
 export { type StartContext, type StartOptions, startServer } from './start.js';

@@ -1,13 +1,5 @@
 import type { FundamentalsProvider } from '@svc/fundamentals-client';
 import {
-  createEcbFileFxProvider,
-  createEcbHttpFxProvider,
-  createStooqHistoryProvider,
-  type FxProvider,
-  type PriceHistoryProvider,
-  type QuoteProvider,
-} from '@svc/market-data';
-import {
   createDatabase,
   createRepositories,
   createSharedCounter,
@@ -18,12 +10,11 @@ import {
 } from '@svc/portfolio-store';
 import { createQuotaService } from '@svc/quota';
 import {
-  createPortfolioService,
-  createQuoteService,
+  createFxProvider,
+  createPriceHistory,
   createQuoteSource,
   createSecFilingsClient,
   createWebhookDispatcher,
-  type IsinResolver,
   loadIsinTable,
   openSessionChangeFeed,
   type QuoteSource,
@@ -34,11 +25,12 @@ import {
 import { createAccountServices } from './accounts.js';
 import { createAiFlows } from './advisor/flows.js';
 import type { AppConfig, ConfigLogger } from './config.js';
-import type { AppDeps, PortfolioFlows } from './deps.js';
+import type { AppDeps } from './deps.js';
 import { startJobs } from './jobs.js';
 import { createServiceMetrics } from './metrics/service-metrics.js';
 import { openFundamentalsProvider } from './moat/fundamentals.js';
 import { createMoatServices } from './moat/services.js';
+import { createPortfolioFlows } from './portfolio/flows.js';
 
 /** The long-lived resources of a running service and how to release them. */
 export interface Runtime {
@@ -52,7 +44,7 @@ export interface Runtime {
  * Opens the database (PostgreSQL when `DATABASE_URL` is set, else PGlite under `DATA_DIR`),
  * migrates it to the latest schema, and creates once the repositories, the quota service, the
  * fundamentals provider, the quote source, the moat flows (evaluation, screener, reports), the FX
- * provider ({@link openFxProvider}), the portfolio and quote flows, the AI flows (narrative,
+ * provider (`createFxProvider`), the portfolio and quote flows, the AI flows (narrative,
  * advisor, proposals) with the `openai` client built once (`createAiFlows`), the shared counters
  * (login throttle, request limit), on PostgreSQL the feed of ended sessions, and last the account
  * services (`createAccountServices`: auth, sessions, personal access tokens with their memo, token
@@ -119,7 +111,7 @@ export async function openRuntime(
   });
   const market = {
     quotes: quoteSource.quotes,
-    fx: metrics.instrument('fx', openFxProvider(config.fx)),
+    fx: metrics.instrument('fx', createFxProvider(config.fx)),
   };
   const isinSymbols = config.isinSymbolsFile
     ? await loadIsinTable(config.isinSymbolsFile)
@@ -127,14 +119,10 @@ export async function openRuntime(
   const portfolio = createPortfolioFlows({
     db: database.db,
     ...market,
-    ...(config.priceHistoryUrl
-      ? {
-          history: metrics.instrument(
-            'quotes',
-            createStooqHistoryProvider({ urlTemplate: config.priceHistoryUrl }),
-          ),
-        }
-      : {}),
+    // the quote provider (already instrumented) or a history service of its own
+    history: config.priceHistoryUrl
+      ? metrics.instrument('quotes', createPriceHistory(config.priceHistoryUrl, null))
+      : createPriceHistory(undefined, market.quotes),
     ...(isinSymbols ? { isinSymbols } : {}),
   });
   const ai = createAiFlows({
@@ -189,65 +177,6 @@ export async function openRuntime(
       await database.close();
     },
   };
-}
-
-/**
- * The EUR reference-rate provider of `FX_PROVIDER`: `ecb` fetches the ECB's daily XML, and for
- * past days its 90-day XML and full-history zip (all cached by the provider), `ecb-file` reads an
- * ECB history CSV at `ECB_FX_FILE`, `none` gives null (EUR values of non-EUR positions stay null).
- */
-export function openFxProvider(settings: AppConfig['fx']): FxProvider | null {
-  switch (settings.provider) {
-    case 'ecb':
-      return createEcbHttpFxProvider();
-    case 'ecb-file':
-      // parseConfig requires ECB_FX_FILE for ecb-file
-      return settings.file === undefined ? null : createEcbFileFxProvider({ file: settings.file });
-    case 'none':
-      return null;
-  }
-}
-
-/**
- * Creates the portfolio and quote flows once, over one database, quote provider and FX provider
- * (both flows price with the same providers, so a holding's `lastPrice` and `GET /api/quote`
- * agree).
- *
- * @example
- * const portfolio = createPortfolioFlows({ db, quotes: quoteSource.quotes, fx: openFxProvider(config.fx) });
- */
-export function createPortfolioFlows(options: {
-  readonly db: Parameters<typeof createPortfolioService>[0]['db'];
-  readonly quotes: QuoteProvider | null;
-  readonly fx: FxProvider | null;
-  /** Clock; default `() => new Date()`. */
-  readonly now?: () => Date;
-  /** ISIN → quote symbol for broker imports (`ISIN_SYMBOLS_FILE`). */
-  readonly isinSymbols?: IsinResolver;
-  /**
-   * Daily closes for performance figures (`PRICE_HISTORY_URL`); default the quote provider when
-   * it serves history too (the offline CSV provider does), else none.
-   */
-  readonly history?: PriceHistoryProvider | null;
-}): PortfolioFlows {
-  const { db, quotes, fx } = options;
-  const now = options.now ?? (() => new Date());
-  return {
-    portfolios: createPortfolioService({
-      db,
-      quotes,
-      fx,
-      now,
-      ...(options.isinSymbols ? { isinSymbols: options.isinSymbols } : {}),
-      history: options.history ?? historyOf(quotes),
-    }),
-    quotes: createQuoteService({ quotes, fx, now }),
-  };
-}
-
-/** The quote provider as a history provider when it is one (`createCsvQuoteProvider`'s is). */
-function historyOf(quotes: QuoteProvider | null): PriceHistoryProvider | null {
-  return quotes !== null && 'getDailyCloses' in quotes ? (quotes as PriceHistoryProvider) : null;
 }
 
 /**

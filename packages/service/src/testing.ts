@@ -4,19 +4,7 @@
  * and stop it with a signal. Used by the real-process tests of apps/api and apps/mcp.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
-
-/** A free TCP port on 127.0.0.1 (asked of the OS, then released). */
-export async function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const probe = createServer();
-    probe.once('error', fail);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => done(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
+import { freePort } from '@svc/portfolio-store/testing';
 
 /** A server started by {@link startServerProcess}. */
 export interface ServerProcess {
@@ -92,11 +80,31 @@ export async function startServerProcess(options: {
 // endpoints and scripted turns (`@svc/advisor/testing`), test databases and throw-away PostgreSQL
 // clusters (`@svc/portfolio-store/testing`), and the real providers and stores the tests build
 // their own dependencies from.
-export * from '@svc/advisor/testing';
+export {
+  type ChunkOptions,
+  chunk,
+  chunkStep,
+  completionJson,
+  errorStep,
+  type FakeOpenAI,
+  type FakeOpenAIOptions,
+  type FakeStep,
+  type FakeToolCall,
+  type FakeTurn,
+  findRecordingsDir,
+  type RecordedRequest,
+  reasoningSteps,
+  startFakeOpenAI,
+  type ToolCallStepsOptions,
+  textSteps,
+  toolCallSteps,
+  usageStep,
+} from '@svc/advisor/testing';
 export {
   createSecEdgarProvider,
   createSnapshotProvider,
   type FundamentalsProvider,
+  parseCompanyFacts,
 } from '@svc/fundamentals-client';
 export { createEcbFileFxProvider, MarketDataError, type QuoteProvider } from '@svc/market-data';
 export { PortfolioError } from '@svc/portfolio';
@@ -112,5 +120,17 @@ export {
   type SharedCounterOptions,
   staticMigrationProvider,
 } from '@svc/portfolio-store';
-export * from '@svc/portfolio-store/testing';
+export {
+  createTestBackends,
+  DEFAULT_TEST_DATABASE_URL,
+  findPostgresBinDir,
+  freePort,
+  startThrowawayCluster,
+  type TestBackend,
+  type TestBackendsOptions,
+  type TestDatabase,
+  type ThrowawayCluster,
+  type ThrowawayClusterOptions,
+  uniqueEmail,
+} from '@svc/portfolio-store/testing';
 export { createQuotaService } from '@svc/quota';

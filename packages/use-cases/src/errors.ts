@@ -25,6 +25,10 @@ export interface UseCaseErrorOptions {
   readonly quota?: QuotaUsage;
   /** The missing token scopes, space-separated (`insufficient_scope`). */
   readonly scope?: string;
+  /** Ids of the portfolio changes a refused write depends on (`conflict`). */
+  readonly changes?: readonly string[];
+  /** Ids of the transactions a refused ledger write would break (`conflict`). */
+  readonly transactions?: readonly string[];
   /** Seconds until a retry may succeed; sent as `Retry-After`. */
   readonly retryAfterSeconds?: number;
   /** Extra response headers, e.g. `WWW-Authenticate`. */

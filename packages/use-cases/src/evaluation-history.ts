@@ -1,4 +1,3 @@
-import { normaliseSymbol } from '@svc/fundamentals-client';
 import type {
   EvaluationCacheRepository,
   EvaluationEventsRepository,
@@ -16,6 +15,7 @@ import type {
   EvaluationHistoryQuery,
 } from './evaluation-history-schemas.js';
 import { servedFromCache } from './evaluation-service.js';
+import { tickerOf } from './ticker.js';
 
 /** What {@link createEvaluationHistoryService} reads. */
 export interface EvaluationHistoryServiceDeps {
@@ -65,10 +65,10 @@ export function createEvaluationHistoryService(deps: EvaluationHistoryServiceDep
     /**
      * A page of a symbol's kept evaluations, newest first (`symbol` normalised: `brk-b` is
      * `BRK.B`). An unknown symbol is an empty page.
-     * @throws FundamentalsError `invalid_symbol` for a malformed symbol.
+     * @throws UseCaseError `validation_failed` for a malformed symbol.
      */
     async list(query: EvaluationHistoryQuery): Promise<EvaluationHistoryPage> {
-      const symbol = normaliseSymbol(query.symbol);
+      const symbol = tickerOf(query.symbol);
       const { items, total } = await deps.history.list(symbol, {
         limit: query.limit,
         offset: (query.page - 1) * query.limit,
@@ -92,7 +92,7 @@ export function createEvaluationHistoryService(deps: EvaluationHistoryServiceDep
      *   when there is no second evaluation to compare with.
      */
     async diff(query: EvaluationDiffQuery): Promise<EvaluationDiff> {
-      const symbol = normaliseSymbol(query.symbol);
+      const symbol = tickerOf(query.symbol);
       const none = () =>
         new UseCaseError(
           'not_found',
@@ -132,7 +132,7 @@ export function createEvaluationHistoryService(deps: EvaluationHistoryServiceDep
      * @throws UseCaseError `not_found` when the symbol is not cached.
      */
     async cached(symbolText: string): Promise<ServedEvaluation> {
-      const symbol = normaliseSymbol(symbolText);
+      const symbol = tickerOf(symbolText);
       const cached = await deps.cache.get(symbol);
       if (!cached) throw new UseCaseError('not_found', `${symbol} is not in the evaluation cache`);
       return servedFromCache(cached);

@@ -1,4 +1,3 @@
-import { normaliseSymbol } from '@svc/fundamentals-client';
 import type {
   CachedEvaluation,
   EvaluationCacheRepository,
@@ -12,6 +11,7 @@ import {
   type EvaluateCompanyDeps,
   evaluateCompany,
 } from './evaluate-company.js';
+import { tickerOf } from './ticker.js';
 
 /** The signed-in user a flow acts for. */
 export interface Actor {
@@ -150,7 +150,7 @@ export function createEvaluationService(deps: EvaluationServiceDeps) {
   return {
     /** Serves an evaluation per the rules above. */
     async getEvaluation(request: EvaluationRequest): Promise<ServedEvaluation> {
-      const symbol = normaliseSymbol(request.symbol);
+      const symbol = tickerOf(request.symbol);
       const { actor } = request;
       const quotas = guardQuotaSpending(deps.quotas, request.tokenCall);
       if (request.fresh) {
@@ -180,7 +180,7 @@ export function createEvaluationService(deps: EvaluationServiceDeps) {
      * must not spend the user's quota unasked (the advisor's `getMoatEvaluation`).
      */
     async served(symbolText: string): Promise<ServedEvaluation | null> {
-      const symbol = normaliseSymbol(symbolText);
+      const symbol = tickerOf(symbolText);
       const cached = await deps.cache.get(symbol);
       if (cached) return fromCache(cached);
       const running = inFlight.get(symbol);

@@ -1,5 +1,5 @@
-import { normaliseSymbol } from '@svc/fundamentals-client';
 import type { EvaluationCacheRepository, EvaluationHistoryRepository } from '@svc/portfolio-store';
+import { normaliseTicker } from '@svc/schemas';
 import { type EvaluateCompanyDeps, evaluateCompany } from './evaluate-company.js';
 
 /** Default number of companies evaluated at the same time by {@link fillEvaluationCache}. */
@@ -134,12 +134,8 @@ function distinct(tickers: readonly string[]): string[] {
   const seen = new Set<string>();
   const out: string[] = [];
   for (const ticker of tickers) {
-    let key: string;
-    try {
-      key = normaliseSymbol(ticker);
-    } catch {
-      key = ticker; // evaluateCompany reports it as invalid_symbol
-    }
+    // a malformed ticker stays as given: evaluateCompany reports it as invalid_symbol
+    const key = normaliseTicker(ticker) ?? ticker;
     if (seen.has(key)) continue;
     seen.add(key);
     out.push(ticker);

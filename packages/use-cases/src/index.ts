@@ -1,6 +1,110 @@
 // The problem vocabulary is `@svc/schemas`'; re-exported for the apps that build bodies themselves.
+
+// The domain shapes and errors the apps' boundaries need, passed on so that the apps import only
+// `@svc/use-cases`, `@svc/service`, `@svc/mcp-server` and `@svc/schemas` (the rule of
+// `scripts/dep-graph.mjs --check`): the advisor's stream frames, the providers' errors, the
+// portfolio records and broker import limits of the REST routes.
+export {
+  type AdvisorFrame,
+  AdvisorFrameSchema,
+  type Attachment,
+  GroundingReportSchema,
+  type NarrativeEvent,
+} from '@svc/advisor';
+export {
+  createSecFilingsClient,
+  FundamentalsError,
+  isListableProvider,
+} from '@svc/fundamentals-client';
+export { MoatScoringError } from '@svc/moat-scoring';
+export {
+  BROKER_FORMATS,
+  CashPosition,
+  ColumnMapping,
+  DEFAULT_IMPORT_LIMITS,
+  decodeBrokerFile,
+  Holding,
+  NewTransaction,
+  Portfolio,
+  Transaction,
+} from '@svc/portfolio';
 export { PROBLEM_CONTENT_TYPE, problemBody } from '@svc/schemas';
-export * from './accounts/index.js';
+export {
+  ACTIVITY_PAGE_DEFAULT,
+  ACTIVITY_PAGE_MAX,
+  type AccountRepositories,
+  type AccountSession,
+  type AccountToken,
+  type AccountTokenActivity,
+  type AccountUser,
+  type Authenticated,
+  type AuthService,
+  type AuthServiceDeps,
+  type BatchCounterOptions,
+  type BatchedCounter,
+  batchCounter,
+  type ClientContext,
+  createAuthService,
+  createLoginThrottle,
+  createOidcClient,
+  createPersonalAccessTokens,
+  createRevocableMemo,
+  createSessionCache,
+  createSignedTokens,
+  createTokenActivity,
+  createTokenMemo,
+  DEFAULT_AUDIT_RETENTION_DAYS,
+  DEFAULT_COUNTER_SYNC_MS,
+  DEFAULT_MEMO_ENTRIES,
+  DEFAULT_TOKEN_LIFETIME_DAYS,
+  guardQuotaSpending,
+  insufficientScope,
+  type ListedToken,
+  type LoginThrottle,
+  type LoginThrottleOptions,
+  type MemoIdentity,
+  missingScopes,
+  type OidcChecks,
+  type OidcClient,
+  type OidcConfig,
+  type OidcIdentity,
+  type OpenedSession,
+  type OpenedSessionChangeFeed,
+  openSessionChangeFeed,
+  type PasswordHasher,
+  type PersonalAccessTokens,
+  type PersonalAccessTokenVerifier,
+  type PlanName,
+  publicUser,
+  QUOTA_SCOPES,
+  type QuotaUsageEntry,
+  type QuotaUsageReader,
+  READ_ONLY_TOKEN_SCOPES,
+  type RevocableMemo,
+  type RevocableMemoOptions,
+  runTokenCall,
+  SCOPE_NEEDS,
+  type SessionCache,
+  type SessionCacheOptions,
+  type SessionChangeFeed,
+  type SessionChangeSubscriber,
+  type SessionClaims,
+  type SignedTokens,
+  scheduleActivityPurge,
+  TOKEN_SCOPES,
+  TOKEN_TOUCH_INTERVAL_MS,
+  type TokenActivity,
+  type TokenActivityPage,
+  type TokenCall,
+  type TokenCallOutcome,
+  type TokenCallRecord,
+  type TokenCrypto,
+  type TokenMemo,
+  type TokenPrincipal,
+  TokenScope,
+  type VerifiedToken,
+  withNeededScopes,
+} from './accounts/index.js';
 export {
   type AdviseInput,
   type AdvisorService,
@@ -42,7 +146,6 @@ export {
   NarrativeRequest,
   PROPOSAL_TTL_MS,
 } from './advisor/schemas.js';
-export * from './domain.js';
 export {
   type FieldProblem,
   UseCaseError,
@@ -100,6 +203,11 @@ export {
   previewBrokerImport,
 } from './portfolio/broker-import.js';
 export {
+  type ChangeContext,
+  type ChangeFlows,
+  describeTransaction,
+} from './portfolio/changes.js';
+export {
   createIsinTable,
   ISIN_PATTERN,
   type IsinResolver,
@@ -136,17 +244,21 @@ export {
 export {
   BrokerFormatOption,
   BrokerImportOptions,
+  ChangeListQuery,
   CreatePortfolioInput,
   ImportedHolding,
   ImportLine,
   ImportResult,
   MAX_PORTFOLIO_NAME_LENGTH,
+  PortfolioChange,
+  PortfolioChangePage,
   PortfolioValuation,
   QuoteResult,
   RenamePortfolioInput,
   RevaluationResult,
   TransactionListQuery,
   TransactionPage,
+  TransactionPatch,
   ValuationIssue,
 } from './portfolio/schemas.js';
 export {
@@ -158,9 +270,14 @@ export {
 } from './problems.js';
 export {
   createFundamentalsProvider,
+  createFxProvider,
+  createPriceHistory,
   createQuoteSource,
   FUNDAMENTALS_PROVIDER_NAMES,
   type FundamentalsSettings,
+  FX_PROVIDER_NAMES,
+  type FxSettings,
+  QUOTE_PROVIDER_NAMES,
   type QuoteSettings,
   type QuoteSource,
 } from './providers.js';

@@ -167,7 +167,8 @@ export function problemOf(thrown: unknown, instance?: string): ProblemAnswer {
   const error = toServiceError(thrown);
   const extra = instance === undefined ? {} : { instance };
   if (error !== undefined) {
-    const { errors, quota, scope, retryAfterSeconds, headers } = error.options;
+    const { errors, quota, scope, retryAfterSeconds, headers, changes, transactions } =
+      error.options;
     return {
       status: error.status,
       body: problemBody(error.code, error.message, {
@@ -175,6 +176,8 @@ export function problemOf(thrown: unknown, instance?: string): ProblemAnswer {
         ...(errors ? { errors: [...errors] } : {}),
         ...(quota ? { quota } : {}),
         ...(scope ? { scope } : {}),
+        ...(changes ? { changes: [...changes] } : {}),
+        ...(transactions ? { transactions: [...transactions] } : {}),
       }),
       headers: { ...withRetryAfter(retryAfterSeconds), ...headers },
       unexpected: error.code === 'internal',

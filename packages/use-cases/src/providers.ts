@@ -7,14 +7,29 @@ import {
 } from '@svc/fundamentals-client';
 import {
   createCsvQuoteProvider,
+  createEcbFileFxProvider,
+  createEcbHttpFxProvider,
   createHttpQuoteProvider,
+  createStooqHistoryProvider,
+  type FxProvider,
   KNOWN_SPLITS,
+  type PriceHistoryProvider,
   type QuoteProvider,
   type StockSplit,
 } from '@svc/market-data';
 
-/** Fundamentals providers the server may select (CONTRACT §5). */
+// The one place where a provider is chosen by its configured name: fundamentals, quotes, price
+// history and FX rates. The composition root (`openRuntime` of `@svc/service`) and the command
+// line call these with the configuration's settings and only instrument what they get.
+
+/** Fundamentals providers the server may select (CONTRACT §5; `FUNDAMENTALS_PROVIDER`). */
 export const FUNDAMENTALS_PROVIDER_NAMES = ['sec-edgar', 'snapshot', 'simfin'] as const;
+
+/** Quote sources for the valuation's share price (`QUOTES_PROVIDER`). */
+export const QUOTE_PROVIDER_NAMES = ['csv', 'http', 'none'] as const;
+
+/** EUR reference-rate sources (`FX_PROVIDER`): ECB live daily XML, an ECB CSV file, none. */
+export const FX_PROVIDER_NAMES = ['ecb', 'ecb-file', 'none'] as const;
 
 /** The fundamentals part of the service configuration (CONTRACT §5 names in brackets). */
 export interface FundamentalsSettings {
@@ -68,7 +83,7 @@ export interface QuoteSettings {
    * `QUOTES_PROVIDER`: `csv` (offline daily price files), `http` (a JSON quote API, see
    * `createHttpQuoteProvider` of `@svc/market-data`) or `none`.
    */
-  readonly provider: 'csv' | 'http' | 'none';
+  readonly provider: (typeof QUOTE_PROVIDER_NAMES)[number];
   /** `PRICES_DIR`: the folder of price series folders, for `csv`. */
   readonly pricesDir?: string | undefined;
   /** `QUOTES_API_URL`: the quote API root (requests go to `{apiUrl}/quote?symbol=`), for `http`. */
@@ -108,6 +123,45 @@ export function createQuoteSource(settings: QuoteSettings): QuoteSource {
       return { quotes, splitsOf: (symbol) => KNOWN_SPLITS.filter((s) => s.symbol === symbol) };
     }
   }
+}
+
+/** The FX part of the service configuration. */
+export interface FxSettings {
+  /** `FX_PROVIDER`. */
+  readonly provider: (typeof FX_PROVIDER_NAMES)[number];
+  /** `ECB_FX_FILE`: the ECB history CSV (`eurofxref-hist.csv`), for `ecb-file`. */
+  readonly file?: string | undefined;
+}
+
+/**
+ * The EUR reference-rate provider of `FX_PROVIDER`: `ecb` fetches the ECB's daily XML, and for
+ * past days its 90-day XML and full-history zip (all cached by the provider), `ecb-file` reads an
+ * ECB history CSV at `ECB_FX_FILE`, `none` gives null (EUR values of non-EUR positions stay null).
+ *
+ * @throws FundamentalsError `invalid_config` when `ecb-file` has no `ECB_FX_FILE`.
+ */
+export function createFxProvider(settings: FxSettings): FxProvider | null {
+  switch (settings.provider) {
+    case 'ecb':
+      return createEcbHttpFxProvider();
+    case 'ecb-file':
+      return createEcbFileFxProvider({ file: required(settings.file, 'ECB_FX_FILE') });
+    case 'none':
+      return null;
+  }
+}
+
+/**
+ * Where performance figures take daily closes from: a Stooq-format CSV service at `url`
+ * (`PRICE_HISTORY_URL`, `{symbol}` replaced), else the quote provider when it serves history too
+ * (the offline CSV provider does), else none (returns `unavailable`).
+ */
+export function createPriceHistory(
+  url: string | undefined,
+  quotes: QuoteProvider | null,
+): PriceHistoryProvider | null {
+  if (url !== undefined) return createStooqHistoryProvider({ urlTemplate: url });
+  return quotes !== null && 'getDailyCloses' in quotes ? (quotes as PriceHistoryProvider) : null;
 }
 
 function required(value: string | undefined, name: string): string {

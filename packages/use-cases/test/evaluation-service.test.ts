@@ -1,8 +1,4 @@
-import {
-  createSnapshotProvider,
-  FundamentalsError,
-  type FundamentalsProvider,
-} from '@svc/fundamentals-client';
+import { createSnapshotProvider, type FundamentalsProvider } from '@svc/fundamentals-client';
 import {
   createDatabase,
   createRepositories,
@@ -10,8 +6,9 @@ import {
   migrateToLatest,
 } from '@svc/portfolio-store';
 import { createQuotaService, QuotaError } from '@svc/quota';
-import { MoatEvaluation } from '@svc/schemas';
+import { MoatEvaluation, TICKER_SYMBOL_RULE } from '@svc/schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { UseCaseError } from '../src/errors.js';
 import { createEvaluationService } from '../src/evaluation-service.js';
 import { createQuoteSource } from '../src/providers.js';
 import { COMPANYFACTS_DIR, PRICES_DIR } from './shared-data.js';
@@ -104,8 +101,12 @@ describe('evaluation flow with cache and quota (PGlite)', () => {
     const error = await evaluations
       .getEvaluation({ symbol: 'A;DROP', fresh: false, actor: dave })
       .catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(FundamentalsError);
-    expect((error as FundamentalsError).code).toBe('invalid_symbol');
+    // the one ticker rule of @svc/schemas, as the same problem a provider's invalid_symbol makes
+    expect(error).toBeInstanceOf(UseCaseError);
+    expect(error).toMatchObject({
+      code: 'validation_failed',
+      errors: [{ path: 'symbol', message: TICKER_SYMBOL_RULE }],
+    });
     expect(calls).toEqual([]);
   });
 

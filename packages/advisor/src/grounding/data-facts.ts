@@ -6,8 +6,8 @@ import {
   type FactSet,
   type FactUnit,
   mergeFacts,
+  signOf,
   subjectNames,
-  textFacts,
 } from './facts.js';
 import { type Metric, metricOfField } from './metrics.js';
 
@@ -37,9 +37,31 @@ function unitOfField(
   return { unit: 'number' };
 }
 
+/**
+ * Fields a user (or a model, through an accepted proposal) wrote: names, tags, notes. They are
+ * never a source of facts — a tag "net margin 88 %" grounds nothing.
+ */
+export const USER_TEXT_FIELDS: ReadonlySet<string> = new Set([
+  'name',
+  'portfolioName',
+  'tags',
+  'tag',
+  'notes',
+  'note',
+  'description',
+  'title',
+  'label',
+  'comment',
+  'memo',
+]);
+
+/** Fields whose value is a change (a profit or loss): their sign is their direction. */
+const CHANGE_FIELDS = new Set(['unrealizedPnlEur', 'realizedPnlEur', 'pnl', 'pnlEur']);
+
 function rowFacts(row: Record<string, unknown>, path: string, subject: string): Fact[] {
   const facts: Fact[] = [];
   for (const [field, raw] of Object.entries(row)) {
+    if (USER_TEXT_FIELDS.has(field)) continue;
     const value = numeric(raw);
     if (value === undefined) continue;
     const metric = metricOfField(field);
@@ -51,6 +73,8 @@ function rowFacts(row: Record<string, unknown>, path: string, subject: string): 
       unit,
       ...(currency ? { currency } : {}),
       value: value === null ? null : Math.abs(value),
+      ...signOf(value),
+      ...(CHANGE_FIELDS.has(field) ? { aggregate: 'change' as const } : {}),
       halfUnit: 0,
       ...(field === 'maxScore' ? { role: 'total' as const } : {}),
       label: `${subject ? `${subject} ` : ''}${field} = ${value === null ? 'N/A' : value}`,
@@ -82,6 +106,8 @@ function totals(rows: Record<string, unknown>[], path: string): Fact[] {
         unit: 'currency' as const,
         currency: 'EUR',
         value: value === null ? null : Math.abs(value),
+        ...signOf(value),
+        ...(CHANGE_FIELDS.has(field) ? { aggregate: 'change' as const } : {}),
         halfUnit: 0,
         label: `portfolio total ${field} = ${value === null ? 'N/A' : value}`,
       };
@@ -109,10 +135,9 @@ function walk(data: unknown, path: string, subject: string, into: FactSet): void
     });
     return;
   }
-  if (typeof data === 'string') {
-    into.facts.push(...textFacts(data, { subject, key: path }));
-    return;
-  }
+  // Free text in tool data is not the service's statement of a figure (names, tags, notes,
+  // descriptions are the user's or a model's words): it grounds nothing.
+  if (typeof data === 'string') return;
   if (data === null || typeof data !== 'object') return;
   const evaluation = MoatEvaluation.safeParse(data);
   if (evaluation.success && Array.isArray((data as { criteria?: unknown }).criteria)) {
@@ -127,6 +152,7 @@ function walk(data: unknown, path: string, subject: string, into: FactSet): void
   }
   into.facts.push(...rowFacts(row, path, own));
   for (const [field, value] of Object.entries(row)) {
+    if (USER_TEXT_FIELDS.has(field)) continue;
     if (value !== null && typeof value === 'object') walk(value, `${path}.${field}`, own, into);
   }
 }
@@ -138,7 +164,9 @@ function walk(data: unknown, path: string, subject: string, into: FactSet): void
  * `averageCost`/`lastPrice`/`marketValue`/`amount` in the row's `currency`, `weight` a fraction
  * 0–1 that a percentage may state ×100), other numbers untyped; decimal strings are numbers; an
  * array of rows with symbols is also a count of holdings and, with EUR values, the portfolio's
- * totals; other strings give the figures they print.
+ * totals. Text is never a source of facts: strings other than decimals are skipped, and so are
+ * the fields a user or a model wrote ({@link USER_TEXT_FIELDS}: names, tags, notes…); a profit
+ * or loss is a change whose sign is its direction.
  *
  * @param data - A tool result.
  * @param path - Key prefix, e.g. the tool's name.

@@ -5,7 +5,14 @@ import {
   type MoatEvaluation,
   VERDICT_BANDS,
 } from '@svc/schemas';
-import { type Fact, type FactSet, type FactUnit, subjectNames, textFacts } from './facts.js';
+import {
+  type Fact,
+  type FactSet,
+  type FactUnit,
+  signOf,
+  subjectNames,
+  textFacts,
+} from './facts.js';
 import type { Metric } from './metrics.js';
 
 const STATUS: Metric[] = ['criteria_passed', 'criteria_warning', 'criteria_failed'];
@@ -15,23 +22,24 @@ const CRITERION_FACTS: Record<
   CriterionKey,
   {
     metrics: Metric[];
-    value?: { unit: FactUnit; label: string };
+    /** The headline value; `aggregate` says what kind of figure it is (see {@link Fact.aggregate}). */
+    value?: { unit: FactUnit; label: string; aggregate?: 'median' | 'change' };
     trend: { metrics: Metric[]; unit: FactUnit; currency?: string; halfUnit?: number };
   }
 > = {
   earnings_consistency: {
     metrics: ['eps_growth'],
-    value: { unit: 'percent', label: 'EPS growth per year' },
+    value: { unit: 'percent', label: 'EPS growth per year', aggregate: 'change' },
     trend: { metrics: ['eps'], unit: 'currency', currency: 'USD' },
   },
   gross_margin: {
     metrics: ['gross_margin'],
-    value: { unit: 'percent', label: 'median gross margin' },
+    value: { unit: 'percent', label: 'median gross margin', aggregate: 'median' },
     trend: { metrics: ['gross_margin'], unit: 'percent' },
   },
   net_margin: {
     metrics: ['net_margin'],
-    value: { unit: 'percent', label: 'median net margin' },
+    value: { unit: 'percent', label: 'median net margin', aggregate: 'median' },
     trend: { metrics: ['net_margin'], unit: 'percent' },
   },
   retained_earnings: {
@@ -40,7 +48,7 @@ const CRITERION_FACTS: Record<
   },
   return_on_invested_capital: {
     metrics: ['roic'],
-    value: { unit: 'percent', label: 'median ROIC' },
+    value: { unit: 'percent', label: 'median ROIC', aggregate: 'median' },
     trend: { metrics: ['roic'], unit: 'percent' },
   },
   debt_sustainability: {
@@ -92,6 +100,8 @@ function criterionFacts(symbol: string, c: Criterion): Fact[] {
       subject: symbol,
       unit: spec.value.unit,
       value: value === null ? null : Math.abs(value),
+      ...signOf(value),
+      ...(spec.value.aggregate ? { aggregate: spec.value.aggregate } : {}),
       halfUnit: 0,
       label: `${symbol} ${spec.value.label} = ${value === null ? 'N/A' : Number(value.toFixed(4))}`,
     });
@@ -107,6 +117,7 @@ function criterionFacts(symbol: string, c: Criterion): Fact[] {
       ...(trend.currency ? { currency: trend.currency } : {}),
       ...(year === undefined ? {} : { period: `FY${year}` }),
       value: Math.abs(point),
+      ...signOf(point),
       halfUnit: trend.halfUnit ?? 0,
       label: `${symbol} ${trend.metrics[0]} ${year === undefined ? `#${i}` : `FY${year}`} = ${Number(point.toFixed(4))}`,
     });
@@ -129,6 +140,7 @@ function valuationFacts(e: MoatEvaluation): Fact[] {
     subject: s,
     unit,
     value: value === null ? null : Math.abs(value),
+    ...signOf(value),
     halfUnit: 0,
     label: `${s} ${field} = ${value === null ? 'N/A' : Number(value.toFixed(4))}`,
   });

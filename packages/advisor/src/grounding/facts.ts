@@ -1,6 +1,6 @@
-import { extractFigures, type Figure } from './figures.js';
+import { findClaims } from './claims.js';
+import type { Figure } from './figures.js';
 import type { Metric } from './metrics.js';
-import { clauseAround, comparisonBefore, metricsByDistance, periodOf } from './text.js';
 
 /**
  * The unit of a fact: `percent` (27.3 means 27.3 %), `fraction` (0.25 means 25 %, e.g. a
@@ -34,8 +34,17 @@ export interface Fact {
   readonly currency?: string;
   /** Fiscal year it is for, e.g. `FY2024`; absent for a multi-year figure (a median). */
   readonly period?: string;
-  /** The value (in its unit), or null when it is not available. */
+  /** The value (in its unit, without its sign), or null when it is not available. */
   readonly value: number | null;
+  /** `-1` when the value is negative (a loss, a decline); absent otherwise. */
+  readonly sign?: -1;
+  /**
+   * `median`: a multi-year aggregate (a criterion's median margin or ROIC); `change`: the size of
+   * a change (a growth rate, a P&L), whose `sign` is its direction. Absent: a level.
+   */
+  readonly aggregate?: 'median' | 'change';
+  /** What a count of a trusted text counts ("3 **brands**"), lower case. */
+  readonly noun?: string;
   /** Half a unit of its own last digit (0 for an unrounded value). */
   readonly halfUnit: number;
   /** `total`: a maximum or denominator ("64.8 of **87.5**", "4 of **7** criteria"). */
@@ -96,30 +105,47 @@ export interface TextFactOptions {
   readonly key: string;
 }
 
+/** `{ sign: -1 }` for a negative value, else nothing (spread into a {@link Fact}). */
+export function signOf(value: number | null | undefined): { sign?: -1 } {
+  return typeof value === 'number' && value < 0 ? { sign: -1 } : {};
+}
+
 /**
  * The figures of a trusted text (a criterion's display value written by the scoring, a user's
  * own message) as facts: each typed by the metric named nearest in its clause (else
- * `fallback`), the unit it is printed with, the fiscal year of its clause, and its printed
- * rounding. A figure after a comparison (`≥ 15%`) is a threshold: no metric, so only a figure
- * whose own clause names no metric can match it.
+ * `fallback`), the unit it is printed with, the fiscal year of its clause, its printed rounding,
+ * what a bare count counts, a median's aggregate. A figure after a comparison (`≥ 15%`) is a
+ * threshold: no metric, so only a figure whose own clause names no metric, or a comparison
+ * naming a rule, can match it. Linear in the text.
  */
 export function textFacts(text: string, options: TextFactOptions): Fact[] {
-  return extractFigures(text).map((figure, i) => {
-    const clause = clauseAround(text, figure.index, figure.end);
-    const threshold = comparisonBefore(text, figure.index, clause.start);
-    const nearest = metricsByDistance(clause).slice(0, 1);
-    const metrics = threshold ? [] : nearest.length > 0 ? nearest : [...(options.fallback ?? [])];
-    const period = periodOf(clause.text);
+  return findClaims(text, new Map()).map((claim, i) => {
+    const { figure } = claim;
+    const nearest = claim.metrics.slice(0, 1);
+    const metrics = claim.threshold
+      ? []
+      : nearest.length > 0
+        ? nearest
+        : [...(options.fallback ?? [])];
+    const clause = text.slice(Math.max(0, figure.index - 40), figure.end + 40).trim();
     return {
       key: `${options.key}[${i}]`,
       metrics,
       subject: options.subject,
       unit: unitOfFigure(figure),
       ...(figure.currency ? { currency: figure.currency } : {}),
-      ...(period ? { period } : {}),
+      ...(claim.period ? { period: claim.period } : {}),
       value: Math.abs(figure.values[0] ?? 0),
+      ...signOf(figure.values[0]),
       halfUnit: figure.halfUnit,
-      label: `${options.subject ? `${options.subject} ` : ''}"${figure.text}" in "${clause.text.trim().slice(0, 80)}"`,
+      // A shift in percentage points is a change, never a level.
+      ...(figure.unit === 'pp'
+        ? { aggregate: 'change' as const }
+        : claim.aggregate
+          ? { aggregate: claim.aggregate }
+          : {}),
+      ...(claim.counted ? { noun: claim.counted } : {}),
+      label: `${options.subject ? `${options.subject} ` : ''}"${figure.text}" in "${clause.slice(0, 80)}"`,
     };
   });
 }

@@ -1,3 +1,5 @@
+import { SCAN_MARGIN } from './scan.js';
+
 /** A figure printed in a text, as {@link extractFigures} finds it. */
 export interface Figure {
   /** The figure as printed, e.g. `$1.2B`, `(3.4)%`, `1.234,5`. */
@@ -61,7 +63,9 @@ const SCALES: Record<string, number> = {
 };
 
 const CURRENCY = String.raw`(?:[$€£¥]|(?:US\$|USD|EUR|GBP|CHF|JPY|CAD|AUD|CNY|SEK|NOK|DKK)\s?)`;
-const NUMBER = String.raw`\d{1,3}(?:[,.\u00A0\u202F' ]\d{3})+(?:[.,]\d+)?|\d+(?:[.,]\d+)?`;
+// Bounded repetitions: a figure is at most ~80 characters (a longer digit run is read as several),
+// which the incremental scan relies on (`SCAN_MARGIN`).
+const NUMBER = String.raw`\d{1,3}(?:[,.\u00A0\u202F' ]\d{3}){1,6}(?:[.,]\d{1,12})?|\d{1,24}(?:[.,]\d{1,12})?`;
 const SUFFIX = String.raw`\s?%|\s?(?:percent(?:age points)?|per cent|prozent|pp|bps|bp|x|×)(?![\p{L}\d])|\s?(?:thousand|tsd\.?|millions?|mio\.?|mm|mn|billions?|milliarden|mrd\.?|trillions?|tn|bn|[kmbt])(?![\p{L}\d])`;
 const TRAILING_CODE = String.raw`(?:\s?(?<code>USD|EUR|GBP|CHF|JPY|CAD|AUD|CNY|SEK|NOK|DKK)(?![\p{L}]))?`;
 const FIGURE = new RegExp(
@@ -110,63 +114,114 @@ function isYear(num: string, suffix: string | undefined, cur: string | undefined
   return !suffix && !cur && /^\d{4}$/.test(num) && Number(num) >= 1900 && Number(num) <= 2100;
 }
 
+/** The figure of one match of {@link FIGURE} in `scan` (offsets shifted by `shift`), or null. */
+function figureOf(text: string, match: RegExpExecArray, shift: number): Figure | null {
+  const g = match.groups ?? {};
+  const num = g.num ?? '';
+  if (num === '' || isYear(num, g.suffix, g.cur)) return null;
+  const suffix = (g.suffix ?? '').trim().toLowerCase().replace(/\.$/, '');
+  const scale = SCALES[suffix] ?? 1;
+  const bps = suffix === 'bp' || suffix === 'bps';
+  const percent =
+    bps ||
+    suffix === '%' ||
+    suffix === 'pp' ||
+    suffix.startsWith('percent') ||
+    suffix === 'per cent' ||
+    suffix === 'prozent';
+  const negative = Boolean(g.sign || g.sign2 || (g.open && g.close));
+  const values = readings(num).map((r) => {
+    const v = (bps ? r.value / 100 : r.value) * scale;
+    return { value: negative ? -v : v, decimals: r.decimals };
+  });
+  const first = values[0];
+  if (!first || values.some((v) => !Number.isFinite(v.value))) return null;
+  const step = (bps ? 0.01 : 1) * scale * 10 ** -first.decimals;
+  const start = match.index + shift;
+  // An opening parenthesis without its closing one is punctuation, not a negative sign.
+  const skip = g.open && !g.close ? 1 : 0;
+  const printed = text.slice(start + skip, start + match[0].length).trim();
+  const lead = skip + match[0].slice(skip).length - match[0].slice(skip).trimStart().length;
+  const currency = currencyCode(g.cur ?? g.code);
+  const unit: FigureUnit = percent
+    ? suffix === 'pp'
+      ? 'pp'
+      : 'percent'
+    : currency
+      ? 'currency'
+      : suffix === 'x' || suffix === '×'
+        ? 'multiple'
+        : 'plain';
+  return {
+    text: printed,
+    index: start + lead,
+    values: values.map((v) => v.value),
+    halfUnit: step / 2,
+    percent,
+    unit,
+    ...(currency ? { currency } : {}),
+    end: start + lead + printed.length,
+  };
+}
+
+/** Characters before the scan position re-read for context (a date or "5-year" around a figure). */
+const CONTEXT = 48;
+
+/**
+ * The figures of a text that grows at its end ({@link extractFigures} piece by piece): each
+ * part of the text is read once (a figure is taken once the characters after it are known), so
+ * the work is linear in the text, however the pieces are cut.
+ */
+export class FigureScan {
+  /** The figures found so far, in order. */
+  readonly figures: Figure[] = [];
+  /** Characters read so far (a work count: linear in the text). */
+  read = 0;
+  #from = 0;
+
+  /** Offset before which every figure was found (a figure may still start at or after it). */
+  get scanned(): number {
+    return this.#from;
+  }
+
+  /** Reads what `text` added since the last call (`final`: the text is complete). */
+  advance(text: string, final: boolean): void {
+    const stable = final ? text.length : text.length - SCAN_MARGIN;
+    if (stable <= this.#from) return;
+    const windowStart = Math.max(0, this.#from - CONTEXT);
+    this.read += text.length - windowStart;
+    // A window that starts mid-line must not read as a line start (list numbers "1.").
+    const lead = windowStart === 0 || text[windowStart - 1] === '\n' ? '' : '\u0001';
+    const scan = blankNonClaims(lead + text.slice(windowStart));
+    const shift = windowStart - lead.length;
+    FIGURE.lastIndex = this.#from - shift;
+    for (;;) {
+      const match = FIGURE.exec(scan);
+      if (!match) {
+        this.#from = Math.max(this.#from, stable);
+        return;
+      }
+      const end = match.index + match[0].length + shift;
+      if (end > stable) {
+        this.#from = Math.max(this.#from, Math.min(match.index + shift, stable));
+        return;
+      }
+      const figure = figureOf(text, match, shift);
+      if (figure) this.figures.push(figure);
+      this.#from = end;
+    }
+  }
+}
+
 /**
  * The figures printed in `text`: percentages (`%`, `pp`, `bp`), amounts with a currency symbol or
  * ISO code and a scale suffix (`K`, `M`, `B`/`bn`, `T`, `million`, `Mrd.`…), multiples (`18x`),
  * negatives with a minus or in parentheses, and locale separators (`1,234.5`, `1.234,5`). Not
  * claims, so skipped: years 1900–2100, ISO dates, ordinals (`3rd`), list numbers at a line start
- * (`1.`), and durations like `5-year`.
+ * (`1.`), and durations like `5-year`. Linear in the text (see {@link FigureScan}).
  */
 export function extractFigures(text: string): Figure[] {
-  const scan = blankNonClaims(text);
-  const figures: Figure[] = [];
-  for (const match of scan.matchAll(FIGURE)) {
-    const g = match.groups ?? {};
-    const num = g.num ?? '';
-    if (num === '' || isYear(num, g.suffix, g.cur)) continue;
-    const suffix = (g.suffix ?? '').trim().toLowerCase().replace(/\.$/, '');
-    const scale = SCALES[suffix] ?? 1;
-    const bps = suffix === 'bp' || suffix === 'bps';
-    const percent =
-      bps ||
-      suffix === '%' ||
-      suffix === 'pp' ||
-      suffix.startsWith('percent') ||
-      suffix === 'per cent' ||
-      suffix === 'prozent';
-    const negative = Boolean(g.sign || g.sign2 || (g.open && g.close));
-    const values = readings(num).map((r) => {
-      const v = (bps ? r.value / 100 : r.value) * scale;
-      return { value: negative ? -v : v, decimals: r.decimals };
-    });
-    const first = values[0];
-    if (!first || values.some((v) => !Number.isFinite(v.value))) continue;
-    const step = (bps ? 0.01 : 1) * scale * 10 ** -first.decimals;
-    const start = match.index ?? 0;
-    // An opening parenthesis without its closing one is punctuation, not a negative sign.
-    const skip = g.open && !g.close ? 1 : 0;
-    const printed = text.slice(start + skip, start + match[0].length).trim();
-    const lead = skip + match[0].slice(skip).length - match[0].slice(skip).trimStart().length;
-    const currency = currencyCode(g.cur ?? g.code);
-    const unit: FigureUnit = percent
-      ? suffix === 'pp'
-        ? 'pp'
-        : 'percent'
-      : currency
-        ? 'currency'
-        : suffix === 'x' || suffix === '×'
-          ? 'multiple'
-          : 'plain';
-    figures.push({
-      text: printed,
-      index: start + lead,
-      values: values.map((v) => v.value),
-      halfUnit: step / 2,
-      percent,
-      unit,
-      ...(currency ? { currency } : {}),
-      end: start + lead + printed.length,
-    });
-  }
-  return figures;
+  const scan = new FigureScan();
+  scan.advance(text, true);
+  return scan.figures;
 }

@@ -1,5 +1,6 @@
 import type { GroundingReport, UngroundedFigure } from '../frames.js';
-import { type Claim, findClaims } from './claims.js';
+import { type Claim, ClaimReader } from './claims.js';
+import { FactIndex } from './fact-index.js';
 import type { Fact, FactSet } from './facts.js';
 
 /** Most ungrounded figures listed in a report (the rest are counted in `omitted`). */
@@ -23,17 +24,31 @@ function scaleFor(claim: Claim, fact: Fact): number | null {
   }
 }
 
+/** Half the rounding of the claim plus the fact's own, in the claim's unit. */
+function allowanceOf(claim: Claim, fact: Fact, scale: number): number {
+  return claim.figure.halfUnit + fact.halfUnit * scale;
+}
+
 function valueMatches(claim: Claim, fact: Fact, scale: number): boolean {
   if (fact.value === null) return false;
   const target = fact.value * scale;
   // The printed figure stands for [v − half, v + half), the fact for its own rounding interval:
   // they must overlap, not merely touch ("17.0%" is not "16.9%").
-  const allowance = claim.figure.halfUnit + fact.halfUnit * scale;
+  const allowance = allowanceOf(claim, fact, scale);
   const epsilon = 1e-9 * Math.max(1, target);
   return claim.figure.values.some((v) => {
     const gap = Math.abs(Math.abs(v) - target);
     return fact.halfUnit > 0 ? gap < allowance - epsilon : gap <= allowance + epsilon;
   });
+}
+
+/** Whether the fact is on the claimed side of a threshold ("above 50 %": the fact is ≥ 50 %). */
+function comparisonHolds(claim: Claim, fact: Fact, scale: number): boolean {
+  if (fact.value === null) return false;
+  const value = (fact.sign ?? 1) * fact.value * scale;
+  const threshold = claim.figure.values[0] ?? 0;
+  const allowance = allowanceOf(claim, fact, scale);
+  return claim.comparison === '>' ? value + allowance >= threshold : value - allowance <= threshold;
 }
 
 function subjectFits(claim: Claim, fact: Fact): boolean {
@@ -45,12 +60,34 @@ function subjectFits(claim: Claim, fact: Fact): boolean {
   );
 }
 
-function roleFits(claim: Claim, fact: Fact): boolean {
-  return claim.role === 'total' ? true : fact.role !== 'total';
-}
-
-function periodFits(claim: Claim, fact: Fact): boolean {
-  return claim.period === undefined || fact.period === claim.period;
+/**
+ * What the claim says beyond its value, held against the fact: a denominator only by a total;
+ * the year it names; a median only by a multi-year figure (never a single year or a change); a
+ * change ("declined 9.5%") only by a change of that direction; a negative figure of a change only
+ * by a negative change; a count of a thing only by a count of that thing.
+ */
+function kindFits(claim: Claim, fact: Fact): boolean {
+  if (claim.role !== 'total' && fact.role === 'total') return false;
+  if (claim.period !== undefined && fact.period !== claim.period) return false;
+  if (claim.aggregate === 'median' && (fact.period !== undefined || fact.aggregate === 'change')) {
+    return false;
+  }
+  if (claim.direction !== undefined) {
+    if (fact.aggregate !== 'change') return false;
+    if (fact.value !== 0 && (fact.sign === -1) !== (claim.direction === 'down')) return false;
+  } else if (fact.aggregate === 'change') {
+    if ((claim.figure.values[0] ?? 0) < 0 && fact.sign !== -1) return false;
+    // A percentage that names no change and no growth metric is a level, not a shift in points.
+    const level =
+      claim.figure.unit === 'percent' &&
+      claim.metrics.length > 0 &&
+      !claim.metrics.includes('eps_growth');
+    if (level && fact.unit === 'percent') return false;
+  }
+  if (claim.counted !== undefined && claim.metrics.length === 0 && fact.noun !== claim.counted) {
+    return false;
+  }
+  return true;
 }
 
 /** The outcome of one claim: grounded, or why not and the closest fact compared to. */
@@ -62,52 +99,86 @@ interface Verdict {
 
 function closest(claim: Claim, facts: readonly Fact[]): Fact | undefined {
   const value = Math.abs(claim.figure.values[0] ?? 0);
-  const distance = (f: Fact) =>
-    f.value === null
-      ? Number.POSITIVE_INFINITY
-      : Math.abs(f.value * (scaleFor(claim, f) ?? 1) - value);
-  return [...facts].sort((a, b) => distance(a) - distance(b))[0];
+  let best: Fact | undefined;
+  let distance = Number.POSITIVE_INFINITY;
+  for (const f of facts) {
+    const d =
+      f.value === null
+        ? Number.POSITIVE_INFINITY
+        : Math.abs(f.value * (scaleFor(claim, f) ?? 1) - value);
+    if (best === undefined || d < distance) {
+      best = f;
+      distance = d;
+    }
+  }
+  return best;
 }
 
-function judgeTyped(claim: Claim, candidates: readonly Fact[], metric: string): Verdict {
-  const inPeriod = candidates.filter((f) => periodFits(claim, f) && roleFits(claim, f));
-  if (inPeriod.length === 0)
+/** Whether a fact of `facts` states the claim's value (or a rule's threshold it compares to). */
+function statesValue(claim: Claim, facts: readonly Fact[]): boolean {
+  return facts.some((f) => {
+    if (!subjectFits(claim, f) || !kindFits(claim, f)) return false;
+    const scale = scaleFor(claim, f);
+    return scale !== null && valueMatches(claim, f, scale);
+  });
+}
+
+function judgeTyped(
+  claim: Claim,
+  candidates: readonly Fact[],
+  metric: string,
+  index: FactIndex,
+): Verdict {
+  const threshold = () =>
+    claim.reference === true && statesValue(claim, index.untyped(claim.subject));
+  const fitting = candidates.filter((f) => kindFits(claim, f));
+  if (fitting.length === 0) {
+    if (claim.comparison && threshold()) return {};
     return { reason: 'no_fact', metric, ...(candidates[0] ? { fact: candidates[0] } : {}) };
-  const available = inPeriod.filter((f) => f.value !== null);
-  if (available.length === 0) return { reason: 'not_available', metric, fact: inPeriod[0] as Fact };
+  }
+  const available = fitting.filter((f) => f.value !== null);
+  if (available.length === 0) {
+    if (claim.comparison && threshold()) return {};
+    return { reason: 'not_available', metric, fact: fitting[0] as Fact };
+  }
   const typed = available.filter((f) => scaleFor(claim, f) !== null);
   if (typed.length === 0) return { reason: 'wrong_unit', metric, fact: available[0] as Fact };
-  if (typed.some((f) => valueMatches(claim, f, scaleFor(claim, f) ?? 1))) return {};
-  if (claim.threshold) return { reason: 'mismatch', metric };
-  return {
-    reason: 'mismatch',
-    metric,
-    ...(closest(claim, typed) ? { fact: closest(claim, typed) as Fact } : {}),
-  };
+  if (claim.comparison) {
+    if (typed.some((f) => comparisonHolds(claim, f, scaleFor(claim, f) ?? 1))) return {};
+    if (threshold()) return {};
+  } else if (typed.some((f) => valueMatches(claim, f, scaleFor(claim, f) ?? 1))) {
+    return {};
+  }
+  const near = closest(claim, typed);
+  return { reason: 'mismatch', metric, ...(near ? { fact: near } : {}) };
 }
 
-function judge(claim: Claim, facts: readonly Fact[]): Verdict {
-  const own = facts.filter((f) => subjectFits(claim, f));
+/** Whether a fact (of `metric`; any for `null`) states the claim's value: a search by value. */
+function statesValueNear(claim: Claim, metric: string | null, index: FactIndex): boolean {
+  const test = (fact: Fact, scale: number) =>
+    subjectFits(claim, fact) &&
+    kindFits(claim, fact) &&
+    scaleFor(claim, fact) === scale &&
+    valueMatches(claim, fact, scale);
+  return claim.figure.values.some((v) =>
+    index.anyNear(metric, Math.abs(v), claim.figure.halfUnit, test),
+  );
+}
+
+/** The verdict on one claim against the indexed facts. */
+function judge(claim: Claim, index: FactIndex): Verdict {
   if (claim.subject?.startsWith('?')) return { reason: 'no_fact' };
-  const matchesAny = (list: readonly Fact[]) =>
-    list.some(
-      (f) =>
-        roleFits(claim, f) &&
-        periodFits(claim, f) &&
-        scaleFor(claim, f) !== null &&
-        valueMatches(claim, f, scaleFor(claim, f) ?? 1),
-    );
-  if (claim.threshold && matchesAny(own.filter((f) => f.metrics.length === 0))) return {};
   for (const metric of claim.metrics) {
-    const candidates = own.filter((f) => f.metrics.includes(metric));
-    if (candidates.length > 0) return judgeTyped(claim, candidates, metric);
+    if (!index.hasFor(metric, claim.subject)) continue;
+    if (!claim.comparison && statesValueNear(claim, metric, index)) return {};
+    return judgeTyped(claim, index.ofMetric(metric, claim.subject), metric, index);
   }
-  // No fact of the metrics named: only a figure of the user's own (or a threshold) may match.
+  // No fact of the metrics named: only a figure of no metric (the user's own, a threshold) may match.
   if (claim.metrics.length > 0) {
-    if (matchesAny(own.filter((f) => f.metrics.length === 0))) return {};
+    if (statesValue(claim, index.untyped(claim.subject))) return {};
     return { reason: 'no_fact', metric: claim.metrics[0] as string };
   }
-  return matchesAny(own) ? {} : { reason: 'unsupported' };
+  return statesValueNear(claim, null, index) ? {} : { reason: 'unsupported' };
 }
 
 function describe(claim: Claim, verdict: Verdict): UngroundedFigure {
@@ -131,6 +202,92 @@ function describe(claim: Claim, verdict: Verdict): UngroundedFigure {
   };
 }
 
+/**
+ * Grounds a text as it grows, each figure once: {@link Grounder.push} takes a piece and answers
+ * the figures it completed that no fact grounds; {@link Grounder.end} the rest;
+ * {@link Grounder.report} the counts and the first ungrounded figures. The facts may grow between
+ * pieces (a tool result): later figures are judged against them too. The work is linear in the
+ * text (each figure reads a bounded neighbourhood and at most {@link MAX_CANDIDATES} facts).
+ */
+export class Grounder {
+  readonly #reader: ClaimReader;
+  readonly #index: FactIndex;
+  #facts = -1;
+  #total = 0;
+  readonly #failed: UngroundedFigure[] = [];
+  #omitted = 0;
+
+  constructor(
+    private readonly set: FactSet,
+    private readonly maxReported: number = MAX_REPORTED_FIGURES,
+  ) {
+    this.#reader = new ClaimReader(set.subjects);
+    this.#index = new FactIndex(set);
+  }
+
+  /** The text so far. */
+  get text(): string {
+    return this.#reader.text;
+  }
+
+  /**
+   * The work done so far: characters read ({@link ClaimReader.work}) plus facts compared. It
+   * grows linearly with the text (and the facts a figure may be compared to are bounded).
+   */
+  get work(): number {
+    return this.#reader.work + this.#index.compared;
+  }
+
+  /** Offset before which every figure was judged (see {@link ClaimReader.settled}). */
+  get settled(): number {
+    return this.#reader.settled;
+  }
+
+  /** Adds text; answers the ungrounded figures it completed. */
+  push(piece: string): UngroundedFigure[] {
+    this.#sync();
+    return this.#judge(this.#reader.push(piece));
+  }
+
+  /** Ends the text; answers the ungrounded figures left. */
+  end(): UngroundedFigure[] {
+    this.#sync();
+    return this.#judge(this.#reader.end());
+  }
+
+  /** Counts and the first ungrounded figures (at most `maxReported`; `omitted` counts the rest). */
+  report(): GroundingReport {
+    const failed = this.#failed.length + this.#omitted;
+    return {
+      total: this.#total,
+      grounded: this.#total - failed,
+      ungrounded: [...this.#failed],
+      ...(this.#omitted > 0 ? { omitted: this.#omitted } : {}),
+    };
+  }
+
+  #sync(): void {
+    if (this.set.facts.length === this.#facts) return;
+    this.#facts = this.set.facts.length;
+    this.#index.sync();
+    this.#reader.setSubjects(this.set.subjects);
+  }
+
+  #judge(claims: readonly Claim[]): UngroundedFigure[] {
+    const out: UngroundedFigure[] = [];
+    for (const claim of claims) {
+      this.#total += 1;
+      const verdict = judge(claim, this.#index);
+      if (verdict.reason === undefined) continue;
+      const figure = describe(claim, verdict);
+      out.push(figure);
+      if (this.#failed.length < this.maxReported) this.#failed.push(figure);
+      else this.#omitted += 1;
+    }
+    return out;
+  }
+}
+
 /** Options of {@link groundText}. */
 export interface GroundOptions {
   /** Added to every reported index (the text's offset in the whole answer). */
@@ -146,8 +303,12 @@ export interface GroundOptions {
  * clause names. With a metric named: it is grounded only by a fact of that metric and subject,
  * in a unit it can be printed in (percent vs fraction ×100 vs currency of the same code vs points,
  * counts, ×), whose value it states within half a unit of its own last digit plus the fact's own
- * rounding; a fact that is null (N/A) grounds nothing. Without a metric named: by any fact of its
- * subject in a compatible unit. A ticker that is not a subject of the facts grounds nothing.
+ * rounding; a fact that is null (N/A) grounds nothing. What the words say is held against the
+ * fact too: a median is not a single year, a change ("declined 9.5%") needs a change of that
+ * direction, a comparison ("above 50 %") must hold for the fact, a count of a thing ("10
+ * brands") needs a count of that thing. Without a metric named: by any fact of its subject in a
+ * compatible unit. A company that is not a subject of the facts grounds nothing. Linear in the
+ * text (see {@link Grounder}).
  *
  * @returns Counts and the ungrounded figures (at most `maxReported`, the rest in `omitted`),
  *   each with why (`mismatch`, `not_available`, `wrong_unit`, `no_fact`, `unsupported`) and the
@@ -161,18 +322,13 @@ export function groundText(
   set: FactSet,
   options: GroundOptions = {},
 ): GroundingReport {
-  const claims = findClaims(text, set.subjects);
-  const failed = claims
-    .map((claim) => ({ claim, verdict: judge(claim, set.facts) }))
-    .filter(({ verdict }) => verdict.reason !== undefined)
-    .map(({ claim, verdict }) => describe(claim, verdict));
+  const grounder = new Grounder(set, options.maxReported ?? MAX_REPORTED_FIGURES);
+  grounder.push(text);
+  grounder.end();
+  const report = grounder.report();
   const offset = options.offset ?? 0;
-  const max = options.maxReported ?? MAX_REPORTED_FIGURES;
-  const listed = failed.slice(0, max).map((u) => ({ ...u, index: u.index + offset }));
   return {
-    total: claims.length,
-    grounded: claims.length - failed.length,
-    ungrounded: listed,
-    ...(failed.length > max ? { omitted: failed.length - max } : {}),
+    ...report,
+    ungrounded: report.ungrounded.map((u) => ({ ...u, index: u.index + offset })),
   };
 }

@@ -1,71 +1,66 @@
 import type { GroundingReport, UngroundedFigure } from '../frames.js';
 import type { FactSet } from './facts.js';
-import { groundText, MAX_REPORTED_FIGURES } from './ground.js';
-
-/** Check again once this many characters arrived after the last check (or at a line end). */
-const CHECK_EVERY = 160;
+import { Grounder, MAX_REPORTED_FIGURES } from './ground.js';
 
 /**
- * Grounds an answer while it streams: {@link LiveGrounding.push} takes each piece of text and
- * answers the figures no fact grounds among the sentences completed since the last check (a
- * sentence is complete at `.`, `!`, `?` before a space, or a line end), so they can be marked
- * where the user reads them; {@link LiveGrounding.finish} grounds the whole answer. At most
- * `max` figures are ever answered by `push` (the report counts the rest).
+ * Grounds an answer while it streams, each figure once ({@link Grounder}):
+ * {@link LiveGrounding.push} takes each piece of text and answers the figures no fact grounds
+ * among those it completed (a figure is complete once its clause is: a separator, or 160
+ * characters after it), so they can be marked where the user reads them;
+ * {@link LiveGrounding.flush} ends the text; {@link LiveGrounding.finish} is the report of the
+ * whole answer, without checking anything again. At most `max` figures are ever answered by
+ * `push`/`flush` (the report counts the rest). The work is linear in the answer, spread over its
+ * pieces: no piece costs more than its own figures.
  */
 export class LiveGrounding {
-  #text = '';
-  #checked = 0;
+  readonly #grounder: Grounder;
   #marked = 0;
+  #ended = false;
 
   constructor(
-    private readonly facts: FactSet,
+    facts: FactSet,
     private readonly max: number = MAX_REPORTED_FIGURES,
-  ) {}
+  ) {
+    this.#grounder = new Grounder(facts, max);
+  }
 
-  /** Offset up to which the text was checked (what is safe to show with its marks). */
+  /** Offset before which every figure was checked (what is safe to show with its marks). */
   get checked(): number {
-    return this.#checked;
+    return this.#ended ? this.#grounder.text.length : this.#grounder.settled;
+  }
+
+  /** The work done so far ({@link Grounder.work}): linear in the answer. */
+  get work(): number {
+    return this.#grounder.work;
   }
 
   /** The text so far. */
   get text(): string {
-    return this.#text;
+    return this.#grounder.text;
   }
 
-  /** Adds text; answers the newly found ungrounded figures of completed sentences. */
+  /** Adds text; answers the newly found ungrounded figures of completed clauses. */
   push(piece: string): UngroundedFigure[] {
-    this.#text += piece;
-    const pending = this.#text.slice(this.#checked);
-    if (pending.length < CHECK_EVERY && !pending.includes('\n')) return [];
-    let end = -1;
-    for (const m of pending.matchAll(/[.!?](?=\s)|\n/g)) end = (m.index ?? 0) + 1;
-    if (end < 0) return [];
-    return this.#check(this.#checked + end);
+    if (this.#ended) throw new Error('LiveGrounding: push after flush');
+    return this.#mark(this.#grounder.push(piece));
   }
 
-  /** Checks what is left unchecked; answers its newly found ungrounded figures. */
+  /** Ends the text; answers its newly found ungrounded figures (once: later calls answer none). */
   flush(): UngroundedFigure[] {
-    return this.#check(this.#text.length);
+    if (this.#ended) return [];
+    this.#ended = true;
+    return this.#mark(this.#grounder.end());
   }
 
-  /** The report of the whole text. */
+  /** The report of the whole text (ends it first when needed). */
   finish(): GroundingReport {
-    return groundText(this.#text, this.facts);
+    this.flush();
+    return this.#grounder.report();
   }
 
-  #check(upTo: number): UngroundedFigure[] {
-    if (upTo <= this.#checked || this.#marked >= this.max) {
-      this.#checked = Math.max(this.#checked, upTo);
-      return [];
-    }
-    const report = groundText(this.#text.slice(0, upTo), this.facts, {
-      maxReported: Number.POSITIVE_INFINITY,
-    });
-    const fresh = report.ungrounded
-      .filter((u) => u.index >= this.#checked)
-      .slice(0, this.max - this.#marked);
-    this.#checked = upTo;
-    this.#marked += fresh.length;
-    return fresh;
+  #mark(fresh: UngroundedFigure[]): UngroundedFigure[] {
+    const shown = fresh.slice(0, Math.max(0, this.max - this.#marked));
+    this.#marked += shown.length;
+    return shown;
   }
 }

@@ -39,6 +39,8 @@ export const METRIC_WORDS = {
   market_value: 'market value|marktwert|worth|valued at|value|wert|marketvalue|marketvalueeur',
   cost_basis: 'cost basis|einstandswert|anschaffungskosten|costbasis|costbasiseur',
   pnl: 'unrealized|unrealised|p&l|pnl|gain|loss|gewinn/verlust|buchgewinn|buchverlust|unrealizedpnl|unrealizedpnleur',
+  realized_pnl:
+    'realized|realised|realized gain|realised gain|realized p&l|realised p&l|realisiert|realisierter gewinn|realizedpnl|realizedpnleur',
   weight:
     'weights?|weighting|share of the portfolio|share of your portfolio|share of portfolio|of the portfolio|of your portfolio|of portfolio|portfolio share|anteil|gewichtung|des portfolios|des depots',
   cash: 'cash|balance|bargeld|guthaben|kontostand|amount|amounteur',
@@ -64,10 +66,35 @@ const ORDERED = METRICS.flatMap((metric) =>
   METRIC_WORDS[metric].split('|').map((word) => ({ metric, word })),
 ).sort((a, b) => b.word.length - a.word.length);
 
-const MENTION = new RegExp(
-  `(?<![\\p{L}\\d])(?:${ORDERED.map((o, i) => `(?<m${i}>${o.word})`).join('|')})(?![\\p{L}\\d])`,
+/**
+ * One regex over every metric word, longest alternatives first (no capture groups: the metric of
+ * a match is {@link metricOfMention} of its text).
+ */
+export const MENTION = new RegExp(
+  `(?<![\\p{L}\\d])(?:${ORDERED.map((o) => `(?:${o.word})`).join('|')})(?![\\p{L}\\d])`,
   'giu',
 );
+
+/** Each word's own anchored regex, in the order of {@link MENTION}'s alternatives. */
+const ANCHORED = ORDERED.map((o) => ({
+  metric: o.metric,
+  regex: new RegExp(`^(?:${o.word})$`, 'iu'),
+}));
+const MENTION_CACHE = new Map<string, Metric | null>();
+
+/**
+ * The metric of a text {@link MENTION} matched: the first alternative that matches all of it
+ * (the one the regex chose). Cached per distinct text (bounded), so a text full of metric words
+ * costs one lookup a word.
+ */
+export function metricOfMention(text: string): Metric | undefined {
+  const key = text.toLowerCase();
+  const known = MENTION_CACHE.get(key);
+  if (known !== undefined) return known ?? undefined;
+  const metric = ANCHORED.find((a) => a.regex.test(text))?.metric ?? null;
+  if (MENTION_CACHE.size < 10_000) MENTION_CACHE.set(key, metric);
+  return metric ?? undefined;
+}
 
 /**
  * The metric words of `text`, in order, each the longest match at its place (so "net margin"
@@ -76,16 +103,13 @@ const MENTION = new RegExp(
 export function findMetricMentions(text: string): MetricMention[] {
   const out: MetricMention[] = [];
   for (const match of text.matchAll(MENTION)) {
-    const groups = match.groups ?? {};
-    const at = ORDERED.findIndex((_o, i) => groups[`m${i}`] !== undefined);
-    const entry = ORDERED[at];
-    if (!entry) continue;
+    const metric = metricOfMention(match[0]);
+    if (!metric) continue;
     const start = match.index ?? 0;
-    out.push({ metric: entry.metric, start, end: start + match[0].length });
+    out.push({ metric, start, end: start + match[0].length });
   }
   return out;
 }
-
 /** The metric of a field name of tool data (`marketValueEur` → `market_value`), if known. */
 export function metricOfField(field: string): Metric | undefined {
   const byField: Record<string, Metric> = {
@@ -98,7 +122,7 @@ export function metricOfField(field: string): Metric | undefined {
     marketValueEur: 'market_value',
     costBasisEur: 'cost_basis',
     unrealizedPnlEur: 'pnl',
-    realizedPnlEur: 'pnl',
+    realizedPnlEur: 'realized_pnl',
     weight: 'weight',
     amount: 'cash',
     amountEur: 'cash',

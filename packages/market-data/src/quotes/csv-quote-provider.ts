@@ -1,6 +1,6 @@
 import type { DailyCloses, DailyClosesOptions, PriceHistoryProvider } from '../price-history.js';
 import type { Quote, QuoteOptions, QuoteProvider } from '../quote.js';
-import { assertOptionalIsoDate, normaliseCurrency, normaliseSymbol } from '../validation.js';
+import { assertOptionalIsoDate, normaliseCurrency, quoteSymbolOf } from '../validation.js';
 import { assertRange } from './history-range.js';
 import { type PriceSeriesSource, readPriceSeries } from './price-files.js';
 import {
@@ -90,9 +90,9 @@ export function createCsvQuoteProvider(options: CsvQuoteProviderOptions): CsvQuo
 
   return {
     name,
-    getSplits: (symbol) => splitsOf(normaliseSymbol(symbol)),
+    getSplits: (symbol) => splitsOf(quoteSymbolOf(symbol)),
     async getQuote(symbol: string, quoteOptions: QuoteOptions = {}): Promise<Quote | null> {
-      const normalised = normaliseSymbol(symbol);
+      const normalised = quoteSymbolOf(symbol);
       assertOptionalIsoDate(quoteOptions.asOf, 'asOf');
       const history = await load(normalised.replaceAll('.', '-'), quoteOptions.signal);
       if (history === null) return null;
@@ -105,7 +105,7 @@ export function createCsvQuoteProvider(options: CsvQuoteProviderOptions): CsvQuo
      * reconstructed and counted in `estimatedDays`). Served from the files cached in memory.
      */
     async getDailyCloses(symbol: string, range: DailyClosesOptions): Promise<DailyCloses | null> {
-      const normalised = normaliseSymbol(symbol);
+      const normalised = quoteSymbolOf(symbol);
       assertRange(range.from, range.to);
       const history = await load(normalised.replaceAll('.', '-'), range.signal);
       if (history === null) return null;

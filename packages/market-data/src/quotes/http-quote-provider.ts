@@ -2,7 +2,7 @@ import pRetry, { AbortError } from 'p-retry';
 import { z } from 'zod';
 import { MarketDataError } from '../errors.js';
 import type { Quote, QuoteOptions, QuoteProvider } from '../quote.js';
-import { assertOptionalIsoDate, normaliseSymbol } from '../validation.js';
+import { assertOptionalIsoDate, quoteSymbolOf } from '../validation.js';
 
 /** Options of {@link createHttpQuoteProvider}. */
 export interface HttpQuoteProviderOptions {
@@ -65,7 +65,7 @@ export function createHttpQuoteProvider(options: HttpQuoteProviderOptions): Quot
   return {
     name,
     async getQuote(symbol: string, quoteOptions: QuoteOptions = {}): Promise<Quote | null> {
-      const normalised = normaliseSymbol(symbol);
+      const normalised = quoteSymbolOf(symbol);
       assertOptionalIsoDate(quoteOptions.asOf, 'asOf');
       const url = new URL('quote', base);
       url.searchParams.set('symbol', normalised);

@@ -2,7 +2,7 @@ import { parse } from 'csv-parse/sync';
 import pRetry, { AbortError } from 'p-retry';
 import { MarketDataError } from '../errors.js';
 import type { DailyCloses, DailyClosesOptions, PriceHistoryProvider } from '../price-history.js';
-import { normaliseCurrency, normaliseSymbol } from '../validation.js';
+import { normaliseCurrency, quoteSymbolOf } from '../validation.js';
 import { assertRange, sliceRange } from './history-range.js';
 import type { PriceRow } from './price-files.js';
 
@@ -111,7 +111,7 @@ export function createStooqHistoryProvider(
   return {
     name,
     async getDailyCloses(symbol: string, range: DailyClosesOptions): Promise<DailyCloses | null> {
-      const normalised = normaliseSymbol(symbol);
+      const normalised = quoteSymbolOf(symbol);
       assertRange(range.from, range.to);
       const entry = await current(normalised, range.to, range.signal);
       if (entry.rows === null) return null;

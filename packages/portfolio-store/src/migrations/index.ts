@@ -10,6 +10,7 @@ import { tokenScopesAndAudit } from './0010-token-scopes-and-audit.js';
 import { evaluationHistory } from './0011-evaluation-history.js';
 import { portfolioLedgerVersion } from './0012-portfolio-ledger-version.js';
 import { portfolioPositionsVersion } from './0013-portfolio-positions-version.js';
+import { portfolioChanges } from './0014-portfolio-changes.js';
 import { evaluationEventsAndWebhooks } from './0016-evaluation-events-and-webhooks.js';
 
 /**
@@ -28,6 +29,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0011-evaluation-history': evaluationHistory,
   '0012-portfolio-ledger-version': portfolioLedgerVersion,
   '0013-portfolio-positions-version': portfolioPositionsVersion,
+  '0014-portfolio-changes': portfolioChanges,
   '0016-evaluation-events-and-webhooks': evaluationEventsAndWebhooks,
 };
 

@@ -2,6 +2,13 @@ import { randomUUID } from 'node:crypto';
 import type { Insertable, Selectable } from 'kysely';
 import type { TransactionsTable, TransactionType } from '../db-types.js';
 import { StoreError, toStoreError } from '../errors.js';
+import {
+  type ChangeOptions,
+  journalIn,
+  journalReads,
+  type PortfolioChange,
+  type RevertOutcome,
+} from './journal.js';
 import { type Executor, inTransaction, iso, isoText, isUuid } from './shared.js';
 
 /** A ledger entry (CONTRACT §4). Quantities and amounts are decimal strings. */
@@ -207,12 +214,17 @@ async function assertPortfolioOwned(db: Executor, userId: string, portfolioId: s
 
 /** Creates the transactions repository over `db`. Every query is scoped by the owning user. */
 export function createTransactionsRepository(db: Executor) {
-  /** Inserts rows for an owned portfolio in one database transaction; all or nothing. */
+  /**
+   * Inserts rows for an owned portfolio in one database transaction, all or nothing, and
+   * journals them as one change of `kind`.
+   */
   const insertAll = (
     userId: string,
     portfolioId: string,
     txs: readonly NewTransaction[],
     importBatchId: string | null,
+    kind: 'record' | 'import',
+    options: ChangeOptions,
   ) =>
     inTransaction(db, async (trx) => {
       await assertPortfolioOwned(trx, userId, portfolioId);
@@ -226,10 +238,35 @@ export function createTransactionsRepository(db: Executor) {
           .execute();
         inserted.push(...rows.map(toTransaction));
       }
-      return inserted;
+      const change = await journalIn(trx, userId, portfolioId).inserted(
+        kind,
+        inserted.map((t) => t.id),
+        options,
+      );
+      return { inserted, change };
     }).catch((error: unknown) => {
       throw toStoreError(error, 'transaction');
     });
+
+  /** The user's transaction `transactionId` of the portfolio, read in `trx`; or not_found. */
+  const ownedRow = async (
+    trx: Executor,
+    userId: string,
+    portfolioId: string,
+    transactionId: string,
+  ) => {
+    const row = isUuid(transactionId)
+      ? await trx
+          .selectFrom('transactions')
+          .selectAll()
+          .where('id', '=', transactionId)
+          .where('portfolio_id', '=', portfolioId)
+          .where('user_id', '=', userId)
+          .executeTakeFirst()
+      : undefined;
+    if (!row) throw new StoreError('not_found', `transaction ${transactionId} not found`);
+    return row;
+  };
 
   return {
     /**
@@ -276,11 +313,148 @@ export function createTransactionsRepository(db: Executor) {
      * @throws {StoreError} `not_found` for a portfolio the user does not own; `invalid_input` when
      *   the database rejects a value (e.g. a malformed decimal).
      */
-    async insert(userId: string, portfolioId: string, tx: NewTransaction): Promise<Transaction> {
-      const [row] = await insertAll(userId, portfolioId, [tx], null);
+    async insert(
+      userId: string,
+      portfolioId: string,
+      tx: NewTransaction,
+      options: ChangeOptions = {},
+    ): Promise<Transaction> {
+      const { inserted } = await insertAll(userId, portfolioId, [tx], null, 'record', options);
+      const [row] = inserted;
       if (!row) throw new StoreError('invalid_input', 'transaction was not inserted');
       return row;
     },
+
+    /**
+     * {@link insert}, answering the journal's `record` change too (written in the same database
+     * transaction as the row).
+     * @throws {StoreError} as {@link insert}.
+     */
+    async record(
+      userId: string,
+      portfolioId: string,
+      tx: NewTransaction,
+      options: ChangeOptions = {},
+    ): Promise<{ transaction: Transaction; change: PortfolioChange }> {
+      const { inserted, change } = await insertAll(
+        userId,
+        portfolioId,
+        [tx],
+        null,
+        'record',
+        options,
+      );
+      const [row] = inserted;
+      if (!row) throw new StoreError('invalid_input', 'transaction was not inserted');
+      return { transaction: row, change };
+    },
+
+    /**
+     * Replaces every field of one transaction of the user's portfolio with `tx` (its id, import
+     * batch and fingerprint stay), journalled as an `edit` change with the row before and after,
+     * in one database transaction that locks the portfolio row. `executedAt` is stored as its
+     * UTC instant, as {@link insert} stores it. Checking the ledger is the caller's (in the same
+     * database transaction).
+     * @throws {StoreError} `not_found` for a portfolio or transaction the user does not own;
+     *   `invalid_input` for a value the database rejects.
+     */
+    async update(
+      userId: string,
+      portfolioId: string,
+      transactionId: string,
+      tx: NewTransaction,
+      options: ChangeOptions = {},
+    ): Promise<{ transaction: Transaction; change: PortfolioChange }> {
+      return inTransaction(db, async (trx) => {
+        await assertPortfolioOwned(trx, userId, portfolioId);
+        const current = await ownedRow(trx, userId, portfolioId, transactionId);
+        const { change, result } = await journalIn(trx, userId, portfolioId).around(
+          'edit',
+          transactionId,
+          options,
+          () =>
+            trx
+              .updateTable('transactions')
+              .set({
+                ...toRow(userId, portfolioId, tx, current.import_batch_id),
+                fingerprint: current.fingerprint,
+                name: tx.name === undefined ? current.name : tx.name,
+              })
+              .where('id', '=', transactionId)
+              .returningAll()
+              .executeTakeFirstOrThrow(),
+        );
+        return { transaction: toTransaction(result), change };
+      }).catch((error: unknown) => {
+        throw toStoreError(error, 'transaction');
+      });
+    },
+
+    /**
+     * Deletes one transaction of the user's portfolio, journalled as a `delete` change with the
+     * whole row (so a revert brings it back with its id), in one database transaction that
+     * locks the portfolio row. Answers the deleted row and the change.
+     * @throws {StoreError} `not_found` for a portfolio or transaction the user does not own.
+     */
+    async delete(
+      userId: string,
+      portfolioId: string,
+      transactionId: string,
+      options: ChangeOptions = {},
+    ): Promise<{ transaction: Transaction; change: PortfolioChange }> {
+      return inTransaction(db, async (trx) => {
+        await assertPortfolioOwned(trx, userId, portfolioId);
+        const current = await ownedRow(trx, userId, portfolioId, transactionId);
+        const { change } = await journalIn(trx, userId, portfolioId).around(
+          'delete',
+          transactionId,
+          options,
+          () => trx.deleteFrom('transactions').where('id', '=', transactionId).execute(),
+        );
+        return { transaction: toTransaction(current), change };
+      }).catch((error: unknown) => {
+        throw toStoreError(error, 'transaction');
+      });
+    },
+
+    /**
+     * Reverts one change of the user's portfolio (see `RevertOutcome`), journalled as a new
+     * `revert` change, in one database transaction that locks the portfolio row. Checking the
+     * ledger is the caller's (in the same database transaction).
+     * @throws {StoreError} `not_found` for a portfolio or change the user does not own.
+     */
+    async revertChange(
+      userId: string,
+      portfolioId: string,
+      changeId: string,
+      options: ChangeOptions = {},
+    ): Promise<RevertOutcome> {
+      return inTransaction(db, async (trx) => {
+        await assertPortfolioOwned(trx, userId, portfolioId);
+        return journalIn(trx, userId, portfolioId).revert(changeId, options);
+      }).catch((error: unknown) => {
+        throw toStoreError(error, 'change');
+      });
+    },
+
+    /** One transaction of the user's portfolio, or undefined (also another user's). */
+    async get(
+      userId: string,
+      portfolioId: string,
+      transactionId: string,
+    ): Promise<Transaction | undefined> {
+      if (!isUuid(portfolioId) || !isUuid(transactionId)) return undefined;
+      const row = await db
+        .selectFrom('transactions')
+        .selectAll()
+        .where('id', '=', transactionId)
+        .where('portfolio_id', '=', portfolioId)
+        .where('user_id', '=', userId)
+        .executeTakeFirst();
+      return row && toTransaction(row);
+    },
+
+    ...journalReads(db),
 
     /**
      * Every transaction of one portfolio of the user, newest first (`executedAt` desc, then `id`
@@ -328,18 +502,27 @@ export function createTransactionsRepository(db: Executor) {
 
     /**
      * Imports many transactions (e.g. a broker CSV) in ONE database transaction: all rows or none.
-     * Every row carries the same `importBatchId` (generated unless given).
+     * Every row carries the same `importBatchId` (generated unless given). The rows are journalled
+     * as one `import` change (`source` default `rest`; `account-import` for an account import),
+     * whose revert removes exactly these rows.
      * @throws {StoreError} as {@link insert}; nothing is stored when any row fails.
      */
     async importMany(
       userId: string,
       portfolioId: string,
       txs: readonly NewTransaction[],
-      options: { importBatchId?: string } = {},
-    ): Promise<{ importBatchId: string; items: Transaction[] }> {
+      options: { importBatchId?: string } & ChangeOptions = {},
+    ): Promise<{ importBatchId: string; items: Transaction[]; change: PortfolioChange }> {
       const importBatchId = options.importBatchId ?? randomUUID();
-      const items = await insertAll(userId, portfolioId, txs, importBatchId);
-      return { importBatchId, items };
+      const { inserted, change } = await insertAll(
+        userId,
+        portfolioId,
+        txs,
+        importBatchId,
+        'import',
+        options,
+      );
+      return { importBatchId, items: inserted, change };
     },
   };
 }

@@ -10,7 +10,14 @@ import {
 } from './generic/cells.js';
 import { readTradeText, type TradeText } from './generic/trade-text.js';
 import type { ColumnMapping, MappedField, MappedKind } from './mapping.js';
-import { type CsvRow, cashBySign, outcome, type RowMeta, type RowOutcome } from './row.js';
+import {
+  type BrokerFormatSpec,
+  type CsvRow,
+  cashBySign,
+  outcome,
+  type RowMeta,
+  type RowOutcome,
+} from './row.js';
 import { abs, dividedBy, minus, plus, sign, times } from './values.js';
 
 type NumberField = 'quantity' | 'price' | 'fee' | 'amount';
@@ -273,4 +280,20 @@ function instrumentOf(symbolCell: string, isinCell: string): string {
   if (symbolCell) return symbolCell;
   const isin = isIsin(isinCell.toUpperCase()) ? isinCell.toUpperCase() : isinIn(isinCell);
   return isin ?? isinCell;
+}
+
+/**
+ * The import format a confirmed {@link ColumnMapping} describes (see {@link mapRow} for how a
+ * row is read).
+ */
+export function mappedFormat(mapping: ColumnMapping): BrokerFormatSpec {
+  const lookup = new Map(Object.entries(mapping.actions).map(([k, v]) => [k.toLowerCase(), v]));
+  const sides = new Map(Object.entries(mapping.sides ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
+  return {
+    id: 'mapped',
+    label: 'mapped columns',
+    delimiter: mapping.delimiter,
+    matches: () => true,
+    mapRow: (row) => mapRow(row, mapping, lookup, sides),
+  };
 }

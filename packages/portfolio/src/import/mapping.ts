@@ -1,6 +1,4 @@
 import { z } from 'zod';
-import { mapRow } from './mapped-row.js';
-import type { BrokerFormatSpec } from './row.js';
 
 /**
  * Fields a column can be mapped to. `side` is a sign column (buy/sell markers such as "A"/"V"),
@@ -147,20 +145,4 @@ export interface MappingProposal {
   readonly needs: MappingQuestion[];
   /** How the header row was found (after a preamble, with which delimiter). */
   readonly structure: string;
-}
-
-/**
- * The import format a confirmed {@link ColumnMapping} describes (see `mapped-row.ts` for how a
- * row is read).
- */
-export function mappedFormat(mapping: ColumnMapping): BrokerFormatSpec {
-  const lookup = new Map(Object.entries(mapping.actions).map(([k, v]) => [k.toLowerCase(), v]));
-  const sides = new Map(Object.entries(mapping.sides ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
-  return {
-    id: 'mapped',
-    label: 'mapped columns',
-    delimiter: mapping.delimiter,
-    matches: () => true,
-    mapRow: (row) => mapRow(row, mapping, lookup, sides),
-  };
 }

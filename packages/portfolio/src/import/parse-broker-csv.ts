@@ -5,7 +5,8 @@ import { mapGhostfolioJson } from './formats/ghostfolio-json.js';
 import { CSV_FORMATS } from './formats/index.js';
 import { proposeMapping } from './generic/propose.js';
 import { findTableStart, fromLine } from './generic/sniff.js';
-import { type ColumnMapping, type MappingProposal, mappedFormat } from './mapping.js';
+import { mappedFormat } from './mapped-row.js';
+import type { ColumnMapping, MappingProposal } from './mapping.js';
 import type { BrokerFormatSpec, LineOutcome, RowContext } from './row.js';
 
 /**

@@ -12,8 +12,8 @@ import {
 } from '@svc/use-cases';
 import OpenAI from 'openai';
 import type { AppConfig } from '../config.js';
-import type { PortfolioFlows } from '../deps.js';
 import type { MoatServices } from '../moat/services.js';
+import type { PortfolioFlows } from '../portfolio/flows.js';
 
 /** The AI flows of `@svc/use-cases`, created once per process (`POST /api/stock-evaluation/ai`, the advisor routes, MCP). */
 export interface AiFlows {

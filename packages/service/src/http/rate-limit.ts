@@ -4,7 +4,7 @@ import fastifyRateLimit, {
 } from '@fastify/rate-limit';
 import { type BatchedCounter, batchCounter, UseCaseError } from '@svc/use-cases';
 import type { FastifyInstance } from 'fastify';
-import type { CounterFactory } from '../deps.js';
+import type { CounterFactory } from '../accounts.js';
 
 /**
  * A `@fastify/rate-limit` store over the database's shared counters: every process counts a

@@ -3,8 +3,8 @@ import { UseCaseError } from '../errors.js';
 import type { LoginThrottle } from './login-throttle.js';
 import type {
   AccountRepositories,
-  AccountSession,
   AccountUser,
+  Authenticated,
   PasswordHasher,
   QuotaUsageReader,
 } from './ports.js';
@@ -22,12 +22,6 @@ export interface OpenedSession {
   readonly user: AccountUser;
   readonly jwt: string;
   readonly expiresAt: Date;
-}
-
-/** An authenticated request: the user and the live session row. */
-export interface Authenticated {
-  readonly user: AccountUser;
-  readonly session: AccountSession;
 }
 
 /** Dependencies of {@link createAuthService}. */

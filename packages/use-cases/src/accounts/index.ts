@@ -2,7 +2,6 @@
 // login throttle and the memos of verified credentials), free of any HTTP framework: they throw
 // `UseCaseError` with a problem code, which each app maps (REST: problem+json; MCP: a tool error).
 export {
-  type Authenticated,
   type AuthService,
   type AuthServiceDeps,
   type ClientContext,
@@ -47,6 +46,7 @@ export type {
   AccountToken,
   AccountTokenActivity,
   AccountUser,
+  Authenticated,
   PasswordHasher,
   PlanName,
   QuotaUsageEntry,

@@ -134,3 +134,9 @@ export interface PasswordHasher {
   /** Verifies; with an absent hash it still does the work of a verification and answers false. */
   verify(storedHash: string | null | undefined, password: string): Promise<boolean>;
 }
+
+/** An authenticated request: the user and the live session row. */
+export interface Authenticated {
+  readonly user: AccountUser;
+  readonly session: AccountSession;
+}

@@ -1,4 +1,4 @@
-import type { Authenticated } from './auth-service.js';
+import type { Authenticated } from './ports.js';
 import { createRevocableMemo, DEFAULT_MEMO_ENTRIES, type RevocableMemo } from './revocable-memo.js';
 
 /** Options of {@link createSessionCache}. */

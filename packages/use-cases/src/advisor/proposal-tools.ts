@@ -1,12 +1,14 @@
 import type { AdvisorTool, Attachment, OfflineIntent, ToolOutcome } from '@svc/advisor';
 import { NewTransaction, parseBrokerCsv } from '@svc/portfolio';
-import type { Executor } from '@svc/portfolio-store';
+import { createRepositories, type Executor } from '@svc/portfolio-store';
 import { PortfolioId, Tags, TickerSymbol } from '@svc/schemas';
 import { z } from 'zod';
 import { UseCaseError } from '../errors.js';
 import type { EvaluationService } from '../evaluation-service.js';
+import { describeTransaction } from '../portfolio/changes.js';
+import { decodeTransaction } from '../portfolio/ledger-codec.js';
 import type { PortfolioService } from '../portfolio/portfolio-service.js';
-import { CreatePortfolioInput } from '../portfolio/schemas.js';
+import { CreatePortfolioInput, TransactionPatch } from '../portfolio/schemas.js';
 import type { ToolScope } from './advisor-tools.js';
 import { type ProposalDraft, storeProposal } from './proposals.js';
 
@@ -110,6 +112,16 @@ export function buildProposalTools(deps: ProposalToolDeps, scope: ProposalScope)
     return found;
   }
 
+  async function ownedTransaction(portfolioId: string, transactionId: string) {
+    const row = await createRepositories(deps.db).transactions.get(
+      userId,
+      portfolioId,
+      transactionId,
+    );
+    if (!row) throw new UseCaseError('not_found', `transaction ${transactionId} not found`);
+    return decodeTransaction(row);
+  }
+
   const propose = async (draft: ProposalDraft): Promise<ToolOutcome> => {
     const proposal = await storeProposal(deps.db, userId, draft, deps.now());
     return {
@@ -131,10 +143,9 @@ export function buildProposalTools(deps: ProposalToolDeps, scope: ProposalScope)
       z.strictObject({ portfolioId: PortfolioIdArg.optional(), transaction: NewTransaction }),
       async ({ portfolioId, transaction }) => {
         const portfolio = await ownedPortfolio(portfolioId);
-        const what = 'symbol' in transaction && transaction.symbol ? ` ${transaction.symbol}` : '';
         return propose({
           kind: 'record_transaction',
-          summary: `Record a ${transaction.type}${what} in “${portfolio.name}”`,
+          summary: `Record ${describeTransaction(transaction)} in “${portfolio.name}”`,
           payload: { portfolioId: portfolio.id, transaction },
         });
       },
@@ -237,6 +248,87 @@ export function buildProposalTools(deps: ProposalToolDeps, scope: ProposalScope)
         });
       },
       'import',
+    ),
+    tool(
+      'proposeEditTransaction',
+      'Proposes correcting one transaction of a portfolio (give only the fields to change; null ' +
+        'removes note or fee); the user must confirm it. The summary names the old and new values.',
+      z.strictObject({
+        portfolioId: PortfolioIdArg.optional(),
+        transactionId: PortfolioId.describe('The transaction to correct (listTransactions)'),
+        changes: TransactionPatch,
+      }),
+      async ({ portfolioId, transactionId, changes }) => {
+        const portfolio = await ownedPortfolio(portfolioId);
+        const current = await ownedTransaction(portfolio.id, transactionId);
+        const { id: _id, portfolioId: _p, ...fields } = current;
+        const next: Record<string, unknown> = { ...fields };
+        for (const [key, value] of Object.entries(changes)) {
+          if (value === null) delete next[key];
+          else if (value !== undefined) next[key] = value;
+        }
+        const parsed = NewTransaction.safeParse(next);
+        if (!parsed.success) {
+          throw new UseCaseError('validation_failed', 'the corrected transaction is not valid', {
+            errors: parsed.error.issues.map((i) => ({
+              path: ['changes', ...i.path.map(String)].join('.'),
+              message: i.message,
+            })),
+          });
+        }
+        return propose({
+          kind: 'edit_transaction',
+          summary: `In “${portfolio.name}”, change ${describeTransaction(current)} to ${describeTransaction(parsed.data)}`,
+          payload: { portfolioId: portfolio.id, transactionId, transaction: parsed.data },
+        });
+      },
+    ),
+    tool(
+      'proposeDeleteTransaction',
+      'Proposes deleting one transaction of a portfolio; the user must confirm it (it can be ' +
+        'reverted afterwards).',
+      z.strictObject({
+        portfolioId: PortfolioIdArg.optional(),
+        transactionId: PortfolioId.describe('The transaction to delete (listTransactions)'),
+      }),
+      async ({ portfolioId, transactionId }) => {
+        const portfolio = await ownedPortfolio(portfolioId);
+        const current = await ownedTransaction(portfolio.id, transactionId);
+        return propose({
+          kind: 'delete_transaction',
+          summary: `In “${portfolio.name}”, delete ${describeTransaction(current)}`,
+          payload: { portfolioId: portfolio.id, transactionId },
+        });
+      },
+    ),
+    tool(
+      'proposeRevertChange',
+      'Proposes reverting one change of a portfolio (listPortfolioChanges): an import’s rows are ' +
+        'removed, an edit’s old values return, a deleted transaction comes back; the user must ' +
+        'confirm it.',
+      z.strictObject({
+        portfolioId: PortfolioIdArg.optional(),
+        changeId: PortfolioId.describe('The change to revert (listPortfolioChanges)'),
+      }),
+      async ({ portfolioId, changeId }) => {
+        const portfolio = await ownedPortfolio(portfolioId);
+        const change = await createRepositories(deps.db).transactions.getChange(
+          userId,
+          portfolio.id,
+          changeId,
+        );
+        if (!change) throw new UseCaseError('not_found', `change ${changeId} not found`);
+        if (change.revertedBy !== null) {
+          throw new UseCaseError('conflict', `change ${changeId} was already reverted`, {
+            changes: [change.revertedBy],
+          });
+        }
+        return propose({
+          kind: 'revert_change',
+          summary: `In “${portfolio.name}”, revert the ${change.kind} of ${change.at} (${change.transactionCount} transaction(s)): ${change.summary}`,
+          payload: { portfolioId: portfolio.id, changeId },
+        });
+      },
     ),
   ];
 }

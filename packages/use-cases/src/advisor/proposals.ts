@@ -31,6 +31,14 @@ export const ProposalPayloads = {
     newRows: z.number().int().min(0),
     alreadyPresent: z.number().int().min(0),
   }),
+  /** Issue 30: the transaction's new values, in full (what the summary names). */
+  edit_transaction: z.object({
+    portfolioId: PortfolioId,
+    transactionId: PortfolioId,
+    transaction: NewTransaction,
+  }),
+  delete_transaction: z.object({ portfolioId: PortfolioId, transactionId: PortfolioId }),
+  revert_change: z.object({ portfolioId: PortfolioId, changeId: PortfolioId }),
 } as const satisfies Record<ProposalKind, z.ZodType>;
 
 /** What {@link storeProposal} writes. */
@@ -115,18 +123,53 @@ export async function applyProposal(
     }
     case 'record_transaction': {
       const { portfolioId, transaction } = parsePayload(kind, proposal.payload);
-      return { transaction: await portfolios.recordTransaction(userId, portfolioId, transaction) };
+      return {
+        transaction: await portfolios.recordTransaction(userId, portfolioId, transaction, {
+          source: 'advisor',
+        }),
+      };
     }
     case 'import_transactions': {
       // The same flow as POST /portfolios/{id}/import: every row fingerprinted, the rows the
       // portfolio already holds dropped, all or nothing (here inside the confirmation's
       // transaction). Two proposals of one file, both confirmed, import it once.
       const { portfolioId, text } = parsePayload(kind, proposal.payload);
-      const result = await portfolios.importBrokerCsv(userId, portfolioId, text);
+      const result = await portfolios.importBrokerCsv(
+        userId,
+        portfolioId,
+        text,
+        {},
+        { source: 'advisor' },
+      );
       return {
         imported: result.imported,
         alreadyPresent: result.alreadyPresent,
         importBatchId: result.importBatchId,
+      };
+    }
+    case 'edit_transaction': {
+      // The new values in full: every field the summary named replaces the stored one, and a
+      // field the new values lack is removed (the patch's null).
+      const { portfolioId, transactionId, transaction } = parsePayload(kind, proposal.payload);
+      return {
+        transaction: await portfolios.editTransaction(
+          userId,
+          portfolioId,
+          transactionId,
+          fullPatch(transaction),
+          { source: 'advisor' },
+        ),
+      };
+    }
+    case 'delete_transaction': {
+      const { portfolioId, transactionId } = parsePayload(kind, proposal.payload);
+      await portfolios.deleteTransaction(userId, portfolioId, transactionId, { source: 'advisor' });
+      return { deleted: transactionId };
+    }
+    case 'revert_change': {
+      const { portfolioId, changeId } = parsePayload(kind, proposal.payload);
+      return {
+        change: await portfolios.revertChange(userId, portfolioId, changeId, { source: 'advisor' }),
       };
     }
     case 'save_moat_report': {
@@ -149,6 +192,16 @@ export async function applyProposal(
     default:
       throw new UseCaseError('validation_failed', `unknown proposal kind ${String(kind)}`);
   }
+}
+
+/** Optional fields of a transaction that a full replacement removes when the new values lack them. */
+const REPLACED_FIELDS = ['symbol', 'quantity', 'price', 'amount', 'ratio', 'fee', 'note'] as const;
+
+/** A `TransactionPatch` that makes a transaction exactly `tx`. */
+export function fullPatch(tx: z.output<typeof NewTransaction>): Record<string, unknown> {
+  const patch: Record<string, unknown> = { ...tx };
+  for (const field of REPLACED_FIELDS) if (!(field in tx)) patch[field] = null;
+  return patch;
 }
 
 function parsePayload<K extends ProposalKind>(

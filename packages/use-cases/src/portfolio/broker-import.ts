@@ -12,6 +12,7 @@ import {
 import { createRepositories, type Executor, type SavedImportMapping } from '@svc/portfolio-store';
 import type { z } from 'zod';
 import { UseCaseError } from '../errors.js';
+import type { ChangeContext } from './changes.js';
 import { utcDay } from './decimal-text.js';
 import { ISIN_PATTERN, type IsinResolver } from './isin-symbols.js';
 import { deriveChecked, fromStoreError, readLedgerWithNames } from './ledger.js';
@@ -93,6 +94,7 @@ export async function importBrokerFile(
   portfolioId: string,
   text: string,
   options: BrokerImportOptions = {},
+  context: ChangeContext = {},
 ): Promise<ImportResult> {
   const settings = readOptions(options);
   if (settings.dryRun) return previewBrokerImport(deps, userId, portfolioId, text, settings);
@@ -135,7 +137,10 @@ export async function importBrokerFile(
       const batch =
         rows.length === 0
           ? { importBatchId: null }
-          : await tx.transactions.importMany(userId, portfolioId, rows);
+          : await tx.transactions.importMany(userId, portfolioId, rows, {
+              source: context.source ?? 'rest',
+              summary: `Imported ${rows.length} transaction(s) from a ${parsed.format} file`,
+            });
       const after = deriveChecked(
         [...ledger, ...plan.transactions.map((p, i) => ({ ...p.transaction, id: `new:${i}` }))],
         'file',

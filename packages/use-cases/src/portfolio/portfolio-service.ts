@@ -16,6 +16,7 @@ import {
 import type { z } from 'zod';
 import { UseCaseError } from '../errors.js';
 import { importBrokerFile } from './broker-import.js';
+import { type ChangeContext, createChangeFlows, describeTransaction } from './changes.js';
 import type { IsinResolver } from './isin-symbols.js';
 import { deriveChecked, fromStoreError, readLedger } from './ledger.js';
 import { decodeTransaction, encodeTransaction } from './ledger-codec.js';
@@ -137,6 +138,7 @@ export function createPortfolioService(deps: PortfolioServiceDeps) {
 
   const revalueOne = (userId: string, portfolioId: string, at: Date) =>
     revaluePortfolio(deps, userId, portfolioId, at);
+  const changes = createChangeFlows({ db: deps.db, now: deps.now, revalue: revalueOne });
   const performance = createPerformanceFlow({
     history: deps.history ?? null,
     fx: deps.fx,
@@ -245,13 +247,17 @@ export function createPortfolioService(deps: PortfolioServiceDeps) {
       userId: string,
       portfolioId: string,
       input: z.input<typeof NewTransaction>,
+      context: ChangeContext = {},
     ): Promise<Transaction> {
       const tx = parseInput(NewTransaction, input);
       const stored = await deps.db
         .transaction()
         .execute(async (trx) => {
           const scoped = createRepositories(trx);
-          const row = await scoped.transactions.insert(userId, portfolioId, encodeTransaction(tx));
+          const row = await scoped.transactions.insert(userId, portfolioId, encodeTransaction(tx), {
+            source: context.source ?? 'rest',
+            summary: `Recorded ${describeTransaction(tx)}`,
+          });
           deriveChecked(await readLedger(scoped.transactions, userId, portfolioId), 'quantity');
           return row;
         })
@@ -263,7 +269,8 @@ export function createPortfolioService(deps: PortfolioServiceDeps) {
     /**
      * Imports a broker export (see `importBrokerFile`; with `dryRun`, `previewBrokerImport`):
      * all or nothing, idempotent by fingerprint, holdings and cash stored in the same database
-     * transaction.
+     * transaction; journalled as one `import` change (`context.source`, default `rest`) whose
+     * revert removes exactly the rows it added.
      * @throws UseCaseError `validation_failed` (failing rows, `path: 'line N'`; bad options),
      *   `not_found` (portfolio).
      */
@@ -272,9 +279,12 @@ export function createPortfolioService(deps: PortfolioServiceDeps) {
       portfolioId: string,
       text: string,
       options: BrokerImportOptions = {},
+      context: ChangeContext = {},
     ): Promise<ImportResult> {
-      return importBrokerFile(deps, userId, portfolioId, text, options);
+      return importBrokerFile(deps, userId, portfolioId, text, options, context);
     },
+
+    ...changes,
 
     /**
      * Time- and money-weighted returns of one portfolio in EUR, with the currency effect apart,

@@ -1,4 +1,3 @@
-import { FundamentalsError, normaliseSymbol } from '@svc/fundamentals-client';
 import {
   type FxProvider,
   MarketDataError,
@@ -7,6 +6,7 @@ import {
 } from '@svc/market-data';
 import { LRUCache } from 'lru-cache';
 import { UseCaseError } from '../errors.js';
+import { tickerOf } from '../ticker.js';
 import { divideToScale, numberToDecimal, utcDay } from './decimal-text.js';
 import type { QuoteResult } from './schemas.js';
 
@@ -32,8 +32,8 @@ export interface QuoteServiceDeps {
 /**
  * The quote flow of `GET /api/quote?symbol=` and its MCP twin.
  *
- * `getQuote(symbol)` validates and normalises the symbol (`normaliseSymbol` of
- * `@svc/fundamentals-client`: upper case, `.` → `-`), asks the provider for the close on or before
+ * `getQuote(symbol)` validates and normalises the symbol (`tickerOf`: the one rule of
+ * `@svc/schemas`, upper case, `.` → `-`), asks the provider for the close on or before
  * today (`now()`, UTC), and converts it: `priceEur = price ÷ (currency per EUR)` at the ECB
  * reference rate of the quote's own day, rounded half-even to 10 places (the scale of `Holding`).
  * Answers are cached in memory for `ttlMs` per symbol in an LRU of `maxEntries`; concurrent misses
@@ -69,7 +69,7 @@ export function createQuoteService(deps: QuoteServiceDeps) {
   return {
     /** The quote of `symbol`; see {@link createQuoteService}. */
     async getQuote(symbol: string): Promise<QuoteResult> {
-      const normalised = validSymbol(symbol);
+      const normalised = tickerOf(symbol);
       const quote = await cache.fetch(normalised);
       if (quote === undefined) throw new UseCaseError('not_found', `no quote for ${normalised}`);
       return quote;
@@ -79,18 +79,6 @@ export function createQuoteService(deps: QuoteServiceDeps) {
 
 /** The quote flow; see {@link createQuoteService}. */
 export type QuoteService = ReturnType<typeof createQuoteService>;
-
-function validSymbol(symbol: string): string {
-  try {
-    return normaliseSymbol(symbol);
-  } catch (error) {
-    if (!(error instanceof FundamentalsError)) throw error;
-    throw new UseCaseError('validation_failed', error.message, {
-      cause: error,
-      errors: [{ path: 'symbol', message: error.message }],
-    });
-  }
-}
 
 async function fetchQuote(
   deps: QuoteServiceDeps,

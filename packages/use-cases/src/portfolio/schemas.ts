@@ -281,3 +281,79 @@ export const QuoteResult = z
   .meta({ id: 'QuoteResult' })
   .describe('A share price with its EUR equivalent');
 export type QuoteResult = z.infer<typeof QuoteResult>;
+
+/**
+ * Body of "edit a transaction" (`PATCH /api/portfolios/{id}/transactions/{transactionId}`): any
+ * fields of a `Transaction` but its ids; `null` removes an optional field (`note`, `fee`). The
+ * fields given replace the stored ones and the result must be a valid `NewTransaction` (a field
+ * its type does not use answers 400: send it as null when changing the type).
+ */
+export const TransactionPatch = z
+  .strictObject({
+    type: z.enum(['buy', 'sell', 'dividend', 'deposit', 'withdrawal', 'fee', 'split']).optional(),
+    symbol: z.string().nullable().optional(),
+    quantity: DecimalString.nullable().optional(),
+    price: DecimalString.nullable().optional(),
+    amount: DecimalString.nullable().optional(),
+    ratio: DecimalString.nullable().optional(),
+    currency: CurrencyCode.optional(),
+    fee: DecimalString.nullable().optional(),
+    executedAt: z.string().optional().describe('ISO 8601 date-time with Z or an offset'),
+    note: z.string().max(500).nullable().optional(),
+  })
+  .meta({ id: 'TransactionPatch' })
+  .describe('Fields of a transaction to replace; null removes an optional one');
+export type TransactionPatch = z.infer<typeof TransactionPatch>;
+
+/** Query of "list a portfolio's changes" (`GET /api/portfolios/{id}/changes`). */
+export const ChangeListQuery = z
+  .object({
+    limit: numberFromText(z.number().int().min(1).max(100).default(50)).describe(
+      'Page size, 1–100, default 50',
+    ),
+    cursor: z
+      .string()
+      .min(1)
+      .max(500)
+      .optional()
+      .describe('`nextCursor` of the previous page, as given (opaque: any other text answers 400)'),
+  })
+  .meta({ id: 'ChangeListQuery' })
+  .describe('The page of a portfolio’s changes, newest first');
+export type ChangeListQuery = z.input<typeof ChangeListQuery>;
+
+/**
+ * One change in a portfolio's journal (CONTRACT §6): every write to its ledger (a recorded
+ * transaction, an edit, a delete, an import, a revert), who made it and whether it was taken back.
+ */
+export const PortfolioChange = z
+  .object({
+    id: z.string().describe('Change id'),
+    kind: z
+      .enum(['record', 'edit', 'delete', 'import', 'revert'])
+      .describe('record | edit | delete | import | revert (more may follow)'),
+    at: z.string().describe('When it was written, ISO 8601 (UTC)'),
+    source: z
+      .enum(['rest', 'advisor', 'account-import'])
+      .describe('rest (the API) | advisor (a confirmed proposal) | account-import'),
+    summary: z.string().describe('What it did, in words, with every amount it wrote'),
+    transactionCount: z.number().int().min(0).describe('Transactions it added, changed or removed'),
+    revertedBy: z.string().optional().describe('The revert change that took it back, if any'),
+    reverts: z.string().optional().describe('For a revert: the change it took back'),
+  })
+  .meta({ id: 'PortfolioChange' })
+  .describe('A change in a portfolio’s journal');
+export type PortfolioChange = z.infer<typeof PortfolioChange>;
+
+/** One page of a portfolio's changes, newest first. */
+export const PortfolioChangePage = z
+  .object({
+    items: z.array(PortfolioChange),
+    nextCursor: z
+      .string()
+      .nullable()
+      .describe('Pass as `cursor` to get the next page; null on the last page'),
+  })
+  .meta({ id: 'PortfolioChangePage' })
+  .describe('A keyset page of a portfolio’s changes, newest first');
+export type PortfolioChangePage = z.infer<typeof PortfolioChangePage>;

@@ -12,6 +12,7 @@ import {
   getPortfolioPerformance,
   listCash,
   listHoldings,
+  listPortfolioChanges,
   listPortfolios,
   listTransactions,
 } from './portfolio-tools.js';
@@ -39,6 +40,7 @@ export const TOOL_DEFINITIONS = [
   getEvaluationHistory,
   compareEvaluations,
   getPortfolioPerformance,
+  listPortfolioChanges,
   getEvaluationChanges,
 ] as const;
 

@@ -17,7 +17,12 @@ export interface ToolFlows {
   /** Stored portfolio reads (`createPortfolioService`). */
   readonly portfolios: Pick<
     PortfolioService,
-    'listPortfolios' | 'listHoldings' | 'listCash' | 'listTransactions' | 'getPerformance'
+    | 'listPortfolios'
+    | 'listHoldings'
+    | 'listCash'
+    | 'listTransactions'
+    | 'getPerformance'
+    | 'listChanges'
   >;
   /** Last closes with their EUR price (`createQuoteService`). */
   readonly quotes: Pick<QuoteService, 'getQuote'>;

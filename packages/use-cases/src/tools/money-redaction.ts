@@ -71,3 +71,9 @@ export const HOLDING_REDACTION = redactAmounts('holdings', HOLDING_AMOUNTS);
 export const CASH_REDACTION = redactAmounts('cash', CASH_AMOUNTS);
 /** Without `portfolio:values`: portfolios without realised P&L. */
 export const PORTFOLIO_REDACTION = redactAmounts('portfolios', PORTFOLIO_AMOUNTS);
+
+/**
+ * Without `portfolio:values`: a portfolio's changes without their `summary` (it names the
+ * amounts each change wrote); kinds, sources, instants and counts remain.
+ */
+export const CHANGE_REDACTION = redactAmounts('changes', ['summary']);

@@ -2,11 +2,12 @@ import type { CashPosition, Holding } from '@svc/portfolio';
 import { PortfolioId } from '@svc/schemas';
 import { z } from 'zod';
 import { PerformanceQuery, PortfolioPerformance } from '../portfolio/performance-schemas.js';
-import { TransactionPage } from '../portfolio/schemas.js';
+import { ChangeListQuery, PortfolioChange, TransactionPage } from '../portfolio/schemas.js';
 import { defineTool } from './definition.js';
 import {
   amountsOutput,
   CASH_REDACTION,
+  CHANGE_REDACTION,
   HOLDING_REDACTION,
   McpCashPosition,
   McpHolding,
@@ -158,4 +159,39 @@ export const getPortfolioPerformance = defineTool({
     flows.portfolios.getPerformance(actor.id, portfolioId, query),
   summarize: ({ from, to, returns }) =>
     `${from}–${to}: TWR ${returns.twr.status === 'ok' ? returns.twr.value : 'unavailable'}`,
+});
+
+/**
+ * `listPortfolioChanges {portfolioId, cursor?, limit?}` (issue 30): the journal of a portfolio's
+ * ledger, newest first, as `GET /api/portfolios/{id}/changes` answers it. Read-only: reverting
+ * is the user's (REST) or a confirmed advisor proposal. Without `portfolio:values` the
+ * summaries (which name amounts) are left out.
+ */
+export const listPortfolioChanges = defineTool({
+  name: 'listPortfolioChanges',
+  title: 'List portfolio changes',
+  description:
+    "The changes of a portfolio's ledger, newest first: each recorded, edited, deleted or " +
+    'imported transaction and each revert, with its source (rest, advisor, account-import), ' +
+    'instant, number of transactions and the revert that took it back, if any. Pass nextCursor ' +
+    'as cursor for older ones. Without the portfolio:values scope the summaries (which name ' +
+    'amounts) are left out.',
+  input: z.object({ portfolioId: PortfolioId, ...ChangeListQuery.shape }),
+  output: z.object({
+    changes: z.array(PortfolioChange.partial({ summary: true })),
+    nextCursor: z.string().nullable().describe('Pass as cursor for older changes; null at the end'),
+    amountsHidden: z
+      .literal(true)
+      .optional()
+      .describe('Present when the token lacks portfolio:values: the summaries are left out'),
+  }),
+  annotations: STORED_READ,
+  scopes: ['portfolio:read'],
+  surfaces: ['mcp', 'advisor'],
+  redactUnless: CHANGE_REDACTION,
+  run: async (flows, actor, { portfolioId, ...query }) => {
+    const page = await flows.portfolios.listChanges(actor.id, portfolioId, query);
+    return { changes: page.items, nextCursor: page.nextCursor };
+  },
+  summarize: ({ changes }) => `${changes.length} change(s)`,
 });

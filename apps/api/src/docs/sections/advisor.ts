@@ -16,6 +16,7 @@ export function advisorMoat({ baseUrl }: DocsAddresses): SectionText {
         'Caution, else No Clear Moat Detected, plus valuation signals (P/E; sell trigger at 40 or above).',
       steps: [
         'Get an evaluation (cached, or fresh=1 which consumes stock_evaluation).',
+        'Look at it: GET /evaluation/{symbol} is the moat card as a page (verdict against the bands, each criterion with its ten-year trend as a chart), the card MCP hosts show beside getMoatEvaluation.',
         'Stream the narrative with POST /api/stock-evaluation/ai (consumes ai_consult).',
         'Save it with POST /api/moat-reports; list with GET /api/moat-reports?tags=a,b.',
         'Screen the cache with GET /api/moat-screener (action=meta for statistics; minScoreChange / maxScoreChange for companies whose score moved).',
@@ -27,6 +28,12 @@ export function advisorMoat({ baseUrl }: DocsAddresses): SectionText {
           path: '/api/stock-evaluation?symbol=KO&fresh=1',
           auth: 'session',
           description: `MoatEvaluation; ${problem('insufficient_data')}; ${problem('quota_exceeded')}`,
+        },
+        {
+          method: 'GET',
+          path: '/evaluation/KO',
+          auth: 'session',
+          description: `text/html: the moat card of the evaluation GET /api/stock-evaluation?symbol=KO answers (server-rendered, no script); ${problem('not_found')}`,
         },
         {
           method: 'GET',

@@ -72,6 +72,7 @@ export function mcp({ baseUrl, accountUrl }: DocsAddresses): SectionText {
       notes: [
         'Tools: listPortfolios, listHoldings {portfolioId?}, listCash {portfolioId?}, getMoatEvaluation {symbol, fresh?}, generateMoatNarrative {symbol?, evaluation?, language}, listMoatReports {tags?}, screenMoat, saveMoatReport, getEvaluationHistory {symbol, page?, limit?}, compareEvaluations {symbol, from?, to?}, getPortfolioPerformance {portfolioId, period?, from?, to?, series?}, getEvaluationChanges {since?, symbol?, cursor?, limit?}.',
         'Resources: moat://reports/{id} and moat://reports/{id}/markdown (your saved reports only), moat://evaluations/{symbol} and moat://evaluations/{symbol}/markdown (cached evaluations; reading never spends quota).',
+        'MCP App (SEP-1865): getMoatEvaluation names ui://moat/card.html in _meta.ui.resourceUri, a resource of MIME type text/html;profile=mcp-app (self-contained, no network) that hosts showing apps render beside the answer as the moat card; the tool result is the same for hosts without apps.',
         'Prompts: evaluateCompany {symbol}, reviewPortfolioMoats {portfolioId?}, explainCriterion {criterion} (completable).',
         'Agents should use MCP (not REST) for portfolio reads; REST needs a browser session.',
         'Fresh evaluations and narratives consume the same quotas as the web application.',

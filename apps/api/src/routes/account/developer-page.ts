@@ -89,6 +89,10 @@ function signedIn(email: string, name: string | null, baseUrl: string): string {
   const who = name ? `${escapeHtml(name)} (${escapeHtml(email)})` : escapeHtml(email);
   const mcpUrl = escapeHtml(`${baseUrl}/api/mcp/user/mcp`);
   return `<p>Signed in as <strong id="who">${who}</strong>. <button id="logout" type="button">Sign out</button></p>
+<h2>Moat card</h2>
+<p class="note">The evaluation of a company as one picture (verdict, criteria and their ten-year
+trends) at <code>/evaluation/{symbol}</code>, e.g. <a id="card-link" href="/evaluation/AAPL">the moat card of AAPL</a>.
+MCP hosts that show apps draw the same card beside <code>getMoatEvaluation</code>.</p>
 <h2>Personal access tokens</h2>
 <p class="note">Tokens let MCP clients read your portfolios and use the moat tools as you, at
 <code>${mcpUrl}</code> with <code>Authorization: Bearer svc_pat_…</code>. A token is shown once.</p>

@@ -17,6 +17,7 @@ import { z } from 'zod';
 import { jsonResponse } from '../../openapi.js';
 import { currentUser } from '../../plugins/app/session-guard.js';
 import { errorResponses } from '../../problem.js';
+import { changeRoutes } from './changes.js';
 import { brokerImportRoute } from './import.js';
 import { performanceRoutes } from './performance.js';
 import {
@@ -53,7 +54,9 @@ const TAGS = ['portfolio'];
  * - `POST /portfolios/{id}/transactions`, `POST /portfolios/{id}/import` (see
  *   {@link brokerImportRoute}), `POST /portfolios/{id}/revalue`;
  * - `GET /portfolios/{id}/performance`, `GET /portfolios/{id}/holdings/{symbol}/performance`
- *   (see {@link performanceRoutes}).
+ *   (see {@link performanceRoutes});
+ * - `PATCH`/`DELETE /portfolios/{id}/transactions/{transactionId}`, `GET /portfolios/{id}/changes`,
+ *   `POST /portfolios/{id}/changes/{changeId}/revert` (see {@link changeRoutes}).
  */
 export const portfolioRoutes: FastifyPluginAsyncZod<PortfolioRoutesOptions> = async (
   app,
@@ -200,6 +203,7 @@ export const portfolioRoutes: FastifyPluginAsyncZod<PortfolioRoutesOptions> = as
 
   await app.register(brokerImportRoute, { portfolios });
   await app.register(performanceRoutes, { portfolios });
+  await app.register(changeRoutes, { portfolios });
 
   app.get('/import-mappings', {
     config: { auth: 'session' },

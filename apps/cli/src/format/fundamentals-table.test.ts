@@ -1,6 +1,6 @@
 import type { Fundamentals } from '@svc/schemas';
+import { parseCompanyFacts } from '@svc/service/testing';
 import { describe, expect, it } from 'vitest';
-import { parseCompanyFacts } from '../companyfacts/parse-company-facts.js';
 import {
   buildFundamentalsTable,
   formatFundamentalsJson,

@@ -1,0 +1,61 @@
+import { moatCardPage } from '@svc/moat-card';
+import { TickerSymbol } from '@svc/schemas';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { currentUser } from '../../plugins/app/session-guard.js';
+import { errorResponses } from '../../problem.js';
+import { cspNonce } from '../account/developer-page.js';
+
+const DESCRIPTION = [
+  'The moat card of a company as an HTML page, the same card an MCP host shows beside',
+  '`getMoatEvaluation`: verdict and total against the bands, each criterion with its status,',
+  'score, value and its yearly trend as a chart with the benchmark line, the fiscal years and the',
+  'source. The evaluation is the one `GET /api/stock-evaluation?symbol=` answers (cached, or',
+  'fetched on a cache miss for one `stock_evaluation` unit). Server-rendered: no script. Errors',
+  'answer problem+json as the API does (401 without a session, 404 for an unknown company).',
+  'Informational only, not financial advice.',
+].join(' ');
+
+/** The page's CSP: its one nonce'd style, nothing else (no script, no fetch, no framing). */
+function cardPageCsp(nonce: string): string {
+  return [
+    "default-src 'none'",
+    `style-src 'nonce-${nonce}'`,
+    "frame-ancestors 'none'",
+    "base-uri 'none'",
+    "form-action 'none'",
+  ].join('; ');
+}
+
+/** `GET /evaluation/{symbol}` (CONTRACT §8): the moat card as a page, for a signed-in user. */
+export const evaluationPageRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get('/:symbol', {
+    config: { auth: 'session' },
+    schema: {
+      tags: ['moat'],
+      summary: 'The moat card of a company (HTML)',
+      description: DESCRIPTION,
+      params: z.object({ symbol: TickerSymbol }),
+      response: {
+        200: { description: 'The card', content: { 'text/html': { schema: z.string() } } },
+        ...errorResponses(404, 503),
+      },
+    },
+    handler: async (request, reply) => {
+      const { id, plan } = currentUser(request);
+      const evaluation = await app.moat.evaluations.getEvaluation({
+        symbol: request.params.symbol,
+        fresh: false,
+        actor: { id, plan },
+      });
+      const nonce = cspNonce();
+      return reply
+        .type('text/html; charset=utf-8')
+        .header('content-security-policy', cardPageCsp(nonce))
+        .header('x-content-type-options', 'nosniff')
+        .header('referrer-policy', 'same-origin')
+        .header('cache-control', 'private, no-store')
+        .send(moatCardPage(evaluation, { nonce }));
+    },
+  });
+};

@@ -1,0 +1,123 @@
+import { PortfolioId } from '@svc/schemas';
+import {
+  ChangeListQuery,
+  PortfolioChange,
+  PortfolioChangePage,
+  type PortfolioService,
+  Transaction,
+  TransactionPatch,
+} from '@svc/use-cases';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { jsonResponse } from '../../openapi.js';
+import { currentUser } from '../../plugins/app/session-guard.js';
+import { errorResponses } from '../../problem.js';
+import { PortfolioParams } from './schemas.js';
+
+/** Options of {@link changeRoutes}. */
+export interface ChangeRoutesOptions {
+  /** The portfolio flows (`createPortfolioService` of `@svc/use-cases`). */
+  readonly portfolios: Pick<
+    PortfolioService,
+    'editTransaction' | 'deleteTransaction' | 'listChanges' | 'revertChange'
+  >;
+}
+
+const TAGS = ['portfolio'];
+const TransactionParams = PortfolioParams.extend({
+  transactionId: PortfolioId.describe('A transaction id of the portfolio'),
+});
+const ChangeParams = PortfolioParams.extend({
+  changeId: PortfolioId.describe('A change id of the portfolio'),
+});
+/** `ChangeListQuery` without its schema id: OpenAPI query parameters cannot be a `$ref`. */
+const Query = z.object(ChangeListQuery.shape);
+const LEDGER_RULE =
+  'Checked as recording is: a sale beyond the units held at its moment answers 409 `conflict` with `transactions` (the sale) and changes nothing. Holdings and cash are re-derived and revalued before the answer; every read sees the change at once, on every process.';
+
+/**
+ * The corrections of a portfolio's ledger (CONTRACT §6), registered under `/api`; every route
+ * needs the session cookie; another user's portfolio, transaction or change answers 404.
+ *
+ * - `PATCH /portfolios/{id}/transactions/{transactionId}` (200 the transaction),
+ * - `DELETE /portfolios/{id}/transactions/{transactionId}` (204),
+ * - `GET /portfolios/{id}/changes?cursor=&limit=` (newest first),
+ * - `POST /portfolios/{id}/changes/{changeId}/revert` (201 the new `revert` change).
+ */
+export const changeRoutes: FastifyPluginAsyncZod<ChangeRoutesOptions> = async (
+  app,
+  { portfolios },
+) => {
+  app.patch('/portfolios/:id/transactions/:transactionId', {
+    config: { auth: 'session' },
+    schema: {
+      tags: TAGS,
+      summary: 'Edit a transaction (journalled; a revert restores the old values)',
+      description: `Any fields of the transaction; null removes an optional one (\`note\`, \`fee\`). The result must be a valid transaction of its type (400 otherwise). ${LEDGER_RULE}`,
+      params: TransactionParams,
+      body: TransactionPatch,
+      response: {
+        200: jsonResponse('The edited transaction', Transaction),
+        ...errorResponses(404, 409, 413, 415),
+      },
+    },
+    handler: async (request) => {
+      const { id, transactionId } = request.params;
+      return portfolios.editTransaction(currentUser(request).id, id, transactionId, request.body);
+    },
+  });
+
+  app.delete('/portfolios/:id/transactions/:transactionId', {
+    config: { auth: 'session' },
+    schema: {
+      tags: TAGS,
+      summary: 'Delete a transaction (journalled; a revert brings it back with its id)',
+      description: LEDGER_RULE,
+      params: TransactionParams,
+      response: { 204: z.undefined().describe('Deleted'), ...errorResponses(404, 409) },
+    },
+    handler: async (request, reply) => {
+      const { id, transactionId } = request.params;
+      await portfolios.deleteTransaction(currentUser(request).id, id, transactionId);
+      return reply.code(204).send();
+    },
+  });
+
+  app.get('/portfolios/:id/changes', {
+    config: { auth: 'session' },
+    schema: {
+      tags: TAGS,
+      summary: 'The changes of a portfolio’s ledger, newest first',
+      description:
+        'Every write to the ledger is a change: `record`, `edit`, `delete`, `import`, `revert` (more may follow), with its `source` (`rest`, `advisor`, `account-import`). Pass `nextCursor` as `cursor` for the next page.',
+      params: PortfolioParams,
+      querystring: Query,
+      response: {
+        200: jsonResponse('A page of changes', PortfolioChangePage),
+        ...errorResponses(404),
+      },
+    },
+    handler: async (request) =>
+      portfolios.listChanges(currentUser(request).id, request.params.id, request.query),
+  });
+
+  app.post('/portfolios/:id/changes/:changeId/revert', {
+    config: { auth: 'session' },
+    schema: {
+      tags: TAGS,
+      summary: 'Revert a change; the revert is a new change',
+      description:
+        'Puts back every transaction the change touched as it was before it: an import’s rows (only those) are removed, an edit’s old values return, a deleted transaction comes back with its id. 409 `conflict` when it was already reverted, or when later changes depend on it (`changes` lists them, `transactions` the rows), or when the ledger would break (a later sale needs the units: `transactions` the sale, `changes` what wrote it); nothing changes then.',
+      params: ChangeParams,
+      response: {
+        201: jsonResponse('The new revert change', PortfolioChange),
+        ...errorResponses(404, 409),
+      },
+    },
+    handler: async (request, reply) => {
+      const { id, changeId } = request.params;
+      const change = await portfolios.revertChange(currentUser(request).id, id, changeId);
+      return reply.code(201).send(change);
+    },
+  });
+};

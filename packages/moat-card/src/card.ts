@@ -1,0 +1,159 @@
+import {
+  type Criterion,
+  type MoatEvaluation,
+  type ServedEvaluation,
+  VERDICT_BANDS,
+} from '@svc/schemas';
+import { escapeMarkup as esc } from './escape.js';
+import { trendChartSvg } from './trend-chart.js';
+import { formatThreshold, trendScaleOf } from './trend-scales.js';
+
+/** A filing behind the figures (`FilingReference` of `@svc/schemas`). */
+type Filing = NonNullable<ServedEvaluation['_filings']>[number];
+
+/**
+ * What the card shows: a {@link MoatEvaluation} and, when the evaluation is one the service served
+ * (`ServedEvaluation` of `@svc/schemas`), its fiscal years, provider, filings, currency and
+ * cache instants. Fields that are absent are left out of the card.
+ */
+export type CardEvaluation = MoatEvaluation & {
+  readonly _fiscalYears?: readonly number[] | undefined;
+  readonly _provider?: string | undefined;
+  readonly _filings?: readonly Filing[] | undefined;
+  readonly _currency?: string | undefined;
+};
+
+/** The disclaimer every card carries. */
+export const CARD_DISCLAIMER = 'Informational only, not financial advice.';
+
+const STATUS_TEXT = { pass: 'Pass', warning: 'Warning', fail: 'Fail' } as const;
+
+/** Filings listed in the footer (newest first); the rest are counted. */
+const LISTED_FILINGS = 4;
+
+const percentOf = (e: MoatEvaluation) => (e.maxScore > 0 ? (100 * e.totalScore) / e.maxScore : 0);
+
+/** The bar's scale: user units per percent of the maximum score. */
+const BAR = 4;
+
+/** The verdict bands as a bar (0–100 % of the maximum score) with the evaluation's mark on it. */
+function bandsBar(evaluation: MoatEvaluation): string {
+  const percent = percentOf(evaluation);
+  const bands = [...VERDICT_BANDS].reverse();
+  const segments = bands.map((band, i) => {
+    const end = bands[i + 1]?.minPercent ?? 100;
+    const active = percent >= band.minPercent && (percent < end || end === 100);
+    return `<rect class="band band-${i}${active ? ' active' : ''}" x="${band.minPercent * BAR}" y="2" width="${(end - band.minPercent) * BAR}" height="14"><title>${esc(`${band.label}: ${band.minPercent}% or more`)}</title></rect>`;
+  });
+  const ticks = bands
+    .filter((band) => band.minPercent > 0)
+    .map(
+      (b) =>
+        `<text class="axis" x="${b.minPercent * BAR}" y="30" text-anchor="middle">${b.minPercent}%</text>`,
+    );
+  const mark = (Math.min(100, Math.max(0, percent)) * BAR).toFixed(1);
+  const label =
+    `Total ${evaluation.totalScore.toFixed(1)} of ${evaluation.maxScore} (${percent.toFixed(0)}%), ` +
+    `verdict bands: ${VERDICT_BANDS.map((b) => `${b.label} from ${b.minPercent}%`).join('; ')}`;
+  return `<svg class="bands" viewBox="-4 0 ${100 * BAR + 8} 34" role="img" aria-label="${esc(label)}" xmlns="http://www.w3.org/2000/svg">${segments.join('')}${ticks.join('')}<path class="mark" d="M${mark} 0 v18"/></svg>`;
+}
+
+/** One criterion: name, status, score, display value, benchmark and its trend chart. */
+function criterionItem(c: Criterion, currency: string | undefined): string {
+  const scale = trendScaleOf(c);
+  const values = c.trend ?? [];
+  const applies = c.maxScore > 0;
+  const score = applies
+    ? `${c.score.toFixed(1)} / ${c.maxScore.toFixed(1)}`
+    : 'does not apply (0 / 0)';
+  const chart =
+    values.length > 0
+      ? trendChartSvg({
+          id: `trend-${c.key}`,
+          title: `${c.name}: ${scale.label}`,
+          values,
+          years: c._trendYears,
+          unit: scale.unit,
+          currency,
+          threshold: scale.threshold,
+        })
+      : '<p class="no-trend">No yearly series.</p>';
+  const rule = scale.threshold
+    ? ` · line: ${esc(formatThreshold(scale.threshold, scale.unit))}`
+    : '';
+  const label = scale.unit === 'money' && currency ? `${scale.label} (${currency})` : scale.label;
+  const benchmark = c.benchmark
+    ? `<details><summary>Benchmark</summary><p>${esc(c.benchmark)}</p></details>`
+    : '';
+  return `<li class="criterion status-${c.status}" data-key="${esc(c.key)}">
+<div class="criterion-head"><h3>${esc(c.name)}</h3><span class="status">${STATUS_TEXT[c.status]}</span></div>
+<p class="score">${esc(score)}</p>
+<p class="value">${esc(c.value)}</p>
+<figure>${chart}<figcaption>${esc(label)}${rule}</figcaption></figure>
+${benchmark}
+</li>`;
+}
+
+function filingText(f: Filing): string {
+  const years = f.fiscalYears.length > 0 ? ` (FY${f.fiscalYears.join(', FY')})` : '';
+  return `${f.form} ${f.accession}, filed ${f.filed}${years}`;
+}
+
+/** Fiscal years, source (provider, filings), instants and the disclaimer. */
+function footer(e: CardEvaluation): string {
+  const lines: string[] = [];
+  const years = e._fiscalYears ?? [];
+  if (years.length > 0) {
+    lines.push(
+      `<p class="years">Fiscal years FY${years[0]}–FY${years.at(-1)} (${years.length} scored)</p>`,
+    );
+  }
+  const source = e._provider ? `Source: ${esc(e._provider)}` : 'Source: not stated';
+  const filings = e._filings ?? [];
+  const listed = filings.slice(0, LISTED_FILINGS).map((f) => `<li>${esc(filingText(f))}</li>`);
+  const more =
+    filings.length > LISTED_FILINGS ? `<li>and ${filings.length - LISTED_FILINGS} more</li>` : '';
+  lines.push(
+    `<p class="source">${source}${filings.length > 0 ? '; filings:' : ''}</p>`,
+    filings.length > 0 ? `<ul class="filings">${listed.join('')}${more}</ul>` : '',
+  );
+  const at = e._evaluatedAt ?? e._cachedAt;
+  if (at) lines.push(`<p class="at">Evaluated ${esc(at.slice(0, 10))}</p>`);
+  lines.push(`<p class="disclaimer">${CARD_DISCLAIMER}</p>`);
+  return `<footer>${lines.filter(Boolean).join('\n')}</footer>`;
+}
+
+/**
+ * The moat card of an evaluation as an HTML fragment (an `<article class="moat-card">`), the same
+ * for the page and the MCP App: the company, the verdict and the total against the verdict bands
+ * (`VERDICT_BANDS`), then each criterion in order with its status, score, display value, pass rule
+ * and its yearly trend as a small SVG chart ({@link trendChartSvg}) with the benchmark line where
+ * one applies ({@link TREND_SCALES}); a criterion without a series says so. The footer names the
+ * fiscal years, the source (provider and filings) and carries {@link CARD_DISCLAIMER}. Every
+ * value is escaped; style it with {@link CARD_STYLE}.
+ *
+ * @example
+ * document.querySelector('main').innerHTML = renderMoatCard(evaluation);
+ */
+export function renderMoatCard(evaluation: CardEvaluation): string {
+  const e = evaluation;
+  const place = [e.sector, e.industry].filter(Boolean).join(' / ');
+  const passed =
+    e.passedCount !== undefined && e.criteriaCount !== undefined
+      ? `, ${e.passedCount} of ${e.criteriaCount} criteria pass`
+      : '';
+  const currency = e._currency;
+  return `<article class="moat-card" aria-labelledby="moat-card-title">
+<header>
+<h2 id="moat-card-title">${esc(e.companyName)} <span class="symbol">${esc(e.symbol)}</span></h2>
+${place ? `<p class="place">${esc(place)}</p>` : ''}
+<p class="verdict">${esc(e.verdict)}</p>
+<p class="total"><strong>${e.totalScore.toFixed(1)}</strong> / ${e.maxScore} (${percentOf(e).toFixed(0)}%)${passed}</p>
+${bandsBar(e)}
+</header>
+<ol class="criteria">
+${e.criteria.map((c) => criterionItem(c, currency)).join('\n')}
+</ol>
+${footer(e)}
+</article>`;
+}

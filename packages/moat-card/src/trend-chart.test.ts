@@ -1,0 +1,104 @@
+import { describe, expect, it } from 'vitest';
+import { trendChartSvg } from './trend-chart.js';
+
+const years = [2015, 2016, 2017, 2018, 2019];
+
+/** The circles' attributes, in document order. */
+function points(svg: string) {
+  return [
+    ...svg.matchAll(
+      /<circle class="point" cx="([\d.]+)" cy="([\d.]+)"[^>]*?(?: data-year="(\d+)")? data-value="([^"]+)"(?: data-side="(\w+)")?>/g,
+    ),
+  ].map((m) => ({
+    cx: Number(m[1]),
+    cy: Number(m[2]),
+    year: Number(m[3]),
+    value: Number(m[4]),
+    side: m[5],
+  }));
+}
+
+describe('trendChartSvg', () => {
+  it('draws one point per value, left to right by fiscal year, higher values higher', () => {
+    const values = [60, 55, 45, 35, 30];
+    const svg = trendChartSvg({ id: 'gm', title: 'Gross margin', values, years, unit: 'percent' });
+    const drawn = points(svg);
+    expect(drawn.map((p) => p.year)).toEqual(years);
+    expect(drawn.map((p) => p.value)).toEqual(values);
+    for (let i = 1; i < drawn.length; i += 1) {
+      expect(drawn[i]?.cx).toBeGreaterThan(drawn[i - 1]?.cx as number);
+      expect(drawn[i]?.cy).toBeGreaterThan(drawn[i - 1]?.cy as number); // falling: lower on screen
+    }
+    expect(svg).toContain('<polyline class="line"');
+    expect(svg).not.toContain('class="threshold"');
+  });
+
+  it('leaves the gap of a missing fiscal year', () => {
+    const svg = trendChartSvg({
+      id: 'x',
+      title: 't',
+      values: [1, 2, 3],
+      years: [2015, 2016, 2018],
+      unit: 'perShare',
+    });
+    const [a, b, c] = points(svg).map((p) => p.cx) as [number, number, number];
+    expect(c - b).toBeCloseTo(2 * (b - a), 0);
+  });
+
+  it('draws the threshold and says which side each point is on', () => {
+    const svg = trendChartSvg({
+      id: 'debt',
+      title: 'Debt',
+      values: [2, 3.5, 5, 4],
+      years: [2021, 2022, 2023, 2024],
+      unit: 'years',
+      threshold: { value: 4, side: 'atMost' },
+    });
+    expect(svg).toMatch(/<line class="threshold" data-value="4"/);
+    expect(svg).toContain('≤ 4 yrs');
+    expect(points(svg).map((p) => p.side)).toEqual(['pass', 'pass', 'fail', 'pass']);
+  });
+
+  it('keeps the threshold inside the drawing even when every value is far from it', () => {
+    const svg = trendChartSvg({
+      id: 'roic',
+      title: 'ROIC',
+      values: [40, 42, 45],
+      unit: 'percent',
+      threshold: { value: 15, side: 'atLeast' },
+    });
+    const y = Number(/class="threshold" data-value="15" x1="[\d.]+" y1="([\d.]+)"/.exec(svg)?.[1]);
+    const lowest = Math.max(...points(svg).map((p) => p.cy));
+    expect(y).toBeGreaterThan(lowest);
+    expect(y).toBeLessThanOrEqual(132 - 22);
+  });
+
+  it('has a text alternative: a title and a description listing every point in order', () => {
+    const svg = trendChartSvg({
+      id: 'nm',
+      title: 'Net <margin>',
+      values: [12.04, 15.5],
+      years: [2023, 2024],
+      unit: 'percent',
+      threshold: { value: 15, side: 'atLeast' },
+    });
+    expect(svg).toContain('role="img" aria-labelledby="nm-title nm-desc"');
+    expect(svg).toContain('<title id="nm-title">Net &lt;margin&gt;</title>');
+    expect(svg).toContain('<desc id="nm-desc">FY2023 12.0%, FY2024 15.5%. Benchmark ≥ 15%.</desc>');
+  });
+
+  it('draws a flat series, a single point and negative values without NaN', () => {
+    for (const values of [[5, 5, 5], [7], [-3, 2, -1]]) {
+      const svg = trendChartSvg({ id: 'f', title: 'f', values, unit: 'money', currency: 'USD' });
+      expect(svg).not.toContain('NaN');
+      expect(points(svg)).toHaveLength(values.length);
+    }
+    expect(trendChartSvg({ id: 'z', title: 'z', values: [-3, 2], unit: 'money' })).toContain(
+      'class="zero"',
+    );
+  });
+
+  it('draws nothing for an empty series', () => {
+    expect(trendChartSvg({ id: 'e', title: 'e', values: [], unit: 'percent' })).toBe('');
+  });
+});

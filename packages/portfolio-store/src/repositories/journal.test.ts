@@ -1,0 +1,184 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { backends, type TestDatabase, uniqueEmail } from '../test-support/backends.js';
+import { createRepositories, type Repositories } from './index.js';
+import type { NewTransaction } from './transactions.js';
+
+const buy = (day: number, quantity = '2', extra: Partial<NewTransaction> = {}): NewTransaction => ({
+  type: 'buy',
+  symbol: 'AAPL',
+  quantity,
+  price: '187.123456789',
+  fee: '0.99',
+  currency: 'USD',
+  executedAt: `2024-01-${String(day).padStart(2, '0')}T10:00:00+02:00`,
+  ...extra,
+});
+
+describe.each(backends)('the journal of a portfolio’s ledger on $name', (backend) => {
+  let database: TestDatabase;
+  let repos: Repositories;
+  const setup = async () => {
+    const user = (await repos.users.create({ email: uniqueEmail() })).id;
+    const portfolio = await repos.portfolios.create(user, { name: 'Main' });
+    return { user, id: portfolio.id };
+  };
+  const ids = async (user: string, id: string) =>
+    (await repos.transactions.listAll(user, id)).map((t) => t.id).sort();
+
+  beforeAll(async () => {
+    database = await backend.open();
+    repos = createRepositories(database.db);
+  });
+  afterAll(() => database.cleanup());
+
+  it('journals records, imports, edits and deletes, newest first, with their sources', async () => {
+    const { user, id } = await setup();
+    const recorded = await repos.transactions.record(user, id, buy(1), {
+      summary: 'Bought 2 AAPL',
+    });
+    const imported = await repos.transactions.importMany(user, id, [buy(2), buy(3)], {
+      source: 'account-import',
+    });
+    const edited = await repos.transactions.update(
+      user,
+      id,
+      recorded.transaction.id,
+      buy(4, '3', { executedAt: '2024-03-01T10:00:00+23:59', note: 'fixed' }),
+      { source: 'advisor', summary: 'Edited' },
+    );
+    expect(edited.transaction).toMatchObject({
+      id: recorded.transaction.id,
+      quantity: '3',
+      note: 'fixed',
+      executedAt: '2024-02-29T10:01:00.000Z',
+    });
+    const deleted = await repos.transactions.delete(user, id, imported.items[0]?.id ?? '');
+    const page = await repos.transactions.listChanges(user, id);
+    expect(page.items.map((c) => [c.kind, c.source, c.transactionCount])).toEqual([
+      ['delete', 'rest', 1],
+      ['edit', 'advisor', 1],
+      ['import', 'account-import', 2],
+      ['record', 'rest', 1],
+    ]);
+    expect(page.items.map((c) => c.id)).toEqual([
+      deleted.change.id,
+      edited.change.id,
+      imported.change.id,
+      recorded.change.id,
+    ]);
+    expect(page.items[3]?.summary).toBe('Bought 2 AAPL');
+    const first = await repos.transactions.listChanges(user, id, { limit: 3 });
+    expect(first.items).toHaveLength(3);
+    const rest = await repos.transactions.listChanges(user, id, {
+      limit: 3,
+      cursor: first.nextCursor ?? '',
+    });
+    expect(rest.items.map((c) => c.id)).toEqual([recorded.change.id]);
+    expect(rest.nextCursor).toBeNull();
+    // another user sees nothing of it
+    const other = await setup();
+    expect((await repos.transactions.listChanges(other.user, id)).items).toEqual([]);
+    expect(await repos.transactions.getChange(other.user, id, edited.change.id)).toBeUndefined();
+    await expect(
+      repos.transactions.update(other.user, id, recorded.transaction.id, buy(5)),
+    ).rejects.toMatchObject({ code: 'not_found' });
+    await expect(
+      repos.transactions.delete(user, id, '00000000-0000-4000-8000-000000000000'),
+    ).rejects.toMatchObject({ code: 'not_found' });
+    await expect(
+      repos.transactions.revertChange(other.user, id, edited.change.id),
+    ).rejects.toMatchObject({ code: 'not_found' });
+    await expect(
+      repos.transactions.listChanges(user, id, { cursor: 'garbage' }),
+    ).rejects.toMatchObject({ code: 'invalid_input' });
+  });
+
+  it('reverts an import (only its rows), an edit (old values) and a delete (same id)', async () => {
+    const { user, id } = await setup();
+    const before = await repos.transactions.record(user, id, buy(1));
+    const imported = await repos.transactions.importMany(user, id, [
+      buy(2, '1', { fingerprint: 'f2' }),
+      buy(3, '1.000000000001', { fingerprint: 'f3' }),
+    ]);
+    const after = await repos.transactions.record(user, id, buy(4));
+    const version = await repos.portfolios.ledgerVersion(user, id);
+    const undone = await repos.transactions.revertChange(user, id, imported.change.id);
+    expect(undone).toMatchObject({
+      outcome: 'reverted',
+      change: { kind: 'revert', reverts: imported.change.id, transactionCount: 2 },
+      reverted: { id: imported.change.id },
+    });
+    expect(await ids(user, id)).toEqual([before.transaction.id, after.transaction.id].sort());
+    expect(Number(await repos.portfolios.ledgerVersion(user, id))).toBeGreaterThan(Number(version));
+    expect(await repos.transactions.revertChange(user, id, imported.change.id)).toEqual({
+      outcome: 'already_reverted',
+      changes: [undone.outcome === 'reverted' ? undone.change.id : ''],
+    });
+    // reverting the revert brings the rows back, with their ids and exact decimals
+    if (undone.outcome !== 'reverted') throw new Error('not reverted');
+    const redone = await repos.transactions.revertChange(user, id, undone.change.id);
+    expect(redone.outcome).toBe('reverted');
+    const rows = await repos.transactions.listAll(user, id);
+    expect(rows.find((t) => t.fingerprint === 'f3')).toMatchObject({
+      id: imported.items[1]?.id,
+      quantity: '1.000000000001',
+      importBatchId: imported.importBatchId,
+    });
+
+    const edit = await repos.transactions.update(user, id, before.transaction.id, buy(9, '7'));
+    expect((await repos.transactions.get(user, id, before.transaction.id))?.quantity).toBe('7');
+    expect((await repos.transactions.revertChange(user, id, edit.change.id)).outcome).toBe(
+      'reverted',
+    );
+    expect(await repos.transactions.get(user, id, before.transaction.id)).toEqual(
+      before.transaction,
+    );
+
+    const removal = await repos.transactions.delete(user, id, after.transaction.id);
+    expect(await repos.transactions.get(user, id, after.transaction.id)).toBeUndefined();
+    await repos.transactions.revertChange(user, id, removal.change.id);
+    expect(await repos.transactions.get(user, id, after.transaction.id)).toEqual(after.transaction);
+  });
+
+  it('refuses a revert that later changes depend on, naming them', async () => {
+    const { user, id } = await setup();
+    const recorded = await repos.transactions.record(user, id, buy(1));
+    const edit = await repos.transactions.update(user, id, recorded.transaction.id, buy(1, '5'));
+    expect(await repos.transactions.revertChange(user, id, recorded.change.id)).toEqual({
+      outcome: 'depends',
+      changes: [edit.change.id],
+      transactions: [recorded.transaction.id],
+    });
+    // once the edit is reverted, the row is as the record left it: the record can go
+    await repos.transactions.revertChange(user, id, edit.change.id);
+    expect((await repos.transactions.revertChange(user, id, recorded.change.id)).outcome).toBe(
+      'reverted',
+    );
+    expect(await ids(user, id)).toEqual([]);
+
+    // a deleted imported row whose fingerprint was imported again cannot come back
+    const first = await repos.transactions.importMany(user, id, [
+      buy(2, '1', { fingerprint: 'x' }),
+    ]);
+    const removal = await repos.transactions.delete(user, id, first.items[0]?.id ?? '');
+    const again = await repos.transactions.importMany(user, id, [
+      buy(2, '1', { fingerprint: 'x' }),
+    ]);
+    expect(await repos.transactions.revertChange(user, id, removal.change.id)).toEqual({
+      outcome: 'depends',
+      changes: [again.change.id],
+      transactions: [again.items[0]?.id],
+    });
+    expect(await repos.transactions.lastWriters(user, id, [again.items[0]?.id ?? ''])).toEqual([
+      again.change.id,
+    ]);
+  });
+
+  it('rolls the journal back with a failed write', async () => {
+    const { user, id } = await setup();
+    await expect(
+      repos.transactions.importMany(user, id, [buy(1), buy(2, 'x')]),
+    ).rejects.toMatchObject({ code: 'invalid_input' });
+    expect((await repos.transactions.listChanges(user, id)).items).toEqual([]);
+  });
+});

@@ -1,0 +1,54 @@
+import type { FxProvider, PriceHistoryProvider, QuoteProvider } from '@svc/market-data';
+import {
+  createPortfolioService,
+  createPriceHistory,
+  createQuoteService,
+  type IsinResolver,
+  type PortfolioService,
+  type QuoteService,
+} from '@svc/use-cases';
+
+/** The portfolio and quote flows of `@svc/use-cases`, created once per process. */
+export interface PortfolioFlows {
+  /** Portfolios, holdings, cash, transactions, broker import, revaluation (`createPortfolioService`). */
+  readonly portfolios: PortfolioService;
+  /** Quotes with their EUR price, cached briefly (`createQuoteService`). */
+  readonly quotes: QuoteService;
+}
+
+/**
+ * Creates the portfolio and quote flows once, over one database, quote provider and FX provider
+ * (both flows price with the same providers, so a holding's `lastPrice` and `GET /api/quote`
+ * agree).
+ *
+ * @example
+ * const portfolio = createPortfolioFlows({ db, quotes: quoteSource.quotes, fx, history });
+ */
+export function createPortfolioFlows(options: {
+  readonly db: Parameters<typeof createPortfolioService>[0]['db'];
+  readonly quotes: QuoteProvider | null;
+  readonly fx: FxProvider | null;
+  /** Clock; default `() => new Date()`. */
+  readonly now?: () => Date;
+  /** ISIN → quote symbol for broker imports (`ISIN_SYMBOLS_FILE`). */
+  readonly isinSymbols?: IsinResolver;
+  /**
+   * Daily closes for performance figures; default `createPriceHistory(undefined, quotes)` of
+   * `@svc/use-cases`: the quote provider when it serves history too, else none.
+   */
+  readonly history?: PriceHistoryProvider | null;
+}): PortfolioFlows {
+  const { db, quotes, fx } = options;
+  const now = options.now ?? (() => new Date());
+  return {
+    portfolios: createPortfolioService({
+      db,
+      quotes,
+      fx,
+      now,
+      ...(options.isinSymbols ? { isinSymbols: options.isinSymbols } : {}),
+      history: options.history ?? createPriceHistory(undefined, quotes),
+    }),
+    quotes: createQuoteService({ quotes, fx, now }),
+  };
+}

@@ -1,0 +1,122 @@
+#!/usr/bin/env node
+// The house's figures: how many code files, how many lines, the median and the largest file, and
+// the import cycles between the source files of each package and app.
+//
+//   node scripts/house-figures.mjs              the working tree
+//   node scripts/house-figures.mjs --ref REF    a commit (read with git, e.g. --ref main)
+//   node scripts/house-figures.mjs --cycles     also print each cycle
+//
+// Code files: the files git tracks under packages/, apps/, scripts/ and tooling/ ending in
+// .ts/.tsx/.mts/.cts/.js/.mjs/.cjs (tests included; generated dist/ is not tracked). Lines: every
+// line, blank and comment lines included. Cycles: strongly connected groups (more than one file,
+// or a file importing itself) of the relative imports (`import`, `import type`, `export … from`,
+// `import()`) among the files under packages/*/src and apps/*/src, the files `madge --circular`
+// looks at; a cycle is counted once however many paths run through it.
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { dirname, join, normalize, resolve } from 'node:path';
+
+const root = resolve(import.meta.dirname, '..');
+const args = process.argv.slice(2);
+const refAt = args.indexOf('--ref');
+const ref = refAt === -1 ? undefined : args[refAt + 1];
+
+const git = (...argv) =>
+  execFileSync('git', argv, { cwd: root, encoding: 'utf8', maxBuffer: 1 << 28 });
+
+const CODE = /\.(?:tsx?|mts|cts|js|mjs|cjs)$/;
+const listed = (ref ? git('ls-tree', '-r', '--name-only', ref) : git('ls-files'))
+  .split('\n')
+  .filter((path) => /^(?:packages|apps|scripts|tooling)\//.test(path) && CODE.test(path));
+const read = (path) =>
+  ref ? git('show', `${ref}:${path}`) : readFileSync(join(root, path), 'utf8');
+const texts = new Map(listed.map((path) => [path, read(path)]));
+
+const lineCount = (text) =>
+  text === '' ? 0 : text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
+const sizes = [...texts].map(([path, text]) => ({ path, lines: lineCount(text) }));
+sizes.sort((a, b) => a.lines - b.lines);
+const total = sizes.reduce((sum, file) => sum + file.lines, 0);
+const middle = Math.floor(sizes.length / 2);
+const median =
+  sizes.length % 2 === 1
+    ? sizes[middle].lines
+    : (sizes[middle - 1].lines + sizes[middle].lines) / 2;
+const largest = sizes.at(-1);
+
+// The import graph of the source files.
+const SOURCE = /^(?:packages|apps)\/[^/]+\/src\//;
+const sources = new Set(listed.filter((path) => SOURCE.test(path) && /\.tsx?$|\.m?js$/.test(path)));
+const SPECIFIER =
+  /(?:\bimport\s+(?:type\s+)?[^'";]*?\bfrom\s*|\bexport\s+(?:type\s+)?[^'";]*?\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)['"](\.{1,2}\/[^'"]+)['"]/g;
+function resolveImport(from, specifier) {
+  const base = normalize(join(dirname(from), specifier));
+  const stem = base.replace(/\.(?:js|mjs|cjs|jsx)$/, '');
+  for (const candidate of [
+    base,
+    `${stem}.ts`,
+    `${stem}.tsx`,
+    `${stem}.mts`,
+    `${stem}.js`,
+    `${stem}.mjs`,
+    `${base}/index.ts`,
+    `${base}/index.js`,
+  ]) {
+    if (sources.has(candidate)) return candidate;
+  }
+  return undefined;
+}
+const edges = new Map();
+for (const path of sources) {
+  const targets = new Set();
+  for (const match of texts.get(path).matchAll(SPECIFIER)) {
+    const target = resolveImport(path, match[1]);
+    if (target !== undefined) targets.add(target);
+  }
+  edges.set(path, targets);
+}
+
+// Tarjan's strongly connected components.
+const cycles = [];
+{
+  let index = 0;
+  const order = new Map();
+  const low = new Map();
+  const stack = [];
+  const onStack = new Set();
+  const visit = (node) => {
+    order.set(node, index);
+    low.set(node, index);
+    index++;
+    stack.push(node);
+    onStack.add(node);
+    for (const next of edges.get(node)) {
+      if (!order.has(next)) {
+        visit(next);
+        low.set(node, Math.min(low.get(node), low.get(next)));
+      } else if (onStack.has(next)) {
+        low.set(node, Math.min(low.get(node), order.get(next)));
+      }
+    }
+    if (low.get(node) === order.get(node)) {
+      const group = [];
+      let member;
+      do {
+        member = stack.pop();
+        onStack.delete(member);
+        group.push(member);
+      } while (member !== node);
+      if (group.length > 1 || edges.get(node).has(node)) cycles.push(group.sort());
+    }
+  };
+  for (const node of [...sources].sort()) if (!order.has(node)) visit(node);
+}
+
+console.log(`code files: ${sizes.length}`);
+console.log(`lines: ${total}`);
+console.log(`median file: ${median} lines`);
+console.log(`largest file: ${largest.path} (${largest.lines} lines)`);
+console.log(`import cycles: ${cycles.length}`);
+if (args.includes('--cycles')) {
+  for (const group of cycles) console.log(`  ${group.join(' <-> ')}`);
+}
