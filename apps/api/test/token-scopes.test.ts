@@ -164,7 +164,7 @@ describe('token scopes and activity, as agents meet them', () => {
   it('shows a narrow token only its tools; a call outside answers a tool error naming the scope', async () => {
     const narrow = await mint(alice, { name: 'narrow', scopes: ['portfolio:read'] });
     const { client, tools } = await connect(narrow.token);
-    expect(tools).toEqual(['listCash', 'listHoldings', 'listPortfolios']);
+    expect(tools).toEqual(['listCash', 'listHoldings', 'listPortfolioChanges', 'listPortfolios']);
     const refused = (await client.callTool({
       name: 'screenMoat',
       arguments: {},
@@ -235,6 +235,7 @@ describe('token scopes and activity, as agents meet them', () => {
     expect((await connect(token.token)).tools).toEqual([
       'listCash',
       'listHoldings',
+      'listPortfolioChanges',
       'listPortfolios',
     ]);
     const changed = await rest(alice, 'PATCH', `/api/account/tokens/${token.id}`, {
