@@ -57,6 +57,8 @@ async function receiver() {
         res.writeHead(flakyCalls === 1 ? 500 : 204).end();
       } else if (path === '/gone') {
         res.writeHead(410).end();
+      } else if (path === '/slow') {
+        // never answers: the dispatcher's timeout ends the attempt
       } else if (path === '/moved') {
         res.writeHead(302, { location: '/flaky' }).end();
       } else {
@@ -70,7 +72,11 @@ async function receiver() {
   return {
     url: (path: string) => `http://127.0.0.1:${port}${path}`,
     received,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -289,6 +295,42 @@ describe.each(ENGINES)('change events, the feed and webhooks (%s)', (engine) => 
       nextAttemptAt: null,
       error: expect.stringContaining('loopback'),
     });
+  });
+
+  it('retries an attempt that got no answer within the timeout', async () => {
+    const frank = await registerUser(ctx.app, `hook-frank-${engine}@example.com`);
+    const created = (
+      await inject('POST', '/api/account/webhooks', frank.cookie, {
+        url: hooks.url('/slow'),
+        events: ['evaluation.changed'],
+        symbols: ['KR'],
+      })
+    ).json();
+    source.state.truncated = true;
+    await inject('GET', '/api/stock-evaluation?symbol=KR&fresh=1', frank.cookie);
+    source.state.truncated = false;
+    await inject('GET', '/api/stock-evaluation?symbol=KR&fresh=1', frank.cookie);
+    const dispatcher = createWebhookDispatcher({
+      webhooks: ctx.repos.webhooks,
+      allowPrivate: true,
+      timeoutMs: 300,
+      retryDelaysMs: [60_000],
+    });
+    expect(await dispatcher.runDue()).toMatchObject({ attempted: 1, failed: 1 });
+    const log = (
+      await inject('GET', `/api/account/webhooks/${created.id}/deliveries`, frank.cookie)
+    ).json();
+    expect(log.items).toEqual([
+      expect.objectContaining({
+        attempt: 1,
+        status: 'failed',
+        responseStatus: null,
+        error: 'no answer within 300 ms',
+        nextAttemptAt: expect.any(String),
+      }),
+    ]);
+    // Not due yet: the retry waits for its backoff.
+    expect(await dispatcher.runDue()).toMatchObject({ attempted: 0 });
   });
 
   it('answers clear problems for bad input', async () => {

@@ -12,7 +12,8 @@ import { errorResponses } from '../../problem.js';
 
 const HISTORY = [
   'Every fresh evaluation of the company (a cache miss or `fresh=1` by any user, REST or MCP, and',
-  "the operator's `fill-cache` batch) is kept with the fiscal years, provider and filings",
+  "the operator's `fill-cache` batch, a new annual filing found in SEC's daily index: trigger",
+  '`filing`, with the filing as `cause`) is kept with the fiscal years, provider and filings',
   '(accession numbers, filed dates) it was built from. Newest first, paged like the screener',
   '(`limit` 1–100, default 20). The history is shared like the cache: it is about companies and',
   'records no user. An unknown symbol is an empty page. No quota.',
