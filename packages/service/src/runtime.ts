@@ -182,7 +182,7 @@ export async function openRuntime(
 /**
  * The background work of a server process: the webhook dispatcher (every process; messages are
  * leased in the database) and the pg-boss jobs: the refresh pass queued on `REFRESH_SCHEDULE`
- * (once however many processes run) and worked here when `SEC_USER_AGENT` is set.
+ * (once however many processes run) and worked here; both only when `SEC_USER_AGENT` is set.
  */
 async function startBackground(
   config: AppConfig,
@@ -201,11 +201,12 @@ async function startBackground(
   dispatcher.start();
   const userAgent = config.fundamentals.secUserAgent;
   if (config.refreshSchedule && !userAgent) {
-    logger.warn('REFRESH_SCHEDULE is set but SEC_USER_AGENT is not: no refresh pass runs here');
+    logger.warn('REFRESH_SCHEDULE is set but SEC_USER_AGENT is not: no refresh pass is scheduled');
   }
   const jobs = await startJobs({
     pool: database.pool,
-    refreshSchedule: config.refreshSchedule,
+    // without SEC_USER_AGENT no pass could run: none is scheduled (nor left to pile up)
+    refreshSchedule: userAgent ? config.refreshSchedule : null,
     onError: (error) => logger.warn(`jobs: ${message(error)}`),
     ...(userAgent
       ? {
