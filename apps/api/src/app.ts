@@ -24,6 +24,7 @@ import { registerSwagger } from './plugins/external/swagger.js';
 import { accountDataRoutes } from './routes/account/data.js';
 import { developerPageRoutes } from './routes/account/developer.js';
 import { accountTokenRoutes } from './routes/account/index.js';
+import { accountWebhookRoutes } from './routes/account/webhooks.js';
 import { advisorRoutes, aiChatRoutes } from './routes/advisor/index.js';
 import { authRoutes } from './routes/auth/index.js';
 import { oidcRoutes } from './routes/auth/oidc.js';
@@ -95,6 +96,7 @@ export const apiApp = fp(
       prefix: '/api/account',
       accountData: deps.portfolio.accountData,
     });
+    await app.register(accountWebhookRoutes, { prefix: '/api/account' });
     await app.register(developerPageRoutes, { prefix: '/account' });
     await app.register(stockEvaluationRoutes, { prefix: '/api/stock-evaluation' });
     await app.register(evaluationPageRoutes, { prefix: '/evaluation' });

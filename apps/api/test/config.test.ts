@@ -72,6 +72,9 @@ describe('parseConfig', () => {
       'QUOTA_LIMITS',
       'FUNDAMENTALS_PROVIDER',
       'SEC_USER_AGENT',
+      'SEC_DATA_URL',
+      'SEC_WWW_URL',
+      'REFRESH_SCHEDULE',
       'FUNDAMENTALS_SNAPSHOT_DIR',
       'SIMFIN_DIR',
       'QUOTES_PROVIDER',
@@ -84,6 +87,28 @@ describe('parseConfig', () => {
     expect(() => parseConfig({ FX_PROVIDER: 'ecb-file' })).toThrow(
       CONFIG_RULES.find((rule) => rule.variable === 'ECB_FX_FILE')?.message,
     );
+  });
+
+  it('reads the SEC origins, the refresh schedule and the webhook address rule (CONTRACT §7)', () => {
+    expect(parseConfig({})).toMatchObject({
+      fundamentals: { secDataUrl: 'https://data.sec.gov', secWwwUrl: 'https://www.sec.gov' },
+      refreshSchedule: '30 6 * * *',
+      webhookAllowPrivate: false,
+    });
+    expect(
+      parseConfig({
+        SEC_DATA_URL: 'http://127.0.0.1:9000/',
+        SEC_WWW_URL: 'http://127.0.0.1:9001',
+        REFRESH_SCHEDULE: 'off',
+        WEBHOOK_ALLOW_PRIVATE: 'true',
+      }),
+    ).toMatchObject({
+      fundamentals: { secDataUrl: 'http://127.0.0.1:9000', secWwwUrl: 'http://127.0.0.1:9001' },
+      refreshSchedule: null,
+      webhookAllowPrivate: true,
+    });
+    expect(() => parseConfig({ REFRESH_SCHEDULE: 'daily' })).toThrow(/REFRESH_SCHEDULE/);
+    expect(() => parseConfig({ SEC_WWW_URL: 'not a url' })).toThrow(/SEC_WWW_URL/);
   });
 
   it('applies the CONTRACT §5 defaults', () => {

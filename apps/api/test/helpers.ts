@@ -121,6 +121,7 @@ export async function createTestContext(
     repos,
     quotas,
     evaluationMemoSeconds: config.evaluationMemoSeconds,
+    webhookAllowPrivate: config.webhookAllowPrivate,
     ...(now ? { now } : {}),
   });
   const portfolio = createPortfolioFlows({

@@ -261,5 +261,24 @@ describe('MCP resources, prompts and history tools over a real listening socket'
       code: 'not_found',
       status: 404,
     });
+
+    // The change feed: PG's second evaluation moved nothing, so it made no event.
+    const changes = structured(
+      (await client.callTool({
+        name: 'getEvaluationChanges',
+        arguments: { since: '2000-01-01T00:00:00Z', symbol: 'PG' },
+      })) as CallToolResult,
+    );
+    expect(changes).toEqual({ items: [], nextCursor: null });
+    const unbounded = (await client.callTool({
+      name: 'getEvaluationChanges',
+      arguments: {},
+    })) as CallToolResult;
+    expect(unbounded.isError).toBe(true);
+    const [why] = unbounded.content;
+    expect(JSON.parse(why?.type === 'text' ? why.text : '{}')).toMatchObject({
+      code: 'validation_failed',
+      status: 400,
+    });
   });
 });

@@ -22,8 +22,8 @@ const SPEC_TOOLS = [
   'saveMoatReport',
   'getPortfolioPerformance',
 ];
-/** The evaluation-history tools of issue 21, beyond the spec's 8. */
-const HISTORY_TOOLS = ['getEvaluationHistory', 'compareEvaluations'];
+/** The evaluation-history tools of issue 21 and the change feed of issue 33, beyond the spec's 8. */
+const HISTORY_TOOLS = ['getEvaluationHistory', 'compareEvaluations', 'getEvaluationChanges'];
 /** Issue 30's read of a portfolio's journal (MCP stays read-only). */
 const CHANGE_TOOLS = ['listPortfolioChanges'];
 

@@ -236,7 +236,12 @@ describe.runIf(postgres)('two processes on one PostgreSQL', () => {
       });
       return (res.json().result.tools as { name: string }[]).map((t) => t.name).sort();
     };
-    expect(await toolsOnB()).toEqual(['listCash', 'listHoldings', 'listPortfolios']); // b remembers
+    expect(await toolsOnB()).toEqual([
+      'listCash',
+      'listHoldings',
+      'listPortfolioChanges',
+      'listPortfolios',
+    ]); // b remembers
     const changed = await a.app.inject({
       method: 'PATCH',
       url: `/api/account/tokens/${id}`,
@@ -248,6 +253,7 @@ describe.runIf(postgres)('two processes on one PostgreSQL', () => {
       .poll(toolsOnB, { timeout: 3_000, interval: 5 })
       .toEqual([
         'compareEvaluations',
+        'getEvaluationChanges',
         'getEvaluationHistory',
         'getMoatEvaluation',
         'listMoatReports',

@@ -665,6 +665,46 @@ describe('OpenAPI document', () => {
       url: '/api/stock-evaluation/history/diff?symbol=AAPL&from=x&to=y',
       headers: { cookie },
     });
+    await check('/api/stock-evaluation/changes', {
+      url: '/api/stock-evaluation/changes?since=2020-01-01T00:00:00Z',
+      headers: { cookie },
+    });
+    await check('/api/stock-evaluation/changes', {
+      url: '/api/stock-evaluation/changes',
+      headers: { cookie },
+    });
+
+    await check('/api/account/webhooks', {
+      method: 'POST',
+      url: '/api/account/webhooks',
+      headers: { cookie, ...ORIGIN },
+      payload: { url: 'http://127.0.0.1:9/hook', events: ['evaluation.changed'] },
+    });
+    const hook = await check('/api/account/webhooks', {
+      method: 'POST',
+      url: '/api/account/webhooks',
+      headers: { cookie, ...ORIGIN },
+      payload: { url: 'http://93.184.215.14/hook', events: ['evaluation.changed'] },
+    });
+    await check('/api/account/webhooks', { url: '/api/account/webhooks', headers: { cookie } });
+    await check('/api/account/webhooks/{id}/deliveries', {
+      url: `/api/account/webhooks/${hook.json().id}/deliveries`,
+      headers: { cookie },
+    });
+    await check('/api/account/webhooks/{id}/deliveries', {
+      url: '/api/account/webhooks/8f2c19fa-0d5e-4c1b-9a57-3f0a1b2c3d4e/deliveries',
+      headers: { cookie },
+    });
+    await check('/api/account/webhooks/{id}', {
+      method: 'DELETE',
+      url: `/api/account/webhooks/${hook.json().id}`,
+      headers: { cookie, ...ORIGIN },
+    });
+    await check('/api/account/webhooks/{id}', {
+      method: 'DELETE',
+      url: `/api/account/webhooks/${hook.json().id}`,
+      headers: { cookie, ...ORIGIN },
+    });
 
     await check('/api/moat-screener', { url: '/api/moat-screener', headers: { cookie } });
     await check('/api/moat-screener', {

@@ -249,6 +249,7 @@ describe('token scopes and activity, as agents meet them', () => {
     expect(await changed.json()).toMatchObject({ scopes: ['moat:read', 'reports:write'] });
     expect((await connect(token.token)).tools).toEqual([
       'compareEvaluations',
+      'getEvaluationChanges',
       'getEvaluationHistory',
       'getMoatEvaluation',
       'listMoatReports',

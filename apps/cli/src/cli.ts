@@ -10,12 +10,14 @@ import {
 import { FILL_CACHE_USAGE, fillCacheCommand } from './fill-cache-command.js';
 import { formatFundamentalsJson, formatFundamentalsTable } from './format/fundamentals-table.js';
 import { formatEvaluationTable } from './format-evaluation.js';
+import { REFRESH_USAGE, refreshCommand } from './refresh-command.js';
 import { readCliSettings } from './settings.js';
 
 const USAGE = `usage:
   svc evaluate <TICKER> [--json]       moat evaluation: ${CRITERION_KEYS.length} criteria, score, verdict, valuation
   svc fundamentals <TICKER> [--json]   normalised annual fundamentals (years as columns)
 ${FILL_CACHE_USAGE}
+${REFRESH_USAGE}
 
 environment: FUNDAMENTALS_PROVIDER (sec-edgar | snapshot | simfin), SEC_USER_AGENT,
   FUNDAMENTALS_SNAPSHOT_DIR, SIMFIN_DIR, QUOTES_PROVIDER (csv | none), PRICES_DIR.
@@ -24,6 +26,7 @@ environment: FUNDAMENTALS_PROVIDER (sec-edgar | snapshot | simfin), SEC_USER_AGE
 /** Exit codes: 0 ok, 1 no data / upstream failure, 2 usage or configuration error. */
 async function main(argv: string[]): Promise<number> {
   if (argv[0] === 'fill-cache') return fillCacheCommand(argv.slice(1), process.env);
+  if (argv[0] === 'refresh') return refreshCommand(argv.slice(1), process.env);
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,

@@ -1,22 +1,22 @@
 import { parseArgs } from 'node:util';
-import { openStore } from '@svc/service';
+import { fillCacheOnJobs, openStore } from '@svc/service';
 import {
   createFundamentalsProvider,
   createQuoteSource,
   DEFAULT_FILL_CONCURRENCY,
-  type FillCacheProgress,
   type FillCacheSummary,
   FUNDAMENTALS_PROVIDER_NAMES,
-  fillEvaluationCache,
   isListableProvider,
 } from '@svc/use-cases';
 import { readCliSettings } from './settings.js';
 
 /** Usage of `svc fill-cache`. */
-export const FILL_CACHE_USAGE = `  svc fill-cache [TICKER ...] [--all] [--provider sec-edgar|snapshot|simfin]
+export const FILL_CACHE_USAGE = `  svc fill-cache [TICKER ...] [--all] [--join] [--provider sec-edgar|snapshot|simfin]
                  [--concurrency N] [--json]
                                        evaluate companies into the evaluation cache (screener rows);
-                                       --all: every company the provider holds (snapshot, simfin).
+                                       --all: every company the provider holds (snapshot, simfin);
+                                       the tickers are queued as jobs that other processes share:
+                                       --join works a fill under way without queueing more.
                                        Database: DATABASE_URL, else embedded PGlite in DATA_DIR
                                        (default ./.data)`;
 
@@ -43,6 +43,7 @@ export async function fillCacheCommand(
     allowPositionals: true,
     options: {
       all: { type: 'boolean', default: false },
+      join: { type: 'boolean', default: false },
       provider: { type: 'string' },
       concurrency: { type: 'string' },
       json: { type: 'boolean', default: false },
@@ -69,23 +70,38 @@ export async function fillCacheCommand(
   const started = performance.now();
   const tickers =
     isListableProvider(fundamentals) && values.all ? await fundamentals.listTickers() : positionals;
-  process.stderr.write(`fill-cache: ${tickers.length} ticker(s) from the ${provider} provider\n`);
+  process.stderr.write(
+    values.join
+      ? `fill-cache: joining the fill under way, ${provider} provider\n`
+      : `fill-cache: ${tickers.length} ticker(s) from the ${provider} provider\n`,
+  );
   const { quotes, splitsOf } = createQuoteSource(settings.quotes);
   const store = await openStore(settings);
   try {
     const { repos } = store;
-    const summary = await fillEvaluationCache({
-      tickers,
+    let done = 0;
+    const total = values.join ? '?' : String(tickers.length);
+    // The tickers go onto the job queue (pg-boss) in chunks; this process and any other that
+    // runs `fill-cache --join` on the same database work them until the queue is empty.
+    const summary: FillCacheSummary = await fillCacheOnJobs({
+      pool: store.pool,
+      ...(values.join ? {} : { tickers }),
       evaluate: { fundamentals, quotes, splitsOf, now: () => new Date() },
       cache: repos.evaluations,
       // Batch evaluations are fresh evaluations: kept in the history (trigger fill-cache).
       history: repos.evaluationHistory,
       concurrency: Number(values.concurrency ?? DEFAULT_FILL_CONCURRENCY),
-      onProgress: (p) => process.stderr.write(`${progressLine(p)}\n`),
+      onProgress: ({ ticker, failure }) => {
+        done += 1;
+        const head = `[${String(done).padStart(total.length)}/${total}] ${ticker}`;
+        process.stderr.write(
+          `${failure ? `${head} failed ${failure.code}: ${failure.message}` : `${head} ok`}\n`,
+        );
+      },
     });
     const seconds = (performance.now() - started) / 1000;
     process.stdout.write(`${formatSummary(summary, provider, seconds, values.json === true)}\n`);
-    return summary.evaluated === 0 && tickers.length > 0 ? 1 : 0;
+    return summary.evaluated === 0 && summary.failed.length > 0 ? 1 : 0;
   } finally {
     await store.close();
   }
@@ -93,10 +109,15 @@ export async function fillCacheCommand(
 
 function usageProblem(
   positionals: readonly string[],
-  values: { all?: boolean; provider?: string; concurrency?: string },
+  values: { all?: boolean; join?: boolean; provider?: string; concurrency?: string },
 ): string | undefined {
+  if (values.join && (values.all || positionals.length > 0)) {
+    return '--join works the queued tickers: give no tickers and no --all';
+  }
   if (values.all && positionals.length > 0) return 'give tickers or --all, not both';
-  if (!values.all && positionals.length === 0) return 'give at least one ticker, or --all';
+  if (!values.join && !values.all && positionals.length === 0) {
+    return 'give at least one ticker, or --all';
+  }
   if (
     values.provider !== undefined &&
     !(FUNDAMENTALS_PROVIDER_NAMES as readonly string[]).includes(values.provider)
@@ -106,12 +127,6 @@ function usageProblem(
   const n = Number(values.concurrency ?? DEFAULT_FILL_CONCURRENCY);
   if (!Number.isInteger(n) || n < 1) return `--concurrency must be an integer ≥ 1`;
   return undefined;
-}
-
-function progressLine(p: FillCacheProgress): string {
-  const width = String(p.total).length;
-  const head = `[${String(p.done).padStart(width)}/${p.total}] ${p.ticker}`;
-  return p.failure ? `${head} failed ${p.failure.code}: ${p.failure.message}` : `${head} ok`;
 }
 
 function formatSummary(

@@ -149,6 +149,7 @@ describe('the standalone MCP server beside the API, on one PostgreSQL', () => {
       expect(tools.map((t) => t.name).sort()).toEqual([
         'compareEvaluations',
         'generateMoatNarrative',
+        'getEvaluationChanges',
         'getEvaluationHistory',
         'getMoatEvaluation',
         'getPortfolioPerformance',

@@ -15,6 +15,17 @@ export {
   isListableProvider,
   type ListableFundamentalsProvider,
 } from './providers/provider.js';
+export {
+  ANNUAL_FORMS,
+  createSecFilingsClient,
+  type DailyIndexEntry,
+  dailyIndexUrl,
+  padCik,
+  parseFormIndex,
+  type SecFilingsClient,
+  type SecFilingsClientOptions,
+  type SubmittedFiling,
+} from './providers/sec-daily-index.js';
 export { parseCompanyTickers, parseSubmissions } from './providers/sec-documents.js';
 export {
   createSecEdgarProvider,

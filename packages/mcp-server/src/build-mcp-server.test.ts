@@ -101,7 +101,7 @@ const FAILING_SERVICES = {
   evaluations: { getEvaluation: failing },
   screener: { screen: failing },
   reports: { save: failing, list: failing, get: failing },
-  history: { list: failing, diff: failing, cached: failing },
+  history: { list: failing, diff: failing, changes: failing, cached: failing },
   portfolios: {
     listPortfolios: failing,
     listHoldings: failing,
@@ -157,6 +157,7 @@ const VALID_ARGUMENTS: Record<McpToolName, Record<string, unknown>> = {
   saveMoatReport: { symbol: 'AAPL', evaluationJson: '{}' },
   getEvaluationHistory: { symbol: 'AAPL' },
   compareEvaluations: { symbol: 'AAPL' },
+  getEvaluationChanges: { since: '2026-01-01T00:00:00Z' },
   getPortfolioPerformance: { portfolioId: '8f2c19fa-0d5e-4c1b-9a57-3f0a1b2c3d4e', period: '1Y' },
   listPortfolioChanges: { portfolioId: '8f2c19fa-0d5e-4c1b-9a57-3f0a1b2c3d4e', limit: 10 },
 };
@@ -172,6 +173,7 @@ const INVALID_ARGUMENTS: [McpToolName, Record<string, unknown>, string][] = [
   ['getMoatEvaluation', { symbol: 'AAPL', fresh: 'yes' }, 'fresh'],
   ['getEvaluationHistory', { symbol: 'AAPL', limit: 101 }, 'limit'],
   ['compareEvaluations', { symbol: 'AAPL', from: 'x' }, 'from'],
+  ['getEvaluationChanges', { since: 'yesterday' }, 'since'],
   ['generateMoatNarrative', { symbol: 'AAPL' }, 'language'],
   ['listMoatReports', { tags: ['ok', ''] }, 'tags.1'],
   ['screenMoat', { limit: 500 }, 'limit'],

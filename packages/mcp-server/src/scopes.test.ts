@@ -115,6 +115,7 @@ describe('tool scopes', () => {
         'screenMoat',
         'getEvaluationHistory',
         'compareEvaluations',
+        'getEvaluationChanges',
       ],
     ],
     [
@@ -126,6 +127,7 @@ describe('tool scopes', () => {
         'saveMoatReport',
         'getEvaluationHistory',
         'compareEvaluations',
+        'getEvaluationChanges',
       ],
     ],
     [

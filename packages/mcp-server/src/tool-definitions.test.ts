@@ -49,7 +49,7 @@ describe('one tool definition for MCP and the advisor', () => {
     const listed = await listedTools();
     const names = toolsOn('mcp').map((t) => t.name);
     expect(listed.map((t) => t.name)).toEqual(names);
-    expect(names).toHaveLength(12);
+    expect(names).toHaveLength(13);
     const discovery = mcpDiscovery(
       { baseUrl: 'http://x', accountUrl: 'http://x' },
       DEFAULT_SERVER_INFO,

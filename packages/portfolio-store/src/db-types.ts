@@ -234,8 +234,11 @@ export interface EvaluationCacheTable {
   score_change: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
-/** What made a fresh evaluation: a user's request (REST or MCP) or the CLI's `fill-cache`. */
-export type EvaluationTrigger = 'request' | 'fill-cache';
+/**
+ * What made a fresh evaluation: a user's request (REST or MCP), the CLI's `fill-cache`, or a new
+ * annual filing found by the refresh pass (`filing`, migration 0016).
+ */
+export type EvaluationTrigger = 'request' | 'fill-cache' | 'filing';
 
 /** `evaluation_history`: every fresh evaluation, append-only, global (migration 0011). */
 export interface EvaluationHistoryTable {
@@ -254,6 +257,98 @@ export interface EvaluationHistoryTable {
   filings: JSONColumnType<Record<string, unknown>[]>;
   trigger: EvaluationTrigger;
   evaluated_at: Timestamp;
+  /** The filing that caused a `filing` evaluation (migration 0016); null otherwise. */
+  cause: ColumnType<Record<string, unknown> | null, string | null | undefined, string | null>;
+}
+
+/** `evaluation_events`: `evaluation.changed` events, one per differing kept evaluation (0016). */
+export interface EvaluationEventsTable {
+  id: Generated<string>;
+  seq: ColumnType<string, never, never>;
+  type: string;
+  symbol: string;
+  history_id: string;
+  data: JSONColumnType<Record<string, unknown>>;
+  created_at: GeneratedTimestamp;
+}
+
+/** `webhook_endpoints`: a user's webhook endpoints (migration 0016). */
+export interface WebhookEndpointsTable {
+  id: Generated<string>;
+  user_id: string;
+  url: string;
+  events: string[];
+  symbols: string[] | null;
+  secret: string;
+  created_at: GeneratedTimestamp;
+  disabled_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  disabled_reason: string | null;
+}
+
+/** State of a webhook message: still to deliver, delivered, out of retries, endpoint disabled. */
+export type WebhookMessageState = 'pending' | 'delivered' | 'failed' | 'dropped';
+
+/** `webhook_messages`: one event to deliver to one endpoint (migration 0016). */
+export interface WebhookMessagesTable {
+  id: Generated<string>;
+  endpoint_id: string;
+  event_id: string;
+  state: ColumnType<WebhookMessageState, WebhookMessageState | undefined, WebhookMessageState>;
+  attempts: ColumnType<number, number | undefined, number>;
+  next_attempt_at: ColumnType<Date, Date | undefined, Date>;
+  locked_until: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  created_at: GeneratedTimestamp;
+}
+
+/** `webhook_deliveries`: the delivery log, one row per attempt (migration 0016). */
+export interface WebhookDeliveriesTable {
+  id: Generated<string>;
+  seq: ColumnType<string, never, never>;
+  message_id: string;
+  endpoint_id: string;
+  event_id: string;
+  type: string;
+  attempt: number;
+  status: string;
+  response_status: number | null;
+  error: string | null;
+  at: Timestamp;
+  next_attempt_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+}
+
+/** `sec_index_days`: the per-day cursor of SEC's daily form index (migration 0016). */
+export interface SecIndexDaysTable {
+  day: string;
+  state: ColumnType<'pending' | 'done', 'pending' | 'done' | undefined, 'pending' | 'done'>;
+  attempts: ColumnType<number, number | undefined, number>;
+  filings: ColumnType<number, number | undefined, number>;
+  last_status: number | null;
+  checked_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  done_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+}
+
+/** State of a found filing's re-evaluation. */
+export type SecFilingState = 'pending' | 'done' | 'failed';
+
+/** `sec_filings`: annual filings of cached companies found in the index (migration 0016). */
+export interface SecFilingsTable {
+  accession: string;
+  day: string;
+  cik: string;
+  symbol: string;
+  form: string;
+  filed: string;
+  state: ColumnType<SecFilingState, SecFilingState | undefined, SecFilingState>;
+  attempts: ColumnType<number, number | undefined, number>;
+  history_id: string | null;
+  error: string | null;
+  updated_at: ColumnType<Date, Date | undefined, Date>;
+}
+
+/** `sec_rate`: one row, the next free instant of SEC's shared request budget (migration 0016). */
+export interface SecRateTable {
+  id: number;
+  next_at: Date;
 }
 
 /** `moat_reports`: evaluations saved to a user's library. */
@@ -351,6 +446,13 @@ export interface DB {
   quotes: QuotesTable;
   evaluation_cache: EvaluationCacheTable;
   evaluation_history: EvaluationHistoryTable;
+  evaluation_events: EvaluationEventsTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_messages: WebhookMessagesTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  sec_index_days: SecIndexDaysTable;
+  sec_filings: SecFilingsTable;
+  sec_rate: SecRateTable;
   moat_reports: MoatReportsTable;
   advisor_proposals: AdvisorProposalsTable;
   import_mappings: ImportMappingsTable;

@@ -46,8 +46,22 @@ export type {
   EvaluationCacheRepository,
   UpsertEvaluationOptions,
 } from './repositories/evaluation-cache.js';
+export {
+  type CauseFiling,
+  type ComparedEvaluation,
+  type CriterionMove,
+  EVALUATION_CHANGED,
+  type EvaluationChangedData,
+  type EvaluationChangeEvent,
+  type EvaluationEventsRepository,
+  type EvaluationSide,
+  type EventFeedPage,
+  type EventFeedQuery,
+  evaluationChange,
+} from './repositories/evaluation-events.js';
 export type {
   AppendEvaluationOptions,
+  AppendedEvaluation,
   EvaluationHistoryPage,
   EvaluationHistoryRepository,
   EvaluationRecord,
@@ -112,6 +126,12 @@ export {
   type ScreenerRow,
   type ScreenerSortBy,
 } from './repositories/screener.js';
+export type {
+  FoundFiling,
+  IndexDay,
+  LeasedFiling,
+  SecRefreshRepository,
+} from './repositories/sec-refresh.js';
 export type { NewSession, Session, SessionsRepository } from './repositories/sessions.js';
 export type { Executor } from './repositories/shared.js';
 export type { NewTokenActivity, TokenActivity } from './repositories/token-activity.js';
@@ -129,6 +149,14 @@ export {
   type User,
   type UsersRepository,
 } from './repositories/users.js';
+export type {
+  ClaimedWebhookMessage,
+  NewWebhookEndpoint,
+  WebhookAttemptOutcome,
+  WebhookDelivery,
+  WebhookEndpoint,
+  WebhooksRepository,
+} from './repositories/webhooks.js';
 export { hashPassword, PASSWORD_HASH_PARAMETERS, verifyPassword } from './security/passwords.js';
 export {
   hashToken,

@@ -13,6 +13,7 @@ const TABLES = [
   'advisor_proposals',
   'cash_positions',
   'evaluation_cache',
+  'evaluation_events',
   'evaluation_history',
   'fx_rates',
   'holdings',
@@ -25,10 +26,16 @@ const TABLES = [
   'quota_usage',
   'quotes',
   'rate_limits',
+  'sec_filings',
+  'sec_index_days',
+  'sec_rate',
   'sessions',
   'token_activity',
   'transactions',
   'users',
+  'webhook_deliveries',
+  'webhook_endpoints',
+  'webhook_messages',
 ];
 
 describe.each(backends)('migrations on $name', (backend) => {

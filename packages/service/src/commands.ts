@@ -1,6 +1,7 @@
 import {
   createDatabase,
   createRepositories,
+  type Database,
   migrateToLatest,
   type Repositories,
 } from '@svc/portfolio-store';
@@ -18,7 +19,13 @@ export const COMMAND_ENV_KEYS: readonly EnvName[] = commandEnvNames();
 /** The configuration of a command line tool: the subset of {@link BaseConfig} it uses. */
 export type CommandConfig = Pick<
   BaseConfig,
-  'databaseUrl' | 'databasePool' | 'dataDir' | 'fundamentals' | 'quotes' | 'quotaLimits'
+  | 'databaseUrl'
+  | 'databasePool'
+  | 'dataDir'
+  | 'fundamentals'
+  | 'quotes'
+  | 'quotaLimits'
+  | 'refreshSchedule'
 >;
 
 /**
@@ -41,6 +48,7 @@ export function parseCommandConfig(env: Record<string, string | undefined>): Com
     fundamentals: config.fundamentals,
     quotes: config.quotes,
     quotaLimits: config.quotaLimits,
+    refreshSchedule: config.refreshSchedule,
   };
 }
 
@@ -54,6 +62,10 @@ export interface Store {
   readonly schema: string;
   /** The store's repositories (users, evaluation cache and history, …). */
   readonly repos: Repositories;
+  /** The Kysely instance under `repos`, for units of work (e.g. the refresh pass). */
+  readonly db: Database['db'];
+  /** The node-postgres pool under `db` (for libraries that take one, e.g. the job queue). */
+  readonly pool: Database['pool'];
   /** Quota usage and resets, with the configured `QUOTA_LIMITS`. */
   readonly quotas: QuotaService;
   close(): Promise<void>;
@@ -82,6 +94,8 @@ export async function openStore(config: CommandConfig): Promise<Store> {
       applied,
       schema,
       repos: createRepositories(database.db),
+      db: database.db,
+      pool: database.pool,
       quotas: createQuotaService({ db: database.db, limits: config.quotaLimits }),
       close: () => database.close(),
     };

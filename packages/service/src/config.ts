@@ -177,6 +177,31 @@ const EnvObject = z.object({
     'contact SEC requires, e.g. `Acme Research admin@acme.example` (needed for `sec-edgar`; the server warns at start-up without it)',
     { command: true },
   ),
+  SEC_DATA_URL: v(
+    z.url().default('https://data.sec.gov'),
+    "SEC's data API origin, for every SEC request there (companyfacts, submissions)",
+    { command: true },
+  ),
+  SEC_WWW_URL: v(
+    z.url().default('https://www.sec.gov'),
+    "SEC's web origin, for every SEC request there (`/files/company_tickers.json`, the daily form index under `/Archives/`)",
+    { command: true },
+  ),
+  REFRESH_SCHEDULE: v(
+    z
+      .string()
+      .trim()
+      .refine((value) => value === 'off' || /^(\S+\s+){4}\S+$/.test(value), {
+        message: 'REFRESH_SCHEDULE is a 5-field cron expression (UTC) or off',
+      })
+      .default('30 6 * * *'),
+    "when the servers queue a refresh pass (new annual filings in SEC's daily index re-evaluated), a cron expression in UTC on the job queue (pg-boss), once however many processes run; `off`: never on a schedule (`pnpm refresh` still runs one)",
+    { command: true },
+  ),
+  WEBHOOK_ALLOW_PRIVATE: v(
+    booleanFlag.default(false),
+    'accept webhook URLs that resolve to loopback, private or link-local addresses (otherwise 400, and not delivered to)',
+  ),
   FUNDAMENTALS_SNAPSHOT_DIR: v(
     optionalText,
     'folder of companyfacts JSON (`CIK##########.json` or `TICKER_CIK##########.json`), for `snapshot`',
@@ -474,6 +499,10 @@ function toConfig(e: Env) {
     fundamentals: {
       provider: e.FUNDAMENTALS_PROVIDER,
       secUserAgent: e.SEC_USER_AGENT,
+      /** No trailing slash. */
+      secDataUrl: trimSlash(e.SEC_DATA_URL),
+      /** No trailing slash. */
+      secWwwUrl: trimSlash(e.SEC_WWW_URL),
       snapshotDir: e.FUNDAMENTALS_SNAPSHOT_DIR,
       simfinDir: e.SIMFIN_DIR,
     },
@@ -489,6 +518,9 @@ function toConfig(e: Env) {
     sessionCacheSeconds: e.SESSION_CACHE_SECONDS ?? 5,
     auditRetentionDays: e.AUDIT_RETENTION_DAYS,
     evaluationMemoSeconds: e.EVALUATION_CACHE_MEMO_SECONDS,
+    /** Null for `off`. */
+    refreshSchedule: e.REFRESH_SCHEDULE === 'off' ? null : e.REFRESH_SCHEDULE,
+    webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE,
     openai: {
       baseUrl: e.OPENAI_BASE_URL,
       apiKey: e.OPENAI_API_KEY,

@@ -51,6 +51,13 @@ export {
 } from './config.js';
 export { type OpenedCredentialMemo, openCredentialMemo } from './credential-memo.js';
 export { type AppDeps, mcpServicesOf } from './deps.js';
+export {
+  FILL_CHUNK,
+  FILL_QUEUE,
+  type FillOnJobsOptions,
+  type FillOnJobsSummary,
+  fillCacheOnJobs,
+} from './fill-jobs.js';
 export { badText, findBadText, registerInputGuard } from './http/input-guard.js';
 export {
   checkReadiness,
@@ -86,6 +93,7 @@ export {
   type ServerOptions,
   serverTimeouts,
 } from './http/server.js';
+export { type Jobs, type JobsOptions, type JobsPool, REFRESH_QUEUE, startJobs } from './jobs.js';
 export { type McpTokenCheck, mcpPluginOptionsOf } from './mcp-options.js';
 export {
   createServiceMetrics,

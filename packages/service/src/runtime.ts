@@ -1,7 +1,9 @@
+import type { FundamentalsProvider } from '@svc/fundamentals-client';
 import {
   createDatabase,
   createRepositories,
   createSharedCounter,
+  type Database,
   migrateToLatest,
   pendingMigrations,
   type SharedCounterOptions,
@@ -11,13 +13,20 @@ import {
   createFxProvider,
   createPriceHistory,
   createQuoteSource,
+  createSecFilingsClient,
+  createWebhookDispatcher,
   loadIsinTable,
   openSessionChangeFeed,
+  type QuoteSource,
+  refreshDepsFor,
+  runRefreshPass,
+  sharedSecBudget,
 } from '@svc/use-cases';
 import { createAccountServices } from './accounts.js';
 import { createAiFlows } from './advisor/flows.js';
 import type { AppConfig, ConfigLogger } from './config.js';
 import type { AppDeps } from './deps.js';
+import { startJobs } from './jobs.js';
 import { createServiceMetrics } from './metrics/service-metrics.js';
 import { openFundamentalsProvider } from './moat/fundamentals.js';
 import { createMoatServices } from './moat/services.js';
@@ -53,6 +62,14 @@ export interface Runtime {
 export async function openRuntime(
   config: AppConfig,
   logger: Pick<ConfigLogger, 'warn'> = { warn: () => {} },
+  options: {
+    /**
+     * Run the background work of a server process (issue 33): the webhook dispatcher and the
+     * pg-boss jobs (the refresh pass, on `REFRESH_SCHEDULE`). The servers' start sets it; tests
+     * and commands leave it off.
+     */
+    readonly background?: boolean;
+  } = {},
 ): Promise<Runtime> {
   const database = await createDatabase({
     ...(config.databaseUrl ? { databaseUrl: config.databaseUrl } : {}),
@@ -78,7 +95,9 @@ export async function openRuntime(
     onEvent: metrics.quotaEvent,
     onRefundLost: () => logger.warn('a quota refund failed after every retry; the unit stays used'),
   });
-  const fundamentals = openFundamentalsProvider(config.fundamentals);
+  // SEC's 10 requests a second are shared by every process on this database
+  const secAcquire = sharedSecBudget(repos.secRefresh);
+  const fundamentals = openFundamentalsProvider({ ...config.fundamentals, secAcquire });
   if (fundamentals.unavailable) logger.warn(fundamentals.unavailable);
   const opened = createQuoteSource(config.quotes);
   const quoteSource = { ...opened, quotes: metrics.instrument('quotes', opened.quotes) };
@@ -88,6 +107,7 @@ export async function openRuntime(
     repos,
     quotas,
     evaluationMemoSeconds: config.evaluationMemoSeconds,
+    webhookAllowPrivate: config.webhookAllowPrivate,
   });
   const market = {
     quotes: quoteSource.quotes,
@@ -144,13 +164,79 @@ export async function openRuntime(
         `token activity purge failed: ${error instanceof Error ? error.message : String(error)}`,
       ),
   });
+  const background = options.background
+    ? await startBackground(config, database, fundamentals.provider, quoteSource, logger)
+    : undefined;
   return {
     deps: { ...inputs, accounts },
     dialect: database.dialect,
     async close() {
+      await background?.stop();
       accounts.close();
       await sessions?.close();
       await database.close();
+    },
+  };
+}
+
+/**
+ * The background work of a server process: the webhook dispatcher (every process; messages are
+ * leased in the database) and the pg-boss jobs: the refresh pass queued on `REFRESH_SCHEDULE`
+ * (once however many processes run) and worked here; both only when `SEC_USER_AGENT` is set.
+ */
+async function startBackground(
+  config: AppConfig,
+  database: Database,
+  fundamentals: FundamentalsProvider,
+  quoteSource: Pick<QuoteSource, 'quotes' | 'splitsOf'>,
+  logger: Pick<ConfigLogger, 'warn'>,
+) {
+  const repos = createRepositories(database.db);
+  const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
+  const dispatcher = createWebhookDispatcher({
+    webhooks: repos.webhooks,
+    allowPrivate: config.webhookAllowPrivate,
+    onError: (error) => logger.warn(`webhook dispatch: ${message(error)}`),
+  });
+  dispatcher.start();
+  const userAgent = config.fundamentals.secUserAgent;
+  if (config.refreshSchedule && !userAgent) {
+    logger.warn('REFRESH_SCHEDULE is set but SEC_USER_AGENT is not: no refresh pass is scheduled');
+  }
+  const jobs = await startJobs({
+    pool: database.pool,
+    // without SEC_USER_AGENT no pass could run: none is scheduled (nor left to pile up)
+    refreshSchedule: userAgent ? config.refreshSchedule : null,
+    onError: (error) => logger.warn(`jobs: ${message(error)}`),
+    ...(userAgent
+      ? {
+          refresh: async (date: string | undefined) => {
+            const sec = createSecFilingsClient({
+              userAgent,
+              wwwUrl: config.fundamentals.secWwwUrl,
+              dataUrl: config.fundamentals.secDataUrl,
+              acquire: sharedSecBudget(repos.secRefresh),
+            });
+            return runRefreshPass(
+              refreshDepsFor(database.db, {
+                sec,
+                evaluate: {
+                  fundamentals,
+                  quotes: quoteSource.quotes,
+                  splitsOf: quoteSource.splitsOf,
+                  now: () => new Date(),
+                },
+              }),
+              date ? { date } : {},
+            );
+          },
+        }
+      : {}),
+  });
+  return {
+    async stop() {
+      await jobs.stop();
+      await dispatcher.stop();
     },
   };
 }

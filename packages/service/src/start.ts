@@ -60,7 +60,11 @@ async function start(options: StartOptions): Promise<void> {
     warn: (message) => logger.warn(message),
   });
   logger.level = config.logLevel;
-  const runtime = await openRuntime(config, { warn: (message) => logger.warn(message) });
+  const runtime = await openRuntime(
+    config,
+    { warn: (message) => logger.warn(message) },
+    { background: true },
+  );
   const app = await options.build({
     runtime,
     server: { loggerInstance: logger as FastifyBaseLogger, ...SERVER_TIMEOUTS },

@@ -57,7 +57,7 @@ export type CompanyEvaluation = MoatEvaluation & {
 export async function evaluateCompany(
   symbol: string,
   deps: EvaluateCompanyDeps,
-  options: { signal?: AbortSignal } = {},
+  options: { signal?: AbortSignal; fresh?: boolean } = {},
 ): Promise<CompanyEvaluation> {
   const fundamentals = await deps.fundamentals.getFundamentals(symbol, options);
   const ticker = fundamentals.company.ticker;

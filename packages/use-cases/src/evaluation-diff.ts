@@ -32,6 +32,7 @@ export function historyItem(record: EvaluationRecordSummary): EvaluationHistoryI
     fiscalYears: record.fiscalYears,
     filings: record.filings,
     trigger: record.trigger,
+    cause: record.cause ?? null,
     evaluatedAt: record.evaluatedAt,
   };
 }

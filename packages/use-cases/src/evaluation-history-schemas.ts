@@ -17,6 +17,15 @@ export const EvaluationHistoryQuery = z.object({
 });
 export type EvaluationHistoryQuery = z.infer<typeof EvaluationHistoryQuery>;
 
+/** A filing that caused a re-evaluation: accession number, form, filed date. */
+export const CauseFiling = z
+  .object({
+    accession: z.string().describe('SEC accession number'),
+    form: z.string().describe('SEC form type: 10-K, 10-K/A, 20-F or 40-F'),
+    filed: z.string().describe('Filing date, YYYY-MM-DD'),
+  })
+  .meta({ id: 'CauseFiling' });
+
 /** One kept fresh evaluation, without the evaluation itself. */
 export const EvaluationHistoryItem = z
   .object({
@@ -33,8 +42,13 @@ export const EvaluationHistoryItem = z
     fiscalYears: z.array(z.number().int()).describe('Fiscal years scored, oldest first'),
     filings: z.array(FilingReference).describe('Filings behind the figures, newest first'),
     trigger: z
-      .enum(['request', 'fill-cache'])
-      .describe('request: a user (REST or MCP) fetched it; fill-cache: the operator’s CLI batch'),
+      .enum(['request', 'fill-cache', 'filing'])
+      .describe(
+        'request: a user (REST or MCP) fetched it; fill-cache: the operator’s CLI batch; filing: a new annual filing found in SEC’s daily index (see `cause`)',
+      ),
+    cause: CauseFiling.nullable().describe(
+      'The filing that caused a `filing` evaluation; null for the other triggers',
+    ),
     evaluatedAt: z.string().describe('When it was made, ISO 8601'),
   })
   .meta({ id: 'EvaluationHistoryItem' });

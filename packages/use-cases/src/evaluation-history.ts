@@ -1,10 +1,12 @@
 import type {
   EvaluationCacheRepository,
+  EvaluationEventsRepository,
   EvaluationHistoryRepository,
   EvaluationRecord,
 } from '@svc/portfolio-store';
 import type { ServedEvaluation } from '@svc/schemas';
 import { UseCaseError } from './errors.js';
+import { createEvaluationChangesFeed } from './evaluation-changes.js';
 import { diffEvaluations, historyItem } from './evaluation-diff.js';
 import type {
   EvaluationDiff,
@@ -21,6 +23,8 @@ export interface EvaluationHistoryServiceDeps {
   readonly history: Pick<EvaluationHistoryRepository, 'list' | 'latest' | 'get'>;
   /** The shared evaluation cache, read only (never filled here: no quota is spent). */
   readonly cache: Pick<EvaluationCacheRepository, 'get'>;
+  /** The `evaluation.changed` events (`createRepositories(db).evaluationEvents`), for `changes`. */
+  readonly events: Pick<EvaluationEventsRepository, 'feed'>;
 }
 
 /** How many of a symbol's latest evaluations a diff given only `to` searches for the one before it. */
@@ -32,7 +36,11 @@ export const PREVIOUS_LOOKUP_LIMIT = 500;
  * and any signed-in user (any token with `moat:read`) may read it.
  *
  * @example
- * const flows = createEvaluationHistoryService({ history: repos.evaluationHistory, cache: repos.evaluations });
+ * const flows = createEvaluationHistoryService({
+ *   history: repos.evaluationHistory,
+ *   cache: repos.evaluations,
+ *   events: repos.evaluationEvents,
+ * });
  * const page = await flows.list({ symbol: 'AAPL', page: 1, limit: 20 });
  * const diff = await flows.diff({ symbol: 'AAPL' }); // latest against the one before
  */
@@ -48,6 +56,12 @@ export function createEvaluationHistoryService(deps: EvaluationHistoryServiceDep
   }
 
   return {
+    /**
+     * The `evaluation.changed` events made since an instant, oldest first (CONTRACT §7; see
+     * `createEvaluationChangesFeed`).
+     */
+    changes: createEvaluationChangesFeed({ events: deps.events }),
+
     /**
      * A page of a symbol's kept evaluations, newest first (`symbol` normalised: `brk-b` is
      * `BRK.B`). An unknown symbol is an empty page.

@@ -11,7 +11,11 @@ export {
   GroundingReportSchema,
   type NarrativeEvent,
 } from '@svc/advisor';
-export { FundamentalsError, isListableProvider } from '@svc/fundamentals-client';
+export {
+  createSecFilingsClient,
+  FundamentalsError,
+  isListableProvider,
+} from '@svc/fundamentals-client';
 export { CRITERIA, type CriterionDefinition, MoatScoringError } from '@svc/moat-scoring';
 export {
   BROKER_FORMAT_LABELS,
@@ -188,6 +192,13 @@ export {
   type EvaluateCompanyDeps,
   evaluateCompany,
 } from './evaluate-company.js';
+export {
+  CHANGES_MAX_LIMIT,
+  createEvaluationChangesFeed,
+  EvaluationChangeEvent,
+  EvaluationChangesPage,
+  EvaluationChangesQuery,
+} from './evaluation-changes.js';
 export { diffEvaluations } from './evaluation-diff.js';
 export {
   createEvaluationHistoryService,
@@ -307,6 +318,18 @@ export {
   type QuoteSource,
 } from './providers.js';
 export {
+  type RefreshDayReport,
+  type RefreshFilingReport,
+  type RefreshPassDeps,
+  type RefreshPassOptions,
+  type RefreshReport,
+  type RefreshUnit,
+  refreshDepsFor,
+  runRefreshPass,
+  SEC_SHARED_INTERVAL_MS,
+  sharedSecBudget,
+} from './refresh.js';
+export {
   createReportService,
   MAX_EVALUATION_JSON_LENGTH,
   parseTagList,
@@ -342,3 +365,27 @@ export {
 } from './tools/definition.js';
 export { scopesPerTool, toolSignature } from './tools/describe.js';
 export { TOOL_TRANSACTION_LIMIT } from './tools/portfolio-tools.js';
+export {
+  createWebhookDispatcher,
+  DEFAULT_RETRY_DELAYS_MS,
+  type DispatchRound,
+  type WebhookDispatcher,
+  type WebhookDispatcherOptions,
+} from './webhook-dispatcher.js';
+export {
+  CreatedWebhook,
+  CreateWebhookBody,
+  checkWebhookHost,
+  createWebhookService,
+  type HostLookup,
+  MAX_WEBHOOK_ENDPOINTS,
+  newWebhookSecret,
+  refusedAddress,
+  systemLookup,
+  WEBHOOK_EVENT_TYPES,
+  WebhookDeliveriesPage,
+  WebhookDeliveriesQuery,
+  WebhookEndpointSchema,
+  type WebhookService,
+  type WebhookServiceDeps,
+} from './webhooks.js';

@@ -37,6 +37,12 @@ export interface FundamentalsSettings {
   readonly provider: (typeof FUNDAMENTALS_PROVIDER_NAMES)[number];
   /** `SEC_USER_AGENT`: contact string SEC requires; needed for `sec-edgar`. */
   readonly secUserAgent?: string | undefined;
+  /** `SEC_DATA_URL`: SEC's data API origin (companyfacts, submissions); default data.sec.gov. */
+  readonly secDataUrl?: string | undefined;
+  /** `SEC_WWW_URL`: SEC's web origin (ticker map, archives); default www.sec.gov. */
+  readonly secWwwUrl?: string | undefined;
+  /** Awaited before every SEC request: the budget shared by every process (10 a second). */
+  readonly secAcquire?: ((signal?: AbortSignal) => Promise<void>) | undefined;
   /** `FUNDAMENTALS_SNAPSHOT_DIR`: folder of companyfacts JSON files; needed for `snapshot`. */
   readonly snapshotDir?: string | undefined;
   /** `SIMFIN_DIR`: folder of SimFin bulk annual CSVs; needed for `simfin`. */
@@ -55,6 +61,9 @@ export function createFundamentalsProvider(settings: FundamentalsSettings): Fund
     case 'sec-edgar':
       return createSecEdgarProvider({
         userAgent: required(settings.secUserAgent, 'SEC_USER_AGENT'),
+        ...(settings.secDataUrl ? { baseUrl: settings.secDataUrl } : {}),
+        ...(settings.secWwwUrl ? { wwwUrl: settings.secWwwUrl } : {}),
+        ...(settings.secAcquire ? { acquire: settings.secAcquire } : {}),
       });
     case 'snapshot':
       return createSnapshotProvider({

@@ -45,6 +45,7 @@ function record(
     fiscalYears,
     filings,
     trigger: 'request',
+    cause: null,
     evaluatedAt: '2026-01-01T00:00:00.000Z',
     evaluation: {
       symbol: 'TEST',

@@ -41,7 +41,11 @@ afterAll(() => database.close());
 
 describe('evaluations that remember (PGlite, real AAPL companyfacts)', () => {
   const history = () =>
-    createEvaluationHistoryService({ history: repos.evaluationHistory, cache: repos.evaluations });
+    createEvaluationHistoryService({
+      history: repos.evaluationHistory,
+      cache: repos.evaluations,
+      events: repos.evaluationEvents,
+    });
 
   it('keeps each fresh evaluation and says which filing moved which criterion', async () => {
     const user = await repos.users.create({ email: 'h@example.com', name: 'h', plan: 'pro' });

@@ -17,7 +17,20 @@ export interface JsonClientOptions {
   readonly retries: number;
   /** First backoff delay, milliseconds; doubles per retry. */
   readonly retryMinTimeoutMs: number;
+  /**
+   * Awaited before every attempt, after the per-process throttle: a budget shared with other
+   * processes (SEC's 10 requests a second in total, see `takeSecSlot` of `@svc/portfolio-store`).
+   */
+  readonly acquire?: (signal?: AbortSignal) => Promise<void>;
 }
+
+/** Outcome of a text GET: the body, or the status of an answer that says "not there (yet)". */
+export type TextResult =
+  | { readonly found: true; readonly text: string }
+  | { readonly found: false; readonly status: number };
+
+/** GETs text documents politely, as {@link JsonClient} does JSON. */
+export type TextClient = (url: string, signal?: AbortSignal) => Promise<TextResult>;
 
 /** Outcome of a GET: the parsed JSON, or `not_found` for a 404. */
 export type JsonResult =
@@ -44,8 +57,38 @@ class RetryableHttpError extends Error {
  *   signal's reason.
  */
 export function createJsonClient(options: JsonClientOptions): JsonClient {
+  const get = createGetClient(options, [404], 'application/json');
+  return async (url, signal) => {
+    const result = await get(url, signal);
+    if (!result.found) return { found: false };
+    try {
+      return { found: true, json: JSON.parse(result.text) };
+    } catch (error) {
+      throw new FundamentalsError('parse_failed', `${url} did not answer JSON`, { cause: error });
+    }
+  };
+}
+
+/**
+ * Creates a {@link TextClient} as {@link createJsonClient} does (throttle, shared budget,
+ * retries, timeouts); an answer whose status is in `missing` is `{ found: false, status }`.
+ */
+export function createTextClient(
+  options: JsonClientOptions & { readonly missing: readonly number[] },
+): TextClient {
+  return createGetClient(options, options.missing, 'text/plain, */*');
+}
+
+function createGetClient(
+  options: JsonClientOptions,
+  missing: readonly number[],
+  accept: string,
+): TextClient {
   const throttle = pThrottle({ limit: options.maxRequestsPerSecond, interval: 1000, strict: true });
-  const throttledFetch = throttle((url: string, init: RequestInit) => options.fetch(url, init));
+  const throttledFetch = throttle(async (url: string, init: RequestInit) => {
+    await options.acquire?.(init.signal ?? undefined);
+    return options.fetch(url, init);
+  });
   return async (url, signal) => {
     try {
       return await pRetry(() => attempt(url, signal), {
@@ -69,19 +112,19 @@ export function createJsonClient(options: JsonClientOptions): JsonClient {
     }
   };
 
-  async function attempt(url: string, signal: AbortSignal | undefined): Promise<JsonResult> {
+  async function attempt(url: string, signal: AbortSignal | undefined): Promise<TextResult> {
     const timeout = AbortSignal.timeout(options.timeoutMs);
     const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
     let response: Response;
     let text: string;
     try {
       response = await throttledFetch(url, {
-        headers: { 'User-Agent': options.userAgent, Accept: 'application/json' },
+        headers: { 'User-Agent': options.userAgent, Accept: accept },
         signal: combined,
       });
-      if (response.status === 404) {
+      if (missing.includes(response.status)) {
         await response.body?.cancel();
-        return { found: false };
+        return { found: false, status: response.status };
       }
       if (response.status === 429 || response.status >= 500) {
         await response.body?.cancel();
@@ -100,12 +143,6 @@ export function createJsonClient(options: JsonClientOptions): JsonClient {
       const reason = timeout.aborted ? `timed out after ${options.timeoutMs} ms` : 'network error';
       throw new RetryableHttpError(`GET ${url}: ${reason}`, { cause: error });
     }
-    try {
-      return { found: true, json: JSON.parse(text) };
-    } catch (error) {
-      throw new AbortError(
-        new FundamentalsError('parse_failed', `${url} did not answer JSON`, { cause: error }),
-      );
-    }
+    return { found: true, text };
   }
 }

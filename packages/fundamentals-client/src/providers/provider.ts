@@ -4,6 +4,11 @@ import type { Fundamentals } from '@svc/schemas';
 export interface GetFundamentalsOptions {
   /** Cancels the call; the promise rejects with the signal's reason. */
   readonly signal?: AbortSignal;
+  /**
+   * Read the source again, past any in-memory copy (the refresh pass after a new filing). A
+   * provider without such a copy ignores it.
+   */
+  readonly fresh?: boolean;
 }
 
 /**

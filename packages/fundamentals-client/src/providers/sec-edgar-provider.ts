@@ -18,10 +18,17 @@ export interface SecEdgarProviderOptions {
    * email, e.g. `"Acme Research admin@acme.example"` (https://www.sec.gov/os/accessing-edgar-data).
    */
   readonly userAgent: string;
-  /** Data API origin. Default `https://data.sec.gov`. */
+  /** Data API origin (`SEC_DATA_URL`). Default `https://data.sec.gov`. */
   readonly baseUrl?: string;
-  /** Ticker map. Default `https://www.sec.gov/files/company_tickers.json`. */
+  /**
+   * Web origin (`SEC_WWW_URL`), for the ticker map `/files/company_tickers.json`. Default
+   * `https://www.sec.gov`.
+   */
+  readonly wwwUrl?: string;
+  /** Ticker map. Default `{wwwUrl}/files/company_tickers.json`. */
   readonly tickersUrl?: string;
+  /** Awaited before every request: a budget shared across processes (see `JsonClientOptions`). */
+  readonly acquire?: (signal?: AbortSignal) => Promise<void>;
   /** `fetch` implementation. Default the global `fetch`. */
   readonly fetch?: FetchLike;
   /** Requests per second, retries included; at most (and by default) 10. */
@@ -86,6 +93,7 @@ export function createSecEdgarProvider(options: SecEdgarProviderOptions): Fundam
     async getFundamentals(ticker: string, callOptions?: GetFundamentalsOptions) {
       const symbol = normaliseSymbol(ticker);
       const signal = callOptions?.signal;
+      if (callOptions?.fresh) cache.delete(symbol);
       const f = await memoiseAsync(cache, symbol, async () => {
         const cik = (await tickers(signal)).get(symbol);
         if (!cik) throw new FundamentalsError('insufficient_data', `Unknown ticker ${symbol}`);
@@ -111,7 +119,9 @@ function validate(options: SecEdgarProviderOptions) {
     );
   }
   const fetchImpl = options.fetch ?? globalThis.fetch;
+  const www = (options.wwwUrl ?? 'https://www.sec.gov').replace(/\/+$/, '');
   return {
+    ...(options.acquire ? { acquire: options.acquire } : {}),
     userAgent: options.userAgent,
     fetch: fetchImpl,
     maxRequestsPerSecond: rate,
@@ -119,7 +129,7 @@ function validate(options: SecEdgarProviderOptions) {
     retries: options.retries ?? 3,
     retryMinTimeoutMs: options.retryMinTimeoutMs ?? 500,
     baseUrl: (options.baseUrl ?? 'https://data.sec.gov').replace(/\/+$/, ''),
-    tickersUrl: options.tickersUrl ?? 'https://www.sec.gov/files/company_tickers.json',
+    tickersUrl: options.tickersUrl ?? `${www}/files/company_tickers.json`,
   };
 }
 

@@ -12,6 +12,7 @@ import { portfolioLedgerVersion } from './0012-portfolio-ledger-version.js';
 import { portfolioPositionsVersion } from './0013-portfolio-positions-version.js';
 import { portfolioChanges } from './0014-portfolio-changes.js';
 import { portfolioChangeVersions } from './0014b-portfolio-change-versions.js';
+import { evaluationEventsAndWebhooks } from './0016-evaluation-events-and-webhooks.js';
 
 /**
  * Every migration, keyed by name; names sort in the order they run. Imported statically (no
@@ -31,6 +32,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0013-portfolio-positions-version': portfolioPositionsVersion,
   '0014-portfolio-changes': portfolioChanges,
   '0014b-portfolio-change-versions': portfolioChangeVersions,
+  '0016-evaluation-events-and-webhooks': evaluationEventsAndWebhooks,
 };
 
 /** A Kysely `MigrationProvider` over {@link MIGRATIONS}. */

@@ -79,6 +79,16 @@ export function createEvaluationCacheRepository(db: Executor) {
       };
     },
 
+    /** Every cached symbol (upper case), in order: what the refresh pass watches. */
+    async symbols(): Promise<string[]> {
+      const rows = await db
+        .selectFrom('evaluation_cache')
+        .select('symbol')
+        .orderBy('symbol')
+        .execute();
+      return rows.map((r) => r.symbol);
+    },
+
     /**
      * Refreshes the planner statistics of the cache (`ANALYZE evaluation_cache`), so that the
      * screener's statement picks its sort index (migration 0009) right after a bulk fill rather

@@ -2,7 +2,13 @@ import type { MoatEvaluation } from '@svc/schemas';
 import { sql } from 'kysely';
 import type { EvaluationTrigger } from '../db-types.js';
 import { toStoreError } from '../errors.js';
-import { type Executor, iso, isUuid } from './shared.js';
+import {
+  type CauseFiling,
+  createEvaluationEventsRepository,
+  type EvaluationChangeEvent,
+  evaluationChange,
+} from './evaluation-events.js';
+import { type Executor, inTransaction, iso, isUuid } from './shared.js';
 
 /** A filing an evaluation was built from (the `_filings` provenance of an evaluation). */
 export interface HistoryFiling {
@@ -36,6 +42,8 @@ export interface EvaluationRecordSummary {
   /** Filings behind the figures, newest first. */
   filings: HistoryFiling[];
   trigger: EvaluationTrigger;
+  /** The filing that caused a `filing` evaluation (its accession, form, filed date); else null. */
+  cause: CauseFiling | null;
   /** ISO-8601. */
   evaluatedAt: string;
 }
@@ -51,6 +59,14 @@ export interface AppendEvaluationOptions {
   trigger: EvaluationTrigger;
   /** When it was made (the cache's `cachedAt` of the same evaluation). */
   evaluatedAt: Date;
+  /** The filing that caused it (trigger `filing`), kept with it and named in its change event. */
+  cause?: CauseFiling;
+}
+
+/** What {@link EvaluationHistoryRepository.append} kept. */
+export interface AppendedEvaluation extends EvaluationRecordSummary {
+  /** The `evaluation.changed` event made with it, when it differs from the previous one. */
+  event?: EvaluationChangeEvent;
 }
 
 /** A page of a symbol's history, newest first. */
@@ -70,6 +86,7 @@ const SUMMARY_COLUMNS = [
   'fiscal_years',
   'filings',
   'trigger',
+  'cause',
   'evaluated_at',
 ] as const;
 
@@ -84,6 +101,7 @@ interface SummaryRow {
   fiscal_years: number[];
   filings: Record<string, unknown>[];
   trigger: EvaluationTrigger;
+  cause: Record<string, unknown> | null;
   evaluated_at: Date;
 }
 
@@ -99,6 +117,7 @@ function toSummary(row: SummaryRow): EvaluationRecordSummary {
     fiscalYears: row.fiscal_years,
     filings: row.filings as unknown as HistoryFiling[],
     trigger: row.trigger,
+    cause: (row.cause as unknown as CauseFiling | null) ?? null,
     evaluatedAt: iso(row.evaluated_at),
   };
 }
@@ -124,39 +143,69 @@ export function createEvaluationHistoryRepository(db: Executor) {
   return {
     /**
      * Keeps one fresh evaluation (symbol upper-cased), with `score_change` against the symbol's
-     * latest kept evaluation (rounded to 6 decimals), computed in the same statement.
+     * latest kept evaluation (rounded to 6 decimals). In the same transaction, serialised per
+     * symbol: when it differs from that previous evaluation as CONTRACT §7 counts it (see
+     * `evaluationChange`), an `evaluation.changed` event and its webhook messages are written.
      * @throws {StoreError} `invalid_input` for a value the database rejects.
      */
     async append(
       evaluation: HistoryEvaluation,
       options: AppendEvaluationOptions,
-    ): Promise<EvaluationRecordSummary> {
+    ): Promise<AppendedEvaluation> {
       const symbol = evaluation.symbol.toUpperCase();
-      const previous = sql<number | null>`(select h.total_score from evaluation_history h
-        where h.symbol = ${symbol} order by h.evaluated_at desc, h.seq desc limit 1)`;
-      const row = await db
-        .insertInto('evaluation_history')
-        .values({
+      return inTransaction(db, async (trx) => {
+        await sql`select pg_advisory_xact_lock(hashtext(${`evaluation_history:${symbol}`}))`.execute(
+          trx,
+        );
+        const previous = await trx
+          .selectFrom('evaluation_history')
+          .where('symbol', '=', symbol)
+          .select([...SUMMARY_COLUMNS, 'evaluation'])
+          .orderBy('evaluated_at', 'desc')
+          .orderBy('seq', 'desc')
+          .limit(1)
+          .executeTakeFirst();
+        const scoreChange =
+          previous === undefined
+            ? null
+            : Math.round((evaluation.totalScore - previous.total_score) * 1e6) / 1e6;
+        const row = await trx
+          .insertInto('evaluation_history')
+          .values({
+            symbol,
+            evaluation: JSON.stringify(asMade(evaluation)),
+            total_score: evaluation.totalScore,
+            max_score: evaluation.maxScore,
+            verdict: evaluation.verdict,
+            score_change: scoreChange,
+            provider: evaluation._provider ?? null,
+            fiscal_years: evaluation._fiscalYears ?? [],
+            filings: JSON.stringify(evaluation._filings ?? []),
+            trigger: options.trigger,
+            evaluated_at: options.evaluatedAt,
+            cause: options.cause ? JSON.stringify(options.cause) : null,
+          })
+          .returning(SUMMARY_COLUMNS)
+          .executeTakeFirstOrThrow();
+        const kept = toSummary(row);
+        if (previous === undefined) return kept;
+        const before = previous.evaluation as HistoryEvaluation;
+        const data = evaluationChange(
           symbol,
-          evaluation: JSON.stringify(asMade(evaluation)),
-          total_score: evaluation.totalScore,
-          max_score: evaluation.maxScore,
-          verdict: evaluation.verdict,
-          score_change: sql<
-            number | null
-          >`round((${evaluation.totalScore}::double precision - ${previous})::numeric, 6)::double precision`,
-          provider: evaluation._provider ?? null,
-          fiscal_years: evaluation._fiscalYears ?? [],
-          filings: JSON.stringify(evaluation._filings ?? []),
-          trigger: options.trigger,
-          evaluated_at: options.evaluatedAt,
-        })
-        .returning(SUMMARY_COLUMNS)
-        .executeTakeFirstOrThrow()
-        .catch((error: unknown) => {
-          throw toStoreError(error, 'evaluation');
-        });
-      return toSummary(row);
+          { ...toSummary(previous), criteria: before.criteria ?? [] },
+          { ...kept, criteria: evaluation.criteria ?? [] },
+          options.cause,
+        );
+        if (data === null) return kept;
+        const event = await createEvaluationEventsRepository(trx).record(
+          kept.id,
+          data,
+          options.evaluatedAt,
+        );
+        return { ...kept, event };
+      }).catch((error: unknown) => {
+        throw toStoreError(error, 'evaluation');
+      });
     },
 
     /** A page of a symbol's kept evaluations (case-insensitive), newest first, and their count. */

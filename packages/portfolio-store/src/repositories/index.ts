@@ -1,5 +1,6 @@
 import { createAdvisorProposalsRepository } from './advisor-proposals.js';
 import { createEvaluationCacheRepository } from './evaluation-cache.js';
+import { createEvaluationEventsRepository } from './evaluation-events.js';
 import { createEvaluationHistoryRepository } from './evaluation-history.js';
 import { createImportMappingsRepository } from './import-mappings.js';
 import { createMarketDataRepository } from './market-data.js';
@@ -9,11 +10,13 @@ import { createPortfoliosRepository } from './portfolios.js';
 import { createPositionsRepository } from './positions.js';
 import { createQuotaUsageRepository } from './quota-usage.js';
 import { createScreenerRepository } from './screener.js';
+import { createSecRefreshRepository } from './sec-refresh.js';
 import { createSessionsRepository } from './sessions.js';
 import type { Executor } from './shared.js';
 import { createTokenActivityRepository } from './token-activity.js';
 import { createTransactionsRepository } from './transactions.js';
 import { createUsersRepository } from './users.js';
+import { createWebhooksRepository } from './webhooks.js';
 
 /**
  * Every repository over one Kysely instance or transaction. User data is always addressed with
@@ -48,6 +51,9 @@ export function createRepositories(db: Executor) {
     proposals: createAdvisorProposalsRepository(db),
     quotaUsage: createQuotaUsageRepository(db),
     importMappings: createImportMappingsRepository(db),
+    evaluationEvents: createEvaluationEventsRepository(db),
+    webhooks: createWebhooksRepository(db),
+    secRefresh: createSecRefreshRepository(db),
   };
 }
 

@@ -6,11 +6,13 @@ import {
   createEvaluationService,
   createReportService,
   createScreenerService,
+  createWebhookService,
   type EvaluationHistoryService,
   type EvaluationService,
   type QuoteSource,
   type ReportService,
   type ScreenerService,
+  type WebhookService,
 } from '@svc/use-cases';
 import { memoizeEvaluationCache } from './evaluation-memo.js';
 import { memoizeScreener } from './screener-memo.js';
@@ -28,6 +30,8 @@ export interface MoatServices {
    * `getEvaluationHistory`, `compareEvaluations`), and cache reads that never fetch.
    */
   readonly history: EvaluationHistoryService;
+  /** The user's webhook endpoints and their delivery logs (`/api/account/webhooks`). */
+  readonly webhooks: WebhookService;
 }
 
 /** What {@link createMoatServices} is built from. */
@@ -37,7 +41,15 @@ export interface MoatServicesOptions {
   /** Quotes and splits for the valuation (`createQuoteSource` of `@svc/use-cases`). */
   readonly quoteSource: QuoteSource;
   /** The evaluation cache, screener and report repositories (`createRepositories(db)`). */
-  readonly repos: Pick<Repositories, 'evaluations' | 'evaluationHistory' | 'screener' | 'reports'>;
+  readonly repos: Pick<
+    Repositories,
+    'evaluations' | 'evaluationHistory' | 'evaluationEvents' | 'screener' | 'reports' | 'webhooks'
+  >;
+  /**
+   * `WEBHOOK_ALLOW_PRIVATE`: accept webhook URLs resolving to loopback, private or link-local
+   * addresses (tests, a private network). Default false.
+   */
+  readonly webhookAllowPrivate?: boolean;
   /** Quotas counted in the database (`createQuotaService` of `@svc/quota`). */
   readonly quotas: Pick<QuotaService, 'withQuota'>;
   /**
@@ -78,8 +90,16 @@ export function createMoatServices(options: MoatServicesOptions): MoatServices {
   });
   return {
     evaluations,
-    history: createEvaluationHistoryService({ history: repos.evaluationHistory, cache }),
+    history: createEvaluationHistoryService({
+      history: repos.evaluationHistory,
+      cache,
+      events: repos.evaluationEvents,
+    }),
     screener: createScreenerService({ screener: screenerMemo.screener }),
     reports: createReportService({ reports: repos.reports }),
+    webhooks: createWebhookService({
+      webhooks: repos.webhooks,
+      allowPrivate: options.webhookAllowPrivate ?? false,
+    }),
   };
 }

@@ -1,6 +1,6 @@
 import { QUOTA_SCOPES, type TokenScope, withNeededScopes } from '../accounts/scopes.js';
 import type { ToolDefinition, ToolSurface } from './definition.js';
-import { compareEvaluations, getEvaluationHistory } from './history-tools.js';
+import { compareEvaluations, getEvaluationChanges, getEvaluationHistory } from './history-tools.js';
 import {
   generateMoatNarrative,
   getMoatEvaluation,
@@ -41,6 +41,7 @@ export const TOOL_DEFINITIONS = [
   compareEvaluations,
   getPortfolioPerformance,
   listPortfolioChanges,
+  getEvaluationChanges,
 ] as const;
 
 type Defined = (typeof TOOL_DEFINITIONS)[number];

@@ -33,8 +33,8 @@ export interface ToolFlows {
    * read that never fetches.
    */
   readonly evaluations: Pick<EvaluationService, 'getEvaluation' | 'served'>;
-  /** Kept fresh evaluations and their diffs (`createEvaluationHistoryService`). */
-  readonly history: Pick<EvaluationHistoryService, 'list' | 'diff'>;
+  /** Kept fresh evaluations, their diffs and change events (`createEvaluationHistoryService`). */
+  readonly history: Pick<EvaluationHistoryService, 'list' | 'diff' | 'changes'>;
   /** Indexed SQL over the evaluation cache (`createScreenerService`). */
   readonly screener: Pick<ScreenerService, 'screen'>;
   /** The user's saved-report library (`createReportService`). */

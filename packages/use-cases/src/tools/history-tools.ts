@@ -1,3 +1,4 @@
+import { EvaluationChangesPage, EvaluationChangesQuery } from '../evaluation-changes.js';
 import {
   EvaluationDiff,
   EvaluationDiffQuery,
@@ -45,4 +46,23 @@ export const compareEvaluations = defineTool({
   scopes: ['moat:read'],
   surfaces: ['mcp'],
   run: (flows, _actor, query) => flows.history.diff(query),
+});
+
+/** `getEvaluationChanges {since?, symbol?, cursor?, limit?}`: the change feed (CONTRACT §7). */
+export const getEvaluationChanges = defineTool({
+  name: 'getEvaluationChanges',
+  title: 'List what changed in the evaluations of companies',
+  description:
+    'The evaluation.changed events made since an instant, oldest first: each names the company, ' +
+    'the previous and the new total, verdict and fiscal years, the criteria whose status or ' +
+    'score moved, and the new annual filing (accession, form, filed date) that caused it, if ' +
+    'one did. An event is made whenever a kept evaluation differs from the one before it in ' +
+    'verdict, by at least a point of total, or in a criterion’s status. Page on with ' +
+    '`nextCursor`. Shared by all users; no quota.',
+  input: EvaluationChangesQuery.extend({}),
+  output: EvaluationChangesPage.extend({}),
+  annotations: READ_ONLY,
+  scopes: ['moat:read'],
+  surfaces: ['mcp'],
+  run: (flows, _actor, query) => flows.history.changes(query),
 });

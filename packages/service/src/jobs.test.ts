@@ -1,0 +1,52 @@
+import { createTestBackends, type TestDatabase } from '@svc/portfolio-store/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REFRESH_QUEUE, startJobs } from './jobs.js';
+
+const backends = await createTestBackends({ databaseUrl: process.env.TEST_DATABASE_URL });
+
+describe.each(backends)('jobs on pg-boss over $name', (backend) => {
+  let database: TestDatabase;
+  const schema = `pgboss_${Math.random().toString(36).slice(2, 10)}`;
+  beforeAll(async () => {
+    database = await backend.open();
+  }, 60_000);
+  afterAll(async () => {
+    await database.pool.query(`drop schema if exists ${schema} cascade`);
+    await database.cleanup();
+  });
+
+  it('keeps the refresh schedule once however many processes start, and works a queued pass', async () => {
+    const calls: (string | undefined)[] = [];
+    const start = () =>
+      startJobs({
+        pool: database.pool,
+        schema,
+        refreshSchedule: '30 6 * * *',
+        refresh: async (date) => {
+          calls.push(date);
+        },
+        pollingIntervalSeconds: 0.5,
+      });
+    const first = await start();
+    const second = await start(); // a second process on the same database
+    try {
+      const schedules = await first.boss.getSchedules();
+      expect(schedules.map((s) => [s.name, s.cron, s.timezone])).toEqual([
+        [REFRESH_QUEUE, '30 6 * * *', 'UTC'],
+      ]);
+      expect(await first.queueRefresh('2025-10-31')).toEqual(expect.any(String));
+      await expect.poll(() => calls, { timeout: 15_000, interval: 100 }).toEqual(['2025-10-31']);
+    } finally {
+      await second.stop();
+      await first.stop();
+    }
+    expect(calls).toEqual(['2025-10-31']); // worked by one of them, once
+
+    const off = await startJobs({ pool: database.pool, schema, refreshSchedule: null });
+    try {
+      expect(await off.boss.getSchedules()).toEqual([]);
+    } finally {
+      await off.stop();
+    }
+  }, 60_000);
+});

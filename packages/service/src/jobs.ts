@@ -1,0 +1,92 @@
+import { PgBoss } from 'pg-boss';
+
+/** The pg-boss queue of the refresh pass (issue 33). */
+export const REFRESH_QUEUE = 'refresh-pass';
+
+/** What runs the jobs: a node-postgres pool (or PGlite's pool of one, see `createDatabase`). */
+export interface JobsPool {
+  query(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
+}
+
+/** Options of {@link startJobs}. */
+export interface JobsOptions {
+  /** The database's pool (`Database['pool']`). */
+  readonly pool: JobsPool;
+  /** PostgreSQL schema of pg-boss's tables. Default `pgboss`. */
+  readonly schema?: string;
+  /**
+   * `REFRESH_SCHEDULE`: a cron expression (UTC) on which the refresh pass is queued, once however
+   * many processes run; null unschedules it.
+   */
+  readonly refreshSchedule: string | null;
+  /** Runs one refresh pass (for `date`, YYYY-MM-DD, when the job names one). */
+  readonly refresh?: (date: string | undefined) => Promise<unknown>;
+  /** Seconds between polls for a queued job. Default 10. */
+  readonly pollingIntervalSeconds?: number;
+  /** A job's or pg-boss's error (logged by the caller; the jobs go on). */
+  readonly onError?: (error: unknown) => void;
+}
+
+/** The job queue of a process (see {@link startJobs}). */
+export interface Jobs {
+  /** The pg-boss instance (its queues, schedules and maintenance). */
+  readonly boss: PgBoss;
+  /** Queues one refresh pass now; the id of the job, or null when one is already queued. */
+  queueRefresh(date?: string): Promise<string | null>;
+  /** Stops taking jobs, waits for the one under way, and stops pg-boss (the pool stays open). */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the service's jobs on pg-boss over the service's own database (PostgreSQL, or the
+ * embedded PGlite through its node-postgres adapter: pg-boss takes the pool as its `db`): the
+ * refresh pass in a `singleton` queue (one pass at a time across every process), queued on
+ * `REFRESH_SCHEDULE` by pg-boss's cron (its schedule is kept in the database and sent once
+ * however many processes run), worked by every process that gives `refresh`. pg-boss creates
+ * and migrates its schema on start.
+ *
+ * @example
+ * const jobs = await startJobs({ pool: database.pool, refreshSchedule: '30 6 * * *', refresh: (date) => runRefreshPass(deps, { date }) });
+ * await jobs.stop();
+ */
+export async function startJobs(options: JobsOptions): Promise<Jobs> {
+  const boss = new PgBoss({
+    db: {
+      executeSql: async (text: string, values?: unknown[]) =>
+        options.pool.query(text, values ?? []) as never,
+    },
+    schema: options.schema ?? 'pgboss',
+    schedule: true,
+    supervise: true,
+  });
+  boss.on('error', (error: unknown) => options.onError?.(error));
+  await boss.start();
+  await boss.createQueue(REFRESH_QUEUE, { policy: 'singleton' });
+  if (options.refreshSchedule) {
+    await boss.schedule(REFRESH_QUEUE, options.refreshSchedule, {}, { tz: 'UTC' });
+  } else {
+    await boss.unschedule(REFRESH_QUEUE);
+  }
+  if (options.refresh) {
+    const refresh = options.refresh;
+    await boss.work<{ date?: string }>(
+      REFRESH_QUEUE,
+      { batchSize: 1, pollingIntervalSeconds: options.pollingIntervalSeconds ?? 10 },
+      async ([job]) => {
+        try {
+          await refresh(job?.data?.date);
+        } catch (error) {
+          options.onError?.(error);
+          throw error; // pg-boss retries the job
+        }
+      },
+    );
+  }
+  return {
+    boss,
+    queueRefresh: (date) => boss.send(REFRESH_QUEUE, date ? { date } : {}),
+    async stop() {
+      await boss.stop({ graceful: true, close: false, timeout: 30_000 });
+    },
+  };
+}

@@ -1,0 +1,313 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { ANNUAL_FORMS, normaliseSymbol, type SecFilingsClient } from '@svc/fundamentals-client';
+import {
+  createRepositories,
+  type EvaluationCacheRepository,
+  type EvaluationHistoryRepository,
+  type Executor,
+  type FoundFiling,
+  type SecRefreshRepository,
+} from '@svc/portfolio-store';
+import { type EvaluateCompanyDeps, evaluateCompany } from './evaluate-company.js';
+
+/** SEC's fair-access ceiling across every process: one request per 100 ms. */
+export const SEC_SHARED_INTERVAL_MS = 100;
+
+/**
+ * The budget every process shares for SEC (10 requests a second in total): each request takes
+ * the next 100 ms slot in the database (`takeSecSlot`) and waits for it.
+ *
+ * @example
+ * createSecEdgarProvider({ userAgent, acquire: sharedSecBudget(repos.secRefresh) });
+ */
+export function sharedSecBudget(
+  store: Pick<SecRefreshRepository, 'takeSecSlot'>,
+  intervalMs = SEC_SHARED_INTERVAL_MS,
+): (signal?: AbortSignal) => Promise<void> {
+  return async (signal) => {
+    const wait = await store.takeSecSlot(intervalMs);
+    if (wait > 0) await sleep(wait, undefined, signal ? { signal } : {});
+  };
+}
+
+/** The repositories one filing's outcome is written with, in one transaction. */
+export interface RefreshUnit {
+  readonly history: Pick<EvaluationHistoryRepository, 'append'>;
+  readonly cache: Pick<EvaluationCacheRepository, 'upsert'>;
+  readonly store: Pick<SecRefreshRepository, 'lockPending' | 'settleFiling'>;
+}
+
+/** What {@link runRefreshPass} works with. */
+export interface RefreshPassDeps {
+  /** SEC's daily form index and ticker map (`createSecFilingsClient`). */
+  readonly sec: Pick<SecFilingsClient, 'dailyIndex' | 'tickers'>;
+  /** The cursor, the found filings and their leases (`createRepositories(db).secRefresh`). */
+  readonly store: Pick<
+    SecRefreshRepository,
+    | 'addDays'
+    | 'latestDay'
+    | 'pendingDays'
+    | 'dayMissing'
+    | 'dayRead'
+    | 'settleDay'
+    | 'closeMissingDay'
+    | 'leaseFiling'
+    | 'settleFiling'
+  >;
+  /** The companies the cache holds (`createRepositories(db).evaluations.symbols`). */
+  readonly cachedSymbols: () => Promise<string[]>;
+  /** The evaluation's dependencies (fundamentals read fresh, quotes, splits, clock). */
+  readonly evaluate: EvaluateCompanyDeps;
+  /** Runs `work` in one transaction over the repositories a filing's outcome is written to. */
+  readonly unitOfWork: <T>(work: (unit: RefreshUnit) => Promise<T>) => Promise<T>;
+}
+
+/** Options of {@link runRefreshPass}. */
+export interface RefreshPassOptions {
+  /** Read this day's index only (YYYY-MM-DD), whatever the cursor says. */
+  readonly date?: string;
+  /** Days back the cursor starts when it is empty. Default 3. */
+  readonly startDaysBack?: number;
+  /** A missing day is closed as a holiday once a later day was read and this many days passed. Default 7. */
+  readonly holidayGraceDays?: number;
+  /** How long a filing's re-evaluation is leased to this process, ms. Default 120,000. */
+  readonly leaseMs?: number;
+  /** Filings re-evaluated at once by this process. Default 4. */
+  readonly concurrency?: number;
+  /** Attempts before a filing's re-evaluation is given up (`failed`). Default 3. */
+  readonly maxAttempts?: number;
+  readonly signal?: AbortSignal;
+}
+
+/** A day the pass read, or found missing. */
+export interface RefreshDayReport {
+  readonly day: string;
+  /** `read`: the index was there; `missing`: not yet (tried again next pass); `closed`: a holiday. */
+  readonly outcome: 'read' | 'missing' | 'closed';
+  readonly httpStatus?: number;
+  /** Annual filings in the index (10-K, 10-K/A, 20-F, 40-F). */
+  readonly annualFilings?: number;
+  /** Of which by companies the cache holds. */
+  readonly ofCached?: number;
+}
+
+/** A filing this process acted on. */
+export interface RefreshFilingReport extends FoundFiling {
+  readonly outcome: 'evaluated' | 'failed' | 'retry' | 'skipped';
+  /** The new evaluation's total and whether an `evaluation.changed` event was made. */
+  readonly totalScore?: number;
+  readonly verdict?: string;
+  readonly changed?: boolean;
+  readonly error?: string;
+}
+
+/** What {@link runRefreshPass} found and did. */
+export interface RefreshReport {
+  readonly days: RefreshDayReport[];
+  readonly filings: RefreshFilingReport[];
+}
+
+const DAY_MS = 86_400_000;
+const dayOf = (date: Date) => date.toISOString().slice(0, 10);
+const isWeekday = (day: string) => {
+  const weekday = new Date(`${day}T00:00:00Z`).getUTCDay();
+  return weekday !== 0 && weekday !== 6;
+};
+
+/** Weekdays after `from` (exclusive) through `to` (inclusive), YYYY-MM-DD, oldest first. */
+function weekdaysBetween(from: string, to: string): string[] {
+  const out: string[] = [];
+  for (
+    let t = Date.parse(`${from}T00:00:00Z`) + DAY_MS;
+    t <= Date.parse(`${to}T00:00:00Z`);
+    t += DAY_MS
+  ) {
+    const day = dayOf(new Date(t));
+    if (isWeekday(day)) out.push(day);
+  }
+  return out;
+}
+
+/**
+ * One refresh pass (issue 33): reads SEC's daily form index of every day the cursor has pending
+ * (weekdays from the last one known through today; a day whose index is not published yet, 404
+ * or 403, stays pending and is read again next pass), records the annual filings (10-K, 10-K/A,
+ * 20-F, 40-F) of companies the cache holds, then re-evaluates each found filing's company with
+ * fresh fundamentals and keeps the evaluation in the history with the filing that caused it
+ * (trigger `filing`): the history row (and its `evaluation.changed` event when it differs), the
+ * cache row and the filing's `done` are written in one transaction, after a lock that tells
+ * whether another process did it already. Found filings are leased, so several processes share
+ * a pass and one killed in the middle leaves nothing half done: its lease runs out and another
+ * pass does the filing, once.
+ *
+ * @example
+ * const report = await runRefreshPass(deps, { date: '2025-10-31' });
+ * report.filings.filter((f) => f.changed);
+ */
+export async function runRefreshPass(
+  deps: RefreshPassDeps,
+  options: RefreshPassOptions = {},
+): Promise<RefreshReport> {
+  const now = () => deps.evaluate.now();
+  const today = dayOf(now());
+  const signal = options.signal;
+  if (options.date !== undefined) {
+    await deps.store.addDays([options.date]);
+  } else {
+    const latest = await deps.store.latestDay();
+    const from = latest ?? dayOf(new Date(now().getTime() - (options.startDaysBack ?? 3) * DAY_MS));
+    await deps.store.addDays(weekdaysBetween(from, today));
+  }
+  const days = await deps.store.pendingDays(options.date);
+  const reports: RefreshDayReport[] = [];
+  let cikToSymbols: Map<string, string[]> | undefined;
+  const cachedByCik = async () => {
+    if (cikToSymbols) return cikToSymbols;
+    const [tickers, cached] = await Promise.all([deps.sec.tickers(signal), deps.cachedSymbols()]);
+    cikToSymbols = new Map();
+    for (const symbol of cached) {
+      let cik: string | undefined;
+      try {
+        cik = tickers.get(normaliseSymbol(symbol));
+      } catch {
+        cik = undefined;
+      }
+      if (cik === undefined) continue;
+      cikToSymbols.set(cik, [...(cikToSymbols.get(cik) ?? []), symbol]);
+    }
+    return cikToSymbols;
+  };
+  for (const { day } of days) {
+    signal?.throwIfAborted();
+    const index = await deps.sec.dailyIndex(day, signal);
+    if (!index.found) {
+      await deps.store.dayMissing(day, index.status, now());
+      const closed = await deps.store.closeMissingDay(
+        day,
+        today,
+        options.holidayGraceDays ?? 7,
+        now(),
+      );
+      reports.push({ day, outcome: closed ? 'closed' : 'missing', httpStatus: index.status });
+      continue;
+    }
+    const annual = index.entries.filter((e) =>
+      (ANNUAL_FORMS as readonly string[]).includes(e.form),
+    );
+    const byCik = await cachedByCik();
+    const found: FoundFiling[] = annual.flatMap((e) =>
+      (byCik.get(e.cik) ?? []).map((symbol) => ({
+        accession: e.accession,
+        cik: e.cik,
+        symbol,
+        form: e.form,
+        filed: e.filed,
+      })),
+    );
+    await deps.store.dayRead(day, found, now());
+    reports.push({
+      day,
+      outcome: 'read',
+      httpStatus: 200,
+      annualFilings: annual.length,
+      ofCached: found.length,
+    });
+  }
+
+  const filings: RefreshFilingReport[] = [];
+  const worker = async () => {
+    for (;;) {
+      signal?.throwIfAborted();
+      const leased = await deps.store.leaseFiling(now(), options.leaseMs ?? 120_000, options.date);
+      if (!leased) return;
+      filings.push(await refreshOne(deps, leased, options));
+    }
+  };
+  await Promise.all(Array.from({ length: options.concurrency ?? 4 }, worker));
+  for (const { day } of await deps.store.pendingDays(options.date)) {
+    await deps.store.settleDay(day, now());
+  }
+  return { days: reports, filings };
+}
+
+async function refreshOne(
+  deps: RefreshPassDeps,
+  leased: FoundFiling & { attempts: number },
+  options: RefreshPassOptions,
+): Promise<RefreshFilingReport> {
+  const filing: FoundFiling = {
+    accession: leased.accession,
+    cik: leased.cik,
+    symbol: leased.symbol,
+    form: leased.form,
+    filed: leased.filed,
+  };
+  const cause = { accession: filing.accession, form: filing.form, filed: filing.filed };
+  let evaluation: Awaited<ReturnType<typeof evaluateCompany>>;
+  try {
+    evaluation = await evaluateCompany(filing.symbol, deps.evaluate, {
+      fresh: true,
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+  } catch (error) {
+    if (options.signal?.aborted) throw error;
+    const message = error instanceof Error ? error.message : String(error);
+    const final = leased.attempts >= (options.maxAttempts ?? 3);
+    await deps.store.settleFiling(
+      filing.accession,
+      filing.symbol,
+      { state: final ? 'failed' : 'pending', error: message },
+      // not final: try again after a short pause (the lease's end is `updated_at`)
+      final ? deps.evaluate.now() : new Date(deps.evaluate.now().getTime() + 60_000),
+    );
+    return { ...filing, outcome: final ? 'failed' : 'retry', error: message };
+  }
+  return deps.unitOfWork(async (unit) => {
+    if (!(await unit.store.lockPending(filing.accession, filing.symbol))) {
+      return { ...filing, outcome: 'skipped' as const };
+    }
+    const evaluatedAt = deps.evaluate.now();
+    const kept = await unit.history.append(evaluation, { trigger: 'filing', evaluatedAt, cause });
+    await unit.cache.upsert(evaluation, {
+      marketCap: evaluation._marketCap === null ? null : String(evaluation._marketCap),
+      cachedAt: evaluatedAt,
+    });
+    await unit.store.settleFiling(
+      filing.accession,
+      filing.symbol,
+      { state: 'done', historyId: kept.id },
+      evaluatedAt,
+    );
+    return {
+      ...filing,
+      outcome: 'evaluated' as const,
+      totalScore: evaluation.totalScore,
+      verdict: evaluation.verdict,
+      changed: kept.event !== undefined,
+    };
+  });
+}
+
+/**
+ * The {@link RefreshPassDeps} over one database: its cursor, cache and history, each filing's
+ * outcome written in one transaction of `db`.
+ *
+ * @example
+ * const report = await runRefreshPass(refreshDepsFor(database.db, { sec, evaluate }), {});
+ */
+export function refreshDepsFor(
+  db: Executor,
+  parts: Pick<RefreshPassDeps, 'sec' | 'evaluate'>,
+): RefreshPassDeps {
+  const repos = createRepositories(db);
+  return {
+    ...parts,
+    store: repos.secRefresh,
+    cachedSymbols: () => repos.evaluations.symbols(),
+    unitOfWork: (work) =>
+      db.transaction().execute((trx) => {
+        const tx = createRepositories(trx);
+        return work({ history: tx.evaluationHistory, cache: tx.evaluations, store: tx.secRefresh });
+      }),
+  };
+}

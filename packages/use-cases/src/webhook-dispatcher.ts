@@ -1,0 +1,255 @@
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import type { LookupFunction } from 'node:net';
+import type {
+  ClaimedWebhookMessage,
+  WebhookAttemptOutcome,
+  WebhooksRepository,
+} from '@svc/portfolio-store';
+import { Webhook } from 'standardwebhooks';
+import { checkWebhookHost, type HostLookup, systemLookup } from './webhooks.js';
+
+/**
+ * Delays before the 2nd, 3rd, … attempt of a delivery (the schedule Standard Webhooks suggests:
+ * 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h); after the last, the delivery has failed for good.
+ */
+export const DEFAULT_RETRY_DELAYS_MS = [
+  5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000,
+] as const;
+
+/** Options of {@link createWebhookDispatcher}. */
+export interface WebhookDispatcherOptions {
+  /** The message queue and delivery log (`createRepositories(db).webhooks`). */
+  readonly webhooks: Pick<WebhooksRepository, 'claimDue' | 'recordAttempt'>;
+  /** `WEBHOOK_ALLOW_PRIVATE`: deliver to loopback, private or link-local addresses too. */
+  readonly allowPrivate: boolean;
+  /** Resolver; default the system's. Every delivery resolves the host again and checks it. */
+  readonly lookup?: HostLookup;
+  /** Per-attempt timeout (connect to end of the answer), ms; default 10,000. */
+  readonly timeoutMs?: number;
+  /** Delays between attempts; default {@link DEFAULT_RETRY_DELAYS_MS}. */
+  readonly retryDelaysMs?: readonly number[];
+  /** Messages leased per round; default 20. */
+  readonly batchSize?: number;
+  /** Pause between rounds of {@link WebhookDispatcher.start}, ms; default 2,000. */
+  readonly pollMs?: number;
+  /** `User-Agent` of deliveries; default `svc-webhooks/1`. */
+  readonly userAgent?: string;
+  /** Clock; default `() => new Date()`. */
+  readonly now?: () => Date;
+  /** Called with an error of a round (the loop goes on). */
+  readonly onError?: (error: unknown) => void;
+}
+
+/** What one round did. */
+export interface DispatchRound {
+  readonly attempted: number;
+  readonly succeeded: number;
+  readonly failed: number;
+  readonly disabled: number;
+}
+
+/** The answer of one POST, or why none came. */
+interface PostResult {
+  status: number | null;
+  error: string | null;
+}
+
+/**
+ * POSTs `body` to `url`, connecting only to `address` (the checked one: a host that resolves
+ * differently between the check and the connection cannot redirect the request), never following
+ * a redirect, within `timeoutMs`.
+ */
+function post(
+  url: URL,
+  address: string,
+  headers: Record<string, string>,
+  body: string,
+  timeoutMs: number,
+): Promise<PostResult> {
+  const family = address.includes(':') ? 6 : 4;
+  const pinned: LookupFunction = (_host, options, callback) => {
+    if ((options as { all?: boolean }).all) {
+      (callback as (e: null, a: { address: string; family: number }[]) => void)(null, [
+        { address, family },
+      ]);
+    } else {
+      callback(null, address, family);
+    }
+  };
+  const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise((resolve) => {
+    let settled = false;
+    const done = (result: PostResult) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve(result);
+    };
+    const req = send(url, {
+      method: 'POST',
+      headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+      lookup: pinned,
+    });
+    const timer = setTimeout(() => {
+      req.destroy();
+      done({ status: null, error: `no answer within ${timeoutMs} ms` });
+    }, timeoutMs);
+    req.on('response', (res) => {
+      // The answer's body is not used: read it (bounded by the timeout) and let it go.
+      res.resume();
+      res.on('end', () => done({ status: res.statusCode ?? null, error: null }));
+      res.on('error', () => done({ status: res.statusCode ?? null, error: null }));
+    });
+    req.on('error', (error) => done({ status: null, error: error.message }));
+    req.end(body);
+  });
+}
+
+/**
+ * Delivers `evaluation.changed` events to webhook endpoints (CONTRACT §7, Standard Webhooks 1.0):
+ * each leased message is POSTed as `{ type, timestamp, data }` with `webhook-id` (the event id,
+ * the same on every attempt), `webhook-timestamp` and `webhook-signature` (`v1,<base64
+ * HMAC-SHA256>` by the `standardwebhooks` package). A 2xx is delivered; a 410 disables the
+ * endpoint; anything else (another status, a redirect, a timeout, a refused or unreachable
+ * address) is retried on the {@link DEFAULT_RETRY_DELAYS_MS} schedule. Every attempt is logged.
+ * Messages are leased in the database, so any number of processes may dispatch: each message is
+ * attempted by one at a time, and one whose process died is attempted again (at least once).
+ *
+ * @example
+ * const dispatcher = createWebhookDispatcher({ webhooks: repos.webhooks, allowPrivate: false });
+ * dispatcher.start();
+ * // on shutdown:
+ * await dispatcher.stop();
+ */
+export function createWebhookDispatcher(options: WebhookDispatcherOptions) {
+  const now = options.now ?? (() => new Date());
+  const lookup = options.lookup ?? systemLookup;
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  const delays = options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
+  const batchSize = options.batchSize ?? 20;
+  const pollMs = options.pollMs ?? 2_000;
+  const userAgent = options.userAgent ?? 'svc-webhooks/1';
+
+  async function attempt(message: ClaimedWebhookMessage): Promise<WebhookAttemptOutcome> {
+    const body = JSON.stringify({
+      type: message.type,
+      timestamp: message.timestamp,
+      data: message.data,
+    });
+    const url = new URL(message.url);
+    let result: PostResult;
+    try {
+      const [address] = await checkWebhookHost(url, {
+        allowPrivate: options.allowPrivate,
+        lookup,
+      });
+      const sentAt = now();
+      const signature = new Webhook(message.secret).sign(message.eventId, sentAt, body);
+      result = await post(
+        url,
+        address as string,
+        {
+          'content-type': 'application/json',
+          'user-agent': userAgent,
+          'webhook-id': message.eventId,
+          'webhook-timestamp': String(Math.floor(sentAt.getTime() / 1000)),
+          'webhook-signature': signature,
+        },
+        body,
+        timeoutMs,
+      );
+    } catch (error) {
+      result = { status: null, error: error instanceof Error ? error.message : String(error) };
+    }
+    const at = now();
+    if (result.status !== null && result.status >= 200 && result.status < 300) {
+      return {
+        status: 'succeeded',
+        responseStatus: result.status,
+        error: null,
+        at,
+        nextAttemptAt: null,
+      };
+    }
+    if (result.status === 410) {
+      return { status: 'disabled', responseStatus: 410, error: null, at, nextAttemptAt: null };
+    }
+    const delay = delays[message.attempt - 1];
+    return {
+      status: 'failed',
+      responseStatus: result.status,
+      error: result.error,
+      at,
+      nextAttemptAt: delay === undefined ? null : new Date(at.getTime() + delay),
+    };
+  }
+
+  /** Leases the due messages and attempts each once, in parallel; returns what happened. */
+  async function runDue(): Promise<DispatchRound> {
+    const claimed = await options.webhooks.claimDue(now(), batchSize, timeoutMs * 3 + 5_000);
+    const outcomes = await Promise.all(
+      claimed.map(async (message) => {
+        const outcome = await attempt(message);
+        await options.webhooks.recordAttempt(message, outcome);
+        return outcome.status;
+      }),
+    );
+    return {
+      attempted: outcomes.length,
+      succeeded: outcomes.filter((s) => s === 'succeeded').length,
+      failed: outcomes.filter((s) => s === 'failed').length,
+      disabled: outcomes.filter((s) => s === 'disabled').length,
+    };
+  }
+
+  let running: Promise<void> | undefined;
+  let stopping = false;
+  let wakeUp: (() => void) | undefined;
+
+  return {
+    runDue,
+
+    /** Runs rounds until {@link stop}: a full batch is followed at once, else after `pollMs`. */
+    start(): void {
+      if (running) return;
+      stopping = false;
+      running = (async () => {
+        while (!stopping) {
+          let full = false;
+          try {
+            full = (await runDue()).attempted >= batchSize;
+          } catch (error) {
+            options.onError?.(error);
+          }
+          if (full || stopping) continue;
+          await new Promise<void>((resolve) => {
+            const timer = setTimeout(resolve, pollMs);
+            timer.unref();
+            wakeUp = () => {
+              clearTimeout(timer);
+              resolve();
+            };
+          });
+          wakeUp = undefined;
+        }
+      })();
+    },
+
+    /** Starts the next round now (e.g. after an event was made in this process). */
+    wake(): void {
+      wakeUp?.();
+    },
+
+    /** Stops after the round under way (its attempts are logged). */
+    async stop(): Promise<void> {
+      stopping = true;
+      wakeUp?.();
+      await running;
+      running = undefined;
+    },
+  };
+}
+
+/** A webhook dispatcher (see {@link createWebhookDispatcher}). */
+export type WebhookDispatcher = ReturnType<typeof createWebhookDispatcher>;
