@@ -11,6 +11,7 @@ import { evaluationHistory } from './0011-evaluation-history.js';
 import { portfolioLedgerVersion } from './0012-portfolio-ledger-version.js';
 import { portfolioPositionsVersion } from './0013-portfolio-positions-version.js';
 import { portfolioChanges } from './0014-portfolio-changes.js';
+import { portfolioChangeVersions } from './0014b-portfolio-change-versions.js';
 
 /**
  * Every migration, keyed by name; names sort in the order they run. Imported statically (no
@@ -29,6 +30,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0012-portfolio-ledger-version': portfolioLedgerVersion,
   '0013-portfolio-positions-version': portfolioPositionsVersion,
   '0014-portfolio-changes': portfolioChanges,
+  '0014b-portfolio-change-versions': portfolioChangeVersions,
 };
 
 /** A Kysely `MigrationProvider` over {@link MIGRATIONS}. */
