@@ -285,7 +285,7 @@ export function buildProposalTools(deps: ProposalToolDeps, scope: ProposalScope)
         }
         return propose({
           kind: 'edit_transaction',
-          summary: `In “${portfolio.name}”, change ${describeTransaction(current)} to ${describeTransaction(parsed.data)}`,
+          summary: `In ${quoted(portfolio.name)}, change ${describeTransaction(current)} to ${describeTransaction(parsed.data)}${noteOf(parsed.data)}`,
           payload: { portfolioId: portfolio.id, transactionId, transaction: parsed.data },
         });
       },
@@ -303,7 +303,7 @@ export function buildProposalTools(deps: ProposalToolDeps, scope: ProposalScope)
         const current = await ownedTransaction(portfolio.id, transactionId);
         return propose({
           kind: 'delete_transaction',
-          summary: `In “${portfolio.name}”, delete ${describeTransaction(current)}`,
+          summary: `In ${quoted(portfolio.name)}, delete ${describeTransaction(current)}`,
           payload: { portfolioId: portfolio.id, transactionId },
         });
       },
@@ -332,7 +332,7 @@ export function buildProposalTools(deps: ProposalToolDeps, scope: ProposalScope)
         }
         return propose({
           kind: 'revert_change',
-          summary: `In “${portfolio.name}”, revert the ${change.kind} of ${change.at} (${change.transactionCount} transaction(s)): ${change.summary}`,
+          summary: `In ${quoted(portfolio.name)}, revert the ${change.kind} of ${change.at} (${change.transactionCount} transaction(s)): ${change.summary}`,
           payload: { portfolioId: portfolio.id, changeId },
         });
       },
