@@ -6,6 +6,8 @@
 //   ...
 //   <!-- generated:NAME end -->
 //
+// or, for a word or a list inside a sentence: <!-- generated:NAME -->…<!-- /generated:NAME -->.
+//
 //   node scripts/generated-docs.mjs           print every block
 //   node scripts/generated-docs.mjs --write   rewrite the blocks in their files
 //   node scripts/generated-docs.mjs --check   exit 1 when a block is stale or its markers missing
@@ -57,21 +59,65 @@ async function configuration() {
   ].join('\n');
 }
 
-/** Every generated block: the file it lives in (from the root), its name, its markdown. */
-const BLOCKS = [{ file: 'README.md', name: 'configuration', render: configuration }];
+/** How many criteria the scoring model has (`CRITERIA` of `@svc/moat-scoring`). */
+async function criteriaCount() {
+  const { CRITERIA } = await built('moat-scoring');
+  return String(CRITERIA.length);
+}
 
-const markers = (name) => ({
-  begin: `<!-- generated:${name} begin (scripts/generated-docs.mjs --write) -->`,
-  end: `<!-- generated:${name} end -->`,
+/** The import modules' names (`BROKER_FORMAT_LABELS` of `@svc/portfolio`), as a sentence. */
+async function brokers() {
+  const { BROKER_FORMAT_LABELS } = await built('portfolio');
+  const names = Object.values(BROKER_FORMAT_LABELS);
+  return `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+}
+
+/** The MCP tools of the catalogue (`toolsOn('mcp')` of `@svc/use-cases`) with their scopes. */
+async function mcpTools() {
+  const { toolsOn, toolSignature, scopesPerTool, SPEC_MCP_TOOLS } = await built('use-cases');
+  const tools = toolsOn('mcp');
+  const rows = tools.map((tool) => {
+    const spec = SPEC_MCP_TOOLS.includes(tool.name) ? 'yes' : '';
+    const also = tool.surfaces.includes('advisor') ? 'yes' : '';
+    const hides = tool.redactUnless ? `without \`${tool.redactUnless.scope}\`: no amounts` : '';
+    const spends = (tool.spends ?? []).map((quota) => `\`${quota}\``).join(', ');
+    return `| \`${cell(toolSignature(tool))}\` | ${tool.scopes.map((s) => `\`${s}\``).join(', ')} | ${cell(hides)} | ${spends} | ${spec} | ${also} |`;
+  });
+  return [
+    '| Tool and arguments | Scopes | Redaction | Spends | Spec §4.5 | Advisor too |',
+    '|---|---|---|---|---|---|',
+    ...rows,
+    '',
+    `Scopes per tool: ${scopesPerTool(tools)}`,
+  ].join('\n');
+}
+
+/**
+ * Every generated block: the file it lives in (from the root), its name, its markdown; `inline`
+ * blocks sit inside a line (markers and content on one line).
+ */
+const BLOCKS = [
+  { file: 'README.md', name: 'configuration', render: configuration },
+  { file: 'README.md', name: 'criteria-count', render: criteriaCount, inline: true },
+  { file: 'README.md', name: 'brokers', render: brokers, inline: true },
+  { file: 'packages/mcp-server/README.md', name: 'mcp-tools', render: mcpTools },
+];
+
+const markers = (name, inline = false) => ({
+  begin: inline
+    ? `<!-- generated:${name} -->`
+    : `<!-- generated:${name} begin (scripts/generated-docs.mjs --write) -->`,
+  end: inline ? `<!-- /generated:${name} -->` : `<!-- generated:${name} end -->`,
 });
 
 /** The file's text with the block's content replaced, or `null` when its markers are missing. */
-function replaced(text, name, content) {
-  const { begin, end } = markers(name);
+function replaced(text, { name, inline }, content) {
+  const { begin, end } = markers(name, inline);
   const from = text.indexOf(begin);
   const to = text.indexOf(end);
   if (from === -1 || to === -1 || to < from) return null;
-  return `${text.slice(0, from + begin.length)}\n${content}\n${text.slice(to)}`;
+  const body = inline ? content : `\n${content}\n`;
+  return `${text.slice(0, from + begin.length)}${body}${text.slice(to)}`;
 }
 
 const mode = process.argv[2];
@@ -85,7 +131,7 @@ for (const block of BLOCKS) {
   }
   const path = join(root, block.file);
   const text = files.get(path) ?? readFileSync(path, 'utf8');
-  const next = replaced(text, block.name, content);
+  const next = replaced(text, block, content);
   if (next === null) {
     console.error(`${block.file}: the markers of the generated block "${block.name}" are missing`);
     stale++;

@@ -8,7 +8,8 @@
 //
 // Code files: the files git tracks under packages/, apps/, scripts/ and tooling/ ending in
 // .ts/.tsx/.mts/.cts/.js/.mjs/.cjs (tests included; generated dist/ is not tracked). Lines: every
-// line, blank and comment lines included. Cycles: strongly connected groups (more than one file,
+// line, blank and comment lines included; the product code (packages/*/src and apps/*/src
+// without *.test.ts) is counted apart too. Cycles: strongly connected groups (more than one file,
 // or a file importing itself) of the relative imports (`import`, `import type`, `export … from`,
 // `import()`) among the files under packages/*/src and apps/*/src, the files `madge --circular`
 // looks at; a cycle is counted once however many paths run through it.
@@ -112,11 +113,25 @@ const cycles = [];
   for (const node of [...sources].sort()) if (!order.has(node)) visit(node);
 }
 
+// The same figures for the product code alone: packages/*/src and apps/*/src, tests left out.
+const product = sizes.filter(
+  (file) => /^(?:packages|apps)\/[^/]+\/src\//.test(file.path) && !/\.test\.tsx?$/.test(file.path),
+);
+const productLines = product.reduce((sum, file) => sum + file.lines, 0);
+const productMiddle = Math.floor(product.length / 2);
+const productMedian =
+  product.length % 2 === 1
+    ? product[productMiddle].lines
+    : (product[productMiddle - 1].lines + product[productMiddle].lines) / 2;
+
 console.log(`code files: ${sizes.length}`);
 console.log(`lines: ${total}`);
 console.log(`median file: ${median} lines`);
 console.log(`largest file: ${largest.path} (${largest.lines} lines)`);
 console.log(`import cycles: ${cycles.length}`);
+console.log(
+  `product code (src, no tests): ${product.length} files, ${productLines} lines, median ${productMedian}, largest ${product.at(-1).path} (${product.at(-1).lines})`,
+);
 if (args.includes('--cycles')) {
   for (const group of cycles) console.log(`  ${group.join(' <-> ')}`);
 }

@@ -2,7 +2,7 @@
 # One command to set up and run on a fresh machine:
 #   bash scripts/run.sh start   # install, build, start the service on embedded defaults
 #   bash scripts/run.sh test    # install, lint, typecheck, run every test (starts local PostgreSQL
-#                               # if present, installs Debian's chromium for the browser test)
+#                               # if present, installs Debian's chromium for the browser tests)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -86,7 +86,8 @@ case "${1:-}" in
   test)
     pnpm install --frozen-lockfile
     ensure_postgres
-    # Debian's chromium for the developer-page end-to-end test (required under CI).
+    # Debian's chromium for the browser end-to-end tests (the developer page, the moat card page
+    # and MCP App; required under CI).
     if ! bash scripts/ci-deps.sh; then
       if [ -n "${CI:-}" ]; then exit 1; fi
       echo "run.sh: chromium unavailable; the browser end-to-end test will be skipped" >&2

@@ -36,13 +36,17 @@
 // <case>.cpuprofile and prints its top self-time frames (profiling adds its own cost: take the
 // figures from a run without it); BENCH_ONLY=<regex> keeps the cases whose KEY matches (bare,
 // bare8k, healthz, evaluation, screener, screenerSql, screenerSql1, quote, portfolios, holdings,
-// holdings340, holdings3400, transactions, mcpEvaluation, mcpHoldings), besides the bare route.
+// holdings340, holdings3400, transactions, mcpEvaluation, mcpHoldings, performanceAfterEdit),
+// besides the bare route. Last, `performanceAfterEdit` (issue 30, performance-after-edit.mjs):
+// a portfolio of 50 holdings × 10 years on a server of its own, the server CPU of its
+// performance read right after an edit deep in the past (aim ≤ 100 ms).
 import { fork, spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
+import { performanceAfterEdit } from './performance-after-edit.mjs';
 import { formatSummary, summarise } from './profile-summary.mjs';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
@@ -583,3 +587,7 @@ if (healthz) {
     );
 }
 console.log(`\n${[...aims, ...userAims].join('\n')}`);
+
+// issue 30: the performance of 50 holdings × 10 years right after an edit deep in the past, on a
+// server of its own (see performance-after-edit.mjs), measured one request at a time
+if (!ONLY || ONLY.test('performanceAfterEdit')) await performanceAfterEdit();

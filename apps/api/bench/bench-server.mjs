@@ -168,6 +168,170 @@ async function benchPortfolios(app, cookie, origin, userId) {
   return { portfolios, holdingCounts: counts, token };
 }
 
+/** Trading days (Mon–Fri) from `first` through `last`, `YYYY-MM-DD`. */
+function tradingDays(first, last) {
+  const days = [];
+  for (
+    let ms = Date.parse(`${first}T00:00:00Z`);
+    ms <= Date.parse(`${last}T00:00:00Z`);
+    ms += 864e5
+  ) {
+    const weekday = new Date(ms).getUTCDay();
+    if (weekday !== 0 && weekday !== 6) days.push(new Date(ms).toISOString().slice(0, 10));
+  }
+  return days;
+}
+
+/**
+ * The 50 symbols of the performance portfolio (issue 30): the 29 with real daily closes since
+ * 2000 in the shared data, and 21 synthetic ones (a seeded random walk, 2000-01-03 to
+ * 2024-03-28) written to a prices folder of their own beside links to the real folders.
+ */
+async function performancePrices() {
+  const { mkdirSync, readdirSync, symlinkSync, writeFileSync } = await import('node:fs');
+  const dir = await mkdtemp(join(tmpdir(), 'svc-api-bench-prices-'));
+  const real = 'yahoo_daily_2000_2024-03';
+  for (const entry of readdirSync(join(SHARED, 'prices'))) {
+    if (entry !== real) symlinkSync(join(SHARED, 'prices', entry), join(dir, entry));
+  }
+  mkdirSync(join(dir, real));
+  const symbols = [];
+  for (const file of readdirSync(join(SHARED, 'prices', real))) {
+    symlinkSync(join(SHARED, 'prices', real, file), join(dir, real, file));
+    symbols.push(file.replace(/\.csv$/, ''));
+  }
+  const days = tradingDays('2000-01-03', '2024-03-28');
+  for (let i = 0; symbols.length < 50; i += 1) {
+    const symbol = `SYNP${String.fromCharCode(65 + i)}`;
+    let value = 40 + i * 3;
+    let state = i + 1;
+    const rows = ['Date,Open,High,Low,Close,Adj Close,Volume'];
+    for (const day of days) {
+      state = (state * 1_103_515_245 + 12_345) % 2 ** 31;
+      value *= 1 + (state / 2 ** 31 - 0.5) * 0.02;
+      const close = value.toFixed(4);
+      rows.push(`${day},${close},${close},${close},${close},${close},1000`);
+    }
+    writeFileSync(join(dir, real, `${symbol}.csv`), `${rows.join('\n')}\n`);
+    symbols.push(symbol);
+  }
+  return { dir, symbols };
+}
+
+/**
+ * The ledger of the performance portfolio: 50 holdings over 10 years (2014-03 to 2024-03),
+ * monthly deposits and purchases of every holding, quarterly dividends and yearly sales, as
+ * `packages/portfolio/bench/performance.ts` builds it (8,600+ transactions).
+ */
+function performanceLedger(symbols) {
+  const txs = [];
+  const at = (offset) =>
+    `${new Date(Date.parse('2014-03-03T15:00:00Z') + offset * 864e5).toISOString().slice(0, 19)}Z`;
+  for (let month = 0; month < 120; month += 1) {
+    const offset = Math.floor(month * 30.4);
+    txs.push({ type: 'deposit', amount: '60000', currency: 'USD', executedAt: at(offset) });
+    symbols.forEach((symbol, i) => {
+      const price = String(40 + ((i * 7 + month) % 90));
+      txs.push({
+        type: 'buy',
+        symbol,
+        quantity: '10',
+        price,
+        currency: 'USD',
+        fee: '1',
+        executedAt: at(offset),
+      });
+      if (month % 3 === 2) {
+        txs.push({
+          type: 'dividend',
+          symbol,
+          amount: '12.5',
+          currency: 'USD',
+          executedAt: at(offset + 1),
+        });
+      }
+      if (month % 12 === 11) {
+        txs.push({
+          type: 'sell',
+          symbol,
+          quantity: '30',
+          price,
+          currency: 'USD',
+          executedAt: at(offset + 2),
+        });
+      }
+    });
+  }
+  return txs;
+}
+
+/**
+ * The server of the `performanceAfterEdit` case (issue 30): ECB rates from the shared file, the
+ * prices of {@link performancePrices}, and one user with the 50 × 10 years portfolio of
+ * {@link performanceLedger}; answers its id, the id of its first purchase (the edit deep in the
+ * past) and the session cookie.
+ */
+async function performanceService() {
+  const prices = await performancePrices();
+  const dataDir = await mkdtemp(join(tmpdir(), 'svc-api-bench-'));
+  const env = {
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    FUNDAMENTALS_PROVIDER: 'snapshot',
+    FUNDAMENTALS_SNAPSHOT_DIR: join(SHARED, 'fundamentals/raw/companyfacts'),
+    QUOTES_PROVIDER: 'csv',
+    PRICES_DIR: prices.dir,
+    FX_PROVIDER: 'ecb-file',
+    ECB_FX_FILE: join(SHARED, 'fx/eurofxref-hist.csv'),
+    RATE_LIMIT_PER_MINUTE: '100000000',
+    ...(process.env.BENCH_DATABASE_URL ? { DATABASE_URL: process.env.BENCH_DATABASE_URL } : {}),
+  };
+  const quiet = { info: () => {}, warn: (m) => console.error(`bench: ${m}`) };
+  const config = await loadConfig(env, quiet);
+  const runtime = await openRuntime(config, quiet);
+  const app = await buildApp(runtime.deps, { logger: false });
+  const run = Date.now().toString(36);
+  const reg = await app.inject({
+    method: 'POST',
+    url: '/api/auth/register',
+    headers: { origin: config.baseUrl },
+    payload: { email: `performance-${run}@example.com`, password: 'correct horse battery' },
+  });
+  const cookie = reg.cookies.find((c) => c.name === 'service_session');
+  if (!cookie) throw new Error(`register failed: ${reg.statusCode} ${reg.body}`);
+  const cookieHeader = `service_session=${cookie.value}`;
+  const userId = reg.json().user.id;
+  const { repos } = runtime.deps;
+  const portfolio = await repos.portfolios.create(userId, { name: 'Fifty for ten years' });
+  const { items } = await repos.transactions.importMany(
+    userId,
+    portfolio.id,
+    performanceLedger(prices.symbols),
+  );
+  const headers = { cookie: cookieHeader, origin: config.baseUrl };
+  const revalued = await app.inject({
+    method: 'POST',
+    url: `/api/portfolios/${portfolio.id}/revalue`,
+    headers,
+  });
+  if (revalued.statusCode !== 200)
+    throw new Error(`revalue: ${revalued.statusCode} ${revalued.body}`);
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const first = items.find((t) => t.type === 'buy');
+  return {
+    port: app.server.address().port,
+    origin: config.baseUrl,
+    cookie: cookieHeader,
+    performance: { portfolioId: portfolio.id, transactionId: first.id, transactions: items.length },
+    async close() {
+      await app.close();
+      await runtime.close();
+      await rm(dataDir, { recursive: true, force: true });
+      await rm(prices.dir, { recursive: true, force: true });
+    },
+  };
+}
+
 async function service({ memo = true, extras = false, portfolios = false } = {}) {
   const dataDir = await mkdtemp(join(tmpdir(), 'svc-api-bench-'));
   const env = {
@@ -208,7 +372,7 @@ async function service({ memo = true, extras = false, portfolios = false } = {})
   const app = await buildApp(runtime.deps, { logger: false });
   // The runtime's repositories are createRepositories(db): the evaluation cache is among them.
   const { repos } = runtime.deps;
-  const run = Date.now().toString(36);
+  const run = `${Date.now().toString(36)}-${process.pid}`;
   const user = await repos.users.create({ email: `bench-${run}@example.com`, plan: 'pro' });
   const rows = await fillCache(runtime.deps.moat, repos.evaluations, { id: user.id, plan: 'pro' });
   const reg = await app.inject({
@@ -246,11 +410,13 @@ const mode = process.argv[2];
 const server =
   mode === 'bare'
     ? await bare()
-    : await service({
-        memo: mode !== 'app-sql',
-        extras: mode === 'load',
-        portfolios: mode === 'app',
-      });
+    : mode === 'performance'
+      ? await performanceService()
+      : await service({
+          memo: mode !== 'app-sql',
+          extras: mode === 'load',
+          portfolios: mode === 'app',
+        });
 const { close, ...info } = server;
 process.send?.({ ready: true, ...info });
 /** The inspector session of BENCH_CPU_PROF: one CPU profile per measured case. */
@@ -272,6 +438,12 @@ async function profile(message) {
   process.send?.({ profiled: message.profile });
 }
 process.on('message', async (message) => {
+  // the process's own CPU time (µs, user + system), for cases measured one request at a time
+  if (message === 'cpu') {
+    const { user, system } = process.cpuUsage();
+    process.send?.({ cpu: user + system });
+    return;
+  }
   if (typeof message === 'object' && message.profile) {
     await profile(message);
     return;

@@ -21,6 +21,7 @@ import { registerSessionGuard } from './plugins/app/session-guard.js';
 import { registerCookies } from './plugins/external/cookie.js';
 import { registerMetrics } from './plugins/external/metrics.js';
 import { registerSwagger } from './plugins/external/swagger.js';
+import { accountDataRoutes } from './routes/account/data.js';
 import { developerPageRoutes } from './routes/account/developer.js';
 import { accountTokenRoutes } from './routes/account/index.js';
 import { accountWebhookRoutes } from './routes/account/webhooks.js';
@@ -92,6 +93,10 @@ export const apiApp = fp(
     await app.register(oidcRoutes, { prefix: '/api/auth/oidc' });
     await app.register(accountTokenRoutes, { prefix: '/api/account' });
     await app.register(accountWebhookRoutes, { prefix: '/api/account' });
+    await app.register(accountDataRoutes, {
+      prefix: '/api/account',
+      accountData: deps.portfolio.accountData,
+    });
     await app.register(developerPageRoutes, { prefix: '/account' });
     await app.register(stockEvaluationRoutes, { prefix: '/api/stock-evaluation' });
     await app.register(evaluationPageRoutes, { prefix: '/evaluation' });

@@ -2,6 +2,7 @@
 import type {} from '@fastify/rate-limit';
 import type { AppConfig, MoatServices } from '@svc/service';
 import type {
+  AccountLifecycle,
   AccountUser,
   Authenticated,
   AuthService,
@@ -23,6 +24,8 @@ declare module 'fastify' {
     signer: SignedTokens;
     /** Account use cases. */
     auth: AuthService;
+    /** Password change and account erasure (CONTRACT §6). */
+    accountLifecycle: AccountLifecycle;
     /** Personal access token use cases. */
     personalAccessTokens: PersonalAccessTokens;
     /** The audit log of personal access tokens (MCP calls). */

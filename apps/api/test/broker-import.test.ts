@@ -271,6 +271,57 @@ describe.each(ENGINES)('broker import over HTTP on %s', (engine) => {
     expect(bad.statusCode).toBe(400);
   });
 
+  it('a proposal whose own import is in doubt says so in the dry run; unchanged it is refused with its questions until confirmed', async () => {
+    const p = await freshPortfolio('Doubled rows');
+    const text = [
+      'Datum;Typ;Wertpapier;ISIN;Anzahl;Kurs;Währung;Betrag',
+      '28.02.2024;Einzahlung;;;;;USD;2.000,00',
+      '01.03.2024;Kauf;Apple Inc.;US0378331005;10;150,00;USD;-1.500,00',
+      '01.03.2024;Ausführung Kauf;Apple Inc.;US0378331005;10;150,00;USD;-1.500,00',
+    ].join('\n');
+    const dry = await upload(p.id, 'unknown.csv', '?dryRun=1', text);
+    expect(dry.statusCode, dry.body).toBe(200);
+    const { proposal } = ImportResult.parse(dry.json());
+    expect(proposal?.acceptable).toBe(false);
+    expect(proposal?.checks.filter((c) => !c.passed)).toEqual([
+      expect.objectContaining({ id: 'counted-twice', lines: [3, 4] }),
+    ]);
+    expect(proposal?.needs).toContainEqual(
+      expect.objectContaining({ check: 'counted-twice', candidates: ['skip', 'buy'] }),
+    );
+    const mapping = encodeURIComponent(JSON.stringify(proposal?.mapping));
+    const checked = ImportResult.parse(
+      (await upload(p.id, 'unknown.csv', `?dryRun=1&mapping=${mapping}`, text)).json(),
+    );
+    expect(checked.mappingChecks?.acceptable).toBe(false);
+    const refused = await upload(p.id, 'unknown.csv', `?mapping=${mapping}`, text);
+    expect(refused.statusCode, refused.body).toBe(400);
+    expect(refused.json()).toMatchObject({
+      code: 'validation_failed',
+      errors: [{ path: 'mapping.checks.counted-twice', message: expect.stringContaining('?') }],
+    });
+    expect(await transactionCount(p.id)).toBe(0);
+    // the user answers: the second row is the same order; skipped, the import is checked and stored
+    const answered = encodeURIComponent(
+      JSON.stringify({
+        ...proposal?.mapping,
+        actions: { ...proposal?.mapping.actions, 'Ausführung Kauf': 'skip' },
+      }),
+    );
+    const res = await upload(p.id, 'unknown.csv', `?mapping=${answered}`, text);
+    expect(res.statusCode, res.body).toBe(201);
+    expect((await positions(p.id)).quantities).toEqual({ 'US0378331005 USD': '10' });
+    const q = await freshPortfolio('Confirmed as is');
+    const confirmed = await upload(
+      q.id,
+      'unknown.csv',
+      `?mapping=${mapping}&confirmMapping=1`,
+      text,
+    );
+    expect(confirmed.statusCode, confirmed.body).toBe(201);
+    expect((await positions(q.id)).quantities).toEqual({ 'US0378331005 USD': '20' });
+  });
+
   it('a Windows-1252 export with a preamble: the proposal accepted unchanged imports it; a bad cell is a 400 naming line and column', async () => {
     const p = await freshPortfolio('Boursorama');
     const text = [
@@ -310,6 +361,51 @@ describe.each(ENGINES)('broker import over HTTP on %s', (engine) => {
     expect(quantities).toEqual({ 'FR0000120073 EUR': '6' });
     // 5000 − 1658 + 715
     expect(cash).toEqual({ EUR: '4057.00' });
+  });
+
+  it('a saved mapping is checked too: a next file whose result is in doubt is refused until confirmed', async () => {
+    const header = 'Datum;Typ;Wertpapier;ISIN;Anzahl;Kurs;Währung;Betrag';
+    const first = [
+      header,
+      '15.03.2024;Kauf;Apple Inc.;US0378331005;2;150,50;USD;-301,00',
+      '16.03.2024;Verkauf;Apple Inc.;US0378331005;1;151,00;USD;151,00',
+    ].join('\n');
+    const p = await freshPortfolio('Saved mapping checked');
+    const dry = await upload(p.id, 'first.csv', '?dryRun=1', first);
+    const mapping = encodeURIComponent(
+      JSON.stringify(ImportResult.parse(dry.json()).proposal?.mapping),
+    );
+    const saved = await upload(p.id, 'first.csv', `?mapping=${mapping}&saveMapping=1`, first);
+    expect(saved.statusCode, saved.body).toBe(201);
+    // the next file sells more than it bought itself: read with the saved mapping, it is in doubt
+    const second = [
+      header,
+      '01.04.2024;Kauf;Microsoft;US5949181045;1;400,00;USD;-400,00',
+      '02.04.2024;Verkauf;Microsoft;US5949181045;10;410,00;USD;4.100,00',
+    ].join('\n');
+    const preview = ImportResult.parse(
+      (await upload(p.id, 'next.csv', '?dryRun=1', second)).json(),
+    );
+    expect(preview.savedMapping).toMatchObject({ used: true });
+    expect(preview.mappingChecks?.acceptable).toBe(false);
+    const refused = await upload(p.id, 'next.csv', '', second);
+    expect(refused.statusCode, refused.body).toBe(400);
+    expect(refused.json().errors).toEqual([
+      {
+        path: 'mapping.checks.positions',
+        message: expect.stringContaining('sells 10 US5949181045'),
+      },
+    ]);
+    const confirmed = await upload(p.id, 'next.csv', '?confirmMapping=1', second);
+    expect(confirmed.statusCode, confirmed.body).toBe(201);
+    // leave the user's saved mappings as they were (another test lists them)
+    const id = ImportResult.parse(saved.json()).savedMapping?.id;
+    const removed = await ctx.app.inject({
+      method: 'DELETE',
+      url: `/api/import-mappings/${id}`,
+      headers: headers(),
+    });
+    expect(removed.statusCode).toBe(204);
   });
 
   it('saves a confirmed mapping for its header set; the next such file imports without it', async () => {

@@ -1,10 +1,10 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { createServer as createHttpServer, type Server } from 'node:http';
-import { createServer } from 'node:net';
 import { resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { freePort } from '@svc/service/testing';
 import { build } from 'esbuild';
 import { type Browser, chromium, type Frame, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -30,22 +30,20 @@ const WIDTHS = [375, 1200] as const;
 const BROWSER_TEST_MS = 180_000;
 const THEMES = ['light', 'dark'] as const;
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const { port } = server.address() as { port: number };
-  await new Promise((done) => server.close(done));
-  return port;
-}
-
 /**
  * The minimal host, run in the browser: ext-apps' own `AppBridge` over a `PostMessageTransport`
- * to the app's iframe, as a web host does. It follows the app's size notifications, and
- * `window.showResult(input, result)` hands the app a tool call's arguments and result.
+ * to the app's iframe, as a web host does (listening before the frame loads the app). It follows
+ * the app's size notifications, and `window.showResult(input, result)` hands the app a tool
+ * call's arguments and result.
  */
 const HOST_SCRIPT = `
 import { AppBridge, PostMessageTransport } from '@modelcontextprotocol/ext-apps/app-bridge';
-const iframe = document.getElementById('app');
+// The bridge listens before the app loads, or the app's ui/initialize could come first and be lost.
+const iframe = document.createElement('iframe');
+iframe.id = 'app';
+iframe.setAttribute('sandbox', 'allow-scripts');
+iframe.style.cssText = 'width:100%;height:200px;border:0;display:block';
+document.body.append(iframe);
 const theme = new URLSearchParams(location.search).get('theme') ?? 'light';
 const bridge = new AppBridge(null, { name: 'e2e-host', version: '1.0.0' }, {}, {
   hostContext: { theme, displayMode: 'inline', platform: 'web' },
@@ -58,6 +56,7 @@ window.showResult = async (input, result) => {
   await bridge.sendToolResult(result);
 };
 await bridge.connect(new PostMessageTransport(iframe.contentWindow, iframe.contentWindow));
+iframe.src = '/app.html';
 `;
 
 /** What the browser sees of the drawn card, in the page or in the app's frame. */
@@ -179,8 +178,14 @@ describe.skipIf(!available && !isCI)('moat card in headless Chromium (page and M
         for (const theme of THEMES) {
           const { context, page, problems } = await open(width, theme);
           await context.addCookies([{ name, value, url: base }]);
-          const res = await page.goto(`${base}/evaluation/AAPL`);
-          expect(res?.status()).toBe(200);
+          // As a person meets it: the developer page links the card.
+          await page.goto(`${base}/account/developer`);
+          const [res] = await Promise.all([
+            page.waitForResponse(`${base}/evaluation/AAPL`),
+            page.click('#card-link'),
+          ]);
+          await page.waitForURL(`${base}/evaluation/AAPL`);
+          expect(res.status()).toBe(200);
           expectDrawn(await drawnCard(page), evaluation, width, theme);
           await page.screenshot({
             path: resolve(ARTIFACTS, `page-${width}-${theme}.png`),
@@ -237,9 +242,7 @@ describe.skipIf(!available && !isCI)('moat card in headless Chromium (page and M
           type: 'text/html',
           body:
             '<!doctype html><html><head><meta charset="utf-8"><title>host</title></head>' +
-            '<body style="margin:0"><iframe id="app" src="/app.html" sandbox="allow-scripts" ' +
-            'style="width:100%;height:200px;border:0;display:block"></iframe>' +
-            '<script type="module" src="/host.js"></script></body></html>',
+            '<body style="margin:0"><script type="module" src="/host.js"></script></body></html>',
         },
         '/host.js': { type: 'text/javascript', body: hostJs.outputFiles[0]?.text ?? '' },
         '/app.html': { type: 'text/html', body: appHtml, csp: DEFAULT_APP_CSP },

@@ -52,6 +52,9 @@ const SEMANTIC_400: Readonly<Record<string, string>> = {
     'a custom period needs `from`; `from` not after `to`, `to` not after today',
   'GET /api/portfolios/{id}/holdings/{symbol}/performance':
     'a custom period needs `from`; `from` not after `to`, `to` not after today',
+  'POST /api/account/import':
+    'each transaction has the fields of its type, no sale beyond the units held, reports are MoatEvaluations',
+  'DELETE /api/account': 'an account with a password confirms with it',
 };
 
 describe('the API against its OpenAPI document (schema-driven property test)', () => {
@@ -77,9 +80,12 @@ describe('the API against its OpenAPI document (schema-driven property test)', (
   }, SLOW_HOOK_MS);
   afterAll(() => ctx?.close());
 
-  /** `input` addressing the user's own portfolio on every other seed, where the path names one. */
+  /**
+   * `input` addressing the user's own portfolio on every other seed, where the path names one
+   * (never for a delete: the portfolio is what the other draws address).
+   */
   const withKnownIds = (op: Operation, input: ValidInput, seed: number): ValidInput =>
-    op.path.startsWith('/api/portfolios/{id}') && seed % 2 === 0
+    op.path.startsWith('/api/portfolios/{id}') && op.method !== 'DELETE' && seed % 2 === 0
       ? { ...input, path: { ...input.path, id: portfolioId } }
       : input;
 

@@ -97,6 +97,84 @@ describe('OpenAPI document', () => {
     return res;
   }
 
+  /** The account's own data (CONTRACT §6): password, export, import, deletes. */
+  async function checkAccountDataOperations(): Promise<void> {
+    const password = 'correct horse battery';
+    const { cookie } = await registerUser(ctx.app, 'account-data-doc@example.com', password);
+    const write = { cookie, ...ORIGIN };
+    await check('/api/auth/password', {
+      method: 'POST',
+      url: '/api/auth/password',
+      headers: write,
+      payload: { currentPassword: 'wrong password', newPassword: 'another password' },
+    });
+    await check('/api/auth/password', {
+      method: 'POST',
+      url: '/api/auth/password',
+      headers: write,
+      payload: { currentPassword: password, newPassword: 'another password' },
+    });
+    const portfolio = await check('/api/portfolios', {
+      method: 'POST',
+      url: '/api/portfolios',
+      headers: write,
+      payload: { name: 'Exported' },
+    });
+    await check('/api/portfolios/{id}/transactions', {
+      method: 'POST',
+      url: `/api/portfolios/${portfolio.json().id}/transactions`,
+      headers: write,
+      payload: {
+        type: 'deposit',
+        amount: '100',
+        currency: 'EUR',
+        executedAt: '2024-01-02T10:00:00Z',
+      },
+    });
+    const exported = await check('/api/account/export', {
+      url: '/api/account/export',
+      headers: { cookie },
+    });
+    await check('/api/account/export', {
+      url: '/api/account/export?format=ghostfolio',
+      headers: { cookie },
+    });
+    await check('/api/account/import', {
+      method: 'POST',
+      url: '/api/account/import',
+      headers: write,
+      payload: exported.json(),
+    });
+    await check('/api/account/import', {
+      method: 'POST',
+      url: '/api/account/import',
+      headers: write,
+      payload: { format: 'native' },
+    });
+    await check('/api/portfolios/{id}', {
+      method: 'DELETE',
+      url: `/api/portfolios/${portfolio.json().id}`,
+      headers: write,
+    });
+    await check('/api/portfolios/{id}', {
+      method: 'DELETE',
+      url: `/api/portfolios/${portfolio.json().id}`,
+      headers: write,
+    });
+    await check('/api/account', {
+      method: 'DELETE',
+      url: '/api/account',
+      headers: write,
+      payload: { password },
+    });
+    await check('/api/account', {
+      method: 'DELETE',
+      url: '/api/account',
+      headers: write,
+      payload: { password: 'another password' },
+    });
+  }
+
   /** The portfolio and quote operations, each with its success and error answers. */
   async function checkPortfolioOperations(): Promise<void> {
     const { cookie } = await registerUser(ctx.app, 'portfolio-doc@example.com');
@@ -690,6 +768,7 @@ describe('OpenAPI document', () => {
 
     await checkPortfolioOperations();
     await checkAdvisorOperations();
+    await checkAccountDataOperations();
 
     const operations = Object.entries(doc.paths).flatMap(([path, ops]) =>
       Object.keys(ops).map((m) => `${m} ${path}`),

@@ -205,6 +205,31 @@ describe.each(ENGINES)('changes of a portfolio’s ledger on %s', (engine) => {
     expect(await holdings(id)).toMatchObject({ AAPL: '1' });
   });
 
+  it('takes a transaction read back whole, ids included, but never changes an id', async () => {
+    const id = await portfolio('Whole');
+    const tx = await record(id, buy('4'));
+    const whole = await call(alice, 'PATCH', `/api/portfolios/${id}/transactions/${tx.id}`, {
+      ...tx,
+      quantity: '5',
+    });
+    expect(whole.statusCode, whole.body).toBe(200);
+    expect(whole.json()).toEqual({ ...tx, quantity: '5' });
+    const moved = await call(alice, 'PATCH', `/api/portfolios/${id}/transactions/${tx.id}`, {
+      ...tx,
+      id: '00000000-0000-4000-8000-000000000000',
+    });
+    expect(moved.statusCode).toBe(400);
+    expect(moved.json()).toMatchObject({
+      code: 'validation_failed',
+      errors: [{ path: 'body.id' }],
+    });
+    const elsewhere = await call(alice, 'PATCH', `/api/portfolios/${id}/transactions/${tx.id}`, {
+      portfolioId: await portfolio('Other'),
+    });
+    expect(elsewhere.statusCode).toBe(400);
+    expect((await changes(id)).items.map((c) => c.kind)).toEqual(['edit', 'record']);
+  });
+
   it('pages changes newest first and refuses bad pages', async () => {
     const id = await portfolio('Pages');
     for (const day of ['2024-01-02', '2024-01-03', '2024-01-04']) await record(id, buy('1', day));

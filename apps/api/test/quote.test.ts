@@ -1,5 +1,10 @@
 import { MarketDataError, PortfolioError, type QuoteProvider } from '@svc/service/testing';
-import { createQuoteService, type PortfolioService, QuoteResult } from '@svc/use-cases';
+import {
+  type AccountDataService,
+  createQuoteService,
+  type PortfolioService,
+  QuoteResult,
+} from '@svc/use-cases';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toProblem } from '../src/problem.js';
 import {
@@ -80,6 +85,7 @@ describe('GET /api/quote with the provider down', () => {
       deps: {
         portfolio: {
           portfolios: {} as PortfolioService, // not called in this suite
+          accountData: {} as AccountDataService, // not called in this suite
           quotes: createQuoteService({
             quotes: down,
             fx: ecbFileFx,

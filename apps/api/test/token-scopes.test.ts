@@ -2,8 +2,17 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { freePort } from '@svc/service/testing';
+import { toolsOn } from '@svc/use-cases';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BASE_URL, createTestContext, registerUser, type TestContext } from './helpers.js';
+
+/** The MCP tools of the catalogue a token of `scopes` sees, sorted by name (as `connect` lists them). */
+function toolsFor(scopes: readonly string[]): string[] {
+  return toolsOn('mcp')
+    .filter((tool) => tool.scopes.every((scope) => scopes.includes(scope)))
+    .map((tool) => tool.name)
+    .sort();
+}
 
 /** Money fields of a holding (left out without portfolio:values), written out independently. */
 const HOLDING_MONEY = [
@@ -164,7 +173,7 @@ describe('token scopes and activity, as agents meet them', () => {
   it('shows a narrow token only its tools; a call outside answers a tool error naming the scope', async () => {
     const narrow = await mint(alice, { name: 'narrow', scopes: ['portfolio:read'] });
     const { client, tools } = await connect(narrow.token);
-    expect(tools).toEqual(['listCash', 'listHoldings', 'listPortfolioChanges', 'listPortfolios']);
+    expect(tools).toEqual(toolsFor(['portfolio:read']));
     const refused = (await client.callTool({
       name: 'screenMoat',
       arguments: {},
@@ -232,12 +241,7 @@ describe('token scopes and activity, as agents meet them', () => {
 
   it('applies a change of scopes to the next request at once', async () => {
     const token = await mint(alice, { name: 'changing', scopes: ['portfolio:read'] });
-    expect((await connect(token.token)).tools).toEqual([
-      'listCash',
-      'listHoldings',
-      'listPortfolioChanges',
-      'listPortfolios',
-    ]);
+    expect((await connect(token.token)).tools).toEqual(toolsFor(['portfolio:read']));
     const changed = await rest(alice, 'PATCH', `/api/account/tokens/${token.id}`, {
       scopes: ['reports:write'],
     });

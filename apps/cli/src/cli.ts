@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { CRITERION_KEYS } from '@svc/schemas';
 import {
   createFundamentalsProvider,
   createQuoteSource,
@@ -13,7 +14,7 @@ import { REFRESH_USAGE, refreshCommand } from './refresh-command.js';
 import { readCliSettings } from './settings.js';
 
 const USAGE = `usage:
-  svc evaluate <TICKER> [--json]       moat evaluation: 8 criteria, score, verdict, valuation
+  svc evaluate <TICKER> [--json]       moat evaluation: ${CRITERION_KEYS.length} criteria, score, verdict, valuation
   svc fundamentals <TICKER> [--json]   normalised annual fundamentals (years as columns)
 ${FILL_CACHE_USAGE}
 ${REFRESH_USAGE}

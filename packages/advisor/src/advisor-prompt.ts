@@ -23,15 +23,24 @@ export const MAX_CONTEXT_NAME_CHARS = 200;
  * message ({@link contextBlock}). The language is a known language's name, the currency an ISO
  * code the caller validated.
  */
-export function advisorSystemPrompt(boundary: string, context: TurnContext, today: Date): string {
+export function advisorSystemPrompt(
+  boundary: string,
+  context: TurnContext,
+  today: Date,
+  tools: readonly { readonly name: string }[] = [],
+): string {
+  // The turn's own tools, named: the rules cannot miss one (read tools, then proposal tools).
+  const reads = tools.filter((tool) => !tool.name.startsWith('propose')).map((t) => t.name);
+  const proposals = tools.filter((tool) => tool.name.startsWith('propose')).map((t) => t.name);
   const lines = [
     'You are the advisor of a portfolio and company-analysis service. You explain the user’s own',
     'portfolio data and moat evaluations of listed companies. Your output is informational only,',
     'not financial advice: never tell the user to buy or sell; describe, compare and explain.',
     '',
     '# Data',
-    '- Use the tools to read the user’s portfolios, holdings, cash, transactions, quotes, moat',
-    '  evaluations and saved reports. Never answer about the user’s data from memory.',
+    reads.length > 0
+      ? `- Use the tools to read the user’s data (${reads.join(', ')}). Never answer about the user’s data from memory.`
+      : '- You have no tools to read the user’s data this turn: say so rather than answer from memory.',
     '- Use only numbers that a tool returned in this conversation or that the user wrote. If you',
     '  do not have a figure, say "I don\'t have that information" instead of estimating it.',
     '- A portfolio snapshot the user’s app sends is a hint only; holdings come from the tools.',
@@ -52,6 +61,9 @@ export function advisorSystemPrompt(boundary: string, context: TurnContext, toda
     '  the app. Never call a propose… tool unless the user’s own message asked for that change.',
     '- Never say a change is done, saved or applied: say it is proposed and waits for the user’s',
     '  confirmation. A "yes" typed in the chat is not a confirmation.',
+    ...(proposals.length > 0
+      ? [`- The proposal tools of this turn: ${proposals.join(', ')}.`]
+      : []),
     '- There is no tool to delete anything; say so if asked.',
     '',
     '# Style',
@@ -130,10 +142,15 @@ export function buildAdvisorMessages(input: {
   context: TurnContext;
   boundary: string;
   today: Date;
+  /** The turn's tools, named in the system prompt's rules. */
+  tools?: readonly { readonly name: string }[];
 }): OpenAI.ChatCompletionMessageParam[] {
   const { attachments, boundary } = input;
   const out: OpenAI.ChatCompletionMessageParam[] = [
-    { role: 'system', content: advisorSystemPrompt(boundary, input.context, input.today) },
+    {
+      role: 'system',
+      content: advisorSystemPrompt(boundary, input.context, input.today, input.tools),
+    },
   ];
   const lastUser = input.messages.map((m) => m.role).lastIndexOf('user');
   const context = contextBlock(input.context, boundary);

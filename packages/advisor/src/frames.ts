@@ -106,7 +106,7 @@ export const StartFrameSchema = z.object({
 });
 /**
  * `delta`: answer text (never the model's reasoning). `ungrounded` marks figures of the answer
- * so far that no fact grounds, as soon as their sentence is complete (`text` may then be empty);
+ * so far that no fact grounds, as soon as their clause is complete (`text` may then be empty);
  * `index` is the offset in the whole answer (the concatenated `text` of the turn's deltas).
  */
 export const DeltaFrameSchema = z.object({

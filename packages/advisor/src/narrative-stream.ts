@@ -54,6 +54,7 @@ export async function* streamMarkedNarrative(
   const live = new LiveGrounding(input.facts);
   const marks: number[] = [];
   let sent = 0;
+  let sinceTurn = 0;
   function* emit(upTo: number, flagged: UngroundedFigure[]): Generator<NarrativeEvent> {
     if (upTo <= sent || live.text.trim() === '') return;
     let out = '';
@@ -77,10 +78,16 @@ export async function* streamMarkedNarrative(
         result = step.value;
         break;
       }
-      // A large chunk is checked a step at a time, the event loop running between steps.
+      // A large chunk is checked a step at a time, and many small ones that arrived together
+      // every GROUND_STEP characters: the event loop runs between steps.
       for (let at = 0; at < step.value.length; at += GROUND_STEP) {
-        if (at > 0) await nextTurn();
-        const flagged = live.push(step.value.slice(at, at + GROUND_STEP));
+        if (at > 0 || sinceTurn >= GROUND_STEP) {
+          sinceTurn = 0;
+          await nextTurn();
+        }
+        const piece = step.value.slice(at, at + GROUND_STEP);
+        sinceTurn += piece.length;
+        const flagged = live.push(piece);
         yield* emit(live.checked, flagged);
       }
     }

@@ -169,8 +169,8 @@ async function* modelNarrative(
  * the finish reason and whether the narrative is complete, `_grounding` — every figure of the
  * text checked against the typed facts of the evaluation, see `groundText` — and notes: the
  * figures not grounded, why an incomplete narrative is incomplete, the template fallback).
- * A figure no fact grounds is followed by ` [⚠]` in the markdown (text is held back until its
- * sentence ends, so the marker comes with it).
+ * A figure no fact grounds is followed by ` [⚠]` in the markdown (text streams as it arrives;
+ * only a figure being checked and its clause are held back, so the marker comes with it).
  *
  * `endpoint` null: the `@svc/narrative` template (English, German for `de`; any other language
  * falls back to English with {@link ENGLISH_ONLY_NOTE} as a note), model `offline`.

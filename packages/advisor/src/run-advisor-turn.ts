@@ -87,6 +87,8 @@ interface RoundContext {
   readonly signal: AbortSignal;
   readonly limits: CallLimits;
   readonly live: LiveGrounding;
+  /** Characters of answer handled since the event loop last ran (see {@link GROUND_STEP}). */
+  sinceTurn: number;
 }
 
 /**
@@ -133,6 +135,13 @@ async function* modelRound(
         else if (!before.endsWith('\n')) piece = `\n\n${piece}`;
       }
       yield* deltas(piece, live);
+      // Many small chunks that arrived together are handled without returning to the event
+      // loop (the stream reads them from a buffer): let it run every GROUND_STEP characters.
+      round.sinceTurn += piece.length;
+      if (round.sinceTurn >= GROUND_STEP) {
+        round.sinceTurn = 0;
+        await nextTurn();
+      }
     }
   } finally {
     await call.return(undefined as never);
@@ -151,6 +160,7 @@ async function* modelTurn(
     context: input.context ?? {},
     boundary,
     today: input.now(),
+    tools: input.tools,
   });
   const state: ToolRunState = {
     tools: new Map(input.tools.map((t) => [t.name, t])),
@@ -167,6 +177,7 @@ async function* modelTurn(
     signal: input.signal,
     limits: { deadline: Date.now() + totalTimeoutMs, charsLeft: maxOutputChars },
     live: new LiveGrounding(state.facts),
+    sinceTurn: 0,
   };
   const definitions = input.tools.map(toolDefinition);
   let usage: Usage | undefined;
@@ -233,11 +244,18 @@ async function* modelTurn(
  * arguments = `{}`, reasoning — `reasoning_content`, `reasoning`, `<think>` — never shown) and
  * the tool loop: at most {@link MAX_TOOL_ROUNDS} rounds with tools and {@link MAX_TOOL_CALLS}
  * calls (then one last round with `tool_choice: "none"`; a model still calling tools ends with
- * `finishReason: "tool_limit"`, saying {@link TOOL_LIMIT_TEXT} when it wrote nothing), identical calls run once, arguments validated with each tool's
- * zod schema, errors sent back to the model. Tool results (bounded to 16,000 characters with
- * `truncated` meta) and attachments reach the model as untrusted data inside a random boundary,
- * invisible characters stripped. The `done` frame carries `_grounding`: the answer's figures
- * checked against the turn's tool results, the user's messages and the attachments' text.
+ * `finishReason: "tool_limit"`, saying {@link TOOL_LIMIT_TEXT} when it wrote nothing), at most
+ * `MAX_TOOL_CALLS_PER_ROUND` (10) calls run per round (the model is told how many more were not
+ * run, `done.notes` says so), arguments kept up to `MAX_TOOL_ARGUMENT_CHARS` (an oversized call
+ * is answered as an error and repeated as `{}`), identical calls run once, arguments validated
+ * with each tool's zod schema, errors sent back to the model. Tool results (bounded to 16,000
+ * characters with `truncated` meta), attachments and the turn's context (the active portfolio's
+ * name: never in the system message) reach the model as untrusted data inside a random
+ * boundary, invisible characters stripped. Text is sent as it arrives; its figures are checked
+ * once each as it streams (`GROUND_STEP` characters at a time, the event loop running between
+ * steps), `delta.ungrounded` marking those no fact grounds. The `done` frame carries
+ * `_grounding`: the answer's figures checked against the turn's tool results, the user's
+ * messages and the attachments' text.
  *
  * Offline path (`endpoint` null): rules over the same tools (see {@link runOfflineTurn}).
  *

@@ -8,8 +8,8 @@ function untyped(facts: Fact[]): Fact[] {
 /**
  * The facts a turn starts with: the figures the user wrote in the conversation and in the
  * attached files, untyped and anyone's — so they ground only a figure that names no metric
- * (the user cannot make "MCD's ROIC is 99%" grounded by asking about 99%); the tools' results
- * are added as they come.
+ * (the user cannot make "MCD's ROIC is 99%" grounded by asking about 99%); an attachment marked
+ * `hint` (a client's snapshot) gives none; the tools' results are added as they come.
  */
 export function turnFacts(input: Pick<AdvisorTurnInput, 'messages' | 'attachments'>): FactSet {
   const set = emptyFacts();
@@ -21,6 +21,7 @@ export function turnFacts(input: Pick<AdvisorTurnInput, 'messages' | 'attachment
     }
   });
   (input.attachments ?? []).forEach((file, i) => {
+    if (file.hint === true) return;
     set.facts.push(
       ...untyped(textFacts(file.text ?? '', { subject: '', key: `attachments[${i}]` })),
     );

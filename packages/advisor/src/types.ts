@@ -109,6 +109,11 @@ export interface Attachment {
   base64?: string;
   /** What the caller noticed, e.g. "12 of 14 rows parsed; line 7: bad date" (shown to the model). */
   note?: string;
+  /**
+   * A hint, not the user's data (e.g. the portfolio snapshot a client sends): sent to the model
+   * as data like any attachment, but never a source of facts — its figures ground nothing.
+   */
+  hint?: boolean;
 }
 
 /** What the turn is about; every field is optional. */

@@ -141,3 +141,36 @@ describe('nothing the user or a model wrote reaches the system message (issue 32
     expect(user).not.toContain('n'.repeat(201));
   });
 });
+
+describe('a client’s snapshot is a hint, never a source of facts (issue 32)', () => {
+  it('figures of a hint attachment ground nothing; the same figures from the user do', async () => {
+    const server = await serve([
+      { steps: textSteps('You hold 12 shares of AAPL.') },
+      { steps: textSteps('You hold 12 shares of AAPL.') },
+    ]);
+    const snapshot = {
+      filename: 'portfolioContext.json',
+      mediaType: 'application/json',
+      kind: 'text' as const,
+      text: '{"holdings":[{"symbol":"AAPL","quantity":12}]}',
+      hint: true,
+    };
+    const run = (ask: string, attachments = [snapshot]) =>
+      readFrames(
+        runAdvisorTurn({
+          endpoint: endpointOf(server),
+          messages: [{ role: 'user', content: ask }],
+          tools: [],
+          attachments,
+          signal: new AbortController().signal,
+          now: () => new Date('2026-11-26T12:00:00Z'),
+        }),
+      );
+    const hinted = terminal(await run('What do I hold?'));
+    expect(hinted).toMatchObject({ type: 'done', _grounding: { total: 1, grounded: 0 } });
+    // The snapshot still reached the model, as data.
+    expect(JSON.stringify(server.requests[0]?.body.messages)).toContain('portfolioContext.json');
+    const said = terminal(await run('I hold 12 shares of AAPL, right?', []));
+    expect(said).toMatchObject({ type: 'done', _grounding: { total: 1, grounded: 1 } });
+  });
+});

@@ -1,5 +1,5 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { DEFAULT_SERVER_INFO, type McpServerDeps, type McpServices } from './deps.js';
+import { DEFAULT_SERVER_INFO, type McpServerDeps } from './deps.js';
 import { registerMoatPrompts } from './prompts/moat-prompts.js';
 import { registerMoatCardApp } from './resources/moat-card-app.js';
 import { registerMoatResources } from './resources/moat-resources.js';
@@ -7,30 +7,10 @@ import { ToolRegistry } from './tool-registry.js';
 import { registerTools } from './tools/register-tools.js';
 
 /**
- * The flows that may spend a quota, each handed the token call of the tool handler that starts
- * it ({@link ToolRegistry.startingCall}): spending then needs the token's scope and is counted for
- * the call's audit row. The other flows spend nothing and pass through.
- */
-function spendingThrough(services: McpServices, tools: ToolRegistry): McpServices {
-  const { evaluations, narratives } = services;
-  return {
-    ...services,
-    evaluations: {
-      served: (symbol) => evaluations.served(symbol),
-      getEvaluation: (request) =>
-        evaluations.getEvaluation({ ...request, tokenCall: tools.startingCall() }),
-    },
-    narratives: {
-      narrateToMarkdown: (input) =>
-        narratives.narrateToMarkdown({ ...input, tokenCall: tools.startingCall() }),
-    },
-  };
-}
-
-/**
- * Builds the MCP server for ONE request of one user (stateless: the HTTP plugin builds a new
- * server and transport per request, while the flows in `deps.services` are created once per
- * process). Registers the tools of the `mcp` surface from their one definition each
+ * Builds an MCP server for one token of one user (its owner, scopes and audit; the flows in
+ * `deps.services` are created once per process and shared). The HTTP plugin keeps such servers
+ * in a pool per token for the common requests and builds one for the request otherwise (see
+ * `mcpPlugin`). Registers the tools of the `mcp` surface from their one definition each
  * (`toolsOn('mcp')` of `@svc/use-cases`: the 8 of interface spec 4.5, the evaluation-history
  * tools, `getPortfolioPerformance`), each with a title, a description, a zod input schema, an
  * output schema and annotations, listed as portable JSON
@@ -53,11 +33,10 @@ export function buildMcpServer(mcpDeps: McpServerDeps): Server {
     scopes: mcpDeps.scopes,
     audit: mcpDeps.audit,
   });
-  const deps = { ...mcpDeps, services: spendingThrough(mcpDeps.services, tools) };
-  registerTools(tools, deps);
-  registerMoatResources(tools, deps);
+  registerTools(tools, mcpDeps);
+  registerMoatResources(tools, mcpDeps);
   registerMoatCardApp(tools);
-  registerMoatPrompts(tools, deps);
+  registerMoatPrompts(tools, mcpDeps);
   registries.set(tools.server, tools);
   return tools.server;
 }

@@ -245,12 +245,14 @@ function scopeCheck(options: McpPluginOptions) {
 
 const mcpRoutes: FastifyPluginAsync<McpPluginOptions> = async (app, options) => {
   /**
-   * Serves the common case ({@link plainRequest}): a server of the token's ({@link ServerPool}),
-   * connected to a {@link DispatchTransport} instead of the SDK's HTTP transport, answers the
-   * JSON the SDK's transport writes for it (status 200, `Content-Type: application/json`, the
-   * JSON-RPC response), without a web `Request`/`Response` pair and its conversions from and to
-   * Node's; a `tools/call` is answered by the server's tools directly ({@link answerToolCall}).
-   * Everything else goes to {@link serveMcpRequest}.
+   * One POST, two ways. The common case ({@link plainRequest}) is answered by a server of the
+   * token's ({@link ServerPool}): a `tools/call` by its tool registry directly
+   * ({@link answerToolCall}: the call goes down once, registry → tool → flow), any other method
+   * through a {@link DispatchTransport}, with the JSON the SDK's transport writes (status 200,
+   * `Content-Type: application/json`), without a web `Request`/`Response` pair and its
+   * conversions. The second way, {@link serveMcpRequest} (the SDK's own HTTP transport on a server
+   * of the request's), earns its place for everything whose answer the SDK must shape itself:
+   * `initialize`, notifications, batches, bad headers or messages. Both end in the same registry.
    */
   const pool = new ServerPool(options);
   const serve = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {

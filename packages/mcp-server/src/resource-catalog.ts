@@ -1,3 +1,5 @@
+import { CRITERION_KEYS } from '@svc/schemas';
+
 /** A resource template the server lists and reads (`resources/templates/list`, `resources/read`). */
 export interface McpResourceText {
   /** RFC 6570 template of the resource URIs. */
@@ -84,8 +86,7 @@ export const MCP_PROMPTS = {
   },
   explainCriterion: {
     title: 'Explain a moat criterion',
-    description:
-      'What one of the 8 criteria measures, its pass rule and source, and how to read it.',
+    description: `What one of the ${CRITERION_KEYS.length} criteria measures, its pass rule and source, and how to read it.`,
     arguments: [
       {
         name: 'criterion',

@@ -98,12 +98,21 @@ describe('answerToolCall', () => {
 });
 
 describe('toolResultJson', () => {
-  it('is the JSON of the result, its bytes made once per answer object', () => {
-    const answer = { symbol: 'AAPL', note: 'quotes " and \\ and é' };
+  it('is the JSON of the result, its bytes made once per frozen answer object', () => {
+    const answer = Object.freeze({ symbol: 'AAPL', note: 'quotes " and \\ and é' });
     const first = toolResultJson(toolResult(answer));
     expect(JSON.parse(String(first))).toEqual(JSON.parse(JSON.stringify(toolResult(answer))));
     expect(toolResultJson(toolResult(answer))).toBe(first);
     expect(toolResultJson(toolResult({ ...answer }))).not.toBe(first);
+  });
+
+  it('serializes an answer that is not frozen every time (it may have changed)', () => {
+    const answer: Record<string, unknown> = { symbol: 'AAPL' };
+    const first = toolResultJson(toolResult(answer));
+    answer.symbol = 'MSFT';
+    const second = toolResultJson(toolResult(answer));
+    expect(second).not.toBe(first);
+    expect(JSON.parse(String(second)).structuredContent.symbol).toBe('MSFT');
   });
 
   it('serializes results it did not make as they come', () => {

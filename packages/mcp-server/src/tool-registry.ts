@@ -23,13 +23,17 @@ import {
 import type { z } from 'zod';
 import type { McpCallAudit, McpServerInfo, ProblemMapper } from './deps.js';
 import { type JsonSchemaObject, portableJsonSchema } from './portable-json-schema.js';
-import { problemResult, toolResult } from './tool-result.js';
+import { derivedOf, problemResult, toolResult } from './tool-result.js';
 
 /**
- * A tool body: the arguments as parsed by the definition's `input` in, a result out (see
- * `runTool`).
+ * A tool body: the arguments as parsed by the definition's `input` and the call's
+ * {@link TokenCall} in (passed as the MCP SDK passes a handler its `extra`: flows that spend a
+ * quota take it as `tokenCall`), a result out (see `runTool`).
  */
-export type ToolHandler = (input: Record<string, unknown>) => Promise<CallToolResult>;
+export type ToolHandler = (
+  input: Record<string, unknown>,
+  call: TokenCall,
+) => Promise<CallToolResult>;
 
 interface RegisteredTool {
   readonly config: AnyToolDefinition;
@@ -39,13 +43,13 @@ interface RegisteredTool {
 /**
  * The JSON Schema validator the SDK `Server` keeps (used only for elicitation, which these tools
  * do not use): one per process. The SDK's default builds a new Ajv instance per `Server`, about a
- * millisecond of every stateless request.
+ * millisecond of every server built.
  */
 const JSON_SCHEMA_VALIDATOR = new AjvJsonSchemaValidator();
 
 /**
  * JSON Schemas by zod schema: the schemas are module constants, so `tools/list` converts each one
- * once per process rather than once per (stateless) request.
+ * once per process rather than once per server.
  */
 const jsonSchemas = { input: new WeakMap<z.ZodType, Tool['inputSchema']>(), output: new WeakMap() };
 
@@ -107,8 +111,8 @@ function problemCode(result: CallToolResult): string | undefined {
  *   MCP specification asks.
  * - scopes: `tools/list` shows only the tools whose `scopes` the caller has; calling another one
  *   answers an `insufficient_scope` problem naming the missing scopes; the body runs inside
- *   `runTokenCall`, whose {@link TokenCall} the flows it starts receive through
- *   {@link ToolRegistry.startingCall} (quota spending needs its scope and is counted);
+ *   `runTokenCall` and is handed its {@link TokenCall} as an argument, which the flows that spend
+ *   take (quota spending needs its scope and is counted);
  *   `redactUnless` leaves out what a missing scope hides;
  * - audit: each call (tool, start, outcome, problem code, quota spent, duration, arguments) is
  *   given to `caller.audit` and awaited before the answer goes out.
@@ -130,8 +134,6 @@ export class ToolRegistry {
   readonly #toProblem: ProblemMapper;
   readonly #scopes: ReadonlySet<TokenScope>;
   readonly #audit: McpCallAudit | undefined;
-  /** The call whose handler is starting: set only while `handler(input)` runs synchronously. */
-  #starting: TokenCall | undefined;
 
   constructor(info: McpServerInfo, toProblem: ProblemMapper, caller: ToolCaller = {}) {
     this.#toProblem = toProblem;
@@ -163,23 +165,6 @@ export class ToolRegistry {
    */
   setToolMeta(name: string, meta: Record<string, unknown>): void {
     this.#meta.set(name, meta);
-  }
-
-  /**
-   * The token call of the tool handler now starting, for the flows it calls (`tokenCall` of
-   * `getEvaluation`, `narrateToMarkdown`: spending needs the call's scope and is counted for its
-   * audit row). Passed without async local storage, whose promise hooks would cost every request
-   * of the process: a handler calls its flow synchronously, in its first turn (as `runTool` does),
-   * and the call is known exactly then, however many calls run at once.
-   *
-   * @throws Error when no handler is starting (a flow started after an `await` of the handler, or
-   *   outside a tool call): a programming error, never a call spent unchecked.
-   */
-  startingCall(): TokenCall {
-    if (this.#starting === undefined) {
-      throw new Error('a spending flow was called outside the first turn of a tool handler');
-    }
-    return this.#starting;
   }
 
   /** Whether a tool of this name is registered (listed or not). */
@@ -268,14 +253,7 @@ export class ToolRegistry {
     input: Record<string, unknown>,
     call: TokenCall,
   ): Promise<CallToolResult> {
-    let started: Promise<CallToolResult>;
-    this.#starting = call;
-    try {
-      started = tool.handler(input);
-    } finally {
-      this.#starting = undefined;
-    }
-    let result = await started;
+    let result = await tool.handler(input, call);
     if (result.isError === true) return result;
     const redaction = tool.config.redactUnless;
     if (redaction && !this.#scopes.has(redaction.scope) && result.structuredContent) {
@@ -287,25 +265,18 @@ export class ToolRegistry {
 }
 
 /**
- * Answers already checked against an output schema, per schema: an answer object served again
- * (a memoised cache row) is checked once, not on every call. Answers are never mutated once a
- * flow has returned them.
+ * @throws {Error} when `structured` does not match `output` (a bug of the tool's flow). A frozen
+ * answer served again (a memoised read, a cached evaluation) is checked once per schema
+ * ({@link derivedOf}).
  */
-const conforming = new WeakMap<z.ZodType, WeakSet<object>>();
-
-/** @throws {Error} when `structured` does not match `output` (a bug of the tool's flow). */
 function assertConforms(name: string, output: z.ZodType, structured: unknown): void {
-  const isObject = typeof structured === 'object' && structured !== null;
-  let checked = conforming.get(output);
-  if (isObject && checked?.has(structured)) return;
+  const known = derivedOf(structured);
+  if (known?.conforms?.has(output)) return;
   const result = output.safeParse(structured);
   if (!result.success) {
     throw new Error(`${name} answered outside its outputSchema`, { cause: result.error });
   }
-  if (!isObject) return;
-  if (checked === undefined) {
-    checked = new WeakSet();
-    conforming.set(output, checked);
-  }
-  checked.add(structured);
+  if (known === undefined) return;
+  known.conforms ??= new WeakSet();
+  known.conforms.add(output);
 }

@@ -1,5 +1,33 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { z } from 'zod';
 import type { McpProblem, ProblemMapper } from './deps.js';
+
+/** What the MCP server derives from one frozen answer object, each made once. */
+interface Derived {
+  /** `JSON.stringify(answer)`: the text block of its result. */
+  text?: string;
+  /** The UTF-8 JSON of the whole result around it ({@link toolResultJson}). */
+  bytes?: Buffer;
+  /** The output schemas it was checked against and matched. */
+  conforms?: WeakSet<z.ZodType>;
+}
+
+const derived = new WeakMap<object, Derived>();
+
+/**
+ * What is derived from `answer`, kept per answer object, when the answer is frozen (the read
+ * path's rule, `freezeAnswer` of `@svc/use-cases`: a memoised portfolio read, a cached
+ * evaluation); `undefined` for any other answer, which is then serialized and checked anew.
+ */
+export function derivedOf(answer: unknown): Derived | undefined {
+  if (typeof answer !== 'object' || answer === null || !Object.isFrozen(answer)) return undefined;
+  let known = derived.get(answer);
+  if (known === undefined) {
+    known = {};
+    derived.set(answer, known);
+  }
+  return known;
+}
 
 /**
  * A successful tool result (CONTRACT §4): `structuredContent` matching the tool's `outputSchema`,
@@ -17,42 +45,25 @@ export function toolResult(structured: Record<string, unknown>): CallToolResult 
 /** Results made by {@link toolResult} (never changed afterwards: results are read-only). */
 const madeHere = new WeakSet<CallToolResult>();
 
-/** UTF-8 JSON of whole {@link toolResult} results, kept per answer object like {@link jsonTexts}. */
-const resultBytes = new WeakMap<object, Buffer>();
-
 /**
  * A tool result as UTF-8 JSON (what `JSON.stringify(result)` gives), for the JSON-RPC response
- * that carries it. A result of {@link toolResult} whose answer object was served before (a
- * memoised cache row) reuses the bytes made then: the answer (about 8 kB for an evaluation) and
- * its text copy (the same JSON again, escaped) are neither walked nor escaped nor encoded again.
- * Other results are serialized as they come.
+ * that carries it: made once per frozen answer ({@link derivedOf}), so a cached evaluation's
+ * answer (about 8 kB) and its text copy are neither walked nor escaped nor encoded again. Other
+ * results are serialized as they come.
  */
 export function toolResultJson(result: CallToolResult): Buffer {
-  const structured = result.structuredContent;
-  if (structured === undefined || !madeHere.has(result)) {
-    return Buffer.from(JSON.stringify(result));
-  }
-  let bytes = resultBytes.get(structured);
-  if (bytes === undefined) {
-    bytes = Buffer.from(JSON.stringify(result));
-    resultBytes.set(structured, bytes);
-  }
-  return bytes;
+  const known = madeHere.has(result) ? derivedOf(result.structuredContent) : undefined;
+  if (known === undefined) return Buffer.from(JSON.stringify(result));
+  known.bytes ??= Buffer.from(JSON.stringify(result));
+  return known.bytes;
 }
 
-/**
- * JSON text of answers, kept per answer object: a flow that serves the same object again (a
- * memoised cache row, e.g. a cached evaluation) is not serialized again on every call. Answers
- * are read, never mutated, once a flow has returned them.
- */
-const jsonTexts = new WeakMap<object, string>();
-
+/** The JSON text of an answer, made once per frozen answer ({@link derivedOf}). */
 function jsonTextOf(structured: Record<string, unknown>): string {
-  const known = jsonTexts.get(structured);
-  if (known !== undefined) return known;
-  const text = JSON.stringify(structured);
-  jsonTexts.set(structured, text);
-  return text;
+  const known = derivedOf(structured);
+  if (known === undefined) return JSON.stringify(structured);
+  known.text ??= JSON.stringify(structured);
+  return known.text;
 }
 
 /**

@@ -16,7 +16,7 @@ export const CARD_STYLE = `
 *{box-sizing:border-box}
 body{margin:0;background:var(--bg);color:var(--fg);font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
 .moat-card{max-width:76rem;margin:0 auto;padding:1rem}
-.moat-card h2{font-size:1.35rem;margin:0}.moat-card .symbol{color:var(--muted);font-weight:500}
+.moat-card h1{font-size:1.35rem;margin:0}.moat-card .symbol{color:var(--muted);font-weight:500}
 .place{margin:.1rem 0 .6rem;color:var(--muted)}
 .verdict{font-size:1.15rem;font-weight:650;margin:.2rem 0}
 .total{margin:.2rem 0 .4rem}.total strong{font-size:1.6rem}
@@ -29,7 +29,7 @@ svg.bands{display:block;width:100%;max-width:32rem;height:auto}
 .criterion{background:var(--panel);border:1px solid var(--line);border-left:4px solid var(--muted);border-radius:6px;padding:.6rem .75rem;min-width:0}
 .criterion.status-pass{border-left-color:var(--pass)}.criterion.status-warning{border-left-color:var(--warn)}.criterion.status-fail{border-left-color:var(--fail)}
 .criterion-head{display:flex;justify-content:space-between;gap:.5rem;align-items:baseline}
-.criterion h3{font-size:1rem;margin:0}
+.criterion h2{font-size:1rem;margin:0}
 .status{font-size:.8rem;font-weight:700;text-transform:uppercase;letter-spacing:.03em}
 .status-pass .status{color:var(--pass)}.status-warning .status{color:var(--warn)}.status-fail .status{color:var(--fail)}
 .score{margin:.1rem 0;font-variant-numeric:tabular-nums}.value{margin:.2rem 0;font-size:.88rem;overflow-wrap:anywhere}

@@ -66,9 +66,13 @@ function criterionItem(c: Criterion, currency: string | undefined): string {
   const score = applies
     ? `${c.score.toFixed(1)} / ${c.maxScore.toFixed(1)}`
     : 'does not apply (0 / 0)';
+  const rule = scale.threshold
+    ? ` · line: ${esc(formatThreshold(scale.threshold, scale.unit))}`
+    : '';
+  const label = scale.unit === 'money' && currency ? `${scale.label} (${currency})` : scale.label;
   const chart =
     values.length > 0
-      ? trendChartSvg({
+      ? `<figure>${trendChartSvg({
           id: `trend-${c.key}`,
           title: `${c.name}: ${scale.label}`,
           values,
@@ -76,20 +80,16 @@ function criterionItem(c: Criterion, currency: string | undefined): string {
           unit: scale.unit,
           currency,
           threshold: scale.threshold,
-        })
+        })}<figcaption>${esc(label)}${rule}</figcaption></figure>`
       : '<p class="no-trend">No yearly series.</p>';
-  const rule = scale.threshold
-    ? ` · line: ${esc(formatThreshold(scale.threshold, scale.unit))}`
-    : '';
-  const label = scale.unit === 'money' && currency ? `${scale.label} (${currency})` : scale.label;
   const benchmark = c.benchmark
     ? `<details><summary>Benchmark</summary><p>${esc(c.benchmark)}</p></details>`
     : '';
   return `<li class="criterion status-${c.status}" data-key="${esc(c.key)}">
-<div class="criterion-head"><h3>${esc(c.name)}</h3><span class="status">${STATUS_TEXT[c.status]}</span></div>
+<div class="criterion-head"><h2>${esc(c.name)}</h2><span class="status">${STATUS_TEXT[c.status]}</span></div>
 <p class="score">${esc(score)}</p>
 <p class="value">${esc(c.value)}</p>
-<figure>${chart}<figcaption>${esc(label)}${rule}</figcaption></figure>
+${chart}
 ${benchmark}
 </li>`;
 }
@@ -129,8 +129,9 @@ function footer(e: CardEvaluation): string {
  * (`VERDICT_BANDS`), then each criterion in order with its status, score, display value, pass rule
  * and its yearly trend as a small SVG chart ({@link trendChartSvg}) with the benchmark line where
  * one applies ({@link TREND_SCALES}); a criterion without a series says so. The footer names the
- * fiscal years, the source (provider and filings) and carries {@link CARD_DISCLAIMER}. Every
- * value is escaped; style it with {@link CARD_STYLE}.
+ * fiscal years, the source (provider and filings) and carries {@link CARD_DISCLAIMER}. The
+ * company is the `<h1>` (the card is the whole document, page or app), each criterion an `<h2>`.
+ * Every value is escaped; style it with {@link CARD_STYLE}.
  *
  * @example
  * document.querySelector('main').innerHTML = renderMoatCard(evaluation);
@@ -145,7 +146,7 @@ export function renderMoatCard(evaluation: CardEvaluation): string {
   const currency = e._currency;
   return `<article class="moat-card" aria-labelledby="moat-card-title">
 <header>
-<h2 id="moat-card-title">${esc(e.companyName)} <span class="symbol">${esc(e.symbol)}</span></h2>
+<h1 id="moat-card-title">${esc(e.companyName)} <span class="symbol">${esc(e.symbol)}</span></h1>
 ${place ? `<p class="place">${esc(place)}</p>` : ''}
 <p class="verdict">${esc(e.verdict)}</p>
 <p class="total"><strong>${e.totalScore.toFixed(1)}</strong> / ${e.maxScore} (${percentOf(e).toFixed(0)}%)${passed}</p>

@@ -98,6 +98,18 @@ describe('trendChartSvg', () => {
     );
   });
 
+  it("labels the series' own highest and lowest values, not the drawn range", () => {
+    const svg = trendChartSvg({
+      id: 'd',
+      title: 'Debt',
+      values: [0.4, 1.2, 0.9],
+      unit: 'years',
+      threshold: { value: 4, side: 'atMost' },
+    });
+    const labels = [...svg.matchAll(/<text class="axis" x="52"[^>]*>([^<]+)</g)].map((m) => m[1]);
+    expect(labels).toEqual(['1.2 yrs', '0.4 yrs']);
+  });
+
   it('draws nothing for an empty series', () => {
     expect(trendChartSvg({ id: 'e', title: 'e', values: [], unit: 'percent' })).toBe('');
   });

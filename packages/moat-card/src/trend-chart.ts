@@ -27,6 +27,8 @@ export interface TrendChartInput {
 const WIDTH = 320;
 const HEIGHT = 132;
 const PAD = { left: 56, right: 10, top: 10, bottom: 22 } as const;
+const PLOT_W = WIDTH - PAD.left - PAD.right;
+const PLOT_H = HEIGHT - PAD.top - PAD.bottom;
 
 const round = (n: number) => Math.round(n * 10) / 10;
 
@@ -54,7 +56,8 @@ function pointLabel(years: readonly number[] | undefined, i: number): string {
  * A small line chart of a yearly series as a self-contained SVG string (no script, no external
  * style: colours come from `currentColor` and the CSS classes `line`, `point`, `threshold`,
  * `zero`, `axis`, which the card's style sets for light and dark). Points are evenly spaced by
- * fiscal year (a missing year leaves a gap of its width), each a `<circle class="point">` with
+ * fiscal year (a missing year leaves a gap of its width), the series' highest and lowest values
+ * labelled at their height, each point a `<circle class="point">` with
  * `data-year`, `data-value` and a `<title>`; the threshold, when given, is a dashed line with its
  * rule as a label, and each point says on which side of it it lies (`data-side="pass" | "fail"`).
  * The text alternative: `role="img"`, a `<title>` (the name) and a `<desc>` listing every point
@@ -70,65 +73,114 @@ export function trendChartSvg(input: TrendChartInput): string {
   if (values.length === 0) return '';
   const years = input.years?.length === values.length ? input.years : undefined;
   const [lo, hi] = domain(values, threshold?.value);
-  const plotW = WIDTH - PAD.left - PAD.right;
-  const plotH = HEIGHT - PAD.top - PAD.bottom;
-  const first = years?.[0] ?? 0;
-  const span = years ? (years.at(-1) as number) - first : values.length - 1;
-  const x = (i: number) => {
-    const at = years ? (years[i] as number) - first : i;
-    return round(PAD.left + (span === 0 ? plotW / 2 : (at / span) * plotW));
-  };
-  const y = (v: number) => round(PAD.top + ((hi - v) / (hi - lo)) * plotH);
+  const y = (v: number) => round(PAD.top + ((hi - v) / (hi - lo)) * PLOT_H);
+  const points = placed(values, years, y);
   const fmt = (v: number) => formatTrendValue(v, unit, currency);
-  /** Axis labels leave the currency out (the caption names it): they must fit the margin. */
-  const axis = (v: number) => formatTrendValue(v, unit);
+  const rule = threshold ? formatThreshold(threshold, unit) : undefined;
   const titleId = `${input.id}-title`;
   const descId = `${input.id}-desc`;
-  const rule = threshold ? formatThreshold(threshold, unit) : undefined;
-
-  const points = values.map((v, i) => ({ v, x: x(i), y: y(v), label: pointLabel(years, i) }));
   const desc = `${points.map((p) => `${p.label} ${fmt(p.v)}`).join(', ')}.${rule ? ` Benchmark ${rule}.` : ''}`;
-  const parts: string[] = [
+  return [
     `<svg class="trend-chart" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-labelledby="${titleId} ${descId}" xmlns="http://www.w3.org/2000/svg">`,
     `<title id="${titleId}">${escapeMarkup(input.title)}</title>`,
     `<desc id="${descId}">${escapeMarkup(desc)}</desc>`,
-    `<text class="axis" x="${PAD.left - 4}" y="${PAD.top + 4}" text-anchor="end">${escapeMarkup(axis(hi))}</text>`,
-    `<text class="axis" x="${PAD.left - 4}" y="${PAD.top + plotH}" text-anchor="end">${escapeMarkup(axis(lo))}</text>`,
-    `<line class="frame" x1="${PAD.left}" y1="${PAD.top + plotH}" x2="${PAD.left + plotW}" y2="${PAD.top + plotH}"/>`,
-  ];
-  if (lo < 0 && hi > 0) {
-    parts.push(
-      `<line class="zero" x1="${PAD.left}" y1="${y(0)}" x2="${PAD.left + plotW}" y2="${y(0)}"/>`,
-    );
-  }
+    `<line class="frame" x1="${PAD.left}" y1="${PAD.top + PLOT_H}" x2="${PAD.left + PLOT_W}" y2="${PAD.top + PLOT_H}"/>`,
+    // Axis labels leave the currency out (the caption names it): they must fit the margin.
+    ...valueLabels(values, y, (v) => formatTrendValue(v, unit)),
+    ...guideLines(lo, hi, y, threshold, rule),
+    ...pointMarks(points, threshold, years !== undefined, fmt),
+    ...yearLabels(points),
+    '</svg>',
+  ].join('');
+}
+
+/** A point as drawn: its value, position and label (`FY2019` or `#3`). */
+interface Placed {
+  readonly v: number;
+  readonly x: number;
+  readonly y: number;
+  readonly label: string;
+}
+
+/** The points, spaced by fiscal year (or evenly by position without years). */
+function placed(
+  values: readonly number[],
+  years: readonly number[] | undefined,
+  y: (v: number) => number,
+): Placed[] {
+  const first = years?.[0] ?? 0;
+  const span = years ? (years.at(-1) as number) - first : values.length - 1;
+  return values.map((v, i) => {
+    const at = years ? (years[i] as number) - first : i;
+    const x = round(PAD.left + (span === 0 ? PLOT_W / 2 : (at / span) * PLOT_W));
+    return { v, x, y: y(v), label: pointLabel(years, i) };
+  });
+}
+
+/** The series' own highest and lowest values, labelled at their height in the left margin. */
+function valueLabels(
+  values: readonly number[],
+  y: (v: number) => number,
+  text: (v: number) => string,
+): string[] {
+  const top = Math.max(...values);
+  const bottom = Math.min(...values);
+  const label = (v: number) =>
+    `<text class="axis" x="${PAD.left - 4}" y="${round(y(v) + 4)}" text-anchor="end">${escapeMarkup(text(v))}</text>`;
+  return bottom === top ? [label(top)] : [label(top), label(bottom)];
+}
+
+/** The zero line when the range crosses zero, and the dashed threshold with its rule. */
+function guideLines(
+  lo: number,
+  hi: number,
+  y: (v: number) => number,
+  threshold: TrendThreshold | undefined,
+  rule: string | undefined,
+): string[] {
+  const lines: string[] = [];
+  const across = (cls: string, at: number, extra = '') =>
+    `<line class="${cls}"${extra} x1="${PAD.left}" y1="${at}" x2="${PAD.left + PLOT_W}" y2="${at}"/>`;
+  if (lo < 0 && hi > 0) lines.push(across('zero', y(0)));
   if (threshold && rule) {
     const ty = y(threshold.value);
-    parts.push(
-      `<line class="threshold" data-value="${threshold.value}" x1="${PAD.left}" y1="${ty}" x2="${PAD.left + plotW}" y2="${ty}"/>`,
-      `<text class="threshold-label" x="${PAD.left + plotW}" y="${round(ty - 3)}" text-anchor="end">${escapeMarkup(rule)}</text>`,
+    lines.push(
+      across('threshold', ty, ` data-value="${threshold.value}"`),
+      `<text class="threshold-label" x="${PAD.left + PLOT_W}" y="${round(ty - 3)}" text-anchor="end">${escapeMarkup(rule)}</text>`,
     );
   }
+  return lines;
+}
+
+/** The line through the points and a circle per point, with its year, value, side and title. */
+function pointMarks(
+  points: readonly Placed[],
+  threshold: TrendThreshold | undefined,
+  hasYears: boolean,
+  fmt: (v: number) => string,
+): string[] {
+  const marks: string[] = [];
   if (points.length > 1) {
-    parts.push(`<polyline class="line" points="${points.map((p) => `${p.x},${p.y}`).join(' ')}"/>`);
+    marks.push(`<polyline class="line" points="${points.map((p) => `${p.x},${p.y}`).join(' ')}"/>`);
   }
   for (const p of points) {
     const side = threshold ? ` data-side="${passes(p.v, threshold) ? 'pass' : 'fail'}"` : '';
-    const year = years ? ` data-year="${p.label.slice(2)}"` : '';
-    parts.push(
+    const year = hasYears ? ` data-year="${p.label.slice(2)}"` : '';
+    marks.push(
       `<circle class="point" cx="${p.x}" cy="${p.y}" r="3"${year} data-value="${p.v}"${side}><title>${escapeMarkup(`${p.label}: ${fmt(p.v)}`)}</title></circle>`,
     );
   }
-  const lastX = points.at(-1)?.x ?? 0;
-  parts.push(
-    `<text class="axis" x="${points[0]?.x}" y="${HEIGHT - 6}" text-anchor="${points.length > 1 ? 'start' : 'middle'}">${escapeMarkup(points[0]?.label ?? '')}</text>`,
-  );
-  if (points.length > 1) {
-    parts.push(
-      `<text class="axis" x="${lastX}" y="${HEIGHT - 6}" text-anchor="end">${escapeMarkup(points.at(-1)?.label ?? '')}</text>`,
-    );
-  }
-  parts.push('</svg>');
-  return parts.join('');
+  return marks;
+}
+
+/** The first and last point's labels under the plot (one, centred, for a single point). */
+function yearLabels(points: readonly Placed[]): string[] {
+  const first = points[0];
+  const last = points.at(-1);
+  if (first === undefined || last === undefined) return [];
+  const label = (p: Placed, anchor: string) =>
+    `<text class="axis" x="${p.x}" y="${HEIGHT - 6}" text-anchor="${anchor}">${escapeMarkup(p.label)}</text>`;
+  return points.length > 1 ? [label(first, 'start'), label(last, 'end')] : [label(first, 'middle')];
 }
 
 /** Whether `value` lies on the passing side of `threshold` (the line itself passes). */

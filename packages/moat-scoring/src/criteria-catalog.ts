@@ -22,9 +22,9 @@ function define(
 }
 
 /**
- * The 8 criteria in the order of `CRITERION_KEYS` (interface spec 2.3). Each `benchmark` is the
- * pass rule plus its source (research notes `moat-methodology.md` §4); every criterion is worth
- * 12.5 points when it applies.
+ * The criteria in the order of `CRITERION_KEYS` (interface spec 2.3: eight). Each `benchmark` is
+ * the pass rule plus its source (research notes `moat-methodology.md` §4); every criterion is
+ * worth `CRITERION_MAX_SCORE` points (100 shared equally: 12.5) when it applies.
  */
 export const CRITERIA: readonly CriterionDefinition[] = [
   define(

@@ -390,13 +390,13 @@ export interface ImportMappingsTable {
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
-/** What wrote a change to a portfolio's ledger (migration 0014). */
+/** What wrote a change to a portfolio's ledger (migrations 0014, 0014b). */
 export type ChangeSource = 'rest' | 'advisor' | 'account-import';
 
-/** What a change to a portfolio's ledger did (migration 0014). */
+/** What a change to a portfolio's ledger did (migrations 0014, 0014b). */
 export type ChangeKind = 'record' | 'edit' | 'delete' | 'import' | 'revert';
 
-/** `portfolio_changes`: the journal of every write to a portfolio's ledger (migration 0014). */
+/** `portfolio_changes`: the journal of every write to a portfolio's ledger (migrations 0014, 0014b). */
 export interface PortfolioChangesTable {
   id: Generated<string>;
   /** Insertion order (an identity; bigint read as a decimal string). */
@@ -409,6 +409,10 @@ export interface PortfolioChangesTable {
   summary: string;
   /** How many transactions the change touched. */
   transaction_count: ColumnType<number, number | undefined, number>;
+  /** The portfolio's `ledger_version` before the change (migration 0014b; bigint as a decimal string). */
+  ledger_version_before: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The portfolio's `ledger_version` after the change. */
+  ledger_version_after: ColumnType<string | null, string | null | undefined, string | null>;
   /** The change a `revert` took back. */
   reverts: ColumnType<string | null, string | null | undefined, string | null>;
   /** The revert that took this change back. */

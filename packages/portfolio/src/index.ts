@@ -18,6 +18,7 @@ export { PortfolioError, type PortfolioErrorCode, type PortfolioErrorOptions } f
 export { CurrencyCode, ExecutedAt, IsoDateTime } from './fields.js';
 export { decodeBrokerFile } from './import/decode.js';
 export { type ProposeOptions, proposeMapping } from './import/generic/propose.js';
+export { checkMapping, type MappingVerdict } from './import/generic/verify.js';
 export { mappedFormat } from './import/mapped-row.js';
 export {
   CONFIDENCE_THRESHOLD,
@@ -27,10 +28,12 @@ export {
   MAPPED_KINDS,
   type MappedField,
   type MappedKind,
+  type MappingCheck,
   type MappingProposal,
   type MappingQuestion,
 } from './import/mapping.js';
 export {
+  BROKER_FORMAT_LABELS,
   BROKER_FORMATS,
   type BrokerCsvResult,
   type BrokerFormat,

@@ -25,6 +25,7 @@ export {
   Criterion,
   CriterionKey,
   CriterionStatus,
+  MAX_TOTAL_SCORE,
   MoatEvaluation,
   Valuation,
   VERDICT_BANDS,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** The 8 criterion keys of the scoring model (interface spec 2.3), in display order. */
+/** The criterion keys of the scoring model (interface spec 2.3: eight), in display order. */
 export const CRITERION_KEYS = [
   'earnings_consistency',
   'gross_margin',
@@ -37,8 +37,11 @@ export const VERDICT_LABELS = [
 export const Verdict = z.enum(VERDICT_LABELS).meta({ id: 'Verdict' });
 export type Verdict = z.infer<typeof Verdict>;
 
-/** Points per criterion (interface spec 2.3). */
-export const CRITERION_MAX_SCORE = 12.5;
+/** The most points an evaluation totals (interface spec 2.3): the criteria share it equally. */
+export const MAX_TOTAL_SCORE = 100;
+
+/** Points per criterion: {@link MAX_TOTAL_SCORE} shared by the {@link CRITERION_KEYS} (12.5). */
+export const CRITERION_MAX_SCORE = MAX_TOTAL_SCORE / CRITERION_KEYS.length;
 
 /** One criterion of an evaluation (interface spec 2.2, also named CriterionResult). */
 export const Criterion = z
@@ -55,7 +58,7 @@ export const Criterion = z
       .finite()
       .min(0)
       .max(CRITERION_MAX_SCORE)
-      .describe('12.5, or 0 when the criterion does not apply'),
+      .describe(`${CRITERION_MAX_SCORE}, or 0 when the criterion does not apply`),
     trend: z.array(z.number().finite()).optional().describe('Yearly series behind the criterion'),
     _trendYears: z
       .array(z.number().int())
@@ -88,8 +91,8 @@ export const MoatEvaluation = z
     companyName: z.string(),
     sector: z.string().optional(),
     industry: z.string().optional(),
-    totalScore: z.number().finite().min(0).max(100),
-    maxScore: z.number().finite().min(0).max(100),
+    totalScore: z.number().finite().min(0).max(MAX_TOTAL_SCORE),
+    maxScore: z.number().finite().min(0).max(MAX_TOTAL_SCORE),
     verdict: Verdict,
     criteriaCount: z.number().int().min(0).max(8).optional(),
     passedCount: z.number().int().min(0).max(8).optional(),

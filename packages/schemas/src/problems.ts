@@ -88,6 +88,12 @@ export const PROBLEMS = {
     title: 'Internal server error',
     description: 'Unexpected error; logged server-side, never a stack trace.',
   },
+  reauthentication_required: {
+    status: 403,
+    title: 'Sign in again',
+    description:
+      'The action needs a recent sign-in (erasing an account without a password: within 10 minutes).',
+  },
 } as const satisfies Record<string, ProblemKind>;
 
 /** A stable problem code (a key of {@link PROBLEMS}). */

@@ -9,8 +9,10 @@ import {
 } from '@svc/portfolio-store';
 import type { QuotaService } from '@svc/quota';
 import {
+  type AccountLifecycle,
   type AccountRepositories,
   type AuthService,
+  createAccountLifecycle,
   createAuthService,
   createLoginThrottle,
   createOidcClient,
@@ -107,8 +109,13 @@ export interface AccountServices {
   readonly now: () => Date;
   /** HS256 session JWTs and OIDC state (`SESSION_SECRET`, issuer `BASE_URL`). */
   readonly signer: SignedTokens;
-  /** Register, login, logout, sessions, password change (`createAuthService`). */
+  /** Register, login, logout, sessions (`createAuthService`). */
   readonly auth: AuthService;
+  /**
+   * Change the password (other sessions end) and erase the account, both at once on every process
+   * (`createAccountLifecycle`).
+   */
+  readonly lifecycle: AccountLifecycle;
   /** Mint, list, revoke and verify personal access tokens (`createPersonalAccessTokens`). */
   readonly tokens: PersonalAccessTokens;
   /** The audit log of personal access tokens (`createTokenActivity`, `AUDIT_RETENTION_DAYS`). */
@@ -144,16 +151,28 @@ export function createAccountServices(
   const signer = createSignedTokens({ secret: config.sessionSecret, issuer: config.baseUrl });
   const sessionMemo = openCredentialMemo(deps, createSessionCache);
   const tokenMemo = openCredentialMemo(deps, createTokenMemo);
+  const passwords = deps.passwords ?? defaultPasswords;
+  const throttle = createLoginThrottle(deps.counters, deps.loginThrottle);
   const auth = createAuthService({
     repos: deps.repos,
-    passwords: deps.passwords ?? defaultPasswords,
+    passwords,
     signer,
     quotas: deps.quotas,
-    throttle: createLoginThrottle(deps.counters, deps.loginThrottle),
+    throttle,
     sessionTtlSeconds: config.sessionTtlSeconds,
     signupEnabled: config.signupEnabled,
     now,
     sessionCache: sessionMemo.memo,
+  });
+  const lifecycle = createAccountLifecycle({
+    repos: deps.repos,
+    passwords,
+    throttle,
+    now,
+    forget: (change) => {
+      sessionMemo.memo.forget(change);
+      tokenMemo.memo.forget(change);
+    },
   });
   const tokens = createPersonalAccessTokens({
     repos: deps.repos,
@@ -173,6 +192,7 @@ export function createAccountServices(
     now,
     signer,
     auth,
+    lifecycle,
     tokens,
     activity,
     oidc: deps.oidc ?? (config.oidc ? createOidcClient(config.oidc) : undefined),

@@ -83,7 +83,7 @@ export {
 } from './http/problem-handler.js';
 export { registerSharedRateLimit } from './http/rate-limit.js';
 export { registerRequestHooks } from './http/request-hooks.js';
-export { mapperAnswers } from './http/serializers.js';
+export { jsonBody, mapperAnswers } from './http/serializers.js';
 export {
   BODY_LIMIT_BYTES,
   createServer,

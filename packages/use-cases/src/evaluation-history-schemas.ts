@@ -1,4 +1,4 @@
-import { FilingReference, numberFromText, TickerSymbol } from '@svc/schemas';
+import { CRITERION_MAX_SCORE, FilingReference, numberFromText, TickerSymbol } from '@svc/schemas';
 import { z } from 'zod';
 
 /** Largest page of an evaluation history (as the screener's, CONTRACT §4). */
@@ -95,7 +95,7 @@ export const CriterionChange = z
     key: z.string(),
     name: z.string(),
     moved: z.boolean().describe('Score, display value or status differ'),
-    score: Change.describe('Points, 0–12.5'),
+    score: Change.describe(`Points, 0–${CRITERION_MAX_SCORE}`),
     numericValue: Change.describe('The headline metric behind the display value'),
     value: z.object({ from: z.string().nullable(), to: z.string().nullable() }),
     status: z.object({ from: z.string().nullable(), to: z.string().nullable() }),

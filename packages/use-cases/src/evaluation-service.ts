@@ -11,6 +11,7 @@ import {
   type EvaluateCompanyDeps,
   evaluateCompany,
 } from './evaluate-company.js';
+import { freezeAnswer } from './frozen.js';
 import { tickerOf } from './ticker.js';
 
 /** The signed-in user a flow acts for. */
@@ -71,8 +72,8 @@ export interface EvaluationRequest {
  *   refused its unit, the requests waiting on it are not refused with it (nor told its usage);
  *   they join the next fetch, or fetch on their own unit.
  *
- * @throws FundamentalsError `invalid_symbol` (malformed symbol), `insufficient_data`,
- *   `upstream_unavailable`; MoatScoringError `insufficient_data`; QuotaError `quota_exceeded`.
+ * @throws UseCaseError `validation_failed` (malformed symbol, `tickerOf`); FundamentalsError
+ *   `insufficient_data`, `upstream_unavailable`; MoatScoringError `insufficient_data`; QuotaError `quota_exceeded`.
  */
 export function createEvaluationService(deps: EvaluationServiceDeps) {
   const inFlight = new Map<string, Promise<ServedEvaluation>>();
@@ -92,15 +93,16 @@ export function createEvaluationService(deps: EvaluationServiceDeps) {
   }
 
   /**
-   * The served shape of a cache row, built once per row object: the memo in front of the cache
-   * hands out the same row until it expires or is replaced, so a cached evaluation is not copied
-   * (a spread of some 30 keys) on every request. Served objects are read, never mutated.
+   * The served shape of a cache row, built and frozen once per row object (`freezeAnswer`): the
+   * memo in front of the cache hands out the same row until it expires or is replaced, so a
+   * cached evaluation is not copied (a spread of some 30 keys) on every request, and what the
+   * surfaces derive from it (REST bytes, MCP text and schema check) is made once per object.
    */
   const servedRows = new WeakMap<CachedEvaluation, ServedEvaluation>();
   const fromCache = (cached: CachedEvaluation): ServedEvaluation => {
     const known = servedRows.get(cached);
     if (known !== undefined) return known;
-    const served = servedFromCache(cached);
+    const served = freezeAnswer(servedFromCache(cached));
     servedRows.set(cached, served);
     return served;
   };

@@ -16,8 +16,9 @@ export {
   FundamentalsError,
   isListableProvider,
 } from '@svc/fundamentals-client';
-export { MoatScoringError } from '@svc/moat-scoring';
+export { CRITERIA, type CriterionDefinition, MoatScoringError } from '@svc/moat-scoring';
 export {
+  BROKER_FORMAT_LABELS,
   BROKER_FORMATS,
   CashPosition,
   ColumnMapping,
@@ -30,8 +31,37 @@ export {
 } from '@svc/portfolio';
 export { PROBLEM_CONTENT_TYPE, problemBody } from '@svc/schemas';
 export {
+  ACCOUNT_EXPORT_FORMAT,
+  ACCOUNT_EXPORT_FORMATS,
+  ACCOUNT_EXPORT_VERSION,
+  type AccountDataDeps,
+  type AccountDataService,
+  AccountExport,
+  type AccountExportFormat,
+  type AccountExportOptions,
+  type AccountImportDeps,
+  AccountImportInput,
+  AccountImportResult,
+  createAccountDataService,
+  ExportedImportMapping,
+  ExportedPortfolio,
+  ExportedReport,
+  ExportedToken,
+  ExportedTransaction,
+  ExportedUser,
+  exportAccount,
+  GhostfolioExport,
+  importAccount,
+  MAX_IMPORTED_PORTFOLIOS,
+  MAX_IMPORTED_REPORTS,
+  MAX_IMPORTED_TRANSACTIONS,
+  toGhostfolioExport,
+} from './account-data/index.js';
+export {
   ACTIVITY_PAGE_DEFAULT,
   ACTIVITY_PAGE_MAX,
+  type AccountLifecycle,
+  type AccountLifecycleDeps,
   type AccountRepositories,
   type AccountSession,
   type AccountToken,
@@ -44,6 +74,8 @@ export {
   type BatchedCounter,
   batchCounter,
   type ClientContext,
+  counterKeyDigest,
+  createAccountLifecycle,
   createAuthService,
   createLoginThrottle,
   createOidcClient,
@@ -62,6 +94,7 @@ export {
   type ListedToken,
   type LoginThrottle,
   type LoginThrottleOptions,
+  loginThrottleKey,
   type MemoIdentity,
   missingScopes,
   type OidcChecks,
@@ -71,6 +104,7 @@ export {
   type OpenedSession,
   type OpenedSessionChangeFeed,
   openSessionChangeFeed,
+  type PasswordChange,
   type PasswordHasher,
   type PersonalAccessTokens,
   type PersonalAccessTokenVerifier,
@@ -80,6 +114,7 @@ export {
   type QuotaUsageEntry,
   type QuotaUsageReader,
   READ_ONLY_TOKEN_SCOPES,
+  REAUTHENTICATION_WINDOW_SECONDS,
   type RevocableMemo,
   type RevocableMemoOptions,
   runTokenCall,
@@ -196,6 +231,7 @@ export {
   type FillCacheSummary,
   fillEvaluationCache,
 } from './fill-cache.js';
+export { freezeAnswer } from './frozen.js';
 export {
   type BrokerImportDeps,
   type BrokerImportPreviewDeps,
@@ -327,6 +363,7 @@ export {
   type ToolFlows,
   type ToolSurface,
 } from './tools/definition.js';
+export { scopesPerTool, toolSignature } from './tools/describe.js';
 export { TOOL_TRANSACTION_LIMIT } from './tools/portfolio-tools.js';
 export {
   createWebhookDispatcher,

@@ -1,4 +1,4 @@
-import type { AdvisorTool } from '@svc/advisor';
+import { type AdvisorTool, advisorSystemPrompt } from '@svc/advisor';
 import { describe, expect, it } from 'vitest';
 import { buildReadTools } from '../src/advisor/advisor-tools.js';
 import { toolsOn } from '../src/tools/catalog.js';
@@ -98,5 +98,14 @@ describe('the advisor tools, from the tool definitions', () => {
       'AAPL: 81.25/100 (fresh)',
     );
     expect(asked.calls).toEqual([['getEvaluation', { symbol: 'MSFT', fresh: true, actor }]]);
+  });
+});
+
+describe("the advisor's turn rules", () => {
+  it('name every read tool of the catalogue the model is given, performance included', () => {
+    const tools = buildReadTools(flows(null).fake, { actor, lastUserMessage: '' });
+    const prompt = advisorSystemPrompt('b0', {}, new Date('2026-11-26T00:00:00Z'), tools);
+    for (const tool of toolsOn('advisor')) expect(prompt).toContain(tool.name);
+    expect(prompt).toContain('getPortfolioPerformance');
   });
 });

@@ -83,6 +83,28 @@ describe.each(engines)(
       expect(none.offered).toBe(false);
     });
 
+    it("refuses a model's mapping whose result fails a check (a sale beyond the units the file bought)", async () => {
+      const { userId, portfolioId, count } = await portfolio('model-doubt');
+      const sold = `${OPAQUE}\n05/06/2024;sell;AAPL;5;160`;
+      const reversed: AskModelForMapping = async () => ({
+        ...MODEL_MAPPING,
+        actions: { buy: 'buy', sell: 'sell' },
+      });
+      const result = await mappingToOffer(
+        { db: database.db, ask: reversed },
+        userId,
+        portfolioId,
+        sold,
+      );
+      expect(result).toEqual({
+        offered: false,
+        reason: expect.stringContaining(
+          'fails its checks: positions (line 4 sells 5 AAPL when 3 are held',
+        ),
+      });
+      expect(await count()).toBe(0);
+    });
+
     it('offers the generic proposal without asking the model when it has no question', async () => {
       const { userId, portfolioId } = await portfolio('generic');
       const text = 'Date;Type;Ticker;Quantity;Price;Currency\n2024-01-15;Buy;AAPL;2;150;USD\n';

@@ -33,14 +33,39 @@ export const SessionInfo = z
   })
   .meta({ id: 'SessionInfo', description: 'The current session: user, plan and quota usage' });
 
+/** A new password, at sign-up or on a change: length per NIST SP 800-63B (at least 8). */
+const NewPassword = z.string().min(8).max(512);
+
 /** Registration body (CONTRACT §2). Password length per NIST SP 800-63B (at least 8). */
 export const RegisterBody = z
   .object({
     email: EmailAddress.describe('E-mail address; stored lower-cased'),
-    password: z.string().min(8).max(512).describe('At least 8 characters'),
+    password: NewPassword.describe('At least 8 characters'),
     name: z.string().trim().min(1).max(100).optional().describe('Display name'),
   })
   .meta({ id: 'RegisterBody' });
+
+/** Body of `POST /api/auth/password` (CONTRACT §6): the new password follows sign-up's rules. */
+export const ChangePasswordBody = z
+  .object({
+    currentPassword: z.string().min(1).max(512).describe('The password the account has now'),
+    newPassword: NewPassword.describe('At least 8 characters, at most 512 (as at sign-up)'),
+  })
+  .meta({ id: 'ChangePasswordBody' });
+
+/** Body of `DELETE /api/account` (CONTRACT §6). */
+export const EraseAccountBody = z
+  .object({
+    password: z
+      .string()
+      .min(1)
+      .max(512)
+      .optional()
+      .describe(
+        "The account's password; required when it has one. An account without a password (OIDC) needs a sign-in in the last 10 minutes instead",
+      ),
+  })
+  .meta({ id: 'EraseAccountBody' });
 
 /**
  * Login body (CONTRACT §2). The e-mail is any address (at most 254 characters), not only what

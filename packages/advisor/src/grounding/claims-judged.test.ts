@@ -116,3 +116,55 @@ describe('figures judged by the claim, not the number (issue 32)', () => {
     expect(flagged('MCD scores 64.8 (max 87.5 points).')).toEqual([]);
   });
 });
+
+describe('words that are not companies or claims (issue 32)', () => {
+  it('an author’s possessive is no company; "over 10 years" is a span', () => {
+    expect(flagged('Buffett’s rule asks for a median ROIC of 26.5% for MCD.')).toEqual([]);
+    expect(flagged('MCD was profitable over 10 years.')).toEqual([]);
+  });
+
+  it('holdings counted as companies are the holdings count', () => {
+    const holdings = dataFacts(
+      [
+        { symbol: 'AAPL', quantity: '1' },
+        { symbol: 'KO', quantity: '2' },
+        { symbol: 'SAP', quantity: '3' },
+      ],
+      'listHoldings',
+    );
+    expect(flagged('You hold 3 companies.', holdings)).toEqual([]);
+    expect(flagged('You hold 4 companies.', holdings)).toEqual([['4', 'mismatch']]);
+  });
+});
+
+describe('counts of the things a tool listed (issue 32)', () => {
+  it('"2 portfolios" is the length of the portfolio list; "2 brands" is not', () => {
+    const portfolios = dataFacts([{ id: 'a' }, { id: 'b' }], 'listPortfolios');
+    expect(flagged('You have 2 portfolios.', portfolios)).toEqual([]);
+    expect(flagged('You have 1 portfolio.', portfolios)).toEqual([['1', 'unsupported']]);
+    expect(flagged('You have 2 brands.', portfolios)).toEqual([['2', 'unsupported']]);
+    const reports = dataFacts(
+      { reports: [{ id: 'r' }, { id: 'q' }, { id: 's' }] },
+      'listMoatReports',
+    );
+    expect(flagged('You have 3 saved reports.', reports)).toEqual([]);
+  });
+});
+
+describe('a trend is not a level (issue 32)', () => {
+  it('MCD’s EPS growth of 9.5 % a year is not an EPS of 9.5 %', () => {
+    expect(flagged('MCD’s EPS is 9.5 %.')).toEqual([['9.5 %', 'mismatch']]);
+    expect(flagged('MCD’s EPS rose 9.5 % a year.')).toEqual([]);
+    expect(flagged('MCD’s EPS +9.5%/yr.')).toEqual([]);
+  });
+});
+
+describe('company suffixes are not companies (issue 32)', () => {
+  it('“Apple Inc.’s” is Apple', () => {
+    const apple = dataFacts(
+      [{ symbol: 'AAPL', name: 'Apple Inc.', quantity: '3', currency: 'USD' }],
+      'listHoldings',
+    );
+    expect(flagged('You hold Apple Inc.’s 3 shares.', apple)).toEqual([]);
+  });
+});

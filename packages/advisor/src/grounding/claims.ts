@@ -7,10 +7,13 @@ import {
   countedNoun,
   directionOf,
   isDuration,
+  isRate,
   isTotal,
   namesMedian,
   namesThreshold,
+  quoteAt,
   SEPARATOR,
+  wordBefore,
   YEAR,
 } from './text.js';
 
@@ -31,10 +34,14 @@ export interface Claim {
   readonly comparison?: '>' | '<';
   /** Its clause names a rule ("trigger", "threshold", "requires"): it may state a rule's threshold. */
   readonly reference?: boolean;
+  /** The words leading to it and itself ({@link quoteAt}), for a comparison: a rule repeated word for word. */
+  readonly quote?: string;
   /** `median`: said to be a multi-year aggregate ("median", "average"), never a single year. */
   readonly aggregate?: 'median';
   /** The size of a change in this direction ("grew 12%", "declined 9.5% a year"). */
   readonly direction?: 'up' | 'down';
+  /** A percentage per year ("9.5%/yr", "a year"): a growth rate, not a level. */
+  readonly rate?: true;
   /**
    * What a bare whole number counts ("10 **brands**"); with no metric named, only a count of that
    * thing grounds it.
@@ -51,13 +58,13 @@ const CLAIM_WORK = 256;
 
 /** Upper-case words that look like tickers but are not. */
 const NOT_TICKERS = new Set(
-  'USD EUR GBP CHF JPY FY EBIT EBITDA SEC CEO CFO ETF NAIC PDF CSV AI OK NOPAT SGA DCA US EU'.split(
+  'USD EUR GBP CHF JPY FY EBIT EBITDA SEC CEO CFO ETF NAIC PDF CSV AI OK NOPAT SGA DCA US EU NYSE NASDAQ XETRA LSE TTM YTD'.split(
     ' ',
   ),
 );
 /** Capitalised possessives that are not companies ("The company's", "Today's"). */
 const NOT_NAMES = new Set(
-  'the this that its it today company company’s year portfolio moat market firm business group stock share fund index world nation country management investor investors user your my our their his her'.split(
+  'the this that its it today company company’s year portfolio moat market firm business group stock share fund index world nation country management investor investors user your my our their his her buffett munger graham dorsey greenwald morningstar clark town lynch fisher mckinsey sec inc inc. corp corp. corporation co co. ltd ltd. plc ag se sa nv'.split(
     ' ',
   ),
 );
@@ -89,6 +96,27 @@ interface Subjects {
   readonly nameScan: RegexScan | null;
 }
 
+/** Compiled subject regexes by {@link subjectsKey} (a few recent sets: one per turn's facts). */
+const COMPILED = new Map<string, { symbols: RegExp | null; names: RegExp | null }>();
+
+function compiled(
+  map: ReadonlyMap<string, string[]>,
+  bySymbol: Map<string, string>,
+  byName: Map<string, string>,
+) {
+  const key = subjectsKey(map);
+  let found = COMPILED.get(key);
+  if (!found) {
+    found = {
+      symbols: namesRegex([...bySymbol.keys()], 'gu'),
+      names: namesRegex([...byName.keys()], 'giu'),
+    };
+    if (COMPILED.size >= 16) COMPILED.delete(COMPILED.keys().next().value as string);
+    COMPILED.set(key, found);
+  }
+  return found;
+}
+
 function subjectsOf(map: ReadonlyMap<string, string[]>): Subjects {
   const bySymbol = new Map<string, string>();
   const byName = new Map<string, string>();
@@ -98,8 +126,7 @@ function subjectsOf(map: ReadonlyMap<string, string[]>): Subjects {
       else byName.set(name.toLowerCase(), subject);
     }
   }
-  const symbols = namesRegex([...bySymbol.keys()], 'gu');
-  const names = namesRegex([...byName.keys()], 'giu');
+  const { symbols, names } = compiled(map, bySymbol, byName);
   return {
     known: new Set(map.keys()),
     names: new Set(byName.keys()),
@@ -263,14 +290,21 @@ export class ClaimReader {
     const near = text.slice(Math.max(clause.start, figure.index - 64), figure.index) + after;
     const column = this.#tableMetric(figure.index);
     // "over 10 years": a span of time, neither a comparison nor a figure of a metric.
-    const span = figure.unit === 'plain' && isDuration(after);
+    const span =
+      figure.unit === 'plain' &&
+      figure.halfUnit === 0.5 &&
+      isDuration(after) &&
+      SPAN_BEFORE.test(wordBefore(before));
     let metrics = column ? [column.metric] : span ? [] : this.#metricsNear(figure, clause);
     const comparison = span
       ? undefined
       : comparisonOf(before, text.slice(figure.end, figure.end + 20));
     const direction =
       figure.percent || figure.unit === 'currency' ? directionOf(before, after) : undefined;
-    if (direction && figure.percent && (metrics[0] === 'eps' || metrics[0] === 'net_income')) {
+    // "EPS declined 9.5 %", "EPS +9.5%/yr": the growth of EPS, a trend, not its level.
+    const rate = figure.percent && isRate(after);
+    const change = direction !== undefined || rate;
+    if (change && figure.percent && (metrics[0] === 'eps' || metrics[0] === 'net_income')) {
       metrics = ['eps_growth', ...metrics.filter((m) => m !== 'eps_growth')];
     }
     const period = this.#period(clause);
@@ -289,8 +323,10 @@ export class ClaimReader {
       ...(comparison && namesThreshold(text.slice(Math.max(0, figure.index - 48), figure.index))
         ? { reference: true }
         : {}),
+      ...(comparison ? { quote: quoteAt(text, figure.index, figure.end) } : {}),
       ...(namesMedian(near) ? { aggregate: 'median' as const } : {}),
       ...(direction ? { direction } : {}),
+      ...(rate ? { rate: true as const } : {}),
       ...(counted ? { counted } : {}),
     };
   }
@@ -437,6 +473,8 @@ export class ClaimReader {
 }
 
 const DIGIT = /\d/g;
+const SPAN_BEFORE =
+  /\b(?:over|for|across|during|within|in|past|last|next|the|über|seit|in den|letzten|vergangenen)\s*$/iu;
 
 const MENTION_ONCE = new RegExp(MENTION.source, 'iu');
 

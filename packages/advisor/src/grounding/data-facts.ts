@@ -55,6 +55,25 @@ export const USER_TEXT_FIELDS: ReadonlySet<string> = new Set([
   'memo',
 ]);
 
+/**
+ * What the items of an array at `path` are, from its last name: `listPortfolios` → `portfolios`,
+ * `listMoatReports.reports` → `reports`, `listTransactions` → `transactions` (so "2 portfolios"
+ * is grounded by the length of the portfolio list, and "10 brands" by nothing).
+ */
+function nounOfPath(path: string): string | undefined {
+  const last =
+    path
+      .split('.')
+      .at(-1)
+      ?.replace(/\[\d+\]$/, '') ?? '';
+  const words = last
+    .replace(/^(?:list|get|find|search|screen)(?=[A-Z])/, '')
+    .split(/(?=[A-Z])|[_-]/)
+    .filter(Boolean);
+  const noun = words.at(-1)?.toLowerCase();
+  return noun && noun.length > 2 ? noun : undefined;
+}
+
 /** Fields whose value is a change (a profit or loss): their sign is their direction. */
 const CHANGE_FIELDS = new Set(['unrealizedPnlEur', 'realizedPnlEur', 'pnl', 'pnlEur']);
 
@@ -120,6 +139,7 @@ function walk(data: unknown, path: string, subject: string, into: FactSet): void
       (d): d is Record<string, unknown> => d !== null && typeof d === 'object',
     );
     const holdings = rows.length > 0 && rows.every((r) => typeof r.symbol === 'string');
+    const noun = nounOfPath(path);
     into.facts.push({
       key: `${path}.length`,
       metrics: holdings ? ['holdings_count'] : [],
@@ -127,6 +147,7 @@ function walk(data: unknown, path: string, subject: string, into: FactSet): void
       unit: 'count',
       value: data.length,
       halfUnit: 0,
+      ...(noun ? { noun } : {}),
       label: `${path} has ${data.length} item(s)`,
     });
     if (holdings && rows.some((r) => 'marketValueEur' in r)) into.facts.push(...totals(rows, path));

@@ -7,7 +7,7 @@ export const MAX_INDEXED_FACTS = 50_000;
  * Most facts of one metric (and subject) a figure is held against when no fact states its value
  * (to say why, or to check a comparison): a bound on the work per figure.
  */
-export const MAX_CANDIDATES = 256;
+export const MAX_CANDIDATES = 64;
 /** Most facts near a figure's value looked at. */
 const MAX_NEAR = 256;
 
@@ -82,6 +82,7 @@ export class FactIndex {
   readonly #byMetricSubject = new Map<string, Fact[]>();
   readonly #untyped = new Map<string, Fact[]>();
   readonly #untypedAll: Fact[] = [];
+  readonly #quoted = new Map<string, Fact[]>();
   readonly #values = new ValueIndex();
   readonly #valuesByMetric = new Map<string, ValueIndex>();
   readonly #count_ = { n: 0 };
@@ -114,6 +115,7 @@ export class FactIndex {
       fact.role,
       fact.aggregate,
       fact.noun,
+      fact.quote,
     ].join('|');
     if (this.#seen.has(key)) return;
     this.#seen.add(key);
@@ -130,6 +132,7 @@ export class FactIndex {
       push(this.#untyped, fact.subject);
       this.#untypedAll.push(fact);
     }
+    if (fact.quote !== undefined) push(this.#quoted, fact.subject);
     if (fact.value === null) return;
     const entries: ValueEntry[] = [{ target: fact.value, scale: 1, fact }];
     if (fact.unit === 'fraction') entries.push({ target: fact.value * 100, scale: 100, fact });
@@ -169,6 +172,26 @@ export class FactIndex {
     if (subject === null) return this.#take([this.#untypedAll]);
     const own = (s: string) => this.#untyped.get(s) ?? EMPTY;
     return this.#take(lists(own, subject));
+  }
+
+  /**
+   * The thresholds of trusted texts (facts with a `quote`) a comparison about `subject` may repeat
+   * (its own, anyone's; any subject's for `null`): one subject's rules, at most 1,000.
+   */
+  quoted(subject: string | null): readonly Fact[] {
+    const out: Fact[] = [];
+    const lists =
+      subject === null
+        ? [...this.#quoted.values()]
+        : [this.#quoted.get(subject) ?? EMPTY, this.#quoted.get('') ?? EMPTY];
+    for (const list of lists) {
+      for (const fact of list) {
+        if (out.length >= 1_000) return out;
+        out.push(fact);
+      }
+    }
+    this.#count_.n += out.length;
+    return out;
   }
 
   /**

@@ -45,6 +45,11 @@ export interface Fact {
   readonly aggregate?: 'median' | 'change';
   /** What a count of a trusted text counts ("3 **brands**"), lower case. */
   readonly noun?: string;
+  /**
+   * A threshold of a trusted text (after "≥", "under"…): the words leading to it and itself
+   * (`quoteAt`). A comparison repeating them word for word states the rule, not a value.
+   */
+  readonly quote?: string;
   /** Half a unit of its own last digit (0 for an unrounded value). */
   readonly halfUnit: number;
   /** `total`: a maximum or denominator ("64.8 of **87.5**", "4 of **7** criteria"). */
@@ -138,13 +143,14 @@ export function textFacts(text: string, options: TextFactOptions): Fact[] {
       value: Math.abs(figure.values[0] ?? 0),
       ...signOf(figure.values[0]),
       halfUnit: figure.halfUnit,
-      // A shift in percentage points is a change, never a level.
-      ...(figure.unit === 'pp'
+      // A shift in percentage points, or a rate per year, is a change, never a level.
+      ...(figure.unit === 'pp' || claim.rate
         ? { aggregate: 'change' as const }
         : claim.aggregate
           ? { aggregate: claim.aggregate }
           : {}),
-      ...(claim.counted ? { noun: claim.counted } : {}),
+      ...(claim.counted ? { noun: claim.counted.split(' ')[0] } : {}),
+      ...(claim.quote ? { quote: claim.quote } : {}),
       label: `${options.subject ? `${options.subject} ` : ''}"${figure.text}" in "${clause.slice(0, 80)}"`,
     };
   });

@@ -2,6 +2,7 @@ import type { GroundingReport, UngroundedFigure } from '../frames.js';
 import { type Claim, ClaimReader } from './claims.js';
 import { FactIndex } from './fact-index.js';
 import type { Fact, FactSet } from './facts.js';
+import { countsNoun } from './text.js';
 
 /** Most ungrounded figures listed in a report (the rest are counted in `omitted`). */
 export const MAX_REPORTED_FIGURES = 20;
@@ -81,11 +82,12 @@ function kindFits(claim: Claim, fact: Fact): boolean {
     const level =
       claim.figure.unit === 'percent' &&
       claim.metrics.length > 0 &&
+      claim.rate !== true &&
       !claim.metrics.includes('eps_growth');
     if (level && fact.unit === 'percent') return false;
   }
-  if (claim.counted !== undefined && claim.metrics.length === 0 && fact.noun !== claim.counted) {
-    return false;
+  if (claim.counted !== undefined && claim.metrics.length === 0) {
+    if (fact.noun === undefined || !countsNoun(claim.counted, fact.noun)) return false;
   }
   return true;
 }
@@ -165,9 +167,26 @@ function statesValueNear(claim: Claim, metric: string | null, index: FactIndex):
   );
 }
 
+/** Whether a comparison repeats a threshold of a trusted text word for word (it states the rule). */
+function repeatsRule(claim: Claim, index: FactIndex): boolean {
+  const quote = claim.quote;
+  if (quote === undefined) return false;
+  return index
+    .quoted(claim.subject)
+    .some(
+      (f) =>
+        f.quote !== undefined &&
+        quote.endsWith(f.quote) &&
+        subjectFits(claim, f) &&
+        scaleFor(claim, f) !== null &&
+        valueMatches(claim, f, scaleFor(claim, f) ?? 1),
+    );
+}
+
 /** The verdict on one claim against the indexed facts. */
 function judge(claim: Claim, index: FactIndex): Verdict {
   if (claim.subject?.startsWith('?')) return { reason: 'no_fact' };
+  if (claim.comparison && repeatsRule(claim, index)) return {};
   for (const metric of claim.metrics) {
     if (!index.hasFor(metric, claim.subject)) continue;
     if (!claim.comparison && statesValueNear(claim, metric, index)) return {};
@@ -202,6 +221,18 @@ function describe(claim: Claim, verdict: Verdict): UngroundedFigure {
   };
 }
 
+/** One index per fact set, kept while the set lives (it follows facts appended later). */
+const INDEXES = new WeakMap<FactSet, FactIndex>();
+
+function indexOf(set: FactSet): FactIndex {
+  let index = INDEXES.get(set);
+  if (!index) {
+    index = new FactIndex(set);
+    INDEXES.set(set, index);
+  }
+  return index;
+}
+
 /**
  * Grounds a text as it grows, each figure once: {@link Grounder.push} takes a piece and answers
  * the figures it completed that no fact grounds; {@link Grounder.end} the rest;
@@ -216,13 +247,15 @@ export class Grounder {
   #total = 0;
   readonly #failed: UngroundedFigure[] = [];
   #omitted = 0;
+  readonly #comparedBefore: number;
 
   constructor(
     private readonly set: FactSet,
     private readonly maxReported: number = MAX_REPORTED_FIGURES,
   ) {
     this.#reader = new ClaimReader(set.subjects);
-    this.#index = new FactIndex(set);
+    this.#index = indexOf(set);
+    this.#comparedBefore = this.#index.compared;
   }
 
   /** The text so far. */
@@ -235,7 +268,7 @@ export class Grounder {
    * grows linearly with the text (and the facts a figure may be compared to are bounded).
    */
   get work(): number {
-    return this.#reader.work + this.#index.compared;
+    return this.#reader.work + this.#index.compared - this.#comparedBefore;
   }
 
   /** Offset before which every figure was judged (see {@link ClaimReader.settled}). */

@@ -44,7 +44,8 @@ export const METRIC_WORDS = {
   weight:
     'weights?|weighting|share of the portfolio|share of your portfolio|share of portfolio|of the portfolio|of your portfolio|of portfolio|portfolio share|anteil|gewichtung|des portfolios|des depots',
   cash: 'cash|balance|bargeld|guthaben|kontostand|amount|amounteur',
-  holdings_count: 'holdings|positions|stocks|securities|positionen|werte|titel',
+  holdings_count:
+    'holdings|positions|stocks|securities|companies|positionen|werte|titel|unternehmen',
 } as const;
 
 /** A metric id (a key of {@link METRIC_WORDS}). */

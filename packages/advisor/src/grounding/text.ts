@@ -4,8 +4,10 @@
  * constant work.
  */
 
-// A clause ends at ; : ! ? newline | ( ) [ ] =, at a comma or full stop followed by a space (not
-// a decimal separator), at a dash between spaces, and at "and"/"und"/"while"/"but"/"aber".
+/**
+ * Where a clause ends: at ; : ! ? newline | ( ) [ ] =, at a comma or full stop followed by a space
+ * (not a decimal separator), at a dash between spaces, and at "and"/"und"/"while"/"but"/"aber".
+ */
 export const SEPARATOR =
   /[;:!?\n|()[\]=]|[.,](?=\s|$)|\s[-–—]\s|\s(?:and|und|while|whereas|but|aber|sowie|während)\s/giu;
 
@@ -17,9 +19,9 @@ export const YEAR =
 export const CLAUSE_WINDOW = 160;
 
 const MORE_BEFORE =
-  /(?:≥|>=|>|at least|above|over|more than|greater than|exceeds?|exceeding|beyond|mindestens|über|mehr als)\s*[$€£]?\s*$/iu;
+  /(?:≥|>=|>|at least|above|over|more than|greater than|higher than|exceeds?|exceeding|beyond|mindestens|über|mehr als)\s*[$€£]?\s*$/iu;
 const LESS_BEFORE =
-  /(?:≤|<=|<|at most|below|under|less than|lower than|höchstens|unter|weniger als)\s*[$€£]?\s*$/iu;
+  /(?:≤|<=|<|at most|below|under|less than|fewer than|lower than|höchstens|unter|weniger als)\s*[$€£]?\s*$/iu;
 const MORE_AFTER = /^\s*(?:or more|or above|or higher|oder mehr|oder darüber|oder höher)/iu;
 const LESS_AFTER = /^\s*(?:or less|or below|or lower|oder weniger|oder darunter)/iu;
 
@@ -28,9 +30,22 @@ const LESS_AFTER = /^\s*(?:or less|or below|or lower|oder weniger|oder darunter)
  * before "or more"; `<` after "below", "at most", "≤", "unter", or before "or less".
  */
 export function comparisonOf(before: string, after: string): '>' | '<' | undefined {
-  if (MORE_BEFORE.test(before) || MORE_AFTER.test(after)) return '>';
-  if (LESS_BEFORE.test(before) || LESS_AFTER.test(after)) return '<';
+  const tail = wordBefore(before);
+  if ((tail !== '' && MORE_BEFORE.test(tail)) || MORE_AFTER.test(after)) return '>';
+  if ((tail !== '' && LESS_BEFORE.test(tail)) || LESS_AFTER.test(after)) return '<';
   return undefined;
+}
+
+/**
+ * The last 24 characters before a figure when they can end with a word or sign that qualifies
+ * it (a letter, `≥ > ≤ < = / .`, a currency sign), else '': the patterns anchored at the end of
+ * the text before a figure are tried only there, so a text of bare figures (" 42% 42%…") costs
+ * one look per figure.
+ */
+export function wordBefore(before: string): string {
+  const tail = before.slice(-24);
+  const last = tail.trimEnd().at(-1) ?? '';
+  return /[\p{L}≥>≤<=/.$€£]/u.test(last) ? tail : '';
 }
 
 const REFERENCE =
@@ -63,7 +78,8 @@ const LEVEL_BEFORE = /\b(?:to|from|at|auf|von|bei)\s*[$€£]?\s*$/iu;
  * ("declined 9.5% a year", "down 3%"); none for a level ("rose to 25%") or no change word.
  */
 export function directionOf(before: string, after: string): 'up' | 'down' | undefined {
-  if (LEVEL_BEFORE.test(before)) return undefined;
+  const tail = wordBefore(before);
+  if (tail !== '' && LEVEL_BEFORE.test(tail)) return undefined;
   const last = (regex: RegExp) => {
     let at = -1;
     for (const m of before.matchAll(regex)) at = m.index ?? at;
@@ -82,7 +98,8 @@ const TOTAL_BEFORE =
 
 /** Whether a figure is a denominator or a maximum ("4 of **7**", "max **87.5** points"). */
 export function isTotal(before: string): boolean {
-  return TOTAL_BEFORE.test(before);
+  const tail = wordBefore(before);
+  return tail !== '' && TOTAL_BEFORE.test(tail);
 }
 
 /** Words after a count that are not the thing counted. */
@@ -102,13 +119,49 @@ export function isDuration(after: string): boolean {
 }
 
 /**
- * What a bare whole number counts when a noun follows it ("10 **brands**", "2 **CEOs**"), lower
- * case; none for a duration ("10 years"), a unit or a function word ("40 is", "12.5 points").
+ * What a bare whole number counts when nouns follow it ("10 **brands**", "2 **saved reports**"):
+ * up to three words, lower case; none for a duration ("10 years"), a unit or a function word
+ * ("40 is", "12.5 points").
  */
 export function countedNoun(after: string): string | undefined {
   const word = NOUN_AFTER.exec(after)?.[1];
   if (!word) return undefined;
   const lower = word.toLowerCase().replace(/['’]s$/, '');
   if (NOT_NOUNS.has(lower) || DURATIONS.test(lower)) return undefined;
-  return lower;
+  const more = after
+    .slice((NOUN_AFTER.exec(after)?.[0] ?? '').length)
+    .match(/^(?:\s+\p{L}[\p{L}'’-]{1,30}){0,2}/u)?.[0]
+    .toLowerCase()
+    .trim();
+  return more ? `${lower} ${more}` : lower;
+}
+
+/** Whether a count of `counted` ({@link countedNoun}) counts the `noun` of a fact (plural or not). */
+export function countsNoun(counted: string, noun: string): boolean {
+  const stem = (w: string) => w.replace(/(?:ies|es|s)$/, '');
+  return counted.split(' ').some((w) => stem(w) === stem(noun));
+}
+
+/** Characters before a figure that {@link quoteAt} keeps. */
+const QUOTE_CHARS = 32;
+
+/**
+ * The words leading to a figure and the figure itself (up to 32 characters before it), lower
+ * case, spaces collapsed: a claim whose quote ends with a trusted text's quote repeats that text
+ * word for word ("EPS growth -5.73%/yr ≤ 0").
+ */
+export function quoteAt(text: string, start: number, end: number): string {
+  return text
+    .slice(Math.max(0, start - QUOTE_CHARS), end)
+    .toLowerCase()
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+const RATE_AFTER =
+  /^\s*(?:\/\s*(?:yr|year|a|jahr)\b|a year|per year|each year|every year|per annum|p\.\s?a\.|annually|yearly|pro jahr|im jahr|jährlich)/iu;
+
+/** Whether a percentage is a rate per year ("9.5%/yr", "9.5 % a year"): a growth, not a level. */
+export function isRate(after: string): boolean {
+  return RATE_AFTER.test(after);
 }

@@ -1,12 +1,19 @@
 import { completable } from '@modelcontextprotocol/sdk/server/completable.js';
 import type { GetPromptResult } from '@modelcontextprotocol/sdk/types.js';
 import { CRITERIA } from '@svc/moat-scoring';
-import { CRITERION_KEYS, CriterionKey, PortfolioId, TickerSymbol } from '@svc/schemas';
+import {
+  CRITERION_KEYS,
+  CRITERION_MAX_SCORE,
+  CriterionKey,
+  MAX_TOTAL_SCORE,
+  PortfolioId,
+  TickerSymbol,
+} from '@svc/schemas';
 import type { McpServerDeps } from '../deps.js';
 import { MCP_PROMPTS } from '../resource-catalog.js';
 import type { ToolRegistry } from '../tool-registry.js';
 
-/* Argument schemas as module constants (a server is built per request). */
+/* Argument schemas as module constants (built once, whatever the number of servers). */
 const EvaluateArgs = { symbol: TickerSymbol };
 const ReviewArgs = { portfolioId: PortfolioId.optional() };
 const ExplainArgs = {
@@ -107,7 +114,7 @@ export function registerMoatPrompts(registry: ToolRegistry, deps: McpServerDeps)
         messages: [
           userText(
             [
-              `Explain the moat criterion "${definition?.name ?? criterion}" (${criterion}) of the 8-criterion framework (12.5 points each, 100 in all; status pass, warning or fail).`,
+              `Explain the moat criterion "${definition?.name ?? criterion}" (${criterion}) of the ${CRITERION_KEYS.length}-criterion framework (${CRITERION_MAX_SCORE} points each, ${MAX_TOTAL_SCORE} in all; status pass, warning or fail).`,
               rule,
               'Say what it measures, why it signals a durable competitive advantage, how to read its value and trend, and its limits (sectors where it misleads). Use an example from getMoatEvaluation if I name a company.',
             ].join('\n'),

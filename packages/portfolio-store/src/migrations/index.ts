@@ -11,6 +11,7 @@ import { evaluationHistory } from './0011-evaluation-history.js';
 import { portfolioLedgerVersion } from './0012-portfolio-ledger-version.js';
 import { portfolioPositionsVersion } from './0013-portfolio-positions-version.js';
 import { portfolioChanges } from './0014-portfolio-changes.js';
+import { portfolioChangeVersions } from './0014b-portfolio-change-versions.js';
 import { evaluationEventsAndWebhooks } from './0016-evaluation-events-and-webhooks.js';
 
 /**
@@ -30,6 +31,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0012-portfolio-ledger-version': portfolioLedgerVersion,
   '0013-portfolio-positions-version': portfolioPositionsVersion,
   '0014-portfolio-changes': portfolioChanges,
+  '0014b-portfolio-change-versions': portfolioChangeVersions,
   '0016-evaluation-events-and-webhooks': evaluationEventsAndWebhooks,
 };
 

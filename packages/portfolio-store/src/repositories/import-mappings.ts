@@ -31,10 +31,14 @@ function toSaved(row: Selectable<ImportMappingsTable>): SavedImportMapping {
 /** The user's saved column mappings (`import_mappings`); every call is scoped to the user. */
 export function createImportMappingsRepository(db: Executor) {
   return {
-    /** Saves (or replaces) the user's mapping for a header set, in one statement. */
+    /**
+     * Saves (or replaces) the user's mapping for a header set, in one statement. `at` keeps the
+     * instants of a mapping brought from elsewhere (an account import); default now.
+     */
     async save(
       userId: string,
       input: { headerKey: string; headers: readonly string[]; mapping: Record<string, unknown> },
+      at: { createdAt?: string; updatedAt?: string } = {},
     ): Promise<SavedImportMapping> {
       const row = await db
         .insertInto('import_mappings')
@@ -43,12 +47,14 @@ export function createImportMappingsRepository(db: Executor) {
           header_key: input.headerKey,
           headers: JSON.stringify(input.headers),
           mapping: JSON.stringify(input.mapping),
+          ...(at.createdAt === undefined ? {} : { created_at: at.createdAt }),
+          ...(at.updatedAt === undefined ? {} : { updated_at: at.updatedAt }),
         })
         .onConflict((oc) =>
           oc.columns(['user_id', 'header_key']).doUpdateSet((eb) => ({
             headers: eb.ref('excluded.headers'),
             mapping: eb.ref('excluded.mapping'),
-            updated_at: new Date(),
+            updated_at: at.updatedAt ?? new Date(),
           })),
         )
         .returningAll()

@@ -1,4 +1,7 @@
+import { Migrator } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migrateToLatest } from '../migrate.js';
+import { staticMigrationProvider } from '../migrations/index.js';
 import { backends, type TestDatabase, uniqueEmail } from '../test-support/backends.js';
 import { createRepositories, type Repositories } from './index.js';
 import type { NewTransaction } from './transactions.js';
@@ -174,11 +177,104 @@ describe.each(backends)('the journal of a portfolio’s ledger on $name', (backe
     ]);
   });
 
+  it('patches a ledger from a version to another when the journal accounts for every write', async () => {
+    const { user, id } = await setup();
+    const version = async () => (await repos.portfolios.ledgerVersion(user, id)) ?? '';
+    const apply = (
+      ledger: Map<string, unknown>,
+      patch: { id: string; row: unknown }[] | undefined,
+    ) => {
+      if (!patch) throw new Error('no patch');
+      for (const { id: txId, row } of patch) {
+        if (row === null) ledger.delete(txId);
+        else ledger.set(txId, row);
+      }
+      return ledger;
+    };
+    const byId = async () =>
+      new Map((await repos.transactions.listAll(user, id)).map((t) => [t.id, t] as const));
+    const first = await repos.transactions.record(user, id, buy(1));
+    const v1 = await version();
+    const held = await byId();
+    const imported = await repos.transactions.importMany(user, id, [buy(2), buy(3)]);
+    await repos.transactions.update(user, id, first.transaction.id, buy(4, '9'));
+    await repos.transactions.delete(user, id, imported.items[0]?.id ?? '');
+    await repos.transactions.revertChange(user, id, imported.change.id).catch(() => undefined);
+    const v2 = await version();
+    expect(v2).not.toBe(v1);
+    const patch = await repos.transactions.ledgerPatch(user, id, v1, v2);
+    expect(apply(held, patch)).toEqual(await byId());
+    expect(await repos.transactions.ledgerPatch(user, id, v2, v2)).toEqual([]);
+    // a bound on the rows, another user, a version not reached: no patch
+    expect(await repos.transactions.ledgerPatch(user, id, v1, v2, 1)).toBeUndefined();
+    const other = await setup();
+    expect(await repos.transactions.ledgerPatch(other.user, id, v1, v2)).toBeUndefined();
+    expect(
+      await repos.transactions.ledgerPatch(user, id, v1, String(BigInt(v2) + 1n)),
+    ).toBeUndefined();
+    // a write outside the journal breaks the chain
+    await database.db
+      .updateTable('transactions')
+      .set({ note: 'raw' })
+      .where('portfolio_id', '=', id)
+      .execute();
+    await repos.transactions.record(user, id, buy(5));
+    expect(await repos.transactions.ledgerPatch(user, id, v2, await version())).toBeUndefined();
+  });
+
   it('rolls the journal back with a failed write', async () => {
     const { user, id } = await setup();
     await expect(
       repos.transactions.importMany(user, id, [buy(1), buy(2, 'x')]),
     ).rejects.toMatchObject({ code: 'invalid_input' });
     expect((await repos.transactions.listChanges(user, id)).items).toEqual([]);
+  });
+});
+
+describe.each(backends)('migration 0014b on $name', (backend) => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await backend.open();
+  });
+  afterAll(() => database.cleanup());
+
+  it('adds the ledger versions to a journal written without them; its changes are never patched', async () => {
+    const migrator = new Migrator({
+      db: database.db,
+      provider: staticMigrationProvider,
+      migrationTableSchema: database.schema ?? 'public',
+    });
+    expect((await migrator.migrateTo('0014-portfolio-changes')).error).toBeUndefined();
+    const repos = createRepositories(database.db);
+    const user = (await repos.users.create({ email: uniqueEmail() })).id;
+    const { id } = await repos.portfolios.create(user, { name: 'Old journal' });
+    const tx = await database.db
+      .insertInto('transactions')
+      .values({
+        user_id: user,
+        portfolio_id: id,
+        type: 'deposit',
+        amount: '10',
+        currency: 'EUR',
+        executed_at: '2024-01-01T00:00:00Z',
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const before = (await repos.portfolios.ledgerVersion(user, id)) ?? '';
+    const change = await database.db
+      .insertInto('portfolio_changes')
+      .values({ user_id: user, portfolio_id: id, kind: 'record', source: 'rest', summary: 'old' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await database.db
+      .insertInto('portfolio_change_rows')
+      .values({ change_id: change.id, transaction_id: tx.id })
+      .execute();
+    await migrateToLatest(database.db);
+    await repos.transactions.record(user, id, buy(2));
+    const after = (await repos.portfolios.ledgerVersion(user, id)) ?? '';
+    // the new change carries its versions; the old one has none, so no chain reaches back to it
+    expect(await repos.transactions.ledgerPatch(user, id, before, after)).toHaveLength(1);
+    expect(await repos.transactions.ledgerPatch(user, id, '0', after)).toBeUndefined();
   });
 });

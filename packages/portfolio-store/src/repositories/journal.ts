@@ -103,6 +103,16 @@ function decodeCursor(cursor: string): string {
   throw new StoreError('invalid_input', 'malformed changes cursor');
 }
 
+/** The portfolio's ledger version as `trx` sees it (decimal string). */
+export async function ledgerVersionIn(trx: Executor, portfolioId: string): Promise<string> {
+  const row = await trx
+    .selectFrom('portfolios')
+    .select('ledger_version')
+    .where('id', '=', portfolioId)
+    .executeTakeFirstOrThrow();
+  return String(row.ledger_version);
+}
+
 /**
  * The journal writes of one database transaction `trx` (in which the caller locked the
  * portfolio row): each method writes the change row and the before/after rows of the
@@ -113,6 +123,7 @@ export function journalIn(trx: Executor, userId: string, portfolioId: string) {
     kind: ChangeKind,
     options: ChangeOptions,
     reverts: string | null = null,
+    versionBefore?: string,
   ): Promise<string> => {
     const row = await trx
       .insertInto('portfolio_changes')
@@ -123,6 +134,7 @@ export function journalIn(trx: Executor, userId: string, portfolioId: string) {
         source: options.source ?? 'rest',
         summary: options.summary ?? DEFAULT_SUMMARY[kind],
         reverts,
+        ledger_version_before: versionBefore ?? (await ledgerVersionIn(trx, portfolioId)),
       })
       .returning('id')
       .executeTakeFirstOrThrow();
@@ -133,7 +145,10 @@ export function journalIn(trx: Executor, userId: string, portfolioId: string) {
     toChange(
       await trx
         .updateTable('portfolio_changes')
-        .set({ transaction_count: count })
+        .set({
+          transaction_count: count,
+          ledger_version_after: sql<string>`(select ledger_version from portfolios where id = ${portfolioId}::uuid)`,
+        })
         .where('id', '=', changeId)
         .returningAll()
         .executeTakeFirstOrThrow(),
@@ -165,8 +180,9 @@ export function journalIn(trx: Executor, userId: string, portfolioId: string) {
       kind: 'record' | 'import',
       ids: readonly string[],
       options: ChangeOptions,
+      versionBefore: string,
     ): Promise<PortfolioChange> {
-      const changeId = await open(kind, options);
+      const changeId = await open(kind, options, null, versionBefore);
       for (let start = 0; start < ids.length; start += 1_000) {
         await snapshot(changeId, ids.slice(start, start + 1_000), 'after');
       }

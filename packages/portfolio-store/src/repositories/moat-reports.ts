@@ -34,6 +34,8 @@ export interface NewMoatReport {
   maxScore?: number | null;
   verdict?: string | null;
   tags?: readonly string[];
+  /** When it was saved (ISO-8601); default now. An account import keeps the exported instant. */
+  createdAt?: string;
 }
 
 /** Normalises tags: trimmed, lower-cased, empty ones dropped, duplicates removed, sorted. */
@@ -89,6 +91,7 @@ export function createMoatReportsRepository(db: Executor) {
           max_score: report.maxScore ?? pick(e.maxScore, isNumber),
           verdict: report.verdict ?? pick(e.verdict, isString),
           tags: normalizeTags(report.tags ?? []),
+          ...(report.createdAt === undefined ? {} : { created_at: report.createdAt }),
         })
         .returning('id')
         .executeTakeFirstOrThrow();
@@ -107,6 +110,18 @@ export function createMoatReportsRepository(db: Executor) {
       if (tags.length > 0) select = select.where((eb) => eb('tags', '@>', eb.val(tags)));
       const rows = await select.orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
       return rows.map(toSummary) satisfies MoatReportSummary[];
+    },
+
+    /** Every report of the user with its evaluation, oldest first (an account export). */
+    async listAll(userId: string): Promise<MoatReport[]> {
+      const rows = await db
+        .selectFrom('moat_reports')
+        .select([...SUMMARY_COLUMNS, 'evaluation'])
+        .where('user_id', '=', userId)
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute();
+      return rows.map((row) => ({ ...toSummary(row), evaluation: row.evaluation }));
     },
 
     /** One report of the user with its evaluation, or undefined (also for another user's). */

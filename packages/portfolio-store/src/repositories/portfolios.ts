@@ -23,6 +23,8 @@ export interface NewPortfolio {
   name: string;
   /** ISO 4217 code; default `EUR`. */
   baseCurrency?: string;
+  /** When it was created (ISO-8601); default now. An account import keeps the exported instant. */
+  createdAt?: string;
 }
 
 /**
@@ -189,6 +191,7 @@ export function createPortfoliosRepository(db: Executor) {
           user_id: userId,
           name: portfolio.name,
           base_currency: portfolio.baseCurrency?.toUpperCase(),
+          ...(portfolio.createdAt === undefined ? {} : { created_at: portfolio.createdAt }),
         })
         .returningAll()
         .executeTakeFirstOrThrow();
@@ -210,6 +213,22 @@ export function createPortfoliosRepository(db: Executor) {
         .returningAll()
         .executeTakeFirst();
       return row && toPortfolio(row);
+    },
+
+    /**
+     * Deletes a portfolio of the user and, by the foreign keys' cascades, everything that hangs
+     * off it (transactions, holdings, cash positions, and any later table that references the
+     * portfolio with `on delete cascade`). Waits for a writer holding the portfolio's row lock.
+     * Answers whether one was deleted (false for another user's portfolio or a malformed id).
+     */
+    async delete(userId: string, portfolioId: string): Promise<boolean> {
+      if (!isUuid(portfolioId)) return false;
+      const result = await db
+        .deleteFrom('portfolios')
+        .where('id', '=', portfolioId)
+        .where('user_id', '=', userId)
+        .executeTakeFirst();
+      return result.numDeletedRows > 0n;
     },
 
     /** Stores the portfolio's realised P&L in EUR (a valuation's); null when unknown. */

@@ -83,6 +83,23 @@ export function createSessionsRepository(db: Executor) {
       return result.numUpdatedRows > 0n;
     },
 
+    /**
+     * Revokes every live session of a user but `keepSessionId` (after a password change): one
+     * statement, whose rows the database announces to every process (migration 0006). Answers
+     * the ids revoked.
+     */
+    async revokeOthers(userId: string, keepSessionId: string, now: Date): Promise<string[]> {
+      const rows = await db
+        .updateTable('sessions')
+        .set({ revoked_at: now })
+        .where('user_id', '=', userId)
+        .where('id', '<>', keepSessionId)
+        .where('revoked_at', 'is', null)
+        .returning('id')
+        .execute();
+      return rows.map((row) => row.id);
+    },
+
     /** Revokes every live session of a user (sign out everywhere). Answers how many. */
     async revokeAllForUser(userId: string, now: Date): Promise<number> {
       const result = await db

@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { Plan, UsersTable } from '../db-types.js';
 import { StoreError, toStoreError } from '../errors.js';
-import { type Executor, iso, isUuid } from './shared.js';
+import { type Executor, inTransaction, iso, isUuid } from './shared.js';
 
 /** A user as the API shows it (no password hash). */
 export interface User {
@@ -155,6 +155,31 @@ export function createUsersRepository(db: Executor) {
         .executeTakeFirst();
       if (!row) throw new StoreError('not_found', `user ${id} not found`);
       return toUser(row);
+    },
+
+    /**
+     * Erases a user in one database transaction: the `users` row, and by the foreign keys'
+     * cascades every row that references it (sessions, tokens and their activity, portfolios with
+     * their transactions and positions, reports, proposals, quota usage, mappings, and any later
+     * table that references `users` or `portfolios` with `on delete cascade`); plus the shared
+     * counters (`rate_limits`) whose key contains one of `counterKeyFragments` (the user's id, the
+     * digest its login throttle keys carry), which reference no row. The database announces the
+     * deleted user, sessions and tokens to every process (migration 0006). Answers whether the
+     * user existed.
+     */
+    async erase(id: string, options: { counterKeyFragments: readonly string[] }): Promise<boolean> {
+      if (!isUuid(id)) return false;
+      return inTransaction(db, async (trx) => {
+        for (const fragment of options.counterKeyFragments) {
+          if (fragment.length < 8) continue; // a short fragment could match other users' keys
+          await trx
+            .deleteFrom('rate_limits')
+            .where((eb) => eb(eb.fn('strpos', ['key', eb.val(fragment)]), '>', 0))
+            .execute();
+        }
+        const result = await trx.deleteFrom('users').where('id', '=', id).executeTakeFirst();
+        return result.numDeletedRows > 0n;
+      });
     },
 
     /** Replaces the password hash (e.g. after a reset, or to add a password to an OIDC user). */

@@ -105,6 +105,12 @@ export const ColumnMapping = z
       .record(z.string(), z.enum(['buy', 'sell']))
       .optional()
       .describe('Meaning of each value of the `side` column (case-insensitive)'),
+    skipUnreadable: z
+      .boolean()
+      .optional()
+      .describe(
+        'Skip rows the mapping cannot read (listed in `skipped` as "unreadable: …") instead of failing the import; the proposal sets it when some rows cannot be read, and its `readable` check says whether they concern holdings',
+      ),
   })
   .meta({ id: 'ColumnMapping' });
 export type ColumnMapping = z.infer<typeof ColumnMapping>;
@@ -119,9 +125,26 @@ export interface FieldConfidence {
   readonly evidence: string[];
 }
 
-/** A question the proposal asks instead of guessing: about a field, or an action value. */
+/**
+ * A test of what a mapping's import would leave in the ledger (see `checkMapping`): its `id`
+ * (`readable`, `widths`, `skipped-units`, `instruments`, `units-in-cash-rows`, `signs`, `sides`,
+ * `counted-twice`, `quantity-price-amount`, `fractional-quantity`, `positions`), whether it
+ * passed, what it found, and the lines of the file it doubts.
+ */
+export interface MappingCheck {
+  readonly id: string;
+  readonly passed: boolean;
+  readonly detail: string;
+  readonly lines: number[];
+}
+
+/**
+ * A question the proposal asks instead of guessing: about a field, or an action value; `check`
+ * names the failed check it settles.
+ */
 export interface MappingQuestion {
   readonly field?: MappedField | 'dateOrder' | 'decimal' | 'currency';
+  readonly check?: string;
   /** The action value asked about. */
   readonly value?: string;
   readonly question: string;
@@ -145,4 +168,14 @@ export interface MappingProposal {
   readonly needs: MappingQuestion[];
   /** How the header row was found (after a preamble, with which delimiter). */
   readonly structure: string;
+  /**
+   * The checks of the import the mapping would make (simulated before it is offered), passed or
+   * not; a failed check's question is in `needs`.
+   */
+  readonly checks: MappingCheck[];
+  /**
+   * Whether the mapping may be imported unchanged: every check passed. When false, an import with
+   * it unchanged is refused until the questions are answered or the result is confirmed.
+   */
+  readonly acceptable: boolean;
 }

@@ -1,50 +1,47 @@
 import { createHash } from 'node:crypto';
-import { NewTransaction } from '../transaction.js';
-import { normalizeNewlines, readHeader, readTable } from './csv-records.js';
+import { normalizeNewlines, readHeader } from './csv-records.js';
 import { mapGhostfolioJson } from './formats/ghostfolio-json.js';
 import { CSV_FORMATS } from './formats/index.js';
 import { proposeMapping } from './generic/propose.js';
 import { findTableStart, fromLine } from './generic/sniff.js';
+import {
+  BROKER_FORMATS,
+  type BrokerCsvResult,
+  type BrokerFormat,
+  DEFAULT_IMPORT_LIMITS,
+  type ImportLimits,
+} from './import-result.js';
 import { mappedFormat } from './mapped-row.js';
-import type { ColumnMapping, MappingProposal } from './mapping.js';
-import type { BrokerFormatSpec, LineOutcome, RowContext } from './row.js';
+import type { ColumnMapping } from './mapping.js';
+import { collect, readWith } from './read-rows.js';
+import type { BrokerFormatSpec, RowContext } from './row.js';
 
-/**
- * Broker export layouts {@link parseBrokerCsv} reads: the CSV formats of `formats/index.ts` and
- * Ghostfolio's JSON export (`ghostfolio-json`).
- */
-export const BROKER_FORMATS = [
-  'ghostfolio',
-  'ghostfolio-json',
-  'revolut',
-  'ibkr-trades',
-  'ibkr-cash',
-  'degiro',
-  'etoro',
-  'saxo',
-  'schwab',
-  'trade-republic',
-  'trading212',
-  'xtb',
-  'mapped',
-] as const;
-/** One of {@link BROKER_FORMATS}. */
-export type BrokerFormat = (typeof BROKER_FORMATS)[number];
 type CsvFormat = Exclude<BrokerFormat, 'ghostfolio-json' | 'mapped'>;
+
+export {
+  BROKER_FORMATS,
+  type BrokerCsvResult,
+  type BrokerFormat,
+  DEFAULT_IMPORT_LIMITS,
+  type ImportedRow,
+  type ImportIssue,
+  type ImportLimits,
+} from './import-result.js';
+
 const CSV_FORMAT_IDS = Object.keys(CSV_FORMATS) as CsvFormat[];
 
 /**
- * Size limits of one import. Defaults: 2 MB (UTF-8 bytes) and 10,000 data rows: a decade of an
- * active account's transactions is a few thousand rows; larger files are more likely a wrong file
- * (or an attempt to exhaust memory) than an export to import in one request.
+ * The human name of every import module, by format id, in {@link BROKER_FORMATS} order (the
+ * CSV modules' `label`s and Ghostfolio's JSON export): the one list documentation and help texts
+ * name the supported brokers from. `mapped` (a user's column mapping) is not a broker.
  */
-export interface ImportLimits {
-  readonly maxBytes: number;
-  readonly maxRows: number;
-}
-
-/** Default {@link ImportLimits}: 2,000,000 bytes, 10,000 data rows. */
-export const DEFAULT_IMPORT_LIMITS: ImportLimits = { maxBytes: 2_000_000, maxRows: 10_000 };
+export const BROKER_FORMAT_LABELS: Readonly<Record<Exclude<BrokerFormat, 'mapped'>, string>> =
+  Object.fromEntries(
+    BROKER_FORMATS.filter((id) => id !== 'mapped').map((id) => [
+      id,
+      id === 'ghostfolio-json' ? 'Ghostfolio JSON' : CSV_FORMATS[id as CsvFormat].label,
+    ]),
+  ) as Record<Exclude<BrokerFormat, 'mapped'>, string>;
 
 /** Options of {@link parseBrokerCsv}. */
 export interface ParseBrokerCsvOptions {
@@ -62,47 +59,6 @@ export interface ParseBrokerCsvOptions {
    */
   readonly mapping?: ColumnMapping;
 }
-
-/**
- * One transaction read from the file: the validated transaction, the 1-based `line` of its row,
- * its position `index` among the transactions of that row, the broker's own id of the row when
- * the file has one (`externalId`) and the instrument name the file gives (`name`).
- */
-export interface ImportedRow {
-  readonly line: number;
-  readonly index: number;
-  readonly transaction: NewTransaction;
-  readonly externalId?: string;
-  readonly name?: string;
-}
-
-/** A problem or note about one line of the file. `line` is 1-based; 0 means the whole file. */
-export interface ImportIssue {
-  readonly line: number;
-  readonly message: string;
-}
-
-/**
- * Result of {@link parseBrokerCsv}. On success, `skipped` lists rows deliberately left out (no
- * effect on holdings or cash, or not modelled) with the reason, for the user to review.
- */
-export type BrokerCsvResult =
-  | {
-      readonly ok: true;
-      readonly format: BrokerFormat;
-      /** The transactions, in file order (`rows[i].transaction`). */
-      readonly transactions: NewTransaction[];
-      /** The same transactions with their line, broker id and instrument name. */
-      readonly rows: ImportedRow[];
-      readonly skipped: ImportIssue[];
-    }
-  | {
-      readonly ok: false;
-      readonly format?: BrokerFormat;
-      readonly errors: ImportIssue[];
-      /** When no format matched: a column mapping proposed from the header and values. */
-      readonly proposal?: MappingProposal;
-    };
 
 /**
  * Parses a broker's transaction export into validated {@link NewTransaction}s, all or nothing:
@@ -147,7 +103,8 @@ export function parseBrokerCsv(text: string, options: ParseBrokerCsvOptions = {}
   if (options.mapping !== undefined || requested === 'mapped') {
     if (options.mapping === undefined) return fail(0, 'format "mapped" needs a mapping', 'mapped');
     const body = fromLine(normalized, options.mapping.headerLine ?? 1);
-    return readWith(mappedFormat(options.mapping), 'mapped', body, limits, context);
+    const spec = mappedFormat(options.mapping);
+    return readWith(spec, 'mapped', body, limits, context, options.mapping.skipUnreadable);
   }
   const format = resolveFormat(normalized, requested);
   if (format === undefined) {
@@ -160,25 +117,6 @@ export function parseBrokerCsv(text: string, options: ParseBrokerCsvOptions = {}
     return proposal && !failure.ok ? { ...failure, proposal } : failure;
   }
   return readWith(CSV_FORMATS[format], format, normalized, limits, context);
-}
-
-function readWith(
-  spec: BrokerFormatSpec,
-  format: BrokerFormat,
-  normalized: string,
-  limits: ImportLimits,
-  context: RowContext,
-): BrokerCsvResult {
-  const table = readTable(normalized, spec.delimiter);
-  if ('message' in table) return fail(table.line, table.message, format);
-  if (table.rows.length > limits.maxRows) {
-    const message = `file has ${table.rows.length} data rows; the limit is ${limits.maxRows}`;
-    return fail(0, message, format);
-  }
-  const outcomes = spec.mapTable
-    ? spec.mapTable(table.rows, context)
-    : table.rows.map((row) => ({ line: row.line, outcome: spec.mapRow(row, context) }));
-  return collect(format, outcomes);
 }
 
 /** The delimiter that splits the first line into the most fields. */
@@ -228,31 +166,6 @@ function resolveFormat(text: string, requested: 'auto' | BrokerFormat): CsvForma
     const header = readHeader(text, spec.delimiter);
     return header !== undefined && spec.matches(header);
   });
-}
-
-function collect(format: BrokerFormat, outcomes: readonly LineOutcome[]): BrokerCsvResult {
-  const rows: ImportedRow[] = [];
-  const skipped: ImportIssue[] = [];
-  const errors: ImportIssue[] = [];
-  for (const { line, outcome: result } of outcomes) {
-    if (result.kind === 'error') errors.push({ line, message: result.message });
-    if (result.kind === 'skip') skipped.push({ line, message: result.reason });
-    if (result.kind !== 'transactions') continue;
-    result.transactions.forEach((tx, index) => {
-      const checked = NewTransaction.safeParse(tx);
-      if (!checked.success) {
-        errors.push({ line, message: describeIssues(checked.error.issues) });
-        return;
-      }
-      rows.push({ line, index, transaction: checked.data, ...result.meta });
-    });
-  }
-  if (errors.length > 0) return { ok: false, format, errors };
-  return { ok: true, format, transactions: rows.map((r) => r.transaction), rows, skipped };
-}
-
-function describeIssues(issues: readonly { path: PropertyKey[]; message: string }[]): string {
-  return issues.map((i) => `${i.path.map(String).join('.') || 'row'}: ${i.message}`).join('; ');
 }
 
 function fail(line: number, message: string, format?: BrokerFormat): BrokerCsvResult {

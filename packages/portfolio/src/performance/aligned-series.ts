@@ -12,10 +12,19 @@ export interface AlignedSeries {
 }
 
 /**
+ * The last alignment of each series (issue 30): a timeline rebuilt after a ledger write from
+ * the same market data (the same `DailySeries` objects) over the same days aligns nothing again.
+ * Keyed weakly by the series; aligned arrays are never written after they are made.
+ */
+const lastAlignment = new WeakMap<DailySeries, { key: string; aligned: AlignedSeries }>();
+
+/**
  * Aligns `series` to `length` days from `firstDay`, carrying a value forward at most `maxAge`
  * days (weekends, holidays). One pass over the series from index `fromIndex` (default 0; the
  * indexes before it stay `NaN`: a resumed walk never reads them); dates that are not calendar
- * days or values that are not > 0 are skipped.
+ * days or values that are not > 0 are skipped. The answer is shared with the next call for the
+ * same series object and arguments (it must not be written to); a series must not change after
+ * it was aligned.
  */
 export function alignSeries(
   series: DailySeries | undefined,
@@ -23,6 +32,22 @@ export function alignSeries(
   length: number,
   maxAge: number,
   fromIndex = 0,
+): AlignedSeries {
+  if (series === undefined) return align(series, firstDay, length, maxAge, fromIndex);
+  const key = `${firstDay} ${length} ${maxAge} ${fromIndex}`;
+  const last = lastAlignment.get(series);
+  if (last?.key === key) return last.aligned;
+  const aligned = align(series, firstDay, length, maxAge, fromIndex);
+  lastAlignment.set(series, { key, aligned });
+  return aligned;
+}
+
+function align(
+  series: DailySeries | undefined,
+  firstDay: number,
+  length: number,
+  maxAge: number,
+  fromIndex: number,
 ): AlignedSeries {
   const values = new Float64Array(length).fill(Number.NaN);
   const ages = new Int32Array(length).fill(-1);

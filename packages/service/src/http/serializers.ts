@@ -5,29 +5,50 @@ type SerializerCompiler = FastifySerializerCompiler<any>;
 
 /**
  * The UTF-8 JSON bodies of frozen answers, per answer object: a flow that serves the same frozen
- * object again (a memoised read of `@svc/use-cases`: holdings, cash, a transactions page) is
- * neither serialized nor encoded again. A frozen answer cannot change (the flows freeze theirs
- * deep), so its body stays true; an entry goes with its object.
+ * object again (a memoised read of `@svc/use-cases`: holdings, cash, a transactions page; a
+ * cached evaluation) is neither serialized nor encoded again. A frozen answer cannot change (the
+ * flows freeze theirs deep, `freezeAnswer`), so its body stays true; an entry goes with its
+ * object. The REST side of the read path's one rule: bytes made once per frozen answer.
  */
 const frozenBodies = new WeakMap<object, Buffer>();
 
 /**
+ * The UTF-8 JSON body of an answer: `serialize(data)` as bytes, made once per frozen object or
+ * array and reused ({@link frozenBodies}); an answer that is not frozen is serialized every time.
+ * One answer object has one body: a route that checks or encodes its answer first passes that
+ * as `serialize` (e.g. through its response schema), always the same for its answers.
+ *
+ * @example
+ * reply.type('application/json; charset=utf-8').send(jsonBody(served, (s) => JSON.stringify(Schema.encode(s))));
+ */
+export function jsonBody(
+  data: unknown,
+  serialize: (data: never) => string = JSON.stringify,
+): Buffer {
+  const make = serialize as (data: unknown) => string;
+  if (typeof data !== 'object' || data === null || !Object.isFrozen(data)) {
+    return Buffer.from(make(data), 'utf8');
+  }
+  let body = frozenBodies.get(data);
+  if (body === undefined) {
+    body = Buffer.from(make(data), 'utf8');
+    frozenBodies.set(data, body);
+  }
+  return body;
+}
+
+/**
  * The body of a 2xx answer: `JSON.stringify(data)`, or, for a frozen object or array, those same
- * characters as UTF-8 bytes, made once per object and reused. Fastify writes a `Buffer` payload
- * as it is (as `reply.send(buffer)` does), so a body served again costs neither the
- * serialization nor the encoding nor the length count of the text (a holdings answer of 3,400
- * rows is 1.4 MB); the serializer's type says string, hence the cast.
+ * characters as UTF-8 bytes, made once per object and reused ({@link jsonBody}). Fastify writes
+ * a `Buffer` payload as it is (as `reply.send(buffer)` does), so a body served again costs
+ * neither the serialization nor the encoding nor the length count of the text (a holdings answer
+ * of 3,400 rows is 1.4 MB); the serializer's type says string, hence the cast.
  */
 function jsonBodyOf(data: unknown): string {
   if (typeof data !== 'object' || data === null || !Object.isFrozen(data)) {
     return JSON.stringify(data);
   }
-  let body = frozenBodies.get(data);
-  if (body === undefined) {
-    body = Buffer.from(JSON.stringify(data), 'utf8');
-    frozenBodies.set(data, body);
-  }
-  return body as unknown as string;
+  return jsonBody(data) as unknown as string;
 }
 
 /**

@@ -24,8 +24,9 @@ export interface EvaluationMemoOptions {
  * Only hits are remembered: a miss always asks the database (another process may have filled
  * it). An `upsert` through this wrapper forgets the symbol before and after the write, so this
  * process serves the new row at once; a row written by another process replaces the remembered
- * one here after `ttlMs` at most. Rows are shared between requests and must not be mutated
- * (the evaluation flow copies them).
+ * one here after `ttlMs` at most. Rows are shared between requests and must not be mutated:
+ * the evaluation flow makes its served answer once per row and freezes it (`freezeAnswer`). Keys
+ * are tickers as the flow normalised them (`tickerOf` of `@svc/use-cases`), not normalised again.
  *
  * @example
  * const cache = memoizeEvaluationCache(repos.evaluations, { ttlMs: 10_000 });
@@ -53,16 +54,17 @@ export function memoizeEvaluationCache(
     ttl: options.ttlMs,
   });
   return {
+    // Keyed by the ticker as the flow normalised it once at its boundary (`tickerOf`), the
+    // spelling the evaluations and the table carry.
     async get(symbol) {
-      const key = symbol.toUpperCase();
-      const remembered = rows.get(key);
+      const remembered = rows.get(symbol);
       if (remembered) return remembered;
-      const row = await cache.get(key);
-      if (row) rows.set(key, row);
+      const row = await cache.get(symbol);
+      if (row) rows.set(symbol, row);
       return row;
     },
     async upsert(evaluation, upsertOptions) {
-      const key = evaluation.symbol.toUpperCase();
+      const key = evaluation.symbol;
       rows.delete(key);
       try {
         await cache.upsert(evaluation, upsertOptions);

@@ -1,5 +1,7 @@
 import type { FxProvider, PriceHistoryProvider, QuoteProvider } from '@svc/market-data';
 import {
+  type AccountDataService,
+  createAccountDataService,
   createPortfolioService,
   createPriceHistory,
   createQuoteService,
@@ -14,6 +16,8 @@ export interface PortfolioFlows {
   readonly portfolios: PortfolioService;
   /** Quotes with their EUR price, cached briefly (`createQuoteService`). */
   readonly quotes: QuoteService;
+  /** The whole account as data: export (native, Ghostfolio) and import (`createAccountDataService`). */
+  readonly accountData: AccountDataService;
 }
 
 /**
@@ -50,5 +54,6 @@ export function createPortfolioFlows(options: {
       history: options.history ?? createPriceHistory(undefined, quotes),
     }),
     quotes: createQuoteService({ quotes, fx, now }),
+    accountData: createAccountDataService({ db, quotes, fx, now }),
   };
 }

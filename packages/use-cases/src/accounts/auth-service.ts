@@ -1,6 +1,6 @@
 import { StoreError } from '@svc/portfolio-store';
 import { UseCaseError } from '../errors.js';
-import type { LoginThrottle } from './login-throttle.js';
+import { type LoginThrottle, loginThrottleKey } from './login-throttle.js';
 import type {
   AccountRepositories,
   AccountUser,
@@ -102,7 +102,7 @@ export function createAuthService(deps: AuthServiceDeps) {
       input: { email: string; password: string },
       client: ClientContext,
     ): Promise<OpenedSession> {
-      const key = `${client.ip}|${input.email.trim().toLowerCase()}`;
+      const key = loginThrottleKey(client.ip, input.email);
       const wait = await deps.throttle.blockedFor(key);
       if (wait !== undefined) {
         throw new UseCaseError(

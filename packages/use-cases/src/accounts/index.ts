@@ -2,6 +2,13 @@
 // login throttle and the memos of verified credentials), free of any HTTP framework: they throw
 // `UseCaseError` with a problem code, which each app maps (REST: problem+json; MCP: a tool error).
 export {
+  type AccountLifecycle,
+  type AccountLifecycleDeps,
+  createAccountLifecycle,
+  type PasswordChange,
+  REAUTHENTICATION_WINDOW_SECONDS,
+} from './account-lifecycle.js';
+export {
   type AuthService,
   type AuthServiceDeps,
   type ClientContext,
@@ -16,9 +23,11 @@ export {
   DEFAULT_COUNTER_SYNC_MS,
 } from './batched-counter.js';
 export {
+  counterKeyDigest,
   createLoginThrottle,
   type LoginThrottle,
   type LoginThrottleOptions,
+  loginThrottleKey,
 } from './login-throttle.js';
 export {
   createOidcClient,

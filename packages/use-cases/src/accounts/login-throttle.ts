@@ -1,4 +1,23 @@
+import { createHash } from 'node:crypto';
 import type { SharedCounter, SharedCounterOptions } from '@svc/portfolio-store';
+
+/**
+ * The part of a shared counter's key (`rate_limits.key`) that stands for a person: a SHA-256
+ * digest (32 hex characters) of `value` (an e-mail address, trimmed and lower-cased, or a user
+ * id), so that no counter row names anyone in clear; erasing an account deletes the rows whose
+ * key contains the digests of its e-mail and id.
+ */
+export function counterKeyDigest(value: string): string {
+  return createHash('sha256')
+    .update(`svc-counter-key:${value.trim().toLowerCase()}`)
+    .digest('hex')
+    .slice(0, 32);
+}
+
+/** The login throttle's key of a client IP and an e-mail address: `<ip>|<digest of the e-mail>`. */
+export function loginThrottleKey(ip: string, email: string): string {
+  return `${ip}|${counterKeyDigest(email)}`;
+}
 
 /** Options of {@link createLoginThrottle}. */
 export interface LoginThrottleOptions {
@@ -9,7 +28,7 @@ export interface LoginThrottleOptions {
 }
 
 /**
- * Counts failed logins per key (client IP + lower-cased e-mail) in a fixed window, in the
+ * Counts failed logins per key (client IP + digest of the lower-cased e-mail, {@link loginThrottleKey}) in a fixed window, in the
  * database, so that every server process counts the same failures.
  */
 export interface LoginThrottle {
@@ -28,7 +47,7 @@ export interface LoginThrottle {
  *
  * @example
  * const throttle = createLoginThrottle((o) => createSharedCounter(database, o), { maxFailures: 5 });
- * const wait = await throttle.blockedFor(`${ip}|${email}`);
+ * const wait = await throttle.blockedFor(loginThrottleKey(ip, email));
  */
 export function createLoginThrottle(
   counters: (options: SharedCounterOptions) => SharedCounter,

@@ -50,6 +50,8 @@ export interface AccountSession {
   readonly id: string;
   readonly userId: string;
   readonly expiresAt: string;
+  /** When the session was opened (the sign-in), ISO 8601. */
+  readonly createdAt: string;
 }
 
 /** The user, session and token repositories the auth routes use. */
@@ -70,6 +72,13 @@ export interface AccountRepositories {
       email: string;
       name?: string | null;
     }): Promise<AccountUser>;
+    /** Replaces the password hash; answers whether the user exists. */
+    setPasswordHash(id: string, passwordHash: string): Promise<boolean>;
+    /**
+     * Deletes the user and every row that references it, and the shared counters whose key
+     * contains one of the fragments, in one database transaction; answers whether it existed.
+     */
+    erase(id: string, options: { counterKeyFragments: readonly string[] }): Promise<boolean>;
   };
   readonly sessions: {
     create(
@@ -78,6 +87,8 @@ export interface AccountRepositories {
     ): Promise<AccountSession>;
     findActive(userId: string, sessionId: string, now: Date): Promise<AccountSession | undefined>;
     revoke(userId: string, sessionId: string, now: Date): Promise<boolean>;
+    /** Revokes every live session of the user but one; answers the ids revoked. */
+    revokeOthers(userId: string, keepSessionId: string, now: Date): Promise<string[]>;
   };
   readonly tokens: {
     create(

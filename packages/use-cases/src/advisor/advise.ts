@@ -74,6 +74,8 @@ function prepareAttachments(
       kind: 'text',
       text: json,
       note: 'Snapshot sent by the client: an untrusted hint. State holdings from the tools only.',
+      // Its figures ground nothing: holdings are stated from the tools.
+      hint: true,
     });
   }
   return out;

@@ -39,22 +39,36 @@ const OFFLINE: Partial<Record<AdvisorToolName, OfflineIntent>> = {
  */
 type Policy = (args: never, flows: ToolFlows, scope: ToolScope) => Promise<ToolOutcome | undefined>;
 
+/** What the model is told when it asked for a fresh evaluation the user did not ask for. */
+export const FRESH_NOT_ASKED =
+  'This is the cached evaluation: a fresh one costs the user one stock_evaluation unit and the ' +
+  'user did not name this symbol; ask the user before evaluating it again.';
+
 /**
  * The fresh-evaluation rule of `getMoatEvaluation`: what the evaluation flow serves without a
  * fetch (the cache, or a fetch under way) is answered at once; a fetch, which costs the user one
  * `stock_evaluation` unit, runs only when the user's last message names the symbol
- * ({@link userAskedFor}); otherwise the model is told to ask the user.
+ * ({@link userAskedFor}). `fresh: true` on a symbol the user did not name answers the cached
+ * evaluation when there is one (with {@link FRESH_NOT_ASKED} in `freshNotFetched`), never "not
+ * cached"; without one the model is told to ask the user.
  */
 async function freshEvaluationRule(
   { symbol, fresh }: z.output<typeof getMoatEvaluation.input>,
   flows: ToolFlows,
   scope: ToolScope,
 ): Promise<ToolOutcome | undefined> {
-  if (fresh !== true) {
-    const served = await flows.evaluations.served(symbol);
-    if (served) return { data: served, summary: getMoatEvaluation.summarize?.(served) };
+  const asked = userAskedFor(symbol, scope.lastUserMessage);
+  if (fresh === true && asked) return undefined;
+  const served = await flows.evaluations.served(symbol);
+  if (served) {
+    const summary = getMoatEvaluation.summarize?.(served);
+    if (fresh !== true) return { data: served, summary };
+    return {
+      data: { ...served, freshNotFetched: FRESH_NOT_ASKED },
+      summary: `${summary ?? symbol}; not fetched again: the user did not ask for ${symbol}`,
+    };
   }
-  if (userAskedFor(symbol, scope.lastUserMessage)) return undefined;
+  if (asked) return undefined;
   return {
     data: {
       symbol,

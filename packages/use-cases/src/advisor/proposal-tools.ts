@@ -10,6 +10,7 @@ import { decodeTransaction } from '../portfolio/ledger-codec.js';
 import type { PortfolioService } from '../portfolio/portfolio-service.js';
 import { CreatePortfolioInput, TransactionPatch } from '../portfolio/schemas.js';
 import type { ToolScope } from './advisor-tools.js';
+import { noteOf, quoted, saveReportSummary } from './proposal-summaries.js';
 import { type ProposalDraft, storeProposal } from './proposals.js';
 
 /** What the proposal tools need. */
@@ -145,7 +146,7 @@ export function buildProposalTools(deps: ProposalToolDeps, scope: ProposalScope)
         const portfolio = await ownedPortfolio(portfolioId);
         return propose({
           kind: 'record_transaction',
-          summary: `Record ${describeTransaction(transaction)} in “${portfolio.name}”`,
+          summary: `Record ${describeTransaction(transaction)} in ${quoted(portfolio.name)}${noteOf(transaction)}`,
           payload: { portfolioId: portfolio.id, transaction },
         });
       },
@@ -157,7 +158,7 @@ export function buildProposalTools(deps: ProposalToolDeps, scope: ProposalScope)
       async (input) =>
         propose({
           kind: 'create_portfolio',
-          summary: `Create the portfolio “${input.name}” (${input.baseCurrency})`,
+          summary: `Create the portfolio ${quoted(input.name)} (${input.baseCurrency})`,
           payload: input,
         }),
     ),
@@ -173,7 +174,12 @@ export function buildProposalTools(deps: ProposalToolDeps, scope: ProposalScope)
         if (!evaluation) throw new UseCaseError('not_found', `no cached evaluation of ${symbol}`);
         return propose({
           kind: 'save_moat_report',
-          summary: `Save the moat report of ${evaluation.symbol} (${evaluation.totalScore}/${evaluation.maxScore})`,
+          summary: saveReportSummary(
+            evaluation.symbol,
+            evaluation.totalScore,
+            evaluation.maxScore,
+            tags ?? [],
+          ),
           payload: { symbol: evaluation.symbol, tags: tags ?? [] },
         });
       },
@@ -263,7 +269,8 @@ export function buildProposalTools(deps: ProposalToolDeps, scope: ProposalScope)
         const current = await ownedTransaction(portfolio.id, transactionId);
         const { id: _id, portfolioId: _p, ...fields } = current;
         const next: Record<string, unknown> = { ...fields };
-        for (const [key, value] of Object.entries(changes)) {
+        const { id: _id2, portfolioId: _p2, ...fieldChanges } = changes;
+        for (const [key, value] of Object.entries(fieldChanges)) {
           if (value === null) delete next[key];
           else if (value !== undefined) next[key] = value;
         }

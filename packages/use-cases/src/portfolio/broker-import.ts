@@ -1,5 +1,6 @@
 import {
   ColumnMapping,
+  checkMapping,
   type DerivedPortfolio,
   fingerprintRows,
   headerSet,
@@ -20,7 +21,12 @@ import { encodeTransaction } from './ledger-codec.js';
 import { gatherMarketInputs, historicEurRates, type MarketInputsDeps } from './market-inputs.js';
 import { money } from './position-records.js';
 import { storeValuation } from './revaluation.js';
-import { BrokerImportOptions, type ImportLine, type ImportResult } from './schemas.js';
+import {
+  BrokerImportOptions,
+  type ImportLine,
+  type ImportResult,
+  type MappingChecks,
+} from './schemas.js';
 
 /** What {@link previewBrokerImport} reads: the database only. */
 export interface BrokerImportPreviewDeps {
@@ -61,8 +67,11 @@ export async function previewBrokerImport(
   const settings = readOptions(options);
   const repos = createRepositories(deps.db);
   await requirePortfolio(repos, userId, portfolioId);
-  const { parsed, saved } = await parseWithSaved(repos, userId, text, settings);
-  const savedMapping = saved ? { savedMapping: { id: saved.id, used: true, saved: false } } : {};
+  const { parsed, saved, mapping } = await parseWithSaved(repos, userId, text, settings);
+  const savedMapping = {
+    ...(saved ? { savedMapping: { id: saved.id, used: true, saved: false } } : {}),
+    ...(mapping ? { mappingChecks: mappingChecks(text, mapping, settings) } : {}),
+  };
   if (!parsed.ok) {
     const failed = { ...failedResult(parsed.format ?? 'mapped', parsed.errors), ...savedMapping };
     return parsed.proposal ? { ...failed, proposal: parsed.proposal } : failed;
@@ -86,7 +95,9 @@ export async function previewBrokerImport(
  * With `dryRun` it is {@link previewBrokerImport}.
  *
  * @throws UseCaseError `validation_failed` with `errors: [{ path: 'line N', message }]` for every
- *   failing row (nothing stored); `not_found` (portfolio).
+ *   failing row, or `errors: [{ path: 'mapping.checks.<id>', message }]` when the result of a
+ *   given or saved column mapping fails a check and `confirmMapping` is not set (nothing stored);
+ *   `not_found` (portfolio).
  */
 export async function importBrokerFile(
   deps: BrokerImportDeps,
@@ -100,8 +111,10 @@ export async function importBrokerFile(
   if (settings.dryRun) return previewBrokerImport(deps, userId, portfolioId, text, settings);
   const repos = createRepositories(deps.db);
   await requirePortfolio(repos, userId, portfolioId);
-  const { parsed, saved } = await parseWithSaved(repos, userId, text, settings);
+  const { parsed, saved, mapping } = await parseWithSaved(repos, userId, text, settings);
   if (!parsed.ok) throw failure(parsed.errors);
+  // a given or a saved mapping: its result is checked before anything is stored
+  if (mapping && !settings.confirmMapping) refuseDoubtful(mappingChecks(text, mapping, settings));
   // a first plan outside the transaction tells which quotes and rates to fetch
   const draft = await planAgainst(repos, userId, portfolioId, parsed, settings, deps.isinSymbols);
   if (!draft.plan.ok) throw failure(draft.plan.errors);
@@ -205,17 +218,22 @@ async function parseWithSaved(
   userId: string,
   text: string,
   settings: Settings,
-): Promise<{ parsed: ReturnType<typeof parseBrokerCsv>; saved?: SavedImportMapping }> {
+): Promise<{
+  parsed: ReturnType<typeof parseBrokerCsv>;
+  saved?: SavedImportMapping;
+  /** The mapping the file was read with: the given one, else the saved one. */
+  mapping?: ColumnMapping;
+}> {
   const parsed = parse(text, settings);
   if (parsed.ok || parsed.format !== undefined || settings.mapping || settings.format !== 'auto') {
-    return { parsed };
+    return settings.mapping ? { parsed, mapping: settings.mapping } : { parsed };
   }
   const headerKey = headerSetKey(text);
   const saved =
     headerKey === undefined ? undefined : await repos.importMappings.find(userId, headerKey);
   const mapping = saved ? ColumnMapping.safeParse(saved.mapping) : undefined;
   if (!saved || !mapping?.success) return { parsed };
-  return { parsed: parse(text, settings, mapping.data), saved };
+  return { parsed: parse(text, settings, mapping.data), saved, mapping: mapping.data };
 }
 
 async function requirePortfolio(
@@ -269,6 +287,35 @@ async function planAgainst(
       if (row.transaction.symbol) names.set(row.transaction.symbol, row.name);
     }
   return { plan, names, ledger };
+}
+
+/** The checks of the import `mapping` makes of `text` (see `checkMapping`). */
+function mappingChecks(text: string, mapping: ColumnMapping, settings: Settings): MappingChecks {
+  const verdict = checkMapping(text, mapping, {
+    ...(settings.accountCurrency ? { accountCurrency: settings.accountCurrency } : {}),
+  });
+  return { acceptable: verdict.acceptable, checks: verdict.checks, needs: verdict.questions };
+}
+
+/**
+ * Refuses a real import whose mapping failed a check, naming each failed check and its question:
+ * holdings with reason for doubt are never stored unless the user confirms (`confirmMapping`).
+ */
+function refuseDoubtful(checks: MappingChecks): void {
+  if (checks.acceptable) return;
+  const failed = checks.checks.filter((c) => !c.passed);
+  throw new UseCaseError(
+    'validation_failed',
+    `the mapping's result is in doubt (${failed.map((c) => c.id).join(', ')}): answer its questions and correct the mapping, or confirm it with confirmMapping`,
+    {
+      errors: failed.map((c) => ({
+        path: `mapping.checks.${c.id}`,
+        message: [c.detail, checks.needs.find((n) => n.check === c.id)?.question]
+          .filter(Boolean)
+          .join(' — '),
+      })),
+    },
+  );
 }
 
 function failure(errors: readonly ImportLine[]): UseCaseError {

@@ -77,7 +77,7 @@ function asInput(row: StoredTransaction): Record<string, unknown> {
 /** `patch` applied to `current`: given fields replace, null removes. */
 function merged(
   current: Record<string, unknown>,
-  patch: TransactionPatch,
+  patch: Omit<TransactionPatch, 'id' | 'portfolioId'>,
 ): Record<string, unknown> {
   const next: Record<string, unknown> = { ...current };
   for (const [key, value] of Object.entries(patch)) {
@@ -167,13 +167,22 @@ export function createChangeFlows(deps: ChangeFlowDeps) {
     ): Promise<Transaction> {
       const fields = TransactionPatch.safeParse(patch);
       if (!fields.success) invalid(fields.error.issues, 'transaction patch');
+      const { id: sentId, portfolioId: sentPortfolio, ...changes } = fields.data;
+      for (const [key, sent, path] of [
+        ['id', sentId, transactionId],
+        ['portfolioId', sentPortfolio, portfolioId],
+      ] as const) {
+        if (sent !== undefined && sent !== path) {
+          invalid([{ path: [key], message: `must be ${path} (ids cannot be changed)` }], 'ids');
+        }
+      }
       const stored = await write(userId, portfolioId, async (repos) => {
         if (!(await repos.portfolios.lockForUpdate(userId, portfolioId))) {
           throw new UseCaseError('not_found', `portfolio ${portfolioId} not found`);
         }
         const current = await repos.transactions.get(userId, portfolioId, transactionId);
         if (!current) throw new UseCaseError('not_found', `transaction ${transactionId} not found`);
-        const next = NewTransaction.safeParse(merged(asInput(current), fields.data));
+        const next = NewTransaction.safeParse(merged(asInput(current), changes));
         if (!next.success) invalid(next.error.issues, 'transaction after the edit');
         const { transaction } = await repos.transactions.update(
           userId,

@@ -28,7 +28,8 @@ export type CheckedMapping =
  * a file a module reads needs none; the generic proposal is offered when it asks nothing and its
  * dry run has no failing row; otherwise the model (`ask`, only with a model configured) is asked,
  * and its answer is offered only when it is a valid `ColumnMapping` whose dry run against the
- * portfolio (`previewBrokerImport`, the same rules as an import) yields rows and no failing one.
+ * portfolio (`previewBrokerImport`, the same rules as an import) yields rows, no failing one and
+ * no failed check of its result (`mappingChecks`).
  * The user then confirms by importing with the mapping; nothing is stored before.
  *
  * @throws UseCaseError `not_found` (portfolio), as the dry run.
@@ -78,5 +79,13 @@ async function check(
     };
   }
   if (preview.rows === 0) return { offered: false, reason: `the ${source} mapping reads no row` };
+  const doubts = preview.mappingChecks?.checks.filter((c) => !c.passed) ?? [];
+  if (doubts.length > 0) {
+    // its import would be refused unconfirmed: the holdings it gives are in doubt
+    return {
+      offered: false,
+      reason: `the ${source} mapping fails its checks: ${doubts.map((c) => `${c.id} (${c.detail})`).join('; ')}`,
+    };
+  }
   return { offered: true, source, mapping, preview };
 }

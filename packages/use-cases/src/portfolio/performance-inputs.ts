@@ -20,6 +20,44 @@ export interface PerformanceMarketData {
 }
 
 /**
+ * What market data a ledger's timeline needs up to `end`: closes of every symbol bought or sold,
+ * EUR rates of every currency it moves, from the day before its first transaction. Issue 30:
+ * a timeline rebuilt after a ledger write reuses the market data of the one it replaces when
+ * that covered these needs ({@link coversNeeds}): past closes and rates do not change with the
+ * ledger.
+ */
+export interface MarketNeeds {
+  /** First day, `YYYY-MM-DD`. */
+  readonly from: string;
+  readonly symbols: ReadonlySet<string>;
+  readonly currencies: ReadonlySet<string>;
+}
+
+/** The {@link MarketNeeds} of `ledger` up to `end`. */
+export function marketNeeds(ledger: readonly LedgerTransaction[], end: string): MarketNeeds {
+  const firstMs = ledger.reduce(
+    (min, tx) => Math.min(min, Date.parse(tx.executedAt)),
+    Date.parse(`${end}T23:59:59Z`),
+  );
+  const symbols = new Set<string>();
+  const currencies = new Set<string>();
+  for (const tx of ledger) {
+    currencies.add(tx.currency);
+    if ((tx.type === 'buy' || tx.type === 'sell') && tx.symbol)
+      symbols.add(tx.symbol.toUpperCase());
+  }
+  return { from: daysBefore(utcDay(new Date(firstMs)), 1), symbols, currencies };
+}
+
+/** Whether market data gathered for `have` serves `want` (same or later start, no new symbol or currency). */
+export function coversNeeds(have: MarketNeeds, want: MarketNeeds): boolean {
+  if (want.from < have.from) return false;
+  for (const symbol of want.symbols) if (!have.symbols.has(symbol)) return false;
+  for (const currency of want.currencies) if (!have.currencies.has(currency)) return false;
+  return true;
+}
+
+/**
  * Gathers the closes of every symbol bought or sold in `ledger` and the EUR rate of every currency
  * involved, for each calendar day from the day before the first transaction (or from `since`,
  * when later: what extending a cached timeline needs) to `end`.

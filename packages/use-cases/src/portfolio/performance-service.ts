@@ -16,7 +16,14 @@ import {
 import { LRUCache } from 'lru-cache';
 import { UseCaseError } from '../errors.js';
 import { utcDay } from './decimal-text.js';
-import { gatherPerformanceMarketData, type PerformanceMarketDeps } from './performance-inputs.js';
+import {
+  coversNeeds,
+  gatherPerformanceMarketData,
+  type MarketNeeds,
+  marketNeeds,
+  type PerformanceMarketData,
+  type PerformanceMarketDeps,
+} from './performance-inputs.js';
 import {
   type HoldingPerformance,
   type PerformanceQuery,
@@ -47,13 +54,36 @@ export interface PerformanceFlowDeps extends PerformanceMarketDeps {
 export interface LedgerSource {
   readonly version: string;
   read(): Promise<readonly LedgerTransaction[]>;
+  /**
+   * The ledger at {@link version} made from `ledger`, the ledger at version `from`, by applying
+   * what the writes between them changed (the journal of issue 30); undefined when that cannot
+   * be told (then {@link read} is used).
+   */
+  patch?(
+    from: string,
+    ledger: readonly LedgerTransaction[],
+  ): Promise<LedgerTransaction[] | undefined>;
+  /**
+   * Whether the ledger is still at {@link version} (read again after {@link read}): only then is
+   * the ledger read exactly the one of that version (a write between the two reads makes it
+   * newer), and only an exact ledger is patched.
+   */
+  stillAt?(): Promise<boolean>;
 }
 
-/** A cached timeline: of which ledger version, to which day, and the ledger (to extend it). */
+/**
+ * A cached timeline: of which ledger version, to which day, the ledger (to extend it), and the
+ * market data it was built from with what that covers (to rebuild it after a ledger write
+ * without gathering closes and rates again).
+ */
 interface CacheEntry extends Built {
   readonly version: string;
   readonly day: string;
   readonly ledger: readonly LedgerTransaction[];
+  readonly market: PerformanceMarketData;
+  readonly covered: MarketNeeds;
+  /** The ledger is exactly the one of `version` (see `LedgerSource.stillAt`): it may be patched. */
+  readonly exact: boolean;
 }
 
 /**
@@ -66,14 +96,20 @@ interface CacheEntry extends Built {
  *   measurement: no ledger read, no price fetch, no replay;
  * - the next day's request (same version) extends it (`extendTimeline`): closes and rates are
  *   fetched from a few days before its checkpoint, and only the last days are walked;
- * - any ledger write (another version, from this process or another) builds it afresh.
+ * - any ledger write (another version, from this process or another) walks it afresh from the
+ *   new ledger; the closes and rates gathered for the replaced timeline are reused when they
+ *   cover the new ledger (no new symbol or currency, no earlier first day: an edit, a delete, a
+ *   revert), and the ledger it held is patched from the journal when the journal accounts for
+ *   every write since (`LedgerSource.patch`), so an edit deep in the past costs the walk alone
+ *   (issue 30).
  */
 export function createPerformanceFlow(deps: PerformanceFlowDeps) {
   const timelines = new LRUCache<string, CacheEntry>({
     maxSize: deps.cacheBytes ?? TIMELINE_CACHE_BYTES,
     sizeCalculation: (entry) =>
       Math.max(1, entry.timeline.length * (entry.timeline.holdings.size + 1) * 8 * 8) +
-      entry.ledger.length * 400,
+      entry.ledger.length * 400 +
+      marketBytes(entry.market),
   });
   const building = new Map<string, Promise<Built>>();
 
@@ -93,15 +129,36 @@ export function createPerformanceFlow(deps: PerformanceFlowDeps) {
           eurRates: market.eurRates,
           end: today,
         });
-        if (timeline) return { ...cached, timeline, day: today };
+        // the extended timeline's market data is the new days' only: nothing to reuse after it
+        if (timeline) return { ...cached, timeline, day: today, covered: NOTHING };
       }
     }
-    const ledger = cached?.version === source.version ? cached.ledger : await source.read();
-    const market = await gatherPerformanceMarketData(deps, ledger, today);
+    let ledger: readonly LedgerTransaction[];
+    let exact: boolean;
+    const patched =
+      cached && cached.version !== source.version && cached.exact
+        ? await source.patch?.(cached.version, cached.ledger)
+        : undefined;
+    if (cached?.version === source.version) {
+      ({ ledger, exact } = cached);
+    } else if (patched !== undefined) {
+      [ledger, exact] = [patched, true];
+    } else {
+      ledger = await source.read();
+      exact = (await source.stillAt?.()) ?? false;
+    }
+    const needs = marketNeeds(ledger, today);
+    // After a ledger write (a new version, same day): the closes and rates gathered for the
+    // replaced timeline serve the new one when they cover it, so only the walk is redone.
+    const reused = cached && cached.day === today && coversNeeds(cached.covered, needs);
+    const market = reused ? cached.market : await gatherPerformanceMarketData(deps, ledger, today);
     return {
       version: source.version,
       day: today,
       ledger,
+      market,
+      covered: reused ? cached.covered : needs,
+      exact,
       timeline: buildTimeline({
         transactions: ledger,
         prices: market.prices,
@@ -304,6 +361,17 @@ function held(track: Track, s: number, e: number): boolean {
   for (let i = Math.max(0, s); i <= e; i++) if ((track.valueEur[i] as number) !== 0) return true;
   return false;
 }
+
+/** Estimated bytes of gathered market data: a day's date text and close, ~64 bytes. */
+function marketBytes(market: PerformanceMarketData): number {
+  let days = 0;
+  for (const series of market.prices.values()) days += series.dates.length;
+  for (const series of market.eurRates.values()) days += series.dates.length;
+  return days * 64;
+}
+
+/** Covers no market data (a timeline extended by a day keeps only the new days' data). */
+const NOTHING: MarketNeeds = { from: '9999-12-31', symbols: new Set(), currencies: new Set() };
 
 /** Whether `a` is of a later ledger version than `b`, or of the same and a later or equal day. */
 function isNewer(a: CacheEntry, b: CacheEntry): boolean {

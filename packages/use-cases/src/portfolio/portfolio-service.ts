@@ -19,7 +19,7 @@ import { importBrokerFile } from './broker-import.js';
 import { type ChangeContext, createChangeFlows, describeTransaction } from './changes.js';
 import type { IsinResolver } from './isin-symbols.js';
 import { deriveChecked, fromStoreError, readLedger } from './ledger.js';
-import { decodeTransaction, encodeTransaction } from './ledger-codec.js';
+import { decodeTransaction, encodeTransaction, toLedgerTransaction } from './ledger-codec.js';
 import type { HoldingPerformance, PortfolioPerformance } from './performance-schemas.js';
 import { createPerformanceFlow, type LedgerSource } from './performance-service.js';
 import { money, toCashPosition, toHolding } from './position-records.js';
@@ -133,7 +133,21 @@ export function createPortfolioService(deps: PortfolioServiceDeps) {
     const version = await repos.portfolios.ledgerVersion(userId, portfolioId);
     if (version === undefined)
       throw new UseCaseError('not_found', `portfolio ${portfolioId} not found`);
-    return { version, read: () => readLedger(repos.transactions, userId, portfolioId) };
+    return {
+      version,
+      read: () => readLedger(repos.transactions, userId, portfolioId),
+      async patch(from, ledger) {
+        const writes = await repos.transactions.ledgerPatch(userId, portfolioId, from, version);
+        if (writes === undefined) return undefined;
+        const byId = new Map(ledger.map((tx) => [tx.id, tx] as const));
+        for (const { id, row } of writes) {
+          if (row === null) byId.delete(id);
+          else byId.set(id, toLedgerTransaction(row));
+        }
+        return [...byId.values()];
+      },
+      stillAt: async () => (await repos.portfolios.ledgerVersion(userId, portfolioId)) === version,
+    };
   }
 
   const revalueOne = (userId: string, portfolioId: string, at: Date) =>
@@ -175,6 +189,21 @@ export function createPortfolioService(deps: PortfolioServiceDeps) {
       const renamed = await repos.portfolios.rename(userId, portfolioId, fields.name);
       if (!renamed) throw new UseCaseError('not_found', `portfolio ${portfolioId} not found`);
       return renamed;
+    },
+
+    /**
+     * Deletes one of the user's portfolios with everything that follows from it or hangs off it:
+     * its transactions, holdings, cash positions and change journal go with it (the store's
+     * cascades), in one statement that waits for a writer holding the portfolio's lock (an import
+     * in progress ends first). Column mappings saved for broker files belong to the account, not
+     * to a portfolio, and stay. Reads on every process see the portfolio gone at once (its
+     * versions are gone: `not_found`, and the all-portfolios key changes).
+     * @throws UseCaseError `not_found` (also another user's portfolio).
+     */
+    async deletePortfolio(userId: string, portfolioId: string): Promise<void> {
+      if (!(await repos.portfolios.delete(userId, portfolioId))) {
+        throw new UseCaseError('not_found', `portfolio ${portfolioId} not found`);
+      }
     },
 
     /**

@@ -1,5 +1,6 @@
 import type { PortfolioVersions } from '@svc/portfolio-store';
 import { LRUCache } from 'lru-cache';
+import { freezeAnswer } from '../frozen.js';
 
 /**
  * Default bound of the memo of finished reads, in estimated bytes ({@link READ_MEMO_ITEM_BYTES}
@@ -61,7 +62,7 @@ export interface ReadMemo {
  */
 export function createReadMemo(maxBytes: number = READ_MEMO_BYTES): ReadMemo {
   if (maxBytes <= 0) {
-    return { serve: async (_key, _version, read) => deepFreeze(await read()) };
+    return { serve: async (_key, _version, read) => freezeAnswer(await read()) };
   }
   const entries = new LRUCache<string, Entry>({ maxSize: maxBytes });
   return {
@@ -70,7 +71,7 @@ export function createReadMemo(maxBytes: number = READ_MEMO_BYTES): ReadMemo {
       if (known !== undefined && known.version === version) {
         return known.answer as Awaited<ReturnType<typeof read>>;
       }
-      const answer = deepFreeze(await read());
+      const answer = freezeAnswer(await read());
       const size = version.length + 256 + items(answer) * READ_MEMO_ITEM_BYTES;
       if (size <= maxBytes) entries.set(key, { version, answer }, { size });
       return answer;
@@ -92,11 +93,4 @@ export function versionStamp(
     stamp += `${stamp === '' ? '' : ' '}${portfolio.id}:${portfolio[counter]}`;
   }
   return stamp;
-}
-
-/** `value` with every nested object and array frozen (answers are plain JSON-like data). */
-function deepFreeze<T>(value: T): T {
-  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value;
-  for (const child of Object.values(value)) deepFreeze(child);
-  return Object.freeze(value);
 }

@@ -113,6 +113,12 @@ export const BrokerImportOptions = z
       .describe(
         'With `mapping` on a real import: save it for this header set, so the next file with the same columns imports without it',
       ),
+    confirmMapping: z
+      .boolean()
+      .default(false)
+      .describe(
+        'On a real import with a given or a saved mapping: import even though some of its checks failed (the user answered their questions and accepts the result); without it such an import is refused',
+      ),
   })
   .meta({ id: 'BrokerImportOptions' });
 export type BrokerImportOptions = z.input<typeof BrokerImportOptions>;
@@ -125,6 +131,46 @@ export const ImportLine = z
   })
   .meta({ id: 'ImportLine' });
 export type ImportLine = z.infer<typeof ImportLine>;
+
+/**
+ * What the checks of a column mapping found, run on the import it would make before it is made
+ * (`checkMapping` of `@svc/portfolio`).
+ */
+export const MappingChecks = z
+  .object({
+    acceptable: z
+      .boolean()
+      .describe(
+        'Every check passed: accepted unchanged, the mapping imports holdings nothing gives reason to doubt. When false, a real import with it is refused (400) until the questions are answered or `confirmMapping` is set',
+      ),
+    checks: z
+      .array(
+        z.object({
+          id: z
+            .string()
+            .describe(
+              'readable | widths | skipped-units | instruments | units-in-cash-rows | signs | sides | counted-twice | quantity-price-amount | fractional-quantity | positions',
+            ),
+          passed: z.boolean(),
+          detail: z.string().describe('What the check found'),
+          lines: z.array(z.number().int()).describe('Lines of the file it doubts'),
+        }),
+      )
+      .describe('The checks of the simulated import, passed or not'),
+    needs: z
+      .array(
+        z.object({
+          check: z.string().optional().describe('The failed check this question settles'),
+          field: z.string().optional(),
+          value: z.string().optional().describe('The action value asked about'),
+          question: z.string(),
+          candidates: z.array(z.string()),
+        }),
+      )
+      .describe('One question per failed check: the one that settles it'),
+  })
+  .meta({ id: 'MappingChecks' });
+export type MappingChecks = z.infer<typeof MappingChecks>;
 
 /** A holding as an import leaves it, before valuation. */
 export const ImportedHolding = z
@@ -184,6 +230,9 @@ export const ImportResult = z
       })
       .optional()
       .describe('The saved column mapping this import used or saved, if any'),
+    mappingChecks: MappingChecks.optional().describe(
+      'With `mapping`, or a saved mapping used: the checks of the import it makes; a real import with a mapping that fails one is refused unless `confirmMapping`',
+    ),
     proposal: z
       .object({
         mapping: ColumnMapping,
@@ -209,12 +258,15 @@ export const ImportResult = z
                 .optional()
                 .describe('The field, date order or currency asked about'),
               value: z.string().optional().describe('The action value asked about'),
+              check: z.string().optional().describe('The failed check this question settles'),
               question: z.string(),
               candidates: z.array(z.string()).describe('Columns, orders or kinds, best first'),
             }),
           )
           .describe('What the proposal asks instead of guessing; empty when it is sure'),
         structure: z.string().describe('Where the header row was found, with which delimiter'),
+        checks: MappingChecks.shape.checks,
+        acceptable: MappingChecks.shape.acceptable,
       })
       .optional()
       .describe(
@@ -284,12 +336,15 @@ export type QuoteResult = z.infer<typeof QuoteResult>;
 
 /**
  * Body of "edit a transaction" (`PATCH /api/portfolios/{id}/transactions/{transactionId}`): any
- * fields of a `Transaction` but its ids; `null` removes an optional field (`note`, `fee`). The
+ * fields of a `Transaction` (its ids only as they are: a transaction read back may be sent
+ * whole); `null` removes an optional field (`note`, `fee`). The
  * fields given replace the stored ones and the result must be a valid `NewTransaction` (a field
  * its type does not use answers 400: send it as null when changing the type).
  */
 export const TransactionPatch = z
   .strictObject({
+    id: z.string().optional().describe('The transaction’s id, if sent: must be the path’s'),
+    portfolioId: z.string().optional().describe('Its portfolio’s id, if sent: must be the path’s'),
     type: z.enum(['buy', 'sell', 'dividend', 'deposit', 'withdrawal', 'fee', 'split']).optional(),
     symbol: z.string().nullable().optional(),
     quantity: DecimalString.nullable().optional(),

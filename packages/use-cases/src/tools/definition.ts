@@ -1,6 +1,7 @@
 import type { QuotaName } from '@svc/schemas';
 import type { z } from 'zod';
 import type { TokenScope } from '../accounts/scopes.js';
+import type { TokenCall } from '../accounts/token-call.js';
 import type { NarrationService } from '../advisor/narrate.js';
 import type { EvaluationHistoryService } from '../evaluation-history.js';
 import type { Actor, EvaluationService } from '../evaluation-service.js';
@@ -113,11 +114,19 @@ export interface ToolDefinition<
   readonly redactUnless?: ScopeRedaction;
   /**
    * The call: one flow call for `actor` (every tool is bound to the caller; no argument selects a
-   * user) with the arguments as parsed by `input`.
+   * user) with the arguments as parsed by `input`. `call` is the token call of an MCP call (the
+   * surface passes it as the MCP SDK passes a handler its `extra`); a tool that {@link spends}
+   * hands it to its flow as `tokenCall`, so spending needs the token's scope and is counted for the
+   * call's audit row. Surfaces without tokens (the advisor) pass none.
    * @throws whatever the flow throws (`UseCaseError`, `QuotaError`, …); each surface maps it to a
    *   problem (CONTRACT §1).
    */
-  run(flows: ToolFlows, actor: Actor, args: z.output<I>): Promise<z.input<O>>;
+  run(
+    flows: ToolFlows,
+    actor: Actor,
+    args: z.output<I>,
+    call?: TokenCall | undefined,
+  ): Promise<z.input<O>>;
   /** A one-line summary of an answer (the advisor's `tool` frame), e.g. "3 holding(s)". */
   summarize?(answer: z.output<O>): string;
 }

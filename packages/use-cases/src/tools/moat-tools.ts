@@ -1,4 +1,11 @@
-import { MoatEvaluation, ServedEvaluation, Tags, TickerSymbol } from '@svc/schemas';
+import {
+  CRITERION_KEYS,
+  MAX_TOTAL_SCORE,
+  MoatEvaluation,
+  ServedEvaluation,
+  Tags,
+  TickerSymbol,
+} from '@svc/schemas';
 import { z } from 'zod';
 import type { NarrativeSource } from '../advisor/narrate.js';
 import { LanguageTag } from '../advisor/schemas.js';
@@ -26,7 +33,7 @@ export const getMoatEvaluation = defineTool({
   name: 'getMoatEvaluation',
   title: 'Get a moat evaluation',
   description:
-    'Scores a company against the 8 moat criteria (total out of 100, verdict) with valuation ' +
+    `Scores a company against the ${CRITERION_KEYS.length} moat criteria (total out of ${MAX_TOTAL_SCORE}, verdict) with valuation ` +
     'signals. Served from the shared cache (_cached: true) when present; a cache miss or ' +
     'fresh: true fetches SEC fundamentals and consumes one stock_evaluation quota unit.',
   input: z.object({
@@ -38,8 +45,8 @@ export const getMoatEvaluation = defineTool({
   scopes: ['moat:read'],
   spends: ['stock_evaluation'],
   surfaces: ['mcp', 'advisor'],
-  run: (flows, actor, { symbol, fresh }) =>
-    flows.evaluations.getEvaluation({ symbol, fresh: fresh === true, actor }),
+  run: (flows, actor, { symbol, fresh }, call) =>
+    flows.evaluations.getEvaluation({ symbol, fresh: fresh === true, actor, tokenCall: call }),
   summarize: (served) =>
     `${served.symbol}: ${served.totalScore}/${served.maxScore}${served._cached ? ' (cached)' : ' (fresh)'}`,
 });
@@ -104,9 +111,10 @@ export const generateMoatNarrative = defineTool({
   scopes: ['ai:consult'],
   spends: ['ai_consult'],
   surfaces: ['mcp'],
-  run: async (flows, actor, input) => {
+  run: async (flows, actor, input, call) => {
     const { evaluation, markdown, done } = await flows.narratives.narrateToMarkdown({
       actor,
+      tokenCall: call,
       source: narrativeSource(input),
       language: input.language,
       signal: new AbortController().signal,

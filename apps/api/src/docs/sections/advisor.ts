@@ -1,5 +1,13 @@
-import { PROBLEMS } from '@svc/schemas';
-import { type DocsAddresses, problem, QUOTAS, type SectionText } from './shared.js';
+import { CRITERION_MAX_SCORE, PROBLEMS } from '@svc/schemas';
+import {
+  CRITERIA_COUNT,
+  CRITERIA_NAMES,
+  type DocsAddresses,
+  problem,
+  QUOTAS,
+  type SectionText,
+  VERDICTS_TEXT,
+} from './shared.js';
 
 /** The `advisorMoat` section. */
 export function advisorMoat({ baseUrl }: DocsAddresses): SectionText {
@@ -9,11 +17,9 @@ export function advisorMoat({ baseUrl }: DocsAddresses): SectionText {
     description: 'Evaluate a company, stream its narrative, save and screen reports.',
     content: {
       summary:
-        'GET /api/stock-evaluation scores a company on 8 criteria (earnings consistency, gross ' +
-        'margin, net margin, retained earnings, ROIC, debt sustainability, capex efficiency, ' +
-        'product durability; 12.5 points each) and returns a verdict: at least 70% Strong Durable ' +
-        'Competitive Advantage, 50% Moderate Competitive Advantage, 35% Narrow Moat — Proceed with ' +
-        'Caution, else No Clear Moat Detected, plus valuation signals (P/E; sell trigger at 40 or above).',
+        `GET /api/stock-evaluation scores a company on ${CRITERIA_COUNT} criteria (${CRITERIA_NAMES}; ` +
+        `${CRITERION_MAX_SCORE} points each) and returns a verdict: ${VERDICTS_TEXT}, plus ` +
+        'valuation signals (P/E; sell trigger at 40 or above).',
       steps: [
         'Get an evaluation (cached, or fresh=1 which consumes stock_evaluation).',
         'Look at it: GET /evaluation/{symbol} is the moat card as a page (verdict against the bands, each criterion with its ten-year trend as a chart), the card MCP hosts show beside getMoatEvaluation.',

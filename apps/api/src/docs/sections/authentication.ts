@@ -121,6 +121,33 @@ export function authentication({ baseUrl, accountUrl }: DocsAddresses): SectionT
             '?cursor&limit → { items: [{ id, eventId, type, attempt, status, responseStatus, error, at, nextAttemptAt }], nextCursor }: every attempt, newest first; 404 if not yours',
         },
         {
+          method: 'POST',
+          path: '/api/auth/password',
+          auth: 'session',
+          description:
+            '{ currentPassword, newPassword (8-512 characters) } → 204; every other session ends at once on every process (this one stays; tokens keep working); 401 for a wrong current password; 429 after repeated wrong ones',
+        },
+        {
+          method: 'GET',
+          path: '/api/account/export',
+          auth: 'session',
+          description:
+            '?format=native (default) | ghostfolio → 200 JSON download (Content-Disposition: attachment). native: { format: "moat-portfolio-export", version: 1, exportedAt, user, portfolios: [{ …Portfolio, transactions }], reports, importMappings, tokens (metadata only) }; ghostfolio: Ghostfolio\'s export shape { meta, accounts, activities, assetProfiles, platforms, tags, user }',
+        },
+        {
+          method: 'POST',
+          path: '/api/account/import',
+          auth: 'session',
+          description:
+            'a native export → 201 { portfolios, transactions, reports }: created anew (new ids) in this account, holdings and cash derived again; all or nothing; 400 names the failing path',
+        },
+        {
+          method: 'DELETE',
+          path: '/api/account',
+          auth: 'session',
+          description: `{ password } (an account without one: a sign-in in the last 10 minutes, else ${problem('reauthentication_required')}) → 204; the account and every row naming it are erased, every session and token stops at once on every process; export first`,
+        },
+        {
           method: 'GET',
           path: '/account/developer',
           auth: 'session',

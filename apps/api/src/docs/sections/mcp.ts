@@ -1,4 +1,8 @@
+import { scopesPerTool, toolSignature, toolsOn } from '@svc/use-cases';
 import { type DocsAddresses, QUOTAS, type SectionText } from './shared.js';
+
+/** The MCP tools of the catalogue (`toolsOn('mcp')`), which the notes below list. */
+const MCP_TOOLS = toolsOn('mcp');
 
 /** The `mcp` section. */
 export function mcp({ baseUrl, accountUrl }: DocsAddresses): SectionText {
@@ -70,13 +74,13 @@ export function mcp({ baseUrl, accountUrl }: DocsAddresses): SectionText {
       ],
       quotas: QUOTAS,
       notes: [
-        'Tools: listPortfolios, listHoldings {portfolioId?}, listCash {portfolioId?}, getMoatEvaluation {symbol, fresh?}, generateMoatNarrative {symbol?, evaluation?, language}, listMoatReports {tags?}, screenMoat, saveMoatReport, getEvaluationHistory {symbol, page?, limit?}, compareEvaluations {symbol, from?, to?}, getPortfolioPerformance {portfolioId, period?, from?, to?, series?}, getEvaluationChanges {since?, symbol?, cursor?, limit?}.',
+        `Tools: ${MCP_TOOLS.map(toolSignature).join(', ')}.`,
         'Resources: moat://reports/{id} and moat://reports/{id}/markdown (your saved reports only), moat://evaluations/{symbol} and moat://evaluations/{symbol}/markdown (cached evaluations; reading never spends quota).',
         'MCP App (SEP-1865): getMoatEvaluation names ui://moat/card.html in _meta.ui.resourceUri, a resource of MIME type text/html;profile=mcp-app (self-contained, no network) that hosts showing apps render beside the answer as the moat card; the tool result is the same for hosts without apps.',
         'Prompts: evaluateCompany {symbol}, reviewPortfolioMoats {portfolioId?}, explainCriterion {criterion} (completable).',
         'Agents should use MCP (not REST) for portfolio reads; REST needs a browser session.',
         'Fresh evaluations and narratives consume the same quotas as the web application.',
-        'Scopes per tool: listPortfolios, listHoldings, listCash need portfolio:read (money amounts need portfolio:values: without it they are left out and amountsHidden is true); getMoatEvaluation, screenMoat, listMoatReports need moat:read; generateMoatNarrative needs ai:consult; saveMoatReport needs reports:write. Spending stock_evaluation (fresh: true, or a cache miss) needs moat:fresh; spending ai_consult needs ai:consult.',
+        `Scopes per tool: ${scopesPerTool(MCP_TOOLS)}`,
         'resources/list, resources/templates/list and resources/read need moat:read: without it the HTTP answer is 403 with WWW-Authenticate: Bearer error="insufficient_scope", scope="moat:read" (RFC 6750).',
         'Every tool call is recorded in the token activity (GET /api/account/tokens/{id}/activity, and the developer page) before it is answered.',
       ],

@@ -1,5 +1,11 @@
-import { problemBody } from '@svc/schemas';
-import { type DocsAddresses, PROBLEM_CODES, QUOTAS, type SectionText } from './shared.js';
+import { CRITERION_MAX_SCORE, MAX_TOTAL_SCORE, problemBody } from '@svc/schemas';
+import {
+  CRITERIA_COUNT,
+  type DocsAddresses,
+  PROBLEM_CODES,
+  QUOTAS,
+  type SectionText,
+} from './shared.js';
 
 /** The `overview` section. */
 export function overview({ baseUrl }: DocsAddresses): SectionText {
@@ -8,8 +14,8 @@ export function overview({ baseUrl }: DocsAddresses): SectionText {
     description: 'What the service does, how to reach it, and how errors look.',
     content: {
       summary:
-        'The service tracks portfolios and scores listed companies against 8 criteria of a durable ' +
-        'competitive advantage ("moat"), 12.5 points each, 100 in total, from SEC filings. Output ' +
+        `The service tracks portfolios and scores listed companies against ${CRITERIA_COUNT} criteria of a durable ` +
+        `competitive advantage ("moat"), ${CRITERION_MAX_SCORE} points each, ${MAX_TOTAL_SCORE} in total, from SEC filings. Output ` +
         'is informational only and is not financial advice. Browsers use the REST API with a ' +
         'session cookie; agents use the MCP server with a personal access token.',
       endpoints: [

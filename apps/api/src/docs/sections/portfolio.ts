@@ -1,4 +1,8 @@
+import { BROKER_FORMAT_LABELS } from '@svc/use-cases';
 import type { DocsAddresses, SectionText } from './shared.js';
+
+/** The import modules' names (`BROKER_FORMAT_LABELS`), for the import route's line. */
+const BROKERS = Object.values(BROKER_FORMAT_LABELS).join(', ');
 
 /** The `portfolio` section. */
 export function portfolio({ baseUrl }: DocsAddresses): SectionText {
@@ -50,6 +54,13 @@ export function portfolio({ baseUrl }: DocsAddresses): SectionText {
           description: 'create: { name, baseCurrency? } → 201 Portfolio',
         },
         {
+          method: 'DELETE',
+          path: '/api/portfolios/{id}',
+          auth: 'session',
+          description:
+            '204; the portfolio goes with its transactions, holdings, cash and changes, at once for every reader; saved column mappings (of the account) stay; 404 if not yours',
+        },
+        {
           method: 'POST',
           path: '/api/portfolios/{id}/transactions',
           auth: 'session',
@@ -58,16 +69,42 @@ export function portfolio({ baseUrl }: DocsAddresses): SectionText {
         },
         {
           method: 'POST',
-          path: '/api/portfolios/{id}/import?format=&dryRun=&oversell=&accountCurrency=',
+          path: '/api/portfolios/{id}/import?format=&dryRun=&oversell=&accountCurrency=&mapping=&saveMapping=&confirmMapping=',
           auth: 'session',
-          description:
-            'broker export (DEGIRO, eToro, IBKR trades/cash, Revolut, Saxo, Schwab, Trade Republic, Trading 212, XTB, Ghostfolio CSV/JSON; detected from the content) as text/csv, application/json or multipart (file part), at most 2 MB → 201 { format, rows, imported, alreadyPresent, skipped, warnings, holdings, cash, importBatchId }; re-importing stores nothing (alreadyPresent); dryRun=1 → 200 with the same answer and failed lines, nothing stored; any bad row → 400 with errors [{ path: "line N", message }] and nothing applied',
+          description: `broker export (${BROKERS}; detected from the content) as text/csv, application/json or multipart (file part), at most 2 MB → 201 { format, rows, imported, alreadyPresent, skipped, warnings, holdings, cash, importBatchId }; re-importing stores nothing (alreadyPresent); dryRun=1 → 200 with the same answer and failed lines, nothing stored; any bad row → 400 with errors [{ path: "line N", message }] and nothing applied; a file no module reads gets, on a dry run, a proposal (a column mapping with its questions in needs) whose own import is checked before it is offered (checks, acceptable); a real import with a mapping that fails a check → 400 with errors [{ path: "mapping.checks.<id>", message }] unless confirmMapping=1`,
         },
         {
           method: 'POST',
           path: '/api/portfolios/{id}/revalue',
           auth: 'session',
           description: 'prices holdings and converts to EUR now; stores and returns the values',
+        },
+        {
+          method: 'PATCH',
+          path: '/api/portfolios/{id}/transactions/{transactionId}',
+          auth: 'session',
+          description:
+            'correct a transaction: any of its fields (null removes note or fee) → 200 Transaction; a sale beyond the units held → 409 conflict with transactions [ids], nothing changed',
+        },
+        {
+          method: 'DELETE',
+          path: '/api/portfolios/{id}/transactions/{transactionId}',
+          auth: 'session',
+          description: 'delete a transaction → 204; 409 conflict as above',
+        },
+        {
+          method: 'GET',
+          path: '/api/portfolios/{id}/changes?cursor=&limit=',
+          auth: 'session',
+          description:
+            '{ items: [{ id, kind: record|edit|delete|import|revert, at, source: rest|advisor|account-import, summary, transactionCount, revertedBy?, reverts? }], nextCursor } — every write to the ledger, newest first',
+        },
+        {
+          method: 'POST',
+          path: '/api/portfolios/{id}/changes/{changeId}/revert',
+          auth: 'session',
+          description:
+            'undo a change → 201 the new revert change: an import loses exactly its rows, an edit gets its old values back, a deleted transaction returns with its id; already reverted, or later changes depend on it → 409 conflict with changes [ids]',
         },
         {
           method: 'GET',
@@ -100,6 +137,7 @@ export function portfolio({ baseUrl }: DocsAddresses): SectionText {
         'Agents should read portfolio data through MCP (listPortfolios, listHoldings, listCash).',
         'Broker formats: ghostfolio (CSV), revolut, ibkr-trades (auto-detected from the header).',
         "You only ever see your own rows; another user's ids answer 404.",
+        'Every write to a ledger is a change you can revert (GET …/changes); agents list them with the MCP tool listPortfolioChanges.',
       ],
     },
   };

@@ -4,7 +4,9 @@ import {
   type ProblemCode,
   QUOTA_NAMES,
   type QuotaName,
+  VERDICT_BANDS,
 } from '@svc/schemas';
+import { CRITERIA } from '@svc/use-cases';
 import type { DocsContent } from '../schema.js';
 
 /** Public addresses the docs are written against. */
@@ -48,3 +50,14 @@ export const QUOTAS: NonNullable<DocsContent['quotas']> = QUOTA_NAMES.map((name)
   name,
   consumedBy: CONSUMED_BY[name],
 }));
+
+/** How many criteria the scoring model has (the criterion list of `@svc/moat-scoring`). */
+export const CRITERIA_COUNT = CRITERIA.length;
+
+/** The criteria's names in display order, lower case ("earnings consistency, gross margin, …"). */
+export const CRITERIA_NAMES = CRITERIA.map((criterion) => criterion.name.toLowerCase()).join(', ');
+
+/** The verdict bands in words ("at least 70% Strong Durable Competitive Advantage, …, else …"). */
+export const VERDICTS_TEXT = VERDICT_BANDS.map((band) =>
+  band.minPercent > 0 ? `at least ${band.minPercent}% ${band.label}` : `else ${band.label}`,
+).join(', ');

@@ -12,6 +12,7 @@ export function decorateServices(app: FastifyInstance, deps: AppDeps): void {
   app.decorate('clock', accounts.now);
   app.decorate('signer', accounts.signer);
   app.decorate('auth', accounts.auth);
+  app.decorate('accountLifecycle', accounts.lifecycle);
   app.decorate('personalAccessTokens', accounts.tokens);
   app.decorate('tokenActivity', accounts.activity);
   app.decorate('verifyPersonalAccessToken', accounts.tokens.verify);

@@ -1,6 +1,7 @@
 /**
  * The script of `GET /account/developer` (inlined with the page's CSP nonce): sign-in, minting
- * with scopes, the token list, revocation and a token's activity. It uses only `textContent` and
+ * with scopes, the token list, revocation, a token's activity and erasing the account (after a
+ * confirmation). It uses only `textContent` and
  * DOM nodes for data: nothing fetched is parsed as HTML.
  */
 export const DEVELOPER_PAGE_SCRIPT = `
@@ -98,6 +99,16 @@ async function logout() {
   await fetch('/api/auth/logout', { method: 'POST', credentials: 'same-origin' });
   location.reload();
 }
+async function erase(event) {
+  event.preventDefault();
+  if (!confirm('Erase your account and everything in it? This cannot be undone.')) return;
+  const password = $('erase-password').value;
+  const body = JSON.stringify(password ? { password } : {});
+  const res = await fetch('/api/account', { method: 'DELETE', headers: json, body, credentials: 'same-origin' });
+  if (res.ok) { location.reload(); return; }
+  show('erase-error', await problem(res));
+}
+if ($('erase-form')) $('erase-form').addEventListener('submit', erase);
 if ($('login-form')) $('login-form').addEventListener('submit', login);
 if ($('mint-form')) {
   $('mint-form').addEventListener('submit', mint);

@@ -116,7 +116,25 @@ ${scopeChoices()}
 <p class="note">Every MCP call made with the token, newest first (the last 50), kept for a limited time.</p>
 <table><thead><tr><th>Time</th><th>Tool</th><th>Outcome</th><th>Quota spent</th><th>ms</th><th>Arguments</th></tr></thead>
 <tbody id="activity-body"></tbody></table>
-<p id="no-activity" class="note" hidden>No calls recorded.</p></section>`;
+<p id="no-activity" class="note" hidden>No calls recorded.</p></section>
+${yourData()}`;
+}
+
+/** The export links and the erase form (CONTRACT §6). */
+function yourData(): string {
+  return `<h2>Your data</h2>
+<p>Download everything you put in (portfolios with every transaction, saved reports, column
+mappings, token names): <a id="export-native" href="/api/account/export?format=native" download>this service's JSON</a>
+(import it into any account with <code>POST /api/account/import</code>) or
+<a id="export-ghostfolio" href="/api/account/export?format=ghostfolio" download>Ghostfolio's export shape</a>.</p>
+<form id="erase-form">
+<p class="note">Erasing the account deletes everything of yours at once and for good, and signs
+out every session and token. Download your data first: it is your last copy. An account without a
+password (signed in through your identity provider) needs a sign-in in the last 10 minutes.</p>
+<label>Password <input id="erase-password" type="password" autocomplete="current-password"></label>
+<button id="erase" type="submit">Erase my account</button>
+<p id="erase-error" class="error" role="alert" hidden></p>
+</form>`;
 }
 
 /**

@@ -5,15 +5,24 @@ import { z } from 'zod';
 import { clearSessionCookie, setSessionCookie } from '../../auth/cookies.js';
 import { jsonResponse } from '../../openapi.js';
 import { currentUser } from '../../plugins/app/session-guard.js';
-import { errorResponses } from '../../problem.js';
-import { LoginBody, RegisterBody, SessionInfo, UserEnvelope } from '../../schemas/account.js';
+import { ApiError, errorResponses } from '../../problem.js';
+import {
+  ChangePasswordBody,
+  LoginBody,
+  RegisterBody,
+  SessionInfo,
+  UserEnvelope,
+} from '../../schemas/account.js';
 
 const clientOf = (request: FastifyRequest) => ({
   ip: request.ip,
   userAgent: request.headers['user-agent'],
 });
 
-/** Password accounts and sessions (CONTRACT §2): register, login, logout, session. */
+/**
+ * Password accounts and sessions (CONTRACT §2): register, login, logout, session; and the
+ * password change of CONTRACT §6.
+ */
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   const secure = app.config.cookieSecure;
 
@@ -65,6 +74,31 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     handler: async (request, reply) => {
       if (request.account) await app.auth.logout(request.account);
       clearSessionCookie(reply, secure);
+      return reply.code(204).send();
+    },
+  });
+
+  app.post('/password', {
+    config: { auth: 'session' },
+    schema: {
+      tags: ['auth'],
+      summary: 'Change the password; every other session ends at once',
+      description:
+        'CONTRACT §6. Checks `currentPassword`, stores `newPassword` (the rules of sign-up: 8 to ' +
+        '512 characters) and ends every other session of the account at once on every server ' +
+        'process; this session stays signed in. Personal access tokens keep working (revoke them ' +
+        'on the developer page). 401 for a wrong current password, or for an account without one ' +
+        '(it signs in with OIDC); wrong passwords count toward the failed-login limit (429).',
+      body: ChangePasswordBody,
+      response: {
+        204: z.undefined().describe('Changed; the other sessions are ended'),
+        ...errorResponses(401, 413, 415, 429),
+      },
+    },
+    handler: async (request, reply) => {
+      const auth = request.account;
+      if (!auth) throw new ApiError('unauthorized', 'Sign in first: no valid session.');
+      await app.accountLifecycle.changePassword(auth, request.body, clientOf(request));
       return reply.code(204).send();
     },
   });

@@ -2,6 +2,7 @@ import multipart from '@fastify/multipart';
 import type { SwaggerTransform } from '@fastify/swagger';
 import { badText } from '@svc/service';
 import {
+  BROKER_FORMAT_LABELS,
   DEFAULT_IMPORT_LIMITS,
   decodeBrokerFile,
   ImportResult,
@@ -94,7 +95,7 @@ export const brokerImportRoute: FastifyPluginAsyncZod<BrokerImportOptions> = asy
     schema: {
       tags: ['portfolio'],
       summary: 'Import a broker export (all rows or none, idempotent); holdings are re-derived',
-      description: `Send the file as \`text/csv\` (a Ghostfolio JSON export as \`application/json\`) or as \`multipart/form-data\` with a part named \`file\`, at most ${limit} bytes (413 beyond) and 10 000 rows. The layout is detected from the content unless \`format\` says otherwise (DEGIRO, eToro, IBKR trades and cash transactions, Revolut, Saxo, Schwab, Trade Republic, Trading 212, XTB, Ghostfolio CSV and JSON); a file no module reads gets, on a dry run, a \`proposal\`: a column mapping (header row below a preamble, columns chosen by header words of eleven languages and by their values) with each field's confidence and evidence and the questions it asks (\`needs\`), to send back as \`mapping\`. UTF-8, UTF-16 and Windows-1252 files are read. Rows apply in execution order. A failing row rejects the file: 400 with \`errors: [{ path: "line N", message }]\` and nothing stored. Transactions already imported (same fingerprint) are not stored again and are counted in \`alreadyPresent\`. Rows left out are listed in \`skipped\`, rows adjusted (a sale of units not held) in \`warnings\`. With \`dryRun=1\` the answer is 200 and nothing is stored; failing rows are then listed in \`failed\`.`,
+      description: `Send the file as \`text/csv\` (a Ghostfolio JSON export as \`application/json\`) or as \`multipart/form-data\` with a part named \`file\`, at most ${limit} bytes (413 beyond) and 10 000 rows. The layout is detected from the content unless \`format\` says otherwise (${Object.values(BROKER_FORMAT_LABELS).join(', ')}); a file no module reads gets, on a dry run, a \`proposal\`: a column mapping (header row below a preamble, columns chosen by header words of eleven languages and by their values) with each field's confidence and evidence and the questions it asks (\`needs\`), to send back as \`mapping\`. Before it is offered, the proposal's own import is simulated and checked (\`proposal.checks\`: rows it cannot read, rows skipped or read as cash that move units, mixed signs, trades counted twice, quantity × price against the amount, positions below 0); \`acceptable: false\` says a check failed, and a real import with a mapping that fails a check answers 400 naming the checks and their questions unless \`confirmMapping=1\` (a dry run with \`mapping\` answers the checks in \`mappingChecks\`). UTF-8, UTF-16 and Windows-1252 files are read. Rows apply in execution order. A failing row rejects the file: 400 with \`errors: [{ path: "line N", message }]\` and nothing stored. Transactions already imported (same fingerprint) are not stored again and are counted in \`alreadyPresent\`. Rows left out are listed in \`skipped\`, rows adjusted (a sale of units not held) in \`warnings\`. With \`dryRun=1\` the answer is 200 and nothing is stored; failing rows are then listed in \`failed\`.`,
       params: PortfolioParams,
       querystring: ImportQuery,
       body: { content: { 'text/csv': { schema: CsvUpload } } },
@@ -106,7 +107,8 @@ export const brokerImportRoute: FastifyPluginAsyncZod<BrokerImportOptions> = asy
     },
     handler: async (request, reply) => {
       const text = await readUpload(request);
-      const { format, dryRun, oversell, accountCurrency, mapping, saveMapping } = request.query;
+      const { format, dryRun, oversell, accountCurrency, mapping, saveMapping, confirmMapping } =
+        request.query;
       const result = await options.portfolios.importBrokerCsv(
         currentUser(request).id,
         request.params.id,
@@ -118,6 +120,7 @@ export const brokerImportRoute: FastifyPluginAsyncZod<BrokerImportOptions> = asy
           ...(accountCurrency === undefined ? {} : { accountCurrency }),
           ...(mapping === undefined ? {} : { mapping }),
           ...(saveMapping === undefined ? {} : { saveMapping }),
+          ...(confirmMapping === undefined ? {} : { confirmMapping }),
         },
       );
       return reply.code(result.dryRun ? 200 : 201).send(result);

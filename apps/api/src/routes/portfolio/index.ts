@@ -48,7 +48,7 @@ const TAGS = ['portfolio'];
  * route needs the session cookie and reads or changes only the signed-in user's rows (another
  * user's portfolio answers 404 like a missing one). Handlers call one flow method each.
  *
- * - `GET /portfolios`, `POST /portfolios`, `PATCH /portfolios/{id}`;
+ * - `GET /portfolios`, `POST /portfolios`, `PATCH /portfolios/{id}`, `DELETE /portfolios/{id}`;
  * - `GET /holdings?portfolioId=`, `GET /cash?portfolioId=` (stored values, never fetched);
  * - `GET /transactions?portfolioId=&from=&to=&limit=&cursor=` (keyset pages, newest first);
  * - `POST /portfolios/{id}/transactions`, `POST /portfolios/{id}/import` (see
@@ -107,6 +107,27 @@ export const portfolioRoutes: FastifyPluginAsyncZod<PortfolioRoutesOptions> = as
     },
     handler: async (request) =>
       portfolios.renamePortfolio(currentUser(request).id, request.params.id, request.body.name),
+  });
+
+  app.delete('/portfolios/:id', {
+    config: { auth: 'session' },
+    schema: {
+      tags: TAGS,
+      summary: 'Delete a portfolio with its transactions, positions and changes',
+      description:
+        'CONTRACT §6. Everything that follows from the portfolio or hangs off it goes with it, at ' +
+        'once for every reader on every process: transactions, holdings, cash positions and its ' +
+        'change journal. Column mappings saved for broker files belong to the account (they are ' +
+        "keyed by a file's header set, not by a portfolio) and stay; delete them with " +
+        '`DELETE /api/import-mappings/{id}`. A write in progress on the portfolio (an ' +
+        "import) finishes first. Another user's portfolio answers 404.",
+      params: PortfolioParams,
+      response: { 204: z.undefined().describe('Deleted'), ...errorResponses(404) },
+    },
+    handler: async (request, reply) => {
+      await portfolios.deletePortfolio(currentUser(request).id, request.params.id);
+      return reply.code(204).send();
+    },
   });
 
   app.get('/holdings', {

@@ -57,6 +57,9 @@ export const ImportQuery = z.object({
     .describe(
       'A ColumnMapping as JSON, for a broker without a module: the dry run of such a file answers `proposal.mapping` to confirm or correct and send back here',
     ),
+  confirmMapping: Flag.optional().describe(
+    '1 or true, on a real import with `mapping` or a saved mapping: import even though a check of the mapping failed (`mappingChecks`, `proposal.checks`); without it such an import answers 400 naming the failed checks and their questions',
+  ),
   saveMapping: Flag.optional().describe(
     '1 or true, with `mapping` on a real import: save the mapping for this header set (same column names, any order, case-insensitive); later files with these columns import without `mapping` (`savedMapping.used` says so). GET /api/import-mappings lists the saved ones.',
   ),

@@ -1,6 +1,8 @@
+import { CRITERION_KEYS, MAX_TOTAL_SCORE } from '@svc/schemas';
+import { jsonBody } from '@svc/service';
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { createEvaluationJson } from '../../moat/evaluation-json.js';
+import type { z } from 'zod';
 import { jsonResponse } from '../../openapi.js';
 import { currentUser } from '../../plugins/app/session-guard.js';
 import { errorResponses } from '../../problem.js';
@@ -8,7 +10,7 @@ import { StockEvaluation, StockEvaluationQuery } from '../../schemas/moat.js';
 import { evaluationHistoryRoutes } from './history.js';
 
 const DESCRIPTION = [
-  'Scores the company against the 8 criteria of the moat framework (total out of 100, verdict)',
+  `Scores the company against the ${CRITERION_KEYS.length} criteria of the moat framework (total out of ${MAX_TOTAL_SCORE}, verdict)`,
   'with valuation signals. Served from the shared evaluation cache when present (`_cached: true`,',
   '`_cachedAt`), free of quota for any signed-in user. A cache miss, or `fresh=1`, fetches',
   "fundamentals through the server's provider, evaluates, stores the result (`_evaluatedAt`) and",
@@ -20,12 +22,16 @@ const DESCRIPTION = [
 
 /**
  * `GET /api/stock-evaluation` (interface spec 4.2; CONTRACT §3): one flow call; the body is
- * checked against the response schema and, for cache hits, serialized once per cached row.
+ * checked against the response schema and, for cache hits (frozen by the flow), serialized once
+ * per answer object (`jsonBody` of `@svc/service`).
  * Also registers the evaluation history routes (`./history.ts`).
  */
 export const stockEvaluationRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(evaluationHistoryRoutes);
-  const toJson = createEvaluationJson();
+  // The body checked against the response schema (the zod serializer's check) and serialized
+  // once per frozen answer: a cached evaluation is frozen once by the flow (`jsonBody`).
+  const serialize = (served: z.input<typeof StockEvaluation>) =>
+    JSON.stringify(StockEvaluation.encode(served));
   app.get('', {
     config: { auth: 'session' },
     schema: {
@@ -45,9 +51,9 @@ export const stockEvaluationRoutes: FastifyPluginAsyncZod = async (app) => {
         fresh: request.query.fresh === '1',
         actor: { id, plan },
       });
-      // Bytes are sent as they are, with the JSON content type (already checked by toJson).
+      // Bytes are sent as they are, with the JSON content type (checked by `serialize`).
       const raw: FastifyReply = reply;
-      return raw.type('application/json; charset=utf-8').send(toJson(served));
+      return raw.type('application/json; charset=utf-8').send(jsonBody(served, serialize));
     },
   });
 };

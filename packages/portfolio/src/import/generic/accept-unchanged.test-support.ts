@@ -2,15 +2,17 @@ import { parseBrokerCsv } from '../parse-broker-csv.js';
 import { fingerprintRows, planImport } from '../plan-import.js';
 
 /**
- * Test support for hand-made exports of brokers without a module: proposes a mapping for `text`,
- * accepts it unchanged, plans the import into an empty portfolio, and answers the proposal, the
- * holdings (`SYMBOL CUR quantity @ averageCost`, sorted), cash per currency, and the parse and plan.
- * Throws when there is no proposal, or the accepted proposal or the plan fails.
+ * Test support for exports of brokers without a module, the way a user meets them: proposes a
+ * mapping for `text`, accepts it unchanged, plans the import into an empty portfolio, and answers
+ * the proposal, the holdings (`SYMBOL CUR quantity @ averageCost`, sorted), cash per currency, and
+ * the parse and plan. Throws when there is no proposal, or the accepted proposal or the plan
+ * fails. `refused` lists the failed checks of a proposal that is not acceptable: an import of it
+ * unchanged is refused, so its holdings are what it would have imported had it been confirmed.
  */
-export function acceptUnchanged(text: string) {
-  const first = parseBrokerCsv(text);
+export function acceptUnchanged(text: string, options: { accountCurrency?: string } = {}) {
+  const first = parseBrokerCsv(text, options);
   if (first.ok || first.proposal === undefined) throw new Error('expected a proposal');
-  const parsed = parseBrokerCsv(text, { mapping: first.proposal.mapping });
+  const parsed = parseBrokerCsv(text, { ...options, mapping: first.proposal.mapping });
   if (!parsed.ok) throw new Error(`accepted proposal fails: ${JSON.stringify(parsed.errors)}`);
   const plan = planImport({
     existing: [],
@@ -22,5 +24,6 @@ export function acceptUnchanged(text: string) {
     .map((h) => `${h.symbol} ${h.currency} ${h.quantity} @ ${h.averageCost}`)
     .sort();
   const cash = Object.fromEntries(plan.after.cash.map((c) => [c.currency, c.amount]));
-  return { proposal: first.proposal, holdings, cash, parsed, plan };
+  const refused = first.proposal.checks.filter((c) => !c.passed).map((c) => c.id);
+  return { proposal: first.proposal, holdings, cash, parsed, plan, refused };
 }

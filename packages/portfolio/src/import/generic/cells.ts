@@ -1,3 +1,4 @@
+import { Dec, formatDecimal } from '../../decimal.js';
 import { type DateOrder, readDateTime } from '../dates.js';
 import { readNumber } from '../values.js';
 
@@ -62,6 +63,12 @@ export function bareNumber(cell: string): string {
 /** Reads a number cell as the generic mapper does: {@link bareNumber}, then `readNumber`. */
 export function readCell(cell: string, decimal: '.' | ','): string | undefined {
   const bare = bareNumber(cell);
+  // exponent notation, as some exports write tiny quantities ("1.0e-08")
+  const exponent = /^(-?\d+(?:[.,]\d+)?)[eE]([-+]?\d{1,3})$/.exec(bare);
+  if (exponent?.[1] && exponent[2]) {
+    const mantissa = exponent[1].replace(',', '.');
+    return formatDecimal(new Dec(mantissa).times(new Dec(10).pow(Number(exponent[2]))));
+  }
   if (!/^[-(]?\d/.test(bare) && !/^-?[.,]\d/.test(bare)) return undefined;
   const read = readNumber(bare, 'value', { decimal });
   return read.ok ? read.value : undefined;

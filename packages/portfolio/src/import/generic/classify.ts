@@ -24,6 +24,11 @@ const PRICE_WORDS = ['price', 'kurs', 'koers', 'prix', 'cours', 'prezzo', 'preci
 
 function headerWeight(field: MappedField, folded: string): { weight: number; word?: string } {
   let best: { weight: number; word?: string } = { weight: 0 };
+  // a crypto exchange's "Currency" column names the asset traded: a symbol when its values are
+  // tickers that are no ISO 4217 code (valueFit then says so)
+  if (field === 'symbol' && headerWeight('currency', folded).weight >= 3) {
+    best = { weight: 2, word: 'currency (of the asset traded)' };
+  }
   for (const [word, weight] of HEADER_WORDS[field]) {
     const w = folded === word ? weight : hasWord(folded, word) ? Math.max(weight - 1, 1) : 0;
     if (w > best.weight) best = { weight: w, word };
@@ -88,6 +93,7 @@ function candidate(field: MappedField, p: ColumnProfile, related: number): Candi
   const folded = fold(p.name);
   if (p.cells.length === 0) return undefined;
   if (NUMERIC.has(field) && NOT_A_VALUE.some((word) => hasWord(folded, word))) return undefined;
+  if (NUMERIC.has(field) && p.dates >= 0.9) return undefined; // compact dates (20230803)
   const { weight, word } = headerWeight(field, folded);
   const { fit, test } = valueFit(field, p);
   if (fit === 0) return undefined;

@@ -73,7 +73,7 @@ export const HEADER_WORDS: Record<HeaderField, Words> = {
       'nazwa waloru',
       'instrument name',
     ),
-    ...w(3, 'asset', 'fund', 'fonds', 'stock', 'titre', 'valore', 'produit'),
+    ...w(3, 'asset', 'fund', 'fonds', 'stock', 'titre', 'valore', 'produit', 'fondsnaam'),
     ...w(1, 'nombre', 'valeur', 'valor', 'description', 'libelle', 'descrizione', 'opis'),
   ],
   quantity: [

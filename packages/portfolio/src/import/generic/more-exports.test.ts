@@ -84,3 +84,69 @@ describe('when unsure, the proposal asks', () => {
     expect(result.proposal?.confidence.date).toMatchObject({ column: 'Col A' });
   });
 });
+
+// Layouts of the kinds of exports a proposal once imported wrongly (Swedish, Swiss, Italian, a
+// pension fund's fractional units): hand-made rows under their published header names.
+describe('layouts that were once imported wrongly, proposal accepted unchanged', () => {
+  it('Swedish: a sale written with a negative quantity under its own action', () => {
+    const { proposal, holdings } = acceptUnchanged(
+      [
+        'Datum;Konto;Typ av transaktion;Värdepapper/beskrivning;Antal;Kurs;Belopp;Courtage;Valuta;ISIN',
+        '2024-01-10;ISK;Insättning;Insättning;-;-;10000;-;SEK;-',
+        '2024-01-11;ISK;Köp;Investor B;10;250,5;-2505;1;SEK;SE0015811963',
+        '2024-02-11;ISK;Köp;Investor B;5;260;-1300;1;SEK;SE0015811963',
+        '2024-03-11;ISK;Sälj;Investor B;-4;270;1080;1;SEK;SE0015811963',
+        '2024-04-11;ISK;Utdelning;Investor B;11;4,4;48,4;-;SEK;SE0015811963',
+      ].join('\n'),
+    );
+    expect(proposal.acceptable).toBe(true);
+    expect(holdings).toEqual(['SE0015811963 SEK 11 @ 253.8']);
+  });
+
+  it('Swiss: day-first dates with a time, costs in their own column', () => {
+    const { proposal, holdings } = acceptUnchanged(
+      [
+        'Datum;Auftrag #;Transaktionen;Symbol;Name;ISIN;Anzahl;Stückpreis;Kosten;Aufgelaufene Zinsen;Nettobetrag;Saldo;Währung',
+        '15-01-2024 10:00:00;111;Einzahlung;;;;0;0;0;0;5000;5000;CHF',
+        '16-01-2024 10:00:00;112;Kauf;NESN;NESTLE N;CH0038863350;10;100;9,85;0;-1009,85;3990,15;CHF',
+        '16-03-2024 10:00:00;113;Verkauf;NESN;NESTLE N;CH0038863350;4;105;9,85;0;410,15;4400,3;CHF',
+        '20-04-2024 10:00:00;;Dividende;NESN;NESTLE N;CH0038863350;6;3;0;0;18;4418,3;CHF',
+      ].join('\n'),
+    );
+    expect(proposal.acceptable).toBe(true);
+    expect(holdings).toEqual(['NESN CHF 6 @ 100.985']);
+  });
+
+  it('Italian: a preamble and a sign column A/V', () => {
+    const { proposal, holdings } = acceptUnchanged(
+      [
+        'Conto: 123',
+        'Periodo: 2024',
+        '',
+        'Operazione;Data valuta;Descrizione;Titolo;Isin;Segno;Quantita;Prezzo;Divisa;Controvalore',
+        '10/01/2024;12/01/2024;Compravendita titoli;ENEL;IT0003128367;A;100;6,5;EUR;650',
+        '10/02/2024;12/02/2024;Compravendita titoli;ENEL;IT0003128367;V;40;7;EUR;280',
+        '20/03/2024;20/03/2024;Dividendo;ENEL;IT0003128367;;;;EUR;12',
+      ].join('\n'),
+    );
+    expect(proposal.acceptable).toBe(true);
+    expect(holdings).toEqual(['IT0003128367 EUR 60 @ 6.5']);
+  });
+
+  it('a pension fund: fractional units whose price and cash agree', () => {
+    const { proposal, holdings } = acceptUnchanged(
+      [
+        'Date;Category;Asset Name;ISIN;Number of Shares;Asset Currency;Asset Price in CHF;Cash Flow;Balance',
+        '2024-01-05;Deposit;;;;;;1000;1000',
+        '2024-01-08;Buy;CSIF (CH) Bond;CH0209106761;0.8123;CHF;950;-771.685;228.315',
+        '2024-02-08;Buy;CSIF (CH) Bond;CH0209106761;0.2;CHF;960;-192;36.315',
+      ].join('\n'),
+    );
+    expect(proposal.checks.find((c) => c.id === 'fractional-quantity')).toMatchObject({
+      passed: true,
+    });
+    expect(proposal.acceptable).toBe(true);
+    // (0.8123 × 950 + 0.2 × 960) / 1.0123
+    expect(holdings).toEqual(['CH0209106761 CHF 1.0123 @ 951.9756989035']);
+  });
+});

@@ -15,6 +15,7 @@ import { currencyInCell } from './cells.js';
 import { type Choice, chooseColumns } from './classify.js';
 import { type ColumnProfile, profileColumn } from './profile.js';
 import { findTableStart, fromLine } from './sniff.js';
+import { type MappingVerdict, verifyMapping } from './verify.js';
 
 /** Options of {@link proposeMapping}. */
 export interface ProposeOptions {
@@ -69,12 +70,13 @@ export function proposeMapping(
       needs.push(askColumn(field, profiles, choice));
     }
   }
+  useNameAsInstrument(columns, confidence);
   askRequired(columns, profiles, needs);
   const mapping = buildMapping(start.delimiter, columns, chosen, table.rows, needs, options);
   if (start.headerLine > 1) mapping.headerLine = start.headerLine;
   const actions = proposeActions(table.rows, mapping, chosen);
   needs.push(...actions.needs);
-  return {
+  const draft = {
     mapping: { ...mapping, ...actions.mapping },
     unmappedActions: actions.unmapped,
     missing: MAPPED_FIELDS.filter((f) => columns[f] === undefined),
@@ -82,6 +84,69 @@ export function proposeMapping(
     needs,
     structure: `${start.evidence}; delimiter ${JSON.stringify(start.delimiter)}`,
   };
+  return settle(normalized, draft, options);
+}
+
+/**
+ * Checks the draft against its own result before offering it (`verifyMapping`): rows the mapping
+ * cannot read are skipped (`skipUnreadable`) rather than failing the import the proposal was made
+ * for; an action whose buy (or sell) rows mix signs of the quantity is read by the sign (`trade`);
+ * when the positions go below 0, the other sign rule (quantity or amount) is tried and kept only if
+ * every check then passes. The checks are answered with the proposal, and each failed one asks its
+ * question in `needs`.
+ */
+function settle(
+  normalized: string,
+  draft: Omit<MappingProposal, 'checks' | 'acceptable'>,
+  options: ProposeOptions,
+): MappingProposal {
+  const context = { accountCurrency: (options.accountCurrency ?? 'EUR').toUpperCase() };
+  let mapping = draft.mapping;
+  let verdict = verifyMapping(normalized, mapping, context);
+  if (!verdict.parsed.ok) {
+    mapping = { ...mapping, skipUnreadable: true };
+    verdict = verifyMapping(normalized, mapping, context);
+  }
+  for (const variant of variantsOf(mapping, verdict)) {
+    if (verdict.acceptable) break;
+    const tried = verifyMapping(normalized, variant, context);
+    if (tried.acceptable || failures(tried) < failures(verdict)) {
+      mapping = variant;
+      verdict = tried;
+    }
+  }
+  return {
+    ...draft,
+    mapping,
+    checks: verdict.checks,
+    acceptable: verdict.acceptable,
+    needs: [...draft.needs, ...verdict.questions],
+  };
+}
+
+const failures = (verdict: MappingVerdict) => verdict.checks.filter((c) => !c.passed).length;
+
+/** Corrections worth trying when a check fails, most specific first. */
+function variantsOf(mapping: ColumnMapping, verdict: MappingVerdict): ColumnMapping[] {
+  const failed = new Set(verdict.checks.filter((c) => !c.passed).map((c) => c.id));
+  const variants: ColumnMapping[] = [];
+  const signed = verdict.questions.find((q) => q.check === 'signs')?.value;
+  if (failed.has('signs') && signed !== undefined) {
+    const actions = { ...mapping.actions };
+    for (const [value, kind] of Object.entries(actions)) {
+      if (value.toLowerCase() === signed.toLowerCase() && (kind === 'buy' || kind === 'sell')) {
+        actions[value] = 'trade';
+      }
+    }
+    const { sideFrom: _s, ...rest } = mapping;
+    variants.push({ ...rest, actions });
+  }
+  const trades =
+    mapping.columns.action === undefined || Object.values(mapping.actions).includes('trade');
+  if (failed.has('positions') && trades && mapping.columns.side === undefined) {
+    variants.push({ ...mapping, sideFrom: mapping.sideFrom === 'amount' ? 'quantity' : 'amount' });
+  }
+  return variants;
 }
 
 const round = (n: number) => Math.round(n * 100) / 100;
@@ -97,6 +162,25 @@ function askColumn(
     field,
     question: `Which column holds the ${field}?${first ? ` "${first}" is a guess (${best?.evidence.join(', ')})` : ''}`,
     candidates: first ? [first, ...names.filter((n) => n !== first)] : names,
+  };
+}
+
+/**
+ * With neither a symbol nor an ISIN column, the instrument is named by its name column (a fund
+ * broker's export names funds only): the name column is also the symbol.
+ */
+function useNameAsInstrument(
+  columns: ColumnMapping['columns'],
+  confidence: Partial<Record<MappedField, FieldConfidence>>,
+): void {
+  const name = columns.name;
+  if (name === undefined || columns.symbol !== undefined || columns.isin !== undefined) return;
+  columns.symbol = name;
+  const named = confidence.name;
+  confidence.symbol = {
+    column: name,
+    confidence: named?.confidence ?? CONFIDENCE_THRESHOLD,
+    evidence: ['no symbol or ISIN column: the instrument is named by its name'],
   };
 }
 
