@@ -92,11 +92,11 @@ export const apiApp = fp(
     await app.register(authRoutes, { prefix: '/api/auth' });
     await app.register(oidcRoutes, { prefix: '/api/auth/oidc' });
     await app.register(accountTokenRoutes, { prefix: '/api/account' });
-    await app.register(accountWebhookRoutes, { prefix: '/api/account' });
     await app.register(accountDataRoutes, {
       prefix: '/api/account',
       accountData: deps.portfolio.accountData,
     });
+    await app.register(accountWebhookRoutes, { prefix: '/api/account' });
     await app.register(developerPageRoutes, { prefix: '/account' });
     await app.register(stockEvaluationRoutes, { prefix: '/api/stock-evaluation' });
     await app.register(evaluationPageRoutes, { prefix: '/evaluation' });

@@ -54,14 +54,6 @@ export type Metric = keyof typeof METRIC_WORDS;
 /** Every metric id. */
 export const METRICS = Object.keys(METRIC_WORDS) as Metric[];
 
-/** One metric word found in a text. */
-export interface MetricMention {
-  readonly metric: Metric;
-  /** UTF-16 offsets of the word in the searched text. */
-  readonly start: number;
-  readonly end: number;
-}
-
 // Longer alternatives first, so "forward p/e" is forward_pe and "net margin" is not "margin".
 const ORDERED = METRICS.flatMap((metric) =>
   METRIC_WORDS[metric].split('|').map((word) => ({ metric, word })),
@@ -97,20 +89,6 @@ export function metricOfMention(text: string): Metric | undefined {
   return metric ?? undefined;
 }
 
-/**
- * The metric words of `text`, in order, each the longest match at its place (so "net margin"
- * is `net_margin`, not the `net_income` of "net").
- */
-export function findMetricMentions(text: string): MetricMention[] {
-  const out: MetricMention[] = [];
-  for (const match of text.matchAll(MENTION)) {
-    const metric = metricOfMention(match[0]);
-    if (!metric) continue;
-    const start = match.index ?? 0;
-    out.push({ metric, start, end: start + match[0].length });
-  }
-  return out;
-}
 /** The metric of a field name of tool data (`marketValueEur` → `market_value`), if known. */
 export function metricOfField(field: string): Metric | undefined {
   const byField: Record<string, Metric> = {

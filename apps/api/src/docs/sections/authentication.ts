@@ -95,33 +95,6 @@ export function authentication({ baseUrl, accountUrl }: DocsAddresses): SectionT
         },
         {
           method: 'POST',
-          path: '/api/account/webhooks',
-          auth: 'session',
-          description:
-            '{ url, events: ["evaluation.changed"], symbols? } → 201 { id, url, events, symbols, createdAt, secret } (secret `whsec_…` shown only here); each event POSTed signed as Standard Webhooks 1.0, retried with backoff, 410 disables; a URL resolving to loopback, private or link-local addresses is 400',
-        },
-        {
-          method: 'GET',
-          path: '/api/account/webhooks',
-          auth: 'session',
-          description:
-            '[{ id, url, events, symbols, createdAt, disabledAt, lastDelivery }] (never the secret)',
-        },
-        {
-          method: 'DELETE',
-          path: '/api/account/webhooks/{id}',
-          auth: 'session',
-          description: '204; nothing more is delivered to it; 404 if not yours',
-        },
-        {
-          method: 'GET',
-          path: '/api/account/webhooks/{id}/deliveries',
-          auth: 'session',
-          description:
-            '?cursor&limit → { items: [{ id, eventId, type, attempt, status, responseStatus, error, at, nextAttemptAt }], nextCursor }: every attempt, newest first; 404 if not yours',
-        },
-        {
-          method: 'POST',
           path: '/api/auth/password',
           auth: 'session',
           description:
@@ -146,6 +119,33 @@ export function authentication({ baseUrl, accountUrl }: DocsAddresses): SectionT
           path: '/api/account',
           auth: 'session',
           description: `{ password } (an account without one: a sign-in in the last 10 minutes, else ${problem('reauthentication_required')}) → 204; the account and every row naming it are erased, every session and token stops at once on every process; export first`,
+        },
+        {
+          method: 'POST',
+          path: '/api/account/webhooks',
+          auth: 'session',
+          description:
+            '{ url, events: ["evaluation.changed"], symbols? } → 201 { id, url, events, symbols, createdAt, secret } (secret `whsec_…` shown only here); each event POSTed signed as Standard Webhooks 1.0, retried with backoff, 410 disables; a URL resolving to loopback, private or link-local addresses is 400',
+        },
+        {
+          method: 'GET',
+          path: '/api/account/webhooks',
+          auth: 'session',
+          description:
+            '[{ id, url, events, symbols, createdAt, disabledAt, lastDelivery }] (never the secret)',
+        },
+        {
+          method: 'DELETE',
+          path: '/api/account/webhooks/{id}',
+          auth: 'session',
+          description: '204; nothing more is delivered to it; 404 if not yours',
+        },
+        {
+          method: 'GET',
+          path: '/api/account/webhooks/{id}/deliveries',
+          auth: 'session',
+          description:
+            '?cursor&limit → { items: [{ id, eventId, type, attempt, status, responseStatus, error, at, nextAttemptAt }], nextCursor }: every attempt, newest first; 404 if not yours',
         },
         {
           method: 'GET',
