@@ -5,8 +5,7 @@ import {
   type FillCacheProgress,
   fillEvaluationCache,
 } from '@svc/use-cases';
-import { PgBoss } from 'pg-boss';
-import type { JobsPool } from './jobs.js';
+import { type JobsPool, openBoss } from './jobs.js';
 
 /** The pg-boss queue of `fill-cache` (tickers in chunks, shared by every process that works it). */
 export const FILL_QUEUE = 'fill-cache';
@@ -51,20 +50,14 @@ export interface FillOnJobsSummary {
  * const summary = await fillCacheOnJobs({ pool: store.pool, tickers, evaluate, cache: repos.evaluations });
  */
 export async function fillCacheOnJobs(options: FillOnJobsOptions): Promise<FillOnJobsSummary> {
-  const boss = new PgBoss({
-    db: {
-      executeSql: async (text: string, values?: unknown[]) =>
-        options.pool.query(text, values ?? []) as never,
-    },
-    schema: options.schema ?? 'pgboss',
-    schedule: false,
-    supervise: true,
-  });
   let failure: unknown;
-  boss.on('error', (error: unknown) => {
-    failure ??= error;
+  const boss = await openBoss(options.pool, {
+    ...(options.schema ? { schema: options.schema } : {}),
+    schedule: false,
+    onError: (error) => {
+      failure ??= error;
+    },
   });
-  await boss.start();
   let evaluated = 0;
   let jobs = 0;
   const failed: FillCacheFailure[] = [];

@@ -8,6 +8,35 @@ export interface JobsPool {
   query(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
 }
 
+/** pg-boss starts under way per pool: one at a time (see {@link openBoss}). */
+const starting = new WeakMap<JobsPool, Promise<unknown>>();
+
+/**
+ * A started pg-boss over `pool`. Starts on one pool are serialised within the process: on the
+ * embedded database the pool is one connection, and two starts (each creating or checking
+ * pg-boss's schema in a transaction) interleaved on it would abort each other.
+ */
+export async function openBoss(
+  pool: JobsPool,
+  options: { schema?: string; schedule: boolean; onError?: (error: unknown) => void },
+): Promise<PgBoss> {
+  const boss = new PgBoss({
+    db: {
+      executeSql: async (text: string, values?: unknown[]) =>
+        pool.query(text, values ?? []) as never,
+    },
+    schema: options.schema ?? 'pgboss',
+    schedule: options.schedule,
+    supervise: true,
+  });
+  boss.on('error', (error: unknown) => options.onError?.(error));
+  const previous = starting.get(pool) ?? Promise.resolve();
+  const started = previous.catch(() => undefined).then(() => boss.start());
+  starting.set(pool, started);
+  await started;
+  return boss;
+}
+
 /** Options of {@link startJobs}. */
 export interface JobsOptions {
   /** The database's pool (`Database['pool']`). */
@@ -50,17 +79,11 @@ export interface Jobs {
  * await jobs.stop();
  */
 export async function startJobs(options: JobsOptions): Promise<Jobs> {
-  const boss = new PgBoss({
-    db: {
-      executeSql: async (text: string, values?: unknown[]) =>
-        options.pool.query(text, values ?? []) as never,
-    },
-    schema: options.schema ?? 'pgboss',
+  const boss = await openBoss(options.pool, {
+    ...(options.schema ? { schema: options.schema } : {}),
     schedule: true,
-    supervise: true,
+    ...(options.onError ? { onError: options.onError } : {}),
   });
-  boss.on('error', (error: unknown) => options.onError?.(error));
-  await boss.start();
   await boss.createQueue(REFRESH_QUEUE, { policy: 'singleton' });
   if (options.refreshSchedule) {
     await boss.schedule(REFRESH_QUEUE, options.refreshSchedule, {}, { tz: 'UTC' });
