@@ -55,6 +55,10 @@ const SEMANTIC_400: Readonly<Record<string, string>> = {
   'POST /api/account/import':
     'each transaction has the fields of its type, no sale beyond the units held, reports are MoatEvaluations',
   'DELETE /api/account': 'an account with a password confirms with it',
+  'GET /api/stock-evaluation/changes':
+    '`since` is required without `cursor`; `cursor` is opaque (only a `nextCursor`)',
+  'POST /api/account/webhooks':
+    'the URL must resolve to public addresses (loopback, private and link-local are refused)',
 };
 
 describe('the API against its OpenAPI document (schema-driven property test)', () => {

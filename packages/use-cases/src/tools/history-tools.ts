@@ -58,7 +58,7 @@ export const getEvaluationChanges = defineTool({
     'score moved, and the new annual filing (accession, form, filed date) that caused it, if ' +
     'one did. An event is made whenever a kept evaluation differs from the one before it in ' +
     'verdict, by at least a point of total, or in a criterion’s status. Page on with ' +
-    '`nextCursor`. Shared by all users; no quota.',
+    '`nextCursor`; `since` is required without `cursor`. Shared by all users; no quota.',
   input: EvaluationChangesQuery.extend({}),
   output: EvaluationChangesPage.extend({}),
   annotations: READ_ONLY,
