@@ -32,7 +32,8 @@ const SEMANTIC: Readonly<Record<string, string>> = {
   getPortfolioPerformance:
     'a custom period needs `from`; `from` not after `to`, `to` not after today',
   listPortfolioChanges: '`cursor` is opaque (only a `nextCursor`)',
-  getEvaluationChanges: '`since` is required without `cursor`; `cursor` is opaque (only a `nextCursor`)',
+  getEvaluationChanges:
+    '`since` is required without `cursor`; `cursor` is opaque (only a `nextCursor`)',
 };
 
 const addFormats = addFormatsPlugin as unknown as (ajv: Ajv2020) => void;
