@@ -4,85 +4,42 @@
  * the other's next read at once: holdings, cash, transactions, performance, the changes; and two
  * writers on the two processes serialise on the portfolio.
  */
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import {
-  createDatabase,
-  type Database,
-  type ServerProcess,
-  startServerProcess,
-} from '@svc/service/testing';
-import { sql } from 'kysely';
+import type { ServerProcess } from '@svc/service/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES } from './helpers.js';
-import { COMPANYFACTS_DIR, sharedData } from './shared-data.js';
-
-const serverUrl = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
-const BASE = 'http://127.0.0.1:3998';
-const API_DIR = resolve(import.meta.dirname, '..');
+import { sharedData } from './shared-data.js';
+import { startTwoServers, type TwoServers } from './two-servers.js';
 
 describe.runIf(ENGINES.includes('postgres'))('corrections seen by two server processes', () => {
-  const database = `svc_two_changes_${randomBytes(5).toString('hex')}`;
-  let admin: Database;
+  let servers: TwoServers;
   let one: ServerProcess;
   let two: ServerProcess;
-  let dataDir: string;
   let cookie: string;
 
   beforeAll(async () => {
-    admin = await createDatabase({ databaseUrl: serverUrl, pool: { max: 1 } });
-    await sql`create database ${sql.id(database)}`.execute(admin.db);
-    const url = new URL(serverUrl);
-    url.pathname = `/${database}`;
-    dataDir = await mkdtemp(join(tmpdir(), 'svc-two-changes-'));
-    const env = {
-      DATABASE_URL: url.toString(),
-      DATA_DIR: dataDir,
-      BASE_URL: BASE,
-      SESSION_SECRET: randomBytes(32).toString('hex'),
-      FUNDAMENTALS_PROVIDER: 'snapshot',
-      FUNDAMENTALS_SNAPSHOT_DIR: COMPANYFACTS_DIR,
-      QUOTES_PROVIDER: 'csv',
-      PRICES_DIR: sharedData('prices'),
-      FX_PROVIDER: 'ecb-file',
-      ECB_FX_FILE: sharedData('fx/eurofxref-hist.csv'),
-    };
-    const start = () =>
-      startServerProcess({ cwd: API_DIR, env, readyLine: 'service ready', timeoutMs: 60_000 });
-    [one, two] = await Promise.all([start(), start()]);
-    const registered = await call(one, '/api/auth/register', {
-      method: 'POST',
-      body: JSON.stringify({
-        email: 'two-changes@example.test',
-        password: 'correct horse battery',
-      }),
+    servers = await startTwoServers({
+      name: 'two_changes',
+      base: 'http://127.0.0.1:3998',
+      env: {
+        QUOTES_PROVIDER: 'csv',
+        PRICES_DIR: sharedData('prices'),
+        FX_PROVIDER: 'ecb-file',
+        ECB_FX_FILE: sharedData('fx/eurofxref-hist.csv'),
+      },
     });
-    expect(registered.status).toBe(201);
-    const set = registered.headers.getSetCookie().find((c) => c.startsWith('service_session='));
-    cookie = (set ?? '').split(';')[0] as string;
+    ({ one, two } = servers);
+    cookie = await servers.register(one, 'two-changes@example.test');
   }, 120_000);
 
   afterAll(async () => {
-    const codes = await Promise.all([one?.stop(), two?.stop()]);
-    expect(codes).toEqual([0, 0]);
-    await sql`drop database if exists ${sql.id(database)} with (force)`.execute(admin.db);
-    await admin.close();
-    await rm(dataDir, { recursive: true, force: true });
+    expect(await servers?.close()).toEqual([0, 0]);
   }, 60_000);
 
-  function call(server: ServerProcess, path: string, init: RequestInit = {}) {
-    return fetch(`${server.url}${path}`, {
+  const call = (server: ServerProcess, path: string, init: RequestInit = {}) =>
+    servers.call(server, path, {
       ...init,
-      headers: {
-        origin: BASE,
-        ...(cookie ? { cookie } : {}),
-        ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
-        ...init.headers,
-      },
+      headers: { ...(cookie ? { cookie } : {}), ...init.headers },
     });
-  }
   const json = async (server: ServerProcess, path: string) => {
     const res = await call(server, path);
     expect(res.status, path).toBe(200);

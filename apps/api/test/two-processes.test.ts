@@ -3,90 +3,35 @@
  * URL, on one fresh PostgreSQL database, started at the same time (both migrate it). What one
  * process does must hold in the other at once: revocations, the failed-login throttle and quotas.
  */
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import {
-  createDatabase,
-  type Database,
-  type ServerProcess,
-  startServerProcess,
-} from '@svc/service/testing';
-import { sql } from 'kysely';
+import type { ServerProcess } from '@svc/service/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES } from './helpers.js';
-import { COMPANYFACTS_DIR } from './shared-data.js';
-
-const serverUrl = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
-const BASE = 'http://127.0.0.1:3999'; // the public address both processes serve (a load balancer's)
-const API_DIR = resolve(import.meta.dirname, '..');
-
-const startServer = (env: Record<string, string>) =>
-  startServerProcess({ cwd: API_DIR, env, readyLine: 'service ready', timeoutMs: 60_000 });
-
-async function stop(server: ServerProcess | undefined): Promise<number | null> {
-  return server ? server.stop() : null;
-}
+import { startTwoServers, type TwoServers } from './two-servers.js';
 
 describe.runIf(ENGINES.includes('postgres'))('two server processes on one PostgreSQL', () => {
-  const database = `svc_two_${randomBytes(5).toString('hex')}`;
-  let admin: Database;
+  let servers: TwoServers;
   let one: ServerProcess;
   let two: ServerProcess;
-  let dataDir: string;
 
   beforeAll(async () => {
-    admin = await createDatabase({ databaseUrl: serverUrl, pool: { max: 1 } });
-    await sql`create database ${sql.id(database)}`.execute(admin.db);
-    const url = new URL(serverUrl);
-    url.pathname = `/${database}`;
-    dataDir = await mkdtemp(join(tmpdir(), 'svc-two-processes-'));
-    const env = {
-      DATABASE_URL: url.toString(),
-      DATA_DIR: dataDir,
-      BASE_URL: BASE,
-      SESSION_SECRET: randomBytes(32).toString('hex'),
-      SESSION_CACHE_SECONDS: '300',
-      FUNDAMENTALS_PROVIDER: 'snapshot',
-      FUNDAMENTALS_SNAPSHOT_DIR: COMPANYFACTS_DIR,
-      QUOTES_PROVIDER: 'none',
-      FX_PROVIDER: 'none',
-      QUOTA_LIMITS: JSON.stringify({ free: { stock_evaluation: { limit: 3 } } }),
-    };
-    [one, two] = await Promise.all([startServer(env), startServer(env)]);
+    servers = await startTwoServers({
+      name: 'two',
+      base: 'http://127.0.0.1:3999',
+      env: {
+        SESSION_CACHE_SECONDS: '300',
+        QUOTA_LIMITS: JSON.stringify({ free: { stock_evaluation: { limit: 3 } } }),
+      },
+    });
+    ({ one, two } = servers);
   }, 120_000);
 
   afterAll(async () => {
-    const codes = await Promise.all([stop(one), stop(two)]);
-    expect(codes).toEqual([0, 0]);
-    await sql`drop database if exists ${sql.id(database)} with (force)`.execute(admin.db);
-    await admin.close();
-    await rm(dataDir, { recursive: true, force: true });
+    expect(await servers?.close()).toEqual([0, 0]);
   }, 60_000);
 
   const call = (server: ServerProcess, path: string, init: RequestInit = {}) =>
-    fetch(`${server.url}${path}`, {
-      ...init,
-      headers: {
-        origin: BASE,
-        ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
-        ...init.headers,
-      },
-    });
-  const cookieOf = (res: Response) => {
-    const cookie = res.headers.getSetCookie().find((c) => c.startsWith('service_session='));
-    if (!cookie) throw new Error(`no session cookie (${res.status})`);
-    return cookie.split(';')[0] as string;
-  };
-  const register = async (server: ServerProcess, email: string) => {
-    const res = await call(server, '/api/auth/register', {
-      method: 'POST',
-      body: JSON.stringify({ email, password: 'correct horse battery' }),
-    });
-    expect(res.status).toBe(201);
-    return cookieOf(res);
-  };
+    servers.call(server, path, init);
+  const register = (server: ServerProcess, email: string) => servers.register(server, email);
 
   it('a logout on one process is refused by the other at once', async () => {
     const cookie = await register(one, 'p-logout@example.test');
