@@ -43,6 +43,19 @@ const Instant = z
   .union([z.iso.date(), z.iso.datetime({ offset: true })])
   .describe('A day YYYY-MM-DD (UTC) or an ISO 8601 date-time with Z or an offset');
 
+/** The page fields of a keyset-paged list: `limit` (1–100, default 50) and an opaque `cursor`. */
+const PAGE_FIELDS = {
+  limit: numberFromText(z.number().int().min(1).max(100).default(50)).describe(
+    'Page size, 1–100, default 50',
+  ),
+  cursor: z
+    .string()
+    .min(1)
+    .max(500)
+    .optional()
+    .describe('`nextCursor` of the previous page, as given (opaque: any other text answers 400)'),
+};
+
 /** Query of "list transactions" (`GET /api/transactions`). Both bounds are inclusive. */
 export const TransactionListQuery = z
   .object({
@@ -53,15 +66,7 @@ export const TransactionListQuery = z
     to: Instant.optional().describe(
       'Executed at or before: a day (through its 24:00 UTC) or a date-time; not before `from` (400 otherwise)',
     ),
-    limit: numberFromText(z.number().int().min(1).max(100).default(50)).describe(
-      'Page size, 1–100, default 50',
-    ),
-    cursor: z
-      .string()
-      .min(1)
-      .max(500)
-      .optional()
-      .describe('`nextCursor` of the previous page, as given (opaque: any other text answers 400)'),
+    ...PAGE_FIELDS,
   })
   .meta({ id: 'TransactionListQuery' })
   .describe('Filters and page of the transaction list, newest first');
@@ -363,15 +368,7 @@ export type TransactionPatch = z.infer<typeof TransactionPatch>;
 /** Query of "list a portfolio's changes" (`GET /api/portfolios/{id}/changes`). */
 export const ChangeListQuery = z
   .object({
-    limit: numberFromText(z.number().int().min(1).max(100).default(50)).describe(
-      'Page size, 1–100, default 50',
-    ),
-    cursor: z
-      .string()
-      .min(1)
-      .max(500)
-      .optional()
-      .describe('`nextCursor` of the previous page, as given (opaque: any other text answers 400)'),
+    ...PAGE_FIELDS,
   })
   .meta({ id: 'ChangeListQuery' })
   .describe('The page of a portfolio’s changes, newest first');
