@@ -141,6 +141,10 @@ describe.each(ENGINES)('changes of a portfolio’s ledger on %s', (engine) => {
     page = await changes(id);
     const [saleChange, editChange] = page.items;
     expect(page.items.map((c) => c.kind)).toEqual(['record', 'edit', 'import', 'record']);
+    // the summary names the fields the edit changed, the note among them
+    expect(editChange?.summary).toBe(
+      'Edited buy 10 AAPL at 180.5 USD on 2024-01-02T15:00:00.000Z → buy 12 AAPL at 180.5 USD on 2024-01-01T10:01:00.000Z (changed: executedAt, note, quantity)',
+    );
     const blocked = await revert(id, editChange?.id ?? '');
     expect(blocked.statusCode).toBe(409);
     expect(blocked.json()).toMatchObject({

@@ -54,6 +54,23 @@ export function describeTransaction(tx: Transaction | NewTransaction): string {
   }
 }
 
+/**
+ * The summary of an edit: the transaction before and after ({@link describeTransaction}), and the
+ * names of the fields that changed, so an edit of the note alone (which the descriptions leave
+ * out, being user text) still says what it changed.
+ */
+export function describeEdit(before: Transaction, after: NewTransaction): string {
+  const text = (tx: Record<string, unknown>, key: string) =>
+    key === 'executedAt' ? new Date(String(tx[key])).toISOString() : String(tx[key] ?? '');
+  const a = before as unknown as Record<string, unknown>;
+  const b = after as unknown as Record<string, unknown>;
+  const fields = [...new Set([...Object.keys(a), ...Object.keys(b)])]
+    .filter((key) => key !== 'id' && key !== 'portfolioId' && text(a, key) !== text(b, key))
+    .sort();
+  const changed = fields.length > 0 ? ` (changed: ${fields.join(', ')})` : ' (nothing changed)';
+  return `Edited ${describeTransaction(before)} → ${describeTransaction(after)}${changed}`;
+}
+
 /** A stored change as the contract's `PortfolioChange` (absent, not null, optional fields). */
 export function toPortfolioChange(change: StoredChange): PortfolioChange {
   return {
@@ -191,7 +208,7 @@ export function createChangeFlows(deps: ChangeFlowDeps) {
           encodeTransaction(next.data),
           {
             source: context.source ?? 'rest',
-            summary: `Edited ${describeTransaction(decodeTransaction(current))} → ${describeTransaction(next.data)}`,
+            summary: describeEdit(decodeTransaction(current), next.data),
           },
         );
         await checkLedger(repos, userId, portfolioId, 'the edit', false);
