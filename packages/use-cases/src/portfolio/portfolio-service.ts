@@ -1,29 +1,17 @@
 import type { FxProvider, PriceHistoryProvider, QuoteProvider } from '@svc/market-data';
-import {
-  type CashPosition,
-  type Holding,
-  NewTransaction,
-  type Portfolio,
-  type Transaction,
-} from '@svc/portfolio';
-import {
-  createRepositories,
-  type Executor,
-  type PortfolioVersions,
-  type SavedImportMapping,
-  type TransactionQuery as StoreTransactionQuery,
-} from '@svc/portfolio-store';
+import { NewTransaction, type Portfolio, type Transaction } from '@svc/portfolio';
+import { createRepositories, type Executor, type SavedImportMapping } from '@svc/portfolio-store';
 import type { z } from 'zod';
 import { UseCaseError } from '../errors.js';
 import { importBrokerFile } from './broker-import.js';
 import { type ChangeContext, createChangeFlows, describeTransaction } from './changes.js';
 import type { IsinResolver } from './isin-symbols.js';
 import { deriveChecked, fromStoreError, readLedger } from './ledger.js';
-import { decodeTransaction, encodeTransaction, toLedgerTransaction } from './ledger-codec.js';
+import { decodeTransaction, encodeTransaction } from './ledger-codec.js';
 import type { HoldingPerformance, PortfolioPerformance } from './performance-schemas.js';
-import { createPerformanceFlow, type LedgerSource } from './performance-service.js';
-import { money, toCashPosition, toHolding } from './position-records.js';
-import { createReadMemo, versionStamp } from './read-memo.js';
+import { createPerformanceFlow } from './performance-service.js';
+import { createPortfolioReads, ledgerSourceOf } from './portfolio-reads.js';
+import { money } from './position-records.js';
 import { mergeRevaluations, revaluePortfolio } from './revaluation.js';
 import {
   type BrokerImportOptions,
@@ -31,10 +19,7 @@ import {
   type ImportResult,
   RenamePortfolioInput,
   type RevaluationResult,
-  type TransactionListQuery,
-  type TransactionPage,
 } from './schemas.js';
-import { toStoreQuery } from './transaction-query.js';
 
 /** Dependencies of {@link createPortfolioService}. */
 export interface PortfolioServiceDeps {
@@ -84,71 +69,11 @@ export type ImportBrokerCsvOptions = BrokerImportOptions;
  */
 export function createPortfolioService(deps: PortfolioServiceDeps) {
   const repos = createRepositories(deps.db);
-
-  // Over a transaction (e.g. a proposal applied) no memo: a version read there may be of
-  // uncommitted rows, and a rolled-back counter is reached again by another write.
-  const reads = createReadMemo(deps.db.isTransaction ? 0 : deps.readMemoBytes);
-
-  /**
-   * A read of stored positions (`holdings` or `cash` rows), memoised on the portfolios'
-   * `positions_version` (see {@link createReadMemo}); `read` maps the rows of `portfolioId`, or
-   * of all the user's portfolios when it is absent.
-   * @throws UseCaseError `not_found` for a `portfolioId` the user does not own.
-   */
-  async function positionsRead<T>(
-    kind: 'holdings' | 'cash',
-    userId: string,
-    portfolioId: string | undefined,
-    read: (portfolioId: string | undefined) => Promise<T[]>,
-  ): Promise<T[]> {
-    const versions = await versionsOf(userId, portfolioId);
-    return reads.serve(
-      `${kind}\u0000${userId}\u0000${portfolioId ?? '*'}`,
-      versionStamp(versions, 'positionsVersion'),
-      () => read(portfolioId),
-      (rows) => rows.length,
-    );
-  }
-
-  /**
-   * The version counters of the portfolios a read covers: of `portfolioId`, or of every portfolio
-   * of the user when it is absent. One indexed read, which is also the ownership check.
-   * @throws UseCaseError `not_found` for a `portfolioId` the user does not own.
-   */
-  async function versionsOf(
-    userId: string,
-    portfolioId: string | undefined,
-  ): Promise<PortfolioVersions[]> {
-    const versions = await repos.portfolios.versions(userId, { portfolioId });
-    if (portfolioId !== undefined && versions.length === 0)
-      throw new UseCaseError('not_found', `portfolio ${portfolioId} not found`);
-    return versions;
-  }
-
-  /**
-   * The portfolio's ledger version (one indexed read, also the ownership check) and a reader of its
-   * ledger, for the performance flow's cache.
-   */
-  async function ledgerSource(userId: string, portfolioId: string): Promise<LedgerSource> {
-    const version = await repos.portfolios.ledgerVersion(userId, portfolioId);
-    if (version === undefined)
-      throw new UseCaseError('not_found', `portfolio ${portfolioId} not found`);
-    return {
-      version,
-      read: () => readLedger(repos.transactions, userId, portfolioId),
-      async patch(from, ledger) {
-        const writes = await repos.transactions.ledgerPatch(userId, portfolioId, from, version);
-        if (writes === undefined) return undefined;
-        const byId = new Map(ledger.map((tx) => [tx.id, tx] as const));
-        for (const { id, row } of writes) {
-          if (row === null) byId.delete(id);
-          else byId.set(id, toLedgerTransaction(row));
-        }
-        return [...byId.values()];
-      },
-      stillAt: async () => (await repos.portfolios.ledgerVersion(userId, portfolioId)) === version,
-    };
-  }
+  const reads = createPortfolioReads(repos, {
+    // Over a transaction (e.g. a proposal applied) no memo: a version read there may be of
+    // uncommitted rows, and a rolled-back counter is reached again by another write.
+    memoBytes: deps.db.isTransaction ? 0 : deps.readMemoBytes,
+  });
 
   const revalueOne = (userId: string, portfolioId: string, at: Date) =>
     revaluePortfolio(deps, userId, portfolioId, at);
@@ -207,65 +132,6 @@ export function createPortfolioService(deps: PortfolioServiceDeps) {
     },
 
     /**
-     * The stored holdings (of one portfolio, or of all the user's), by portfolio then symbol, with
-     * the EUR values and `valuedAt` of the last revaluation. Reads never fetch prices.
-     *
-     * Memoised (see {@link createReadMemo}): every call reads the portfolios' positions versions
-     * (`portfolios.positions_version`, bumped in the transaction of every write of their holdings
-     * or cash rows, by any process); while they are unchanged the same frozen array is answered
-     * again without reading or mapping the rows. The answer must not be mutated.
-     * @throws UseCaseError `not_found` for a `portfolioId` the user does not own.
-     */
-    async listHoldings(userId: string, options: { portfolioId?: string } = {}): Promise<Holding[]> {
-      return positionsRead('holdings', userId, options.portfolioId, async (portfolioId) =>
-        (await repos.positions.listHoldings(userId, { portfolioId })).map(toHolding),
-      );
-    },
-
-    /**
-     * The stored cash positions, like {@link listHoldings} (memoised on the same versions; the
-     * answer must not be mutated). @throws UseCaseError `not_found`.
-     */
-    async listCash(
-      userId: string,
-      options: { portfolioId?: string } = {},
-    ): Promise<CashPosition[]> {
-      return positionsRead('cash', userId, options.portfolioId, async (portfolioId) =>
-        (await repos.positions.listCash(userId, { portfolioId })).map(toCashPosition),
-      );
-    },
-
-    /**
-     * One page of the user's transactions, newest first; filters by portfolio and by date (both
-     * bounds inclusive; see `toStoreQuery`); keyset pagination through `nextCursor`.
-     *
-     * Memoised like {@link listHoldings}, per filter and page (cursor and limit), on the ledger
-     * versions (`portfolios.ledger_version`): a page shows nothing but transactions rows, and
-     * every write of one, by any process, bumps its portfolio's counter. The answer must not be
-     * mutated.
-     * @throws UseCaseError `validation_failed` (bad filter, limit outside 1–100, malformed
-     *   cursor), `not_found` (portfolio; checked first, before the cursor).
-     */
-    async listTransactions(
-      userId: string,
-      query: TransactionListQuery = {},
-    ): Promise<TransactionPage> {
-      const storeQuery = toStoreQuery(query);
-      const versions = await versionsOf(userId, storeQuery.portfolioId);
-      return reads.serve(
-        `transactions\u0000${userId}\u0000${pageKey(storeQuery)}`,
-        versionStamp(versions, 'ledgerVersion'),
-        async () => {
-          const page = await repos.transactions
-            .list(userId, storeQuery)
-            .catch((error: unknown) => fromStoreError(error, 'cursor'));
-          return { items: page.items.map(decodeTransaction), nextCursor: page.nextCursor };
-        },
-        (page) => page.items.length,
-      );
-    },
-
-    /**
      * Records one transaction, then revalues the portfolio. The insert and the check of the whole
      * ledger run in one database transaction: nothing is stored when the check fails.
      * @throws UseCaseError `validation_failed` for input that is not a `NewTransaction`, a sell of
@@ -313,6 +179,8 @@ export function createPortfolioService(deps: PortfolioServiceDeps) {
       return importBrokerFile(deps, userId, portfolioId, text, options, context);
     },
 
+    ...reads,
+
     ...changes,
 
     /**
@@ -325,7 +193,11 @@ export function createPortfolioService(deps: PortfolioServiceDeps) {
       portfolioId: string,
       query: unknown = {},
     ): Promise<PortfolioPerformance> {
-      return performance.portfolio(portfolioId, await ledgerSource(userId, portfolioId), query);
+      return performance.portfolio(
+        portfolioId,
+        await ledgerSourceOf(repos, userId, portfolioId),
+        query,
+      );
     },
 
     /**
@@ -338,7 +210,7 @@ export function createPortfolioService(deps: PortfolioServiceDeps) {
       symbol: string,
       query: unknown = {},
     ): Promise<HoldingPerformance> {
-      const source = await ledgerSource(userId, portfolioId);
+      const source = await ledgerSourceOf(repos, userId, portfolioId);
       return performance.holding(portfolioId, symbol, source, query);
     },
 
@@ -376,19 +248,6 @@ export function createPortfolioService(deps: PortfolioServiceDeps) {
 
 /** The portfolio flows; see {@link createPortfolioService}. */
 export type PortfolioService = ReturnType<typeof createPortfolioService>;
-
-/** What a transactions page is keyed by in the memo: every field of the store's query. */
-function pageKey(query: StoreTransactionQuery): string {
-  return JSON.stringify([
-    query.portfolioId ?? null,
-    query.from?.getTime() ?? null,
-    query.to?.getTime() ?? null,
-    query.symbol ?? null,
-    query.type ?? null,
-    query.limit ?? null,
-    query.cursor ?? null,
-  ]);
-}
 
 /** Parses input with `schema`; problems become a `validation_failed` UseCaseError. */
 function parseInput<S extends z.ZodType>(schema: S, input: unknown, root = ''): z.output<S> {
