@@ -42,6 +42,13 @@ describe.each(backends)('jobs on pg-boss over $name', (backend) => {
     }
     expect(calls).toEqual(['2025-10-31']); // worked by one of them, once
 
+    // a process that cannot run a pass (no SEC_USER_AGENT) leaves the shared schedule alone
+    const unable = await startJobs({ pool: database.pool, schema, refreshSchedule: undefined });
+    try {
+      expect((await unable.boss.getSchedules()).map((s) => s.name)).toEqual([REFRESH_QUEUE]);
+    } finally {
+      await unable.stop();
+    }
     const off = await startJobs({ pool: database.pool, schema, refreshSchedule: null });
     try {
       expect(await off.boss.getSchedules()).toEqual([]);

@@ -45,9 +45,10 @@ export interface JobsOptions {
   readonly schema?: string;
   /**
    * `REFRESH_SCHEDULE`: a cron expression (UTC) on which the refresh pass is queued, once however
-   * many processes run; null unschedules it.
+   * many processes run; null (`off`) unschedules it; undefined leaves the shared schedule as
+   * the other processes set it (a process that cannot run a pass, having no `SEC_USER_AGENT`).
    */
-  readonly refreshSchedule: string | null;
+  readonly refreshSchedule: string | null | undefined;
   /** Runs one refresh pass (for `date`, YYYY-MM-DD, when the job names one). */
   readonly refresh?: (date: string | undefined) => Promise<unknown>;
   /** Seconds between polls for a queued job. Default 10. */
@@ -87,7 +88,7 @@ export async function startJobs(options: JobsOptions): Promise<Jobs> {
   await boss.createQueue(REFRESH_QUEUE, { policy: 'singleton' });
   if (options.refreshSchedule) {
     await boss.schedule(REFRESH_QUEUE, options.refreshSchedule, {}, { tz: 'UTC' });
-  } else {
+  } else if (options.refreshSchedule === null) {
     await boss.unschedule(REFRESH_QUEUE);
   }
   if (options.refresh) {

@@ -201,12 +201,15 @@ async function startBackground(
   dispatcher.start();
   const userAgent = config.fundamentals.secUserAgent;
   if (config.refreshSchedule && !userAgent) {
-    logger.warn('REFRESH_SCHEDULE is set but SEC_USER_AGENT is not: no refresh pass is scheduled');
+    logger.warn(
+      'REFRESH_SCHEDULE is set but SEC_USER_AGENT is not: this process neither schedules nor runs refresh passes',
+    );
   }
   const jobs = await startJobs({
     pool: database.pool,
-    // without SEC_USER_AGENT no pass could run: none is scheduled (nor left to pile up)
-    refreshSchedule: userAgent ? config.refreshSchedule : null,
+    // without SEC_USER_AGENT no pass can run here: this process neither schedules nor works the
+    // pass, and leaves the schedule the other processes keep as it is
+    refreshSchedule: userAgent ? config.refreshSchedule : undefined,
     onError: (error) => logger.warn(`jobs: ${message(error)}`),
     ...(userAgent
       ? {
