@@ -9,6 +9,14 @@ export interface GetFundamentalsOptions {
    * provider without such a copy ignores it.
    */
   readonly fresh?: boolean;
+  /**
+   * Point in time (`YYYY-MM-DD`; a longer ISO 8601 string is read on its first 10 characters):
+   * only what was public on or before that day, fiscal years ending before it. The simfin
+   * provider keeps the rows whose Publish Date is on or before it (SimFin's values themselves are
+   * its latest restated figures: a bulk download carries no first-published copy). Callers
+   * validate the date; absent, the newest data.
+   */
+  readonly asOf?: string;
 }
 
 /**

@@ -102,6 +102,18 @@ describe('createSimfinProvider over hand-made files', () => {
     expect(f.years).toHaveLength(2);
   });
 
+  it('with asOf, maps only the years published by that day (issue 39)', async () => {
+    const provider = createSimfinProvider({ dir: fixtureDir, minYears: 2 });
+    // FY2019 was published 2020-02-20: not yet public the day before, public that day.
+    const before = await provider.getFundamentals('BRK.B', { asOf: '2020-02-19' });
+    expect(before.years.map((y) => y.fiscalYear)).toEqual([2017, 2018]);
+    const on = await provider.getFundamentals('BRK.B', { asOf: '2020-02-20T23:00:00Z' });
+    expect(on.years.map((y) => y.fiscalYear)).toEqual([2017, 2018, 2019]);
+    await expect(provider.getFundamentals('BRK.B', { asOf: '2019-02-19' })).rejects.toMatchObject({
+      code: 'insufficient_data',
+    });
+  });
+
   it('answers upstream_unavailable for a missing folder, then retries on the next call', async () => {
     const provider = createSimfinProvider({ dir: join(fixtureDir, 'missing') });
     await expect(provider.listTickers()).rejects.toMatchObject({ code: 'upstream_unavailable' });

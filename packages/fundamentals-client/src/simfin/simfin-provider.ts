@@ -8,7 +8,12 @@ import type {
   ListableFundamentalsProvider,
 } from '../providers/provider.js';
 import { normaliseSymbol } from '../symbol.js';
-import { SIMFIN_FILES, type SimfinCompanyRows, type SimfinStatement } from './columns.js';
+import {
+  SIMFIN_FILES,
+  type SimfinCompanyRows,
+  type SimfinRow,
+  type SimfinStatement,
+} from './columns.js';
 import { readSimfinCompanies, type SimfinCompanyInfo } from './companies.js';
 import { readSimfinStatementFile, type SimfinStatementRows } from './read-simfin-csv.js';
 import type { KnownSplit } from './share-basis.js';
@@ -55,6 +60,10 @@ interface SimfinBulk {
  * normalised, EPS derived and put on the latest split basis with `options.splits`, provenance
  * `simfin:<Column>`). `retrievedAt` is the income file's modification time.
  *
+ * With `asOf` (see `GetFundamentalsOptions`), only the rows published on or before that day are
+ * mapped (Publish Date; SimFin's values are its restated figures, the only ones a bulk download
+ * holds), and fewer than `minYears` usable years at that date is `insufficient_data`.
+ *
  * Company name: from `us-companies.csv` when the folder has one, else the ticker itself (the
  * statement files carry no names). Sector and industry: from `us-companies.csv` + `industries.csv`
  * when present, else null. Tickers that are not valid symbols (SimFin's `AGN_old`, `ACET_delis`
@@ -94,7 +103,8 @@ export function createSimfinProvider(options: SimfinProviderOptions): ListableFu
       callOptions?.signal?.throwIfAborted();
       const { companies, info, retrievedAt, shareBasisDate } = await load();
       callOptions?.signal?.throwIfAborted();
-      const rows = companies.get(symbol);
+      const all = companies.get(symbol);
+      const rows = all && callOptions?.asOf ? rowsPublishedBy(all, callOptions.asOf) : all;
       if (!rows) {
         throw new FundamentalsError('insufficient_data', `No SimFin annual rows for ${symbol}`);
       }
@@ -145,6 +155,21 @@ async function modifiedAt(path: string): Promise<string> {
   } catch (error) {
     throw new FundamentalsError('upstream_unavailable', `Cannot read ${path}`, { cause: error });
   }
+}
+
+/**
+ * The rows of one company that were public on `asOf` (`YYYY-MM-DD…`): Publish Date (else Report
+ * Date) on or before the day, and the period ended before it.
+ */
+function rowsPublishedBy(rows: SimfinCompanyRows, asOf: string): SimfinCompanyRows {
+  const day = asOf.slice(0, 10);
+  const known = (row: SimfinRow) =>
+    row.reportDate < day && (row.publishDate ?? row.reportDate) <= day;
+  return {
+    income: rows.income.filter(known),
+    balance: rows.balance.filter(known),
+    cashflow: rows.cashflow.filter(known),
+  };
 }
 
 function rowsOf<S extends SimfinStatement>(statement: SimfinStatementRows<S>, ticker: string) {
