@@ -112,6 +112,38 @@ describe('simfinToFundamentals', () => {
     expect(f.retrievedAt).toBe('2021-04-03T00:00:00Z');
   });
 
+  it('reads a blank debt cell of a real balance sheet as no debt, and nothing else (issue 39)', async () => {
+    const rows = await rowsOfTicker(
+      {
+        income: simfinCsv(INCOME_COLUMNS, [
+          [...keys(2018, 'FY', '2018-12-31'), 1, 100, '', '', '', '', '', 10, 10],
+          [...keys(2019, 'FY', '2019-12-31'), 1, 100, '', '', '', '', '', 10, 10],
+        ]),
+        balance: simfinCsv(
+          ['Short Term Debt', 'Total Current Liabilities', 'Long Term Debt'],
+          [
+            // A real balance sheet (current liabilities present): blank debt = none.
+            [...keys(2018, 'Q4', '2018-12-31'), '', 40, 250],
+            // No balance-sheet total: a blank stays missing.
+            [...keys(2019, 'Q4', '2019-12-31'), '', '', ''],
+          ],
+        ),
+        cashflow: simfinCsv(CASHFLOW_COLUMNS, []),
+      },
+      'ACME',
+    );
+    const f = simfinToFundamentals(rows, { ticker: 'ACME' });
+    const [y2018, y2019] = f.years;
+    expect(y2018?.shortTermDebt).toMatchObject({
+      value: 0,
+      source: { tag: 'simfin:Short Term Debt', derived: true },
+    });
+    expect(y2018?.shortTermDebt?.source.note).toContain('blank in SimFin');
+    expect(y2018?.longTermDebt?.value).toBe(250);
+    expect(y2019?.shortTermDebt).toBeNull();
+    expect(y2019?.longTermDebt).toBeNull();
+  });
+
   it('keeps blank cells and missing columns null, never 0, and a tax benefit negative', async () => {
     const f = await acme(
       [[...keys(2019, 'FY', '2019-12-31'), '', 1000, '', 1000, '', '', 30, 80, 80]],

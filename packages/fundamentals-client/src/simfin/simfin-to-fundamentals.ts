@@ -60,7 +60,9 @@ interface YearRows {
  *   `periodStart` = the previous year's end + 1 day when that makes an annual period, else null.
  * - Signs: SimFin stores costs and outflows negative; they are negated to the model's positive
  *   amounts (see `METRIC_RULES`). A cost or outflow stored positive is left `null` with an issue.
- *   A blank cell is `null`, never 0.
+ *   A blank cell is `null`, never 0, except a blank debt cell of a balance sheet that has its
+ *   Total Current Liabilities: SimFin leaves a debt line blank where the filer has none, so it
+ *   reads 0 (`derived`, the note says so; see `BLANK_MEANS_NONE`).
  * - Income from continuing operations = Net Income − Net Extraordinary Gains (Losses) in years that
  *   have such items (derived); diluted EPS = (Net Income (Common) − those items) ÷ Shares
  *   (Diluted), continuing operations like the snapshot's, `derived: true`. Shares and EPS are put
@@ -214,6 +216,12 @@ function buildYear(
     const figure = readRule(r, rows, label, issues);
     if (figure) figures.set(r.key, figure);
   }
+  for (const key of BLANK_MEANS_NONE) {
+    if (!figures.has(key.key)) {
+      const none = blankAsNone(rows.balance, key.key, key.column);
+      if (none) figures.set(key.key, none);
+    }
+  }
   const gross = grossProfit(rows.income);
   if (gross === 'filler') fillerYears.push(label);
   else if (gross) figures.set('grossProfit', gross);
@@ -253,6 +261,45 @@ function readRule(
   }
   const value = r.sign === 1 ? raw : 0 - raw;
   return { value, source: source(r.column, row, r.note) };
+}
+
+/**
+ * Balance lines whose blank cell SimFin uses for "the company reports none" (issue 39): its
+ * standardised balance sheet leaves a debt line empty rather than writing 0 where the filer has
+ * no such borrowing (AAPL FY2004–FY2012, V FY2011–FY2014, FB FY2016–FY2019: blank debt cells in
+ * the years their 10-Ks report no borrowings). Read as missing, the latest debt figure would be
+ * years old and the scorer would call the company's debt unknown.
+ */
+const BLANK_MEANS_NONE = [
+  { key: 'shortTermDebt', column: 'Short Term Debt' },
+  { key: 'longTermDebt', column: 'Long Term Debt' },
+] as const;
+
+/**
+ * 0 for a blank debt cell of a real balance sheet (Total Current Liabilities present), with the
+ * reading in the provenance; `undefined` when there is no such balance row.
+ */
+function blankAsNone(
+  row: SimfinRow<'balance'> | undefined,
+  key: MetricKey,
+  column: 'Short Term Debt' | 'Long Term Debt',
+): Figure | undefined {
+  if (!row) return undefined;
+  const liabilities = row.values['Total Current Liabilities'];
+  if (liabilities === null || liabilities === undefined) return undefined;
+  const cell = row.values[column];
+  if (cell !== null && cell !== undefined) return undefined;
+  return {
+    value: 0,
+    source: {
+      ...source(
+        column,
+        row,
+        `blank in SimFin: no ${key === 'shortTermDebt' ? 'short-term' : 'long-term'} debt reported`,
+      ),
+      derived: true,
+    },
+  };
 }
 
 /** SimFin's Gross Profit, or `'filler'` when it only repeats Revenue for want of a cost line. */
