@@ -160,6 +160,10 @@ function summarise(name, rows) {
   console.log(
     `data-quality flags: ${[...counts].map(([c, k]) => `${c} ×${k}`).join(', ') || 'none'}`,
   );
+  for (const code of new Set(scored.flatMap((r) => r.codes.filter((c) => !c.includes(':'))))) {
+    const who = scored.filter((r) => r.codes.includes(code)).map((r) => `${r.ticker} ${f1(r.pct)}`);
+    console.log(`  ${code}: ${who.join(', ')}`);
+  }
   console.log('per company (rating score ticker):');
   const line = scored
     .sort((a, b) => b.pct - a.pct)
@@ -210,6 +214,10 @@ for (const ticker of [...secTickers].sort()) {
     codes: qualityCodes(r.evaluation),
   };
 }
+const flagged = Object.entries(current)
+  .filter(([, c]) => c.codes.some((code) => !code.includes(':')))
+  .map(([t, c]) => `${t} (${c.codes.filter((code) => !code.includes(':')).join(', ')})`);
+console.log(`data-quality flags: ${flagged.join(', ') || 'none'}`);
 const weak = WEAK_SET.filter((t) => current[t]).map((t) => current[t].pct);
 console.log(
   `weak set (${weak.length}): median ${f1(median(weak))}, at ≥ 50: ${WEAK_SET.filter((t) => current[t]?.pct >= 50).join(', ') || 'none'}`,

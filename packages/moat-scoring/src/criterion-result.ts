@@ -1,11 +1,18 @@
 import { CRITERION_MAX_SCORE, type Criterion, type CriterionKey } from '@svc/schemas';
 import { type Assessment, statusFor } from './core/assessment.js';
+import type { DataQualityFlag } from './core/data-quality.js';
 import { CRITERIA, type CriterionDefinition } from './criteria-catalog.js';
 
 /** Rounds to 2 decimals (scores are shown and summed at this precision). */
 export function roundScore(points: number): number {
   return Math.round(points * 100) / 100;
 }
+
+/**
+ * A `Criterion` (interface spec 2.2) with the data-quality flags of the series it rests on
+ * (issue 39; `[]` when none).
+ */
+export type CriterionResult = Criterion & { dataQuality: DataQualityFlag[] };
 
 const DEFINITIONS = new Map<CriterionKey, CriterionDefinition>(CRITERIA.map((c) => [c.key, c]));
 
@@ -14,7 +21,11 @@ const DEFINITIONS = new Map<CriterionKey, CriterionDefinition>(CRITERIA.map((c) 
  * rounded to 2 decimals; not applicable → warning, "N/A — why", 0 of 0 points; insufficient data
  * → fail, "Insufficient data — why", 0 of 12.5 points.
  */
-export function toCriterion(key: CriterionKey, assessment: Assessment): Criterion {
+export function toCriterion(
+  key: CriterionKey,
+  assessment: Assessment,
+  dataQuality: readonly DataQualityFlag[] = [],
+): CriterionResult {
   const { name, benchmark } = DEFINITIONS.get(key) as CriterionDefinition;
   switch (assessment.kind) {
     case 'not_applicable':
@@ -29,6 +40,7 @@ export function toCriterion(key: CriterionKey, assessment: Assessment): Criterio
         maxScore: 0,
         trend: [],
         _trendYears: [],
+        dataQuality: [...dataQuality],
       };
     case 'insufficient':
       return {
@@ -42,6 +54,7 @@ export function toCriterion(key: CriterionKey, assessment: Assessment): Criterio
         maxScore: CRITERION_MAX_SCORE,
         trend: assessment.trend.values,
         _trendYears: assessment.trend.years,
+        dataQuality: [...dataQuality],
       };
     case 'scored':
       return {
@@ -55,6 +68,7 @@ export function toCriterion(key: CriterionKey, assessment: Assessment): Criterio
         maxScore: CRITERION_MAX_SCORE,
         trend: assessment.trend.values,
         _trendYears: assessment.trend.years,
+        dataQuality: [...dataQuality],
       };
   }
 }

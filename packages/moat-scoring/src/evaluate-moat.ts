@@ -7,6 +7,7 @@ import {
   Valuation,
 } from '@svc/schemas';
 import { type Assessment, PASS_QUALITY } from './core/assessment.js';
+import { type DataQualityFlag, flagsFor } from './core/data-quality.js';
 import { buildScoringContext, type ScoringContext } from './core/scoring-context.js';
 import { assessCapexEfficiency } from './criteria/capex-efficiency.js';
 import { assessDebtSustainability } from './criteria/debt-sustainability.js';
@@ -16,7 +17,7 @@ import { assessNetMargin } from './criteria/net-margin.js';
 import { assessProductDurability } from './criteria/product-durability.js';
 import { assessRetainedEarnings } from './criteria/retained-earnings.js';
 import { assessReturnOnInvestedCapital } from './criteria/return-on-invested-capital.js';
-import { roundScore, toCriterion } from './criterion-result.js';
+import { type CriterionResult, roundScore, toCriterion } from './criterion-result.js';
 import { MoatScoringError } from './errors.js';
 import { verdictFor } from './verdict.js';
 
@@ -35,6 +36,13 @@ export interface EvaluateMoatOptions {
 
 /** The result of {@link evaluateMoat}: a `MoatEvaluation` (interface spec 2.1) with extensions. */
 export type MoatEvaluationResult = MoatEvaluation & {
+  /** The criteria, each with the data-quality flags of the series it rests on. */
+  criteria: CriterionResult[];
+  /**
+   * Data-quality findings about the fundamentals in the window (issue 39), `[]` when none: a
+   * criterion resting on a flagged series carries the flag too and earns no points from the gap.
+   */
+  dataQuality: DataQualityFlag[];
   /** Fiscal years of the records inside the evaluation window, oldest first (extension). */
   _fiscalYears: number[];
 };
@@ -141,7 +149,10 @@ export function evaluateMoat(
   checkWindow(windowYears);
   const context = buildScoringContext(fundamentals, windowYears);
   const assessments = assessAll(context);
-  const criteria = CRITERION_KEYS.map((key) => toCriterion(key, assessments[key]));
+  const flags = context.dataQuality ?? [];
+  const criteria = CRITERION_KEYS.map((key) =>
+    toCriterion(key, assessments[key], flagsFor(key, flags)),
+  );
   const { totalScore, maxScore, applicable, passed } = totals(criteria);
   const { company } = fundamentals;
   return {
@@ -157,6 +168,7 @@ export function evaluateMoat(
     criteria,
     ...(options.valuation === undefined ? {} : { valuation: options.valuation }),
     ...(options.evaluatedAt === undefined ? {} : { _evaluatedAt: options.evaluatedAt }),
+    dataQuality: [...flags],
     _fiscalYears: context.years.map((y) => y.fiscalYear),
   };
 }

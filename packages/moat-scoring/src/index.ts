@@ -1,4 +1,6 @@
+export type { DataQualityFlag } from './core/data-quality.js';
 export { CRITERIA, type CriterionDefinition } from './criteria-catalog.js';
+export type { CriterionResult } from './criterion-result.js';
 export { MoatScoringError, type MoatScoringErrorCode } from './errors.js';
 export {
   DEFAULT_WINDOW_YEARS,

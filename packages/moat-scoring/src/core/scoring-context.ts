@@ -1,6 +1,8 @@
 import type { Figure, FiscalYearFigures, Fundamentals, MetricKey } from '@svc/schemas';
 import { MoatScoringError } from '../errors.js';
+import type { DataQualityFlag } from './data-quality.js';
 import { isFinancialSic } from './industry.js';
+import { ppeRollForward, rollForwardFlag, withImpliedCapex } from './ppe-roll-forward.js';
 
 /**
  * One fiscal year flattened for scoring: the finite value of each metric or `null` (provenance is
@@ -94,6 +96,16 @@ export interface ScoringContext {
    * (see {@link capexScopeOf}). Optional so that hand-built contexts need not set it.
    */
   readonly capexScope?: Readonly<CapexScope>;
+  /**
+   * Data-quality findings about the window's series (issue 39), e.g. a capex that cannot explain
+   * PP&E growth. Optional so that hand-built contexts need not set it.
+   */
+  readonly dataQuality?: readonly DataQualityFlag[];
+  /**
+   * Years of the window whose capex was raised to the PP&E roll-forward's (see
+   * `withImpliedCapex`), for display. Optional like `dataQuality`.
+   */
+  readonly impliedCapexYears?: number;
 }
 
 /** Scope facts about the cost of revenue of a window (see `ScoringContext.costScope`). */
@@ -280,9 +292,11 @@ export function buildScoringContext(
   const usable = all.filter(isUsable);
   const last = usable[usable.length - 1];
   const start = last === undefined ? 0 : last.fiscalYear - windowYears + 1;
-  const years = all.filter(
+  const selected = all.filter(
     (y) => last !== undefined && y.fiscalYear >= start && y.fiscalYear <= last.fiscalYear,
   );
+  const check = ppeRollForward(selected);
+  const { years, raisedYears } = withImpliedCapex(selected, check);
   const usableInWindow = years.filter(isUsable).length;
   if (last === undefined || usableInWindow < MIN_USABLE_YEARS) {
     throw new MoatScoringError(
@@ -303,5 +317,7 @@ export function buildScoringContext(
     currency: fundamentals.company.currency,
     reported: reportedLines(years),
     memo: new Map(),
+    dataQuality: check.flagged ? [rollForwardFlag(check, raisedYears)] : [],
+    impliedCapexYears: raisedYears,
   };
 }

@@ -115,8 +115,16 @@ function growthAdjusted(context: ScoringContext, t: CapexTotals, inputs: CapexIn
  */
 function scopeNote(context: ScoringContext): string {
   const years = context.capexScope?.netOfDisposalsYears ?? 0;
-  if (years === 0) return '';
-  return `; capex net of disposals in ${years} yr${years === 1 ? '' : 's'}, not gross purchases`;
+  const implied = context.impliedCapexYears ?? 0;
+  const net =
+    years === 0
+      ? ''
+      : `; capex net of disposals in ${years} yr${years === 1 ? '' : 's'}, not gross purchases`;
+  const rolled =
+    implied === 0
+      ? ''
+      : `; capex from the PP&E roll-forward in ${implied} yr${implied === 1 ? '' : 's'} (reported capex cannot explain PP&E growth)`;
+  return `${net}${rolled}`;
 }
 
 /**
