@@ -35,7 +35,9 @@ export interface EvaluateMoatOptions {
 }
 
 /** The result of {@link evaluateMoat}: a `MoatEvaluation` (interface spec 2.1) with extensions. */
-export type MoatEvaluationResult = MoatEvaluation & {
+export type MoatEvaluationResult = {
+  [K in keyof MoatEvaluation as K extends 'criteria' ? never : K]: MoatEvaluation[K];
+} & {
   /** The criteria, each with the data-quality flags of the series it rests on. */
   criteria: CriterionResult[];
   /**
