@@ -155,7 +155,10 @@ export function planCapital(
   return { basis: 'mixed', reason };
 }
 
-/** The capital of year `index` on the plan's approach (`mixed`: {@link chooseCapital}). */
+/**
+ * The capital of year `index` on the plan's approach (`mixed`: {@link chooseCapital}); capital
+ * ≤ 0 on that approach is `negative` (N/M), data missing is `missing`.
+ */
 export function capitalOnPlan(
   context: ScoringContext,
   index: number,
@@ -167,21 +170,20 @@ export function capitalOnPlan(
       ? averageFinancing(context, index)
       : averageOperating(context, index);
   if (capital === null) return { capital: null, basis: 'missing' };
-  if (capital <= 0) {
-    const other =
-      plan.basis === 'financing'
-        ? averageOperating(context, index)
-        : averageFinancing(context, index);
-    return { capital: null, basis: other !== null && other <= 0 ? 'negative' : 'missing' };
-  }
+  // Capital ≤ 0 on the window's approach is "not meaningful" (McKinsey N/M), its own status and
+  // never missing data: a business funded by its customers (deferred revenue, payables) earns
+  // on no capital of its own (issue 39: VEEV's operating capital is negative while its small
+  // financing capital is no evidence of the capital its operations use).
+  if (capital <= 0) return { capital: null, basis: 'negative' };
   return { capital, basis: plan.basis };
 }
 
 /**
  * Picks the invested capital of year `index` (methodology §4.5): the average financing capital
  * when positive and at least 10% of revenue; otherwise the average operating capital when
- * positive; otherwise a positive financing capital even if small; otherwise `negative` (both
- * approaches ≤ 0: ROIC is "N/M", McKinsey) or `missing`.
+ * positive; otherwise a positive financing capital even if small; otherwise `negative` (an
+ * approach measured it ≤ 0 and none positive: ROIC is "N/M", McKinsey) or `missing` (neither
+ * approach has the data).
  */
 export function chooseCapital(context: ScoringContext, index: number): ChosenCapital {
   const year = context.years[index] as YearValues;
@@ -206,6 +208,7 @@ export function chooseCapital(context: ScoringContext, index: number): ChosenCap
   );
   if (operating !== null && operating > 0) return { capital: operating, basis: 'operating' };
   if (financing !== null && financing > 0) return { capital: financing, basis: 'financing' };
-  const bothNegative = financing !== null && financing <= 0 && operating !== null && operating <= 0;
-  return { capital: null, basis: bothNegative ? 'negative' : 'missing' };
+  // No positive capital: N/M when an approach measured it ≤ 0, missing when none could.
+  const measured = financing !== null || operating !== null;
+  return { capital: null, basis: measured ? 'negative' : 'missing' };
 }

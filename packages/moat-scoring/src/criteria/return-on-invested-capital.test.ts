@@ -106,6 +106,58 @@ describe('assessReturnOnInvestedCapital', () => {
     expect(result.trend?.values.map((v) => Number(v.toFixed(6)))).toEqual([22.5, 15, 11.25]);
   });
 
+  it('scores negative capital on the window’s approach as n/m, never as missing data (issue 39)', () => {
+    // Financing IC = 100 + 100 − 150 = 50, under 10% of revenue 1000 → operating approach in
+    // every year: (200 − 150) − 500 + 100 = −350 (customers fund the business). Before issue 39
+    // this was "missing" (the small financing capital was positive) and ROIC failed for lack of
+    // data. Profitable in 4 of 10 years only, so not capital-light: the 4 profitable N/M years
+    // count at the 15% hurdle, the 6 loss years as no return → median 0% → 0 points, as n/m.
+    const balance: Columns = {
+      totalEquity: repeat(100, n),
+      longTermDebt: repeat(100, n),
+      cash: repeat(150, n),
+      currentAssets: repeat(200, n),
+      currentLiabilities: repeat(500, n),
+      propertyPlantEquipmentNet: repeat(100, n),
+    };
+    const ebit = [100, -50, 100, -50, 100, -50, 100, -50, -50, -50];
+    const mixed = makeContext({
+      startYear: 2015,
+      columns: {
+        revenue: repeat(1000, n),
+        operatingIncome: ebit,
+        pretaxIncome: ebit,
+        incomeTaxExpense: ebit.map((e) => e * 0.25),
+        netIncome: ebit.map((e) => e * 0.75),
+        ...balance,
+      },
+    });
+    const result = outcome(assessReturnOnInvestedCapital(mixed));
+    expect(result.kind).toBe('scored');
+    expect(result.value).toContain('n/m (capital ≤ 0) in 10 yrs, 4 of them profitable');
+    expect(result.score).toBe(0);
+    // Profitable in 6 of 10 years: the median of 6 × 15% and 4 × 0 is 15% → 0.75, a pass
+    // (capped at warning: 40% of years below the hurdle is not over 40%).
+    const ebit6 = [100, 100, 100, -50, 100, -50, 100, -50, 100, -50];
+    const better = makeContext({
+      startYear: 2015,
+      columns: {
+        revenue: repeat(1000, n),
+        operatingIncome: ebit6,
+        pretaxIncome: ebit6,
+        incomeTaxExpense: ebit6.map((e) => e * 0.25),
+        netIncome: ebit6.map((e) => e * 0.75),
+        ...balance,
+      },
+    });
+    expect(outcome(assessReturnOnInvestedCapital(better))).toMatchObject({
+      kind: 'scored',
+      score: 9.38,
+      status: 'pass',
+      numericValue: 15,
+    });
+  });
+
   it('is insufficient without any capital data (never a default pass)', () => {
     expect(assessReturnOnInvestedCapital(company(300, {})).kind).toBe('insufficient');
   });

@@ -33,6 +33,7 @@ export const CAPITAL_LIGHT_QUALITY = 0.85;
 /** Yearly returns are clamped to ±1000% so that a near-zero capital cannot blow up the trend. */
 export const MAX_ABS_RETURN = 10;
 
+const NONE_NM = { profitable: 0, other: 0 } as const;
 const clampReturn = (r: number) => Math.max(-MAX_ABS_RETURN, Math.min(MAX_ABS_RETURN, r));
 const asPercent = (s: YearSeries): YearSeries => ({
   years: s.years,
@@ -52,6 +53,8 @@ interface ReturnSeries {
   readonly returns: YearSeries;
   readonly nopat: number[];
   readonly negativeCapitalYears: number;
+  /** N/M years (capital ≤ 0) whose NOPAT was positive: a return above any hurdle. */
+  readonly profitableNegativeYears: number;
   readonly operatingYears: number;
   readonly plan: CapitalPlan;
 }
@@ -60,6 +63,7 @@ function investedCapitalReturns(context: ScoringContext): ReturnSeries {
   const returns: YearSeries = { years: [], values: [] };
   const nopat: number[] = [];
   let negativeCapitalYears = 0;
+  let profitableNegativeYears = 0;
   let operatingYears = 0;
   const plan = planCapital(context, (index) => ebit(context.years[index] as YearValues) !== null);
   context.years.forEach((year, index) => {
@@ -68,13 +72,16 @@ function investedCapitalReturns(context: ScoringContext): ReturnSeries {
     const afterTax = operatingProfit * (1 - nopatTaxRate(context.years, index));
     nopat.push(afterTax);
     const { capital, basis } = capitalOnPlan(context, index, plan);
-    if (basis === 'negative') negativeCapitalYears += 1;
+    if (basis === 'negative') {
+      negativeCapitalYears += 1;
+      if (afterTax > 0) profitableNegativeYears += 1;
+    }
     if (basis === 'operating') operatingYears += 1;
     if (capital === null) return;
     returns.years.push(year.fiscalYear);
     returns.values.push(clampReturn(afterTax / capital));
   });
-  return { returns, nopat, negativeCapitalYears, operatingYears, plan };
+  return { returns, nopat, negativeCapitalYears, profitableNegativeYears, operatingYears, plan };
 }
 
 /** Return on average equity by year, for banks and insurers (Damodaran; §4.5 Financials). */
@@ -97,10 +104,24 @@ function displayPercent(fraction: number): string {
   return fraction > 1 ? '> 100%' : percent(fraction);
 }
 
-function scoreReturns(context: ScoringContext, returns: YearSeries, label: string, extra: string) {
-  const n = returns.values.length;
-  const level = median(returns.values) as number;
-  const atHurdle = returns.values.filter((v) => v >= ROIC_HURDLE).length;
+function scoreReturns(
+  context: ScoringContext,
+  returns: YearSeries,
+  label: string,
+  extra: string,
+  notMeaningful: { readonly profitable: number; readonly other: number } = NONE_NM,
+) {
+  // An N/M year (capital ≤ 0) with a profit clears any hurdle, but its size is unknown: it counts
+  // at the 15% hurdle, no more; one without a profit counts as no return. Neither is drawn in the
+  // trend.
+  const values = [
+    ...returns.values,
+    ...Array.from({ length: notMeaningful.profitable }, () => ROIC_HURDLE),
+    ...Array.from({ length: notMeaningful.other }, () => 0),
+  ];
+  const n = values.length;
+  const level = median(values) as number;
+  const atHurdle = values.filter((v) => v >= ROIC_HURDLE).length;
   return scored({
     quality: interpolate(level, ROIC_ANCHORS),
     value: `median ${label} ${displayPercent(level)} (${atHurdle}/${n} yrs ≥ 15%)${extra}`,
@@ -141,7 +162,9 @@ function isCapitalLight(series: ReturnSeries): boolean {
  * capped at warning when fewer than 60% of years reach 15%. Never ROE, except for banks and
  * insurers, where debt is raw material (Damodaran) and ROE on average equity is used with the same
  * anchors. Profitable capital-light companies whose capital is negative under both approaches in
- * half the years get 0.85 (McKinsey "N/M"; judgement). numericValue = median ROIC, percent.
+ * half the years get 0.85 (McKinsey "N/M"; judgement). Otherwise an N/M year is its own status,
+ * never missing data (issue 39): with a profit it counts at the 15% hurdle (it clears it by an
+ * unknown margin), without one as no return, and the value says how many. numericValue = median ROIC, percent.
  */
 export function assessReturnOnInvestedCapital(context: ScoringContext): Assessment {
   if (context.financial) {
@@ -165,9 +188,17 @@ export function assessReturnOnInvestedCapital(context: ScoringContext): Assessme
       caps: historyCaps(series.nopat.length, context.spanYears),
     });
   }
-  const n = series.returns.values.length;
+  const notMeaningful = {
+    profitable: series.profitableNegativeYears,
+    other: series.negativeCapitalYears - series.profitableNegativeYears,
+  };
+  const n = series.returns.values.length + series.negativeCapitalYears;
   if (n < 3)
     return insufficient(`ROIC in ${n} year(s); at least 3 are needed`, asPercent(series.returns));
-  const extra = capitalNote(series);
-  return scoreReturns(context, series.returns, 'ROIC', extra);
+  const nmNote =
+    series.negativeCapitalYears > 0
+      ? `, n/m (capital ≤ 0) in ${series.negativeCapitalYears} yrs${notMeaningful.profitable > 0 ? `, ${notMeaningful.profitable} of them profitable (counted at the 15% hurdle)` : ''}`
+      : '';
+  const extra = `${capitalNote(series)}${nmNote}`;
+  return scoreReturns(context, series.returns, 'ROIC', extra, notMeaningful);
 }
