@@ -162,6 +162,13 @@ describe('hand-checked figures', () => {
       j.dividendsPaid?.value,
     ]).toEqual([94_193e6, 26_804e6, 11.03, 12_381e6]);
     expect(j.dividendsPaid?.source.tag).toBe('us-gaap:PaymentsOfOrdinaryDividends');
+    // Issue 39: the lines of cash earnings and of acquisitions (Intra-Cellular Therapies, 2025).
+    expect([
+      j.shareBasedCompensation?.value,
+      j.amortizationOfIntangibles?.value,
+      j.acquisitions?.value,
+    ]).toEqual([1_354e6, 4_600e6, 17_541e6]);
+    expect(j.acquisitions?.source.tag).toBe('us-gaap:PaymentsToAcquireBusinessesNetOfCashAcquired');
     const v = fy('V', 2025);
     expect([v.revenue?.value, v.netIncome?.value, v.capitalExpenditure?.value]).toEqual([
       40_000e6, 20_058e6, 1_482e6,

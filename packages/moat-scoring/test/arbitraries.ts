@@ -36,7 +36,12 @@ const metricArb = fc.option(
  * `incomeFromContinuingOperations` is optional in the schema (records written before it existed
  * lack the key): the arbitraries leave it out, set it to null, or fill it.
  */
-const OPTIONAL_KEYS: readonly MetricKey[] = ['incomeFromContinuingOperations'];
+const OPTIONAL_KEYS: readonly MetricKey[] = [
+  'incomeFromContinuingOperations',
+  'acquisitions',
+  'shareBasedCompensation',
+  'amortizationOfIntangibles',
+];
 const REQUIRED_KEYS = METRIC_KEYS.filter((k) => !OPTIONAL_KEYS.includes(k));
 
 function yearArb(fiscalYear: number): fc.Arbitrary<FiscalYearFigures> {

@@ -43,7 +43,8 @@ export type Figure = z.infer<typeof Figure>;
  *
  * `incomeFromContinuingOperations` was added later and is optional in `FiscalYearFigures`
  * (absent in records written before it existed, and from providers that do not read it): treat
- * `undefined` like `null`, "not reported".
+ * `undefined` like `null`, "not reported". So are `acquisitions`, `shareBasedCompensation` and
+ * `amortizationOfIntangibles` (issue 39).
  */
 export const METRIC_KEYS = [
   'revenue',
@@ -75,6 +76,9 @@ export const METRIC_KEYS = [
   'goodwill',
   'intangibleAssets',
   'sharesOutstanding',
+  'acquisitions',
+  'shareBasedCompensation',
+  'amortizationOfIntangibles',
 ] as const;
 export type MetricKey = (typeof METRIC_KEYS)[number];
 
@@ -123,6 +127,15 @@ export const FiscalYearFigures = z
     goodwill: metric('Goodwill at period end'),
     intangibleAssets: metric('Intangible assets other than goodwill, net, at period end'),
     sharesOutstanding: metric('Common shares outstanding near period end, shares'),
+    acquisitions: metric(
+      'Cash paid for businesses acquired, net of cash acquired, positive outflow. Optional: absent or null means not reported.',
+    ).optional(),
+    shareBasedCompensation: metric(
+      'Share-based compensation expense (cash-flow add-back), positive. Optional: absent or null means not reported.',
+    ).optional(),
+    amortizationOfIntangibles: metric(
+      'Amortization of intangible assets (mostly acquired ones), positive. Optional: absent or null means not reported.',
+    ).optional(),
   })
   .meta({ id: 'FiscalYearFigures' });
 export type FiscalYearFigures = z.infer<typeof FiscalYearFigures>;

@@ -174,6 +174,20 @@ export const METRIC_SPECS: readonly MetricSpec[] = [
     ['PaymentsForRepurchaseOfCommonStock', 'PaymentsForRepurchaseOfEquity'],
     true,
   ),
+  money(
+    'acquisitions',
+    'duration',
+    ['PaymentsToAcquireBusinessesNetOfCashAcquired', 'PaymentsToAcquireBusinessesGross'],
+    true,
+  ),
+  // Issue 39: cash earnings after stock-based compensation, with the amortisation of acquired
+  // intangibles added back. `ShareBasedCompensation` is the cash-flow add-back (26 of the 30
+  // snapshot filers), `AllocatedShareBasedCompensationExpense` the expense note (WMT, GM).
+  money('shareBasedCompensation', 'duration', [
+    'ShareBasedCompensation',
+    'AllocatedShareBasedCompensationExpense',
+  ]),
+  money('amortizationOfIntangibles', 'duration', ['AmortizationOfIntangibleAssets']),
   money('cash', 'instant', [
     'CashAndCashEquivalentsAtCarryingValue',
     'CashCashEquivalentsRestrictedCashAndRestrictedCashEquivalents',

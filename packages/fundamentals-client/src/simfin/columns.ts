@@ -60,6 +60,7 @@ export const VALUE_COLUMNS = {
     'Depreciation & Amortization',
     'Net Cash from Operating Activities',
     'Change in Fixed Assets & Intangibles',
+    'Net Cash from Acquisitions & Divestitures',
     'Dividends Paid',
     'Cash from (Repurchase of) Equity',
   ],

@@ -16,7 +16,7 @@ export interface MetricRule<S extends SimfinStatement = SimfinStatement> {
    * interest income, net disposals of fixed assets…). It is left `null` with an issue saying so.
    */
   readonly positiveMeans?: string;
-  /** Buybacks: only a raw value below zero is the metric; otherwise `null` (no issue). */
+  /** Buybacks, acquisitions: only a raw value below zero is the metric; otherwise `null` (no issue). */
   readonly onlyNegative?: boolean;
   /** Provenance note on every value read by this rule. */
   readonly note?: string;
@@ -30,7 +30,8 @@ const cost = (what: string) => `a positive "${what}" contradicts SimFin's negati
  * research notes `shared/research/fundamentals-data.md` §5 and the CSV headers.
  *
  * Not available in SimFin's standard annual variant, hence always `null`: goodwill, intangible
- * assets, and shares outstanding at period end (the balance rows carry the year's weighted shares,
+ * assets, share-based compensation and amortisation of intangibles (inside "Non-Cash Items" and
+ * "Depreciation & Amortization"), and shares outstanding at period end (the balance rows carry the year's weighted shares,
  * not a period-end count). Diluted EPS and gross profit are handled in `simfin-to-fundamentals.ts`.
  */
 export const METRIC_RULES: readonly MetricRule[] = [
@@ -101,6 +102,14 @@ export const METRIC_RULES: readonly MetricRule[] = [
     sign: -1,
     positiveMeans: 'net disposals: fixed assets and intangibles sold exceed those bought',
     note: 'SimFin "Change in Fixed Assets & Intangibles", negated: purchases of fixed assets and intangibles net of disposals',
+  }),
+  rule({
+    key: 'acquisitions',
+    statement: 'cashflow',
+    column: 'Net Cash from Acquisitions & Divestitures',
+    sign: -1,
+    onlyNegative: true,
+    note: 'SimFin "Net Cash from Acquisitions & Divestitures", negated: acquisitions net of divestitures (a net inflow is no acquisition)',
   }),
   rule({
     key: 'dividendsPaid',

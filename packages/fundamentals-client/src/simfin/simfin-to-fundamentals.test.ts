@@ -144,6 +144,32 @@ describe('simfinToFundamentals', () => {
     expect(y2019?.longTermDebt).toBeNull();
   });
 
+  it('reads net acquisitions as an outflow and a net divestiture as none (issue 39)', async () => {
+    const rows = await rowsOfTicker(
+      {
+        income: simfinCsv(INCOME_COLUMNS, [
+          [...keys(2018, 'FY', '2018-12-31'), 1, 100, '', '', '', '', '', 10, 10],
+          [...keys(2019, 'FY', '2019-12-31'), 1, 100, '', '', '', '', '', 10, 10],
+        ]),
+        balance: simfinCsv(BALANCE_COLUMNS, []),
+        cashflow: simfinCsv(
+          ['Net Cash from Acquisitions & Divestitures'],
+          [
+            [...keys(2018, 'FY', '2018-12-31'), -250],
+            [...keys(2019, 'FY', '2019-12-31'), 40],
+          ],
+        ),
+      },
+      'ACME',
+    );
+    const [y2018, y2019] = simfinToFundamentals(rows, { ticker: 'ACME' }).years;
+    expect(y2018?.acquisitions).toMatchObject({
+      value: 250,
+      source: { tag: 'simfin:Net Cash from Acquisitions & Divestitures' },
+    });
+    expect(y2019?.acquisitions).toBeNull();
+  });
+
   it('keeps blank cells and missing columns null, never 0, and a tax benefit negative', async () => {
     const f = await acme(
       [[...keys(2019, 'FY', '2019-12-31'), '', 1000, '', 1000, '', '', 30, 80, 80]],

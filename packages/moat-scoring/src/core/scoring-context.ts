@@ -58,6 +58,9 @@ export function flattenYear(year: FiscalYearFigures): YearValues {
     goodwill: finite(year.goodwill),
     intangibleAssets: finite(year.intangibleAssets),
     sharesOutstanding: finite(year.sharesOutstanding),
+    acquisitions: finite(year.acquisitions),
+    shareBasedCompensation: finite(year.shareBasedCompensation),
+    amortizationOfIntangibles: finite(year.amortizationOfIntangibles),
   };
 }
 

@@ -76,6 +76,25 @@ describe('assessRetainedEarnings', () => {
     expect(result.value).toContain('buybacks partly funded with debt');
   });
 
+  it('attributes a debt rise to acquisitions before buybacks (issue 39)', () => {
+    // Same company as above, but it paid 600 for a business in FY2024: of the 750 debt rise,
+    // 600 bought the business, 150 (< ½ of 1000 buybacks) is left for buybacks → no cap, 9.38.
+    const result = outcome(
+      assessRetainedEarnings(
+        company({
+          ...buybackBase,
+          dividendsPaid: repeat(400, n),
+          longTermDebt: [1000, ...repeat(1200, n - 2), 1750],
+          cash: repeat(0, n),
+          acquisitions: [...repeat(null, n - 1), 600],
+        }),
+      ),
+    );
+    expect(result).toMatchObject({ score: 9.38, status: 'pass' });
+    expect(result.value).toContain('acquisitions $600 attributed first');
+    expect(result.value).not.toContain('funded with debt');
+  });
+
   it('with debt-funded buybacks and negative equity (MCD) → fail', () => {
     // coverage (5000 − 4500) / 1000 = 0.5 → 0; ΔND = 2000 > Σ buybacks → cap 0.39
     const result = outcome(

@@ -44,6 +44,8 @@ export const RETENTION_ANCHORS: readonly Anchor[] = [
 
 interface Flows {
   buybacks: number;
+  /** Σ cash paid for acquisitions (a line never reported counts as none). */
+  acquisitions: number;
   dividends: number;
   freeCashFlow: number;
   freeCashFlowYears: number;
@@ -54,6 +56,7 @@ interface Flows {
 export function windowFlows(context: ScoringContext): Flows {
   const flows: Flows = {
     buybacks: 0,
+    acquisitions: 0,
     dividends: 0,
     freeCashFlow: 0,
     freeCashFlowYears: 0,
@@ -64,6 +67,7 @@ export function windowFlows(context: ScoringContext): Flows {
       orAbsent(year.shareRepurchases, context.reported.shareRepurchases) ?? 0,
     );
     flows.dividends += Math.abs(orAbsent(year.dividendsPaid, context.reported.dividendsPaid) ?? 0);
+    flows.acquisitions += Math.abs(year.acquisitions ?? 0);
     flows.netIncome += year.netIncome ?? 0;
     const cfo = year.operatingCashFlow;
     const capex = year.capitalExpenditure;
@@ -178,6 +182,9 @@ function assessWithBuybacks(
   }
   const coverage = (flows.freeCashFlow - flows.dividends) / flows.buybacks;
   const debtChange = netDebtChange(context);
+  // Acquisitions are attributed before buybacks (issue 39): debt raised to buy businesses is not
+  // debt raised to buy back shares, and it is judged under debt sustainability already.
+  const debtForBuybacks = debtChange === null ? null : debtChange - flows.acquisitions;
   const retention = retentionReturn(context);
   const qFunding = interpolate(coverage, COVERAGE_ANCHORS);
   const quality =
@@ -190,7 +197,11 @@ function assessWithBuybacks(
     `buybacks ${amount(flows.buybacks, c)} covered ${times(coverage)} by FCF after dividends`,
     debtChange === null
       ? 'net debt change n/a'
-      : `net debt ${debtChange >= 0 ? '+' : ''}${amount(debtChange, c)}`,
+      : `net debt ${debtChange >= 0 ? '+' : ''}${amount(debtChange, c)}${
+          flows.acquisitions > 0 && debtChange > 0
+            ? ` (acquisitions ${amount(flows.acquisitions, c)} attributed first)`
+            : ''
+        }`,
     retention === null ? null : `return on retained EPS ${percent(retention)}`,
     latestEquity !== null && latestEquity < 0 ? 'negative equity (buybacks)' : null,
   ];
@@ -200,10 +211,10 @@ function assessWithBuybacks(
     numericValue: coverage,
     trend: balance,
     caps: [
-      debtChange !== null &&
-        debtChange > flows.buybacks && { cap: BEST_FAIL, note: 'buybacks funded with debt' },
-      debtChange !== null &&
-        debtChange > 0.5 * flows.buybacks && {
+      debtForBuybacks !== null &&
+        debtForBuybacks > flows.buybacks && { cap: BEST_FAIL, note: 'buybacks funded with debt' },
+      debtForBuybacks !== null &&
+        debtForBuybacks > 0.5 * flows.buybacks && {
           cap: BEST_WARNING,
           note: 'buybacks partly funded with debt',
         },
@@ -220,7 +231,8 @@ function assessWithBuybacks(
  * charged to it), so the test is whether buybacks were funded from free cash flow after dividends
  * rather than from debt: `q = 0.6·q(coverage) + 0.4·q(return on retained EPS)`, coverage =
  * (Σ FCF − Σ dividends) ÷ Σ buybacks; net debt rising by more than half the buybacks caps at
- * warning, by more than the buybacks at fail. numericValue = coverage (×) with buybacks, else the
+ * warning, by more than the buybacks at fail, after the acquisitions of the window are attributed
+ * their share of the rise first (issue 39: acquisition debt is not buyback debt). numericValue = coverage (×) with buybacks, else the
  * retained-earnings CAGR in percent.
  */
 export function assessRetainedEarnings(context: ScoringContext): Assessment {
