@@ -14,6 +14,7 @@ import {
   type ScoringContext,
   type YearValues,
 } from '../core/scoring-context.js';
+import { cashEarnings, earningsLabel } from './cash-earnings.js';
 
 /** Σ capex ÷ Σ net income anchors (Buffett & Clark ≤ 50% good, < 25% DCA; dassus98 75% → 0). */
 export const CAPEX_ANCHORS: readonly Anchor[] = [
@@ -84,7 +85,7 @@ function totals(context: ScoringContext): CapexTotals {
   };
   context.years.forEach((year, index) => {
     const reported = year.capitalExpenditure;
-    const netIncome = year.netIncome;
+    const netIncome = cashEarnings(context.years, index);
     if (reported === null || netIncome === null) return;
     const capex = Math.abs(reported);
     t.capex += capex;
@@ -128,8 +129,10 @@ function scopeNote(context: ScoringContext): string {
 }
 
 /**
- * CapEx efficiency (methodology §4.7): ratio = Σ |capex| ÷ Σ net income over the window (sum over
- * sum, as the book prescribes, robust to single loss years); Σ net income ≤ 0 scores 0. When
+ * CapEx efficiency (methodology §4.7): ratio = Σ |capex| ÷ Σ cash earnings over the window (sum
+ * over sum, as the book prescribes, robust to single loss years; cash earnings = net income with
+ * the amortisation of intangibles added back after tax, issue 39, `cashEarnings`); a sum ≤ 0
+ * scores 0. When
  * capex exceeds 1.5× D&A, revenue grows ≥ 5%/yr and ROIC passes, growth capex is set aside and the
  * Greenwald maintenance ratio is scored instead (growth earning ≥ 15% is no moat weakness;
  * judgement). Not applicable to banks and insurers, nor to a company reporting no capex line.
@@ -145,15 +148,15 @@ export function assessCapexEfficiency(context: ScoringContext, inputs: CapexInpu
   const t = totals(context);
   if (t.years < 3)
     return insufficient(`capex and net income in ${t.years} year(s); at least 3 are needed`);
-  const trend = collect(context, (y) => {
+  const trend = collect(context, (y, i) => {
     const capex = y.capitalExpenditure;
-    const ni = y.netIncome;
+    const ni = cashEarnings(context.years, i);
     return capex === null || ni === null || ni <= 0 ? null : (Math.abs(capex) / ni) * 100;
   });
   if (t.netIncome <= 0) {
     return scored({
       quality: 0,
-      value: 'n/m — cumulative net income not positive',
+      value: `n/m — cumulative ${earningsLabel(context)} not positive`,
       numericValue: null,
       trend,
     });
@@ -163,8 +166,8 @@ export function assessCapexEfficiency(context: ScoringContext, inputs: CapexInpu
   const scoredRatio = adjusted ? t.maintenance / t.netIncome : ratio;
   const value = `${
     adjusted
-      ? `maintenance capex ${percent(scoredRatio)} of net income (all capex ${percent(ratio)}; growth capex set aside)`
-      : `capex ${percent(ratio)} of net income over ${t.years} yrs`
+      ? `maintenance capex ${percent(scoredRatio)} of ${earningsLabel(context)} (all capex ${percent(ratio)}; growth capex set aside)`
+      : `capex ${percent(ratio)} of ${earningsLabel(context)} over ${t.years} yrs`
   }${scopeNote(context)}`;
   return scored({
     quality: interpolate(scoredRatio, CAPEX_ANCHORS),

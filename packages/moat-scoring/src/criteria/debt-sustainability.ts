@@ -11,6 +11,7 @@ import { amount, percent } from '../core/format.js';
 import { type Anchor, interpolate } from '../core/interpolate.js';
 import { collect, type ScoringContext, type YearValues } from '../core/scoring-context.js';
 import { mean } from '../core/statistics.js';
+import { cashEarnings, earningsLabel } from './cash-earnings.js';
 import { type DebtEvidence, debtEvidence, totalDebt } from './debt-evidence.js';
 import { ebit } from './return-on-invested-capital.js';
 
@@ -159,7 +160,8 @@ function assessWithoutCurrentDebt(
 
 /**
  * Debt sustainability (methodology §4.6): `q = 0.7·q(payoff years) + 0.3·q(interest burden)`,
- * payoff years = latest total debt ÷ mean net income of the last 3 reported years (0 with net
+ * payoff years = latest total debt ÷ mean cash earnings (net income with the amortisation of
+ * intangibles added back after tax, `cashEarnings`) of the last 3 reported years (0 with net
  * cash), interest burden = Σ interest ÷ Σ EBIT over the last 3 years (see {@link burdenQuality}
  * for net-cash companies). EBIT ≤ 0 with debt caps at fail; interest not reported while in debt
  * caps at warning (no pass for missing data).
@@ -177,7 +179,9 @@ export function assessDebtSustainability(context: ScoringContext): Assessment {
   if (!context.reported.shortTermDebt && !context.reported.longTermDebt) {
     return notApplicable('no borrowings reported in any year');
   }
-  const incomes = collect(context, (y) => y.netIncome);
+  // Cash earnings: net income with the amortisation of intangibles added back (issue 39).
+  const incomes = collect(context, (_, i) => cashEarnings(context.years, i));
+  const label = earningsLabel(context);
   const evidence = debtEvidence(context);
   if (evidence === null || incomes.values.length === 0) {
     return insufficient('no year reports both debt and net income');
@@ -190,7 +194,7 @@ export function assessDebtSustainability(context: ScoringContext): Assessment {
   const inDebt = years > 0;
   const debtText = !inDebt
     ? `net cash (debt ${amount(debt, context.currency)})`
-    : `debt ${amount(debt, context.currency)} = ${Number.isFinite(years) ? `${years.toFixed(1)} yrs` : 'n/m (no earnings)'} of net income`;
+    : `debt ${amount(debt, context.currency)} = ${Number.isFinite(years) ? `${years.toFixed(1)} yrs` : 'n/m (no earnings)'} of ${label}`;
   return scored({
     quality: 0.7 * interpolate(years, PAYOFF_ANCHORS) + 0.3 * burdenQuality(inDebt, interest),
     value: `${debtText} (FY${evidence.year.fiscalYear})${burdenText(interest, inDebt)}`,
