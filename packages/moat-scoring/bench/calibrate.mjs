@@ -7,7 +7,9 @@
 // --half      which half of the labelled set (fixed hash of the ticker; default dev). Tuning
 //             reads dev only; the test half is run once, at the end (README, "Calibration").
 // --record    append this run's figures to calibration/history.json under the change's name;
-//             the per-change delta table compares consecutive rows of the same half.
+//             the per-change delta table compares each row with the last kept row of the same
+//             half. A change tried and not kept (dev AUROC fell, or a no-moat company crossed
+//             50) is recorded with "kept": false by hand after its code is reverted.
 // --sec-baseline  rewrite calibration/sec-baseline.json (the SEC scores later runs compare with).
 //
 // Reads ../shared/data or $SHARED_DATA_DIR (SimFin bulk statements, SEC companyfacts snapshots); never copies them.
@@ -281,11 +283,12 @@ if (mine.length > 0) {
   console.log(
     '  change | AUROC | Δ AUROC | wide ≥ 50 % | Δ | no-moat ≥ 50 | SEC AUROC | SEC weak median',
   );
-  mine.forEach((h, i) => {
-    const p = mine[i - 1];
+  let p;
+  mine.forEach((h) => {
     const d = (a, b) => (p ? `${a - b >= 0 ? '+' : ''}${(a - b).toFixed(3)}` : '');
     console.log(
-      `  ${h.change} | ${h.simfin.auroc} | ${p ? d(h.simfin.auroc, p.simfin.auroc) : ''} | ${h.simfin.wideAt50} | ${p ? d(h.simfin.wideAt50, p.simfin.wideAt50) : ''} | ${h.simfin.noneAt50.join(' ') || 'none'} | ${h.sec.auroc} | ${h.sec.weakMedian}`,
+      `  ${h.change}${h.kept === false ? ' (NOT KEPT)' : ''} | ${h.simfin.auroc} | ${p ? d(h.simfin.auroc, p.simfin.auroc) : ''} | ${h.simfin.wideAt50} | ${p ? d(h.simfin.wideAt50, p.simfin.wideAt50) : ''} | ${h.simfin.noneAt50.join(' ') || 'none'} | ${h.sec.auroc} | ${h.sec.weakMedian}`,
     );
+    if (h.kept !== false) p = h;
   });
 }
