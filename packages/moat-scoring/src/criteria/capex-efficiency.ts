@@ -85,7 +85,7 @@ function totals(context: ScoringContext): CapexTotals {
   };
   context.years.forEach((year, index) => {
     const reported = year.capitalExpenditure;
-    const netIncome = cashEarnings(context.years, index);
+    const netIncome = cashEarnings(context, index);
     if (reported === null || netIncome === null) return;
     const capex = Math.abs(reported);
     t.capex += capex;
@@ -150,7 +150,7 @@ export function assessCapexEfficiency(context: ScoringContext, inputs: CapexInpu
     return insufficient(`capex and net income in ${t.years} year(s); at least 3 are needed`);
   const trend = collect(context, (y, i) => {
     const capex = y.capitalExpenditure;
-    const ni = cashEarnings(context.years, i);
+    const ni = cashEarnings(context, i);
     return capex === null || ni === null || ni <= 0 ? null : (Math.abs(capex) / ni) * 100;
   });
   if (t.netIncome <= 0) {

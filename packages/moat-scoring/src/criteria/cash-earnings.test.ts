@@ -29,13 +29,13 @@ describe('cashEarnings (issue 39)', () => {
   it('adds the amortisation of intangibles back after tax and leaves stock pay deducted', () => {
     const context = acquirer(200);
     // 100 + 200 × (1 − 25%) = 250; the 50 of stock-based compensation stays an expense.
-    expect(cashEarnings(context.years, 4)).toBeCloseTo(250, 9);
+    expect(cashEarnings(context, 4)).toBeCloseTo(250, 9);
     expect(earningsLabel(context)).toBe('cash earnings');
   });
 
   it('is net income when no amortisation is reported', () => {
     const context = acquirer(null);
-    expect(cashEarnings(context.years, 4)).toBe(100);
+    expect(cashEarnings(context, 4)).toBe(100);
     expect(earningsLabel(context)).toBe('net income');
   });
 

@@ -2,30 +2,29 @@ import type { ScoringContext, YearValues } from '../core/scoring-context.js';
 import { nopatTaxRate } from './tax-rate.js';
 
 /**
- * Cash earnings of year `index` (issue 39): net income with the amortisation of intangible
- * assets added back after tax (3-year effective rate, statutory fallback: `nopatTaxRate`), and
- * stock-based compensation left deducted, as GAAP deducts it: an owner pays it in dilution.
- * Acquired intangibles are written off over years whatever they still earn (Mauboussin &
- * Callahan, "Return on Invested Capital", 2022: EBITA, amortisation of acquired intangibles
- * added back; Buffett 1986 owner earnings add back non-cash charges). Net income when the year
- * reports no amortisation line (SimFin never does); `null` without net income.
+ * Cash earnings of year `index` of the window (issue 39): net income with the amortisation of
+ * intangible assets added back after tax (3-year effective rate, statutory fallback:
+ * `nopatTaxRate`), and stock-based compensation left deducted, as GAAP deducts it: an owner pays
+ * it in dilution. Acquired intangibles are written off over years whatever they still earn
+ * (Mauboussin & Callahan, "Return on Invested Capital", 2022: EBITA, amortisation of acquired
+ * intangibles added back; Buffett 1986 owner earnings add back non-cash charges). Net income
+ * when the year reports no amortisation line (SimFin never does); `null` without net income.
  */
-export function cashEarnings(years: readonly YearValues[], index: number): number | null {
-  const year = years[index] as YearValues;
+export function cashEarnings(context: ScoringContext, index: number): number | null {
+  const year = context.years[index] as YearValues;
   const netIncome = year.netIncome;
   if (netIncome === null) return null;
   const amortisation = year.amortizationOfIntangibles;
   if (amortisation === null || amortisation <= 0) return netIncome;
-  return netIncome + amortisation * (1 - nopatTaxRate(years, index));
+  return netIncome + amortisation * (1 - nopatTaxRate(context.years, index));
 }
 
 /** Years of the window whose cash earnings add back an amortisation of intangibles. */
 export function amortisationYears(context: ScoringContext): number {
   let n = 0;
   for (const year of context.years) {
-    if (year.netIncome !== null && year.amortizationOfIntangibles !== null) {
-      if (year.amortizationOfIntangibles > 0) n += 1;
-    }
+    const amortisation = year.amortizationOfIntangibles;
+    if (year.netIncome !== null && amortisation !== null && amortisation > 0) n += 1;
   }
   return n;
 }

@@ -180,7 +180,7 @@ export function assessDebtSustainability(context: ScoringContext): Assessment {
     return notApplicable('no borrowings reported in any year');
   }
   // Cash earnings: net income with the amortisation of intangibles added back (issue 39).
-  const incomes = collect(context, (_, i) => cashEarnings(context.years, i));
+  const incomes = collect(context, (_, i) => cashEarnings(context, i));
   const label = earningsLabel(context);
   const evidence = debtEvidence(context);
   if (evidence === null || incomes.values.length === 0) {
