@@ -68,7 +68,10 @@ export function maintenanceCapex(context: ScoringContext, index: number, capex: 
 interface CapexTotals {
   capex: number;
   maintenance: number;
+  /** Σ cash earnings (`cashEarnings`). */
   netIncome: number;
+  /** Σ GAAP net income over the same years, shown beside. */
+  gaapNetIncome: number;
   depreciation: number;
   depreciationYears: number;
   years: number;
@@ -79,6 +82,7 @@ function totals(context: ScoringContext): CapexTotals {
     capex: 0,
     maintenance: 0,
     netIncome: 0,
+    gaapNetIncome: 0,
     depreciation: 0,
     depreciationYears: 0,
     years: 0,
@@ -91,6 +95,7 @@ function totals(context: ScoringContext): CapexTotals {
     t.capex += capex;
     t.maintenance += maintenanceCapex(context, index, capex);
     t.netIncome += netIncome;
+    t.gaapNetIncome += year.netIncome ?? 0;
     t.years += 1;
     const da = year.depreciationAmortization;
     if (da !== null) {
@@ -167,7 +172,11 @@ export function assessCapexEfficiency(context: ScoringContext, inputs: CapexInpu
   const value = `${
     adjusted
       ? `maintenance capex ${percent(scoredRatio)} of ${earningsLabel(context)} (all capex ${percent(ratio)}; growth capex set aside)`
-      : `capex ${percent(ratio)} of ${earningsLabel(context)} over ${t.years} yrs`
+      : `capex ${percent(ratio)} of ${earningsLabel(context)} over ${t.years} yrs${
+          t.gaapNetIncome !== t.netIncome && t.gaapNetIncome > 0
+            ? ` (${percent(t.capex / t.gaapNetIncome)} of GAAP net income)`
+            : ''
+        }`
   }${scopeNote(context)}`;
   return scored({
     quality: interpolate(scoredRatio, CAPEX_ANCHORS),

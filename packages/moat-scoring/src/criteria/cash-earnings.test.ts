@@ -4,6 +4,7 @@ import { makeContext, repeat } from '../../test/fixtures.js';
 import { assessCapexEfficiency } from './capex-efficiency.js';
 import { cashEarnings, earningsLabel } from './cash-earnings.js';
 import { assessDebtSustainability } from './debt-sustainability.js';
+import { assessNetMargin } from './net-margin.js';
 
 const n = 5;
 /** An acquirer: net income 100 after writing off 200 a year of acquired intangibles; tax 25%. */
@@ -43,10 +44,18 @@ describe('cashEarnings (issue 39)', () => {
     // Debt 1000 ÷ 250 = 4.0 yrs (GAAP: 10 yrs, a fail); capex 150 ÷ 250 = 60% (GAAP: 150%).
     const debt = outcome(assessDebtSustainability(acquirer(200)));
     expect(debt.numericValue).toBeCloseTo(4, 9);
-    expect(debt.value).toContain('yrs of cash earnings');
+    expect(debt.value).toContain('4.0 yrs of cash earnings (GAAP net income: 10.0 yrs)');
     const capex = outcome(assessCapexEfficiency(acquirer(200), { roicPasses: false }));
     expect(capex.numericValue).toBeCloseTo(60, 9);
-    expect(capex.value).toContain('of cash earnings');
+    expect(capex.value).toContain(
+      'capex 60.0% of cash earnings over 5 yrs (150.0% of GAAP net income)',
+    );
     expect(outcome(assessDebtSustainability(acquirer(null))).numericValue).toBeCloseTo(10, 9);
+  });
+
+  it('shows stock-based pay beside GAAP net income, as a cost, never added back', () => {
+    const margin = outcome(assessNetMargin(acquirer(200)));
+    expect(margin.value).toContain('stock-based pay 50.0% of net income, kept as a cost');
+    expect(margin.numericValue).toBeCloseTo(10, 9); // 100 / 1000: GAAP, untouched
   });
 });

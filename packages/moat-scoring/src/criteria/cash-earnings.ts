@@ -33,3 +33,20 @@ export function amortisationYears(context: ScoringContext): number {
 export function earningsLabel(context: ScoringContext): string {
   return amortisationYears(context) > 0 ? 'cash earnings' : 'net income';
 }
+
+/**
+ * "; stock-based pay 12.0% of net income, kept as a cost" over the window's years that report
+ * both (issue 39: read and shown beside GAAP, never added back), or "" when none does.
+ */
+export function stockPayNote(context: ScoringContext): string {
+  let pay = 0;
+  let income = 0;
+  for (const year of context.years) {
+    const sbc = year.shareBasedCompensation;
+    if (sbc === null || year.netIncome === null) continue;
+    pay += Math.abs(sbc);
+    income += year.netIncome;
+  }
+  if (pay === 0 || income <= 0) return '';
+  return `; stock-based pay ${((100 * pay) / income).toFixed(1)}% of net income, kept as a cost`;
+}

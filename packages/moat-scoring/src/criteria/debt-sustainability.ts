@@ -112,6 +112,23 @@ function burdenText(interest: InterestBurden, inDebt: boolean): string {
   return inDebt ? ', interest burden n/a' : '';
 }
 
+/**
+ * ", GAAP net income 3.1 yrs" beside a payoff on cash earnings (issue 39: shown beside GAAP), or
+ * "" when the payoff is on net income already.
+ */
+function gaapBeside(
+  context: ScoringContext,
+  debt: number,
+  cash: number | null,
+  onCashEarnings: number,
+): string {
+  if (earningsLabel(context) === 'net income') return '';
+  const gaap = collect(context, (y) => y.netIncome);
+  const years = payoffYears(debt, cash, mean(gaap.values.slice(-3)) as number);
+  if (years === onCashEarnings) return '';
+  return ` (GAAP net income: ${Number.isFinite(years) ? `${years.toFixed(1)} yrs` : 'n/m'})`;
+}
+
 /** Why a debt figure is not evidence of the current debt, for the display value. */
 function unreliableText(evidence: DebtEvidence, currency: string, lastYear: number): string {
   const parts: string[] = [];
@@ -194,7 +211,7 @@ export function assessDebtSustainability(context: ScoringContext): Assessment {
   const inDebt = years > 0;
   const debtText = !inDebt
     ? `net cash (debt ${amount(debt, context.currency)})`
-    : `debt ${amount(debt, context.currency)} = ${Number.isFinite(years) ? `${years.toFixed(1)} yrs` : 'n/m (no earnings)'} of ${label}`;
+    : `debt ${amount(debt, context.currency)} = ${Number.isFinite(years) ? `${years.toFixed(1)} yrs` : 'n/m (no earnings)'} of ${label}${gaapBeside(context, debt, evidence.year.cash, years)}`;
   return scored({
     quality: 0.7 * interpolate(years, PAYOFF_ANCHORS) + 0.3 * burdenQuality(inDebt, interest),
     value: `${debtText} (FY${evidence.year.fiscalYear})${burdenText(interest, inDebt)}`,

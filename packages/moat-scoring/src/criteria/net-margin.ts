@@ -10,6 +10,7 @@ import { percent, points } from '../core/format.js';
 import { type Anchor, interpolate } from '../core/interpolate.js';
 import { collect, type ScoringContext } from '../core/scoring-context.js';
 import { endpointMeans, median } from '../core/statistics.js';
+import { stockPayNote } from './cash-earnings.js';
 import { continuingOperationsNote, netMargin } from './margins.js';
 
 /**
@@ -48,7 +49,7 @@ export function assessNetMargin(context: ScoringContext): Assessment {
   if (shift < -0.05) quality *= PENALTY;
   return scored({
     quality,
-    value: `median ${percent(level)}, profitable ${profitable}/${n} yrs, shift ${points(shift)}${continuingOperationsNote(context, series.years)}`,
+    value: `median ${percent(level)}, profitable ${profitable}/${n} yrs, shift ${points(shift)}${continuingOperationsNote(context, series.years)}${stockPayNote(context)}`,
     numericValue: level * 100,
     trend,
     caps: [
