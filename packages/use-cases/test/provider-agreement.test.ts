@@ -156,12 +156,6 @@ export const EXCEPTIONS: readonly Exception[] = [
       'the snapshot has no capex for NVDA FY2008–FY2019 (no purchases-of-PP&E tag in those 10-Ks) and therefore no capex or FCF-based scores; SimFin has them',
   },
   {
-    ticker: 'GOOGL',
-    metric: 'verdict',
-    reason:
-      'debt sustainability: SimFin reports no debt for GOOG FY2013–FY2019 (12.5), the snapshot its long-term debt (0 points at its payoff years)',
-  },
-  {
     ticker: 'XOM',
     metric: 'verdict',
     reason:
