@@ -244,6 +244,13 @@ for (const [ticker, now] of Object.entries(current)) {
     `  ${ticker} ${f1(before.pct)} → ${f1(now.pct)}: ${causes.join(', ')}; flags ${now.codes.join(', ') || 'none'}`,
   );
 }
+const moves = Object.entries(current)
+  .filter(([t, now]) => baseline[t] && Math.abs(now.pct - baseline[t].pct) >= 0.01)
+  .map(
+    ([t, now]) =>
+      `${t} ${now.pct - baseline[t].pct > 0 ? '+' : ''}${(now.pct - baseline[t].pct).toFixed(2)}`,
+  );
+console.log(`moves against sec-baseline.json: ${moves.join(', ') || 'none'}`);
 console.log(`shifts > 5 points against sec-baseline.json: ${shifts.length ? '' : 'none'}`);
 for (const s of shifts) console.log(s);
 if (args['sec-baseline']) {

@@ -53,6 +53,8 @@ export const VALUE_COLUMNS = {
     'Short Term Debt',
     'Total Current Liabilities',
     'Long Term Debt',
+    'Total Noncurrent Liabilities',
+    'Total Liabilities',
     'Retained Earnings',
     'Total Equity',
   ],

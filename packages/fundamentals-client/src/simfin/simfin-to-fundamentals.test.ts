@@ -112,20 +112,29 @@ describe('simfinToFundamentals', () => {
     expect(f.retrievedAt).toBe('2021-04-03T00:00:00Z');
   });
 
-  it('reads a blank debt cell of a real balance sheet as no debt, and nothing else (issue 39)', async () => {
+  it('reads a blank debt cell of a classified balance sheet as no debt, and nothing else (issue 39)', async () => {
     const rows = await rowsOfTicker(
       {
         income: simfinCsv(INCOME_COLUMNS, [
+          [...keys(2017, 'FY', '2017-12-31'), 1, 100, '', '', '', '', '', 10, 10],
           [...keys(2018, 'FY', '2018-12-31'), 1, 100, '', '', '', '', '', 10, 10],
           [...keys(2019, 'FY', '2019-12-31'), 1, 100, '', '', '', '', '', 10, 10],
         ]),
         balance: simfinCsv(
-          ['Short Term Debt', 'Total Current Liabilities', 'Long Term Debt'],
           [
-            // A real balance sheet (current liabilities present): blank debt = none.
-            [...keys(2018, 'Q4', '2018-12-31'), '', 40, 250],
-            // No balance-sheet total: a blank stays missing.
-            [...keys(2019, 'Q4', '2019-12-31'), '', '', ''],
+            'Short Term Debt',
+            'Total Current Liabilities',
+            'Long Term Debt',
+            'Total Noncurrent Liabilities',
+            'Total Liabilities',
+          ],
+          [
+            // A classified balance sheet (noncurrent 300 of 340): blank debt = none.
+            [...keys(2017, 'Q4', '2017-12-31'), '', 40, 250, 300, 340],
+            // Unclassified, a homebuilder's (noncurrent 5 of 500): a blank stays missing.
+            [...keys(2018, 'Q4', '2018-12-31'), '', 495, '', 5, 500],
+            // No balance-sheet totals: a blank stays missing.
+            [...keys(2019, 'Q4', '2019-12-31'), '', '', '', '', ''],
           ],
         ),
         cashflow: simfinCsv(CASHFLOW_COLUMNS, []),
@@ -133,13 +142,15 @@ describe('simfinToFundamentals', () => {
       'ACME',
     );
     const f = simfinToFundamentals(rows, { ticker: 'ACME' });
-    const [y2018, y2019] = f.years;
-    expect(y2018?.shortTermDebt).toMatchObject({
+    const [y2017, y2018, y2019] = f.years;
+    expect(y2017?.shortTermDebt).toMatchObject({
       value: 0,
       source: { tag: 'simfin:Short Term Debt', derived: true },
     });
-    expect(y2018?.shortTermDebt?.source.note).toContain('blank in SimFin');
-    expect(y2018?.longTermDebt?.value).toBe(250);
+    expect(y2017?.shortTermDebt?.source.note).toContain('blank in SimFin');
+    expect(y2017?.longTermDebt?.value).toBe(250);
+    expect(y2018?.shortTermDebt).toBeNull();
+    expect(y2018?.longTermDebt).toBeNull();
     expect(y2019?.shortTermDebt).toBeNull();
     expect(y2019?.longTermDebt).toBeNull();
   });

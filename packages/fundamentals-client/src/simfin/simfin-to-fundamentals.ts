@@ -60,9 +60,9 @@ interface YearRows {
  *   `periodStart` = the previous year's end + 1 day when that makes an annual period, else null.
  * - Signs: SimFin stores costs and outflows negative; they are negated to the model's positive
  *   amounts (see `METRIC_RULES`). A cost or outflow stored positive is left `null` with an issue.
- *   A blank cell is `null`, never 0, except a blank debt cell of a balance sheet that has its
- *   Total Current Liabilities: SimFin leaves a debt line blank where the filer has none, so it
- *   reads 0 (`derived`, the note says so; see `BLANK_MEANS_NONE`).
+ *   A blank cell is `null`, never 0, except a blank debt cell of a classified balance sheet
+ *   (noncurrent liabilities ≥ 10% of the total): SimFin leaves a debt line blank where the filer
+ *   has none, so it reads 0 (`derived`, the note says so; see `BLANK_MEANS_NONE`).
  * - Income from continuing operations = Net Income − Net Extraordinary Gains (Losses) in years that
  *   have such items (derived); diluted EPS = (Net Income (Common) − those items) ÷ Shares
  *   (Diluted), continuing operations like the snapshot's, `derived: true`. Shares and EPS are put
@@ -276,17 +276,36 @@ const BLANK_MEANS_NONE = [
 ] as const;
 
 /**
- * 0 for a blank debt cell of a real balance sheet (Total Current Liabilities present), with the
- * reading in the provenance; `undefined` when there is no such balance row.
+ * Noncurrent liabilities under this share of total liabilities make a balance sheet unclassified
+ * for this purpose (judgement): homebuilders present no current/noncurrent split, and SimFin puts
+ * their senior notes in the current total with the debt lines blank (PHM FY2016–FY2019: Total
+ * Current Liabilities 5.3–5.5 B of 5.4–5.5 B, notes payable ≈ 3 B, debt cells blank).
+ */
+const MIN_NONCURRENT_SHARE = 0.1;
+
+/**
+ * A classified balance sheet: total liabilities, current liabilities and noncurrent liabilities
+ * all present, noncurrent at least {@link MIN_NONCURRENT_SHARE} of the total. Only there does a
+ * blank debt cell mean "no such debt".
+ */
+function classified(row: SimfinRow<'balance'>): boolean {
+  const total = row.values['Total Liabilities'];
+  const current = row.values['Total Current Liabilities'];
+  const noncurrent = row.values['Total Noncurrent Liabilities'];
+  if (total == null || current == null || noncurrent == null || total <= 0) return false;
+  return noncurrent >= MIN_NONCURRENT_SHARE * total;
+}
+
+/**
+ * 0 for a blank debt cell of a classified balance sheet (see `classified`), with the reading in
+ * the provenance; `undefined` otherwise.
  */
 function blankAsNone(
   row: SimfinRow<'balance'> | undefined,
   key: MetricKey,
   column: 'Short Term Debt' | 'Long Term Debt',
 ): Figure | undefined {
-  if (!row) return undefined;
-  const liabilities = row.values['Total Current Liabilities'];
-  if (liabilities === null || liabilities === undefined) return undefined;
+  if (!row || !classified(row)) return undefined;
   const cell = row.values[column];
   if (cell !== null && cell !== undefined) return undefined;
   return {
