@@ -1,4 +1,4 @@
-import { Portfolio, Transaction } from '@svc/portfolio';
+import { ColumnMapping, Portfolio, Transaction } from '@svc/portfolio';
 import { Plan, Tags, TickerSymbol } from '@svc/schemas';
 import { z } from 'zod';
 import { TokenScope } from '../accounts/scopes.js';
@@ -63,7 +63,9 @@ export const ExportedImportMapping = z
     id: z.string(),
     headerKey: z.string().min(1).max(200).describe('Key of the header set the mapping reads'),
     headers: z.array(z.string().max(200)).max(200).describe('The header names, as in the file'),
-    mapping: z.record(z.string(), z.unknown()).describe('The ColumnMapping'),
+    mapping: ColumnMapping.describe(
+      'The column mapping (checked like a mapping sent with an import)',
+    ),
     createdAt: instant,
     updatedAt: instant,
   })

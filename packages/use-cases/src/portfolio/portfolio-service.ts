@@ -1,5 +1,5 @@
 import type { FxProvider, PriceHistoryProvider, QuoteProvider } from '@svc/market-data';
-import { NewTransaction, type Portfolio, type Transaction } from '@svc/portfolio';
+import { ColumnMapping, NewTransaction, type Portfolio, type Transaction } from '@svc/portfolio';
 import { createRepositories, type Executor, type SavedImportMapping } from '@svc/portfolio-store';
 import type { z } from 'zod';
 import { UseCaseError } from '../errors.js';
@@ -41,6 +41,22 @@ export interface PortfolioServiceDeps {
    * `db` that is a transaction.
    */
   readonly readMemoBytes?: number;
+}
+
+/**
+ * A saved column mapping as listed: its `ColumnMapping`, or null with the reason when the stored
+ * row no longer is one.
+ */
+export type ListedImportMapping = Omit<SavedImportMapping, 'mapping'> &
+  ({ mapping: ColumnMapping; unreadable?: undefined } | { mapping: null; unreadable: string });
+
+/** The first issues of a zod error in one line (paths and messages), at most 300 characters. */
+function zodSummary(error: z.ZodError): string {
+  const text = error.issues
+    .slice(0, 3)
+    .map((i) => `${i.path.length > 0 ? i.path.join('.') : '(mapping)'}: ${i.message}`)
+    .join('; ');
+  return `not a valid column mapping: ${text}`.slice(0, 300);
 }
 
 /** Options of {@link PortfolioService.importBrokerCsv}: {@link BrokerImportOptions}. */
@@ -214,9 +230,19 @@ export function createPortfolioService(deps: PortfolioServiceDeps) {
       return performance.holding(portfolioId, symbol, source, query);
     },
 
-    /** The column mappings the user saved for broker files (`saveMapping`), newest first. */
-    listImportMappings(userId: string): Promise<SavedImportMapping[]> {
-      return repos.importMappings.list(userId);
+    /**
+     * The column mappings the user saved for broker files (`saveMapping`), newest first. A stored
+     * mapping that is no longer a valid `ColumnMapping` (written by an older version, or by an
+     * account import before its entry check) is listed with `mapping: null` and `unreadable`
+     * saying why, so that its owner sees it and can delete it: one row never fails the list.
+     */
+    async listImportMappings(userId: string): Promise<ListedImportMapping[]> {
+      return (await repos.importMappings.list(userId)).map((saved) => {
+        const parsed = ColumnMapping.safeParse(saved.mapping);
+        return parsed.success
+          ? { ...saved, mapping: parsed.data }
+          : { ...saved, mapping: null, unreadable: zodSummary(parsed.error) };
+      });
     },
 
     /**

@@ -1,7 +1,6 @@
 import { mapperAnswers } from '@svc/service';
 import {
   CashPosition,
-  type ColumnMapping,
   CreatePortfolioInput,
   Holding,
   NewTransaction,
@@ -232,16 +231,12 @@ export const portfolioRoutes: FastifyPluginAsyncZod<PortfolioRoutesOptions> = as
       tags: TAGS,
       summary: 'The column mappings the user saved for broker files, newest first',
       description:
-        'Saved by an import with `mapping` and `saveMapping=1`; a later file with the same header set (column names, any order, case-insensitive) that no built-in format reads is imported with its saved mapping.',
+        'Saved by an import with `mapping` and `saveMapping=1`; a later file with the same header set (column names, any order, case-insensitive) that no built-in format reads is imported with its saved mapping. A stored mapping that is no longer valid is listed with `mapping: null` and `unreadable` (and never used): delete it.',
       response: { 200: jsonResponse('The saved mappings', z.array(SavedImportMapping)) },
     },
     handler: async (request) =>
       (await portfolios.listImportMappings(currentUser(request).id)).map(
-        // stored only after ColumnMapping validated it (BrokerImportOptions)
-        ({ headerKey: _key, mapping, ...saved }) => ({
-          ...saved,
-          mapping: mapping as ColumnMapping,
-        }),
+        ({ headerKey: _key, ...saved }) => saved,
       ),
   });
 
