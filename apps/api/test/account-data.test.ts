@@ -408,6 +408,44 @@ describe.each(ENGINES)('the user’s own data on %s', (engine) => {
     });
   });
 
+  describe('portfolios an account holds (issue 41)', () => {
+    it('holds at most as many as its own export imports: creation and account import past it are 409, nothing written', async () => {
+      const user = await registerUser(ctx.app, `data-many-${engine}@example.com`);
+      for (let i = 0; i < 198; i += 1) {
+        await ctx.repos.portfolios.create(user.userId, { name: `P${i}` });
+      }
+      const importTwo = (n: number) =>
+        inject(user, 'POST', '/api/account/import', {
+          format: 'moat-portfolio-export',
+          version: 1,
+          exportedAt: '2026-01-01T00:00:00Z',
+          portfolios: Array.from({ length: n }, (_, i) => ({
+            id: `x${i}`,
+            name: `Imported ${i}`,
+            baseCurrency: 'EUR',
+            createdAt: '2024-01-01T00:00:00Z',
+            transactions: [],
+          })),
+          reports: [],
+          importMappings: [],
+        });
+      const refused = await importTwo(3);
+      expect(refused.statusCode, refused.body).toBe(409);
+      expect(refused.json()).toMatchObject({ code: 'conflict' });
+      expect(refused.json().detail).toMatch(/at most 200 portfolios; this one holds 198/);
+      expect((await inject(user, 'GET', '/api/portfolios')).json()).toHaveLength(198);
+      expect((await importTwo(2)).statusCode).toBe(201);
+      const extra = await inject(user, 'POST', '/api/portfolios', { name: 'One more' });
+      expect(extra.statusCode, extra.body).toBe(409);
+      expect((await inject(user, 'GET', '/api/portfolios')).json()).toHaveLength(200);
+      const exported = await inject(user, 'GET', '/api/account/export');
+      const again = await registerUser(ctx.app, `data-many-again-${engine}@example.com`);
+      const reimported = await inject(again, 'POST', '/api/account/import', exported.json());
+      expect(reimported.statusCode, reimported.body).toBe(201);
+      expect(reimported.json().portfolios).toBe(200);
+    });
+  });
+
   describe('stored import mappings (issue 41)', () => {
     it('an account import checks each mapping like a mapping sent with an import: 400, nothing written', async () => {
       const user = await registerUser(ctx.app, `data-mapping-${engine}@example.com`);

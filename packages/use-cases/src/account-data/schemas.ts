@@ -8,7 +8,7 @@ export const ACCOUNT_EXPORT_FORMAT = 'moat-portfolio-export';
 /** The schema version of a native account export; a later incompatible shape gets a new one. */
 export const ACCOUNT_EXPORT_VERSION = 1;
 
-/** Most portfolios an account import takes. */
+/** Most portfolios an account import takes: as many as an account holds (MAX_PORTFOLIOS_PER_ACCOUNT). */
 export const MAX_IMPORTED_PORTFOLIOS = 200;
 /** Most transactions an account import takes, over all its portfolios. */
 export const MAX_IMPORTED_TRANSACTIONS = 100_000;

@@ -1,6 +1,11 @@
 import type { FxProvider, PriceHistoryProvider, QuoteProvider } from '@svc/market-data';
 import { ColumnMapping, NewTransaction, type Portfolio, type Transaction } from '@svc/portfolio';
-import { createRepositories, type Executor, type SavedImportMapping } from '@svc/portfolio-store';
+import {
+  createRepositories,
+  type Executor,
+  inTransaction,
+  type SavedImportMapping,
+} from '@svc/portfolio-store';
 import type { z } from 'zod';
 import { UseCaseError } from '../errors.js';
 import { importBrokerFile } from './broker-import.js';
@@ -59,6 +64,35 @@ function zodSummary(error: z.ZodError): string {
   return `not a valid column mapping: ${text}`.slice(0, 300);
 }
 
+/**
+ * Most portfolios one account holds: the most an account import takes
+ * (`MAX_IMPORTED_PORTFOLIOS`), so that every account's own export imports again (issue 41).
+ */
+export const MAX_PORTFOLIOS_PER_ACCOUNT = 200;
+
+/**
+ * Refuses a creation of `adding` portfolios that would take the account past
+ * {@link MAX_PORTFOLIOS_PER_ACCOUNT}; takes the account's row lock, so call it inside the
+ * transaction that creates them.
+ *
+ * @throws UseCaseError `conflict` naming the count.
+ */
+export async function ensurePortfolioRoom(
+  repos: ReturnType<typeof createRepositories>,
+  userId: string,
+  adding: number,
+): Promise<void> {
+  const held = await repos.portfolios.countLockingOwner(userId);
+  if (held + adding > MAX_PORTFOLIOS_PER_ACCOUNT) {
+    throw new UseCaseError(
+      'conflict',
+      `An account holds at most ${MAX_PORTFOLIOS_PER_ACCOUNT} portfolios; this one holds ${held}` +
+        (adding > 1 ? ` and the import brings ${adding}.` : '.') +
+        ' Delete one first.',
+    );
+  }
+}
+
 /** Options of {@link PortfolioService.importBrokerCsv}: {@link BrokerImportOptions}. */
 export type ImportBrokerCsvOptions = BrokerImportOptions;
 
@@ -114,11 +148,16 @@ export function createPortfolioService(deps: PortfolioServiceDeps) {
 
     /**
      * Creates a portfolio (`baseCurrency` default EUR).
-     * @throws UseCaseError `validation_failed` for an empty or overlong name or a bad currency.
+     * @throws UseCaseError `validation_failed` for an empty or overlong name or a bad currency;
+     *   `conflict` when the account already holds {@link MAX_PORTFOLIOS_PER_ACCOUNT}.
      */
     async createPortfolio(userId: string, input: CreatePortfolioInput): Promise<Portfolio> {
       const fields = parseInput(CreatePortfolioInput, input);
-      return repos.portfolios.create(userId, fields);
+      return inTransaction(deps.db, async (trx) => {
+        const tx = createRepositories(trx);
+        await ensurePortfolioRoom(tx, userId, 1);
+        return tx.portfolios.create(userId, fields);
+      });
     },
 
     /**

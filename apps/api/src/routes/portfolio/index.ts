@@ -3,6 +3,7 @@ import {
   CashPosition,
   CreatePortfolioInput,
   Holding,
+  MAX_PORTFOLIOS_PER_ACCOUNT,
   NewTransaction,
   Portfolio,
   type PortfolioService,
@@ -79,11 +80,14 @@ export const portfolioRoutes: FastifyPluginAsyncZod<PortfolioRoutesOptions> = as
     schema: {
       tags: TAGS,
       summary: 'Create a portfolio',
-      description: '`baseCurrency` defaults to EUR; stored values are in EUR regardless.',
+      description:
+        '`baseCurrency` defaults to EUR; stored values are in EUR regardless. An account holds ' +
+        `at most ${MAX_PORTFOLIOS_PER_ACCOUNT} portfolios (as many as an account import takes): ` +
+        'past it, 409 `conflict`.',
       body: CreatePortfolioInput,
       response: {
         201: jsonResponse('The new portfolio', Portfolio),
-        ...errorResponses(413, 415),
+        ...errorResponses(409, 413, 415),
       },
     },
     handler: async (request, reply) => {
