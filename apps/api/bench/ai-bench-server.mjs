@@ -23,6 +23,10 @@ const env = {
   NARRATIVE_MODEL: 'bench-narrator',
   ADVISOR_MODEL: 'bench-advisor',
   OPENAI_MAX_RETRIES: '0',
+  ...(process.env.AI_MAX_LINE_BYTES ? { AI_MAX_LINE_BYTES: process.env.AI_MAX_LINE_BYTES } : {}),
+  ...(process.env.AI_MAX_ANSWER_BYTES
+    ? { AI_MAX_ANSWER_BYTES: process.env.AI_MAX_ANSWER_BYTES }
+    : {}),
 };
 const quiet = { info: () => {}, warn: (m) => console.error(`bench: ${m}`) };
 const config = await loadConfig(env, quiet);

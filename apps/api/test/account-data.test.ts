@@ -187,7 +187,13 @@ describe.each(ENGINES)('the user’s own data on %s', (engine) => {
       await ctx.repos.importMappings.save(user.userId, {
         headerKey: 'date|isin|qty',
         headers: ['Date', 'ISIN', 'Qty'],
-        mapping: { date: 'Date', symbol: 'ISIN', quantity: 'Qty' },
+        mapping: {
+          delimiter: ',',
+          columns: { date: 'Date', isin: 'ISIN', quantity: 'Qty' },
+          dateOrder: 'ymd',
+          decimal: '.',
+          actions: {},
+        },
       });
       const minted = await inject(user, 'POST', '/api/account/tokens', { name: 'agent' });
       expect(minted.statusCode).toBe(201);
@@ -399,6 +405,120 @@ describe.each(ENGINES)('the user’s own data on %s', (engine) => {
       expect((await inject(undefined, 'POST', '/api/account/import', document)).statusCode).toBe(
         401,
       );
+    });
+  });
+
+  describe('portfolios an account holds (issue 41)', () => {
+    it('holds at most as many as its own export imports: creation and account import past it are 409, nothing written', async () => {
+      const user = await registerUser(ctx.app, `data-many-${engine}@example.com`);
+      for (let i = 0; i < 198; i += 1) {
+        await ctx.repos.portfolios.create(user.userId, { name: `P${i}` });
+      }
+      const importTwo = (n: number) =>
+        inject(user, 'POST', '/api/account/import', {
+          format: 'moat-portfolio-export',
+          version: 1,
+          exportedAt: '2026-01-01T00:00:00Z',
+          portfolios: Array.from({ length: n }, (_, i) => ({
+            id: `x${i}`,
+            name: `Imported ${i}`,
+            baseCurrency: 'EUR',
+            createdAt: '2024-01-01T00:00:00Z',
+            transactions: [],
+          })),
+          reports: [],
+          importMappings: [],
+        });
+      const refused = await importTwo(3);
+      expect(refused.statusCode, refused.body).toBe(409);
+      expect(refused.json()).toMatchObject({ code: 'conflict' });
+      expect(refused.json().detail).toMatch(/at most 200 portfolios; this one holds 198/);
+      expect((await inject(user, 'GET', '/api/portfolios')).json()).toHaveLength(198);
+      expect((await importTwo(2)).statusCode).toBe(201);
+      const extra = await inject(user, 'POST', '/api/portfolios', { name: 'One more' });
+      expect(extra.statusCode, extra.body).toBe(409);
+      expect((await inject(user, 'GET', '/api/portfolios')).json()).toHaveLength(200);
+      const exported = await inject(user, 'GET', '/api/account/export');
+      const again = await registerUser(ctx.app, `data-many-again-${engine}@example.com`);
+      const reimported = await inject(again, 'POST', '/api/account/import', exported.json());
+      expect(reimported.statusCode, reimported.body).toBe(201);
+      expect(reimported.json().portfolios).toBe(200);
+    });
+  });
+
+  describe('stored import mappings (issue 41)', () => {
+    it('an account import checks each mapping like a mapping sent with an import: 400, nothing written', async () => {
+      const user = await registerUser(ctx.app, `data-mapping-${engine}@example.com`);
+      const res = await inject(user, 'POST', '/api/account/import', {
+        format: 'moat-portfolio-export',
+        version: 1,
+        exportedAt: '2026-01-01T00:00:00Z',
+        portfolios: [
+          {
+            id: 'p',
+            name: 'P',
+            baseCurrency: 'EUR',
+            createdAt: '2024-01-01T00:00:00Z',
+            transactions: [],
+          },
+        ],
+        reports: [],
+        importMappings: [
+          {
+            id: 'm',
+            headerKey: 'a|b',
+            headers: ['a', 'b'],
+            mapping: {},
+            createdAt: '2026-01-01T00:00:00Z',
+            updatedAt: '2026-01-01T00:00:00Z',
+          },
+        ],
+      });
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json().code).toBe('validation_failed');
+      expect(res.json().errors[0].path).toMatch(/^body\.importMappings\.0\.mapping/);
+      expect((await inject(user, 'GET', '/api/portfolios')).json()).toEqual([]);
+      expect((await inject(user, 'GET', '/api/import-mappings')).json()).toEqual([]);
+    });
+
+    it('a stored row that is no longer a mapping is listed as unreadable, left out of the export, and can be deleted', async () => {
+      const user = await registerUser(ctx.app, `data-mapping-row-${engine}@example.com`);
+      const good = await ctx.repos.importMappings.save(user.userId, {
+        headerKey: 'date|isin|qty',
+        headers: ['date', 'isin', 'qty'],
+        mapping: {
+          delimiter: ',',
+          columns: { date: 'Date', isin: 'ISIN', quantity: 'Qty' },
+          dateOrder: 'ymd',
+          decimal: '.',
+          actions: {},
+        },
+      });
+      // As an older version (or a direct write) could have left it.
+      const bad = await ctx.repos.importMappings.save(user.userId, {
+        headerKey: 'x|y',
+        headers: ['x', 'y'],
+        mapping: {},
+      });
+      const listed = await inject(user, 'GET', '/api/import-mappings');
+      expect(listed.statusCode, listed.body).toBe(200);
+      const byId = new Map(listed.json().map((m: { id: string }) => [m.id, m]));
+      expect(byId.get(good.id)).toMatchObject({
+        mapping: { columns: { date: 'Date', isin: 'ISIN' } },
+      });
+      expect(byId.get(good.id)).not.toHaveProperty('unreadable');
+      expect(byId.get(bad.id)).toMatchObject({
+        mapping: null,
+        unreadable: expect.stringMatching(/^not a valid column mapping: /),
+      });
+      const exported = await inject(user, 'GET', '/api/account/export');
+      expect(exported.statusCode).toBe(200);
+      expect(exported.json().importMappings.map((m: { id: string }) => m.id)).toEqual([good.id]);
+      const again = await registerUser(ctx.app, `data-mapping-again-${engine}@example.com`);
+      const reimported = await inject(again, 'POST', '/api/account/import', exported.json());
+      expect(reimported.statusCode, reimported.body).toBe(201);
+      expect((await inject(user, 'DELETE', `/api/import-mappings/${bad.id}`)).statusCode).toBe(204);
+      expect((await inject(user, 'GET', '/api/import-mappings')).json()).toHaveLength(1);
     });
   });
 });

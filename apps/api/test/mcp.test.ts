@@ -449,14 +449,14 @@ describe('MCP server over a real listening socket', () => {
     }
   });
 
-  it('answers 405 to GET and DELETE on the stateless endpoint', async () => {
-    for (const method of ['GET', 'DELETE']) {
+  it('answers 405 with the same Allow to every method but POST on the stateless endpoint', async () => {
+    for (const method of ['GET', 'DELETE', 'PUT', 'PATCH']) {
       const res = await fetch(endpoint, {
         method,
         headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' },
       });
       expect(res.status, method).toBe(405);
-      expect(res.headers.get('allow')).toBe('POST');
+      expect(res.headers.get('allow'), method).toBe('POST');
     }
   });
 

@@ -334,7 +334,8 @@ describe('the API against its OpenAPI document (schema-driven property test)', (
       ['2024-03-01T10:00:00+16:00', '2024-02-29T18:00:00.000Z'],
       ['2024-03-01T10:00:00+23:59', '2024-02-29T10:01:00.000Z'],
       ['2024-03-01T10:00:00-23:59', '2024-03-02T09:59:00.000Z'],
-      ['1900-01-01T00:00:00+23:59', '1899-12-31T00:01:00.000Z'],
+      ['1900-01-01T00:00:00-23:59', '1900-01-01T23:59:00.000Z'],
+      ['2999-12-31T23:59:59+23:59', '2999-12-31T00:00:59.000Z'],
     ] as const) {
       expect(record.validBody(deposit(executedAt)), executedAt).toBe(true);
       const res = await post(url, deposit(executedAt));
@@ -345,6 +346,9 @@ describe('the API against its OpenAPI document (schema-driven property test)', (
       '0000-01-01T00:00:00Z',
       '1899-12-31T23:59:59Z',
       '3000-01-01T00:00:00Z',
+      // the instant stored leaves the years (issue 41): 3000-01-01 and 1899-12-31 in UTC
+      '2999-12-31T23:59:59-23:59',
+      '1900-01-01T00:00:00+23:59',
     ]) {
       expect(record.validBody(deposit(executedAt)), executedAt).toBe(false);
       const res = await post(url, deposit(executedAt));
@@ -400,6 +404,59 @@ describe('the API against its OpenAPI document (schema-driven property test)', (
       expect(res.statusCode, JSON.stringify(content)).toBe(400);
     }
     expect(advisor.validBody({ messages: [{ role: 'user', content: '\u001c?' }] })).toBe(true);
+  });
+
+  it('states what the server refuses where the hostile suites of issue 41 found them apart', async () => {
+    const op = (method: string, path: string) => {
+      const found = operations.find((o) => o.method === method && o.path === path);
+      if (!found) throw new Error(`${method} ${path} is not in the document`);
+      return found;
+    };
+    // an edit takes each field as a new transaction does: no empty date, no amount <= 0
+    const edit = op('PATCH', '/api/portfolios/{id}/transactions/{transactionId}');
+    const recorded = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/portfolios/${portfolioId}/transactions`,
+      headers: { cookie, ...ORIGIN },
+      payload: {
+        type: 'deposit',
+        amount: '10',
+        currency: 'EUR',
+        executedAt: '2024-01-02T00:00:00Z',
+      },
+    });
+    expect(recorded.statusCode, recorded.body).toBe(201);
+    const url = `/api/portfolios/${portfolioId}/transactions/${recorded.json().id}`;
+    for (const patch of [
+      { executedAt: '' },
+      { amount: '0' },
+      { amount: '-5' },
+      { fee: '-1' },
+      { executedAt: '2999-12-31T23:59:59-23:59' },
+    ]) {
+      expect(edit.validBody(patch), JSON.stringify(patch)).toBe(false);
+      const res = await ctx.app.inject({
+        method: 'PATCH',
+        url,
+        headers: { cookie, ...ORIGIN },
+        payload: patch,
+      });
+      expect(res.statusCode, `${JSON.stringify(patch)}: ${res.body}`).toBe(400);
+    }
+    expect(edit.validBody({ amount: '12.5', note: null })).toBe(true);
+    // a token's name is not blank, in the document as in the server
+    const mint = op('POST', '/api/account/tokens');
+    for (const name of ['   ', '\u3000', '\t']) {
+      expect(mint.validBody({ name }), JSON.stringify(name)).toBe(false);
+      const res = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/account/tokens',
+        headers: { cookie, ...ORIGIN },
+        payload: { name },
+      });
+      expect(res.statusCode, res.body).toBe(400);
+    }
+    expect(mint.validBody({ name: ' agent ' })).toBe(true);
   });
 
   it('answers 405 with Allow for a method a documented path does not have', async () => {

@@ -32,6 +32,12 @@ export function endingOf(
   if (result.cut === 'chars') {
     return incomplete('length', `The answer was cut at ${limits.maxOutputChars} characters.`);
   }
+  if (result.cut === 'bytes') {
+    return incomplete(
+      'length',
+      'The model endpoint sent more than the server reads for one answer: it was cut there.',
+    );
+  }
   if (result.cut === 'time') {
     const seconds = Math.round(limits.totalTimeoutMs / 1000);
     return incomplete('timeout', `The answer was cut after ${seconds} s: it is incomplete.`);

@@ -14,6 +14,14 @@ export {
   MAX_ATTACHMENT_CHARS,
   MAX_CONTEXT_NAME_CHARS,
 } from './advisor-prompt.js';
+export {
+  type ByteCut,
+  boundedFetch,
+  byteCutOf,
+  DEFAULT_MAX_ANSWER_BYTES,
+  DEFAULT_MAX_LINE_BYTES,
+  type StreamBounds,
+} from './bounded-fetch.js';
 export { AdvisorError, type AdvisorErrorCode } from './errors.js';
 export {
   type AdvisorFrame,

@@ -5,6 +5,7 @@ import {
   ToolCallAccumulator,
   type ToolCallBounds,
 } from './accumulator.js';
+import { byteCutOf } from './bounded-fetch.js';
 import { AdvisorError } from './errors.js';
 import type { Usage } from './frames.js';
 import type { ModelEndpoint } from './types.js';
@@ -27,10 +28,11 @@ export interface ModelCallResult {
   usage?: Usage;
   /**
    * Set when the server cut the answer, whatever the model did: `chars` (the answer reached
-   * {@link CallLimits.maxChars}; the rest was not read) or `time` (the deadline passed after
-   * some output).
+   * {@link CallLimits.maxChars}; the rest was not read), `time` (the deadline passed after
+   * some output) or `bytes` (the raw answer passed a bound of {@link boundedFetch}: one line or
+   * the whole answer too large; the rest was not read).
    */
-  cut?: 'chars' | 'time';
+  cut?: 'chars' | 'time' | 'bytes';
 }
 
 /**
@@ -123,6 +125,11 @@ async function* readStream(
     if (signal.aborted) break; // chunks already parsed are not shown after an abort
     rearm();
     if (!raw || typeof raw !== 'object') continue; // `data: null` and other junk
+    if (byteCutOf(raw) !== undefined) {
+      result.cut = 'bytes';
+      result.finishReason = 'length';
+      break;
+    }
     const chunk = raw as ChunkLike;
     const usage = toUsage(chunk.usage);
     if (usage) result.usage = usage;

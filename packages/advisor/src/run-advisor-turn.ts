@@ -221,7 +221,12 @@ async function* modelTurn(
     }
   }
   if (round.live.text.trim() === '') {
-    throw new AdvisorError('upstream_unavailable', 'the model answered with no text');
+    throw new AdvisorError(
+      'upstream_unavailable',
+      ending?.finishReason === 'length'
+        ? 'the model answered with no text before its answer was cut'
+        : 'the model answered with no text',
+    );
   }
   const rest = round.live.flush();
   if (rest.length > 0) yield { type: 'delta', text: '', ungrounded: rest };

@@ -60,13 +60,6 @@ export interface McpPluginOptions extends DiscoveryAddresses {
  */
 const HIDDEN = { hide: true } as FastifySchema;
 
-/** JSON-RPC answer of GET/DELETE: a stateless server has no stream to resume nor session to end. */
-const METHOD_NOT_ALLOWED = {
-  jsonrpc: '2.0',
-  error: { code: -32000, message: 'Method not allowed: this stateless server accepts POST only.' },
-  id: null,
-};
-
 /** The verified token of a request (the guard's `principalOf`); a request without one is our bug. */
 function principalOfRequest(options: McpPluginOptions, request: FastifyRequest): McpPrincipal {
   const principal = options.principalOf(request);
@@ -302,15 +295,9 @@ const mcpRoutes: FastifyPluginAsync<McpPluginOptions> = async (app, options) => 
     preHandler: scopeCheck(options),
     handler: serve,
   });
-
-  app.route({
-    method: ['GET', 'DELETE'],
-    url: MCP_ENDPOINT_PATH,
-    schema: HIDDEN,
-    onRequest: options.guard,
-    handler: async (_request, reply) =>
-      reply.code(405).header('allow', 'POST').send(METHOD_NOT_ALLOWED),
-  });
+  // GET and DELETE (no SSE stream nor session on a stateless server), like every other method
+  // the endpoint does not have, answer the app's one 405 `method_not_allowed` with `Allow: POST`
+  // (issue 41: a route of their own named a different Allow set than PUT or PATCH got).
 };
 
 /**
@@ -320,8 +307,8 @@ const mcpRoutes: FastifyPluginAsync<McpPluginOptions> = async (app, options) => 
  *   `WWW-Authenticate: Bearer` before any MCP handling; a method of {@link MCP_METHOD_SCOPES}
  *   without its scopes answers 403 `insufficient_scope`; each tool call is recorded with
  *   `options.audit`);
- * - `GET` / `DELETE /api/mcp/user/mcp`: 405 with `Allow: POST` (no SSE stream nor session to
- *   end on a stateless server);
+ * - any other method on `/api/mcp/user/mcp` (GET, DELETE: no SSE stream nor session to end on a
+ *   stateless server): the app's 405 `method_not_allowed` with `Allow: POST`;
  * - `GET /.well-known/mcp.json`: the public discovery document ({@link mcpDiscovery}).
  * The routes are hidden from OpenAPI (`schema.hide`): MCP is described by `tools/list` and the
  * discovery document instead.

@@ -133,7 +133,7 @@ export type {
   SecRefreshRepository,
 } from './repositories/sec-refresh.js';
 export type { NewSession, Session, SessionsRepository } from './repositories/sessions.js';
-export type { Executor } from './repositories/shared.js';
+export { type Executor, inTransaction } from './repositories/shared.js';
 export type { NewTokenActivity, TokenActivity } from './repositories/token-activity.js';
 export type {
   NewTransaction,

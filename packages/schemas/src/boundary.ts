@@ -9,6 +9,15 @@ export const PortfolioId = z
   .uuid()
   .describe('Portfolio id (a UUID; another user’s answers not_found)');
 
+/**
+ * One character that is not white space: the characters `String.prototype.trim` removes
+ * (ECMA-262 WhiteSpace and LineTerminator), spelled out rather than `\S` so that the document's
+ * `pattern` means the same in every regular-expression dialect a client or a fuzzer reads it with
+ * (Python's `\s`, say, differs from ECMAScript's on U+FEFF and U+001C–U+001F).
+ */
+export const NOT_BLANK =
+  /[^\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]/;
+
 /** A portfolio id (see {@link PortfolioId}). */
 export type PortfolioId = z.infer<typeof PortfolioId>;
 

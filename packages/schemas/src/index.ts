@@ -8,7 +8,7 @@ export {
   Tag,
   Tags,
 } from './account.js';
-export { FilingReference, PortfolioId, ServedEvaluation } from './boundary.js';
+export { FilingReference, NOT_BLANK, PortfolioId, ServedEvaluation } from './boundary.js';
 export {
   CompanyProfile,
   DataIssue,

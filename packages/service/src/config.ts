@@ -281,6 +281,24 @@ const EnvObject = z.object({
     z.coerce.number().int().min(100).max(1_000_000).default(20_000),
     'the most characters of one AI answer (narrative, advisor turn) the server passes on, whatever the model sends; then `finishReason: "length"`',
   ),
+  AI_MAX_LINE_BYTES: v(
+    z.coerce
+      .number()
+      .int()
+      .min(4096)
+      .max(64 * 1024 * 1024)
+      .default(256 * 1024),
+    'the most bytes of one line of a model endpoint\'s raw answer, bounded before the SDK decodes it; past it the answer ends with `finishReason: "length"`',
+  ),
+  AI_MAX_ANSWER_BYTES: v(
+    z.coerce
+      .number()
+      .int()
+      .min(65_536)
+      .max(1024 * 1024 * 1024)
+      .default(16 * 1024 * 1024),
+    'the most bytes of one model endpoint answer (tool-call arguments included), bounded before the SDK decodes it; past it the answer ends with `finishReason: "length"`',
+  ),
   AI_ANSWER_TIMEOUT_SECONDS: v(
     z.coerce.number().positive().max(3600).default(120),
     'the total time of one AI answer over all its model calls; then `finishReason: "timeout"`, or `upstream_unavailable` before any output',
@@ -531,6 +549,8 @@ function toConfig(e: Env) {
       maxRetries: e.OPENAI_MAX_RETRIES,
       maxOutputTokens: e.OPENAI_MAX_OUTPUT_TOKENS,
       maxAnswerChars: e.AI_MAX_ANSWER_CHARS,
+      maxLineBytes: e.AI_MAX_LINE_BYTES,
+      maxAnswerBytes: e.AI_MAX_ANSWER_BYTES,
       answerTimeoutMs: e.AI_ANSWER_TIMEOUT_SECONDS * 1000,
       acceptsImages: e.ADVISOR_ACCEPTS_IMAGES,
     },

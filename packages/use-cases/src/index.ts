@@ -267,6 +267,7 @@ export {
 export {
   createPortfolioService,
   type ImportBrokerCsvOptions,
+  MAX_PORTFOLIOS_PER_ACCOUNT,
   type PortfolioService,
   type PortfolioServiceDeps,
 } from './portfolio/portfolio-service.js';

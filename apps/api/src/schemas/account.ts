@@ -1,4 +1,4 @@
-import { EmailAddress, numberFromText, Plan, QuotaUsage } from '@svc/schemas';
+import { EmailAddress, NOT_BLANK, numberFromText, Plan, QuotaUsage } from '@svc/schemas';
 import {
   ACTIVITY_PAGE_DEFAULT,
   ACTIVITY_PAGE_MAX,
@@ -105,7 +105,14 @@ const WantedScopes = z
 /** Body of `POST /api/account/tokens`. */
 export const MintTokenBody = z
   .object({
-    name: z.string().trim().min(1).max(100).describe('A label, e.g. the MCP client using it'),
+    name: z
+      .string()
+      // the pattern puts "not blank" in the document, where trim() alone does not show
+      .regex(NOT_BLANK, 'must not be blank')
+      .trim()
+      .min(1)
+      .max(100)
+      .describe('A label, e.g. the MCP client using it; not blank'),
     expiresInDays: z
       .number()
       .int()

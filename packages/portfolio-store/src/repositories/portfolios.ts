@@ -198,6 +198,21 @@ export function createPortfoliosRepository(db: Executor) {
       return toPortfolio(row);
     },
 
+    /**
+     * How many portfolios the user holds, counted after taking the user's row lock (`FOR
+     * UPDATE`), so that concurrent creations in one account count one after the other. Call it
+     * inside a database transaction, before the creation it guards.
+     */
+    async countLockingOwner(userId: string): Promise<number> {
+      await db.selectFrom('users').select('id').where('id', '=', userId).forUpdate().execute();
+      const row = await db
+        .selectFrom('portfolios')
+        .select((eb) => eb.fn.countAll<string>().as('n'))
+        .where('user_id', '=', userId)
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+
     /** Renames a portfolio of the user; undefined when the user has no such portfolio. */
     async rename(
       userId: string,

@@ -1,4 +1,4 @@
-import type { ModelEndpoint } from '@svc/advisor';
+import { boundedFetch, type ModelEndpoint } from '@svc/advisor';
 import type { FxProvider, QuoteProvider } from '@svc/market-data';
 import type { Executor } from '@svc/portfolio-store';
 import type { QuotaService } from '@svc/quota';
@@ -59,6 +59,12 @@ export function createModelEndpoints(
     ...(settings.baseUrl === undefined ? {} : { baseURL: settings.baseUrl }),
     timeout: settings.timeoutMs,
     maxRetries: settings.maxRetries,
+    // The raw answer is bounded before the SDK's line decoder reads it (one huge line, an
+    // endless answer): see boundedFetch.
+    fetch: boundedFetch({
+      maxLineBytes: settings.maxLineBytes,
+      maxAnswerBytes: settings.maxAnswerBytes,
+    }),
   });
   const endpoint = (model: string | undefined, acceptsImages: boolean): ModelEndpoint | null =>
     model === undefined

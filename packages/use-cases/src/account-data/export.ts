@@ -1,3 +1,4 @@
+import { ColumnMapping } from '@svc/portfolio';
 import { createRepositories, type Executor, type Transaction } from '@svc/portfolio-store';
 import { publicUser } from '../accounts/auth-service.js';
 import type { AccountUser } from '../accounts/ports.js';
@@ -54,7 +55,12 @@ export async function exportAccount(
       user: publicUser(user),
       portfolios,
       reports: await repos.reports.listAll(user.id),
-      importMappings: await repos.importMappings.list(user.id),
+      // A stored mapping that is no longer valid would make the export refuse to import again:
+      // it is left out (GET /api/import-mappings lists it as unreadable, for its owner to delete).
+      importMappings: (await repos.importMappings.list(user.id)).flatMap((saved) => {
+        const mapping = ColumnMapping.safeParse(saved.mapping);
+        return mapping.success ? [{ ...saved, mapping: mapping.data }] : [];
+      }),
       tokens: tokens.map(({ id, name, prefix, createdAt, lastUsedAt, expiresAt, scopes }) => ({
         id,
         name,

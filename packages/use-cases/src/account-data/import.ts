@@ -16,6 +16,7 @@ import {
   type MarketInputs,
   type MarketInputsDeps,
 } from '../portfolio/market-inputs.js';
+import { ensurePortfolioRoom } from '../portfolio/portfolio-service.js';
 import { storeValuation } from '../portfolio/revaluation.js';
 import {
   AccountImportInput,
@@ -199,6 +200,7 @@ export async function importAccount(
     .transaction()
     .execute(async (trx) => {
       const repos = createRepositories(trx);
+      await ensurePortfolioRoom(repos, userId, planned.length);
       for (const [i, plan] of planned.entries()) {
         const { name, baseCurrency, createdAt } = plan.source;
         const portfolio = await repos.portfolios.create(userId, { name, baseCurrency, createdAt });

@@ -1,4 +1,4 @@
-import { Portfolio, Transaction } from '@svc/portfolio';
+import { ColumnMapping, Portfolio, Transaction } from '@svc/portfolio';
 import { Plan, Tags, TickerSymbol } from '@svc/schemas';
 import { z } from 'zod';
 import { TokenScope } from '../accounts/scopes.js';
@@ -8,7 +8,7 @@ export const ACCOUNT_EXPORT_FORMAT = 'moat-portfolio-export';
 /** The schema version of a native account export; a later incompatible shape gets a new one. */
 export const ACCOUNT_EXPORT_VERSION = 1;
 
-/** Most portfolios an account import takes. */
+/** Most portfolios an account import takes: as many as an account holds (MAX_PORTFOLIOS_PER_ACCOUNT). */
 export const MAX_IMPORTED_PORTFOLIOS = 200;
 /** Most transactions an account import takes, over all its portfolios. */
 export const MAX_IMPORTED_TRANSACTIONS = 100_000;
@@ -63,7 +63,9 @@ export const ExportedImportMapping = z
     id: z.string(),
     headerKey: z.string().min(1).max(200).describe('Key of the header set the mapping reads'),
     headers: z.array(z.string().max(200)).max(200).describe('The header names, as in the file'),
-    mapping: z.record(z.string(), z.unknown()).describe('The ColumnMapping'),
+    mapping: ColumnMapping.describe(
+      'The column mapping (checked like a mapping sent with an import)',
+    ),
     createdAt: instant,
     updatedAt: instant,
   })

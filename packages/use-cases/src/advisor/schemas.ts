@@ -4,7 +4,7 @@ import {
   resolveLanguage,
   SUPPORTED_LANGUAGES,
 } from '@svc/advisor';
-import { MoatEvaluation, PortfolioId } from '@svc/schemas';
+import { MoatEvaluation, NOT_BLANK, PortfolioId } from '@svc/schemas';
 import { z } from 'zod';
 
 /** Longest chat message, characters (interface spec 2.7 and §8). */
@@ -41,16 +41,8 @@ export const LanguageTag = z
   .meta({ id: 'LanguageTag' })
   .describe(
     `BCP-47 tag of a supported language (${Object.keys(SUPPORTED_LANGUAGES).join(', ')}; a region ` +
-      'such as de-AT is fine); default en. The offline template and rules write en and de.',
+      'such as de-AT is fine). The offline template and rules write en and de.',
   );
-
-/**
- * One character that is not white space: the characters `String.prototype.trim` removes
- * (ECMA-262 WhiteSpace and LineTerminator), spelled out rather than `\S` so that the document's
- * `pattern` means the same in every regular-expression dialect a client or a fuzzer reads it with
- * (Python's `\s`, say, differs from ECMAScript's on U+FEFF and U+001C–U+001F).
- */
-const NOT_BLANK = /[^\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]/;
 
 /**
  * A chat message as clients send it (interface spec 2.7): role `user` or `assistant` only (a
@@ -83,7 +75,9 @@ export const AdvisorChatRequest = z
       .describe(
         `The conversation, oldest first; 1–${MAX_MESSAGES} messages, the last one the user’s`,
       ),
-    language: LanguageTag.optional(),
+    language: LanguageTag.optional().describe(
+      'BCP-47 tag of the answer’s language (see LanguageTag); default: the language of the question, else en',
+    ),
     activePortfolioId: PortfolioId.optional().describe(
       'One of your portfolios (404 otherwise): the one the question is about',
     ),
@@ -174,7 +168,9 @@ export type AiChatResponse = z.infer<typeof AiChatResponse>;
 export const NarrativeRequest = z
   .object({
     evaluation: MoatEvaluation,
-    language: LanguageTag.optional(),
+    language: LanguageTag.optional().describe(
+      'BCP-47 tag of the narrative’s language (see LanguageTag); default en',
+    ),
   })
   .meta({ id: 'NarrativeRequest' });
 export type NarrativeRequest = z.infer<typeof NarrativeRequest>;

@@ -1,6 +1,11 @@
 import type { FxProvider, PriceHistoryProvider, QuoteProvider } from '@svc/market-data';
-import { NewTransaction, type Portfolio, type Transaction } from '@svc/portfolio';
-import { createRepositories, type Executor, type SavedImportMapping } from '@svc/portfolio-store';
+import { ColumnMapping, NewTransaction, type Portfolio, type Transaction } from '@svc/portfolio';
+import {
+  createRepositories,
+  type Executor,
+  inTransaction,
+  type SavedImportMapping,
+} from '@svc/portfolio-store';
 import type { z } from 'zod';
 import { UseCaseError } from '../errors.js';
 import { importBrokerFile } from './broker-import.js';
@@ -41,6 +46,51 @@ export interface PortfolioServiceDeps {
    * `db` that is a transaction.
    */
   readonly readMemoBytes?: number;
+}
+
+/**
+ * A saved column mapping as listed: its `ColumnMapping`, or null with the reason when the stored
+ * row no longer is one.
+ */
+export type ListedImportMapping = Omit<SavedImportMapping, 'mapping'> &
+  ({ mapping: ColumnMapping; unreadable?: undefined } | { mapping: null; unreadable: string });
+
+/** The first issues of a zod error in one line (paths and messages), at most 300 characters. */
+function zodSummary(error: z.ZodError): string {
+  const text = error.issues
+    .slice(0, 3)
+    .map((i) => `${i.path.length > 0 ? i.path.join('.') : '(mapping)'}: ${i.message}`)
+    .join('; ');
+  return `not a valid column mapping: ${text}`.slice(0, 300);
+}
+
+/**
+ * Most portfolios one account holds: the most an account import takes
+ * (`MAX_IMPORTED_PORTFOLIOS`), so that every account's own export imports again (issue 41).
+ */
+export const MAX_PORTFOLIOS_PER_ACCOUNT = 200;
+
+/**
+ * Refuses a creation of `adding` portfolios that would take the account past
+ * {@link MAX_PORTFOLIOS_PER_ACCOUNT}; takes the account's row lock, so call it inside the
+ * transaction that creates them.
+ *
+ * @throws UseCaseError `conflict` naming the count.
+ */
+export async function ensurePortfolioRoom(
+  repos: ReturnType<typeof createRepositories>,
+  userId: string,
+  adding: number,
+): Promise<void> {
+  const held = await repos.portfolios.countLockingOwner(userId);
+  if (held + adding > MAX_PORTFOLIOS_PER_ACCOUNT) {
+    throw new UseCaseError(
+      'conflict',
+      `An account holds at most ${MAX_PORTFOLIOS_PER_ACCOUNT} portfolios; this one holds ${held}` +
+        (adding > 1 ? ` and the import brings ${adding}.` : '.') +
+        ' Delete one first.',
+    );
+  }
 }
 
 /** Options of {@link PortfolioService.importBrokerCsv}: {@link BrokerImportOptions}. */
@@ -98,11 +148,16 @@ export function createPortfolioService(deps: PortfolioServiceDeps) {
 
     /**
      * Creates a portfolio (`baseCurrency` default EUR).
-     * @throws UseCaseError `validation_failed` for an empty or overlong name or a bad currency.
+     * @throws UseCaseError `validation_failed` for an empty or overlong name or a bad currency;
+     *   `conflict` when the account already holds {@link MAX_PORTFOLIOS_PER_ACCOUNT}.
      */
     async createPortfolio(userId: string, input: CreatePortfolioInput): Promise<Portfolio> {
       const fields = parseInput(CreatePortfolioInput, input);
-      return repos.portfolios.create(userId, fields);
+      return inTransaction(deps.db, async (trx) => {
+        const tx = createRepositories(trx);
+        await ensurePortfolioRoom(tx, userId, 1);
+        return tx.portfolios.create(userId, fields);
+      });
     },
 
     /**
@@ -214,9 +269,19 @@ export function createPortfolioService(deps: PortfolioServiceDeps) {
       return performance.holding(portfolioId, symbol, source, query);
     },
 
-    /** The column mappings the user saved for broker files (`saveMapping`), newest first. */
-    listImportMappings(userId: string): Promise<SavedImportMapping[]> {
-      return repos.importMappings.list(userId);
+    /**
+     * The column mappings the user saved for broker files (`saveMapping`), newest first. A stored
+     * mapping that is no longer a valid `ColumnMapping` (written by an older version, or by an
+     * account import before its entry check) is listed with `mapping: null` and `unreadable`
+     * saying why, so that its owner sees it and can delete it: one row never fails the list.
+     */
+    async listImportMappings(userId: string): Promise<ListedImportMapping[]> {
+      return (await repos.importMappings.list(userId)).map((saved) => {
+        const parsed = ColumnMapping.safeParse(saved.mapping);
+        return parsed.success
+          ? { ...saved, mapping: parsed.data }
+          : { ...saved, mapping: null, unreadable: zodSummary(parsed.error) };
+      });
     },
 
     /**

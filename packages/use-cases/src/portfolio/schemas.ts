@@ -4,10 +4,13 @@ import {
   ColumnMapping,
   CurrencyCode,
   DecimalString,
+  ExecutedAt,
   Holding,
+  NonNegativeDecimalString,
+  PositiveDecimalString,
   Transaction,
 } from '@svc/portfolio';
-import { numberFromText, PortfolioId } from '@svc/schemas';
+import { InstrumentSymbol, numberFromText, PortfolioId } from '@svc/schemas';
 import { z } from 'zod';
 
 /** Longest portfolio name, characters (the store and `Portfolio` schema allow 200). */
@@ -351,14 +354,16 @@ export const TransactionPatch = z
     id: z.string().optional().describe('The transaction’s id, if sent: must be the path’s'),
     portfolioId: z.string().optional().describe('Its portfolio’s id, if sent: must be the path’s'),
     type: z.enum(['buy', 'sell', 'dividend', 'deposit', 'withdrawal', 'fee', 'split']).optional(),
-    symbol: z.string().nullable().optional(),
-    quantity: DecimalString.nullable().optional(),
-    price: DecimalString.nullable().optional(),
-    amount: DecimalString.nullable().optional(),
-    ratio: DecimalString.nullable().optional(),
+    // Each field as `NewTransaction` takes it, so that the document refuses what the server
+    // refuses (issue 41: empty dates, non-positive amounts).
+    symbol: InstrumentSymbol.nullable().optional(),
+    quantity: PositiveDecimalString.nullable().optional(),
+    price: NonNegativeDecimalString.nullable().optional(),
+    amount: PositiveDecimalString.nullable().optional(),
+    ratio: PositiveDecimalString.nullable().optional(),
     currency: CurrencyCode.optional(),
-    fee: DecimalString.nullable().optional(),
-    executedAt: z.string().optional().describe('ISO 8601 date-time with Z or an offset'),
+    fee: NonNegativeDecimalString.nullable().optional(),
+    executedAt: ExecutedAt.optional(),
     note: z.string().max(500).nullable().optional(),
   })
   .meta({ id: 'TransactionPatch' })

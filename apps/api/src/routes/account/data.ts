@@ -6,6 +6,7 @@ import {
   AccountImportResult,
   GhostfolioExport,
   MAX_IMPORTED_TRANSACTIONS,
+  MAX_PORTFOLIOS_PER_ACCOUNT,
 } from '@svc/use-cases';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -108,14 +109,16 @@ export const accountDataRoutes: FastifyPluginAsyncZod<AccountDataRoutesOptions> 
         'as when it is recorded (a sale beyond the units held is refused), every report must be ' +
         'a MoatEvaluation, and a failure names its path in the document (400 ' +
         `\`validation_failed\`). At most ${MAX_IMPORTED_TRANSACTIONS.toLocaleString('en')} ` +
-        'transactions; bodies above 64 MiB answer 413.',
+        'transactions; bodies above 64 MiB answer 413. An account holds at most ' +
+        `${MAX_PORTFOLIOS_PER_ACCOUNT} portfolios: an import that would pass it answers 409 ` +
+        '`conflict`, nothing written.',
       body: AccountImportInput,
       response: {
         201: jsonResponse(
           'How many portfolios, transactions and reports were created',
           AccountImportResult,
         ),
-        ...errorResponses(413, 415),
+        ...errorResponses(409, 413, 415),
       },
     },
     handler: async (request, reply) => {

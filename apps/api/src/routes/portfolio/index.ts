@@ -1,9 +1,9 @@
 import { mapperAnswers } from '@svc/service';
 import {
   CashPosition,
-  type ColumnMapping,
   CreatePortfolioInput,
   Holding,
+  MAX_PORTFOLIOS_PER_ACCOUNT,
   NewTransaction,
   Portfolio,
   type PortfolioService,
@@ -80,11 +80,14 @@ export const portfolioRoutes: FastifyPluginAsyncZod<PortfolioRoutesOptions> = as
     schema: {
       tags: TAGS,
       summary: 'Create a portfolio',
-      description: '`baseCurrency` defaults to EUR; stored values are in EUR regardless.',
+      description:
+        '`baseCurrency` defaults to EUR; stored values are in EUR regardless. An account holds ' +
+        `at most ${MAX_PORTFOLIOS_PER_ACCOUNT} portfolios (as many as an account import takes): ` +
+        'past it, 409 `conflict`.',
       body: CreatePortfolioInput,
       response: {
         201: jsonResponse('The new portfolio', Portfolio),
-        ...errorResponses(413, 415),
+        ...errorResponses(409, 413, 415),
       },
     },
     handler: async (request, reply) => {
@@ -232,16 +235,12 @@ export const portfolioRoutes: FastifyPluginAsyncZod<PortfolioRoutesOptions> = as
       tags: TAGS,
       summary: 'The column mappings the user saved for broker files, newest first',
       description:
-        'Saved by an import with `mapping` and `saveMapping=1`; a later file with the same header set (column names, any order, case-insensitive) that no built-in format reads is imported with its saved mapping.',
+        'Saved by an import with `mapping` and `saveMapping=1`; a later file with the same header set (column names, any order, case-insensitive) that no built-in format reads is imported with its saved mapping. A stored mapping that is no longer valid is listed with `mapping: null` and `unreadable` (and never used): delete it.',
       response: { 200: jsonResponse('The saved mappings', z.array(SavedImportMapping)) },
     },
     handler: async (request) =>
       (await portfolios.listImportMappings(currentUser(request).id)).map(
-        // stored only after ColumnMapping validated it (BrokerImportOptions)
-        ({ headerKey: _key, mapping, ...saved }) => ({
-          ...saved,
-          mapping: mapping as ColumnMapping,
-        }),
+        ({ headerKey: _key, ...saved }) => saved,
       ),
   });
 

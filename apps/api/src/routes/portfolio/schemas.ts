@@ -75,7 +75,13 @@ export const SavedImportMapping = z
     headers: z
       .array(z.string())
       .describe('The header names of the file it was saved from (trimmed, lower-cased)'),
-    mapping: ColumnMapping,
+    mapping: ColumnMapping.nullable().describe(
+      'The mapping; null when the stored row is no longer a valid mapping (see `unreadable`): delete it and save it again',
+    ),
+    unreadable: z
+      .string()
+      .optional()
+      .describe('Why a stored mapping could not be read (only when `mapping` is null)'),
     createdAt: z.string(),
     updatedAt: z.string(),
   })
