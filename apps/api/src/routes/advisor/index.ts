@@ -1,5 +1,10 @@
 import type { AiFlows } from '@svc/service';
-import { AiChatResponse, ConfirmProposalRequest, ConfirmProposalResult } from '@svc/use-cases';
+import {
+  AiChatResponse,
+  ConfirmProposalRequest,
+  ConfirmProposalResult,
+  toolsOn,
+} from '@svc/use-cases';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { openEventStream } from '../../advisor/event-stream.js';
 import {
@@ -32,8 +37,10 @@ const TURN_RULES = [
   'the user’s; `language` a BCP-47 tag of a supported language (en, de, fr, es, it, nl, pt); 400',
   '`validation_failed` otherwise, before any unit is spent. `activePortfolioId` must be one of your portfolios (404). `portfolioContext` is an',
   'untrusted hint: what the advisor states about holdings comes from the store through its tools',
-  '(portfolios, holdings, cash, transactions, quote, moat evaluation from the cache, screener,',
-  'saved reports), every one scoped to you on the server. As `multipart/form-data`: `payload`',
+  // the advisor's tools, read from their definitions (`toolsOn('advisor')`), never a hand copy
+  `(${toolsOn('advisor')
+    .map((tool) => `\`${tool.name}\``)
+    .join(', ')}), every one scoped to you on the server. As \`multipart/form-data\`: \`payload\``,
   '(the JSON; required, 400 without it), `userText`, `files[]` (CSV/text, JSON, PDF text, PNG/JPEG only when the model',
   'takes images; at most 5 files and 10 MiB: 413 beyond; other types 415). A broker CSV becomes a',
   'proposed import (its line errors are shown). Attachments are never stored. Consumes one',
