@@ -1,4 +1,3 @@
-import type { AiFlows } from '@svc/service';
 import {
   AiChatResponse,
   ConfirmProposalRequest,
@@ -23,13 +22,6 @@ import {
   registerAttachmentParsing,
   startTurn,
 } from './turn.js';
-
-/** Options of the advisor routes. */
-export interface AdvisorRouteOptions {
-  readonly ai: AiFlows;
-  /** Heartbeat comment after this many ms of silence on a stream. */
-  readonly heartbeatMs: number;
-}
 
 const TURN_RULES = [
   'Messages: roles `user` and `assistant` only (a `system` role is 400), each not blank and at',
@@ -72,8 +64,9 @@ const STREAM_DESCRIPTION = [
  * `POST /api/advisor/chat` (SSE of CONTRACT §4 frames) and `POST /api/advisor/confirm`
  * (`{ proposalId, decision }` → `{ status, result? }`). Handlers parse, call one flow, frame.
  */
-export const advisorRoutes: FastifyPluginAsyncZod<AdvisorRouteOptions> = async (app, options) => {
-  const { ai, heartbeatMs } = options;
+export const advisorRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { ai } = app;
+  const heartbeatMs = app.config.sseHeartbeatMs;
   await registerAttachmentParsing(app);
 
   app.post('/chat', {
@@ -131,8 +124,8 @@ export const advisorRoutes: FastifyPluginAsyncZod<AdvisorRouteOptions> = async (
  * _grounding? }` (CONTRACT §4 plus what the stream's `done` frame says). A turn that fails
  * upstream answers its problem (503 `upstream_unavailable`).
  */
-export const aiChatRoutes: FastifyPluginAsyncZod<AdvisorRouteOptions> = async (app, options) => {
-  const { ai } = options;
+export const aiChatRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { ai } = app;
   await registerAttachmentParsing(app);
 
   app.post('/ai-chat', {
