@@ -107,18 +107,17 @@ case "${1:-}" in
     log=$(mktemp)
     status=0
     pnpm test 2>&1 | tee "$log" || status=$?
-    # One closing line over every package's vitest summary ("Tests  12 passed | 1 skipped (13)").
-    summary=$(sed 's/\x1b\[[0-9;]*m//g' "$log" | grep -E ':test: +Tests +' || true)
-    count() { printf '%s\n' "$summary" | awk -v word="$1" '{ for (i = 1; i < NF; i++) if ($(i + 1) == word) s += $i } END { print s + 0 }'; }
-    passed=$(count passed)
-    failed=$(count failed)
-    skipped=$(count skipped)
+    # One closing line over every package's vitest summary: failed tests, failed test files (a
+    # file that never ran: import error, hook timeout) and errors; a non-zero exit that no count
+    # explains is named, never printed as "0 failed" (scripts/test-summary.mjs).
+    line=$(node scripts/test-summary.mjs "$log" "$status") || status=$?
+    [ -n "$line" ] || line="tests: no summary could be read — FAILED (exit $status)"
     rm -f "$log"
     if [ "$status" -eq 0 ] && [ -n "${CI:-}" ]; then
       # The floor: build and start the service on Node 22.12 too (scripts/floor-check.sh).
-      bash scripts/floor-check.sh || status=$?
+      bash scripts/floor-check.sh || { status=$?; line="$line — FAILED: the Node 22.12 floor check (exit $status)"; }
     fi
-    echo "tests: $passed passed, $failed failed, $skipped skipped"
+    echo "$line"
     exit "$status"
     ;;
   env)

@@ -36,8 +36,8 @@
 // <case>.cpuprofile and prints its top self-time frames (profiling adds its own cost: take the
 // figures from a run without it); BENCH_ONLY=<regex> keeps the cases whose KEY matches (bare,
 // bare8k, healthz, evaluation, screener, screenerSql, screenerSql1, quote, portfolios, holdings,
-// holdings340, holdings3400, transactions, mcpEvaluation, mcpHoldings, performanceAfterEdit),
-// besides the bare route. Last, `performanceAfterEdit` (issue 30, performance-after-edit.mjs):
+// holdings340, holdings3400, transactions, mcpEvaluation, mcpHoldings, mcpToolsList,
+// performanceAfterEdit), besides the bare route. Last, `performanceAfterEdit` (issue 30, performance-after-edit.mjs):
 // a portfolio of 50 holdings × 10 years on a server of its own, the server CPU of its
 // performance read right after an edit deep in the past (aim ≤ 100 ms).
 import { fork, spawn, spawnSync } from 'node:child_process';
@@ -401,6 +401,15 @@ const ALL_CASES = [
     headers: mcpHeaders,
     body: toolCall('listHoldings', { portfolioId: p34 }),
   },
+  {
+    key: 'mcpToolsList',
+    name: 'MCP tools/list',
+    server: app,
+    path: '/api/mcp/user/mcp',
+    method: 'POST',
+    headers: mcpHeaders,
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+  },
 ].map((c) => ({ ...c, url: `http://127.0.0.1:${c.server.port}${c.path}` }));
 const CASES = ONLY ? ALL_CASES.filter((c) => c.key === 'bare' || ONLY.test(c.key)) : ALL_CASES;
 
@@ -424,6 +433,8 @@ async function check() {
     if (viaMcp._cached !== true || !isDeepStrictEqual(viaMcp, viaRest))
       throw new Error('MCP and REST disagree on the cached evaluation');
   }
+  if (answers.mcpToolsList && !(answers.mcpToolsList.result?.tools?.length > 0))
+    throw new Error(`MCP tools/list: ${JSON.stringify(answers.mcpToolsList)}`);
   if (answers.mcpHoldings && answers.holdings) {
     const { holdings } = mcp('mcpHoldings');
     if (holdings.length !== 34 || !isDeepStrictEqual(holdings, answers.holdings))

@@ -87,27 +87,23 @@ export const apiApp = fp(
     await registerSwagger(app, deps.config.baseUrl);
 
     await app.register(openapiRoutes);
-    await app.register(healthRoutes, { pendingMigrations: deps.pendingMigrations });
+    await app.register(healthRoutes);
     await app.register(docsRoutes, { prefix: '/api/docs' });
     await app.register(authRoutes, { prefix: '/api/auth' });
     await app.register(oidcRoutes, { prefix: '/api/auth/oidc' });
     await app.register(accountTokenRoutes, { prefix: '/api/account' });
-    await app.register(accountDataRoutes, {
-      prefix: '/api/account',
-      accountData: deps.portfolio.accountData,
-    });
+    await app.register(accountDataRoutes, { prefix: '/api/account' });
     await app.register(accountWebhookRoutes, { prefix: '/api/account' });
     await app.register(developerPageRoutes, { prefix: '/account' });
     await app.register(stockEvaluationRoutes, { prefix: '/api/stock-evaluation' });
     await app.register(evaluationPageRoutes, { prefix: '/evaluation' });
-    const ai = { ai: deps.ai, heartbeatMs: deps.config.sseHeartbeatMs };
-    await app.register(narrativeRoutes, { prefix: '/api/stock-evaluation', ...ai });
-    await app.register(advisorRoutes, { prefix: '/api/advisor', ...ai });
-    await app.register(aiChatRoutes, { prefix: '/api/portfolio', ...ai });
+    await app.register(narrativeRoutes, { prefix: '/api/stock-evaluation' });
+    await app.register(advisorRoutes, { prefix: '/api/advisor' });
+    await app.register(aiChatRoutes, { prefix: '/api/portfolio' });
     await app.register(moatScreenerRoutes, { prefix: '/api/moat-screener' });
     await app.register(moatReportRoutes, { prefix: '/api/moat-reports' });
-    await app.register(portfolioRoutes, { prefix: '/api', portfolios: deps.portfolio.portfolios });
-    await app.register(quoteRoutes, { prefix: '/api/quote', quotes: deps.portfolio.quotes });
+    await app.register(portfolioRoutes, { prefix: '/api' });
+    await app.register(quoteRoutes, { prefix: '/api/quote' });
     await app.register(
       mcpPlugin,
       mcpPluginOptionsOf(deps, {

@@ -1,6 +1,6 @@
 // The route option `config.rateLimit` (registered by `registerSharedRateLimit` of @svc/service).
 import type {} from '@fastify/rate-limit';
-import type { AppConfig, MoatServices } from '@svc/service';
+import type { AiFlows, AppConfig, MoatServices, PortfolioFlows } from '@svc/service';
 import type {
   AccountLifecycle,
   AccountUser,
@@ -36,6 +36,12 @@ declare module 'fastify' {
     oidc: OidcClient | undefined;
     /** The moat flows: evaluation, screener, saved reports (`@svc/use-cases`). */
     moat: MoatServices;
+    /** The portfolio flows: portfolios, quotes, account data (`createPortfolioFlows`). */
+    portfolio: PortfolioFlows;
+    /** The AI flows: narration and the advisor (`createAiFlows`). */
+    ai: AiFlows;
+    /** The migrations not yet applied (`pendingMigrations` of `@svc/portfolio-store`); throws when the database cannot be reached. */
+    pendingMigrations: () => Promise<readonly string[]>;
     /** Session guard (`onRequest`): 401 without a live session; same-site check for writes. */
     authenticate: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
     /** Bearer guard (`onRequest`) for PAT routes: 401 + `WWW-Authenticate: Bearer` otherwise. */

@@ -1,3 +1,4 @@
+import { toolsOn } from '@svc/use-cases';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DOCS_SECTION_IDS } from '../src/docs/schema.js';
 import { createTestContext, type TestContext } from './helpers.js';
@@ -65,6 +66,21 @@ describe('documentation routes (public)', () => {
     expect(content.examples.map((e: { code: string }) => e.code).join('\n')).toContain(
       `${base}/api/auth/login`,
     );
+  });
+
+  it("names every tool of the advisor in its chat operations' rules, read from the catalogue", async () => {
+    const paths = (await ctx.app.inject({ url: '/openapi.json' })).json().paths;
+    const chats = Object.entries(paths as Record<string, Record<string, { description?: string }>>)
+      .filter(([path]) => path === '/api/advisor/chat' || path === '/api/portfolio/ai-chat')
+      .map(([, ops]) => ops.post?.description ?? '');
+    expect(chats).toHaveLength(2);
+    const tools = toolsOn('advisor').map((tool) => tool.name);
+    expect(tools).toEqual(
+      expect.arrayContaining(['getPortfolioPerformance', 'listPortfolioChanges']),
+    );
+    for (const description of chats) {
+      for (const tool of tools) expect(description).toContain(`\`${tool}\``);
+    }
   });
 
   it('documents the SSE frames of the narrative and the advisor (CONTRACT §4)', async () => {

@@ -1,12 +1,9 @@
 import { parseArgs } from 'node:util';
-import { openStore } from '@svc/service';
+import { composeRefreshPass, openStore } from '@svc/service';
 import {
   createFundamentalsProvider,
   createQuoteSource,
-  createSecFilingsClient,
   type RefreshReport,
-  refreshDepsFor,
-  runRefreshPass,
   sharedSecBudget,
 } from '@svc/use-cases';
 import { readCliSettings } from './settings.js';
@@ -67,25 +64,15 @@ export async function refreshCommand(
   const store = await openStore(settings);
   try {
     const acquire = sharedSecBudget(store.repos.secRefresh);
-    const sec = createSecFilingsClient({
-      userAgent,
-      wwwUrl: settings.fundamentals.secWwwUrl,
-      dataUrl: settings.fundamentals.secDataUrl,
+    const refresh = composeRefreshPass({
+      db: store.db,
+      sec: { ...settings.fundamentals, secUserAgent: userAgent },
       acquire,
+      fundamentals: createFundamentalsProvider({ ...settings.fundamentals, secAcquire: acquire }),
+      quotes: createQuoteSource(settings.quotes),
     });
-    const fundamentals = createFundamentalsProvider({
-      ...settings.fundamentals,
-      secAcquire: acquire,
-    });
-    const { quotes, splitsOf } = createQuoteSource(settings.quotes);
     const started = performance.now();
-    const report = await runRefreshPass(
-      refreshDepsFor(store.db, {
-        sec,
-        evaluate: { fundamentals, quotes, splitsOf, now: () => new Date() },
-      }),
-      values.date !== undefined ? { date: values.date } : {},
-    );
+    const report = await refresh(values.date);
     const seconds = (performance.now() - started) / 1000;
     process.stdout.write(`${formatReport(report, seconds, values.json === true)}\n`);
     return report.filings.some((f) => f.outcome === 'failed' || f.outcome === 'retry') ? 1 : 0;

@@ -119,7 +119,7 @@ const FAILING_SERVICES = {
  * `isError` is set.
  */
 async function connected(services: McpServices, mapped: unknown[]) {
-  const server = buildMcpServer({
+  const { server } = buildMcpServer({
     services,
     actor: { id: 'user-1', plan: 'free' },
     toProblem: (error) => {

@@ -4,7 +4,7 @@ export {
   type McpPrincipal,
   type PersonalAccessTokenGuard,
 } from './bearer-guard.js';
-export { buildMcpServer } from './build-mcp-server.js';
+export { type BuiltMcpServer, buildMcpServer } from './build-mcp-server.js';
 export {
   DEFAULT_SERVER_INFO,
   type McpCallAudit,

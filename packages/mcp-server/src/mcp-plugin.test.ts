@@ -1,6 +1,7 @@
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { problemOf, type TokenScope } from '@svc/use-cases';
 import Fastify, { type FastifyRequest } from 'fastify';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createPersonalAccessTokenGuard } from './bearer-guard.js';
 import type { McpServices } from './deps.js';
 import { mcpPlugin } from './mcp-plugin.js';
@@ -87,7 +88,48 @@ async function app() {
   return { server, call, mapped, audited };
 }
 
-describe('mcpPlugin, servers reused across requests', () => {
+const MCP_HEADERS = {
+  authorization: 'Bearer full',
+  accept: 'application/json, text/event-stream',
+  'content-type': 'application/json',
+};
+
+describe('mcpPlugin, one fast path and the SDK for the rest', () => {
+  it('answers a plain tools/call without the SDK transport, and tools/list through it', async () => {
+    const { server, call } = await app();
+    const sdk = vi.spyOn(StreamableHTTPServerTransport.prototype, 'handleRequest');
+    try {
+      expect((await call('full', 'f', 'listHoldings')).result.structuredContent).toEqual({
+        holdings: [HOLDING],
+      });
+      expect(sdk).not.toHaveBeenCalled();
+      const list = await server.inject({
+        method: 'POST',
+        url: '/api/mcp/user/mcp',
+        headers: MCP_HEADERS,
+        payload: { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+      });
+      expect(list.statusCode).toBe(200);
+      expect(list.json().result.tools.map((t: { name: string }) => t.name)).toContain(
+        'listHoldings',
+      );
+      expect(sdk).toHaveBeenCalledTimes(1);
+      // an unknown tool is the SDK's -32602 error
+      const unknown = await server.inject({
+        method: 'POST',
+        url: '/api/mcp/user/mcp',
+        headers: MCP_HEADERS,
+        payload: { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'nope' } },
+      });
+      expect(unknown.json().error.code).toBe(-32602);
+      expect(sdk).toHaveBeenCalledTimes(2);
+    } finally {
+      sdk.mockRestore();
+    }
+  });
+});
+
+describe('mcpPlugin, tool registries kept per token', () => {
   it('answers each token with its own scopes and audit, whatever server served it before', async () => {
     const { call, audited } = await app();
     for (let round = 0; round < 3; round += 1) {

@@ -1,10 +1,9 @@
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { insufficientScope, missingScopes, type TokenCallRecord } from '@svc/use-cases';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
 import fp from 'fastify-plugin';
 import type { McpPrincipal } from './bearer-guard.js';
-import { buildMcpServer, toolRegistryOf } from './build-mcp-server.js';
+import { buildMcpServer, buildToolRegistry, type ToolRegistryDeps } from './build-mcp-server.js';
 import {
   DEFAULT_SERVER_INFO,
   type McpServerInfo,
@@ -17,10 +16,9 @@ import {
   MCP_ENDPOINT_PATH,
   mcpDiscovery,
 } from './discovery.js';
-import { DispatchTransport, plainRequest } from './dispatch-transport.js';
-import { answerToolCall } from './tool-call.js';
+import { TokenTools } from './token-tools.js';
+import { answerToolCall, plainToolCall } from './tool-call.js';
 import { MCP_METHOD_SCOPES } from './tool-catalog.js';
-import type { ToolRegistry } from './tool-registry.js';
 
 /** An `onRequest` hook that answers 401 (with `WWW-Authenticate: Bearer`) for a bad token. */
 export type BearerGuard = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
@@ -69,119 +67,35 @@ function principalOfRequest(options: McpPluginOptions, request: FastifyRequest):
   return principal;
 }
 
-/**
- * An MCP server for a token's requests: its tools bound to the token's owner and scopes, each call
- * audited against that token, and failures mapped (and logged) through `requestOf()`, the
- * request it serves now.
- */
-function tokenServer(
-  options: McpPluginOptions,
-  principal: McpPrincipal,
-  requestOf: () => FastifyRequest,
-): Server {
+/** The caller of a request's tools: the verified token's owner and scopes, audited against it. */
+function callerOf(options: McpPluginOptions, principal: McpPrincipal): ToolRegistryDeps {
   const { user, tokenId, scopes } = principal;
   const { audit } = options;
-  return buildMcpServer({
+  return {
     services: options.services,
     actor: { id: user.id, plan: user.plan },
     scopes,
     ...(audit && { audit: (call) => audit({ ...call, tokenId, userId: user.id }) }),
-    toProblem: (error) => options.toProblem(error, requestOf()),
-    info: options.info ?? DEFAULT_SERVER_INFO,
-  });
-}
-
-/** The MCP server of one request only (the SDK transport's path). */
-function requestServer(options: McpPluginOptions, request: FastifyRequest): Server {
-  return tokenServer(options, principalOfRequest(options, request), () => request);
-}
-
-/** A server of the common case with its in-process transport, serving one request at a time. */
-interface PooledServer {
-  readonly transport: DispatchTransport;
-  /** The server's tools, for `tools/call` answered without the SDK's request machinery. */
-  readonly tools: ToolRegistry;
-  /** The request it serves now (its problems are logged through it); undefined while idle. */
-  request: FastifyRequest | undefined;
-}
-
-/** Idle servers kept per token (owner, token id, plan and scopes); tokens kept, at most. */
-const POOL_TOKENS = 256;
-/** Idle servers kept per token: requests of one token at the same time beyond it build their own. */
-const POOL_PER_TOKEN = 8;
-
-/**
- * Servers of the common case, reused across the requests of one token, one request at a time:
- * building a server (its tools, resources and prompts registered, the SDK's handlers set) was
- * about a tenth of a tool call's CPU (issue 22). A server is bound to what the verified token
- * says (owner, plan, token id, scopes: the key), never to a request: the request it serves is
- * set when it is taken and cleared when it is given back, and no two requests share one at a
- * time. Revocation is unaffected: the bearer guard checks the token on every request before a
- * server is taken. Bounded: {@link POOL_TOKENS} tokens (the least recently used dropped), at
- * most {@link POOL_PER_TOKEN} idle servers each.
- */
-class ServerPool {
-  readonly #idle = new Map<string, PooledServer[]>();
-
-  constructor(private readonly options: McpPluginOptions) {}
-
-  /** An idle server of the request's token, or a new one; bound to `request` until {@link release}. */
-  async take(request: FastifyRequest): Promise<{ key: string; pooled: PooledServer }> {
-    const principal = principalOfRequest(this.options, request);
-    const { user, tokenId, scopes } = principal;
-    // ids, plan and scope names hold no space or NUL: the key cannot be read two ways
-    const key = `${tokenId}\u0000${user.id}\u0000${user.plan}\u0000${scopes.join(' ')}`;
-    const idle = this.#idle.get(key);
-    const reused = idle?.pop();
-    if (reused !== undefined) {
-      reused.request = request;
-      return { key, pooled: reused };
-    }
-    const bound: Pick<PooledServer, 'request'> = { request };
-    const server = tokenServer(this.options, principal, () => {
-      if (bound.request === undefined) throw new Error('an idle MCP server was called');
-      return bound.request;
-    });
-    const tools = toolRegistryOf(server);
-    if (tools === undefined) throw new Error('a pooled MCP server without its tool registry');
-    const pooled: PooledServer = Object.assign(bound, {
-      transport: new DispatchTransport(),
-      tools,
-    });
-    await server.connect(pooled.transport);
-    return { key, pooled };
-  }
-
-  /** Gives a server back once its answer is complete. */
-  release(key: string, pooled: PooledServer): void {
-    pooled.request = undefined;
-    let idle = this.#idle.get(key);
-    if (idle === undefined) {
-      idle = [];
-      if (this.#idle.size >= POOL_TOKENS) {
-        const oldest = this.#idle.keys().next().value;
-        if (oldest !== undefined) this.#idle.delete(oldest);
-      }
-    } else {
-      this.#idle.delete(key); // moved to the end: the most recently used
-    }
-    this.#idle.set(key, idle);
-    if (idle.length < POOL_PER_TOKEN) idle.push(pooled);
-  }
+  };
 }
 
 /**
- * Serves one JSON-RPC POST that is not the common case (see `plainRequest`): a new server and
- * transport for this request only (stateless,
+ * Serves one JSON-RPC POST that is not a plain `tools/call` (see {@link plainToolCall}) the SDK's
+ * way: a server of this request's own ({@link buildMcpServer}: the token's tools, failures
+ * mapped and logged through this request) and a `StreamableHTTPServerTransport` (stateless,
  * `sessionIdGenerator: undefined`, JSON responses), over the raw Node request and response
- * (`reply.hijack()`), closed when the response closes.
+ * (`reply.hijack()`), both closed when the response closes.
  */
 async function serveMcpRequest(
   options: McpPluginOptions,
   request: FastifyRequest,
   reply: FastifyReply,
 ): Promise<void> {
-  const server = requestServer(options, request);
+  const { server } = buildMcpServer({
+    ...callerOf(options, principalOfRequest(options, request)),
+    toProblem: (error) => options.toProblem(error, request),
+    info: options.info ?? DEFAULT_SERVER_INFO,
+  });
   const transport = new StreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
     enableJsonResponse: true,
@@ -238,32 +152,21 @@ function scopeCheck(options: McpPluginOptions) {
 
 const mcpRoutes: FastifyPluginAsync<McpPluginOptions> = async (app, options) => {
   /**
-   * One POST, two ways. The common case ({@link plainRequest}) is answered by a server of the
-   * token's ({@link ServerPool}): a `tools/call` by its tool registry directly
-   * ({@link answerToolCall}: the call goes down once, registry → tool → flow), any other method
-   * through a {@link DispatchTransport}, with the JSON the SDK's transport writes (status 200,
-   * `Content-Type: application/json`), without a web `Request`/`Response` pair and its
-   * conversions. The second way, {@link serveMcpRequest} (the SDK's own HTTP transport on a server
-   * of the request's), earns its place for everything whose answer the SDK must shape itself:
-   * `initialize`, notifications, batches, bad headers or messages. Both end in the same registry.
+   * One POST, one fast path and the SDK for the rest. A plain `tools/call` ({@link plainToolCall})
+   * is answered by the token's tool registry directly ({@link TokenTools},
+   * {@link answerToolCall}: registry → tool → flow, the arguments parsed once by the tool's
+   * schema), its failures mapped through this request (`options.toProblem(error, request)`,
+   * passed with the call). Everything else (`initialize`, `tools/list`, resources, prompts,
+   * notifications, batches, an unknown tool, bad headers or messages) is the SDK's own:
+   * {@link serveMcpRequest}. Both end in the same registry code.
    */
-  const pool = new ServerPool(options);
+  const tokenTools = new TokenTools((principal) => buildToolRegistry(callerOf(options, principal)));
   const serve = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
-    const message = plainRequest(request);
-    if (message === null) return serveMcpRequest(options, request, reply);
-    const { key, pooled } = await pool.take(request);
+    const call = plainToolCall(request);
+    const tools = call && tokenTools.of(principalOfRequest(options, request));
     const body =
-      (await answerToolCall(pooled.tools, message)) ??
-      Buffer.from(
-        JSON.stringify(
-          await pooled.transport.dispatch(message, {
-            requestInfo: {
-              headers: request.headers as Record<string, string | string[] | undefined>,
-            },
-          }),
-        ),
-      );
-    pool.release(key, pooled);
+      call && tools && (await answerToolCall(tools, call, (e) => options.toProblem(e, request)));
+    if (!body) return serveMcpRequest(options, request, reply);
     reply.hijack();
     reply.raw.writeHead(200, {
       'content-type': 'application/json',

@@ -34,7 +34,7 @@ describe('the moat card MCP App (SEP-1865)', () => {
       reports: { list: async () => [] },
       screener: { screen: async () => ({ items: [] }) },
     } as unknown as McpServices;
-    const server = buildMcpServer({
+    const { server } = buildMcpServer({
       services,
       actor: { id: 'user-1', plan: 'free' },
       toProblem: () => ({ type: '/x', title: 'x', status: 500, detail: 'x', code: 'internal' }),

@@ -105,7 +105,7 @@ describe('portableJsonSchema', () => {
   });
 
   it('gives every tool of the server schemas without portability findings', async () => {
-    const server = buildMcpServer({
+    const { server } = buildMcpServer({
       services: {} as McpServices,
       actor: { id: 'u', plan: 'free' },
       toProblem: () => ({ type: '/p', title: 'P', status: 500, detail: 'p', code: 'internal' }),

@@ -81,7 +81,7 @@ async function connect(
   audit: TokenCallRecord[] = [],
   failAudit = false,
 ) {
-  const server = buildMcpServer({
+  const { server } = buildMcpServer({
     services: services(),
     actor: { id: 'user-1', plan: 'free' },
     scopes,

@@ -1,9 +1,10 @@
-import type { JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { JSONRPCMessage, JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
+import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { buildMcpServer, toolRegistryOf } from './build-mcp-server.js';
-import type { McpServices } from './deps.js';
-import { DispatchTransport } from './dispatch-transport.js';
-import { answerToolCall } from './tool-call.js';
+import { buildMcpServer } from './build-mcp-server.js';
+import type { McpServices, ProblemMapper } from './deps.js';
+import { answerToolCall, type PlainToolCall, plainToolCall } from './tool-call.js';
 import { toolResult, toolResultJson } from './tool-result.js';
 
 const PORTFOLIOS = {
@@ -15,13 +16,14 @@ const PORTFOLIOS = {
 /** A server over flows answering `portfolios`, its registry, its SDK path and its audit rows. */
 async function serverOf(portfolios: unknown[], mapperFails = false) {
   const audited: string[] = [];
+  const mapped: string[] = [];
   const services = {
     portfolios: { listPortfolios: async () => portfolios },
   } as unknown as McpServices;
-  const server = buildMcpServer({
-    services,
-    actor: { id: 'user-1', plan: 'free' },
-    toProblem: (error) => {
+  const mapper =
+    (via: string): ProblemMapper =>
+    (error) => {
+      mapped.push(via);
       // a mapper that fails makes the call itself throw: the SDK answers a JSON-RPC error
       if (mapperFails) throw Object.assign(new Error('mapper failed'), { data: { why: 'test' } });
       return {
@@ -31,18 +33,32 @@ async function serverOf(portfolios: unknown[], mapperFails = false) {
         detail: String(error),
         code: 'validation_failed',
       };
-    },
+    };
+  const { server, tools } = buildMcpServer({
+    services,
+    actor: { id: 'user-1', plan: 'free' },
+    toProblem: mapper('server'),
     audit: async (call) => {
       audited.push(`${call.tool}:${call.outcome}`);
     },
   });
-  const transport = new DispatchTransport();
-  await server.connect(transport);
-  const tools = toolRegistryOf(server);
-  if (tools === undefined) throw new Error('no registry');
-  const viaSdk = async (request: JSONRPCRequest) => transport.dispatch(request, {});
-  return { tools, viaSdk, audited };
+  const [client, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  await client.start();
+  const viaSdk = (request: JSONRPCRequest) =>
+    new Promise<JSONRPCMessage>((resolve) => {
+      client.onmessage = resolve;
+      void client.send(request);
+    });
+  return { tools, viaSdk, audited, mapped, toProblem: mapper('call') };
 }
+
+/** The fast path's reading of a `tools/call` request (the SDK's shape of one). */
+const plain = (request: JSONRPCRequest): PlainToolCall => ({
+  id: request.id,
+  name: String(request.params?.name),
+  arguments: request.params?.arguments as Record<string, unknown> | undefined,
+});
 
 const call = (params: Record<string, unknown>, id: string | number = 7): JSONRPCRequest => ({
   jsonrpc: '2.0',
@@ -72,28 +88,82 @@ describe('answerToolCall', () => {
     const sdk = await serverOf(portfolios, kind === 'error');
     const direct = await serverOf(portfolios, kind === 'error');
     const expected = await sdk.viaSdk(call(params, 'req-1'));
-    const bytes = await answerToolCall(direct.tools, call(params, 'req-1'));
+    const request = call(params, 'req-1');
+    const bytes = await answerToolCall(direct.tools, plain(request), direct.toProblem);
     expect(bytes).not.toBeNull();
     expect(JSON.parse(String(bytes))).toEqual(expected);
     expect(Object.keys(expected)).toContain(kind);
     expect(direct.audited).toEqual(sdk.audited);
     expect(direct.audited).toHaveLength(kind === 'error' ? 0 : 1);
+    // the mapping that travelled with the call is the one used, never the server's
+    expect(direct.mapped.every((via) => via === 'call')).toBe(true);
+    expect(direct.mapped).toHaveLength(sdk.mapped.length);
+  });
+
+  it('leaves an unknown tool to the SDK, calling nothing', async () => {
+    const direct = await serverOf(PORTFOLIOS.good);
+    const request = call({ name: 'noSuchTool' });
+    expect(await answerToolCall(direct.tools, plain(request), direct.toProblem)).toBeNull();
+    expect(direct.audited).toEqual([]);
+  });
+});
+
+describe('plainToolCall', () => {
+  const HEADERS = {
+    accept: 'application/json, text/event-stream',
+    'content-type': 'application/json',
+  };
+  /** What `plainToolCall` makes of a POST with this body and these headers. */
+  async function read(body: unknown, headers: Record<string, string> = HEADERS) {
+    const app = Fastify();
+    let seen: PlainToolCall | null | undefined;
+    app.post('/', async (request) => {
+      seen = plainToolCall(request);
+      return {};
+    });
+    await app.inject({ method: 'POST', url: '/', headers, payload: JSON.stringify(body) });
+    await app.close();
+    return seen;
+  }
+
+  it('reads a plain tools/call: id, name and arguments, nothing parsed further', async () => {
+    const args = { symbol: 'AAPL', fresh: 'not checked here' };
+    expect(await read(call({ name: 'getMoatEvaluation', arguments: args }, 'x'))).toEqual({
+      id: 'x',
+      name: 'getMoatEvaluation',
+      arguments: args,
+    });
+    expect(await read(call({ name: 'listPortfolios' }, 3))).toEqual({
+      id: 3,
+      name: 'listPortfolios',
+      arguments: undefined,
+    });
   });
 
   it.each([
-    ['an unknown tool', { name: 'noSuchTool' }],
-    ['params the SDK refuses', { name: 7 }],
-    ['a task-augmented call', { name: 'listPortfolios', task: { ttl: 1000 } }],
-  ])('leaves %s to the SDK, calling nothing', async (_case, params) => {
-    const direct = await serverOf(PORTFOLIOS.good);
-    expect(await answerToolCall(direct.tools, call(params))).toBeNull();
-    expect(direct.audited).toEqual([]);
+    ['another method', { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }],
+    ['initialize', { jsonrpc: '2.0', id: 1, method: 'initialize', params: {} }],
+    ['a notification', { jsonrpc: '2.0', method: 'tools/call', params: { name: 'a' } }],
+    ['a batch', [call({ name: 'listPortfolios' })]],
+    ['a fractional id', call({ name: 'listPortfolios' }, 1.5)],
+    ['a null id', { ...call({ name: 'listPortfolios' }), id: null }],
+    ['another jsonrpc', { ...call({ name: 'listPortfolios' }), jsonrpc: '1.0' }],
+    ['a key beside the request', { ...call({ name: 'listPortfolios' }), extra: 1 }],
+    ['params the SDK refuses', call({ name: 7 })],
+    ['arguments that are no object', call({ name: 'listPortfolios', arguments: [1] })],
+    ['a null argument object', call({ name: 'listPortfolios', arguments: null })],
+    ['a task-augmented call', call({ name: 'listPortfolios', task: { ttl: 1000 } })],
+    ['a call with _meta', call({ name: 'listPortfolios', _meta: { progressToken: 1 } })],
+  ])('leaves %s to the SDK', async (_case, body) => {
+    expect(await read(body)).toBeNull();
   });
 
-  it('leaves methods other than tools/call to the SDK', async () => {
-    const direct = await serverOf(PORTFOLIOS.good);
-    const list: JSONRPCRequest = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} };
-    expect(await answerToolCall(direct.tools, list)).toBeNull();
+  it.each([
+    ['no event-stream in Accept', { ...HEADERS, accept: 'application/json' }],
+    ['a text body', { ...HEADERS, 'content-type': 'text/plain' }],
+    ['an unknown protocol version', { ...HEADERS, 'mcp-protocol-version': '1999-01-01' }],
+  ])('leaves a request with %s to the SDK', async (_case, headers) => {
+    expect(await read(call({ name: 'listPortfolios' }), headers)).toBeNull();
   });
 });
 

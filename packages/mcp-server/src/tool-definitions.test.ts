@@ -18,7 +18,7 @@ const PROBLEM: McpProblem = {
 
 /** `tools/list` as the official SDK client reads it, with every scope. */
 async function listedTools(): Promise<Tool[]> {
-  const server = buildMcpServer({
+  const { server } = buildMcpServer({
     services: {} as McpServices,
     actor: { id: 'user-1', plan: 'free' },
     toProblem: () => PROBLEM,

@@ -1,14 +1,9 @@
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import {
-  CallToolRequestSchema,
   type CallToolResult,
   ErrorCode,
-  ListToolsRequestSchema,
   McpError,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import {
   type AnyToolDefinition,
   type FieldProblem,
@@ -21,31 +16,25 @@ import {
   UseCaseError,
 } from '@svc/use-cases';
 import type { z } from 'zod';
-import type { McpCallAudit, McpServerInfo, ProblemMapper } from './deps.js';
+import type { McpCallAudit, ProblemMapper } from './deps.js';
 import { type JsonSchemaObject, portableJsonSchema } from './portable-json-schema.js';
 import { derivedOf, problemResult, toolResult } from './tool-result.js';
 
 /**
  * A tool body: the arguments as parsed by the definition's `input` and the call's
  * {@link TokenCall} in (passed as the MCP SDK passes a handler its `extra`: flows that spend a
- * quota take it as `tokenCall`), a result out (see `runTool`).
+ * quota take it as `tokenCall`), the tool's answer out (its `structuredContent`); anything it
+ * throws is mapped to a problem by the call's mapping (see {@link ToolRegistry.call}).
  */
 export type ToolHandler = (
   input: Record<string, unknown>,
   call: TokenCall,
-) => Promise<CallToolResult>;
+) => Promise<Record<string, unknown>>;
 
 interface RegisteredTool {
   readonly config: AnyToolDefinition;
   readonly handler: ToolHandler;
 }
-
-/**
- * The JSON Schema validator the SDK `Server` keeps (used only for elicitation, which these tools
- * do not use): one per process. The SDK's default builds a new Ajv instance per `Server`, about a
- * millisecond of every server built.
- */
-const JSON_SCHEMA_VALIDATOR = new AjvJsonSchemaValidator();
 
 /**
  * JSON Schemas by zod schema: the schemas are module constants, so `tools/list` converts each one
@@ -99,16 +88,20 @@ function problemCode(result: CallToolResult): string | undefined {
 }
 
 /**
- * The tools of one MCP server on the SDK's low-level `Server` (the documented way to answer
- * `tools/list` and `tools/call` yourself), so that every answer an agent gets is ours:
+ * The tools of one caller (a token's owner and scopes, its audit log), answering `tools/list`
+ * and `tools/call` so that every answer an agent gets is ours. It holds no SDK server and no
+ * request: `buildMcpServer` wires it to the SDK's low-level `Server` (the documented way to
+ * answer `tools/list` and `tools/call` yourself), and the HTTP plugin's fast path calls
+ * {@link call} directly; the problem mapping (which logs through the HTTP request) is an argument
+ * of each call, never state of the registry, so one registry serves any number of calls at once.
  * - `tools/list`: each tool with title, description, annotations and JSON Schemas made portable
  *   ({@link portableJsonSchema}; the MCP Inspector's portability check prints no warning);
- * - `tools/call`: arguments parsed with the tool's zod schema; arguments that do not match answer
- *   `isError: true` with the `validation_failed` problem (`errors: [{ path, message }]`) of the
- *   app's mapping, where `McpServer` would answer a plain text message; anything the body throws
- *   is mapped the same way; a successful result is checked against the `outputSchema` (a mismatch
- *   is our bug: an `internal` problem). An unknown tool name is a JSON-RPC error -32602, as the
- *   MCP specification asks.
+ * - `tools/call`: arguments parsed once, with the tool's zod schema; arguments that do not match
+ *   answer `isError: true` with the `validation_failed` problem (`errors: [{ path, message }]`)
+ *   of the app's mapping, where `McpServer` would answer a plain text message; anything the body
+ *   throws is mapped the same way; a successful answer is checked against the `outputSchema` (a
+ *   mismatch is our bug: an `internal` problem). An unknown tool name is a JSON-RPC error -32602,
+ *   as the MCP specification asks.
  * - scopes: `tools/list` shows only the tools whose `scopes` the caller has; calling another one
  *   answers an `insufficient_scope` problem naming the missing scopes; the body runs inside
  *   `runTokenCall` and is handed its {@link TokenCall} as an argument, which the flows that spend
@@ -120,34 +113,15 @@ function problemCode(result: CallToolResult): string | undefined {
  * advisor's tools are made from too.
  */
 export class ToolRegistry {
-  /** The SDK server answering `initialize`, `tools/list` and `tools/call`; connect it to a transport. */
-  readonly server: Server;
-  /**
-   * The SDK's high-level server around {@link server}, for `registerResource` and
-   * `registerPrompt` (it sets the resource, prompt and completion handlers and capabilities);
-   * its own `registerTool` is not used: the tool handlers above are ours.
-   */
-  readonly mcp: McpServer;
   readonly #tools = new Map<string, RegisteredTool>();
   /** The `_meta` of tools that have one in `tools/list` (e.g. the MCP App of `getMoatEvaluation`). */
   readonly #meta = new Map<string, Record<string, unknown>>();
-  readonly #toProblem: ProblemMapper;
   readonly #scopes: ReadonlySet<TokenScope>;
   readonly #audit: McpCallAudit | undefined;
 
-  constructor(info: McpServerInfo, toProblem: ProblemMapper, caller: ToolCaller = {}) {
-    this.#toProblem = toProblem;
+  constructor(caller: ToolCaller = {}) {
     this.#scopes = new Set(caller.scopes ?? TOKEN_SCOPES);
     this.#audit = caller.audit;
-    this.mcp = new McpServer(
-      { name: info.name, version: info.version },
-      { capabilities: { tools: {} }, jsonSchemaValidator: JSON_SCHEMA_VALIDATOR },
-    );
-    this.server = this.mcp.server;
-    this.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: this.list() }));
-    this.server.setRequestHandler(CallToolRequestSchema, (request) =>
-      this.call(request.params.name, request.params.arguments),
-    );
   }
 
   /**
@@ -192,15 +166,21 @@ export class ToolRegistry {
   }
 
   /**
-   * Answers one `tools/call` (see the class comment), and records it in the audit log before the
+   * Answers one `tools/call` (see the class comment), failures mapped by `toProblem` (the
+   * mapping of the request that carries the call), and records it in the audit log before the
    * answer goes out; when the record cannot be written, the answer is that error's problem.
+   * @throws {McpError} -32602 for an unknown tool; whatever `toProblem` throws.
    */
-  async call(name: string, args: Record<string, unknown> | undefined): Promise<CallToolResult> {
+  async call(
+    name: string,
+    args: Record<string, unknown> | undefined,
+    toProblem: ProblemMapper,
+  ): Promise<CallToolResult> {
     const tool = this.#tools.get(name);
     if (tool === undefined) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
     const at = new Date();
     const started = performance.now();
-    const answered = await this.#answer(name, tool, args);
+    const answered = await this.#answer(name, tool, args, toProblem);
     if (this.#audit === undefined) return answered.result;
     try {
       await this.#audit({
@@ -213,7 +193,7 @@ export class ToolRegistry {
         arguments: args,
       });
     } catch (error) {
-      return problemResult(this.#toProblem(error));
+      return problemResult(toProblem(error));
     }
     return answered.result;
   }
@@ -222,11 +202,12 @@ export class ToolRegistry {
     name: string,
     tool: RegisteredTool,
     args: Record<string, unknown> | undefined,
+    toProblem: ProblemMapper,
   ): Promise<Answered> {
     const missing = this.missing(tool.config.scopes);
     if (missing.length > 0) {
       const error = insufficientScope(missing, `the tool ${name}`);
-      return { result: problemResult(this.#toProblem(error)), outcome: 'denied', spent: {} };
+      return { result: problemResult(toProblem(error)), outcome: 'denied', spent: {} };
     }
     const parsed = tool.config.input.safeParse(args ?? {});
     if (!parsed.success) {
@@ -235,12 +216,12 @@ export class ToolRegistry {
         `The arguments do not match the input schema of ${name}.`,
         { cause: parsed.error, errors: fieldProblems(parsed.error) },
       );
-      return { result: problemResult(this.#toProblem(error)), outcome: 'error', spent: {} };
+      return { result: problemResult(toProblem(error)), outcome: 'error', spent: {} };
     }
     const run = await runTokenCall([...this.#scopes], (call) =>
       this.#checked(name, tool, parsed.data, call),
     );
-    const result = run.ok ? run.value : problemResult(this.#toProblem(run.error));
+    const result = run.ok ? run.value : problemResult(toProblem(run.error));
     const code = problemCode(result);
     const outcome = code === undefined ? 'ok' : code === 'insufficient_scope' ? 'denied' : 'error';
     return { result, outcome, spent: run.spent };
@@ -253,14 +234,11 @@ export class ToolRegistry {
     input: Record<string, unknown>,
     call: TokenCall,
   ): Promise<CallToolResult> {
-    let result = await tool.handler(input, call);
-    if (result.isError === true) return result;
+    let answer = await tool.handler(input, call);
     const redaction = tool.config.redactUnless;
-    if (redaction && !this.#scopes.has(redaction.scope) && result.structuredContent) {
-      result = toolResult(redaction.redact(result.structuredContent));
-    }
-    assertConforms(name, tool.config.output, result.structuredContent);
-    return result;
+    if (redaction && !this.#scopes.has(redaction.scope)) answer = redaction.redact(answer);
+    assertConforms(name, tool.config.output, answer);
+    return toolResult(answer);
   }
 }
 

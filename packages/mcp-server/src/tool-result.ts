@@ -1,6 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
-import type { McpProblem, ProblemMapper } from './deps.js';
+import type { McpProblem } from './deps.js';
 
 /** What the MCP server derives from one frozen answer object, each made once. */
 interface Derived {
@@ -76,19 +76,4 @@ function jsonTextOf(structured: Record<string, unknown>): string {
  */
 export function problemResult(problem: McpProblem): CallToolResult {
   return { content: [{ type: 'text', text: JSON.stringify(problem) }], isError: true };
-}
-
-/**
- * Runs a tool body and shapes its answer: the value as {@link toolResult}, or anything thrown,
- * mapped by `toProblem`, as {@link problemResult}. Tool bodies so stay one flow call each.
- */
-export async function runTool(
-  toProblem: ProblemMapper,
-  body: () => Promise<Record<string, unknown>>,
-): Promise<CallToolResult> {
-  try {
-    return toolResult(await body());
-  } catch (error) {
-    return problemResult(toProblem(error));
-  }
 }

@@ -2,8 +2,9 @@
  * The publishing set as another team meets it: packs `@svc/schemas`, `@svc/moat-scoring`,
  * `@svc/valuation` and `@svc/fundamentals-client` with pnpm (which rewrites `workspace:*` and
  * `catalog:` to real versions), then installs EACH package with only the tarballs it needs into
- * its own plain `npm init -y` project (third-party dependencies such as zod from the registry,
- * nothing from the workspace) and checks ESM `import`, CJS `require` and `tsc --strict`
+ * its own plain `npm init -y` project (third-party dependencies such as zod from a registry on
+ * 127.0.0.1 that serves the copies the workspace already holds — no test waits on the public
+ * registry; nothing is linked from the workspace) and checks ESM `import`, CJS `require` and `tsc --strict`
  * (NodeNext) from the published shape. A last project installs the whole set and runs the first
  * example of this package's README, as written, on the shared SEC snapshot of AAPL.
  *
@@ -12,7 +13,7 @@
  * packages read). Through turbo, `packages/moat-scoring/turbo.json` makes `test` depend on the
  * builds of the whole set, so all are fresh.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import {
   existsSync,
   mkdirSync,
@@ -27,17 +28,16 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compounderColumns, makeFundamentals } from './fixtures.js';
+import { type LoopbackRegistry, startLoopbackRegistry } from './loopback-registry.js';
 
 const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 const packagesDir = join(packageDir, '..');
+/** The shared real data (`SHARED_DATA_DIR`, default `shared/data` beside the checkout). */
 const companyFactsDir = join(
-  packagesDir,
-  '..',
-  '..',
-  'shared',
-  'data',
+  process.env.SHARED_DATA_DIR ?? join(packagesDir, '..', '..', 'shared', 'data'),
   'fundamentals',
   'raw',
   'companyfacts',
@@ -58,31 +58,29 @@ const run = (command: string, args: string[], cwd: string) =>
   execFileSync(command, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 
 /**
- * `npm install` of `files` in `dir`, bounded: a stalled registry request is cut after 30 s and
- * retried by npm (npm's own default waits 5 minutes a request, which once held a CI run for 20
- * minutes in this file's hooks), the whole install after 120 s, then tried once more; what npm
- * printed is in the error when both fail. `--prefer-offline` uses the packuments npm has cached.
+ * `npm install` of `files` in `dir` against the loopback `registry` only: the user's and the
+ * global npmrc are replaced by empty files (no scoped registry or proxy of theirs applies), the
+ * cache is a fresh folder in `work`, and one stalled step fails the install after 60 s. Async, so
+ * the registry in this process answers while npm runs.
  */
-function npmInstall(files: string[], dir: string): void {
-  const args = [
-    'install',
-    '--no-audit',
-    '--no-fund',
-    '--loglevel=error',
-    '--prefer-offline',
-    '--fetch-timeout=30000',
-    '--fetch-retries=4',
-    '--fetch-retry-mintimeout=2000',
-    '--fetch-retry-maxtimeout=10000',
-    ...files,
-  ];
-  const attempt = () =>
-    spawnSync('npm', args, { cwd: dir, encoding: 'utf8', timeout: 120_000, killSignal: 'SIGKILL' });
-  let result = attempt();
-  if (result.status !== 0) result = attempt();
-  if (result.status !== 0) {
-    const why = result.error?.message ?? `exit ${result.status} (signal ${result.signal})`;
-    throw new Error(`npm install failed twice in ${dir}: ${why}\n${result.stderr}`);
+async function npmInstall(files: string[], dir: string, registry: string, work: string) {
+  const [user, global] = [join(work, 'user.npmrc'), join(work, 'global.npmrc')];
+  for (const file of [user, global]) writeFileSync(file, '');
+  const args = ['install', '--no-audit', '--no-fund', '--loglevel=error', ...files];
+  const env = {
+    ...process.env,
+    npm_config_registry: registry,
+    npm_config_userconfig: user,
+    npm_config_globalconfig: global,
+    npm_config_cache: join(work, 'npm-cache'),
+    npm_config_fetch_retries: '0',
+    npm_config_update_notifier: 'false',
+  };
+  try {
+    await promisify(execFile)('npm', args, { cwd: dir, env, encoding: 'utf8', timeout: 60_000 });
+  } catch (error) {
+    const { stderr = '' } = error as { stderr?: string };
+    throw new Error(`npm install failed in ${dir}: ${(error as Error).message}\n${stderr}`);
   }
 }
 
@@ -214,14 +212,15 @@ describe.skipIf(!npmAvailable)(
     let work = '';
     const tarballs = new Map<Published, string>();
     let fixture = '';
+    let registry: LoopbackRegistry | undefined;
 
     /** A fresh npm project with only these tarballs installed (and their registry dependencies). */
-    function project(name: string, packages: readonly Published[]): string {
+    async function project(name: string, packages: readonly Published[]): Promise<string> {
       const dir = join(work, name);
       mkdirSync(dir);
       run('npm', ['init', '-y'], dir);
       const files = packages.map((p) => tarballs.get(p) ?? '');
-      npmInstall(files, dir);
+      await npmInstall(files, dir, registry?.url ?? '', work);
       writeFileSync(join(dir, 'fixture.json'), fixture);
       symlinkSync(companyFactsDir, join(dir, 'companyfacts'), 'dir');
       // Nothing else of ours came along, and nothing points back into the workspace.
@@ -231,10 +230,19 @@ describe.skipIf(!npmAvailable)(
         const manifest = readFileSync(join(dir, 'node_modules', p, 'package.json'), 'utf8');
         expect(manifest, p).not.toMatch(/workspace:|catalog:/);
       }
+      // Every third-party package came from the loopback registry, none from anywhere else.
+      const lock = JSON.parse(readFileSync(join(dir, 'package-lock.json'), 'utf8')) as {
+        packages: Record<string, { resolved?: string }>;
+      };
+      const fetched = Object.entries(lock.packages).filter(([at]) => !at.includes('@svc/'));
+      expect(fetched.length).toBeGreaterThan(1);
+      for (const [at, { resolved }] of fetched.slice(1)) {
+        expect(resolved, at).toMatch(new RegExp(`^${registry?.url ?? '-'}-/tarballs/`));
+      }
       return dir;
     }
 
-    beforeAll(() => {
+    beforeAll(async () => {
       run('pnpm', ['run', 'build'], packageDir);
       work = mkdtempSync(join(tmpdir(), 'svc-pack-'));
       for (const [name, folder] of Object.entries(PUBLISHING_SET) as [Published, string][]) {
@@ -246,12 +254,20 @@ describe.skipIf(!npmAvailable)(
         expect(tarball, name).toBeDefined();
         tarballs.set(name, join(work, tarball ?? ''));
       }
+      const registryDir = join(work, 'registry');
+      mkdirSync(registryDir);
+      registry = await startLoopbackRegistry({
+        starts: Object.values(PUBLISHING_SET).map((folder) => join(packagesDir, folder)),
+        skip: (name) => name in PUBLISHING_SET,
+        tarballDir: registryDir,
+      });
       fixture = JSON.stringify(
         makeFundamentals({ startYear: 2015, ticker: 'PACK', columns: compounderColumns() }),
       );
     }, 180_000);
 
-    afterAll(() => {
+    afterAll(async () => {
+      await registry?.close();
       if (work !== '') rmSync(work, { recursive: true, force: true });
     }, 60_000);
 
@@ -269,9 +285,9 @@ describe.skipIf(!npmAvailable)(
 
     describe('@svc/moat-scoring with @svc/schemas', () => {
       let dir = '';
-      beforeAll(() => {
-        dir = project('moat-scoring', ['@svc/schemas', '@svc/moat-scoring']);
-      }, 300_000);
+      beforeAll(async () => {
+        dir = await project('moat-scoring', ['@svc/schemas', '@svc/moat-scoring']);
+      }, 120_000);
 
       it('imports from ESM (.mjs)', () => {
         const out = node(dir, 'check.mjs', MOAT_ESM);
@@ -304,9 +320,9 @@ describe.skipIf(!npmAvailable)(
 
     describe('@svc/valuation with @svc/schemas', () => {
       let dir = '';
-      beforeAll(() => {
-        dir = project('valuation', ['@svc/schemas', '@svc/valuation']);
-      }, 300_000);
+      beforeAll(async () => {
+        dir = await project('valuation', ['@svc/schemas', '@svc/valuation']);
+      }, 120_000);
 
       it('imports from ESM (.mjs)', () => {
         const out = node(dir, 'check.mjs', VALUATION_ESM) as { pe: number };
@@ -334,9 +350,9 @@ describe.skipIf(!npmAvailable)(
 
     describe('@svc/fundamentals-client with @svc/schemas', () => {
       let dir = '';
-      beforeAll(() => {
-        dir = project('fundamentals-client', ['@svc/schemas', '@svc/fundamentals-client']);
-      }, 300_000);
+      beforeAll(async () => {
+        dir = await project('fundamentals-client', ['@svc/schemas', '@svc/fundamentals-client']);
+      }, 120_000);
 
       it('imports from ESM (.mjs) and reads a real SEC snapshot', () => {
         expect(node(dir, 'check.mjs', CLIENT_ESM)).toEqual({
@@ -364,10 +380,10 @@ describe.skipIf(!npmAvailable)(
 
     describe('the whole set: the README example, end to end', () => {
       let dir = '';
-      beforeAll(() => {
-        dir = project('readme', Object.keys(PUBLISHING_SET) as Published[]);
+      beforeAll(async () => {
+        dir = await project('readme', Object.keys(PUBLISHING_SET) as Published[]);
         writeFileSync(join(dir, 'example.mts'), readmeExample());
-      }, 300_000);
+      }, 120_000);
 
       it('runs as written and prints what the README says it prints', () => {
         writeFileSync(join(dir, 'example.mjs'), readmeExample());

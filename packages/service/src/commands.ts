@@ -72,8 +72,35 @@ export interface Store {
 }
 
 /**
- * Opens the database of `config` (PostgreSQL with `databaseUrl`, else PGlite in `dataDir`),
- * migrates it to the latest schema, and gives its repositories and quota service.
+ * Opens the database of `config` (PostgreSQL with `databaseUrl`, else PGlite in `dataDir`) and
+ * migrates it to the latest schema: the one opening of the store, for the servers' runtime
+ * (`openRuntime`) and the command line tools ({@link openStore}) alike.
+ *
+ * @throws StoreError `locked` when a server holds the embedded database, or whatever the database
+ *   raises when it cannot be opened or migrated (the database is closed again).
+ */
+export async function openMigratedDatabase(
+  config: Pick<CommandConfig, 'databaseUrl' | 'databasePool' | 'dataDir'>,
+  onConnectionError?: (error: Error) => void,
+): Promise<{ database: Database; applied: readonly string[]; schema: string }> {
+  const database = await createDatabase({
+    ...(config.databaseUrl ? { databaseUrl: config.databaseUrl } : {}),
+    dataDir: config.dataDir,
+    pool: config.databasePool,
+    ...(onConnectionError ? { onConnectionError } : {}),
+  });
+  try {
+    const { applied, schema } = await migrateToLatest(database.db);
+    return { database, applied, schema };
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+}
+
+/**
+ * Opens the database of `config` ({@link openMigratedDatabase}), and gives its repositories and
+ * quota service.
  *
  * @throws StoreError `locked` when a server holds the embedded database, or whatever the database
  *   raises when it cannot be opened or migrated (the database is closed again).
@@ -82,25 +109,15 @@ export interface Store {
  * try { await store.repos.users.findByEmail(email); } finally { await store.close(); }
  */
 export async function openStore(config: CommandConfig): Promise<Store> {
-  const database = await createDatabase({
-    ...(config.databaseUrl ? { databaseUrl: config.databaseUrl } : {}),
-    dataDir: config.dataDir,
-    pool: config.databasePool,
-  });
-  try {
-    const { applied, schema } = await migrateToLatest(database.db);
-    return {
-      dialect: database.dialect,
-      applied,
-      schema,
-      repos: createRepositories(database.db),
-      db: database.db,
-      pool: database.pool,
-      quotas: createQuotaService({ db: database.db, limits: config.quotaLimits }),
-      close: () => database.close(),
-    };
-  } catch (error) {
-    await database.close();
-    throw error;
-  }
+  const { database, applied, schema } = await openMigratedDatabase(config);
+  return {
+    dialect: database.dialect,
+    applied,
+    schema,
+    repos: createRepositories(database.db),
+    db: database.db,
+    pool: database.pool,
+    quotas: createQuotaService({ db: database.db, limits: config.quotaLimits }),
+    close: () => database.close(),
+  };
 }

@@ -1,4 +1,4 @@
-import { normaliseSymbol } from '@svc/fundamentals-client';
+import { normaliseTicker } from '@svc/schemas';
 import {
   type FillCacheFailure,
   type FillCacheOptions,
@@ -119,12 +119,8 @@ export async function fillCacheOnJobs(options: FillOnJobsOptions): Promise<FillO
 function distinct(tickers: readonly string[]): string[] {
   const seen = new Set<string>();
   return tickers.filter((ticker) => {
-    let key: string;
-    try {
-      key = normaliseSymbol(ticker);
-    } catch {
-      key = ticker; // evaluateCompany reports it as invalid_symbol
-    }
+    // a malformed ticker stays as given: evaluateCompany reports it as invalid_symbol
+    const key = normaliseTicker(ticker) ?? ticker;
     if (seen.has(key)) return false;
     seen.add(key);
     return true;

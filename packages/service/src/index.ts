@@ -113,5 +113,6 @@ export {
   type MoatServicesOptions,
 } from './moat/services.js';
 export { createPortfolioFlows, type PortfolioFlows } from './portfolio/flows.js';
+export { composeRefreshPass, type RefreshPassParts } from './refresh-pass.js';
 export { openRuntime, type Runtime } from './runtime.js';
 export { type StartContext, type StartOptions, startServer } from './start.js';

@@ -1,10 +1,8 @@
 import type { FundamentalsProvider } from '@svc/fundamentals-client';
 import {
-  createDatabase,
   createRepositories,
   createSharedCounter,
   type Database,
-  migrateToLatest,
   pendingMigrations,
   type SharedCounterOptions,
 } from '@svc/portfolio-store';
@@ -13,17 +11,15 @@ import {
   createFxProvider,
   createPriceHistory,
   createQuoteSource,
-  createSecFilingsClient,
   createWebhookDispatcher,
   loadIsinTable,
   openSessionChangeFeed,
   type QuoteSource,
-  refreshDepsFor,
-  runRefreshPass,
   sharedSecBudget,
 } from '@svc/use-cases';
 import { createAccountServices } from './accounts.js';
 import { createAiFlows } from './advisor/flows.js';
+import { openMigratedDatabase } from './commands.js';
 import type { AppConfig, ConfigLogger } from './config.js';
 import type { AppDeps } from './deps.js';
 import { startJobs } from './jobs.js';
@@ -31,6 +27,7 @@ import { createServiceMetrics } from './metrics/service-metrics.js';
 import { openFundamentalsProvider } from './moat/fundamentals.js';
 import { createMoatServices } from './moat/services.js';
 import { createPortfolioFlows } from './portfolio/flows.js';
+import { composeRefreshPass } from './refresh-pass.js';
 
 /** The long-lived resources of a running service and how to release them. */
 export interface Runtime {
@@ -71,19 +68,9 @@ export async function openRuntime(
     readonly background?: boolean;
   } = {},
 ): Promise<Runtime> {
-  const database = await createDatabase({
-    ...(config.databaseUrl ? { databaseUrl: config.databaseUrl } : {}),
-    dataDir: config.dataDir,
-    pool: config.databasePool,
-    onConnectionError: (error) =>
-      logger.warn(`database connection lost (the pool reconnects): ${error.message}`),
-  });
-  try {
-    await migrateToLatest(database.db);
-  } catch (error) {
-    await database.close();
-    throw error;
-  }
+  const { database } = await openMigratedDatabase(config, (error) =>
+    logger.warn(`database connection lost (the pool reconnects): ${error.message}`),
+  );
   const repos = createRepositories(database.db);
   const metrics = createServiceMetrics();
   metrics.observePool(database.pool);
@@ -213,26 +200,12 @@ async function startBackground(
     onError: (error) => logger.warn(`jobs: ${message(error)}`),
     ...(userAgent
       ? {
-          refresh: async (date: string | undefined) => {
-            const sec = createSecFilingsClient({
-              userAgent,
-              wwwUrl: config.fundamentals.secWwwUrl,
-              dataUrl: config.fundamentals.secDataUrl,
-              acquire: sharedSecBudget(repos.secRefresh),
-            });
-            return runRefreshPass(
-              refreshDepsFor(database.db, {
-                sec,
-                evaluate: {
-                  fundamentals,
-                  quotes: quoteSource.quotes,
-                  splitsOf: quoteSource.splitsOf,
-                  now: () => new Date(),
-                },
-              }),
-              date ? { date } : {},
-            );
-          },
+          refresh: composeRefreshPass({
+            db: database.db,
+            sec: { ...config.fundamentals, secUserAgent: userAgent },
+            fundamentals,
+            quotes: quoteSource,
+          }),
         }
       : {}),
   });

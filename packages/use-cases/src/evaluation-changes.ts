@@ -1,9 +1,9 @@
-import { normaliseSymbol } from '@svc/fundamentals-client';
 import type { EvaluationEventsRepository } from '@svc/portfolio-store';
 import { numberFromText, TickerSymbol } from '@svc/schemas';
 import { z } from 'zod';
 import { UseCaseError } from './errors.js';
 import { CauseFiling } from './evaluation-history-schemas.js';
+import { tickerOf } from './ticker.js';
 
 /** Largest page of the change feed. */
 export const CHANGES_MAX_LIMIT = 100;
@@ -118,7 +118,7 @@ export function createEvaluationChangesFeed(deps: {
 }) {
   /**
    * @throws UseCaseError `validation_failed` without `since` and `cursor`, or for a cursor this
-   *   feed did not give; FundamentalsError `invalid_symbol` for a malformed symbol.
+   *   feed did not give, or for a malformed symbol (`tickerOf`, with a `symbol` field error).
    */
   return async function changes(query: EvaluationChangesQuery): Promise<EvaluationChangesPage> {
     let from: Cursor | Omit<Cursor, 'seq'>;
@@ -127,7 +127,7 @@ export function createEvaluationChangesFeed(deps: {
     } else if (query.since !== undefined) {
       from = {
         since: new Date(query.since).toISOString(),
-        ...(query.symbol !== undefined ? { symbol: normaliseSymbol(query.symbol) } : {}),
+        ...(query.symbol !== undefined ? { symbol: tickerOf(query.symbol) } : {}),
       };
     } else {
       throw new UseCaseError('validation_failed', 'give since (an ISO instant) or cursor', {

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ANNUAL_FORMS, normaliseSymbol, type SecFilingsClient } from '@svc/fundamentals-client';
+import { ANNUAL_FORMS, type SecFilingsClient } from '@svc/fundamentals-client';
 import {
   createRepositories,
   type EvaluationCacheRepository,
@@ -8,6 +8,7 @@ import {
   type FoundFiling,
   type SecRefreshRepository,
 } from '@svc/portfolio-store';
+import { normaliseTicker } from '@svc/schemas';
 import { type EvaluateCompanyDeps, evaluateCompany } from './evaluate-company.js';
 
 /** SEC's fair-access ceiling across every process: one request per 100 ms. */
@@ -166,12 +167,8 @@ export async function runRefreshPass(
     const [tickers, cached] = await Promise.all([deps.sec.tickers(signal), deps.cachedSymbols()]);
     cikToSymbols = new Map();
     for (const symbol of cached) {
-      let cik: string | undefined;
-      try {
-        cik = tickers.get(normaliseSymbol(symbol));
-      } catch {
-        cik = undefined;
-      }
+      const ticker = normaliseTicker(symbol);
+      const cik = ticker === undefined ? undefined : tickers.get(ticker);
       if (cik === undefined) continue;
       cikToSymbols.set(cik, [...(cikToSymbols.get(cik) ?? []), symbol]);
     }

@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import { normaliseSymbol } from '@svc/fundamentals-client';
 import type { WebhooksRepository } from '@svc/portfolio-store';
 import { numberFromText, TickerSymbol } from '@svc/schemas';
 import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 import { UseCaseError } from './errors.js';
+import { tickerOf } from './ticker.js';
 
 /** The event types an endpoint may subscribe to (CONTRACT §7). */
 export const WEBHOOK_EVENT_TYPES = ['evaluation.changed'] as const;
@@ -205,7 +205,7 @@ export function createWebhookService(deps: WebhookServiceDeps) {
           { errors: [{ path: 'url', message: 'too many endpoints' }] },
         );
       }
-      const symbols = body.symbols ? [...new Set(body.symbols.map(normaliseSymbol))] : null;
+      const symbols = body.symbols ? [...new Set(body.symbols.map(tickerOf))] : null;
       const secret = newWebhookSecret();
       const created = await deps.webhooks.create(userId, {
         url: url.href,

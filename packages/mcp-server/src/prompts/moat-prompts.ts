@@ -1,4 +1,5 @@
 import { completable } from '@modelcontextprotocol/sdk/server/completable.js';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { GetPromptResult } from '@modelcontextprotocol/sdk/types.js';
 import { CRITERIA } from '@svc/moat-scoring';
 import {
@@ -11,7 +12,6 @@ import {
 } from '@svc/schemas';
 import type { McpServerDeps } from '../deps.js';
 import { MCP_PROMPTS } from '../resource-catalog.js';
-import type { ToolRegistry } from '../tool-registry.js';
 
 /* Argument schemas as module constants (built once, whatever the number of servers). */
 const EvaluateArgs = { symbol: TickerSymbol };
@@ -38,11 +38,11 @@ const userText = (text: string): GetPromptResult['messages'][number] => ({
  * - `reviewPortfolioMoats {portfolioId?}`: holdings, then each holding's cached evaluation;
  * - `explainCriterion {criterion}`: the criterion's name, pass rule and source.
  */
-export function registerMoatPrompts(registry: ToolRegistry, deps: McpServerDeps): void {
+export function registerMoatPrompts(mcp: McpServer, deps: McpServerDeps): void {
   const { services } = deps;
   const { evaluateCompany, reviewPortfolioMoats, explainCriterion } = MCP_PROMPTS;
 
-  registry.mcp.registerPrompt(
+  mcp.registerPrompt(
     'evaluateCompany',
     { ...evaluateCompany, argsSchema: EvaluateArgs },
     async ({ symbol }) => {
@@ -76,7 +76,7 @@ export function registerMoatPrompts(registry: ToolRegistry, deps: McpServerDeps)
     },
   );
 
-  registry.mcp.registerPrompt(
+  mcp.registerPrompt(
     'reviewPortfolioMoats',
     { ...reviewPortfolioMoats, argsSchema: ReviewArgs },
     async ({ portfolioId }) => {
@@ -101,7 +101,7 @@ export function registerMoatPrompts(registry: ToolRegistry, deps: McpServerDeps)
     },
   );
 
-  registry.mcp.registerPrompt(
+  mcp.registerPrompt(
     'explainCriterion',
     { ...explainCriterion, argsSchema: ExplainArgs },
     async ({ criterion }) => {

@@ -1,9 +1,12 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import { MCP_APP_MIME_TYPE, MOAT_CARD_URI, moatCardAppHtml } from '@svc/moat-card';
-import type { ToolRegistry } from '../tool-registry.js';
 
-/** The tool whose results the moat card shows. */
-const CARD_TOOL = 'getMoatEvaluation';
+/** The tool whose results the moat card shows, and the `_meta` that names the card in `tools/list`. */
+export const CARD_TOOL_META = [
+  'getMoatEvaluation',
+  { ui: { resourceUri: MOAT_CARD_URI } },
+] as const satisfies readonly [string, Record<string, unknown>];
 
 /**
  * The moat card as an MCP App (SEP-1865, `@modelcontextprotocol/ext-apps` 1.x): `tools/list`
@@ -15,10 +18,8 @@ const CARD_TOOL = 'getMoatEvaluation';
  * hands it the tool's `structuredContent`; a host without apps ignores `_meta`, and the tool's
  * result is the same for both.
  */
-export function registerMoatCardApp(registry: ToolRegistry): void {
-  if (!registry.has(CARD_TOOL)) return;
-  registry.setToolMeta(CARD_TOOL, { ui: { resourceUri: MOAT_CARD_URI } });
-  registry.mcp.registerResource(
+export function registerMoatCardApp(mcp: McpServer): void {
+  mcp.registerResource(
     'moatCard',
     MOAT_CARD_URI,
     {

@@ -1,3 +1,4 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import {
   ErrorCode,
@@ -9,7 +10,6 @@ import { TickerSymbol } from '@svc/schemas';
 import { UseCaseError } from '@svc/use-cases';
 import type { McpServerDeps } from '../deps.js';
 import { MCP_RESOURCES, type McpResourceText } from '../resource-catalog.js';
-import type { ToolRegistry } from '../tool-registry.js';
 import { evaluationMarkdown, reportMarkdown } from './evaluation-markdown.js';
 
 /** JSON-RPC error of `resources/read` for a resource that does not exist (MCP specification). */
@@ -33,7 +33,7 @@ const variable = (variables: Variables, name: string) => String(variables[name] 
  * Any other failure answers a JSON-RPC error carrying the app's problem object as `data`.
  * Scope: `moat:read` (`MCP_METHOD_SCOPES`).
  */
-export function registerMoatResources(registry: ToolRegistry, deps: McpServerDeps): void {
+export function registerMoatResources(mcp: McpServer, deps: McpServerDeps): void {
   const { services, actor, toProblem } = deps;
 
   /** Runs a read; a missing resource, or a malformed address, is -32002 / -32602. */
@@ -112,7 +112,7 @@ export function registerMoatResources(registry: ToolRegistry, deps: McpServerDep
   for (const [name, { list, text }] of Object.entries(templates)) {
     const { uriTemplate, title, description, mimeType } =
       MCP_RESOURCES[name as keyof typeof MCP_RESOURCES];
-    registry.mcp.registerResource(
+    mcp.registerResource(
       name,
       new ResourceTemplate(uriTemplate, { list: async () => ({ resources: await list() }) }),
       { title, description, mimeType },

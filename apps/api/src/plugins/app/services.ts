@@ -4,7 +4,8 @@ import type { FastifyInstance } from 'fastify';
 /**
  * Decorates the instance with the services the composition root built once (`openRuntime` of
  * `@svc/service`): the account services (`deps.accounts`: auth, sessions, personal access tokens,
- * token activity, signer, OIDC client) and the moat flows.
+ * token activity, signer, OIDC client), the moat, portfolio and AI flows, and the migration check
+ * of `/readyz`: every route reaches what it calls through these decorations.
  */
 export function decorateServices(app: FastifyInstance, deps: AppDeps): void {
   const { accounts } = deps;
@@ -18,4 +19,7 @@ export function decorateServices(app: FastifyInstance, deps: AppDeps): void {
   app.decorate('verifyPersonalAccessToken', accounts.tokens.verify);
   app.decorate('oidc', accounts.oidc);
   app.decorate('moat', deps.moat);
+  app.decorate('portfolio', deps.portfolio);
+  app.decorate('ai', deps.ai);
+  app.decorate('pendingMigrations', deps.pendingMigrations);
 }

@@ -1,6 +1,5 @@
 import {
   ACCOUNT_EXPORT_FORMATS,
-  type AccountDataService,
   AccountExport,
   AccountImportInput,
   AccountImportResult,
@@ -24,12 +23,6 @@ import { EraseAccountBody } from '../../schemas/account.js';
  */
 export const ACCOUNT_IMPORT_BODY_LIMIT_BYTES = 67_108_864;
 
-/** Options of {@link accountDataRoutes}. */
-export interface AccountDataRoutesOptions {
-  /** The account data flows (`createAccountDataService` of `@svc/use-cases`). */
-  readonly accountData: AccountDataService;
-}
-
 const ExportQuery = z.object({
   format: z
     .enum(ACCOUNT_EXPORT_FORMATS)
@@ -48,11 +41,8 @@ const clientOf = (request: FastifyRequest) => ({
  * The signed-in user's whole account (CONTRACT §6), registered under `/api/account`: export it
  * (`GET /export`), import a native export (`POST /import`), erase it (`DELETE`).
  */
-export const accountDataRoutes: FastifyPluginAsyncZod<AccountDataRoutesOptions> = async (
-  app,
-  options,
-) => {
-  const { accountData } = options;
+export const accountDataRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { accountData } = app.portfolio;
 
   app.get('/export', {
     config: { auth: 'session' },

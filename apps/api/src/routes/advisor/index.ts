@@ -1,5 +1,9 @@
-import type { AiFlows } from '@svc/service';
-import { AiChatResponse, ConfirmProposalRequest, ConfirmProposalResult } from '@svc/use-cases';
+import {
+  AiChatResponse,
+  ConfirmProposalRequest,
+  ConfirmProposalResult,
+  toolsOn,
+} from '@svc/use-cases';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { openEventStream } from '../../advisor/event-stream.js';
 import {
@@ -19,21 +23,16 @@ import {
   startTurn,
 } from './turn.js';
 
-/** Options of the advisor routes. */
-export interface AdvisorRouteOptions {
-  readonly ai: AiFlows;
-  /** Heartbeat comment after this many ms of silence on a stream. */
-  readonly heartbeatMs: number;
-}
-
 const TURN_RULES = [
   'Messages: roles `user` and `assistant` only (a `system` role is 400), each not blank and at',
   'most 12 000 characters, at most 50 messages and 200 000 characters per request, the last one',
   'the user’s; `language` a BCP-47 tag of a supported language (en, de, fr, es, it, nl, pt); 400',
   '`validation_failed` otherwise, before any unit is spent. `activePortfolioId` must be one of your portfolios (404). `portfolioContext` is an',
   'untrusted hint: what the advisor states about holdings comes from the store through its tools',
-  '(portfolios, holdings, cash, transactions, quote, moat evaluation from the cache, screener,',
-  'saved reports), every one scoped to you on the server. As `multipart/form-data`: `payload`',
+  // the advisor's tools, read from their definitions (`toolsOn('advisor')`), never a hand copy
+  `(${toolsOn('advisor')
+    .map((tool) => `\`${tool.name}\``)
+    .join(', ')}), every one scoped to you on the server. As \`multipart/form-data\`: \`payload\``,
   '(the JSON; required, 400 without it), `userText`, `files[]` (CSV/text, JSON, PDF text, PNG/JPEG only when the model',
   'takes images; at most 5 files and 10 MiB: 413 beyond; other types 415). A broker CSV becomes a',
   'proposed import (its line errors are shown). Attachments are never stored. Consumes one',
@@ -65,8 +64,9 @@ const STREAM_DESCRIPTION = [
  * `POST /api/advisor/chat` (SSE of CONTRACT §4 frames) and `POST /api/advisor/confirm`
  * (`{ proposalId, decision }` → `{ status, result? }`). Handlers parse, call one flow, frame.
  */
-export const advisorRoutes: FastifyPluginAsyncZod<AdvisorRouteOptions> = async (app, options) => {
-  const { ai, heartbeatMs } = options;
+export const advisorRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { ai } = app;
+  const heartbeatMs = app.config.sseHeartbeatMs;
   await registerAttachmentParsing(app);
 
   app.post('/chat', {
@@ -124,8 +124,8 @@ export const advisorRoutes: FastifyPluginAsyncZod<AdvisorRouteOptions> = async (
  * _grounding? }` (CONTRACT §4 plus what the stream's `done` frame says). A turn that fails
  * upstream answers its problem (503 `upstream_unavailable`).
  */
-export const aiChatRoutes: FastifyPluginAsyncZod<AdvisorRouteOptions> = async (app, options) => {
-  const { ai } = options;
+export const aiChatRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { ai } = app;
   await registerAttachmentParsing(app);
 
   app.post('/ai-chat', {

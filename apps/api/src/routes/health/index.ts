@@ -4,15 +4,6 @@ import { jsonResponse } from '../../openapi.js';
 import { errorResponses } from '../../problem.js';
 import { Liveness, Readiness } from '../../schemas/health.js';
 
-/** Options of {@link healthRoutes}. */
-export interface HealthOptions {
-  /**
-   * Names the migrations not yet applied (`pendingMigrations` of `@svc/portfolio-store`);
-   * throws when the database cannot be reached.
-   */
-  readonly pendingMigrations: () => Promise<readonly string[]>;
-}
-
 /**
  * Probes for orchestrators and load balancers, outside authentication and rate limits:
  * `GET /healthz` answers 200 while the process serves HTTP (liveness: restart when it fails);
@@ -20,7 +11,7 @@ export interface HealthOptions {
  * every migration is applied, else 503 `upstream_unavailable` with `Retry-After` (readiness:
  * send no traffic while it fails; the instance recovers by itself).
  */
-export const healthRoutes: FastifyPluginAsyncZod<HealthOptions> = async (app, options) => {
+export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/healthz', {
     schema: {
       tags: ['operations'],
@@ -44,6 +35,6 @@ export const healthRoutes: FastifyPluginAsyncZod<HealthOptions> = async (app, op
         ...errorResponses(),
       },
     },
-    handler: (request) => checkReadiness(options.pendingMigrations, request.log),
+    handler: (request) => checkReadiness(app.pendingMigrations, request.log),
   });
 };

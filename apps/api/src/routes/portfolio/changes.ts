@@ -3,7 +3,6 @@ import {
   ChangeListQuery,
   PortfolioChange,
   PortfolioChangePage,
-  type PortfolioService,
   Transaction,
   TransactionPatch,
 } from '@svc/use-cases';
@@ -13,15 +12,6 @@ import { jsonResponse } from '../../openapi.js';
 import { currentUser } from '../../plugins/app/session-guard.js';
 import { errorResponses } from '../../problem.js';
 import { PortfolioParams } from './schemas.js';
-
-/** Options of {@link changeRoutes}. */
-export interface ChangeRoutesOptions {
-  /** The portfolio flows (`createPortfolioService` of `@svc/use-cases`). */
-  readonly portfolios: Pick<
-    PortfolioService,
-    'editTransaction' | 'deleteTransaction' | 'listChanges' | 'revertChange'
-  >;
-}
 
 const TAGS = ['portfolio'];
 const TransactionParams = PortfolioParams.extend({
@@ -44,10 +34,8 @@ const LEDGER_RULE =
  * - `GET /portfolios/{id}/changes?cursor=&limit=` (newest first),
  * - `POST /portfolios/{id}/changes/{changeId}/revert` (201 the new `revert` change).
  */
-export const changeRoutes: FastifyPluginAsyncZod<ChangeRoutesOptions> = async (
-  app,
-  { portfolios },
-) => {
+export const changeRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { portfolios } = app.portfolio;
   app.patch('/portfolios/:id/transactions/:transactionId', {
     config: { auth: 'session' },
     schema: {

@@ -6,7 +6,6 @@ import {
   DEFAULT_IMPORT_LIMITS,
   decodeBrokerFile,
   ImportResult,
-  type PortfolioService,
 } from '@svc/use-cases';
 import type { FastifyRequest } from 'fastify';
 import { type FastifyPluginAsyncZod, jsonSchemaTransform } from 'fastify-type-provider-zod';
@@ -50,12 +49,6 @@ const documentUpload: SwaggerTransform = (document) => {
   return { ...transformed, schema: { ...transformed.schema, body: { content } } };
 };
 
-/** Options of {@link brokerImportRoute}. */
-export interface BrokerImportOptions {
-  /** The portfolio flows (`createPortfolioService` of `@svc/use-cases`). */
-  readonly portfolios: PortfolioService;
-}
-
 /**
  * `POST /portfolios/{id}/import`: a broker export (every format of `BROKER_FORMATS`), sent as a
  * `text/csv` or `application/json` body or as `multipart/form-data` with a part named `file`
@@ -65,10 +58,7 @@ export interface BrokerImportOptions {
  * `?dryRun=1` (nothing stored). The body parsers and the multipart plugin are registered in this
  * plugin's scope only.
  */
-export const brokerImportRoute: FastifyPluginAsyncZod<BrokerImportOptions> = async (
-  app,
-  options,
-) => {
+export const brokerImportRoute: FastifyPluginAsyncZod = async (app) => {
   const limit = IMPORT_LIMIT_BYTES;
   // read as bytes: a broker's CSV may be UTF-16 or Windows-1252 (decodeBrokerFile)
   app.addContentTypeParser(
@@ -109,7 +99,7 @@ export const brokerImportRoute: FastifyPluginAsyncZod<BrokerImportOptions> = asy
       const text = await readUpload(request);
       const { format, dryRun, oversell, accountCurrency, mapping, saveMapping, confirmMapping } =
         request.query;
-      const result = await options.portfolios.importBrokerCsv(
+      const result = await app.portfolio.portfolios.importBrokerCsv(
         currentUser(request).id,
         request.params.id,
         text,

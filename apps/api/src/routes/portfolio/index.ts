@@ -6,7 +6,6 @@ import {
   MAX_PORTFOLIOS_PER_ACCOUNT,
   NewTransaction,
   Portfolio,
-  type PortfolioService,
   RenamePortfolioInput,
   RevaluationResult,
   Transaction,
@@ -35,12 +34,6 @@ import {
  */
 const MAPPER_ANSWERS = mapperAnswers(serializerCompiler);
 
-/** Options of {@link portfolioRoutes}. */
-export interface PortfolioRoutesOptions {
-  /** The portfolio flows (`createPortfolioService` of `@svc/use-cases`). */
-  readonly portfolios: PortfolioService;
-}
-
 const TAGS = ['portfolio'];
 
 /**
@@ -58,11 +51,8 @@ const TAGS = ['portfolio'];
  * - `PATCH`/`DELETE /portfolios/{id}/transactions/{transactionId}`, `GET /portfolios/{id}/changes`,
  *   `POST /portfolios/{id}/changes/{changeId}/revert` (see {@link changeRoutes}).
  */
-export const portfolioRoutes: FastifyPluginAsyncZod<PortfolioRoutesOptions> = async (
-  app,
-  options,
-) => {
-  const { portfolios } = options;
+export const portfolioRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { portfolios } = app.portfolio;
 
   app.get('/portfolios', {
     config: { auth: 'session' },
@@ -225,9 +215,9 @@ export const portfolioRoutes: FastifyPluginAsyncZod<PortfolioRoutesOptions> = as
     handler: async (request) => portfolios.revalue(currentUser(request).id, request.params.id),
   });
 
-  await app.register(brokerImportRoute, { portfolios });
-  await app.register(performanceRoutes, { portfolios });
-  await app.register(changeRoutes, { portfolios });
+  await app.register(brokerImportRoute);
+  await app.register(performanceRoutes);
+  await app.register(changeRoutes);
 
   app.get('/import-mappings', {
     config: { auth: 'session' },

@@ -1,22 +1,11 @@
 import { TickerSymbol } from '@svc/schemas';
-import {
-  HoldingPerformance,
-  PerformanceQuery,
-  PortfolioPerformance,
-  type PortfolioService,
-} from '@svc/use-cases';
+import { HoldingPerformance, PerformanceQuery, PortfolioPerformance } from '@svc/use-cases';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { jsonResponse } from '../../openapi.js';
 import { currentUser } from '../../plugins/app/session-guard.js';
 import { errorResponses } from '../../problem.js';
 import { PortfolioParams } from './schemas.js';
-
-/** Options of {@link performanceRoutes}. */
-export interface PerformanceRoutesOptions {
-  /** The portfolio flows (`createPortfolioService` of `@svc/use-cases`). */
-  readonly portfolios: Pick<PortfolioService, 'getPerformance' | 'getHoldingPerformance'>;
-}
 
 const TAGS = ['portfolio'];
 /** `PerformanceQuery` without its schema id: OpenAPI query parameters cannot be a `$ref`. */
@@ -30,10 +19,8 @@ const METHOD =
  * `getHoldingPerformance`). Unknown or another user's portfolio → 404; a bad `period`, `from`,
  * `to` → 400 `validation_failed`.
  */
-export const performanceRoutes: FastifyPluginAsyncZod<PerformanceRoutesOptions> = async (
-  app,
-  { portfolios },
-) => {
+export const performanceRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { portfolios } = app.portfolio;
   app.get('/portfolios/:id/performance', {
     config: { auth: 'session' },
     schema: {

@@ -1,15 +1,9 @@
 import { TickerSymbol } from '@svc/schemas';
-import { QuoteResult, type QuoteService } from '@svc/use-cases';
+import { QuoteResult } from '@svc/use-cases';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { jsonResponse } from '../../openapi.js';
 import { errorResponses } from '../../problem.js';
-
-/** Options of {@link quoteRoutes}. */
-export interface QuoteRoutesOptions {
-  /** The quote flow (`createQuoteService` of `@svc/use-cases`). */
-  readonly quotes: QuoteService;
-}
 
 /** Query of `GET /api/quote`. */
 export const QuoteQuery = z.object({
@@ -24,7 +18,7 @@ export const QuoteQuery = z.object({
  * `not_found` when the provider has no price for it, 400 for a malformed symbol, 503
  * `upstream_unavailable` when the quote provider fails.
  */
-export const quoteRoutes: FastifyPluginAsyncZod<QuoteRoutesOptions> = async (app, options) => {
+export const quoteRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('', {
     config: { auth: 'session' },
     schema: {
@@ -38,6 +32,6 @@ export const quoteRoutes: FastifyPluginAsyncZod<QuoteRoutesOptions> = async (app
         ...errorResponses(404, 503),
       },
     },
-    handler: async (request) => options.quotes.getQuote(request.query.symbol),
+    handler: async (request) => app.portfolio.quotes.getQuote(request.query.symbol),
   });
 };

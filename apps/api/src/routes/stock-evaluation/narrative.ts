@@ -1,4 +1,3 @@
-import type { AiFlows } from '@svc/service';
 import { NarrativeRequest } from '@svc/use-cases';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { openEventStream } from '../../advisor/event-stream.js';
@@ -7,13 +6,6 @@ import { eventStreamResponse } from '../../openapi.js';
 import { currentUser } from '../../plugins/app/session-guard.js';
 import { errorResponses } from '../../problem.js';
 import { NARRATIVE_DATA_JSON_SCHEMA } from '../advisor/schemas.js';
-
-/** Options of {@link narrativeRoutes}. */
-export interface NarrativeRouteOptions {
-  readonly ai: Pick<AiFlows, 'narration'>;
-  /** Heartbeat comment after this many ms of silence on the stream. */
-  readonly heartbeatMs: number;
-}
 
 const DESCRIPTION = [
   'Streams a markdown narrative of the given evaluation (`language`: BCP-47, default en; the',
@@ -38,10 +30,7 @@ const STREAM = [
 ].join(' ');
 
 /** `POST /api/stock-evaluation/ai` (interface spec 4.2, CONTRACT §4): one flow call, framed as SSE. */
-export const narrativeRoutes: FastifyPluginAsyncZod<NarrativeRouteOptions> = async (
-  app,
-  options,
-) => {
+export const narrativeRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post('/ai', {
     config: { auth: 'session' },
     schema: {
@@ -57,14 +46,14 @@ export const narrativeRoutes: FastifyPluginAsyncZod<NarrativeRouteOptions> = asy
     handler: async (request, reply) => {
       const { id, plan } = currentUser(request);
       const disconnect = new AbortController();
-      const { events } = await options.ai.narration.narrate({
+      const { events } = await app.ai.narration.narrate({
         actor: { id, plan },
         source: { evaluation: request.body.evaluation },
         ...(request.body.language === undefined ? {} : { language: request.body.language }),
         signal: disconnect.signal,
       });
       const stream = openEventStream(reply, {
-        heartbeatMs: options.heartbeatMs,
+        heartbeatMs: app.config.sseHeartbeatMs,
         controller: disconnect,
         shutdownEvent: narrativeShutdownEvent(request.url),
       });
