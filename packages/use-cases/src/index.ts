@@ -242,6 +242,7 @@ export {
   type ChangeContext,
   type ChangeFlows,
   describeTransaction,
+  transactionTag,
 } from './portfolio/changes.js';
 export {
   createIsinTable,
@@ -269,6 +270,7 @@ export {
   type ImportBrokerCsvOptions,
   type PortfolioService,
   type PortfolioServiceDeps,
+  portfolioTag,
 } from './portfolio/portfolio-service.js';
 export {
   createQuoteService,

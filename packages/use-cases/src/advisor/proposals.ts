@@ -4,6 +4,8 @@ import { type AdvisorProposal, createRepositories, type Executor } from '@svc/po
 import { PortfolioId, Tags } from '@svc/schemas';
 import { z } from 'zod';
 import { UseCaseError } from '../errors.js';
+import { transactionTag } from '../portfolio/changes.js';
+import { decodeTransaction } from '../portfolio/ledger-codec.js';
 import {
   createPortfolioService,
   type PortfolioServiceDeps,
@@ -11,6 +13,17 @@ import {
 import { CreatePortfolioInput } from '../portfolio/schemas.js';
 import { createReportService } from '../reports.js';
 import { PROPOSAL_TTL_MS } from './schemas.js';
+
+/**
+ * Issue 41: what an edit or delete proposal recorded of the row its summary describes: its
+ * entity tag (`transactionTag`, the `ETag` of the REST routes) and the row as it was shown.
+ * Confirming applies the proposal only while the row still has that tag (else 409, naming the
+ * fields that changed). Optional only for proposals stored before it existed.
+ */
+const RowVersion = z.object({
+  version: z.string().optional(),
+  before: z.record(z.string(), z.unknown()).optional(),
+});
 
 /**
  * The payload of each proposal kind, checked again when the proposal is applied (the row is
@@ -30,14 +43,21 @@ export const ProposalPayloads = {
     rows: z.number().int().min(0),
     newRows: z.number().int().min(0),
     alreadyPresent: z.number().int().min(0),
+    /** Issue 41: the portfolio's ledger version the dry run (and so the summary) was made at. */
+    ledgerVersion: z.string().regex(/^\d+$/).optional(),
   }),
   /** Issue 30: the transaction's new values, in full (what the summary names). */
   edit_transaction: z.object({
     portfolioId: PortfolioId,
     transactionId: PortfolioId,
     transaction: NewTransaction,
+    ...RowVersion.shape,
   }),
-  delete_transaction: z.object({ portfolioId: PortfolioId, transactionId: PortfolioId }),
+  delete_transaction: z.object({
+    portfolioId: PortfolioId,
+    transactionId: PortfolioId,
+    ...RowVersion.shape,
+  }),
   revert_change: z.object({ portfolioId: PortfolioId, changeId: PortfolioId }),
 } as const satisfies Record<ProposalKind, z.ZodType>;
 
@@ -132,8 +152,10 @@ export async function applyProposal(
     case 'import_transactions': {
       // The same flow as POST /portfolios/{id}/import: every row fingerprinted, the rows the
       // portfolio already holds dropped, all or nothing (here inside the confirmation's
-      // transaction). Two proposals of one file, both confirmed, import it once.
-      const { portfolioId, text } = parsePayload(kind, proposal.payload);
+      // transaction). Two proposals of one file, both confirmed, import it once. A ledger that
+      // changed since the dry run may import other rows than the summary counted: refused.
+      const { portfolioId, text, ledgerVersion } = parsePayload(kind, proposal.payload);
+      await requireLedgerUnchanged(db, userId, portfolioId, ledgerVersion);
       const result = await portfolios.importBrokerCsv(
         userId,
         portfolioId,
@@ -150,7 +172,9 @@ export async function applyProposal(
     case 'edit_transaction': {
       // The new values in full: every field the summary named replaces the stored one, and a
       // field the new values lack is removed (the patch's null).
-      const { portfolioId, transactionId, transaction } = parsePayload(kind, proposal.payload);
+      const payload = parsePayload(kind, proposal.payload);
+      const { portfolioId, transactionId, transaction } = payload;
+      await requireRowUnchanged(db, userId, portfolioId, transactionId, payload);
       return {
         transaction: await portfolios.editTransaction(
           userId,
@@ -162,7 +186,9 @@ export async function applyProposal(
       };
     }
     case 'delete_transaction': {
-      const { portfolioId, transactionId } = parsePayload(kind, proposal.payload);
+      const payload = parsePayload(kind, proposal.payload);
+      const { portfolioId, transactionId } = payload;
+      await requireRowUnchanged(db, userId, portfolioId, transactionId, payload);
       await portfolios.deleteTransaction(userId, portfolioId, transactionId, { source: 'advisor' });
       return { deleted: transactionId };
     }
@@ -192,6 +218,77 @@ export async function applyProposal(
     default:
       throw new UseCaseError('validation_failed', `unknown proposal kind ${String(kind)}`);
   }
+}
+
+/** Locks the user's portfolio row in the confirmation's transaction, or `not_found`. */
+async function lockPortfolio(db: Executor, userId: string, portfolioId: string) {
+  const repos = createRepositories(db);
+  if (!(await repos.portfolios.lockForUpdate(userId, portfolioId))) {
+    throw new UseCaseError('not_found', `portfolio ${portfolioId} not found`);
+  }
+  return repos;
+}
+
+/**
+ * Refuses (409 `conflict`, nothing written) a proposal whose transaction no longer is as its
+ * summary showed it: deleted, or with another entity tag than the one recorded; the answer names
+ * the fields that changed. Checked with the portfolio row locked in the confirmation's
+ * transaction, so no write can slip in before the change is made.
+ * @throws UseCaseError `not_found` (portfolio), `conflict`.
+ */
+async function requireRowUnchanged(
+  db: Executor,
+  userId: string,
+  portfolioId: string,
+  transactionId: string,
+  recorded: z.output<typeof RowVersion>,
+): Promise<void> {
+  if (recorded.version === undefined) return;
+  const repos = await lockPortfolio(db, userId, portfolioId);
+  const row = await repos.transactions.get(userId, portfolioId, transactionId);
+  if (!row) {
+    throw new UseCaseError(
+      'conflict',
+      `transaction ${transactionId} was deleted after this proposal was made; nothing was written`,
+      { transactions: [transactionId] },
+    );
+  }
+  const current = decodeTransaction(row);
+  if (transactionTag(current) === recorded.version) return;
+  const fields = changedFields(recorded.before ?? {}, current);
+  throw new UseCaseError(
+    'conflict',
+    `transaction ${transactionId} changed after this proposal was made (${fields.length > 0 ? fields.join(', ') : 'its values'}); nothing was written: ask for a new proposal`,
+    { transactions: [transactionId] },
+  );
+}
+
+/** The fields (but ids) whose values differ between two transactions, sorted. */
+function changedFields(a: Record<string, unknown>, b: Record<string, unknown>): string[] {
+  return [...new Set([...Object.keys(a), ...Object.keys(b)])]
+    .filter((k) => k !== 'id' && k !== 'portfolioId')
+    .filter((k) => JSON.stringify(a[k] ?? null) !== JSON.stringify(b[k] ?? null))
+    .sort();
+}
+
+/**
+ * Refuses (409 `conflict`) a proposal made at ledger version `recorded` of a portfolio whose
+ * ledger has moved since (checked with the portfolio row locked).
+ */
+async function requireLedgerUnchanged(
+  db: Executor,
+  userId: string,
+  portfolioId: string,
+  recorded: string | undefined,
+): Promise<void> {
+  if (recorded === undefined) return;
+  const repos = await lockPortfolio(db, userId, portfolioId);
+  const now = await repos.portfolios.ledgerVersion(userId, portfolioId);
+  if (now === recorded) return;
+  throw new UseCaseError(
+    'conflict',
+    `the transactions of portfolio ${portfolioId} changed after this proposal was made; nothing was written: ask for a new proposal`,
+  );
 }
 
 /** Optional fields of a transaction that a full replacement removes when the new values lack them. */
