@@ -27,6 +27,7 @@ const NOW = new Date('2026-11-26T12:00:00Z');
 const CSV = [
   'Date,Code,DataSource,Currency,Price,Quantity,Action,Fee,Note',
   '2024-02-01,MSFT,YAHOO,USD,400,2,buy,1,',
+  '2024-02-02,NVDA,YAHOO,USD,700,1,buy,0,',
 ].join('\n');
 
 let fake: FakeOpenAI | undefined;
@@ -114,24 +115,38 @@ describe.each(engines)('advisor proposal guards on $name (issue 41)', (engine) =
     );
   });
 
-  it('an import proposal applies only while the ledger it was counted against is unchanged', async () => {
-    const { run, userId, portfolio } = await setup();
+  it('an import proposal applies only while the file would import what its summary counted', async () => {
+    const { run, userId, portfolio, scope } = await setup();
     const confirm = createProposalService({ db: database.db, quotes: null, fx: null, now });
+    const actor = { id: userId, plan: 'pro' } as never;
+    const accept = (outcome: Awaited<ReturnType<typeof run>>) =>
+      confirm.confirm(actor, { proposalId: outcome?.proposal?.id ?? '', decision: 'accept' });
+    // two proposals of one file: the first imports it, the second imports nothing (no-op)
     const first = await run('proposeImport', {});
     const second = await run('proposeImport', {});
-    const accepted = await confirm.confirm({ id: userId, plan: 'pro' } as never, {
-      proposalId: first?.proposal?.id ?? '',
-      decision: 'accept',
-    });
-    expect(accepted).toMatchObject({ status: 'applied', result: { imported: 1 } });
+    expect(first?.proposal?.summary).toBe(
+      'Import 2 transaction(s) from “trades.csv” (ghostfolio) into “Main”',
+    );
+    expect(await accept(first)).toMatchObject({ result: { imported: 2 } });
+    expect(await accept(second)).toMatchObject({ result: { imported: 0, alreadyPresent: 2 } });
+    // a proposal counted 2 new rows; one of them came in meanwhile: refused, nothing written
+    await service.deleteTransaction(
+      userId,
+      portfolio.id,
+      (await service.listTransactions(userId, { portfolioId: portfolio.id })).items[0]?.id ?? '',
+    );
+    await service.deleteTransaction(
+      userId,
+      portfolio.id,
+      (await service.listTransactions(userId, { portfolioId: portfolio.id })).items[0]?.id ?? '',
+    );
+    const stale = await run('proposeImport', {});
+    expect(stale?.proposal?.summary).toContain('Import 2 transaction(s)');
+    await service.importBrokerCsv(userId, portfolio.id, CSV.split('\n').slice(0, 2).join('\n'));
     const before = await service.listChanges(userId, portfolio.id);
-    await expect(
-      confirm.confirm({ id: userId, plan: 'pro' } as never, {
-        proposalId: second?.proposal?.id ?? '',
-        decision: 'accept',
-      }),
-    ).rejects.toMatchObject({ code: 'conflict' });
+    await expect(accept(stale)).rejects.toMatchObject({ code: 'conflict' });
     expect(await service.listChanges(userId, portfolio.id)).toEqual(before);
+    expect(scope.attachments).toHaveLength(1);
   });
 
   it('makes no proposal from a stream that ended without a finish signal', async () => {

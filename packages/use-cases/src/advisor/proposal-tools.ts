@@ -244,11 +244,6 @@ export function buildProposalTools(deps: ProposalToolDeps, scope: ProposalScope)
         // fingerprint) are not imported again; rows that would fail (a sale of units never held)
         // give no proposal.
         const text = file.text ?? '';
-        // read before the dry run: a write after it moves the version, and confirming refuses
-        const ledgerVersion = await createRepositories(deps.db).portfolios.ledgerVersion(
-          userId,
-          portfolio.id,
-        );
         const preview = await deps.portfolios.importBrokerCsv(userId, portfolio.id, text, {
           dryRun: true,
         });
@@ -285,7 +280,6 @@ export function buildProposalTools(deps: ProposalToolDeps, scope: ProposalScope)
             newRows: preview.imported,
             alreadyPresent: preview.alreadyPresent,
             skipped: preview.skipped,
-            ...(ledgerVersion === undefined ? {} : { ledgerVersion }),
           },
         });
       },

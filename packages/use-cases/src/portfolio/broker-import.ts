@@ -49,6 +49,15 @@ export interface BrokerImportDeps
   readonly now: () => Date;
 }
 
+/**
+ * Who imports (`ChangeContext`), and, for a confirmed proposal, how many new rows its summary
+ * counted: when the file would now import another number (the ledger changed since), the import
+ * is refused (`conflict`); a file whose rows are all present already imports nothing, as always.
+ */
+export interface ImportContext extends ChangeContext {
+  readonly expectedNewRows?: number;
+}
+
 type ParsedOk = Extract<ReturnType<typeof parseBrokerCsv>, { ok: true }>;
 type PlanOk = Extract<ImportPlan, { ok: true }>;
 
@@ -111,7 +120,7 @@ export async function importBrokerFile(
   portfolioId: string,
   text: string,
   options: BrokerImportOptions = {},
-  context: ChangeContext = {},
+  context: ImportContext = {},
 ): Promise<ImportResult> {
   const settings = readOptions(options);
   if (settings.dryRun) return previewBrokerImport(deps, userId, portfolioId, text, settings);
@@ -124,6 +133,7 @@ export async function importBrokerFile(
   const { result } = await changeLedger(deps, userId, portfolioId, {
     breaks: { path: 'file' },
     inputPath: 'file',
+    guard: context.guard,
     // a first plan outside the transaction tells which quotes and rates to fetch
     project: async (before) => {
       const draft = await planAgainst(repos, userId, portfolioId, before, parsed, settings, deps);
@@ -144,6 +154,15 @@ export async function importBrokerFile(
         deps,
       );
       if (!plan.ok) throw failure(plan.errors);
+      const expected = context.expectedNewRows;
+      if (expected !== undefined && plan.transactions.length > 0) {
+        if (plan.transactions.length !== expected) {
+          throw new UseCaseError(
+            'conflict',
+            `the file would now import ${plan.transactions.length} transaction(s), not the ${expected} counted before; nothing was written`,
+          );
+        }
+      }
       const rows = plan.transactions.map((p) => ({
         ...encodeTransaction(p.transaction),
         fingerprint: p.fingerprint,

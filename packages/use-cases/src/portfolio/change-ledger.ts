@@ -29,7 +29,7 @@ import type { RevaluationResult } from './schemas.js';
 
 /** What {@link changeLedger} needs: the database, the market data and the clock. */
 export interface LedgerChangeDeps extends Omit<MarketInputsDeps, 'marketData'> {
-  /** The Kysely instance (or a transaction joined by the proposal flow, see `applyProposal`). */
+  /** The Kysely instance (not a transaction: the change opens its own). */
   readonly db: Executor;
   /** The valuation instant of the positions stored with the change. */
   readonly now: () => Date;
@@ -75,6 +75,12 @@ export interface LedgerChange<T> {
   ) => Promise<{ readonly result: T; readonly after: readonly StoredTransaction[] }>;
   /** How a broken ledger is answered (see {@link LedgerBreak}). */
   readonly breaks: LedgerBreak;
+  /**
+   * Runs in the transaction right after the lock, before the ledger is read: a confirmed advisor
+   * proposal marks itself applied there and checks that what its summary described is
+   * unchanged (a throw rolls everything back).
+   */
+  readonly guard?: ((unit: LedgerUnit) => Promise<void>) | undefined;
   /** `path` of the `validation_failed` a database rejection of a value becomes; default `transaction`. */
   readonly inputPath?: string;
 }
@@ -123,6 +129,7 @@ export async function changeLedger<T>(
       if (!(await unit.repos.portfolios.lockForUpdate(userId, portfolioId))) {
         throw new UseCaseError('not_found', `portfolio ${portfolioId} not found`);
       }
+      await change.guard?.(unit);
       const locked = await unit.repos.transactions.listAll(userId, portfolioId);
       const { result, after } = await change.write(unit, locked);
       const derived = await checked(unit.repos, userId, portfolioId, after, change.breaks, {

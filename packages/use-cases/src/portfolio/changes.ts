@@ -6,7 +6,7 @@ import {
   type Transaction as StoredTransaction,
 } from '@svc/portfolio-store';
 import { UseCaseError } from '../errors.js';
-import { changeLedger, type LedgerChangeDeps, patched } from './change-ledger.js';
+import { changeLedger, type LedgerChangeDeps, type LedgerUnit, patched } from './change-ledger.js';
 import { entityTag, requireMatch } from './entity-tags.js';
 import { fromStoreError } from './ledger.js';
 import { decodeTransaction, encodeTransaction, toLedgerTransaction } from './ledger-codec.js';
@@ -29,6 +29,12 @@ export interface ChangeContext {
    * the portfolio's lock, else `precondition_failed` and nothing written. Absent: unconditional.
    */
   readonly ifMatch?: string;
+  /**
+   * Runs in the change's database transaction right after the portfolio is locked (see
+   * `LedgerChange.guard`): how a confirmed proposal marks itself applied and checks that the
+   * rows its summary described are unchanged, in the same unit of work as the change.
+   */
+  readonly guard?: (unit: LedgerUnit) => Promise<void>;
 }
 
 /** What {@link createChangeFlows} needs: `changeLedger`'s database, market data and clock. */
@@ -186,6 +192,7 @@ export function createChangeFlows(deps: ChangeFlowDeps) {
       };
       const stored = await write(userId, portfolioId, {
         breaks: { conflict: 'the edit', namesChanges: false },
+        guard: context.guard,
         project: (before) => {
           const current = before.find((r) => r.id === transactionId);
           const next = current && NewTransaction.safeParse(merged(asInput(current), changes));
@@ -249,6 +256,7 @@ export function createChangeFlows(deps: ChangeFlowDeps) {
     ): Promise<void> {
       await write(userId, portfolioId, {
         breaks: { conflict: 'the delete', namesChanges: false },
+        guard: context.guard,
         write: async ({ writes }, before) => {
           const current = decodeTransaction(rowOf(before, transactionId));
           requireMatch(context.ifMatch, transactionTag(current), `transaction ${transactionId}`);
@@ -299,6 +307,7 @@ export function createChangeFlows(deps: ChangeFlowDeps) {
       const repos = createRepositories(deps.db);
       const change = await write(userId, portfolioId, {
         breaks: { conflict: 'the revert', namesChanges: true },
+        guard: context.guard,
         inputPath: 'change',
         project: async (before) => {
           const rows = await repos.transactions.rowsBefore(userId, portfolioId, changeId);

@@ -8,7 +8,7 @@ import {
 } from '@svc/portfolio-store';
 import type { z } from 'zod';
 import { UseCaseError } from '../errors.js';
-import { importBrokerFile } from './broker-import.js';
+import { type ImportContext, importBrokerFile } from './broker-import.js';
 import { changeLedger, revaluePortfolio } from './change-ledger.js';
 import { type ChangeContext, createChangeFlows, describeTransaction } from './changes.js';
 import { entityTag, requireMatch } from './entity-tags.js';
@@ -205,6 +205,7 @@ export function createPortfolioService(deps: PortfolioServiceDeps) {
       const row = encodeTransaction(tx);
       const { result: stored } = await changeLedger(deps, userId, portfolioId, {
         breaks: { path: 'quantity' },
+        guard: context.guard,
         project: (before) => [...before.map(toLedgerTransaction), { ...tx, id: 'new' }],
         write: async ({ writes }, before) => {
           const { inserted } = await writes.insert(userId, portfolioId, [row], {
@@ -233,7 +234,7 @@ export function createPortfolioService(deps: PortfolioServiceDeps) {
       portfolioId: string,
       text: string,
       options: BrokerImportOptions = {},
-      context: ChangeContext = {},
+      context: ImportContext = {},
     ): Promise<ImportResult> {
       return importBrokerFile(deps, userId, portfolioId, text, options, context);
     },
