@@ -235,9 +235,11 @@ export { freezeAnswer } from './frozen.js';
 export {
   type BrokerImportDeps,
   type BrokerImportPreviewDeps,
+  type ImportContext,
   importBrokerFile,
   previewBrokerImport,
 } from './portfolio/broker-import.js';
+export type { LedgerUnit } from './portfolio/change-ledger.js';
 export {
   type ChangeContext,
   type ChangeFlows,
