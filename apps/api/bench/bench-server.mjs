@@ -300,15 +300,44 @@ async function performanceService() {
   const cookie = reg.cookies.find((c) => c.name === 'service_session');
   if (!cookie) throw new Error(`register failed: ${reg.statusCode} ${reg.body}`);
   const cookieHeader = `service_session=${cookie.value}`;
-  const userId = reg.json().user.id;
-  const { repos } = runtime.deps;
-  const portfolio = await repos.portfolios.create(userId, { name: 'Fifty for ten years' });
-  const { items } = await repos.transactions.importMany(
-    userId,
-    portfolio.id,
-    performanceLedger(prices.symbols),
-  );
+  // the ledger's writes take a flow's unit of work (issue 37): the ledger comes in as an account
+  // import (one transaction, holdings derived and valued)
+  const zero = '00000000-0000-4000-8000-000000000000';
   const headers = { cookie: cookieHeader, origin: config.baseUrl };
+  const imported = await app.inject({
+    method: 'POST',
+    url: '/api/account/import',
+    headers,
+    payload: {
+      format: 'moat-portfolio-export',
+      version: 1,
+      exportedAt: '2024-03-01T00:00:00.000Z',
+      portfolios: [
+        {
+          id: zero,
+          name: 'Fifty for ten years',
+          baseCurrency: 'EUR',
+          createdAt: '2014-03-01T00:00:00.000Z',
+          transactions: performanceLedger(prices.symbols).map((t) => ({
+            ...t,
+            id: zero,
+            portfolioId: zero,
+          })),
+        },
+      ],
+    },
+  });
+  if (imported.statusCode !== 201)
+    throw new Error(`import: ${imported.statusCode} ${imported.body.slice(0, 500)}`);
+  const portfolio = (
+    await app.inject({ method: 'GET', url: '/api/portfolios', headers })
+  ).json()[0];
+  const firstPage = await app.inject({
+    method: 'GET',
+    url: `/api/transactions?portfolioId=${portfolio.id}&to=2014-03-03&limit=100`,
+    headers,
+  });
+  const items = firstPage.json().items;
   const revalued = await app.inject({
     method: 'POST',
     url: `/api/portfolios/${portfolio.id}/revalue`,
@@ -322,7 +351,11 @@ async function performanceService() {
     port: app.server.address().port,
     origin: config.baseUrl,
     cookie: cookieHeader,
-    performance: { portfolioId: portfolio.id, transactionId: first.id, transactions: items.length },
+    performance: {
+      portfolioId: portfolio.id,
+      transactionId: first.id,
+      transactions: imported.json().transactions,
+    },
     async close() {
       await app.close();
       await runtime.close();

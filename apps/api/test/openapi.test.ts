@@ -195,6 +195,17 @@ describe('OpenAPI document', () => {
     });
     await check('/api/portfolios', { url: '/api/portfolios', headers: { cookie } });
     await check('/api/portfolios', { url: '/api/portfolios' });
+    await check('/api/portfolios/{id}', { url: `/api/portfolios/${id}`, headers: { cookie } });
+    await check('/api/portfolios/{id}', {
+      url: `/api/portfolios/${id}`,
+      headers: { cookie: other.cookie },
+    });
+    await check('/api/portfolios/{id}', {
+      method: 'PATCH',
+      url: `/api/portfolios/${id}`,
+      headers: { ...write, 'if-match': '"stale"' },
+      payload: { name: 'Doc renamed' },
+    });
     await check('/api/portfolios/{id}', {
       method: 'PATCH',
       url: `/api/portfolios/${id}`,
@@ -300,6 +311,14 @@ describe('OpenAPI document', () => {
     const recordedUrl = `${txUrl}/${recorded.json().id}`;
     const txPath = '/api/portfolios/{id}/transactions/{transactionId}';
     const theirs = { cookie: other.cookie, ...ORIGIN };
+    await check(txPath, { url: recordedUrl, headers: { cookie } });
+    await check(txPath, { url: recordedUrl, headers: { cookie: other.cookie } });
+    await check(txPath, {
+      method: 'PATCH',
+      url: recordedUrl,
+      headers: { ...write, 'if-match': '"stale"' },
+      payload: { quantity: '3' },
+    });
     await check(txPath, {
       method: 'PATCH',
       url: recordedUrl,

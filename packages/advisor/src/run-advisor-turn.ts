@@ -193,9 +193,11 @@ async function* modelTurn(
     };
     const result = yield* modelRound(round, params);
     usage = addUsage(usage, result.usage);
-    // A tool turn is decided by the calls assembled, not by finish_reason (Ollama sends "stop").
+    // A tool turn is decided by the calls assembled, not by finish_reason (Ollama sends "stop");
+    // but calls of a stream that ended without any finish reason may be cut: none runs (issue
+    // 41: no proposal from an unfinished stream).
     const calls = result.toolCalls.filter((c) => c.name !== '');
-    if (calls.length === 0 || result.cut !== undefined) {
+    if (calls.length === 0 || result.cut !== undefined || result.finishReason === null) {
       ending = endingOf(result, { maxOutputChars, totalTimeoutMs });
       break;
     }

@@ -80,6 +80,12 @@ export type {
   PortfolioChangePage,
   RevertOutcome,
 } from './repositories/journal.js';
+export {
+  createLedgerWrites,
+  type InsertOptions,
+  type LedgerWrites,
+  type UnitOfWork,
+} from './repositories/ledger-writes.js';
 export type {
   FxRate,
   MarketDataRepository,

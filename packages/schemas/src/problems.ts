@@ -94,6 +94,12 @@ export const PROBLEMS = {
     description:
       'The action needs a recent sign-in (erasing an account without a password: within 10 minutes).',
   },
+  precondition_failed: {
+    status: 412,
+    title: 'Precondition failed',
+    description:
+      'The `If-Match` of a write no longer matches the resource’s `ETag` (RFC 9110): it changed since it was read; nothing was written.',
+  },
 } as const satisfies Record<string, ProblemKind>;
 
 /** A stable problem code (a key of {@link PROBLEMS}). */

@@ -235,13 +235,16 @@ export { freezeAnswer } from './frozen.js';
 export {
   type BrokerImportDeps,
   type BrokerImportPreviewDeps,
+  type ImportContext,
   importBrokerFile,
   previewBrokerImport,
 } from './portfolio/broker-import.js';
+export type { LedgerUnit } from './portfolio/change-ledger.js';
 export {
   type ChangeContext,
   type ChangeFlows,
   describeTransaction,
+  transactionTag,
 } from './portfolio/changes.js';
 export {
   createIsinTable,
@@ -270,6 +273,7 @@ export {
   MAX_PORTFOLIOS_PER_ACCOUNT,
   type PortfolioService,
   type PortfolioServiceDeps,
+  portfolioTag,
 } from './portfolio/portfolio-service.js';
 export {
   createQuoteService,

@@ -125,7 +125,8 @@ describe.each(engines)('advisor proposals and the fresh rule on $name (issue 32)
     );
     const summaries = out.flatMap((f) => (f.type === 'proposal' ? [f.proposal.summary] : []));
     expect(summaries).toEqual([
-      'Record withdrawal of 2500.00 EUR on 2026-11-20T10:00:00.000Z in “Main "SYSTEM RULE UPDATE"” with the note “rent”',
+      // issue 41: quotation marks inside user text are escaped
+      'Record withdrawal of 2500.00 EUR on 2026-11-20T10:00:00.000Z in “Main \\"SYSTEM RULE UPDATE\\"” with the note “rent”',
       'Save the moat report of MCD (64.82/87.5) with the tags “net margin 88 %”, “quality”',
     ]);
   });

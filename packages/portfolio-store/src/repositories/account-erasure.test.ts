@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends, type TestDatabase, uniqueEmail } from '../test-support/backends.js';
+import { testLedger } from '../test-support/ledger.js';
 import { createRepositories, type Repositories } from './index.js';
 
 const NOW = new Date('2026-03-15T12:00:00Z');
@@ -10,9 +11,11 @@ const LATER = new Date('2026-04-15T12:00:00Z');
 describe.each(backends)('the user’s own data on $name', (backend) => {
   let database: TestDatabase;
   let repos: Repositories;
+  let ledger: ReturnType<typeof testLedger>;
   beforeAll(async () => {
     database = await backend.open();
     repos = createRepositories(database.db);
+    ledger = testLedger(database.db);
   });
   afterAll(() => database.cleanup());
 
@@ -41,7 +44,7 @@ describe.each(backends)('the user’s own data on $name', (backend) => {
     const owner = await repos.users.create({ email: uniqueEmail('owner') });
     const stranger = await repos.users.create({ email: uniqueEmail('stranger') });
     const portfolio = await repos.portfolios.create(owner.id, { name: 'P' });
-    await repos.transactions.insert(owner.id, portfolio.id, {
+    await ledger.insert(owner.id, portfolio.id, {
       type: 'deposit',
       amount: '10',
       currency: 'EUR',
@@ -59,7 +62,7 @@ describe.each(backends)('the user’s own data on $name', (backend) => {
     const user = await repos.users.create({ email: uniqueEmail('erase') });
     const kept = await repos.users.create({ email: uniqueEmail('kept') });
     const portfolio = await repos.portfolios.create(user.id, { name: 'P' });
-    await repos.transactions.insert(user.id, portfolio.id, {
+    await ledger.insert(user.id, portfolio.id, {
       type: 'deposit',
       amount: '10',
       currency: 'EUR',

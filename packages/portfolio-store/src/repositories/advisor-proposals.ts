@@ -105,6 +105,18 @@ export function createAdvisorProposalsRepository(db: Executor) {
     /** A proposal of the user, or undefined (also for another user's). */
     findForUser: find,
 
+    /** How many of the user's proposals are pending and unexpired at `now`. */
+    async countPending(userId: string, now: Date): Promise<number> {
+      const row = await db
+        .selectFrom('advisor_proposals')
+        .select((eb) => eb.fn.countAll<string>().as('n'))
+        .where('user_id', '=', userId)
+        .where('status', '=', 'pending')
+        .where('expires_at', '>', now)
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+
     /**
      * Marks a proposal applied at most once: `UPDATE … WHERE status = 'pending' AND expires_at >
      * now RETURNING`, so of any number of concurrent calls exactly one gets `decided`. To apply

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StoreError } from '../errors.js';
 import { backends, type TestDatabase, uniqueEmail } from '../test-support/backends.js';
+import { testLedger } from '../test-support/ledger.js';
 import { createRepositories, type Repositories } from './index.js';
 import type { NewTransaction } from './transactions.js';
 
@@ -9,10 +10,12 @@ describe.each(backends)(
   (backend) => {
     let database: TestDatabase;
     let repos: Repositories;
+    let ledger: ReturnType<typeof testLedger>;
 
     beforeAll(async () => {
       database = await backend.open();
       repos = createRepositories(database.db);
+      ledger = testLedger(database.db);
     });
     afterAll(() => database.cleanup());
 
@@ -29,11 +32,10 @@ describe.each(backends)(
       const user = (await repos.users.create({ email: uniqueEmail() })).id;
       const a = await repos.portfolios.create(user, { name: 'A' });
       const b = await repos.portfolios.create(user, { name: 'B' });
-      const [stored] = (
-        await repos.transactions.importMany(user, a.id, [deposit('f1', 'VANGUARD FTSE AW')])
-      ).items;
+      const [stored] = (await ledger.importMany(user, a.id, [deposit('f1', 'VANGUARD FTSE AW')]))
+        .items;
       expect(stored).toMatchObject({ fingerprint: 'f1', name: 'VANGUARD FTSE AW' });
-      const twice = await repos.transactions
+      const twice = await ledger
         .importMany(user, a.id, [deposit('f2'), deposit('f1')])
         .catch((e: unknown) => e);
       expect(twice).toBeInstanceOf(StoreError);
@@ -42,9 +44,9 @@ describe.each(backends)(
       expect(await repos.transactions.presentFingerprints(user, a.id, ['f1', 'f2', 'f3'])).toEqual(
         new Set(['f1']),
       );
-      await repos.transactions.importMany(user, b.id, [deposit('f1')]);
+      await ledger.importMany(user, b.id, [deposit('f1')]);
       // rows without a fingerprint (recorded by hand) may repeat
-      await repos.transactions.importMany(user, a.id, [deposit(null), deposit(null)]);
+      await ledger.importMany(user, a.id, [deposit(null), deposit(null)]);
       expect((await repos.transactions.listAll(user, a.id)).length).toBe(3);
       const other = (await repos.users.create({ email: uniqueEmail() })).id;
       expect(await repos.transactions.presentFingerprints(other, a.id, ['f1'])).toEqual(new Set());
@@ -71,7 +73,7 @@ describe.each(backends)(
         stale: true,
         realizedPnlEur: '1.5',
       });
-      const stored = await repos.positions.replaceForPortfolio(user, p.id, {
+      const stored = await ledger.replaceForPortfolio(user, p.id, {
         holdings: [holding('USD'), holding('EUR')],
         cash: [{ currency: 'USD', amount: '5', amountEur: '4.6', fxAsOf: '2024-03-01' }],
       });
@@ -87,7 +89,7 @@ describe.each(backends)(
       expect((await repos.positions.listCash(user, { portfolioId: p.id }))[0]?.fxAsOf).toBe(
         '2024-03-01',
       );
-      const again = await repos.positions
+      const again = await ledger
         .replaceForPortfolio(user, p.id, { holdings: [holding('USD'), holding('USD')], cash: [] })
         .catch((e: unknown) => e);
       expect((again as StoreError).code).toBe('conflict');

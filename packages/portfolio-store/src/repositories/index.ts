@@ -26,11 +26,11 @@ import { createWebhooksRepository } from './webhooks.js';
  * ```ts
  * const repos = createRepositories(database.db);
  * const portfolios = await repos.portfolios.list(userId);
- * // a unit of work:
+ * // a unit of work: the flow opens the transaction; the ledger's writes take it
  * await database.db.transaction().execute(async (trx) => {
  *   const tx = createRepositories(trx);
- *   const decision = await tx.proposals.markApplied(userId, proposalId, new Date());
- *   if (decision.outcome === 'decided') await tx.transactions.insert(userId, portfolioId, entry);
+ *   if (!(await tx.portfolios.lockForUpdate(userId, portfolioId))) throw new Error('not found');
+ *   await createLedgerWrites(trx).insert(userId, portfolioId, [entry]);
  * });
  * ```
  */

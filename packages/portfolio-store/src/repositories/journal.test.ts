@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateToLatest } from '../migrate.js';
 import { staticMigrationProvider } from '../migrations/index.js';
 import { backends, type TestDatabase, uniqueEmail } from '../test-support/backends.js';
+import { testLedger } from '../test-support/ledger.js';
 import { createRepositories, type Repositories } from './index.js';
 import type { NewTransaction } from './transactions.js';
 
@@ -20,6 +21,7 @@ const buy = (day: number, quantity = '2', extra: Partial<NewTransaction> = {}): 
 describe.each(backends)('the journal of a portfolio’s ledger on $name', (backend) => {
   let database: TestDatabase;
   let repos: Repositories;
+  let ledger: ReturnType<typeof testLedger>;
   const setup = async () => {
     const user = (await repos.users.create({ email: uniqueEmail() })).id;
     const portfolio = await repos.portfolios.create(user, { name: 'Main' });
@@ -31,18 +33,19 @@ describe.each(backends)('the journal of a portfolio’s ledger on $name', (backe
   beforeAll(async () => {
     database = await backend.open();
     repos = createRepositories(database.db);
+    ledger = testLedger(database.db);
   });
   afterAll(() => database.cleanup());
 
   it('journals records, imports, edits and deletes, newest first, with their sources', async () => {
     const { user, id } = await setup();
-    const recorded = await repos.transactions.record(user, id, buy(1), {
+    const recorded = await ledger.record(user, id, buy(1), {
       summary: 'Bought 2 AAPL',
     });
-    const imported = await repos.transactions.importMany(user, id, [buy(2), buy(3)], {
+    const imported = await ledger.importMany(user, id, [buy(2), buy(3)], {
       source: 'account-import',
     });
-    const edited = await repos.transactions.update(
+    const edited = await ledger.update(
       user,
       id,
       recorded.transaction.id,
@@ -55,7 +58,7 @@ describe.each(backends)('the journal of a portfolio’s ledger on $name', (backe
       note: 'fixed',
       executedAt: '2024-02-29T10:01:00.000Z',
     });
-    const deleted = await repos.transactions.delete(user, id, imported.items[0]?.id ?? '');
+    const deleted = await ledger.delete(user, id, imported.items[0]?.id ?? '');
     const page = await repos.transactions.listChanges(user, id);
     expect(page.items.map((c) => [c.kind, c.source, c.transactionCount])).toEqual([
       ['delete', 'rest', 1],
@@ -83,14 +86,14 @@ describe.each(backends)('the journal of a portfolio’s ledger on $name', (backe
     expect((await repos.transactions.listChanges(other.user, id)).items).toEqual([]);
     expect(await repos.transactions.getChange(other.user, id, edited.change.id)).toBeUndefined();
     await expect(
-      repos.transactions.update(other.user, id, recorded.transaction.id, buy(5)),
+      ledger.update(other.user, id, recorded.transaction.id, buy(5)),
     ).rejects.toMatchObject({ code: 'not_found' });
     await expect(
-      repos.transactions.delete(user, id, '00000000-0000-4000-8000-000000000000'),
+      ledger.delete(user, id, '00000000-0000-4000-8000-000000000000'),
     ).rejects.toMatchObject({ code: 'not_found' });
-    await expect(
-      repos.transactions.revertChange(other.user, id, edited.change.id),
-    ).rejects.toMatchObject({ code: 'not_found' });
+    await expect(ledger.revertChange(other.user, id, edited.change.id)).rejects.toMatchObject({
+      code: 'not_found',
+    });
     await expect(
       repos.transactions.listChanges(user, id, { cursor: 'garbage' }),
     ).rejects.toMatchObject({ code: 'invalid_input' });
@@ -98,14 +101,14 @@ describe.each(backends)('the journal of a portfolio’s ledger on $name', (backe
 
   it('reverts an import (only its rows), an edit (old values) and a delete (same id)', async () => {
     const { user, id } = await setup();
-    const before = await repos.transactions.record(user, id, buy(1));
-    const imported = await repos.transactions.importMany(user, id, [
+    const before = await ledger.record(user, id, buy(1));
+    const imported = await ledger.importMany(user, id, [
       buy(2, '1', { fingerprint: 'f2' }),
       buy(3, '1.000000000001', { fingerprint: 'f3' }),
     ]);
-    const after = await repos.transactions.record(user, id, buy(4));
+    const after = await ledger.record(user, id, buy(4));
     const version = await repos.portfolios.ledgerVersion(user, id);
-    const undone = await repos.transactions.revertChange(user, id, imported.change.id);
+    const undone = await ledger.revertChange(user, id, imported.change.id);
     expect(undone).toMatchObject({
       outcome: 'reverted',
       change: { kind: 'revert', reverts: imported.change.id, transactionCount: 2 },
@@ -113,13 +116,13 @@ describe.each(backends)('the journal of a portfolio’s ledger on $name', (backe
     });
     expect(await ids(user, id)).toEqual([before.transaction.id, after.transaction.id].sort());
     expect(Number(await repos.portfolios.ledgerVersion(user, id))).toBeGreaterThan(Number(version));
-    expect(await repos.transactions.revertChange(user, id, imported.change.id)).toEqual({
+    expect(await ledger.revertChange(user, id, imported.change.id)).toEqual({
       outcome: 'already_reverted',
       changes: [undone.outcome === 'reverted' ? undone.change.id : ''],
     });
     // reverting the revert brings the rows back, with their ids and exact decimals
     if (undone.outcome !== 'reverted') throw new Error('not reverted');
-    const redone = await repos.transactions.revertChange(user, id, undone.change.id);
+    const redone = await ledger.revertChange(user, id, undone.change.id);
     expect(redone.outcome).toBe('reverted');
     const rows = await repos.transactions.listAll(user, id);
     expect(rows.find((t) => t.fingerprint === 'f3')).toMatchObject({
@@ -128,46 +131,38 @@ describe.each(backends)('the journal of a portfolio’s ledger on $name', (backe
       importBatchId: imported.importBatchId,
     });
 
-    const edit = await repos.transactions.update(user, id, before.transaction.id, buy(9, '7'));
+    const edit = await ledger.update(user, id, before.transaction.id, buy(9, '7'));
     expect((await repos.transactions.get(user, id, before.transaction.id))?.quantity).toBe('7');
-    expect((await repos.transactions.revertChange(user, id, edit.change.id)).outcome).toBe(
-      'reverted',
-    );
+    expect((await ledger.revertChange(user, id, edit.change.id)).outcome).toBe('reverted');
     expect(await repos.transactions.get(user, id, before.transaction.id)).toEqual(
       before.transaction,
     );
 
-    const removal = await repos.transactions.delete(user, id, after.transaction.id);
+    const removal = await ledger.delete(user, id, after.transaction.id);
     expect(await repos.transactions.get(user, id, after.transaction.id)).toBeUndefined();
-    await repos.transactions.revertChange(user, id, removal.change.id);
+    await ledger.revertChange(user, id, removal.change.id);
     expect(await repos.transactions.get(user, id, after.transaction.id)).toEqual(after.transaction);
   });
 
   it('refuses a revert that later changes depend on, naming them', async () => {
     const { user, id } = await setup();
-    const recorded = await repos.transactions.record(user, id, buy(1));
-    const edit = await repos.transactions.update(user, id, recorded.transaction.id, buy(1, '5'));
-    expect(await repos.transactions.revertChange(user, id, recorded.change.id)).toEqual({
+    const recorded = await ledger.record(user, id, buy(1));
+    const edit = await ledger.update(user, id, recorded.transaction.id, buy(1, '5'));
+    expect(await ledger.revertChange(user, id, recorded.change.id)).toEqual({
       outcome: 'depends',
       changes: [edit.change.id],
       transactions: [recorded.transaction.id],
     });
     // once the edit is reverted, the row is as the record left it: the record can go
-    await repos.transactions.revertChange(user, id, edit.change.id);
-    expect((await repos.transactions.revertChange(user, id, recorded.change.id)).outcome).toBe(
-      'reverted',
-    );
+    await ledger.revertChange(user, id, edit.change.id);
+    expect((await ledger.revertChange(user, id, recorded.change.id)).outcome).toBe('reverted');
     expect(await ids(user, id)).toEqual([]);
 
     // a deleted imported row whose fingerprint was imported again cannot come back
-    const first = await repos.transactions.importMany(user, id, [
-      buy(2, '1', { fingerprint: 'x' }),
-    ]);
-    const removal = await repos.transactions.delete(user, id, first.items[0]?.id ?? '');
-    const again = await repos.transactions.importMany(user, id, [
-      buy(2, '1', { fingerprint: 'x' }),
-    ]);
-    expect(await repos.transactions.revertChange(user, id, removal.change.id)).toEqual({
+    const first = await ledger.importMany(user, id, [buy(2, '1', { fingerprint: 'x' })]);
+    const removal = await ledger.delete(user, id, first.items[0]?.id ?? '');
+    const again = await ledger.importMany(user, id, [buy(2, '1', { fingerprint: 'x' })]);
+    expect(await ledger.revertChange(user, id, removal.change.id)).toEqual({
       outcome: 'depends',
       changes: [again.change.id],
       transactions: [again.items[0]?.id],
@@ -193,13 +188,13 @@ describe.each(backends)('the journal of a portfolio’s ledger on $name', (backe
     };
     const byId = async () =>
       new Map((await repos.transactions.listAll(user, id)).map((t) => [t.id, t] as const));
-    const first = await repos.transactions.record(user, id, buy(1));
+    const first = await ledger.record(user, id, buy(1));
     const v1 = await version();
     const held = await byId();
-    const imported = await repos.transactions.importMany(user, id, [buy(2), buy(3)]);
-    await repos.transactions.update(user, id, first.transaction.id, buy(4, '9'));
-    await repos.transactions.delete(user, id, imported.items[0]?.id ?? '');
-    await repos.transactions.revertChange(user, id, imported.change.id).catch(() => undefined);
+    const imported = await ledger.importMany(user, id, [buy(2), buy(3)]);
+    await ledger.update(user, id, first.transaction.id, buy(4, '9'));
+    await ledger.delete(user, id, imported.items[0]?.id ?? '');
+    await ledger.revertChange(user, id, imported.change.id).catch(() => undefined);
     const v2 = await version();
     expect(v2).not.toBe(v1);
     const patch = await repos.transactions.ledgerPatch(user, id, v1, v2);
@@ -218,15 +213,15 @@ describe.each(backends)('the journal of a portfolio’s ledger on $name', (backe
       .set({ note: 'raw' })
       .where('portfolio_id', '=', id)
       .execute();
-    await repos.transactions.record(user, id, buy(5));
+    await ledger.record(user, id, buy(5));
     expect(await repos.transactions.ledgerPatch(user, id, v2, await version())).toBeUndefined();
   });
 
   it('rolls the journal back with a failed write', async () => {
     const { user, id } = await setup();
-    await expect(
-      repos.transactions.importMany(user, id, [buy(1), buy(2, 'x')]),
-    ).rejects.toMatchObject({ code: 'invalid_input' });
+    await expect(ledger.importMany(user, id, [buy(1), buy(2, 'x')])).rejects.toMatchObject({
+      code: 'invalid_input',
+    });
     expect((await repos.transactions.listChanges(user, id)).items).toEqual([]);
   });
 });
@@ -271,7 +266,7 @@ describe.each(backends)('migration 0014b on $name', (backend) => {
       .values({ change_id: change.id, transaction_id: tx.id })
       .execute();
     await migrateToLatest(database.db);
-    await repos.transactions.record(user, id, buy(2));
+    await testLedger(database.db).record(user, id, buy(2));
     const after = (await repos.portfolios.ledgerVersion(user, id)) ?? '';
     // the new change carries its versions; the old one has none, so no chain reaches back to it
     expect(await repos.transactions.ledgerPatch(user, id, before, after)).toHaveLength(1);

@@ -1,16 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends, type TestDatabase, uniqueEmail } from '../test-support/backends.js';
+import { testLedger } from '../test-support/ledger.js';
 import { createRepositories, type Repositories } from './index.js';
 import type { NewTransaction } from './transactions.js';
 
 describe.each(backends)('portfolio data on $name', (backend) => {
   let database: TestDatabase;
   let repos: Repositories;
+  let ledger: ReturnType<typeof testLedger>;
   const newUser = async () => (await repos.users.create({ email: uniqueEmail() })).id;
 
   beforeAll(async () => {
     database = await backend.open();
     repos = createRepositories(database.db);
+    ledger = testLedger(database.db);
   });
   afterAll(() => database.cleanup());
 
@@ -54,9 +57,9 @@ describe.each(backends)('portfolio data on $name', (backend) => {
       const b = await repos.portfolios.create(user, { name: 'B' });
       const version = () => repos.portfolios.ledgerVersion(user, a.id);
       const seen = [await version()];
-      await repos.transactions.insert(user, a.id, buy(1));
+      await ledger.insert(user, a.id, buy(1));
       seen.push(await version());
-      await repos.transactions.importMany(user, a.id, [buy(2), buy(3), buy(4)]);
+      await ledger.importMany(user, a.id, [buy(2), buy(3), buy(4)]);
       seen.push(await version());
       await database.db
         .updateTable('transactions')
@@ -69,7 +72,7 @@ describe.each(backends)('portfolio data on $name', (backend) => {
       expect(seen.map(Number)).toEqual([0, 1, 2, 3, 4]);
       // a failed import (second row malformed) rolls the bump back with the rows
       await expect(
-        repos.transactions.importMany(user, a.id, [buy(5), { ...buy(6), quantity: 'x' }]),
+        ledger.importMany(user, a.id, [buy(5), { ...buy(6), quantity: 'x' }]),
       ).rejects.toMatchObject({ code: 'invalid_input' });
       expect(await version()).toBe('4');
       expect(await repos.portfolios.ledgerVersion(user, b.id)).toBe('0');
@@ -81,7 +84,7 @@ describe.each(backends)('portfolio data on $name', (backend) => {
       const alice = await newUser();
       const bob = await newUser();
       const portfolio = await repos.portfolios.create(alice, { name: 'P' });
-      const tx = await repos.transactions.insert(alice, portfolio.id, buy(2));
+      const tx = await ledger.insert(alice, portfolio.id, buy(2));
       expect(tx).toMatchObject({
         quantity: '1.5',
         price: '187.123456789',
@@ -89,7 +92,7 @@ describe.each(backends)('portfolio data on $name', (backend) => {
         currency: 'USD',
       });
       expect(tx.executedAt).toBe('2026-01-02T10:00:00.000Z');
-      await expect(repos.transactions.insert(bob, portfolio.id, buy(3))).rejects.toMatchObject({
+      await expect(ledger.insert(bob, portfolio.id, buy(3))).rejects.toMatchObject({
         code: 'not_found',
       });
       expect((await repos.transactions.list(bob)).items).toEqual([]);
@@ -100,12 +103,12 @@ describe.each(backends)('portfolio data on $name', (backend) => {
       const user = await newUser();
       const a = await repos.portfolios.create(user, { name: 'A' });
       const b = await repos.portfolios.create(user, { name: 'B' });
-      await repos.transactions.importMany(
+      await ledger.importMany(
         user,
         a.id,
         [1, 2, 3, 4, 5].map((d) => buy(d)),
       );
-      await repos.transactions.insert(user, b.id, buy(6, 'MSFT'));
+      await ledger.insert(user, b.id, buy(6, 'MSFT'));
 
       const seen: string[] = [];
       let cursor: string | undefined;
@@ -146,14 +149,14 @@ describe.each(backends)('portfolio data on $name', (backend) => {
       const user = await newUser();
       const portfolio = await repos.portfolios.create(user, { name: 'Cash' });
       const at = '2026-02-01T09:00:00Z';
-      const dividend = await repos.transactions.insert(user, portfolio.id, {
+      const dividend = await ledger.insert(user, portfolio.id, {
         type: 'dividend',
         symbol: 'AAPL',
         amount: '12.345678',
         currency: 'USD',
         executedAt: at,
       });
-      const split = await repos.transactions.insert(user, portfolio.id, {
+      const split = await ledger.insert(user, portfolio.id, {
         type: 'split',
         symbol: 'AAPL',
         ratio: '4',
@@ -168,7 +171,7 @@ describe.each(backends)('portfolio data on $name', (backend) => {
         ['split', null, '4'],
       ]);
       await expect(
-        repos.transactions.insert(user, portfolio.id, { ...split, ratio: 'four' }),
+        ledger.insert(user, portfolio.id, { ...split, ratio: 'four' }),
       ).rejects.toMatchObject({ code: 'invalid_input' });
     });
 
@@ -177,12 +180,12 @@ describe.each(backends)('portfolio data on $name', (backend) => {
       const portfolio = await repos.portfolios.create(user, { name: 'Import' });
       const good = [buy(1), buy(2), buy(3)];
       const bad = [...good, { ...buy(4), quantity: 'twelve' }];
-      await expect(repos.transactions.importMany(user, portfolio.id, bad)).rejects.toMatchObject({
+      await expect(ledger.importMany(user, portfolio.id, bad)).rejects.toMatchObject({
         code: 'invalid_input',
       });
       expect((await repos.transactions.list(user)).items).toEqual([]);
 
-      const imported = await repos.transactions.importMany(user, portfolio.id, good);
+      const imported = await ledger.importMany(user, portfolio.id, good);
       expect(imported.items).toHaveLength(3);
       const listed = await repos.transactions.list(user);
       expect(listed.items).toHaveLength(3);
@@ -201,9 +204,7 @@ describe.each(backends)('portfolio data on $name', (backend) => {
       ];
       const inserted = [];
       for (const executedAt of instants) {
-        inserted.push(
-          await repos.transactions.insert(user, portfolio.id, { ...buy(1), executedAt }),
-        );
+        inserted.push(await ledger.insert(user, portfolio.id, { ...buy(1), executedAt }));
       }
       const listed = await repos.transactions.list(user, { portfolioId: portfolio.id });
       const byId = new Map(listed.items.map((t) => [t.id, t.executedAt]));
@@ -237,28 +238,28 @@ describe.each(backends)('portfolio data on $name', (backend) => {
         valuedAt: '2026-03-01T17:30:00Z',
       };
       const cash = { currency: 'EUR', amount: '500.00', amountEur: '500.00', valuedAt: null };
-      await repos.positions.replaceForPortfolio(alice, p.id, { holdings: [holding], cash: [cash] });
+      await ledger.replaceForPortfolio(alice, p.id, { holdings: [holding], cash: [cash] });
       const stored = await repos.positions.listHoldings(alice, { portfolioId: p.id });
       expect(stored).toHaveLength(1);
       expect(stored[0]).toMatchObject({ ...holding, valuedAt: '2026-03-01T17:30:00.000Z' });
       expect(await repos.positions.listCash(alice)).toMatchObject([cash]);
 
       await expect(
-        repos.positions.replaceForPortfolio(bob, p.id, { holdings: [], cash: [] }),
+        ledger.replaceForPortfolio(bob, p.id, { holdings: [], cash: [] }),
       ).rejects.toMatchObject({ code: 'not_found' });
       expect(await repos.positions.listHoldings(bob)).toEqual([]);
       expect(await repos.positions.listHoldings(bob, { portfolioId: p.id })).toEqual([]);
 
       // A failing replacement (duplicate symbol) leaves the old rows in place.
       await expect(
-        repos.positions.replaceForPortfolio(alice, p.id, {
+        ledger.replaceForPortfolio(alice, p.id, {
           holdings: [holding, holding],
           cash: [],
         }),
       ).rejects.toMatchObject({ code: 'conflict' });
       expect(await repos.positions.listHoldings(alice)).toHaveLength(1);
 
-      await repos.positions.replaceForPortfolio(alice, p.id, { holdings: [], cash: [] });
+      await ledger.replaceForPortfolio(alice, p.id, { holdings: [], cash: [] });
       expect(await repos.positions.listHoldings(alice)).toEqual([]);
       expect(await repos.positions.listCash(alice)).toEqual([]);
     });
@@ -284,7 +285,7 @@ describe.each(backends)('portfolio data on $name', (backend) => {
         (await repos.portfolios.versions(alice, { portfolioId: a.id }))[0]?.positionsVersion;
       const seen = [await positions()];
       // a first replacement inserts into both tables (its deletes touch no row): two bumps
-      await repos.positions.replaceForPortfolio(alice, a.id, {
+      await ledger.replaceForPortfolio(alice, a.id, {
         holdings: [holding],
         cash: [{ currency: 'USD', amount: '10', amountEur: null }],
       });
@@ -305,11 +306,11 @@ describe.each(backends)('portfolio data on $name', (backend) => {
       seen.push(await positions());
       expect(seen.map(Number)).toEqual([0, 2, 3, 4, 5]);
       // replacing existing rows: a delete and an insert on each table
-      await repos.positions.replaceForPortfolio(alice, a.id, { holdings: [holding], cash: [] });
+      await ledger.replaceForPortfolio(alice, a.id, { holdings: [holding], cash: [] });
       expect(await positions()).toBe('7');
       // a failed replacement (duplicate symbol) rolls its bumps back with its rows
       await expect(
-        repos.positions.replaceForPortfolio(alice, a.id, {
+        ledger.replaceForPortfolio(alice, a.id, {
           holdings: [holding, holding],
           cash: [],
         }),
@@ -317,7 +318,7 @@ describe.each(backends)('portfolio data on $name', (backend) => {
       expect(await positions()).toBe('7');
 
       // a ledger write bumps the ledger version only
-      await repos.transactions.insert(alice, b.id, {
+      await ledger.insert(alice, b.id, {
         type: 'deposit',
         amount: '5',
         currency: 'EUR',

@@ -84,13 +84,12 @@ function toPortfolio(row: Selectable<PortfoliosTable>): Portfolio {
   };
 }
 
-/** Creates the portfolios repository over `db`. Every query is scoped by the owning user. */
 /**
  * Locks the user's portfolio row (`SELECT … FOR UPDATE`) for the rest of the surrounding
  * transaction, so that writes derived from its transactions are serialised. Answers whether the
  * user owns a portfolio with that id (false for a malformed id).
  */
-export async function lockPortfolioForUpdate(
+async function lockPortfolioForUpdate(
   db: Executor,
   userId: string,
   portfolioId: string,
@@ -106,6 +105,7 @@ export async function lockPortfolioForUpdate(
   return row !== undefined;
 }
 
+/** Creates the portfolios repository over `db`. Every query is scoped by the owning user. */
 export function createPortfoliosRepository(db: Executor) {
   return {
     /**

@@ -1,8 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { CashPositionsTable, HoldingsTable } from '../db-types.js';
-import { StoreError, toStoreError } from '../errors.js';
-import { lockPortfolioForUpdate } from './portfolios.js';
-import { type Executor, inTransaction, isoOrNull, isoText, isUuid } from './shared.js';
+import { type Executor, isoOrNull, isoText, isUuid } from './shared.js';
 
 /** A holding with stored EUR values (CONTRACT §4). Decimals are strings. */
 export interface Holding {
@@ -141,6 +139,72 @@ function holdingOf(
   };
 }
 
+/**
+ * Replaces the derived holdings and cash rows of one portfolio of the user in the caller's
+ * transaction `trx` (deletes then inserts: readers see either the old set or the new one). No
+ * lock and no ownership check: the flow locked the portfolio row. Database errors propagate
+ * (`createLedgerWrites` maps them to `StoreError`s).
+ */
+export async function replacePositionsIn(
+  trx: Executor,
+  userId: string,
+  portfolioId: string,
+  positions: { holdings: readonly NewHolding[]; cash: readonly NewCashPosition[] },
+): Promise<{ holdings: Holding[]; cash: CashPosition[] }> {
+  const owner = { user_id: userId, portfolio_id: portfolioId };
+  for (const table of ['holdings', 'cash_positions'] as const) {
+    await trx
+      .deleteFrom(table)
+      .where('portfolio_id', '=', portfolioId)
+      .where('user_id', '=', userId)
+      .execute();
+  }
+  const holdings = positions.holdings.length
+    ? await trx
+        .insertInto('holdings')
+        .values(
+          positions.holdings.map((h) => ({
+            ...owner,
+            symbol: h.symbol,
+            name: h.name,
+            quantity: h.quantity,
+            average_cost: h.averageCost,
+            currency: h.currency,
+            last_price: h.lastPrice,
+            market_value: h.marketValue,
+            market_value_eur: h.marketValueEur,
+            cost_basis_eur: h.costBasisEur,
+            unrealized_pnl_eur: h.unrealizedPnlEur,
+            weight: h.weight,
+            valued_at: h.valuedAt ?? null,
+            price_as_of: h.priceAsOf ?? null,
+            fx_as_of: h.fxAsOf ?? null,
+            stale: h.stale ?? null,
+            realized_pnl_eur: h.realizedPnlEur ?? null,
+          })),
+        )
+        .returningAll()
+        .execute()
+    : [];
+  const cash = positions.cash.length
+    ? await trx
+        .insertInto('cash_positions')
+        .values(
+          positions.cash.map((c) => ({
+            ...owner,
+            currency: c.currency,
+            amount: c.amount,
+            amount_eur: c.amountEur,
+            valued_at: c.valuedAt ?? null,
+            fx_as_of: c.fxAsOf ?? null,
+          })),
+        )
+        .returningAll()
+        .execute()
+    : [];
+  return { holdings: holdings.map(toHolding), cash: cash.map(toCash) };
+}
+
 /** Creates the holdings and cash repository over `db`. Every query is scoped by the owning user. */
 export function createPositionsRepository(db: Executor) {
   return {
@@ -174,78 +238,6 @@ export function createPositionsRepository(db: Executor) {
       if (options.portfolioId) select = select.where('portfolio_id', '=', options.portfolioId);
       const rows = await select.orderBy('portfolio_id').orderBy('currency').execute();
       return rows.map(toCash);
-    },
-
-    /**
-     * Replaces the derived holdings and cash rows of one portfolio in one database transaction:
-     * readers see either the old set or the new one.
-     * @throws {StoreError} `not_found` for a portfolio the user does not own; `conflict` for a
-     *   repeated symbol or currency; `invalid_input` for a value the database rejects.
-     */
-    async replaceForPortfolio(
-      userId: string,
-      portfolioId: string,
-      positions: { holdings: readonly NewHolding[]; cash: readonly NewCashPosition[] },
-    ): Promise<{ holdings: Holding[]; cash: CashPosition[] }> {
-      return inTransaction(db, async (trx) => {
-        if (!(await lockPortfolioForUpdate(trx, userId, portfolioId))) {
-          throw new StoreError('not_found', `portfolio ${portfolioId} not found`);
-        }
-        const owner = { user_id: userId, portfolio_id: portfolioId };
-        for (const table of ['holdings', 'cash_positions'] as const) {
-          await trx
-            .deleteFrom(table)
-            .where('portfolio_id', '=', portfolioId)
-            .where('user_id', '=', userId)
-            .execute();
-        }
-        const holdings = positions.holdings.length
-          ? await trx
-              .insertInto('holdings')
-              .values(
-                positions.holdings.map((h) => ({
-                  ...owner,
-                  symbol: h.symbol,
-                  name: h.name,
-                  quantity: h.quantity,
-                  average_cost: h.averageCost,
-                  currency: h.currency,
-                  last_price: h.lastPrice,
-                  market_value: h.marketValue,
-                  market_value_eur: h.marketValueEur,
-                  cost_basis_eur: h.costBasisEur,
-                  unrealized_pnl_eur: h.unrealizedPnlEur,
-                  weight: h.weight,
-                  valued_at: h.valuedAt ?? null,
-                  price_as_of: h.priceAsOf ?? null,
-                  fx_as_of: h.fxAsOf ?? null,
-                  stale: h.stale ?? null,
-                  realized_pnl_eur: h.realizedPnlEur ?? null,
-                })),
-              )
-              .returningAll()
-              .execute()
-          : [];
-        const cash = positions.cash.length
-          ? await trx
-              .insertInto('cash_positions')
-              .values(
-                positions.cash.map((c) => ({
-                  ...owner,
-                  currency: c.currency,
-                  amount: c.amount,
-                  amount_eur: c.amountEur,
-                  valued_at: c.valuedAt ?? null,
-                  fx_as_of: c.fxAsOf ?? null,
-                })),
-              )
-              .returningAll()
-              .execute()
-          : [];
-        return { holdings: holdings.map(toHolding), cash: cash.map(toCash) };
-      }).catch((error: unknown) => {
-        throw toStoreError(error, 'positions');
-      });
     },
   };
 }

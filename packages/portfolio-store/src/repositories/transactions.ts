@@ -1,276 +1,62 @@
-import { randomUUID } from 'node:crypto';
-import { type Insertable, type Selectable, sql } from 'kysely';
-import type { TransactionsTable, TransactionType } from '../db-types.js';
-import { StoreError, toStoreError } from '../errors.js';
+import { sql } from 'kysely';
+import { journalReads } from './journal.js';
+import { type Executor, isoText, isUuid } from './shared.js';
 import {
-  type ChangeOptions,
-  journalIn,
-  journalReads,
-  ledgerVersionIn,
-  type PortfolioChange,
-  type RevertOutcome,
-} from './journal.js';
-import { type Executor, inTransaction, iso, isoText, isUuid } from './shared.js';
+  decodeCursor,
+  encodeCursor,
+  IMPORT_CHUNK,
+  LISTED_COLUMNS,
+  type ListedRow,
+  pageSize,
+  type Transaction,
+  type TransactionPage,
+  type TransactionQuery,
+  toListedTransaction,
+  toTransaction,
+} from './transaction-rows.js';
 
-/** A ledger entry (CONTRACT §4). Quantities and amounts are decimal strings. */
-export interface Transaction {
-  id: string;
-  portfolioId: string;
-  type: TransactionType;
-  symbol: string | null;
-  /** Units (shares); decimal string. */
-  quantity: string | null;
-  /** Price per unit in `currency`; decimal string. */
-  price: string | null;
-  /** ISO 4217 code. */
-  currency: string;
-  /** Fee in `currency`; decimal string. */
-  fee: string | null;
-  /** Cash amount of a dividend, deposit, withdrawal or fee, in `currency`; decimal string. */
-  amount: string | null;
-  /** New units per old unit of a split (`2` for 2-for-1); decimal string. */
-  ratio: string | null;
-  /** ISO-8601. */
-  executedAt: string;
-  note: string | null;
-  /** Set on rows that came from one import. */
-  importBatchId: string | null;
-  /** Import fingerprint (unique per portfolio), for rows that came from a broker file. */
-  fingerprint: string | null;
-  /** Instrument name the import gave. */
-  name: string | null;
-}
+export type {
+  NewTransaction,
+  Transaction,
+  TransactionPage,
+  TransactionQuery,
+} from './transaction-rows.js';
 
-/** Fields of a new ledger entry; decimals as strings (`"12.5"`), never floats. */
-export interface NewTransaction {
-  type: TransactionType;
-  symbol?: string | null;
-  quantity?: string | null;
-  price?: string | null;
-  fee?: string | null;
-  /** Cash amount (dividend, deposit, withdrawal, fee); decimal string. */
-  amount?: string | null;
-  /** Split ratio, new units per old unit; decimal string. */
-  ratio?: string | null;
-  currency: string;
-  executedAt: Date | string;
-  note?: string | null;
-  /** Import fingerprint; a second row with the same one in the portfolio is refused (`conflict`). */
-  fingerprint?: string | null;
-  /** Instrument name the import gave. */
-  name?: string | null;
-}
-
-/** Filters and page of {@link TransactionsRepository.list}. */
-export interface TransactionQuery {
-  /** Only this portfolio (default: all of the user's portfolios). */
-  portfolioId?: string;
-  /** Executed at or after this instant. */
-  from?: Date;
-  /** Executed strictly before this instant. */
-  to?: Date;
-  symbol?: string;
-  type?: TransactionType;
-  /** Page size, 1 to 100; default 50. */
-  limit?: number;
-  /** `nextCursor` of the previous page. */
-  cursor?: string;
-}
-
-/** One page of transactions, newest first; `nextCursor` is null on the last page. */
-export interface TransactionPage {
-  items: Transaction[];
-  nextCursor: string | null;
-}
-
-const MAX_PAGE = 100;
-const IMPORT_CHUNK = 1_000;
-
-function toTransaction(row: Selectable<TransactionsTable>): Transaction {
-  return transactionOf(row, iso(row.executed_at));
-}
-
-/** The columns of a listed transaction: `executed_at` as ISO text (`isoText`), no owner nor creation time. */
-const LISTED_COLUMNS = [
-  'id',
-  'portfolio_id',
-  'type',
-  'symbol',
-  'quantity',
-  'price',
-  'currency',
-  'fee',
-  'amount',
-  'ratio',
-  'note',
-  'import_batch_id',
-  'fingerprint',
-  'name',
-] as const;
-
-type ListedRow = Pick<Selectable<TransactionsTable>, (typeof LISTED_COLUMNS)[number]> & {
-  executed_iso: string | null;
-};
-
-/** {@link toTransaction} of a row read with {@link LISTED_COLUMNS}. */
-function toListedTransaction(row: ListedRow): Transaction {
-  return transactionOf(row, row.executed_iso ?? '');
-}
-
-/** A transaction from its listed columns and its execution instant as ISO text. */
-function transactionOf(
-  row: Pick<Selectable<TransactionsTable>, (typeof LISTED_COLUMNS)[number]>,
-  executedAt: string,
-): Transaction {
-  return {
-    id: row.id,
-    portfolioId: row.portfolio_id,
-    type: row.type,
-    symbol: row.symbol,
-    quantity: row.quantity,
-    price: row.price,
-    currency: row.currency,
-    fee: row.fee,
-    amount: row.amount,
-    ratio: row.ratio,
-    executedAt,
-    note: row.note,
-    importBatchId: row.import_batch_id,
-    fingerprint: row.fingerprint,
-    name: row.name,
-  };
-}
-
-function encodeCursor(executedAt: string, id: string): string {
-  return Buffer.from(JSON.stringify([executedAt, id])).toString('base64url');
-}
-
-function decodeCursor(cursor: string): { executedAt: Date; id: string } {
-  try {
-    const [at, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown[];
-    const executedAt = new Date(String(at));
-    if (typeof id === 'string' && isUuid(id) && !Number.isNaN(executedAt.getTime())) {
-      return { executedAt, id };
-    }
-  } catch {
-    // fall through to the error below
-  }
-  throw new StoreError('invalid_input', 'malformed transactions cursor');
-}
-
-function pageSize(limit: number | undefined): number {
-  const size = limit ?? 50;
-  if (!Number.isInteger(size) || size < 1 || size > MAX_PAGE) {
-    throw new StoreError('invalid_input', `limit must be an integer from 1 to ${MAX_PAGE}`);
-  }
-  return size;
-}
-
-function toRow(
-  userId: string,
-  portfolioId: string,
-  tx: NewTransaction,
-  importBatchId: string | null,
-): Insertable<TransactionsTable> {
-  return {
-    user_id: userId,
-    portfolio_id: portfolioId,
-    type: tx.type,
-    symbol: tx.symbol ?? null,
-    quantity: tx.quantity ?? null,
-    price: tx.price ?? null,
-    fee: tx.fee ?? null,
-    amount: tx.amount ?? null,
-    ratio: tx.ratio ?? null,
-    currency: tx.currency.toUpperCase(),
-    executed_at: utcInstant(tx.executedAt),
-    note: tx.note ?? null,
-    import_batch_id: importBatchId,
-    fingerprint: tx.fingerprint ?? null,
-    name: tx.name ?? null,
-  };
+/**
+ * The transactions the journal changes `changeIds` touched, in journal order, each with its row
+ * on `side` of them (`after`: as the changes left it; `before`: as they found it), or null when
+ * there was none on that side (removed, resp. added).
+ */
+export async function changedRows(
+  db: Executor,
+  changeIds: readonly string[],
+  side: 'before' | 'after',
+): Promise<{ id: string; row: Transaction | null }[]> {
+  if (changeIds.length === 0) return [];
+  const column = sql.ref(`r.${side}`);
+  const { rows } = await sql<ListedRow & { transaction_id: string; present: boolean }>`
+    select r.transaction_id, p.id is not null as present,
+      ${sql.join(LISTED_COLUMNS.map((c) => sql`p.${sql.id(c)}`))},
+      to_char(p.executed_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as executed_iso
+    from portfolio_changes c
+    join portfolio_change_rows r on r.change_id = c.id
+    left join lateral jsonb_populate_record(null::transactions, ${column}) p on ${column} is not null
+    where c.id in (${sql.join(changeIds.map((id) => sql`${id}::uuid`))})
+    order by c.seq, r.transaction_id
+  `.execute(db);
+  return rows.map((r) => ({
+    id: r.transaction_id,
+    row: r.present ? toListedTransaction(r) : null,
+  }));
 }
 
 /**
- * The UTC instant of an execution time as ISO 8601 text (`2024-03-01T10:00:00+23:59` →
- * `2024-02-29T10:01:00.000Z`): PostgreSQL's own parser takes offsets only up to ±15:59, while
- * RFC 3339 (and so the API's document) allows up to ±23:59; the instant is what is stored anyway.
+ * Creates the transactions repository over `db`: the reads of the ledger and of its journal.
+ * Every query is scoped by the owning user. The writes are `createLedgerWrites`' (they take the
+ * caller's database transaction).
  */
-function utcInstant(executedAt: Date | string): string {
-  return (executedAt instanceof Date ? executedAt : new Date(executedAt)).toISOString();
-}
-
-async function assertPortfolioOwned(db: Executor, userId: string, portfolioId: string) {
-  const owned =
-    isUuid(portfolioId) &&
-    (await db
-      .selectFrom('portfolios')
-      .select('id')
-      .where('id', '=', portfolioId)
-      .where('user_id', '=', userId)
-      .forUpdate()
-      .executeTakeFirst());
-  if (!owned) throw new StoreError('not_found', `portfolio ${portfolioId} not found`);
-}
-
-/** Creates the transactions repository over `db`. Every query is scoped by the owning user. */
 export function createTransactionsRepository(db: Executor) {
-  /**
-   * Inserts rows for an owned portfolio in one database transaction, all or nothing, and
-   * journals them as one change of `kind`.
-   */
-  const insertAll = (
-    userId: string,
-    portfolioId: string,
-    txs: readonly NewTransaction[],
-    importBatchId: string | null,
-    kind: 'record' | 'import',
-    options: ChangeOptions,
-  ) =>
-    inTransaction(db, async (trx) => {
-      await assertPortfolioOwned(trx, userId, portfolioId);
-      const versionBefore = await ledgerVersionIn(trx, portfolioId);
-      const inserted: Transaction[] = [];
-      for (let start = 0; start < txs.length; start += IMPORT_CHUNK) {
-        const chunk = txs.slice(start, start + IMPORT_CHUNK);
-        const rows = await trx
-          .insertInto('transactions')
-          .values(chunk.map((tx) => toRow(userId, portfolioId, tx, importBatchId)))
-          .returningAll()
-          .execute();
-        inserted.push(...rows.map(toTransaction));
-      }
-      const change = await journalIn(trx, userId, portfolioId).inserted(
-        kind,
-        inserted.map((t) => t.id),
-        options,
-        versionBefore,
-      );
-      return { inserted, change };
-    }).catch((error: unknown) => {
-      throw toStoreError(error, 'transaction');
-    });
-
-  /** The user's transaction `transactionId` of the portfolio, read in `trx`; or not_found. */
-  const ownedRow = async (
-    trx: Executor,
-    userId: string,
-    portfolioId: string,
-    transactionId: string,
-  ) => {
-    const row = isUuid(transactionId)
-      ? await trx
-          .selectFrom('transactions')
-          .selectAll()
-          .where('id', '=', transactionId)
-          .where('portfolio_id', '=', portfolioId)
-          .where('user_id', '=', userId)
-          .executeTakeFirst()
-      : undefined;
-    if (!row) throw new StoreError('not_found', `transaction ${transactionId} not found`);
-    return row;
-  };
-
+  const journal = journalReads(db);
   return {
     /**
      * The user's transactions, newest first (`executedAt` desc, then `id` desc), one keyset page
@@ -311,135 +97,6 @@ export function createTransactionsRepository(db: Executor) {
       };
     },
 
-    /**
-     * Records one transaction in a portfolio of the user.
-     * @throws {StoreError} `not_found` for a portfolio the user does not own; `invalid_input` when
-     *   the database rejects a value (e.g. a malformed decimal).
-     */
-    async insert(
-      userId: string,
-      portfolioId: string,
-      tx: NewTransaction,
-      options: ChangeOptions = {},
-    ): Promise<Transaction> {
-      const { inserted } = await insertAll(userId, portfolioId, [tx], null, 'record', options);
-      const [row] = inserted;
-      if (!row) throw new StoreError('invalid_input', 'transaction was not inserted');
-      return row;
-    },
-
-    /**
-     * {@link insert}, answering the journal's `record` change too (written in the same database
-     * transaction as the row).
-     * @throws {StoreError} as {@link insert}.
-     */
-    async record(
-      userId: string,
-      portfolioId: string,
-      tx: NewTransaction,
-      options: ChangeOptions = {},
-    ): Promise<{ transaction: Transaction; change: PortfolioChange }> {
-      const { inserted, change } = await insertAll(
-        userId,
-        portfolioId,
-        [tx],
-        null,
-        'record',
-        options,
-      );
-      const [row] = inserted;
-      if (!row) throw new StoreError('invalid_input', 'transaction was not inserted');
-      return { transaction: row, change };
-    },
-
-    /**
-     * Replaces every field of one transaction of the user's portfolio with `tx` (its id, import
-     * batch and fingerprint stay), journalled as an `edit` change with the row before and after,
-     * in one database transaction that locks the portfolio row. `executedAt` is stored as its
-     * UTC instant, as {@link insert} stores it. Checking the ledger is the caller's (in the same
-     * database transaction).
-     * @throws {StoreError} `not_found` for a portfolio or transaction the user does not own;
-     *   `invalid_input` for a value the database rejects.
-     */
-    async update(
-      userId: string,
-      portfolioId: string,
-      transactionId: string,
-      tx: NewTransaction,
-      options: ChangeOptions = {},
-    ): Promise<{ transaction: Transaction; change: PortfolioChange }> {
-      return inTransaction(db, async (trx) => {
-        await assertPortfolioOwned(trx, userId, portfolioId);
-        const current = await ownedRow(trx, userId, portfolioId, transactionId);
-        const { change, result } = await journalIn(trx, userId, portfolioId).around(
-          'edit',
-          transactionId,
-          options,
-          () =>
-            trx
-              .updateTable('transactions')
-              .set({
-                ...toRow(userId, portfolioId, tx, current.import_batch_id),
-                fingerprint: current.fingerprint,
-                name: tx.name === undefined ? current.name : tx.name,
-              })
-              .where('id', '=', transactionId)
-              .returningAll()
-              .executeTakeFirstOrThrow(),
-        );
-        return { transaction: toTransaction(result), change };
-      }).catch((error: unknown) => {
-        throw toStoreError(error, 'transaction');
-      });
-    },
-
-    /**
-     * Deletes one transaction of the user's portfolio, journalled as a `delete` change with the
-     * whole row (so a revert brings it back with its id), in one database transaction that
-     * locks the portfolio row. Answers the deleted row and the change.
-     * @throws {StoreError} `not_found` for a portfolio or transaction the user does not own.
-     */
-    async delete(
-      userId: string,
-      portfolioId: string,
-      transactionId: string,
-      options: ChangeOptions = {},
-    ): Promise<{ transaction: Transaction; change: PortfolioChange }> {
-      return inTransaction(db, async (trx) => {
-        await assertPortfolioOwned(trx, userId, portfolioId);
-        const current = await ownedRow(trx, userId, portfolioId, transactionId);
-        const { change } = await journalIn(trx, userId, portfolioId).around(
-          'delete',
-          transactionId,
-          options,
-          () => trx.deleteFrom('transactions').where('id', '=', transactionId).execute(),
-        );
-        return { transaction: toTransaction(current), change };
-      }).catch((error: unknown) => {
-        throw toStoreError(error, 'transaction');
-      });
-    },
-
-    /**
-     * Reverts one change of the user's portfolio (see `RevertOutcome`), journalled as a new
-     * `revert` change, in one database transaction that locks the portfolio row. Checking the
-     * ledger is the caller's (in the same database transaction).
-     * @throws {StoreError} `not_found` for a portfolio or change the user does not own.
-     */
-    async revertChange(
-      userId: string,
-      portfolioId: string,
-      changeId: string,
-      options: ChangeOptions = {},
-    ): Promise<RevertOutcome> {
-      return inTransaction(db, async (trx) => {
-        await assertPortfolioOwned(trx, userId, portfolioId);
-        return journalIn(trx, userId, portfolioId).revert(changeId, options);
-      }).catch((error: unknown) => {
-        throw toStoreError(error, 'change');
-      });
-    },
-
     /** One transaction of the user's portfolio, or undefined (also another user's). */
     async get(
       userId: string,
@@ -457,7 +114,21 @@ export function createTransactionsRepository(db: Executor) {
       return row && toTransaction(row);
     },
 
-    ...journalReads(db),
+    ...journal,
+
+    /**
+     * The transactions change `changeId` of the user's portfolio touched, each as the change
+     * found it (null for a row it added): what a revert of it would put back. Empty for a change
+     * of another portfolio or user.
+     */
+    async rowsBefore(
+      userId: string,
+      portfolioId: string,
+      changeId: string,
+    ): Promise<{ id: string; row: Transaction | null }[]> {
+      if ((await journal.getChange(userId, portfolioId, changeId)) === undefined) return [];
+      return changedRows(db, [changeId], 'before');
+    },
 
     /**
      * How the portfolio's ledger went from version `from` to version `to` (`ledger_version`,
@@ -496,20 +167,11 @@ export function createTransactionsRepository(db: Executor) {
       }
       if (at !== BigInt(to) || rows > maxRows) return undefined;
       if (changes.length === 0) return [];
-      const { rows: touched } = await sql<ListedRow & { transaction_id: string; present: boolean }>`
-        select r.transaction_id, p.id is not null as present,
-          ${sql.join(LISTED_COLUMNS.map((c) => sql`p.${sql.id(c)}`))},
-          to_char(p.executed_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as executed_iso
-        from portfolio_changes c
-        join portfolio_change_rows r on r.change_id = c.id
-        left join lateral jsonb_populate_record(null::transactions, r.after) p on r.after is not null
-        where c.id in (${sql.join(changes.map((c) => sql`${c.id}::uuid`))})
-        order by c.seq, r.transaction_id
-      `.execute(db);
-      return touched.map((r) => ({
-        id: r.transaction_id,
-        row: r.present ? toListedTransaction(r) : null,
-      }));
+      return changedRows(
+        db,
+        changes.map((c) => c.id),
+        'after',
+      );
     },
 
     /**
@@ -557,31 +219,6 @@ export function createTransactionsRepository(db: Executor) {
         for (const row of rows) if (row.fingerprint !== null) present.add(row.fingerprint);
       }
       return present;
-    },
-
-    /**
-     * Imports many transactions (e.g. a broker CSV) in ONE database transaction: all rows or none.
-     * Every row carries the same `importBatchId` (generated unless given). The rows are journalled
-     * as one `import` change (`source` default `rest`; `account-import` for an account import),
-     * whose revert removes exactly these rows.
-     * @throws {StoreError} as {@link insert}; nothing is stored when any row fails.
-     */
-    async importMany(
-      userId: string,
-      portfolioId: string,
-      txs: readonly NewTransaction[],
-      options: { importBatchId?: string } & ChangeOptions = {},
-    ): Promise<{ importBatchId: string; items: Transaction[]; change: PortfolioChange }> {
-      const importBatchId = options.importBatchId ?? randomUUID();
-      const { inserted, change } = await insertAll(
-        userId,
-        portfolioId,
-        txs,
-        importBatchId,
-        'import',
-        options,
-      );
-      return { importBatchId, items: inserted, change };
     },
   };
 }

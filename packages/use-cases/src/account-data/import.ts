@@ -1,7 +1,9 @@
 import { type DerivedPortfolio, type LedgerTransaction, NewTransaction } from '@svc/portfolio';
 import {
+  createLedgerWrites,
   createRepositories,
   type Executor,
+  type LedgerWrites,
   type NewTransaction as StoredNewTransaction,
 } from '@svc/portfolio-store';
 import { MoatEvaluation } from '@svc/schemas';
@@ -48,13 +50,14 @@ interface PlannedPortfolio {
  * `account-import` (reverting it removes exactly these rows).
  */
 function storeImportedRows(
-  repos: ReturnType<typeof createRepositories>,
+  writes: LedgerWrites,
   userId: string,
   portfolioId: string,
   rows: readonly StoredNewTransaction[],
   exportedAt: string,
 ) {
-  return repos.transactions.importMany(userId, portfolioId, rows, {
+  return writes.insert(userId, portfolioId, rows, {
+    kind: 'import',
     source: 'account-import',
     summary: `Imported ${rows.length} transaction(s) from an account export of ${exportedAt}`,
   });
@@ -160,8 +163,10 @@ function checkReports(input: Input) {
  *
  * All or nothing: the body is checked first (shape, every transaction as `NewTransaction`, every
  * ledger without a sale beyond the units held, every report's evaluation), market data is fetched
- * next, outside the database, and then ONE database transaction stores it all; any failure leaves
- * nothing behind.
+ * next, outside the database, and then ONE database transaction stores it all (the ledger's
+ * writes of `createLedgerWrites`, as `changeLedger` makes them; the portfolios are new in that
+ * transaction, so no other writer can see them to lock against); any failure leaves nothing
+ * behind.
  *
  * @throws UseCaseError `validation_failed` with `errors` (paths into the document as the request
  *   body, as request validation names them, e.g. `body.portfolios.0.transactions.3.quantity`), at
@@ -201,15 +206,16 @@ export async function importAccount(
     .execute(async (trx) => {
       const repos = createRepositories(trx);
       await ensurePortfolioRoom(repos, userId, planned.length);
+      const writes = createLedgerWrites(trx);
       for (const [i, plan] of planned.entries()) {
         const { name, baseCurrency, createdAt } = plan.source;
         const portfolio = await repos.portfolios.create(userId, { name, baseCurrency, createdAt });
         if (plan.rows.length > 0) {
-          await storeImportedRows(repos, userId, portfolio.id, plan.rows, input.exportedAt);
+          await storeImportedRows(writes, userId, portfolio.id, plan.rows, input.exportedAt);
         }
         const valuation = valuations[i];
         if (valuation === undefined) continue;
-        await storeValuation(repos, userId, portfolio.id, valuation.derived, {
+        await storeValuation({ repos, writes }, userId, portfolio.id, valuation.derived, {
           ...valuation.inputs,
           valuedAt: valuedAt.toISOString(),
           names: plan.names,

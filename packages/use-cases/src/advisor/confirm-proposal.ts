@@ -1,4 +1,9 @@
-import { createRepositories, type Executor, type ProposalDecision } from '@svc/portfolio-store';
+import {
+  createRepositories,
+  type Executor,
+  type ProposalDecision,
+  type Repositories,
+} from '@svc/portfolio-store';
 import { UseCaseError } from '../errors.js';
 import type { Actor } from '../evaluation-service.js';
 import { type ApplyDeps, applyProposal } from './proposals.js';
@@ -24,9 +29,12 @@ function refused(decision: Exclude<ProposalDecision, { outcome: 'decided' }>): n
 /**
  * The decision on an advisor proposal (`POST /api/advisor/confirm`, CONTRACT §4).
  *
- * - `accept`: in ONE database transaction, the proposal is marked applied (a conditional update:
- *   pending, unexpired, this user's) and its change is made through the same flows as the REST
- *   writes; if the change fails, the mark rolls back with it and the proposal stays pending.
+ * - `accept`: the proposal is read, then its change is made through the same flows as the REST
+ *   writes (`applyProposal`), in ONE database transaction with the mark "applied" (a conditional
+ *   update: pending, unexpired, this user's): a change of a ledger is one `changeLedger` (quotes
+ *   first), which marks the proposal and checks what it recorded (the row's tag, the ledger
+ *   version) right after locking the portfolio; if anything fails, the mark rolls back with the
+ *   change and the proposal stays pending.
  * - `reject`: marked rejected; nothing else changes.
  *
  * A proposal is decided at most once: a second decision, or one after `expiresAt`, is a
@@ -52,16 +60,20 @@ export function createProposalService(deps: ProposalServiceDeps) {
         if (decision.outcome !== 'decided') refused(decision);
         return { status: 'rejected' };
       }
-      return deps.db.transaction().execute(async (trx) => {
-        const decision = await createRepositories(trx).proposals.markApplied(
-          actor.id,
-          request.proposalId,
-          now,
-        );
+      const found = await createRepositories(deps.db).proposals.findForUser(
+        actor.id,
+        request.proposalId,
+      );
+      if (!found) refused({ outcome: 'not_found' });
+      if (found.status !== 'pending') {
+        refused({ outcome: 'conflict', reason: 'already_decided', proposal: found });
+      }
+      const mark = async (repos: Repositories) => {
+        const decision = await repos.proposals.markApplied(actor.id, request.proposalId, now);
         if (decision.outcome !== 'decided') refused(decision);
-        const result = await applyProposal(trx, deps, actor.id, decision.proposal);
-        return { status: 'applied' as const, result };
-      });
+      };
+      const result = await applyProposal(deps.db, deps, actor.id, found, mark);
+      return { status: 'applied' as const, result };
     },
   };
 }

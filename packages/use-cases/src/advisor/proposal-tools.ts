@@ -5,12 +5,12 @@ import { PortfolioId, Tags, TickerSymbol } from '@svc/schemas';
 import { z } from 'zod';
 import { UseCaseError } from '../errors.js';
 import type { EvaluationService } from '../evaluation-service.js';
-import { describeTransaction } from '../portfolio/changes.js';
+import { describeTransaction, transactionTag } from '../portfolio/changes.js';
 import { decodeTransaction } from '../portfolio/ledger-codec.js';
 import type { PortfolioService } from '../portfolio/portfolio-service.js';
 import { CreatePortfolioInput, TransactionPatch } from '../portfolio/schemas.js';
 import type { ToolScope } from './advisor-tools.js';
-import { noteOf, quoted, saveReportSummary } from './proposal-summaries.js';
+import { fieldChanges, noteOf, quoted, saveReportSummary } from './proposal-summaries.js';
 import { type ProposalDraft, storeProposal } from './proposals.js';
 
 /** What the proposal tools need. */
@@ -28,6 +28,20 @@ export interface ProposalScope extends ToolScope {
   readonly attachments: readonly Attachment[];
   readonly activePortfolioId?: string;
 }
+
+/**
+ * Issue 41: most proposals one advisor turn may make. A turn is one user message and the model's
+ * answer: five covers a correction of several rows asked at once, while a model driven to flood
+ * the user with proposals stops at five (the tool answers an error the model reads).
+ */
+export const MAX_PROPOSALS_PER_TURN = 5;
+
+/**
+ * Issue 41: most pending (undecided, unexpired) proposals a user may hold, across every
+ * conversation (the service keeps no conversation: each turn carries its messages). A proposal
+ * beyond it is refused until the user confirms or rejects some, or they expire (15 minutes).
+ */
+export const MAX_PENDING_PROPOSALS = 10;
 
 /** Most line errors of a broker file shown to the user and the model. */
 export const MAX_LINE_ERRORS_SHOWN = 20;
@@ -123,8 +137,24 @@ export function buildProposalTools(deps: ProposalToolDeps, scope: ProposalScope)
     return decodeTransaction(row);
   }
 
+  let proposed = 0;
   const propose = async (draft: ProposalDraft): Promise<ToolOutcome> => {
-    const proposal = await storeProposal(deps.db, userId, draft, deps.now());
+    if (proposed >= MAX_PROPOSALS_PER_TURN) {
+      throw new UseCaseError(
+        'conflict',
+        `at most ${MAX_PROPOSALS_PER_TURN} proposals per turn; nothing more was proposed`,
+      );
+    }
+    const now = deps.now();
+    const pending = await createRepositories(deps.db).proposals.countPending(userId, now);
+    if (pending >= MAX_PENDING_PROPOSALS) {
+      throw new UseCaseError(
+        'conflict',
+        `${pending} proposals already wait for the user's decision (at most ${MAX_PENDING_PROPOSALS}); ask the user to confirm or reject them first`,
+      );
+    }
+    proposed += 1;
+    const proposal = await storeProposal(deps.db, userId, draft, now);
     return {
       data: {
         proposalId: proposal.id,
@@ -206,7 +236,7 @@ export function buildProposalTools(deps: ProposalToolDeps, scope: ProposalScope)
           const errors = parsed.errors.slice(0, MAX_LINE_ERRORS_SHOWN);
           return {
             data: { imported: false, format: parsed.format, errors },
-            summary: `${file.filename}: ${parsed.errors.length} row(s) cannot be imported (${errors.map((e) => `line ${e.line}: ${e.message}`).join('; ')})`,
+            summary: `${quoted(file.filename)}: ${parsed.errors.length} row(s) cannot be imported (${errors.map((e) => `line ${e.line}: ${e.message}`).join('; ')})`,
           };
         }
         const portfolio = await ownedPortfolio(portfolioId);
@@ -221,7 +251,7 @@ export function buildProposalTools(deps: ProposalToolDeps, scope: ProposalScope)
           const errors = preview.failed.slice(0, MAX_LINE_ERRORS_SHOWN);
           return {
             data: { imported: false, format: preview.format, errors },
-            summary: `${file.filename}: ${preview.failed.length} row(s) cannot be imported into “${portfolio.name}” (${errors.map((e) => `line ${e.line}: ${e.message}`).join('; ')})`,
+            summary: `${quoted(file.filename)}: ${preview.failed.length} row(s) cannot be imported into ${quoted(portfolio.name)} (${errors.map((e) => `line ${e.line}: ${e.message}`).join('; ')})`,
           };
         }
         if (preview.imported === 0) {
@@ -231,7 +261,7 @@ export function buildProposalTools(deps: ProposalToolDeps, scope: ProposalScope)
               format: preview.format,
               alreadyPresent: preview.alreadyPresent,
             },
-            summary: `${file.filename}: all ${preview.rows} transaction(s) are already in “${portfolio.name}”; nothing to import`,
+            summary: `${quoted(file.filename)}: all ${preview.rows} transaction(s) are already in ${quoted(portfolio.name)}; nothing to import`,
           };
         }
         const already =
@@ -240,7 +270,7 @@ export function buildProposalTools(deps: ProposalToolDeps, scope: ProposalScope)
             : '';
         return propose({
           kind: 'import_transactions',
-          summary: `Import ${preview.imported} transaction(s) from ${file.filename} (${preview.format}) into “${portfolio.name}”${already}`,
+          summary: `Import ${preview.imported} transaction(s) from ${quoted(file.filename)} (${preview.format}) into ${quoted(portfolio.name)}${already}`,
           payload: {
             portfolioId: portfolio.id,
             filename: file.filename,
@@ -269,8 +299,8 @@ export function buildProposalTools(deps: ProposalToolDeps, scope: ProposalScope)
         const current = await ownedTransaction(portfolio.id, transactionId);
         const { id: _id, portfolioId: _p, ...fields } = current;
         const next: Record<string, unknown> = { ...fields };
-        const { id: _id2, portfolioId: _p2, ...fieldChanges } = changes;
-        for (const [key, value] of Object.entries(fieldChanges)) {
+        const { id: _id2, portfolioId: _p2, ...patchFields } = changes;
+        for (const [key, value] of Object.entries(patchFields)) {
           if (value === null) delete next[key];
           else if (value !== undefined) next[key] = value;
         }
@@ -285,8 +315,14 @@ export function buildProposalTools(deps: ProposalToolDeps, scope: ProposalScope)
         }
         return propose({
           kind: 'edit_transaction',
-          summary: `In ${quoted(portfolio.name)}, change ${describeTransaction(current)} to ${describeTransaction(parsed.data)}${noteOf(parsed.data)}`,
-          payload: { portfolioId: portfolio.id, transactionId, transaction: parsed.data },
+          summary: `In ${quoted(portfolio.name)}, change ${describeTransaction(current)} to ${describeTransaction(parsed.data)}: ${fieldChanges(current, parsed.data)}`,
+          payload: {
+            portfolioId: portfolio.id,
+            transactionId,
+            transaction: parsed.data,
+            version: transactionTag(current),
+            before: current,
+          },
         });
       },
     ),
@@ -303,8 +339,13 @@ export function buildProposalTools(deps: ProposalToolDeps, scope: ProposalScope)
         const current = await ownedTransaction(portfolio.id, transactionId);
         return propose({
           kind: 'delete_transaction',
-          summary: `In ${quoted(portfolio.name)}, delete ${describeTransaction(current)}`,
-          payload: { portfolioId: portfolio.id, transactionId },
+          summary: `In ${quoted(portfolio.name)}, delete ${describeTransaction(current)}${noteOf(current)}`,
+          payload: {
+            portfolioId: portfolio.id,
+            transactionId,
+            version: transactionTag(current),
+            before: current,
+          },
         });
       },
     ),

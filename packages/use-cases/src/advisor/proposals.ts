@@ -1,9 +1,17 @@
 import type { ProposalKind, ProposalView } from '@svc/advisor';
 import { NewTransaction } from '@svc/portfolio';
-import { type AdvisorProposal, createRepositories, type Executor } from '@svc/portfolio-store';
+import {
+  type AdvisorProposal,
+  createRepositories,
+  type Executor,
+  type Repositories,
+} from '@svc/portfolio-store';
 import { PortfolioId, Tags } from '@svc/schemas';
 import { z } from 'zod';
 import { UseCaseError } from '../errors.js';
+import type { LedgerUnit } from '../portfolio/change-ledger.js';
+import { transactionTag } from '../portfolio/changes.js';
+import { decodeTransaction } from '../portfolio/ledger-codec.js';
 import {
   createPortfolioService,
   type PortfolioServiceDeps,
@@ -11,6 +19,17 @@ import {
 import { CreatePortfolioInput } from '../portfolio/schemas.js';
 import { createReportService } from '../reports.js';
 import { PROPOSAL_TTL_MS } from './schemas.js';
+
+/**
+ * Issue 41: what an edit or delete proposal recorded of the row its summary describes: its
+ * entity tag (`transactionTag`, the `ETag` of the REST routes) and the row as it was shown.
+ * Confirming applies the proposal only while the row still has that tag (else 409, naming the
+ * fields that changed). Optional only for proposals stored before it existed.
+ */
+const RowVersion = z.object({
+  version: z.string().optional(),
+  before: z.record(z.string(), z.unknown()).optional(),
+});
 
 /**
  * The payload of each proposal kind, checked again when the proposal is applied (the row is
@@ -36,8 +55,13 @@ export const ProposalPayloads = {
     portfolioId: PortfolioId,
     transactionId: PortfolioId,
     transaction: NewTransaction,
+    ...RowVersion.shape,
   }),
-  delete_transaction: z.object({ portfolioId: PortfolioId, transactionId: PortfolioId }),
+  delete_transaction: z.object({
+    portfolioId: PortfolioId,
+    transactionId: PortfolioId,
+    ...RowVersion.shape,
+  }),
   revert_change: z.object({ portfolioId: PortfolioId, changeId: PortfolioId }),
 } as const satisfies Record<ProposalKind, z.ZodType>;
 
@@ -79,67 +103,85 @@ export async function storeProposal(
   return toProposalView(row);
 }
 
-/**
- * A view of a Kysely transaction whose `.transaction().execute(work)` runs `work` inside it
- * (Kysely does not nest transactions). The portfolio flows open their own transaction for each
- * write; given this view, their writes join the transaction that marks the proposal applied, so
- * the mark and the change commit or roll back together.
- */
-function joinedTransaction(trx: Executor): Executor {
-  const joined: Executor = new Proxy(trx, {
-    get(target, property) {
-      if (property === 'transaction') {
-        return () => ({ execute: <T>(work: (t: Executor) => Promise<T>) => work(joined) });
-      }
-      const value: unknown = Reflect.get(target, property, target);
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  });
-  return joined;
-}
-
 /** Market inputs and clock of the portfolio flows that apply proposals. */
 export type ApplyDeps = Omit<PortfolioServiceDeps, 'db'>;
 
 /**
+ * Marks the proposal applied in the repositories of the change's transaction (a conditional
+ * update: pending, unexpired, this user's), or throws why not; see `createProposalService`.
+ */
+export type MarkApplied = (repos: Repositories) => Promise<void>;
+
+/**
  * Applies a proposal's payload through the same flows as the REST writes (`createPortfolio`,
- * `recordTransaction`, `importBrokerCsv`, `reports.save`), on `trx`.
+ * `recordTransaction`, `importBrokerCsv`, the corrections, `reports.save`), each in ONE database
+ * transaction with `mark`: a change of a ledger is one `changeLedger` (quotes gathered first),
+ * whose guard marks the proposal applied and checks what it recorded right after the portfolio
+ * is locked; the other kinds open a transaction of their own for the mark and the write. A
+ * failure anywhere rolls back the mark with the change (the proposal stays pending).
  * @throws UseCaseError `validation_failed` (payload no longer valid, sell beyond holdings, …),
- *   `not_found` (the portfolio is gone), `conflict` (the evaluation to save left the cache).
+ *   `not_found` (the portfolio is gone), `conflict` (decided, expired, the row or ledger the
+ *   summary described changed, the evaluation to save left the cache).
  */
 export async function applyProposal(
-  trx: Executor,
+  db: Executor,
   deps: ApplyDeps,
   userId: string,
   proposal: AdvisorProposal,
+  mark: MarkApplied,
 ): Promise<Record<string, unknown>> {
-  const db = joinedTransaction(trx);
   const portfolios = createPortfolioService({ ...deps, db });
   const kind = proposal.kind as ProposalKind;
+  /** In one transaction of its own: the mark, then `work` over that transaction. */
+  const alone = <T>(work: (trx: Executor) => Promise<T>) =>
+    db.transaction().execute(async (trx) => {
+      await mark(createRepositories(trx));
+      return work(trx);
+    });
+  const advisor = (guard?: (unit: LedgerUnit) => Promise<void>) => ({
+    source: 'advisor' as const,
+    guard: async (unit: LedgerUnit) => {
+      await mark(unit.repos);
+      await guard?.(unit);
+    },
+  });
   switch (kind) {
     case 'create_portfolio': {
       const input = parsePayload(kind, proposal.payload);
-      return { portfolio: await portfolios.createPortfolio(userId, input) };
+      return alone(async (trx) => ({
+        portfolio: await createPortfolioService({ ...deps, db: trx }).createPortfolio(
+          userId,
+          input,
+        ),
+      }));
     }
     case 'record_transaction': {
       const { portfolioId, transaction } = parsePayload(kind, proposal.payload);
       return {
-        transaction: await portfolios.recordTransaction(userId, portfolioId, transaction, {
-          source: 'advisor',
-        }),
+        transaction: await portfolios.recordTransaction(
+          userId,
+          portfolioId,
+          transaction,
+          advisor(),
+        ),
       };
     }
     case 'import_transactions': {
       // The same flow as POST /portfolios/{id}/import: every row fingerprinted, the rows the
       // portfolio already holds dropped, all or nothing (here inside the confirmation's
-      // transaction). Two proposals of one file, both confirmed, import it once.
-      const { portfolioId, text } = parsePayload(kind, proposal.payload);
+      // transaction). Two proposals of one file, both confirmed, import it once (the second
+      // writes nothing). Issue 41: a ledger that changed since the dry run so that the file
+      // would now import another number of rows than the summary counted is refused (409).
+      const { portfolioId, text, newRows } = parsePayload(kind, proposal.payload);
       const result = await portfolios.importBrokerCsv(
         userId,
         portfolioId,
         text,
         {},
-        { source: 'advisor' },
+        {
+          ...advisor(),
+          expectedNewRows: newRows,
+        },
       );
       return {
         imported: result.imported,
@@ -150,48 +192,109 @@ export async function applyProposal(
     case 'edit_transaction': {
       // The new values in full: every field the summary named replaces the stored one, and a
       // field the new values lack is removed (the patch's null).
-      const { portfolioId, transactionId, transaction } = parsePayload(kind, proposal.payload);
+      const payload = parsePayload(kind, proposal.payload);
+      const { portfolioId, transactionId, transaction } = payload;
       return {
         transaction: await portfolios.editTransaction(
           userId,
           portfolioId,
           transactionId,
           fullPatch(transaction),
-          { source: 'advisor' },
+          advisor((unit) =>
+            requireRowUnchanged(unit.repos, userId, portfolioId, transactionId, payload),
+          ),
         ),
       };
     }
     case 'delete_transaction': {
-      const { portfolioId, transactionId } = parsePayload(kind, proposal.payload);
-      await portfolios.deleteTransaction(userId, portfolioId, transactionId, { source: 'advisor' });
+      const payload = parsePayload(kind, proposal.payload);
+      const { portfolioId, transactionId } = payload;
+      await portfolios.deleteTransaction(
+        userId,
+        portfolioId,
+        transactionId,
+        advisor((unit) =>
+          requireRowUnchanged(unit.repos, userId, portfolioId, transactionId, payload),
+        ),
+      );
       return { deleted: transactionId };
     }
     case 'revert_change': {
       const { portfolioId, changeId } = parsePayload(kind, proposal.payload);
       return {
-        change: await portfolios.revertChange(userId, portfolioId, changeId, { source: 'advisor' }),
+        change: await portfolios.revertChange(userId, portfolioId, changeId, advisor()),
       };
     }
     case 'save_moat_report': {
       const { symbol, tags } = parsePayload(kind, proposal.payload);
-      const repos = createRepositories(db);
-      const cached = await repos.evaluations.get(symbol);
-      if (!cached) throw new UseCaseError('conflict', `no cached evaluation of ${symbol} any more`);
-      const { evaluation } = cached;
-      const saved = await createReportService({ reports: repos.reports }).save(userId, {
-        symbol: evaluation.symbol,
-        evaluationJson: JSON.stringify(evaluation),
-        companyName: evaluation.companyName,
-        totalScore: evaluation.totalScore,
-        maxScore: evaluation.maxScore,
-        verdict: evaluation.verdict,
-        tags,
-      });
-      return { reportId: saved.id };
+      return alone((trx) => saveReport(createRepositories(trx), userId, symbol, tags));
     }
     default:
       throw new UseCaseError('validation_failed', `unknown proposal kind ${String(kind)}`);
   }
+}
+
+/** Saves the cached evaluation of `symbol` as a report of the user, with `tags`. */
+async function saveReport(
+  repos: Repositories,
+  userId: string,
+  symbol: string,
+  tags: string[],
+): Promise<Record<string, unknown>> {
+  const cached = await repos.evaluations.get(symbol);
+  if (!cached) throw new UseCaseError('conflict', `no cached evaluation of ${symbol} any more`);
+  const { evaluation } = cached;
+  const saved = await createReportService({ reports: repos.reports }).save(userId, {
+    symbol: evaluation.symbol,
+    evaluationJson: JSON.stringify(evaluation),
+    companyName: evaluation.companyName,
+    totalScore: evaluation.totalScore,
+    maxScore: evaluation.maxScore,
+    verdict: evaluation.verdict,
+    tags,
+  });
+  return { reportId: saved.id };
+}
+
+/**
+ * Refuses (409 `conflict`, nothing written) a proposal whose transaction no longer is as its
+ * summary showed it: deleted, or with another entity tag than the one recorded; the answer names
+ * the fields that changed. Run as the change's guard (`repos` of its transaction, the portfolio
+ * row locked), so no write can slip in between the check and the change.
+ * @throws UseCaseError `not_found` (portfolio), `conflict`.
+ */
+async function requireRowUnchanged(
+  repos: Repositories,
+  userId: string,
+  portfolioId: string,
+  transactionId: string,
+  recorded: z.output<typeof RowVersion>,
+): Promise<void> {
+  if (recorded.version === undefined) return;
+  const row = await repos.transactions.get(userId, portfolioId, transactionId);
+  if (!row) {
+    throw new UseCaseError(
+      'conflict',
+      `transaction ${transactionId} was deleted after this proposal was made; nothing was written`,
+      { transactions: [transactionId] },
+    );
+  }
+  const current = decodeTransaction(row);
+  if (transactionTag(current) === recorded.version) return;
+  const fields = changedFields(recorded.before ?? {}, current);
+  throw new UseCaseError(
+    'conflict',
+    `transaction ${transactionId} changed after this proposal was made (${fields.length > 0 ? fields.join(', ') : 'its values'}); nothing was written: ask for a new proposal`,
+    { transactions: [transactionId] },
+  );
+}
+
+/** The fields (but ids) whose values differ between two transactions, sorted. */
+function changedFields(a: Record<string, unknown>, b: Record<string, unknown>): string[] {
+  return [...new Set([...Object.keys(a), ...Object.keys(b)])]
+    .filter((k) => k !== 'id' && k !== 'portfolioId')
+    .filter((k) => JSON.stringify(a[k] ?? null) !== JSON.stringify(b[k] ?? null))
+    .sort();
 }
 
 /** Optional fields of a transaction that a full replacement removes when the new values lack them. */

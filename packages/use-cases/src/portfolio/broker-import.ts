@@ -10,17 +10,20 @@ import {
   parseBrokerCsv,
   planImport,
 } from '@svc/portfolio';
-import { createRepositories, type Executor, type SavedImportMapping } from '@svc/portfolio-store';
+import {
+  createRepositories,
+  type Executor,
+  type SavedImportMapping,
+  type Transaction as StoredTransaction,
+} from '@svc/portfolio-store';
 import type { z } from 'zod';
 import { UseCaseError } from '../errors.js';
+import { changeLedger, namesOf } from './change-ledger.js';
 import type { ChangeContext } from './changes.js';
-import { utcDay } from './decimal-text.js';
 import { ISIN_PATTERN, type IsinResolver } from './isin-symbols.js';
-import { deriveChecked, fromStoreError, readLedgerWithNames } from './ledger.js';
-import { encodeTransaction } from './ledger-codec.js';
-import { gatherMarketInputs, historicEurRates, type MarketInputsDeps } from './market-inputs.js';
+import { encodeTransaction, toLedgerTransaction } from './ledger-codec.js';
+import type { MarketInputsDeps } from './market-inputs.js';
 import { money } from './position-records.js';
-import { storeValuation } from './revaluation.js';
 import {
   BrokerImportOptions,
   type ImportLine,
@@ -44,6 +47,15 @@ export interface BrokerImportDeps
   extends BrokerImportPreviewDeps,
     Omit<MarketInputsDeps, 'marketData'> {
   readonly now: () => Date;
+}
+
+/**
+ * Who imports (`ChangeContext`), and, for a confirmed proposal, how many new rows its summary
+ * counted: when the file would now import another number (the ledger changed since), the import
+ * is refused (`conflict`); a file whose rows are all present already imports nothing, as always.
+ */
+export interface ImportContext extends ChangeContext {
+  readonly expectedNewRows?: number;
 }
 
 type ParsedOk = Extract<ReturnType<typeof parseBrokerCsv>, { ok: true }>;
@@ -76,7 +88,8 @@ export async function previewBrokerImport(
     const failed = { ...failedResult(parsed.format ?? 'mapped', parsed.errors), ...savedMapping };
     return parsed.proposal ? { ...failed, proposal: parsed.proposal } : failed;
   }
-  const attempt = await planAgainst(repos, userId, portfolioId, parsed, settings, deps.isinSymbols);
+  const stored = await repos.transactions.listAll(userId, portfolioId);
+  const attempt = await planAgainst(repos, userId, portfolioId, stored, parsed, settings, deps);
   if (!attempt.plan.ok) {
     return { ...failedResult(parsed.format, attempt.plan.errors, parsed), ...savedMapping };
   }
@@ -87,11 +100,13 @@ export async function previewBrokerImport(
 }
 
 /**
- * Imports a broker export (every format of `BROKER_FORMATS`), all or nothing, in ONE database
- * transaction that locks the portfolio, drops the rows whose fingerprint it already holds,
- * stores the rest and replaces the derived holdings and cash (valued in EUR): a crash at any
- * point leaves either the whole import or none of it. Importing the same file again stores
- * nothing and answers `alreadyPresent`. Market data is fetched before the transaction.
+ * Imports a broker export (every format of `BROKER_FORMATS`), all or nothing, as one
+ * `changeLedger`: market data fetched first (for a first plan against the committed ledger),
+ * then ONE database transaction that locks the portfolio, plans again against the ledger read
+ * under the lock, drops the rows whose fingerprint it already holds, stores the rest and
+ * replaces the derived holdings and cash (valued in EUR): a crash at any point leaves either the
+ * whole import or none of it. Importing the same file again stores nothing and answers
+ * `alreadyPresent`.
  * With `dryRun` it is {@link previewBrokerImport}.
  *
  * @throws UseCaseError `validation_failed` with `errors: [{ path: 'line N', message }]` for every
@@ -105,7 +120,7 @@ export async function importBrokerFile(
   portfolioId: string,
   text: string,
   options: BrokerImportOptions = {},
-  context: ChangeContext = {},
+  context: ImportContext = {},
 ): Promise<ImportResult> {
   const settings = readOptions(options);
   if (settings.dryRun) return previewBrokerImport(deps, userId, portfolioId, text, settings);
@@ -115,76 +130,75 @@ export async function importBrokerFile(
   if (!parsed.ok) throw failure(parsed.errors);
   // a given or a saved mapping: its result is checked before anything is stored
   if (mapping && !settings.confirmMapping) refuseDoubtful(mappingChecks(text, mapping, settings));
-  // a first plan outside the transaction tells which quotes and rates to fetch
-  const draft = await planAgainst(repos, userId, portfolioId, parsed, settings, deps.isinSymbols);
-  if (!draft.plan.ok) throw failure(draft.plan.errors);
-  const drafted = draft.plan;
-  const valuedAt = deps.now();
-  const marketDeps = { quotes: deps.quotes, fx: deps.fx, marketData: repos.marketData };
-  const inputs = await gatherMarketInputs(marketDeps, drafted.after, utcDay(valuedAt));
-  const eurRateOn = await historicEurRates(marketDeps, [
-    ...draft.ledger,
-    ...drafted.transactions.map((p) => p.transaction),
-  ]);
-  return deps.db
-    .transaction()
-    .execute(async (trx) => {
-      const tx = createRepositories(trx);
-      if (!(await tx.portfolios.lockForUpdate(userId, portfolioId))) {
-        throw new UseCaseError('not_found', `portfolio ${portfolioId} not found`);
-      }
-      const { plan, names, ledger } = await planAgainst(
-        tx,
+  const { result } = await changeLedger(deps, userId, portfolioId, {
+    breaks: { path: 'file' },
+    inputPath: 'file',
+    guard: context.guard,
+    // a first plan outside the transaction tells which quotes and rates to fetch
+    project: async (before) => {
+      const draft = await planAgainst(repos, userId, portfolioId, before, parsed, settings, deps);
+      if (!draft.plan.ok) throw failure(draft.plan.errors);
+      return [
+        ...draft.ledger,
+        ...draft.plan.transactions.map((p, i) => ({ ...p.transaction, id: `new:${i}` })),
+      ];
+    },
+    write: async (unit, before) => {
+      const { plan, names } = await planAgainst(
+        unit.repos,
         userId,
         portfolioId,
+        before,
         parsed,
         settings,
-        deps.isinSymbols,
+        deps,
       );
       if (!plan.ok) throw failure(plan.errors);
+      const expected = context.expectedNewRows;
+      if (expected !== undefined && plan.transactions.length > 0) {
+        if (plan.transactions.length !== expected) {
+          throw new UseCaseError(
+            'conflict',
+            `the file would now import ${plan.transactions.length} transaction(s), not the ${expected} counted before; nothing was written`,
+          );
+        }
+      }
       const rows = plan.transactions.map((p) => ({
         ...encodeTransaction(p.transaction),
         fingerprint: p.fingerprint,
         name: p.name ?? null,
       }));
-      const batch =
+      const written =
         rows.length === 0
-          ? { importBatchId: null }
-          : await tx.transactions.importMany(userId, portfolioId, rows, {
+          ? { inserted: [], importBatchId: null }
+          : await unit.writes.insert(userId, portfolioId, rows, {
+              kind: 'import',
               source: context.source ?? 'rest',
               summary: `Imported ${rows.length} transaction(s) from a ${parsed.format} file`,
             });
-      const after = deriveChecked(
-        [...ledger, ...plan.transactions.map((p, i) => ({ ...p.transaction, id: `new:${i}` }))],
-        'file',
-        { eurRateOn },
-      );
-      await storeValuation(tx, userId, portfolioId, after, {
-        ...inputs,
-        valuedAt: valuedAt.toISOString(),
-        names,
-      });
+      const after = [...before, ...written.inserted];
       const result = toResult(parsed, plan, names, {
         dryRun: false,
-        importBatchId: batch.importBatchId,
+        importBatchId: written.importBatchId,
       });
       // A confirmed mapping is saved with the import it read, in the same transaction.
-      if (settings.mapping && settings.saveMapping) {
-        const header = headerSet(text);
-        if (header !== undefined) {
-          const stored = await tx.importMappings.save(userId, {
-            headerKey: header.key,
-            headers: header.names,
-            mapping: settings.mapping,
-          });
-          return { ...result, savedMapping: { id: stored.id, used: false, saved: true } };
-        }
+      const header = settings.mapping && settings.saveMapping ? headerSet(text) : undefined;
+      if (settings.mapping && header !== undefined) {
+        const stored = await unit.repos.importMappings.save(userId, {
+          headerKey: header.key,
+          headers: header.names,
+          mapping: settings.mapping,
+        });
+        return {
+          result: { ...result, savedMapping: { id: stored.id, used: false, saved: true } },
+          after,
+        };
       }
-      return saved
-        ? { ...result, savedMapping: { id: saved.id, used: true, saved: false } }
-        : result;
-    })
-    .catch((error: unknown) => fromStoreError(error, 'file'));
+      const used = saved && { savedMapping: { id: saved.id, used: true, saved: false } };
+      return { result: used ? { ...result, ...used } : result, after };
+    },
+  });
+  return result;
 }
 
 type Settings = z.output<typeof BrokerImportOptions>;
@@ -265,12 +279,14 @@ async function planAgainst(
   repos: ReturnType<typeof createRepositories>,
   userId: string,
   portfolioId: string,
+  stored: readonly StoredTransaction[],
   parsed: ParsedOk,
   settings: Settings,
-  isinSymbols?: IsinResolver,
+  deps: { readonly isinSymbols?: IsinResolver | undefined },
 ): Promise<{ plan: ImportPlan; names: Map<string, string>; ledger: LedgerTransaction[] }> {
-  const rows = resolveIsins(fingerprintRows(parsed.format, parsed.rows), isinSymbols);
-  const { ledger, names } = await readLedgerWithNames(repos.transactions, userId, portfolioId);
+  const rows = resolveIsins(fingerprintRows(parsed.format, parsed.rows), deps.isinSymbols);
+  const ledger = stored.map(toLedgerTransaction);
+  const names = namesOf(stored);
   const present = await repos.transactions.presentFingerprints(
     userId,
     portfolioId,

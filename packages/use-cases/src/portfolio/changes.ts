@@ -1,19 +1,15 @@
-import {
-  type LedgerTransaction,
-  NewTransaction,
-  PortfolioError,
-  type Transaction,
-} from '@svc/portfolio';
+import { NewTransaction, type Transaction } from '@svc/portfolio';
 import {
   type ChangeSource,
   createRepositories,
-  type Executor,
   type PortfolioChange as StoredChange,
   type Transaction as StoredTransaction,
 } from '@svc/portfolio-store';
 import { UseCaseError } from '../errors.js';
-import { deriveChecked, fromStoreError, readLedger } from './ledger.js';
-import { decodeTransaction, encodeTransaction } from './ledger-codec.js';
+import { changeLedger, type LedgerChangeDeps, type LedgerUnit, patched } from './change-ledger.js';
+import { entityTag, requireMatch } from './entity-tags.js';
+import { fromStoreError } from './ledger.js';
+import { decodeTransaction, encodeTransaction, toLedgerTransaction } from './ledger-codec.js';
 import {
   ChangeListQuery,
   type PortfolioChange,
@@ -21,17 +17,32 @@ import {
   TransactionPatch,
 } from './schemas.js';
 
-/** Who makes a change through the flows below: the REST API (default) or a confirmed proposal. */
+/**
+ * Who makes a change through the flows below (the REST API, default, or a confirmed proposal),
+ * and on what condition.
+ */
 export interface ChangeContext {
   readonly source?: ChangeSource;
+  /**
+   * The request's `If-Match` (RFC 9110 §13.1.1): an edit or delete of a transaction applies only
+   * while the transaction's entity tag (`transactionTag`) is one of these (or `*`); checked under
+   * the portfolio's lock, else `precondition_failed` and nothing written. Absent: unconditional.
+   */
+  readonly ifMatch?: string;
+  /**
+   * Runs in the change's database transaction right after the portfolio is locked (see
+   * `LedgerChange.guard`): how a confirmed proposal marks itself applied and checks that the
+   * rows its summary described are unchanged, in the same unit of work as the change.
+   */
+  readonly guard?: (unit: LedgerUnit) => Promise<void>;
 }
 
-/** What {@link createChangeFlows} needs. */
-export interface ChangeFlowDeps {
-  readonly db: Executor;
-  readonly now: () => Date;
-  /** Re-derives and revalues the portfolio after a committed change (`revaluePortfolio`). */
-  readonly revalue: (userId: string, portfolioId: string, at: Date) => Promise<unknown>;
+/** What {@link createChangeFlows} needs: `changeLedger`'s database, market data and clock. */
+export type ChangeFlowDeps = LedgerChangeDeps;
+
+/** The entity tag (`ETag`) of a transaction: {@link entityTag} of its contract representation. */
+export function transactionTag(transaction: Transaction): string {
+  return entityTag(transaction);
 }
 
 /**
@@ -114,66 +125,55 @@ function invalid(issues: { path: PropertyKey[]; message: string }[], what: strin
   });
 }
 
-/**
- * The ledger of the portfolio read in `repos`' transaction, checked as recording checks it; a
- * sale beyond what is held is a `conflict` naming the sale (and, through `dependsOn`, the
- * changes that wrote it), anything else the `validation_failed` of `deriveChecked`.
- */
-async function checkLedger(
-  repos: ReturnType<typeof createRepositories>,
-  userId: string,
+/** The row `transactionId` of `rows`, or `not_found`. */
+function rowOf(rows: readonly StoredTransaction[], transactionId: string): StoredTransaction {
+  const row = rows.find((r) => r.id === transactionId);
+  if (!row) throw new UseCaseError('not_found', `transaction ${transactionId} not found`);
+  return row;
+}
+
+/** The patch's id fields must name the row of the path (ids cannot be changed). */
+function checkIds(
+  patch: TransactionPatch,
+  transactionId: string,
   portfolioId: string,
-  what: string,
-  namesChanges: boolean,
-): Promise<void> {
-  const ledger: LedgerTransaction[] = await readLedger(repos.transactions, userId, portfolioId);
-  try {
-    deriveChecked(ledger, 'ledger');
-  } catch (error) {
-    const cause = error instanceof UseCaseError ? error.options.cause : undefined;
-    if (!(cause instanceof PortfolioError) || cause.code !== 'insufficient_quantity') throw error;
-    const transactions = cause.transactionId === undefined ? [] : [cause.transactionId];
-    const changes = namesChanges
-      ? await repos.transactions.lastWriters(userId, portfolioId, transactions)
-      : undefined;
-    throw new UseCaseError(
-      'conflict',
-      `${what} would break the ledger: ${cause.message}; nothing was changed`,
-      { cause, transactions, ...(changes === undefined ? {} : { changes }) },
-    );
+): Omit<TransactionPatch, 'id' | 'portfolioId'> {
+  const { id: sentId, portfolioId: sentPortfolio, ...changes } = patch;
+  for (const [key, sent, path] of [
+    ['id', sentId, transactionId],
+    ['portfolioId', sentPortfolio, portfolioId],
+  ] as const) {
+    if (sent !== undefined && sent !== path) {
+      invalid([{ path: [key], message: `must be ${path} (ids cannot be changed)` }], 'ids');
+    }
   }
+  return changes;
 }
 
 /**
  * The correction flows of a portfolio's ledger (CONTRACT §6): edit and delete a transaction,
- * list the portfolio's changes, revert one. Every write runs in one database transaction that
- * locks the portfolio row (so two writers of one portfolio serialise), journals the change
- * (`portfolio_changes`) and checks the whole ledger as recording does, then the portfolio is
- * re-derived and revalued before the answer. The ledger and positions version counters are
- * bumped by the database in the same transaction, so every read (holdings, cash, transactions,
- * performance, MCP) of any process sees the change at once.
+ * list the portfolio's changes, revert one. Every write is one `changeLedger`: quotes and rates
+ * gathered first, then one database transaction that locks the portfolio row (so two writers of
+ * one portfolio serialise), writes the rows and the journal (`portfolio_changes`), derives the
+ * ledger once, checks it as recording does and stores the revalued holdings and cash. The ledger
+ * and positions version counters are bumped by the database in the same transaction, so every
+ * read (holdings, cash, transactions, performance, MCP) of any process sees the change at once.
+ * An edit or delete honours `context.ifMatch` (the transaction's `ETag`) under the lock.
  */
 export function createChangeFlows(deps: ChangeFlowDeps) {
-  const write = async <T>(
+  const write = <T>(
     userId: string,
     portfolioId: string,
-    work: (repos: ReturnType<typeof createRepositories>) => Promise<T>,
-  ): Promise<T> => {
-    const result = await deps.db
-      .transaction()
-      .execute((trx) => work(createRepositories(trx)))
-      .catch((error: unknown) => fromStoreError(error, 'transaction'));
-    await deps.revalue(userId, portfolioId, deps.now());
-    return result;
-  };
+    change: Parameters<typeof changeLedger<T>>[3],
+  ): Promise<T> => changeLedger(deps, userId, portfolioId, change).then(({ result }) => result);
 
   return {
     /**
      * Edits one transaction: the fields of `patch` (see `TransactionPatch`) replace the stored
      * ones; the result must be a valid `NewTransaction` and keep the ledger sound.
      * @throws UseCaseError `validation_failed` (patch or result invalid), `not_found` (portfolio
-     *   or transaction, also another user's), `conflict` (a sale would exceed what is held;
-     *   `transactions` names it).
+     *   or transaction, also another user's), `precondition_failed` (`context.ifMatch` no longer
+     *   matches), `conflict` (a sale would exceed what is held; `transactions` names it).
      */
     async editTransaction(
       userId: string,
@@ -184,43 +184,69 @@ export function createChangeFlows(deps: ChangeFlowDeps) {
     ): Promise<Transaction> {
       const fields = TransactionPatch.safeParse(patch);
       if (!fields.success) invalid(fields.error.issues, 'transaction patch');
-      const { id: sentId, portfolioId: sentPortfolio, ...changes } = fields.data;
-      for (const [key, sent, path] of [
-        ['id', sentId, transactionId],
-        ['portfolioId', sentPortfolio, portfolioId],
-      ] as const) {
-        if (sent !== undefined && sent !== path) {
-          invalid([{ path: [key], message: `must be ${path} (ids cannot be changed)` }], 'ids');
-        }
-      }
-      const stored = await write(userId, portfolioId, async (repos) => {
-        if (!(await repos.portfolios.lockForUpdate(userId, portfolioId))) {
-          throw new UseCaseError('not_found', `portfolio ${portfolioId} not found`);
-        }
-        const current = await repos.transactions.get(userId, portfolioId, transactionId);
-        if (!current) throw new UseCaseError('not_found', `transaction ${transactionId} not found`);
+      const changes = checkIds(fields.data, transactionId, portfolioId);
+      const nextOf = (current: StoredTransaction) => {
         const next = NewTransaction.safeParse(merged(asInput(current), changes));
         if (!next.success) invalid(next.error.issues, 'transaction after the edit');
-        const { transaction } = await repos.transactions.update(
-          userId,
-          portfolioId,
-          transactionId,
-          encodeTransaction(next.data),
-          {
-            source: context.source ?? 'rest',
-            summary: describeEdit(decodeTransaction(current), next.data),
-          },
-        );
-        await checkLedger(repos, userId, portfolioId, 'the edit', false);
-        return transaction;
+        return next.data;
+      };
+      const stored = await write(userId, portfolioId, {
+        breaks: { conflict: 'the edit', namesChanges: false },
+        guard: context.guard,
+        project: (before) => {
+          const current = before.find((r) => r.id === transactionId);
+          const next = current && NewTransaction.safeParse(merged(asInput(current), changes));
+          const ledger = before.map(toLedgerTransaction);
+          if (!next?.success) return ledger;
+          return ledger.map((t) => (t.id === transactionId ? { ...next.data, id: t.id } : t));
+        },
+        write: async ({ writes }, before) => {
+          const current = rowOf(before, transactionId);
+          const decoded = decodeTransaction(current);
+          requireMatch(context.ifMatch, transactionTag(decoded), `transaction ${transactionId}`);
+          const next = nextOf(current);
+          const { transaction } = await writes.update(
+            userId,
+            portfolioId,
+            current,
+            encodeTransaction(next),
+            {
+              source: context.source ?? 'rest',
+              summary: describeEdit(decoded, next),
+            },
+          );
+          return {
+            result: transaction,
+            after: patched(before, [{ id: transactionId, row: transaction }]),
+          };
+        },
       });
       return decodeTransaction(stored);
     },
 
     /**
+     * One transaction of the user's portfolio, as the contract shows it, with its `ETag`.
+     * @throws UseCaseError `not_found` (portfolio or transaction, also another user's).
+     */
+    async getTransaction(
+      userId: string,
+      portfolioId: string,
+      transactionId: string,
+    ): Promise<Transaction> {
+      const row = await createRepositories(deps.db).transactions.get(
+        userId,
+        portfolioId,
+        transactionId,
+      );
+      if (!row) throw new UseCaseError('not_found', `transaction ${transactionId} not found`);
+      return decodeTransaction(row);
+    },
+
+    /**
      * Deletes one transaction (journalled: a revert brings it back with its id).
      * @throws UseCaseError `not_found` (portfolio or transaction, also another user's),
-     *   `conflict` (a later sale needs its units; `transactions` names it).
+     *   `precondition_failed` (`context.ifMatch` no longer matches), `conflict` (a later sale
+     *   needs its units; `transactions` names it).
      */
     async deleteTransaction(
       userId: string,
@@ -228,17 +254,18 @@ export function createChangeFlows(deps: ChangeFlowDeps) {
       transactionId: string,
       context: ChangeContext = {},
     ): Promise<void> {
-      await write(userId, portfolioId, async (repos) => {
-        if (!(await repos.portfolios.lockForUpdate(userId, portfolioId))) {
-          throw new UseCaseError('not_found', `portfolio ${portfolioId} not found`);
-        }
-        const current = await repos.transactions.get(userId, portfolioId, transactionId);
-        if (!current) throw new UseCaseError('not_found', `transaction ${transactionId} not found`);
-        await repos.transactions.delete(userId, portfolioId, transactionId, {
-          source: context.source ?? 'rest',
-          summary: `Deleted ${describeTransaction(decodeTransaction(current))}`,
-        });
-        await checkLedger(repos, userId, portfolioId, 'the delete', false);
+      await write(userId, portfolioId, {
+        breaks: { conflict: 'the delete', namesChanges: false },
+        guard: context.guard,
+        write: async ({ writes }, before) => {
+          const current = decodeTransaction(rowOf(before, transactionId));
+          requireMatch(context.ifMatch, transactionTag(current), `transaction ${transactionId}`);
+          await writes.delete(userId, portfolioId, transactionId, {
+            source: context.source ?? 'rest',
+            summary: `Deleted ${describeTransaction(current)}`,
+          });
+          return { result: undefined, after: patched(before, [{ id: transactionId, row: null }]) };
+        },
       });
     },
 
@@ -277,30 +304,36 @@ export function createChangeFlows(deps: ChangeFlowDeps) {
       changeId: string,
       context: ChangeContext = {},
     ): Promise<PortfolioChange> {
-      const change = await write(userId, portfolioId, async (repos) => {
-        if (!(await repos.portfolios.lockForUpdate(userId, portfolioId))) {
-          throw new UseCaseError('not_found', `portfolio ${portfolioId} not found`);
-        }
-        const target = await repos.transactions.getChange(userId, portfolioId, changeId);
-        if (!target) throw new UseCaseError('not_found', `change ${changeId} not found`);
-        const outcome = await repos.transactions.revertChange(userId, portfolioId, changeId, {
-          source: context.source ?? 'rest',
-          summary: `Reverted: ${target.summary}`,
-        });
-        if (outcome.outcome === 'already_reverted') {
-          throw new UseCaseError('conflict', `change ${changeId} was already reverted`, {
-            changes: outcome.changes,
+      const repos = createRepositories(deps.db);
+      const change = await write(userId, portfolioId, {
+        breaks: { conflict: 'the revert', namesChanges: true },
+        guard: context.guard,
+        inputPath: 'change',
+        project: async (before) => {
+          const rows = await repos.transactions.rowsBefore(userId, portfolioId, changeId);
+          return patched(before, rows).map(toLedgerTransaction);
+        },
+        write: async (unit, before) => {
+          const target = await unit.repos.transactions.getChange(userId, portfolioId, changeId);
+          if (!target) throw new UseCaseError('not_found', `change ${changeId} not found`);
+          const outcome = await unit.writes.revert(userId, portfolioId, changeId, {
+            source: context.source ?? 'rest',
+            summary: `Reverted: ${target.summary}`,
           });
-        }
-        if (outcome.outcome === 'depends') {
-          throw new UseCaseError(
-            'conflict',
-            `later changes depend on change ${changeId}; revert them first`,
-            { changes: outcome.changes, transactions: outcome.transactions },
-          );
-        }
-        await checkLedger(repos, userId, portfolioId, 'the revert', true);
-        return outcome.change;
+          if (outcome.outcome === 'already_reverted') {
+            throw new UseCaseError('conflict', `change ${changeId} was already reverted`, {
+              changes: outcome.changes,
+            });
+          }
+          if (outcome.outcome === 'depends') {
+            throw new UseCaseError(
+              'conflict',
+              `later changes depend on change ${changeId}; revert them first`,
+              { changes: outcome.changes, transactions: outcome.transactions },
+            );
+          }
+          return { result: outcome.change, after: patched(before, outcome.rows ?? []) };
+        },
       });
       return toPortfolioChange(change);
     },

@@ -15,26 +15,7 @@ export async function readLedger(
   userId: string,
   portfolioId: string,
 ): Promise<LedgerTransaction[]> {
-  return (await readLedgerWithNames(transactions, userId, portfolioId)).ledger;
-}
-
-/**
- * Every transaction of one portfolio of the user (newest first), and the instrument names the
- * imports gave, per symbol (the newest name wins).
- */
-export async function readLedgerWithNames(
-  transactions: TransactionsRepository,
-  userId: string,
-  portfolioId: string,
-): Promise<{ ledger: LedgerTransaction[]; names: Map<string, string> }> {
-  const rows = await transactions.listAll(userId, portfolioId);
-  const names = new Map<string, string>();
-  for (const row of rows) {
-    if (row.symbol !== null && row.name !== null && !names.has(row.symbol)) {
-      names.set(row.symbol, row.name);
-    }
-  }
-  return { ledger: rows.map(toLedgerTransaction), names };
+  return (await transactions.listAll(userId, portfolioId)).map(toLedgerTransaction);
 }
 
 /**

@@ -5,19 +5,21 @@ import {
   type Executor,
   inTransaction,
   type SavedImportMapping,
+  type Portfolio as StoredPortfolio,
 } from '@svc/portfolio-store';
 import type { z } from 'zod';
 import { UseCaseError } from '../errors.js';
-import { importBrokerFile } from './broker-import.js';
+import { type ImportContext, importBrokerFile } from './broker-import.js';
+import { changeLedger, revaluePortfolio } from './change-ledger.js';
 import { type ChangeContext, createChangeFlows, describeTransaction } from './changes.js';
+import { entityTag, requireMatch } from './entity-tags.js';
 import type { IsinResolver } from './isin-symbols.js';
-import { deriveChecked, fromStoreError, readLedger } from './ledger.js';
-import { decodeTransaction, encodeTransaction } from './ledger-codec.js';
+import { decodeTransaction, encodeTransaction, toLedgerTransaction } from './ledger-codec.js';
 import type { HoldingPerformance, PortfolioPerformance } from './performance-schemas.js';
 import { createPerformanceFlow } from './performance-service.js';
 import { createPortfolioReads, ledgerSourceOf } from './portfolio-reads.js';
 import { money } from './position-records.js';
-import { mergeRevaluations, revaluePortfolio } from './revaluation.js';
+import { mergeRevaluations } from './revaluation.js';
 import {
   type BrokerImportOptions,
   CreatePortfolioInput,
@@ -127,7 +129,33 @@ export function createPortfolioService(deps: PortfolioServiceDeps) {
 
   const revalueOne = (userId: string, portfolioId: string, at: Date) =>
     revaluePortfolio(deps, userId, portfolioId, at);
-  const changes = createChangeFlows({ db: deps.db, now: deps.now, revalue: revalueOne });
+
+  /**
+   * `work` on the user's portfolio, unconditionally, or (with `ifMatch`) in one transaction that
+   * locks the portfolio row and checks its tag first (`precondition_failed` when it moved).
+   */
+  const underMatch = <T>(
+    userId: string,
+    portfolioId: string,
+    ifMatch: string | undefined,
+    work: (scoped: ReturnType<typeof createRepositories>) => Promise<T>,
+  ): Promise<T> => {
+    if (ifMatch === undefined) return work(repos);
+    return deps.db.transaction().execute(async (trx) => {
+      const scoped = createRepositories(trx);
+      if (!(await scoped.portfolios.lockForUpdate(userId, portfolioId))) {
+        throw new UseCaseError('not_found', `portfolio ${portfolioId} not found`);
+      }
+      const current = await scoped.portfolios.get(userId, portfolioId);
+      requireMatch(
+        ifMatch,
+        current && portfolioTag(toPortfolio(current)),
+        `portfolio ${portfolioId}`,
+      );
+      return work(scoped);
+    });
+  };
+  const changes = createChangeFlows(deps);
   const performance = createPerformanceFlow({
     history: deps.history ?? null,
     fx: deps.fx,
@@ -140,10 +168,18 @@ export function createPortfolioService(deps: PortfolioServiceDeps) {
      * valued.
      */
     async listPortfolios(userId: string): Promise<Portfolio[]> {
-      return (await repos.portfolios.list(userId)).map(({ realizedPnlEur, ...portfolio }) => {
-        const realized = realizedPnlEur === undefined ? null : money(realizedPnlEur);
-        return realized === null ? portfolio : { ...portfolio, realizedPnlEur: realized };
-      });
+      return (await repos.portfolios.list(userId)).map(toPortfolio);
+    },
+
+    /**
+     * One of the user's portfolios, as {@link listPortfolios} shows it (its `ETag` is
+     * `portfolioTag` of it).
+     * @throws UseCaseError `not_found` (also another user's portfolio).
+     */
+    async getPortfolio(userId: string, portfolioId: string): Promise<Portfolio> {
+      const found = await repos.portfolios.get(userId, portfolioId);
+      if (!found) throw new UseCaseError('not_found', `portfolio ${portfolioId} not found`);
+      return toPortfolio(found);
     },
 
     /**
@@ -161,14 +197,22 @@ export function createPortfolioService(deps: PortfolioServiceDeps) {
     },
 
     /**
-     * Renames one of the user's portfolios.
-     * @throws UseCaseError `validation_failed` (name), `not_found`.
+     * Renames one of the user's portfolios; with `context.ifMatch` (the portfolio's `ETag`) only
+     * while the portfolio is as it was read (checked with its row locked).
+     * @throws UseCaseError `validation_failed` (name), `not_found`, `precondition_failed`.
      */
-    async renamePortfolio(userId: string, portfolioId: string, name: string): Promise<Portfolio> {
+    async renamePortfolio(
+      userId: string,
+      portfolioId: string,
+      name: string,
+      context: Pick<ChangeContext, 'ifMatch'> = {},
+    ): Promise<Portfolio> {
       const fields = parseInput(RenamePortfolioInput, { name });
-      const renamed = await repos.portfolios.rename(userId, portfolioId, fields.name);
+      const renamed = await underMatch(userId, portfolioId, context.ifMatch, (scoped) =>
+        scoped.portfolios.rename(userId, portfolioId, fields.name),
+      );
       if (!renamed) throw new UseCaseError('not_found', `portfolio ${portfolioId} not found`);
-      return renamed;
+      return toPortfolio(renamed);
     },
 
     /**
@@ -177,18 +221,27 @@ export function createPortfolioService(deps: PortfolioServiceDeps) {
      * cascades), in one statement that waits for a writer holding the portfolio's lock (an import
      * in progress ends first). Column mappings saved for broker files belong to the account, not
      * to a portfolio, and stay. Reads on every process see the portfolio gone at once (its
-     * versions are gone: `not_found`, and the all-portfolios key changes).
-     * @throws UseCaseError `not_found` (also another user's portfolio).
+     * versions are gone: `not_found`, and the all-portfolios key changes). With `context.ifMatch`
+     * (the portfolio's `ETag`) only while the portfolio is as it was read.
+     * @throws UseCaseError `not_found` (also another user's portfolio), `precondition_failed`.
      */
-    async deletePortfolio(userId: string, portfolioId: string): Promise<void> {
-      if (!(await repos.portfolios.delete(userId, portfolioId))) {
+    async deletePortfolio(
+      userId: string,
+      portfolioId: string,
+      context: Pick<ChangeContext, 'ifMatch'> = {},
+    ): Promise<void> {
+      const deleted = await underMatch(userId, portfolioId, context.ifMatch, (scoped) =>
+        scoped.portfolios.delete(userId, portfolioId),
+      );
+      if (!deleted) {
         throw new UseCaseError('not_found', `portfolio ${portfolioId} not found`);
       }
     },
 
     /**
-     * Records one transaction, then revalues the portfolio. The insert and the check of the whole
-     * ledger run in one database transaction: nothing is stored when the check fails.
+     * Records one transaction: one `changeLedger` (quotes first; then the insert, its journal
+     * entry, the check of the whole ledger and the revalued positions in one database
+     * transaction: nothing is stored when the check fails).
      * @throws UseCaseError `validation_failed` for input that is not a `NewTransaction`, a sell of
      *   more units than held at that moment, or a symbol already held in another currency;
      *   `not_found` for a portfolio the user does not own.
@@ -200,19 +253,22 @@ export function createPortfolioService(deps: PortfolioServiceDeps) {
       context: ChangeContext = {},
     ): Promise<Transaction> {
       const tx = parseInput(NewTransaction, input);
-      const stored = await deps.db
-        .transaction()
-        .execute(async (trx) => {
-          const scoped = createRepositories(trx);
-          const row = await scoped.transactions.insert(userId, portfolioId, encodeTransaction(tx), {
+      const row = encodeTransaction(tx);
+      const { result: stored } = await changeLedger(deps, userId, portfolioId, {
+        breaks: { path: 'quantity' },
+        guard: context.guard,
+        project: (before) => [...before.map(toLedgerTransaction), { ...tx, id: 'new' }],
+        write: async ({ writes }, before) => {
+          const { inserted } = await writes.insert(userId, portfolioId, [row], {
             source: context.source ?? 'rest',
             summary: `Recorded ${describeTransaction(tx)}`,
           });
-          deriveChecked(await readLedger(scoped.transactions, userId, portfolioId), 'quantity');
-          return row;
-        })
-        .catch((error: unknown) => fromStoreError(error, 'transaction'));
-      await revalueOne(userId, portfolioId, deps.now());
+          const [recorded] = inserted;
+          if (!recorded)
+            throw new UseCaseError('validation_failed', 'transaction was not inserted');
+          return { result: recorded, after: [...before, recorded] };
+        },
+      });
       return decodeTransaction(stored);
     },
 
@@ -229,7 +285,7 @@ export function createPortfolioService(deps: PortfolioServiceDeps) {
       portfolioId: string,
       text: string,
       options: BrokerImportOptions = {},
-      context: ChangeContext = {},
+      context: ImportContext = {},
     ): Promise<ImportResult> {
       return importBrokerFile(deps, userId, portfolioId, text, options, context);
     },
@@ -309,6 +365,17 @@ export function createPortfolioService(deps: PortfolioServiceDeps) {
       return mergeRevaluations(at, results);
     },
   };
+}
+
+/** A stored portfolio as the contract shows it: its realised P&L in EUR at 2 decimals, once valued. */
+function toPortfolio({ realizedPnlEur, ...portfolio }: StoredPortfolio): Portfolio {
+  const realized = realizedPnlEur === undefined ? null : money(realizedPnlEur);
+  return realized === null ? portfolio : { ...portfolio, realizedPnlEur: realized };
+}
+
+/** The entity tag (`ETag`) of a portfolio: {@link entityTag} of its contract representation. */
+export function portfolioTag(portfolio: Portfolio): string {
+  return entityTag(portfolio);
 }
 
 /** The portfolio flows; see {@link createPortfolioService}. */

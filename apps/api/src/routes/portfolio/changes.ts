@@ -5,13 +5,14 @@ import {
   PortfolioChangePage,
   Transaction,
   TransactionPatch,
+  transactionTag,
 } from '@svc/use-cases';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { jsonResponse } from '../../openapi.js';
 import { currentUser } from '../../plugins/app/session-guard.js';
 import { errorResponses } from '../../problem.js';
-import { PortfolioParams } from './schemas.js';
+import { ETAG_NOTE, IfMatchHeaders, PortfolioParams } from './schemas.js';
 
 const TAGS = ['portfolio'];
 const TransactionParams = PortfolioParams.extend({
@@ -29,29 +30,56 @@ const LEDGER_RULE =
  * The corrections of a portfolio's ledger (CONTRACT §6), registered under `/api`; every route
  * needs the session cookie; another user's portfolio, transaction or change answers 404.
  *
- * - `PATCH /portfolios/{id}/transactions/{transactionId}` (200 the transaction),
- * - `DELETE /portfolios/{id}/transactions/{transactionId}` (204),
+ * - `GET /portfolios/{id}/transactions/{transactionId}` (200 the transaction, with its `ETag`),
+ * - `PATCH /portfolios/{id}/transactions/{transactionId}` (200 the transaction, `ETag`;
+ *   `If-Match` honoured: 412),
+ * - `DELETE /portfolios/{id}/transactions/{transactionId}` (204; `If-Match` honoured: 412),
  * - `GET /portfolios/{id}/changes?cursor=&limit=` (newest first),
  * - `POST /portfolios/{id}/changes/{changeId}/revert` (201 the new `revert` change).
  */
 export const changeRoutes: FastifyPluginAsyncZod = async (app) => {
   const { portfolios } = app.portfolio;
+  app.get('/portfolios/:id/transactions/:transactionId', {
+    config: { auth: 'session' },
+    schema: {
+      tags: TAGS,
+      summary: 'One transaction of a portfolio, with its ETag',
+      description: ETAG_NOTE,
+      params: TransactionParams,
+      response: { 200: jsonResponse('The transaction', Transaction), ...errorResponses(404) },
+    },
+    handler: async (request, reply) => {
+      const { id, transactionId } = request.params;
+      const found = await portfolios.getTransaction(currentUser(request).id, id, transactionId);
+      return reply.header('etag', transactionTag(found)).send(found);
+    },
+  });
+
   app.patch('/portfolios/:id/transactions/:transactionId', {
     config: { auth: 'session' },
     schema: {
       tags: TAGS,
       summary: 'Edit a transaction (journalled; a revert restores the old values)',
-      description: `Any fields of the transaction; null removes an optional one (\`note\`, \`fee\`). The result must be a valid transaction of its type (400 otherwise). ${LEDGER_RULE}`,
+      description: `Any fields of the transaction; null removes an optional one (\`note\`, \`fee\`). The result must be a valid transaction of its type (400 otherwise). ${LEDGER_RULE} ${ETAG_NOTE}`,
       params: TransactionParams,
+      headers: IfMatchHeaders,
       body: TransactionPatch,
       response: {
         200: jsonResponse('The edited transaction', Transaction),
-        ...errorResponses(404, 409, 413, 415),
+        ...errorResponses(404, 409, 412, 413, 415),
       },
     },
-    handler: async (request) => {
+    handler: async (request, reply) => {
       const { id, transactionId } = request.params;
-      return portfolios.editTransaction(currentUser(request).id, id, transactionId, request.body);
+      const ifMatch = request.headers['if-match'];
+      const edited = await portfolios.editTransaction(
+        currentUser(request).id,
+        id,
+        transactionId,
+        request.body,
+        ifMatch === undefined ? {} : { ifMatch },
+      );
+      return reply.header('etag', transactionTag(edited)).send(edited);
     },
   });
 
@@ -60,13 +88,20 @@ export const changeRoutes: FastifyPluginAsyncZod = async (app) => {
     schema: {
       tags: TAGS,
       summary: 'Delete a transaction (journalled; a revert brings it back with its id)',
-      description: LEDGER_RULE,
+      description: `${LEDGER_RULE} With \`If-Match\`, only while the transaction still has that \`ETag\` (412 otherwise).`,
       params: TransactionParams,
-      response: { 204: z.undefined().describe('Deleted'), ...errorResponses(404, 409) },
+      headers: IfMatchHeaders,
+      response: { 204: z.undefined().describe('Deleted'), ...errorResponses(404, 409, 412) },
     },
     handler: async (request, reply) => {
       const { id, transactionId } = request.params;
-      await portfolios.deleteTransaction(currentUser(request).id, id, transactionId);
+      const ifMatch = request.headers['if-match'];
+      await portfolios.deleteTransaction(
+        currentUser(request).id,
+        id,
+        transactionId,
+        ifMatch === undefined ? {} : { ifMatch },
+      );
       return reply.code(204).send();
     },
   });

@@ -6,10 +6,12 @@ import {
   MAX_PORTFOLIOS_PER_ACCOUNT,
   NewTransaction,
   Portfolio,
+  portfolioTag,
   RenamePortfolioInput,
   RevaluationResult,
   Transaction,
   TransactionPage,
+  transactionTag,
 } from '@svc/use-cases';
 import { type FastifyPluginAsyncZod, serializerCompiler } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -20,6 +22,8 @@ import { changeRoutes } from './changes.js';
 import { brokerImportRoute } from './import.js';
 import { performanceRoutes } from './performance.js';
 import {
+  ETAG_NOTE,
+  IfMatchHeaders,
   ImportMappingParams,
   PortfolioFilterQuery,
   PortfolioParams,
@@ -73,7 +77,7 @@ export const portfolioRoutes: FastifyPluginAsyncZod = async (app) => {
       description:
         '`baseCurrency` defaults to EUR; stored values are in EUR regardless. An account holds ' +
         `at most ${MAX_PORTFOLIOS_PER_ACCOUNT} portfolios (as many as an account import takes): ` +
-        'past it, 409 `conflict`.',
+        `past it, 409 \`conflict\`. ${ETAG_NOTE}`,
       body: CreatePortfolioInput,
       response: {
         201: jsonResponse('The new portfolio', Portfolio),
@@ -82,7 +86,22 @@ export const portfolioRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     handler: async (request, reply) => {
       const created = await portfolios.createPortfolio(currentUser(request).id, request.body);
-      return reply.code(201).send(created);
+      return reply.code(201).header('etag', portfolioTag(created)).send(created);
+    },
+  });
+
+  app.get('/portfolios/:id', {
+    config: { auth: 'session' },
+    schema: {
+      tags: TAGS,
+      summary: 'One portfolio, with its ETag',
+      description: ETAG_NOTE,
+      params: PortfolioParams,
+      response: { 200: jsonResponse('The portfolio', Portfolio), ...errorResponses(404) },
+    },
+    handler: async (request, reply) => {
+      const found = await portfolios.getPortfolio(currentUser(request).id, request.params.id);
+      return reply.header('etag', portfolioTag(found)).send(found);
     },
   });
 
@@ -91,15 +110,25 @@ export const portfolioRoutes: FastifyPluginAsyncZod = async (app) => {
     schema: {
       tags: TAGS,
       summary: 'Rename a portfolio',
+      description: ETAG_NOTE,
       params: PortfolioParams,
+      headers: IfMatchHeaders,
       body: RenamePortfolioInput,
       response: {
         200: jsonResponse('The renamed portfolio', Portfolio),
-        ...errorResponses(404, 413, 415),
+        ...errorResponses(404, 412, 413, 415),
       },
     },
-    handler: async (request) =>
-      portfolios.renamePortfolio(currentUser(request).id, request.params.id, request.body.name),
+    handler: async (request, reply) => {
+      const ifMatch = request.headers['if-match'];
+      const renamed = await portfolios.renamePortfolio(
+        currentUser(request).id,
+        request.params.id,
+        request.body.name,
+        ifMatch === undefined ? {} : { ifMatch },
+      );
+      return reply.header('etag', portfolioTag(renamed)).send(renamed);
+    },
   });
 
   app.delete('/portfolios/:id', {
@@ -113,12 +142,19 @@ export const portfolioRoutes: FastifyPluginAsyncZod = async (app) => {
         'change journal. Column mappings saved for broker files belong to the account (they are ' +
         "keyed by a file's header set, not by a portfolio) and stay; delete them with " +
         '`DELETE /api/import-mappings/{id}`. A write in progress on the portfolio (an ' +
-        "import) finishes first. Another user's portfolio answers 404.",
+        "import) finishes first. Another user's portfolio answers 404. With `If-Match`, only " +
+        'while the portfolio still has that `ETag` (412 otherwise).',
       params: PortfolioParams,
-      response: { 204: z.undefined().describe('Deleted'), ...errorResponses(404) },
+      headers: IfMatchHeaders,
+      response: { 204: z.undefined().describe('Deleted'), ...errorResponses(404, 412) },
     },
     handler: async (request, reply) => {
-      await portfolios.deletePortfolio(currentUser(request).id, request.params.id);
+      const ifMatch = request.headers['if-match'];
+      await portfolios.deletePortfolio(
+        currentUser(request).id,
+        request.params.id,
+        ifMatch === undefined ? {} : { ifMatch },
+      );
       return reply.code(204).send();
     },
   });
@@ -195,7 +231,7 @@ export const portfolioRoutes: FastifyPluginAsyncZod = async (app) => {
         id,
         request.body,
       );
-      return reply.code(201).send(recorded);
+      return reply.code(201).header('etag', transactionTag(recorded)).send(recorded);
     },
   });
 

@@ -104,3 +104,21 @@ export const MultipartUpload = z.object({
     .meta({ format: 'binary', contentMediaType: 'text/csv' })
     .describe('The broker export, UTF-8 CSV with its header row (an empty file answers 400)'),
 });
+
+/**
+ * The request headers of a conditional write (`PATCH`/`DELETE` of a transaction or a portfolio):
+ * `If-Match` (RFC 9110 §13.1.1), optional.
+ */
+export const IfMatchHeaders = z.object({
+  'if-match': z
+    .string()
+    .max(4096)
+    .optional()
+    .describe(
+      'Optional. The `ETag` the client last read (several, comma-separated, or `*`): the write applies only while the resource still has one of them, else 412 `precondition_failed` and nothing is written',
+    ),
+});
+
+/** What the description of a route answering an `ETag` says of it. */
+export const ETAG_NOTE =
+  'The answer carries an `ETag` (RFC 9110, a strong tag of the representation); send it back as `If-Match` on `PATCH`/`DELETE` to write only while it is unchanged.';
