@@ -15,6 +15,7 @@ const TABLES = [
   'evaluation_cache',
   'evaluation_events',
   'evaluation_history',
+  'event_outbox',
   'fx_rates',
   'holdings',
   'import_mappings',
