@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Executor } from './shared.js';
 
 /**
@@ -5,8 +6,8 @@ import type { Executor } from './shared.js';
  * `{ type, timestamp, data }` with who may receive it.
  */
 export interface OutboxEvent {
-  /** The event's id: the `webhook-id` of every delivery of it. */
-  id: string;
+  /** The event's id: the `webhook-id` of every delivery of it; absent, a new UUID. */
+  id?: string;
   /** `evaluation.changed`, … (the types an endpoint subscribes to). */
   type: string;
   /** When the event was made: the envelope's `timestamp`. */
@@ -20,18 +21,21 @@ export interface OutboxEvent {
 
 /**
  * SQL: writes one event to the outbox in `trx`, the transaction of what it describes; the webhook
- * dispatcher relays it to the endpoints that want it (`WebhooksRepository.relayOutbox`).
+ * dispatcher relays it to the endpoints that want it (`WebhooksRepository.relayOutbox`). Answers
+ * the event's id.
  */
-export async function insertOutboxEvent(trx: Executor, event: OutboxEvent): Promise<void> {
-  await trx
+export async function insertOutboxEvent(trx: Executor, event: OutboxEvent): Promise<string> {
+  const row = await trx
     .insertInto('event_outbox')
     .values({
-      id: event.id,
+      id: event.id ?? randomUUID(),
       type: event.type,
       symbol: event.symbol ?? null,
       user_id: event.userId ?? null,
       data: JSON.stringify(event.data),
       created_at: event.at,
     })
-    .execute();
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
 }
