@@ -1,11 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ANNUAL_FORMS, normaliseSymbol, type SecFilingsClient } from '@svc/fundamentals-client';
+import { ANNUAL_FORMS, type SecFilingsClient } from '@svc/fundamentals-client';
 import {
   createRepositories,
   type Executor,
   type FoundFiling,
   type SecRefreshRepository,
 } from '@svc/portfolio-store';
+import { normaliseTicker } from '@svc/schemas';
 import { type EvaluateCompanyDeps, evaluateCompany } from './evaluate-company.js';
 import { keepEvaluation } from './keep-evaluation.js';
 
@@ -161,12 +162,8 @@ export async function runRefreshPass(
     const [tickers, cached] = await Promise.all([deps.sec.tickers(signal), deps.cachedSymbols()]);
     cikToSymbols = new Map();
     for (const symbol of cached) {
-      let cik: string | undefined;
-      try {
-        cik = tickers.get(normaliseSymbol(symbol));
-      } catch {
-        cik = undefined;
-      }
+      const ticker = normaliseTicker(symbol);
+      const cik = ticker === undefined ? undefined : tickers.get(ticker);
       if (cik === undefined) continue;
       cikToSymbols.set(cik, [...(cikToSymbols.get(cik) ?? []), symbol]);
     }
