@@ -1,5 +1,5 @@
 import type { CachedEvaluation } from '@svc/service/testing';
-import { createEvaluationService } from '@svc/use-cases';
+import { createEvaluationService, type EvaluationKeeper } from '@svc/use-cases';
 import { describe, expect, it, vi } from 'vitest';
 import { countingProvider, csvQuotes } from './helpers.js';
 
@@ -20,14 +20,18 @@ describe('evaluation flow: a cache read overlapping the end of a fetch', () => {
         if (gate) await gate;
         return gate ? snapshot : rows.get(symbol);
       },
-      async upsert(evaluation: CachedEvaluation['evaluation'], options?: { cachedAt?: Date }) {
-        rows.set(evaluation.symbol, {
-          symbol: evaluation.symbol,
-          evaluation,
-          marketCap: null,
-          cachedAt: (options?.cachedAt ?? new Date()).toISOString(),
-        });
-      },
+    };
+    // keeps the cache row only (this test is about the flow, not the history)
+    const keep: EvaluationKeeper = async ({ evaluation, evaluatedAt }) => {
+      rows.set(evaluation.symbol, {
+        symbol: evaluation.symbol,
+        evaluation,
+        marketCap: null,
+        cachedAt: evaluatedAt.toISOString(),
+      });
+      return {
+        record: { id: evaluation.symbol } as Awaited<ReturnType<EvaluationKeeper>>['record'],
+      };
     };
     const counting = countingProvider();
     const service = createEvaluationService({
@@ -36,6 +40,7 @@ describe('evaluation flow: a cache read overlapping the end of a fetch', () => {
       splitsOf: csvQuotes.splitsOf,
       now: () => new Date('2026-03-01T00:00:00Z'),
       cache,
+      keep,
       quotas: { withQuota: (_user, _plan, _name, work) => work() },
     });
     const actor = { id: 'u1', plan: 'free' as const };

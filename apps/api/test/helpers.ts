@@ -119,6 +119,7 @@ export async function createTestContext(
     fundamentals: options.fundamentals ?? snapshotProvider,
     quoteSource: csvQuotes,
     repos,
+    db: database.db,
     quotas,
     evaluationMemoSeconds: config.evaluationMemoSeconds,
     webhookAllowPrivate: config.webhookAllowPrivate,

@@ -60,6 +60,7 @@ async function instanceOn(database: Database, secret: string, dataDir: string): 
     fundamentals: snapshotProvider,
     quoteSource: csvQuotes,
     repos,
+    db: database.db,
     quotas,
     evaluationMemoSeconds: 0,
   });

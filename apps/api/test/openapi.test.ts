@@ -705,6 +705,16 @@ describe('OpenAPI document', () => {
       headers: { cookie, ...ORIGIN },
       payload: { url: 'http://93.184.215.14/hook', events: ['evaluation.changed'] },
     });
+    await check('/api/account/webhooks', {
+      method: 'POST',
+      url: '/api/account/webhooks',
+      headers: { cookie, ...ORIGIN },
+      payload: {
+        url: 'http://93.184.215.14/hook',
+        events: ['evaluation.changed'],
+        portfolioId: '8f2c19fa-0d5e-4c1b-9a57-3f0a1b2c3d4e',
+      },
+    });
     await check('/api/account/webhooks', { url: '/api/account/webhooks', headers: { cookie } });
     await check('/api/account/webhooks/{id}/deliveries', {
       url: `/api/account/webhooks/${hook.json().id}/deliveries`,

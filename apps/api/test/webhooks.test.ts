@@ -167,6 +167,9 @@ describe.each(ENGINES)('change events, the feed and webhooks (%s)', (engine) => 
       },
     });
     expect(event?.data.filing).toBeUndefined();
+    // a company change (new figures on a request), not a method change
+    expect(event?.data.cause).toBe('data');
+    expect(event?.data.current.methodologyVersion).toEqual(expect.any(String));
 
     const dispatcher = createWebhookDispatcher({
       webhooks: ctx.repos.webhooks,
@@ -333,6 +336,65 @@ describe.each(ENGINES)('change events, the feed and webhooks (%s)', (engine) => 
     expect(await dispatcher.runDue()).toMatchObject({ attempted: 0 });
   });
 
+  it('limits a subscription to what a portfolio holds when each event is relayed', async () => {
+    const gina = await registerUser(ctx.app, `hook-gina-${engine}@example.com`);
+    const hank = await registerUser(ctx.app, `hook-hank-${engine}@example.com`);
+    const portfolio = (
+      await inject('POST', '/api/portfolios', gina.cookie, { name: 'Held' })
+    ).json();
+    const trade = (type: 'buy' | 'sell', symbol: string) =>
+      inject('POST', `/api/portfolios/${portfolio.id}/transactions`, gina.cookie, {
+        type,
+        symbol,
+        quantity: '3',
+        price: '150',
+        currency: 'USD',
+        executedAt: type === 'buy' ? '2024-01-02T15:00:00Z' : '2024-03-01T15:00:00Z',
+      });
+    expect((await trade('buy', 'jnj')).statusCode).toBe(201);
+    // Another user's portfolio is not found, and nothing is registered.
+    const foreign = await inject('POST', '/api/account/webhooks', hank.cookie, {
+      url: hooks.url('/held'),
+      events: ['evaluation.changed'],
+      portfolioId: portfolio.id,
+    });
+    expect(foreign.statusCode).toBe(404);
+    expect(foreign.json().code).toBe('not_found');
+    expect((await inject('GET', '/api/account/webhooks', hank.cookie)).json()).toEqual([]);
+    const created = await inject('POST', '/api/account/webhooks', gina.cookie, {
+      url: hooks.url('/held'),
+      events: ['evaluation.changed'],
+      portfolioId: portfolio.id,
+    });
+    expect(created.statusCode).toBe(201);
+    expect(created.json()).toMatchObject({ portfolioId: portfolio.id, symbols: null });
+    expect((await inject('GET', '/api/account/webhooks', gina.cookie)).json()).toMatchObject([
+      { id: created.json().id, portfolioId: portfolio.id },
+    ]);
+
+    for (const symbol of ['JNJ', 'KR']) {
+      source.state.truncated = !source.state.truncated;
+      await inject('GET', `/api/stock-evaluation?symbol=${symbol}&fresh=1`, gina.cookie);
+      source.state.truncated = !source.state.truncated;
+      await inject('GET', `/api/stock-evaluation?symbol=${symbol}&fresh=1`, gina.cookie);
+    }
+    // After the events were made, before they are relayed: KR bought, JNJ sold.
+    expect((await trade('buy', 'KR')).statusCode).toBe(201);
+    expect((await trade('sell', 'jnj')).statusCode).toBe(201);
+    const dispatcher = createWebhookDispatcher({
+      webhooks: ctx.repos.webhooks,
+      allowPrivate: true,
+      timeoutMs: 1_000,
+      retryDelaysMs: [],
+    });
+    expect((await dispatcher.runDue()).relayed).toBeGreaterThanOrEqual(2);
+    const held = hooks.received
+      .filter((r) => r.path === '/held')
+      .map((r) => JSON.parse(r.body).data);
+    expect(held.length).toBeGreaterThanOrEqual(1);
+    expect(new Set(held.map((d) => d.symbol))).toEqual(new Set(['KR']));
+  });
+
   it('answers clear problems for bad input', async () => {
     const dave = await registerUser(ctx.app, `hook-dave-${engine}@example.com`);
     const cases: [string, number][] = [
@@ -353,6 +415,7 @@ describe.each(ENGINES)('change events, the feed and webhooks (%s)', (engine) => 
       { url: hooks.url('/flaky'), events: [] },
       { url: hooks.url('/flaky'), events: ['evaluation.deleted'] },
       { url: hooks.url('/flaky'), events: ['evaluation.changed'], symbols: ['$$'] },
+      { url: hooks.url('/flaky'), events: ['evaluation.changed'], portfolioId: 'not-a-uuid' },
       { url: 'http://does-not-resolve.invalid/', events: ['evaluation.changed'] },
     ]) {
       const res = await inject('POST', '/api/account/webhooks', dave.cookie, payload);

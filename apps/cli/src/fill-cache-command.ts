@@ -78,7 +78,6 @@ export async function fillCacheCommand(
   const { quotes, splitsOf } = createQuoteSource(settings.quotes);
   const store = await openStore(settings);
   try {
-    const { repos } = store;
     let done = 0;
     const total = values.join ? '?' : String(tickers.length);
     // The tickers go onto the job queue (pg-boss) in chunks; this process and any other that
@@ -87,9 +86,8 @@ export async function fillCacheCommand(
       pool: store.pool,
       ...(values.join ? {} : { tickers }),
       evaluate: { fundamentals, quotes, splitsOf, now: () => new Date() },
-      cache: repos.evaluations,
-      // Batch evaluations are fresh evaluations: kept in the history (trigger fill-cache).
-      history: repos.evaluationHistory,
+      // Batch evaluations are fresh evaluations: kept like a user's (trigger fill-cache).
+      db: store.db,
       concurrency: Number(values.concurrency ?? DEFAULT_FILL_CONCURRENCY),
       onProgress: ({ ticker, failure }) => {
         done += 1;

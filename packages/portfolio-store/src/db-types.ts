@@ -272,6 +272,23 @@ export interface EvaluationEventsTable {
   created_at: GeneratedTimestamp;
 }
 
+/**
+ * `event_outbox`: every event to deliver, of any type, written with what it describes; relayed
+ * once into `webhook_messages` (migration 0018).
+ */
+export interface EventOutboxTable {
+  id: string;
+  seq: ColumnType<string, never, never>;
+  type: string;
+  /** The company the event is about; null for none. */
+  symbol: string | null;
+  /** Only this user's endpoints may receive it; null: any endpoint. */
+  user_id: string | null;
+  data: JSONColumnType<Record<string, unknown>>;
+  created_at: Timestamp;
+  relayed_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+}
+
 /** `webhook_endpoints`: a user's webhook endpoints (migration 0016). */
 export interface WebhookEndpointsTable {
   id: Generated<string>;
@@ -279,6 +296,8 @@ export interface WebhookEndpointsTable {
   url: string;
   events: string[];
   symbols: string[] | null;
+  /** Only events of symbols this portfolio holds (migration 0018); null for any. */
+  portfolio_id: ColumnType<string | null, string | null | undefined, string | null>;
   secret: string;
   created_at: GeneratedTimestamp;
   disabled_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
@@ -447,6 +466,7 @@ export interface DB {
   evaluation_cache: EvaluationCacheTable;
   evaluation_history: EvaluationHistoryTable;
   evaluation_events: EvaluationEventsTable;
+  event_outbox: EventOutboxTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_messages: WebhookMessagesTable;
   webhook_deliveries: WebhookDeliveriesTable;

@@ -41,34 +41,34 @@ export type {
   NewAdvisorProposal,
   ProposalDecision,
 } from './repositories/advisor-proposals.js';
-export type {
-  CachedEvaluation,
-  EvaluationCacheRepository,
-  UpsertEvaluationOptions,
+export {
+  type CachedEvaluation,
+  type EvaluationCacheRepository,
+  type UpsertEvaluationOptions,
+  upsertCachedEvaluation,
 } from './repositories/evaluation-cache.js';
 export {
-  type CauseFiling,
-  type ComparedEvaluation,
-  type CriterionMove,
-  EVALUATION_CHANGED,
-  type EvaluationChangedData,
-  type EvaluationChangeEvent,
   type EvaluationEventsRepository,
-  type EvaluationSide,
   type EventFeedPage,
   type EventFeedQuery,
-  evaluationChange,
+  insertEvaluationEvent,
+  type NewEvaluationEvent,
+  type StoredEvent,
 } from './repositories/evaluation-events.js';
-export type {
-  AppendEvaluationOptions,
-  AppendedEvaluation,
-  EvaluationHistoryPage,
-  EvaluationHistoryRepository,
-  EvaluationRecord,
-  EvaluationRecordSummary,
-  HistoryEvaluation,
-  HistoryFiling,
+export {
+  type CauseFiling,
+  type EvaluationHistoryPage,
+  type EvaluationHistoryRepository,
+  type EvaluationRecord,
+  type EvaluationRecordSummary,
+  type HistoryEvaluation,
+  type HistoryFiling,
+  insertKeptEvaluation,
+  latestKeptEvaluation,
+  lockEvaluationSymbol,
+  type NewKeptEvaluation,
 } from './repositories/evaluation-history.js';
+export { insertOutboxEvent, type OutboxEvent } from './repositories/event-outbox.js';
 export type {
   ImportMappingsRepository,
   SavedImportMapping,

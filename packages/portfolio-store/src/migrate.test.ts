@@ -7,6 +7,7 @@ import { createDatabase } from './database.js';
 import { StoreError } from './errors.js';
 import { migrateToLatest, pendingMigrations } from './migrate.js';
 import { MIGRATIONS, staticMigrationProvider } from './migrations/index.js';
+import { createRepositories } from './repositories/index.js';
 import { backends, type TestDatabase } from './test-support/backends.js';
 
 const TABLES = [
@@ -15,6 +16,7 @@ const TABLES = [
   'evaluation_cache',
   'evaluation_events',
   'evaluation_history',
+  'event_outbox',
   'fx_rates',
   'holdings',
   'import_mappings',
@@ -136,6 +138,82 @@ describe.each(backends)('migration 0002 (transaction amount and ratio) on $name'
       ['split', '4', null],
     ]);
     await migrateToLatest(database.db);
+  });
+});
+
+describe.each(backends)('migration 0018 (the event outbox) on $name', (backend) => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await backend.open();
+  });
+  afterAll(() => database.cleanup());
+
+  it('moves the events made before 0018 into the outbox, with their cause, and back on down', async () => {
+    const migrator = new Migrator({
+      db: database.db,
+      provider: staticMigrationProvider,
+      migrationTableSchema: database.schema ?? 'public',
+    });
+    const at16 = '0016-evaluation-events-and-webhooks';
+    expect((await migrator.migrateTo(at16)).error).toBeUndefined();
+    const { rows } = await sql<{ id: string }>`
+      insert into users (email) values ('outbox@example.test') returning id`.execute(database.db);
+    const userId = rows[0]?.id;
+    const side = {
+      totalScore: 50,
+      maxScore: 100,
+      verdict: 'x',
+      evaluatedAt: '2025-01-01',
+      fiscalYears: [],
+    };
+    const filing = { accession: 'a-1', form: '10-K', filed: '2025-10-31' };
+    const made = await sql<{ event: string; endpoint: string }>`
+      with h as (insert into evaluation_history (symbol, evaluation, total_score, max_score, verdict,
+          trigger, evaluated_at) values ('OLD', '{}', 50, 100, 'x', 'filing', now()) returning id),
+        e as (insert into evaluation_events (type, symbol, history_id, data)
+          select 'evaluation.changed', 'OLD', h.id, ${JSON.stringify({ symbol: 'OLD', previous: side, current: side, changes: [], filing })}::jsonb
+          from h returning id),
+        w as (insert into webhook_endpoints (user_id, url, events, secret)
+          values (${userId}, 'https://hooks.example/old', '{evaluation.changed}', 'whsec_o') returning id)
+      insert into webhook_messages (endpoint_id, event_id) select w.id, e.id from w, e
+      returning event_id as event, endpoint_id as endpoint`.execute(database.db);
+    const old = made.rows[0];
+
+    await migrateToLatest(database.db);
+    const event = await database.db
+      .selectFrom('evaluation_events')
+      .where('id', '=', old?.event as string)
+      .select('data')
+      .executeTakeFirstOrThrow();
+    expect(event.data).toMatchObject({
+      cause: 'filing',
+      previous: { methodologyVersion: '1' },
+      current: { methodologyVersion: '1' },
+      filing,
+    });
+    const outbox = await database.db
+      .selectFrom('event_outbox')
+      .where('id', '=', old?.event as string)
+      .select(['type', 'symbol', 'data', 'relayed_at'])
+      .executeTakeFirstOrThrow();
+    expect(outbox).toMatchObject({ type: 'evaluation.changed', symbol: 'OLD', data: event.data });
+    // already relayed: its message exists and is delivered from the outbox row
+    expect(outbox.relayed_at).not.toBeNull();
+    const claimed = await createRepositories(database.db).webhooks.claimDue(
+      new Date(Date.now() + 60_000),
+      10,
+      1000,
+    );
+    expect(claimed.map((m) => [m.eventId, m.endpointId, m.data])).toEqual([
+      [old?.event, old?.endpoint, event.data],
+    ]);
+
+    expect((await migrator.migrateTo(at16)).error).toBeUndefined();
+    const kept = await sql<{ n: string }>`select count(*) as n from webhook_messages`.execute(
+      database.db,
+    );
+    expect(Number(kept.rows[0]?.n)).toBe(1);
+    expect((await migrateToLatest(database.db)).applied).toContain('0018-event-outbox');
   });
 });
 

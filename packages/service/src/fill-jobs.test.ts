@@ -37,8 +37,7 @@ describe.each(backends)('fill-cache on the job queue over $name', (backend) => {
       pool: database.pool,
       schema,
       evaluate: { fundamentals, quotes, splitsOf, now: () => new Date() },
-      cache: repos.evaluations,
-      history: repos.evaluationHistory,
+      db: database.db,
       concurrency: 2,
     };
     const first = fillCacheOnJobs({ ...common, tickers: [...tickers, 'aapl'] });

@@ -1,3 +1,4 @@
+import { createRepositories } from '@svc/portfolio-store';
 import { normaliseTicker } from '@svc/schemas';
 import {
   type FillCacheFailure,
@@ -14,8 +15,7 @@ export const FILL_QUEUE = 'fill-cache';
 export const FILL_CHUNK = 10;
 
 /** Options of {@link fillCacheOnJobs}. */
-export interface FillOnJobsOptions
-  extends Pick<FillCacheOptions, 'evaluate' | 'cache' | 'history' | 'signal'> {
+export interface FillOnJobsOptions extends Pick<FillCacheOptions, 'evaluate' | 'db' | 'signal'> {
   /** The database's pool (`Database['pool']`, PGlite's pool of one too). */
   readonly pool: JobsPool;
   /** pg-boss's schema. Default `pgboss`. */
@@ -41,13 +41,13 @@ export interface FillOnJobsSummary {
 /**
  * `fill-cache` on the job queue: queues the tickers in chunks of {@link FILL_CHUNK} (pg-boss,
  * `fill-cache` queue) and works the queue until it is empty, `concurrency` chunks at a time,
- * each chunk through `fillEvaluationCache` (kept in the history, trigger `fill-cache`). Any
+ * each chunk through `fillEvaluationCache` (each kept by `keepEvaluation`, trigger `fill-cache`). Any
  * number of processes may work the same queue (`tickers` omitted: join), so a fill spreads over
  * them; a chunk whose process died is expired by pg-boss (5 minutes) and worked again by the
  * next process that works the queue. Analyzes the cache at the end.
  *
  * @example
- * const summary = await fillCacheOnJobs({ pool: store.pool, tickers, evaluate, cache: repos.evaluations });
+ * const summary = await fillCacheOnJobs({ pool: store.pool, db: store.db, tickers, evaluate });
  */
 export async function fillCacheOnJobs(options: FillOnJobsOptions): Promise<FillOnJobsSummary> {
   let failure: unknown;
@@ -83,8 +83,8 @@ export async function fillCacheOnJobs(options: FillOnJobsOptions): Promise<FillO
           const summary = await fillEvaluationCache({
             tickers: job.data.tickers,
             evaluate: options.evaluate,
-            cache: { upsert: options.cache.upsert.bind(options.cache) },
-            ...(options.history ? { history: options.history } : {}),
+            db: options.db,
+            analyze: false,
             concurrency: 1,
             ...(options.signal ? { signal: options.signal } : {}),
             ...(options.onProgress
@@ -108,7 +108,7 @@ export async function fillCacheOnJobs(options: FillOnJobsOptions): Promise<FillO
     };
     await Promise.all(Array.from({ length: options.concurrency ?? 4 }, worker));
     if (failure) throw failure;
-    await options.cache.analyze?.();
+    await createRepositories(options.db).evaluations.analyze();
     return { evaluated, failed, jobs };
   } finally {
     await boss.stop({ graceful: true, close: false, timeout: 30_000 });

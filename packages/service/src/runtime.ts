@@ -92,6 +92,7 @@ export async function openRuntime(
     fundamentals: metrics.instrument('fundamentals', fundamentals.provider),
     quoteSource,
     repos,
+    db: database.db,
     quotas,
     evaluationMemoSeconds: config.evaluationMemoSeconds,
     webhookAllowPrivate: config.webhookAllowPrivate,

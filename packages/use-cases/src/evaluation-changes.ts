@@ -5,6 +5,9 @@ import { UseCaseError } from './errors.js';
 import { CauseFiling } from './evaluation-history-schemas.js';
 import { tickerOf } from './ticker.js';
 
+/** The `type` of a kept evaluation's change event (CONTRACT §7). */
+export const EVALUATION_CHANGED = 'evaluation.changed';
+
 /** Largest page of the change feed. */
 export const CHANGES_MAX_LIMIT = 100;
 
@@ -36,30 +39,53 @@ const Side = z.object({
   verdict: z.string(),
   evaluatedAt: z.string().describe('ISO 8601'),
   fiscalYears: z.array(z.number().int()),
+  methodologyVersion: z
+    .string()
+    .describe(
+      'The scoring methodology’s version the evaluation was made with ("1" before it was stamped)',
+    ),
 });
+/** One side of a change: the headline of a kept evaluation. */
+export type EvaluationSide = z.infer<typeof Side>;
 
-/** An `evaluation.changed` event (CONTRACT §7), as the feed and the webhooks carry it. */
+/** Why an evaluation changed (issue 37): what a subscriber tells apart. */
+export const ChangeCause = z
+  .enum(['methodology', 'filing', 'data'])
+  .describe(
+    'methodology: the scoring method changed (previous and current methodologyVersion differ), not the company; filing: a new annual filing found by the refresh pass (named in `filing`); data: anything else (new figures or prices on a request or a fill)',
+  );
+export type ChangeCause = z.infer<typeof ChangeCause>;
+
+/** `data` of an `evaluation.changed` event (CONTRACT §7). */
+export const EvaluationChangedData = z.object({
+  symbol: z.string(),
+  cause: ChangeCause,
+  previous: Side.describe('The evaluation kept before'),
+  current: Side.describe('The new kept evaluation'),
+  changes: z
+    .array(
+      z.object({
+        key: z.string(),
+        name: z.string(),
+        status: z.object({ from: z.string().nullable(), to: z.string().nullable() }),
+        score: z.object({ from: z.number().nullable(), to: z.number().nullable() }),
+      }),
+    )
+    .describe('The criteria whose status or score moved'),
+  filing: CauseFiling.optional().describe('The new annual filing that caused it, if one did'),
+});
+export type EvaluationChangedData = z.infer<typeof EvaluationChangedData>;
+
+/**
+ * An `evaluation.changed` event (CONTRACT §7), as the feed and the webhooks carry it: the one
+ * definition of its shape (the store keeps it as written).
+ */
 export const EvaluationChangeEvent = z
   .object({
     id: z.string().describe('Event id (the `webhook-id` of its deliveries)'),
-    type: z.literal('evaluation.changed'),
+    type: z.literal(EVALUATION_CHANGED),
     timestamp: z.string().describe('When the event was made, ISO 8601'),
-    data: z.object({
-      symbol: z.string(),
-      previous: Side.describe('The evaluation kept before'),
-      current: Side.describe('The new kept evaluation'),
-      changes: z
-        .array(
-          z.object({
-            key: z.string(),
-            name: z.string(),
-            status: z.object({ from: z.string().nullable(), to: z.string().nullable() }),
-            score: z.object({ from: z.number().nullable(), to: z.number().nullable() }),
-          }),
-        )
-        .describe('The criteria whose status or score moved'),
-      filing: CauseFiling.optional().describe('The new annual filing that caused it, if one did'),
-    }),
+    data: EvaluationChangedData,
   })
   .meta({ id: 'EvaluationChangeEvent' });
 export type EvaluationChangeEvent = z.infer<typeof EvaluationChangeEvent>;
@@ -141,7 +167,8 @@ export function createEvaluationChangesFeed(deps: {
       ...('seq' in from ? { afterSeq: from.seq } : {}),
     });
     return {
-      items: page.items,
+      // written by keepEvaluation in this shape only
+      items: page.items as EvaluationChangeEvent[],
       nextCursor: page.lastSeq === undefined ? null : encode({ ...from, seq: page.lastSeq }),
     };
   };

@@ -4,14 +4,20 @@ import type {
   HistoryFiling,
 } from '@svc/portfolio-store';
 import type { Criterion } from '@svc/schemas';
+import type { ChangeCause, EvaluationChangedData, EvaluationSide } from './evaluation-changes.js';
 import type {
+  CauseFiling,
   CriterionChange,
   EvaluationDiff,
   EvaluationHistoryItem,
 } from './evaluation-history-schemas.js';
 
-/** Differences below this are float noise of the same figure (e.g. 0.1 + 0.2). */
-const round = (x: number) => Math.round(x * 1e6) / 1e6;
+/**
+ * The one rounding of score and figure differences: to 6 decimals, so that float noise of the
+ * same figure (e.g. 0.1 + 0.2 − 0.3) is no difference. Used by the diff, the change rule and the
+ * history's `scoreChange`.
+ */
+export const round = (x: number) => Math.round(x * 1e6) / 1e6;
 
 function change(from: number | null | undefined, to: number | null | undefined) {
   const a = from ?? null;
@@ -167,4 +173,96 @@ export function diffEvaluations(from: EvaluationRecord, to: EvaluationRecord): E
     droppedFiscalYears: minus(from.fiscalYears, to.fiscalYears),
   };
   return { ...diff, summary: summarise(diff) };
+}
+
+/** The methodology version an evaluation was made with; evaluations made before it was stamped are `"1"`. */
+export function methodologyOf(evaluation: object): string {
+  const version = (evaluation as { methodologyVersion?: unknown }).methodologyVersion;
+  return typeof version === 'string' ? version : '1';
+}
+
+/** What {@link evaluationChange} compares: a kept evaluation with its headline fields. */
+export interface ComparedEvaluation {
+  readonly totalScore: number;
+  readonly maxScore: number;
+  readonly verdict: string;
+  /** ISO-8601 (when it was kept). */
+  readonly evaluatedAt: string;
+  readonly fiscalYears: readonly number[];
+  readonly evaluation: {
+    readonly criteria?: readonly Criterion[];
+    readonly methodologyVersion?: string;
+  };
+}
+
+const side = (e: ComparedEvaluation): EvaluationSide => ({
+  totalScore: e.totalScore,
+  maxScore: e.maxScore,
+  verdict: e.verdict,
+  evaluatedAt: e.evaluatedAt,
+  fiscalYears: [...e.fiscalYears],
+  methodologyVersion: methodologyOf(e.evaluation),
+});
+
+/** The criteria whose status or score moved, in the newer one's order (then the ones it lost). */
+function moves(previous: readonly Criterion[], current: readonly Criterion[]) {
+  const keys = [...new Set([...current, ...previous].map((c) => c.key))];
+  const out: EvaluationChangedData['changes'] = [];
+  for (const key of keys) {
+    const a = previous.find((c) => c.key === key);
+    const b = current.find((c) => c.key === key);
+    const status = { from: a?.status ?? null, to: b?.status ?? null };
+    const score = change(a?.score, b?.score);
+    const scoreMoved = score.change === null ? score.from !== score.to : score.change !== 0;
+    if (status.from !== status.to || scoreMoved) {
+      out.push({
+        key,
+        name: (b ?? a)?.name ?? key,
+        status,
+        score: { from: score.from, to: score.to },
+      });
+    }
+  }
+  return out;
+}
+
+/**
+ * The `evaluation.changed` data of a kept evaluation against the symbol's previous one, or null
+ * when they do not differ as CONTRACT §7 counts it: the verdict, the total score by at least 1
+ * point (after {@link round}), or a criterion's status. `changes` lists every criterion whose
+ * status or score moved. `cause` says why (issue 37): `methodology` when the two were made with
+ * different methodology versions ({@link methodologyOf}), else `filing` when a new annual filing
+ * caused the newer one (`filing` is then named), else `data`. Pure.
+ *
+ * @example
+ * evaluationChange('AAPL', previous, current); // null, or { symbol, cause, previous, current, changes }
+ */
+export function evaluationChange(
+  symbol: string,
+  previous: ComparedEvaluation,
+  current: ComparedEvaluation,
+  filing?: CauseFiling,
+): EvaluationChangedData | null {
+  const changes = moves(previous.evaluation.criteria ?? [], current.evaluation.criteria ?? []);
+  const differs =
+    previous.verdict !== current.verdict ||
+    Math.abs(round(current.totalScore - previous.totalScore)) >= 1 ||
+    changes.some((c) => c.status.from !== c.status.to);
+  if (!differs) return null;
+  const before = side(previous);
+  const after = side(current);
+  const cause: ChangeCause =
+    before.methodologyVersion !== after.methodologyVersion
+      ? 'methodology'
+      : filing
+        ? 'filing'
+        : 'data';
+  return {
+    symbol,
+    cause,
+    previous: before,
+    current: after,
+    changes,
+    ...(filing ? { filing } : {}),
+  };
 }

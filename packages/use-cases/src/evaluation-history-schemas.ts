@@ -25,6 +25,7 @@ export const CauseFiling = z
     filed: z.string().describe('Filing date, YYYY-MM-DD'),
   })
   .meta({ id: 'CauseFiling' });
+export type CauseFiling = z.infer<typeof CauseFiling>;
 
 /** One kept fresh evaluation, without the evaluation itself. */
 export const EvaluationHistoryItem = z

@@ -1,8 +1,4 @@
-import type {
-  CachedEvaluation,
-  EvaluationCacheRepository,
-  EvaluationHistoryRepository,
-} from '@svc/portfolio-store';
+import type { CachedEvaluation, EvaluationCacheRepository } from '@svc/portfolio-store';
 import { QuotaError, type QuotaService } from '@svc/quota';
 import type { Plan, ServedEvaluation } from '@svc/schemas';
 import { guardQuotaSpending, type TokenCall } from './accounts/token-call.js';
@@ -12,6 +8,7 @@ import {
   evaluateCompany,
 } from './evaluate-company.js';
 import { freezeAnswer } from './frozen.js';
+import type { EvaluationKeeper } from './keep-evaluation.js';
 import { tickerOf } from './ticker.js';
 
 /** The signed-in user a flow acts for. */
@@ -31,15 +28,15 @@ export function servedFromCache(cached: CachedEvaluation): ServedEvaluation {
 
 /** What {@link createEvaluationService} needs; created once by the app. */
 export interface EvaluationServiceDeps extends EvaluateCompanyDeps {
-  /** The shared evaluation cache (one row per symbol). */
-  readonly cache: Pick<EvaluationCacheRepository, 'get' | 'upsert'>;
+  /** The shared evaluation cache (one row per symbol), read. */
+  readonly cache: Pick<EvaluationCacheRepository, 'get'>;
   /** Quotas counted in the database; `stock_evaluation` is consumed by every fetch. */
   readonly quotas: Pick<QuotaService, 'withQuota'>;
   /**
-   * Where every fresh evaluation is kept (`evaluation_history`, trigger `request`), before it is
-   * cached; none given, nothing is kept (tests of the cache alone).
+   * Keeps every fresh evaluation (trigger `request`): history, change event, outbox and cache row
+   * in one unit of work (`keepEvaluation` over the database).
    */
-  readonly history?: Pick<EvaluationHistoryRepository, 'append'>;
+  readonly keep: EvaluationKeeper;
 }
 
 /** A request for an evaluation (REST `GET /api/stock-evaluation`, MCP `getMoatEvaluation`). */
@@ -63,7 +60,7 @@ export interface EvaluationRequest {
  *
  * - a cached evaluation is served to any signed-in user without consuming quota;
  * - a cache miss, or `fresh: true`, fetches fundamentals through the server's provider, evaluates,
- *   stores the result in the cache and consumes one `stock_evaluation` unit; a fetch that fails
+ *   keeps the result (`keep`: history, change event, cache) and consumes one `stock_evaluation` unit; a fetch that fails
  *   (no data, provider down) gives its unit back;
  * - concurrent requests for the same symbol share one fetch (per process): a request that finds a
  *   fetch already under way waits for it and, when it did not ask for `fresh`, is served like a
@@ -83,11 +80,7 @@ export function createEvaluationService(deps: EvaluationServiceDeps) {
   async function fetchAndStore(symbol: string): Promise<ServedEvaluation> {
     const evaluation: CompanyEvaluation = await evaluateCompany(symbol, deps);
     const cachedAt = deps.now();
-    await deps.history?.append(evaluation, { trigger: 'request', evaluatedAt: cachedAt });
-    await deps.cache.upsert(evaluation, {
-      marketCap: evaluation._marketCap === null ? null : String(evaluation._marketCap),
-      cachedAt,
-    });
+    await deps.keep({ evaluation, trigger: 'request', evaluatedAt: cachedAt });
     stored += 1;
     return { ...evaluation, _cached: false, _cachedAt: cachedAt.toISOString() };
   }

@@ -1,6 +1,7 @@
-import type { EvaluationCacheRepository, EvaluationHistoryRepository } from '@svc/portfolio-store';
+import { createRepositories, type Executor } from '@svc/portfolio-store';
 import { normaliseTicker } from '@svc/schemas';
 import { type EvaluateCompanyDeps, evaluateCompany } from './evaluate-company.js';
+import { keepEvaluation } from './keep-evaluation.js';
 
 /** Default number of companies evaluated at the same time by {@link fillEvaluationCache}. */
 export const DEFAULT_FILL_CONCURRENCY = 4;
@@ -32,15 +33,14 @@ export interface FillCacheOptions {
   readonly tickers: readonly string[];
   /** The evaluation's dependencies: fundamentals provider, quotes, splits and clock. */
   readonly evaluate: EvaluateCompanyDeps;
-  /** The evaluation cache (`createRepositories(db).evaluations`). */
-  readonly cache: Pick<EvaluationCacheRepository, 'upsert'> &
-    Partial<Pick<EvaluationCacheRepository, 'analyze'>>;
   /**
-   * Where each evaluation is kept before it is cached (`createRepositories(db).evaluationHistory`,
-   * trigger `fill-cache`): a batch evaluation is a fresh evaluation like a user's, so the history
-   * and the screener's score-change filters see it. None given, nothing is kept.
+   * The database each evaluation is kept in (`keepEvaluation`, trigger `fill-cache`: history,
+   * change event, outbox and cache row in one transaction): a batch evaluation is a fresh
+   * evaluation like a user's, so the history, the change feed, the webhooks and the screener see it.
    */
-  readonly history?: Pick<EvaluationHistoryRepository, 'append'>;
+  readonly db: Executor;
+  /** Refresh the cache's planner statistics at the end (`analyze`). Default true. */
+  readonly analyze?: boolean;
   /** Evaluations in flight at once, an integer ≥ 1. Default {@link DEFAULT_FILL_CONCURRENCY}. */
   readonly concurrency?: number;
   /** Called after each ticker, success or failure. */
@@ -63,8 +63,8 @@ export interface FillCacheSummary {
  * its market capitalisation (`_marketCap`, reporting currency, as a decimal string) and
  * `cachedAt = evaluate.now()`. At most `concurrency` evaluations run at once. A ticker that fails
  * (unknown, too few years, provider error, database error) is recorded in `failed` and the run
- * goes on. No quota is consumed: this is an operator's batch, not a user's request. With
- * `history`, each evaluation is also kept in the evaluation history (trigger `fill-cache`).
+ * goes on. No quota is consumed: this is an operator's batch, not a user's request. Each
+ * evaluation is kept by `keepEvaluation` (trigger `fill-cache`): history, event, outbox, cache.
  *
  * @throws RangeError when `concurrency` is not an integer ≥ 1; the abort reason when `signal`
  *   fires. Per-ticker errors never throw.
@@ -72,7 +72,7 @@ export interface FillCacheSummary {
  * const summary = await fillEvaluationCache({
  *   tickers: await provider.listTickers(),
  *   evaluate: { fundamentals: provider, quotes, splitsOf, now: () => new Date() },
- *   cache: createRepositories(db).evaluations,
+ *   db: database.db,
  * });
  * summary.evaluated; // e.g. 30
  */
@@ -103,7 +103,9 @@ export async function fillEvaluationCache(options: FillCacheOptions): Promise<Fi
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, tickers.length) }, worker));
   // Fresh planner statistics for the screener after a bulk fill (see analyze()).
-  if (tickers.length > 0) await options.cache.analyze?.();
+  if (tickers.length > 0 && options.analyze !== false) {
+    await createRepositories(options.db).evaluations.analyze();
+  }
   const failed = [...failures.entries()].sort(([a], [b]) => a - b).map(([, f]) => f);
   return { evaluated: tickers.length - failed.length, failed };
 }
@@ -116,11 +118,10 @@ async function evaluateAndStore(
     const evaluation = await evaluateCompany(ticker, options.evaluate, {
       ...(options.signal ? { signal: options.signal } : {}),
     });
-    const cachedAt = options.evaluate.now();
-    await options.history?.append(evaluation, { trigger: 'fill-cache', evaluatedAt: cachedAt });
-    await options.cache.upsert(evaluation, {
-      marketCap: evaluation._marketCap === null ? null : String(evaluation._marketCap),
-      cachedAt,
+    await keepEvaluation(options.db, {
+      evaluation,
+      trigger: 'fill-cache',
+      evaluatedAt: options.evaluate.now(),
     });
     return undefined;
   } catch (error) {

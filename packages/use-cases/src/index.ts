@@ -233,6 +233,12 @@ export {
 } from './fill-cache.js';
 export { freezeAnswer } from './frozen.js';
 export {
+  type EvaluationKeeper,
+  type KeepEvaluationInput,
+  type KeptEvaluation,
+  keepEvaluation,
+} from './keep-evaluation.js';
+export {
   type BrokerImportDeps,
   type BrokerImportPreviewDeps,
   type ImportContext,
@@ -328,7 +334,6 @@ export {
   type RefreshPassDeps,
   type RefreshPassOptions,
   type RefreshReport,
-  type RefreshUnit,
   refreshDepsFor,
   runRefreshPass,
   SEC_SHARED_INTERVAL_MS,

@@ -2,14 +2,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { ANNUAL_FORMS, type SecFilingsClient } from '@svc/fundamentals-client';
 import {
   createRepositories,
-  type EvaluationCacheRepository,
-  type EvaluationHistoryRepository,
   type Executor,
   type FoundFiling,
   type SecRefreshRepository,
 } from '@svc/portfolio-store';
 import { normaliseTicker } from '@svc/schemas';
 import { type EvaluateCompanyDeps, evaluateCompany } from './evaluate-company.js';
+import { keepEvaluation } from './keep-evaluation.js';
 
 /** SEC's fair-access ceiling across every process: one request per 100 ms. */
 export const SEC_SHARED_INTERVAL_MS = 100;
@@ -29,13 +28,6 @@ export function sharedSecBudget(
     const wait = await store.takeSecSlot(intervalMs);
     if (wait > 0) await sleep(wait, undefined, signal ? { signal } : {});
   };
-}
-
-/** The repositories one filing's outcome is written with, in one transaction. */
-export interface RefreshUnit {
-  readonly history: Pick<EvaluationHistoryRepository, 'append'>;
-  readonly cache: Pick<EvaluationCacheRepository, 'upsert'>;
-  readonly store: Pick<SecRefreshRepository, 'lockPending' | 'settleFiling'>;
 }
 
 /** What {@link runRefreshPass} works with. */
@@ -59,8 +51,11 @@ export interface RefreshPassDeps {
   readonly cachedSymbols: () => Promise<string[]>;
   /** The evaluation's dependencies (fundamentals read fresh, quotes, splits, clock). */
   readonly evaluate: EvaluateCompanyDeps;
-  /** Runs `work` in one transaction over the repositories a filing's outcome is written to. */
-  readonly unitOfWork: <T>(work: (unit: RefreshUnit) => Promise<T>) => Promise<T>;
+  /**
+   * The database a filing's outcome is written to, in one transaction: the filing's lock and
+   * `done`, and the evaluation kept by `keepEvaluation` (history, event, outbox, cache row).
+   */
+  readonly db: Executor;
 }
 
 /** Options of {@link runRefreshPass}. */
@@ -259,20 +254,22 @@ async function refreshOne(
     );
     return { ...filing, outcome: final ? 'failed' : 'retry', error: message };
   }
-  return deps.unitOfWork(async (unit) => {
-    if (!(await unit.store.lockPending(filing.accession, filing.symbol))) {
+  return deps.db.transaction().execute(async (trx) => {
+    const store = createRepositories(trx).secRefresh;
+    if (!(await store.lockPending(filing.accession, filing.symbol))) {
       return { ...filing, outcome: 'skipped' as const };
     }
     const evaluatedAt = deps.evaluate.now();
-    const kept = await unit.history.append(evaluation, { trigger: 'filing', evaluatedAt, cause });
-    await unit.cache.upsert(evaluation, {
-      marketCap: evaluation._marketCap === null ? null : String(evaluation._marketCap),
-      cachedAt: evaluatedAt,
+    const kept = await keepEvaluation(trx, {
+      evaluation,
+      trigger: 'filing',
+      evaluatedAt,
+      filing: cause,
     });
-    await unit.store.settleFiling(
+    await store.settleFiling(
       filing.accession,
       filing.symbol,
-      { state: 'done', historyId: kept.id },
+      { state: 'done', historyId: kept.record.id },
       evaluatedAt,
     );
     return {
@@ -301,10 +298,6 @@ export function refreshDepsFor(
     ...parts,
     store: repos.secRefresh,
     cachedSymbols: () => repos.evaluations.symbols(),
-    unitOfWork: (work) =>
-      db.transaction().execute((trx) => {
-        const tx = createRepositories(trx);
-        return work({ history: tx.evaluationHistory, cache: tx.evaluations, store: tx.secRefresh });
-      }),
+    db,
   };
 }

@@ -19,8 +19,8 @@ export const DEFAULT_RETRY_DELAYS_MS = [
 
 /** Options of {@link createWebhookDispatcher}. */
 export interface WebhookDispatcherOptions {
-  /** The message queue and delivery log (`createRepositories(db).webhooks`). */
-  readonly webhooks: Pick<WebhooksRepository, 'claimDue' | 'recordAttempt'>;
+  /** The outbox relay, message queue and delivery log (`createRepositories(db).webhooks`). */
+  readonly webhooks: Pick<WebhooksRepository, 'relayOutbox' | 'claimDue' | 'recordAttempt'>;
   /** `WEBHOOK_ALLOW_PRIVATE`: deliver to loopback, private or link-local addresses too. */
   readonly allowPrivate: boolean;
   /** Resolver; default the system's. Every delivery resolves the host again and checks it. */
@@ -43,6 +43,8 @@ export interface WebhookDispatcherOptions {
 
 /** What one round did. */
 export interface DispatchRound {
+  /** Events taken from the outbox and turned into messages for the endpoints that want them. */
+  readonly relayed: number;
   readonly attempted: number;
   readonly succeeded: number;
   readonly failed: number;
@@ -107,8 +109,11 @@ function post(
 }
 
 /**
- * Delivers `evaluation.changed` events to webhook endpoints (CONTRACT §7, Standard Webhooks 1.0):
- * each leased message is POSTed as `{ type, timestamp, data }` with `webhook-id` (the event id,
+ * Delivers events of any type to webhook endpoints (CONTRACT §7, Standard Webhooks 1.0). Each
+ * round first relays the outbox (events written with what they describe, `keepEvaluation`): an
+ * event becomes one message per endpoint that wants it then (its type, its symbols, the holdings
+ * of its portfolio at that moment). Each leased message is POSTed as the generic envelope
+ * `{ type, timestamp, data }` with `webhook-id` (the event id,
  * the same on every attempt), `webhook-timestamp` and `webhook-signature` (`v1,<base64
  * HMAC-SHA256>` by the `standardwebhooks` package). A 2xx is delivered; a 410 disables the
  * endpoint; anything else (another status, a redirect, a timeout, a refused or unreachable
@@ -185,8 +190,17 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions) {
     };
   }
 
-  /** Leases the due messages and attempts each once, in parallel; returns what happened. */
+  /**
+   * Relays the outbox, then leases the due messages and attempts each once, in parallel; returns
+   * what happened.
+   */
   async function runDue(): Promise<DispatchRound> {
+    let relayed = 0;
+    for (;;) {
+      const batch = await options.webhooks.relayOutbox(now(), batchSize * 5);
+      relayed += batch;
+      if (batch < batchSize * 5) break;
+    }
     const claimed = await options.webhooks.claimDue(now(), batchSize, timeoutMs * 3 + 5_000);
     const outcomes = await Promise.all(
       claimed.map(async (message) => {
@@ -196,6 +210,7 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions) {
       }),
     );
     return {
+      relayed,
       attempted: outcomes.length,
       succeeded: outcomes.filter((s) => s === 'succeeded').length,
       failed: outcomes.filter((s) => s === 'failed').length,

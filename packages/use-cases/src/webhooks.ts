@@ -1,14 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import type { WebhooksRepository } from '@svc/portfolio-store';
+import type { PortfoliosRepository, WebhooksRepository } from '@svc/portfolio-store';
 import { numberFromText, TickerSymbol } from '@svc/schemas';
 import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 import { UseCaseError } from './errors.js';
 import { tickerOf } from './ticker.js';
 
-/** The event types an endpoint may subscribe to (CONTRACT §7). */
+/**
+ * The event types an endpoint may subscribe to (CONTRACT §7). Delivery takes any type written to
+ * the outbox (`insertOutboxEvent`): a new kind of event is added here and written there.
+ */
 export const WEBHOOK_EVENT_TYPES = ['evaluation.changed'] as const;
 
 /** Most endpoints one user may register. */
@@ -32,6 +35,12 @@ export const CreateWebhookBody = z
       .max(500)
       .nullish()
       .describe('Only these companies’ events; absent or null for every company'),
+    portfolioId: z
+      .uuid()
+      .nullish()
+      .describe(
+        'Only events of companies this portfolio of yours holds when the event is relayed (decided per event); absent or null for every company',
+      ),
   })
   .strict()
   .meta({ id: 'CreateWebhookBody' });
@@ -53,6 +62,10 @@ export const WebhookEndpointSchema = z
     url: z.string(),
     events: z.array(z.string()),
     symbols: z.array(z.string()).nullable(),
+    portfolioId: z
+      .string()
+      .nullable()
+      .describe('The portfolio whose holdings the endpoint is limited to; null for any company'),
     createdAt: z.string(),
     disabledAt: z
       .string()
@@ -69,6 +82,7 @@ export const CreatedWebhook = z
     url: z.string(),
     events: z.array(z.string()),
     symbols: z.array(z.string()).nullable(),
+    portfolioId: z.string().nullable(),
     createdAt: z.string(),
     secret: z
       .string()
@@ -170,6 +184,8 @@ export function newWebhookSecret(): string {
 /** What {@link createWebhookService} works with. */
 export interface WebhookServiceDeps {
   readonly webhooks: Pick<WebhooksRepository, 'create' | 'list' | 'owns' | 'remove' | 'deliveries'>;
+  /** The user's portfolios, to check that a `portfolioId` is theirs. */
+  readonly portfolios: Pick<PortfoliosRepository, 'get'>;
   /** `WEBHOOK_ALLOW_PRIVATE`: accept URLs resolving to loopback, private or link-local addresses. */
   readonly allowPrivate: boolean;
   /** Resolver; default {@link systemLookup}. */
@@ -182,7 +198,11 @@ export interface WebhookServiceDeps {
  * `not_found`. Deliveries are made by `createWebhookDispatcher`.
  *
  * @example
- * const hooks = createWebhookService({ webhooks: repos.webhooks, allowPrivate: false });
+ * const hooks = createWebhookService({
+ *   webhooks: repos.webhooks,
+ *   portfolios: repos.portfolios,
+ *   allowPrivate: false,
+ * });
  * const { id, secret } = await hooks.create(userId, { url: 'https://example.com/hook', events: ['evaluation.changed'] });
  */
 export function createWebhookService(deps: WebhookServiceDeps) {
@@ -192,9 +212,14 @@ export function createWebhookService(deps: WebhookServiceDeps) {
     /**
      * Registers an endpoint for `userId` with a new secret.
      * @throws UseCaseError `validation_failed` for a URL whose host does not resolve or resolves
-     *   to a refused address, or past {@link MAX_WEBHOOK_ENDPOINTS}.
+     *   to a refused address, or past {@link MAX_WEBHOOK_ENDPOINTS}; `not_found` for a
+     *   `portfolioId` that is not one of the user's portfolios.
      */
     async create(userId: string, body: CreateWebhookBody): Promise<CreatedWebhook> {
+      const portfolioId = body.portfolioId ?? null;
+      if (portfolioId !== null && !(await deps.portfolios.get(userId, portfolioId))) {
+        throw new UseCaseError('not_found', `no portfolio ${portfolioId}`);
+      }
       const url = new URL(body.url);
       await checkWebhookHost(url, { allowPrivate: deps.allowPrivate, lookup });
       const existing = await deps.webhooks.list(userId);
@@ -211,6 +236,7 @@ export function createWebhookService(deps: WebhookServiceDeps) {
         url: url.href,
         events: [...new Set(body.events)],
         symbols,
+        portfolioId,
         secret,
       });
       return {
@@ -218,6 +244,7 @@ export function createWebhookService(deps: WebhookServiceDeps) {
         url: created.url,
         events: created.events,
         symbols: created.symbols,
+        portfolioId: created.portfolioId,
         createdAt: created.createdAt,
         secret,
       };

@@ -12,6 +12,7 @@ import { createEvaluationHistoryService } from '../src/evaluation-history.js';
 import { EvaluationDiff, EvaluationHistoryPage } from '../src/evaluation-history-schemas.js';
 import { createEvaluationService } from '../src/evaluation-service.js';
 import { fillEvaluationCache } from '../src/fill-cache.js';
+import { keepEvaluation } from '../src/keep-evaluation.js';
 import { createQuoteSource } from '../src/providers.js';
 import { COMPANYFACTS_DIR, PRICES_DIR } from './shared-data.js';
 
@@ -57,7 +58,7 @@ describe('evaluations that remember (PGlite, real AAPL companyfacts)', () => {
       now,
       cache: repos.evaluations,
       quotas: createQuotaService({ db: database.db, now }),
-      history: repos.evaluationHistory,
+      keep: (input) => keepEvaluation(database.db, input),
     });
     const older = ServedEvaluation.parse(
       await evaluations.getEvaluation({ symbol: 'aapl', fresh: false, actor }),
@@ -166,8 +167,7 @@ describe('evaluations that remember (PGlite, real AAPL companyfacts)', () => {
     const summary = await fillEvaluationCache({
       tickers: ['AAPL', 'MNST'],
       evaluate: { fundamentals: provider, quotes, splitsOf, now },
-      cache: repos.evaluations,
-      history: repos.evaluationHistory,
+      db: database.db,
     });
     expect(summary.evaluated).toBe(2);
     const aapl = await history().list({ symbol: 'AAPL', page: 1, limit: 1 });

@@ -9,6 +9,7 @@ import { createTestBackends, type TestDatabase, uniqueEmail } from '@svc/portfol
 import { createQuotaService, QuotaError, type QuotaLimitOverrides } from '@svc/quota';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEvaluationService } from '../src/evaluation-service.js';
+import { keepEvaluation } from '../src/keep-evaluation.js';
 import { COMPANYFACTS_DIR } from './shared-data.js';
 
 const engines = await createTestBackends({ databaseUrl: process.env.TEST_DATABASE_URL });
@@ -36,6 +37,7 @@ function processOn(database: Database, calls: string[]) {
     now,
     cache: repos.evaluations,
     quotas,
+    keep: (input) => keepEvaluation(database.db, input),
   });
   return { repos, quotas, evaluations };
 }

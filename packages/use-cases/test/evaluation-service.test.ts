@@ -10,6 +10,7 @@ import { MoatEvaluation, TICKER_SYMBOL_RULE } from '@svc/schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UseCaseError } from '../src/errors.js';
 import { createEvaluationService } from '../src/evaluation-service.js';
+import { type KeepEvaluationInput, keepEvaluation } from '../src/keep-evaluation.js';
 import { createQuoteSource } from '../src/providers.js';
 import { COMPANYFACTS_DIR, PRICES_DIR } from './shared-data.js';
 
@@ -50,6 +51,7 @@ function service(limits?: Parameters<typeof createQuotaService>[0]['limits']) {
       now,
       cache: repos.evaluations,
       quotas,
+      keep: (input) => keepEvaluation(database.db, input),
     }),
   };
 }
@@ -165,6 +167,7 @@ describe('evaluation flow with cache and quota (PGlite)', () => {
       now,
       cache: repos.evaluations,
       quotas,
+      keep: (input) => keepEvaluation(database.db, input),
     });
     const grace = await newUser('grace@example.com');
     calls.length = 0;
@@ -194,7 +197,8 @@ describe('evaluation flow with cache and quota (PGlite)', () => {
     const row = await repos.evaluations.get('MCD');
     if (!row) throw new Error('MCD was not cached');
     // a memo in front of the cache hands out the same row object until it expires or changes
-    const sameRow = { get: async () => row, upsert: repos.evaluations.upsert };
+    const sameRow = { get: async () => row };
+    const keep = (input: KeepEvaluationInput) => keepEvaluation(database.db, input);
     const { quotes, splitsOf } = createQuoteSource({ provider: 'csv', pricesDir: PRICES_DIR });
     const evaluations = createEvaluationService({
       fundamentals: counting,
@@ -203,6 +207,7 @@ describe('evaluation flow with cache and quota (PGlite)', () => {
       now,
       cache: sameRow,
       quotas: createQuotaService({ db: database.db, now }),
+      keep,
     });
     const first = await evaluations.getEvaluation({ symbol: 'mcd', fresh: false, actor: user });
     const second = await evaluations.getEvaluation({ symbol: 'MCD', fresh: false, actor: user });
@@ -214,8 +219,9 @@ describe('evaluation flow with cache and quota (PGlite)', () => {
       quotes,
       splitsOf,
       now,
-      cache: { get: async () => ({ ...row }), upsert: repos.evaluations.upsert },
+      cache: { get: async () => ({ ...row }) },
       quotas: createQuotaService({ db: database.db, now }),
+      keep,
     }).getEvaluation({ symbol: 'MCD', fresh: false, actor: user });
     expect(third).not.toBe(first);
     expect(third).toEqual(first);

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FillCacheProgress, fillEvaluationCache } from '../src/fill-cache.js';
 import { createFundamentalsProvider, createQuoteSource } from '../src/providers.js';
 import { COMPANYFACTS_DIR, PRICES_DIR, SHARED_DATA_DIR } from './shared-data.js';
+import { withFault } from './support/faults.js';
 
 let database: Database;
 let repos: ReturnType<typeof createRepositories>;
@@ -30,7 +31,7 @@ describe('fillEvaluationCache (PGlite, real companyfacts and prices)', () => {
     const summary = await fillEvaluationCache({
       tickers: ['AAPL', 'ZZZZ', 'mnst', 'BF.B', 'BF-B', 'F'],
       evaluate: { fundamentals: snapshot, quotes, splitsOf, now },
-      cache: repos.evaluations,
+      db: database.db,
       concurrency: 2,
       onProgress: (p) => progress.push(p),
     });
@@ -70,7 +71,7 @@ describe('fillEvaluationCache (PGlite, real companyfacts and prices)', () => {
     const summary = await fillEvaluationCache({
       tickers: ['AAPL'],
       evaluate: { fundamentals: snapshot, quotes, splitsOf, now: later },
-      cache: repos.evaluations,
+      db: database.db,
     });
     expect(summary).toEqual({ evaluated: 1, failed: [] });
     expect((await repos.evaluations.get('AAPL'))?.cachedAt).toBe('2026-11-22T10:00:00.000Z');
@@ -92,42 +93,47 @@ describe('fillEvaluationCache (PGlite, real companyfacts and prices)', () => {
     };
     const stored: string[] = [];
     let analyzed = 0;
+    const watched = withFault(database.db, (statement) => {
+      if (statement.into === 'evaluation_cache') stored.push(String(statement.index));
+      if (statement.kind === 'RawNode' && stored.length === 5) analyzed += 1;
+      return false;
+    });
     const summary = await fillEvaluationCache({
       tickers: ['AAPL', 'bad symbol', 'MNST', 'F', 'GM', 'KR', 'NOPE'],
       evaluate: { fundamentals: slow, quotes: null, now },
-      cache: {
-        upsert: async (e) => void stored.push(e.symbol),
-        analyze: async () => {
-          // once, after every store: fresh planner statistics for the screener
-          expect(stored).toHaveLength(5);
-          analyzed += 1;
-        },
-      },
+      db: watched.db,
       concurrency: 3,
     });
     expect(peak).toBe(3);
+    // five cache rows, and after the last one the planner statistics (`analyze`), once
+    expect(stored).toHaveLength(5);
     expect(analyzed).toBe(1);
-    expect(stored.sort()).toEqual(['AAPL', 'F', 'GM', 'KR', 'MNST']);
+    for (const symbol of ['GM', 'KR']) {
+      expect((await repos.evaluations.get(symbol))?.evaluation.symbol).toBe(symbol);
+    }
     expect(summary.failed.map((f) => [f.ticker, f.code])).toEqual([
       ['bad symbol', 'invalid_symbol'],
       ['NOPE', 'insufficient_data'],
     ]);
   });
 
-  it('records a failing cache write as a failure of that ticker', async () => {
+  it('records a failing cache write as a failure of that ticker, keeping nothing of it', async () => {
+    const kept = (await repos.evaluationHistory.list('PG', { limit: 1, offset: 0 })).total;
+    const faulty = withFault(database.db, (statement) => statement.into === 'evaluation_cache');
     const summary = await fillEvaluationCache({
-      tickers: ['AAPL'],
+      tickers: ['PG'],
       evaluate: { fundamentals: snapshot, quotes: null, now },
-      cache: {
-        upsert: async () => {
-          throw Object.assign(new Error('database is read-only'), { code: 'invalid_input' });
-        },
-      },
+      db: faulty.db,
     });
     expect(summary).toEqual({
       evaluated: 0,
-      failed: [{ ticker: 'AAPL', code: 'invalid_input', message: 'database is read-only' }],
+      failed: [
+        { ticker: 'PG', code: 'internal', message: expect.stringContaining('evaluation_cache') },
+      ],
     });
+    // one unit of work: the history row written before the cache row was rolled back with it
+    expect((await repos.evaluationHistory.list('PG', { limit: 1, offset: 0 })).total).toBe(kept);
+    expect(await repos.evaluations.get('PG')).toBeUndefined();
   });
 
   it('rejects a concurrency below 1', async () => {
@@ -135,7 +141,7 @@ describe('fillEvaluationCache (PGlite, real companyfacts and prices)', () => {
       fillEvaluationCache({
         tickers: ['AAPL'],
         evaluate: { fundamentals: snapshot, quotes: null, now },
-        cache: repos.evaluations,
+        db: database.db,
         concurrency: 0,
       }),
     ).rejects.toThrow(RangeError);
@@ -149,16 +155,19 @@ describe('fillEvaluationCache with the simfin provider (real SimFin bulk CSVs)',
       simfinDir: `${SHARED_DATA_DIR}/fundamentals/raw/simfin_us_annual_2021-04`,
     });
     expect(simfin.name).toBe('simfin');
-    const cache = new Map<string, MoatEvaluation>();
     const summary = await fillEvaluationCache({
       tickers: ['KO', 'MCO', 'NOPE'],
       evaluate: { fundamentals: simfin, quotes: null, now },
-      cache: { upsert: async (e) => void cache.set(e.symbol, e) },
+      db: database.db,
     });
     expect(summary.evaluated).toBe(2);
     expect(summary.failed.map((f) => f.code)).toEqual(['insufficient_data']);
-    expect(cache.get('KO')).toMatchObject({ symbol: 'KO', companyName: 'KO', _provider: 'simfin' });
-    expect(cache.get('KO')?._fiscalYears).toContain(2019);
+    const ko = (await repos.evaluations.get('KO'))?.evaluation as MoatEvaluation & {
+      _provider?: string;
+      _fiscalYears?: number[];
+    };
+    expect(ko).toMatchObject({ symbol: 'KO', companyName: 'KO', _provider: 'simfin' });
+    expect(ko._fiscalYears).toContain(2019);
   });
 
   it('needs SIMFIN_DIR', () => {

@@ -80,8 +80,7 @@ async function setUp(database: TestDatabase) {
   const filled = await fillEvaluationCache({
     tickers: ['AAPL', 'JNJ'],
     evaluate,
-    cache: repos.evaluations,
-    history: repos.evaluationHistory,
+    db: database.db,
   });
   expect(filled).toEqual({ evaluated: 2, failed: [] });
   replay.state.cutBefore.clear();
@@ -133,6 +132,7 @@ describe.each(backends)('the refresh pass on $name', (backend) => {
     expect(feed.items).toHaveLength(1);
     expect(feed.items[0]?.data).toMatchObject({
       symbol: 'AAPL',
+      cause: 'filing',
       previous: { totalScore: before?.totalScore, fiscalYears: before?.fiscalYears },
       current: { totalScore: after?.totalScore },
       filing: { accession: TEN_K, form: '10-K', filed: '2025-10-31' },

@@ -22,46 +22,59 @@ export interface UpsertEvaluationOptions {
   cachedAt?: Date;
 }
 
+/**
+ * SQL: stores the evaluation of a symbol (upper-cased) in `db` (a transaction or not), replacing
+ * the previous one, with the screener columns taken from it: total and max score, verdict, sector,
+ * industry, company name and `valuation.peRatio`; `score_change` becomes the new total minus the
+ * replaced one, rounded to 6 decimals (float noise of the totals), null for a symbol's first
+ * evaluation.
+ * @throws {StoreError} `invalid_input` for a value the database rejects.
+ */
+export async function upsertCachedEvaluation(
+  db: Executor,
+  evaluation: MoatEvaluation,
+  options: UpsertEvaluationOptions = {},
+): Promise<void> {
+  const row = {
+    symbol: evaluation.symbol.toUpperCase(),
+    evaluation: JSON.stringify(evaluation),
+    total_score: evaluation.totalScore,
+    max_score: evaluation.maxScore,
+    verdict: evaluation.verdict,
+    sector: evaluation.sector ?? null,
+    industry: evaluation.industry ?? null,
+    company_name: evaluation.companyName,
+    pe_ratio: evaluation.valuation?.peRatio ?? null,
+    market_cap: options.marketCap ?? null,
+    cached_at: options.cachedAt ?? sql<Date>`now()`,
+  };
+  const { symbol: _symbol, ...update } = row;
+  await db
+    .insertInto('evaluation_cache')
+    .values(row)
+    .onConflict((oc) =>
+      oc.column('symbol').doUpdateSet({
+        ...update,
+        // The change since the evaluation this one replaces (the screener's score-change filters).
+        score_change: sql<number>`round((excluded.total_score - evaluation_cache.total_score)::numeric, 6)::double precision`,
+      }),
+    )
+    .execute()
+    .catch((error: unknown) => {
+      throw toStoreError(error, 'evaluation');
+    });
+}
+
 /** Creates the evaluation-cache repository over `db` (shared data: one row per symbol). */
 export function createEvaluationCacheRepository(db: Executor) {
   return {
     /**
-     * Stores the evaluation of a symbol (upper-cased), replacing the previous one, with the
-     * screener columns taken from it: total and max score, verdict, sector, industry, company
-     * name and `valuation.peRatio`; `score_change` becomes the new total minus the replaced one,
-     * rounded to 6 decimals (float noise of the totals), null for a symbol's first evaluation.
+     * Stores the evaluation of a symbol alone (see {@link upsertCachedEvaluation}); a fresh
+     * evaluation is kept with its history by `keepEvaluation` of `@svc/use-cases` instead.
      * @throws {StoreError} `invalid_input` for a value the database rejects.
      */
-    async upsert(evaluation: MoatEvaluation, options: UpsertEvaluationOptions = {}): Promise<void> {
-      const row = {
-        symbol: evaluation.symbol.toUpperCase(),
-        evaluation: JSON.stringify(evaluation),
-        total_score: evaluation.totalScore,
-        max_score: evaluation.maxScore,
-        verdict: evaluation.verdict,
-        sector: evaluation.sector ?? null,
-        industry: evaluation.industry ?? null,
-        company_name: evaluation.companyName,
-        pe_ratio: evaluation.valuation?.peRatio ?? null,
-        market_cap: options.marketCap ?? null,
-        cached_at: options.cachedAt ?? sql<Date>`now()`,
-      };
-      const { symbol: _symbol, ...update } = row;
-      await db
-        .insertInto('evaluation_cache')
-        .values(row)
-        .onConflict((oc) =>
-          oc.column('symbol').doUpdateSet({
-            ...update,
-            // The change since the evaluation this one replaces (the screener's score-change filters).
-            score_change: sql<number>`round((excluded.total_score - evaluation_cache.total_score)::numeric, 6)::double precision`,
-          }),
-        )
-        .execute()
-        .catch((error: unknown) => {
-          throw toStoreError(error, 'evaluation');
-        });
-    },
+    upsert: (evaluation: MoatEvaluation, options: UpsertEvaluationOptions = {}): Promise<void> =>
+      upsertCachedEvaluation(db, evaluation, options),
 
     /** The cached evaluation of a symbol (case-insensitive), or undefined. */
     async get(symbol: string): Promise<CachedEvaluation | undefined> {

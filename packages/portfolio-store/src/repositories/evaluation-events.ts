@@ -1,120 +1,28 @@
-import type { Criterion } from '@svc/schemas';
 import { sql } from 'kysely';
 import { type Executor, iso } from './shared.js';
 
-/** The `type` of the only event there is (CONTRACT §7). */
-export const EVALUATION_CHANGED = 'evaluation.changed';
-
-/** One side of a change: the headline of a kept evaluation. */
-export interface EvaluationSide {
-  totalScore: number;
-  maxScore: number;
-  verdict: string;
-  /** ISO-8601. */
-  evaluatedAt: string;
-  fiscalYears: number[];
-}
-
-/** A criterion that moved between two kept evaluations (status or score). */
-export interface CriterionMove {
-  key: string;
-  name: string;
-  status: { from: string | null; to: string | null };
-  score: { from: number | null; to: number | null };
-}
-
-/** The filing that caused a re-evaluation (trigger `filing`). */
-export interface CauseFiling {
-  accession: string;
-  form: string;
-  /** YYYY-MM-DD. */
-  filed: string;
-}
-
-/** `data` of an `evaluation.changed` event (CONTRACT §7). */
-export interface EvaluationChangedData {
-  symbol: string;
-  previous: EvaluationSide;
-  current: EvaluationSide;
-  changes: CriterionMove[];
-  filing?: CauseFiling;
-}
-
-/** An `evaluation.changed` event as the feed and the webhooks carry it. */
-export interface EvaluationChangeEvent {
+/**
+ * An event as stored: its id (the `webhook-id` of its deliveries), `type`, `timestamp` (ISO-8601,
+ * when it was made) and `data`. Its shape per type is defined once, in zod, by `@svc/use-cases`
+ * (`EvaluationChangeEvent`); the store keeps and returns it as written.
+ */
+export interface StoredEvent {
   id: string;
-  type: typeof EVALUATION_CHANGED;
-  /** ISO-8601: when the event was made. */
+  type: string;
   timestamp: string;
-  data: EvaluationChangedData;
+  data: Record<string, unknown>;
 }
 
-/** What {@link evaluationChange} compares: a kept evaluation's headline and criteria. */
-export interface ComparedEvaluation extends EvaluationSide {
-  criteria: readonly Pick<Criterion, 'key' | 'name' | 'status' | 'score'>[];
-}
-
-const round = (x: number) => Math.round(x * 1e6) / 1e6;
-
-/**
- * The criteria whose status or score differ between two evaluations, in the newer one's order
- * (then the ones it no longer has).
- */
-function moves(previous: ComparedEvaluation, current: ComparedEvaluation): CriterionMove[] {
-  const keys = [...new Set([...current.criteria, ...previous.criteria].map((c) => c.key))];
-  const out: CriterionMove[] = [];
-  for (const key of keys) {
-    const a = previous.criteria.find((c) => c.key === key);
-    const b = current.criteria.find((c) => c.key === key);
-    const status = { from: a?.status ?? null, to: b?.status ?? null };
-    const score = { from: a?.score ?? null, to: b?.score ?? null };
-    const scoreMoved =
-      score.from === null || score.to === null
-        ? score.from !== score.to
-        : round(score.to - score.from) !== 0;
-    if (status.from !== status.to || scoreMoved) {
-      out.push({ key, name: (b ?? a)?.name ?? key, status, score });
-    }
-  }
-  return out;
-}
-
-const side = (e: ComparedEvaluation): EvaluationSide => ({
-  totalScore: e.totalScore,
-  maxScore: e.maxScore,
-  verdict: e.verdict,
-  evaluatedAt: e.evaluatedAt,
-  fiscalYears: e.fiscalYears,
-});
-
-/**
- * The `evaluation.changed` data of a kept evaluation against the symbol's previous one, or null
- * when they do not differ as CONTRACT §7 counts it: the verdict, the total score by at least 1
- * point, or a criterion's status. `changes` lists every criterion whose status or score moved.
- * Pure.
- *
- * @example
- * evaluationChange('AAPL', before, after); // null, or { symbol, previous, current, changes }
- */
-export function evaluationChange(
-  symbol: string,
-  previous: ComparedEvaluation,
-  current: ComparedEvaluation,
-  filing?: CauseFiling,
-): EvaluationChangedData | null {
-  const changes = moves(previous, current);
-  const differs =
-    previous.verdict !== current.verdict ||
-    Math.abs(round(current.totalScore - previous.totalScore)) >= 1 ||
-    changes.some((c) => c.status.from !== c.status.to);
-  if (!differs) return null;
-  return {
-    symbol,
-    previous: side(previous),
-    current: side(current),
-    changes,
-    ...(filing ? { filing } : {}),
-  };
+/** A new change event of a kept evaluation (see {@link insertEvaluationEvent}). */
+export interface NewEvaluationEvent {
+  type: string;
+  /** Upper-case symbol. */
+  symbol: string;
+  /** The kept evaluation (`evaluation_history.id`) the event describes. */
+  historyId: string;
+  data: Record<string, unknown>;
+  /** When the event was made (its `timestamp`). */
+  at: Date;
 }
 
 /** Where a feed page starts: after this event (exclusive), or at `since`. */
@@ -131,65 +39,58 @@ export interface EventFeedQuery {
 
 /** A page of the feed in insertion order; `lastSeq` positions the next page (none: no more). */
 export interface EventFeedPage {
-  items: EvaluationChangeEvent[];
+  items: StoredEvent[];
   lastSeq?: string;
 }
 
 interface EventRow {
   id: string;
-  seq: string;
+  type: string;
   data: Record<string, unknown>;
   created_at: Date;
 }
 
-const toEvent = (row: EventRow): EvaluationChangeEvent => ({
+const toEvent = (row: EventRow): StoredEvent => ({
   id: row.id,
-  type: EVALUATION_CHANGED,
+  type: row.type,
   timestamp: iso(row.created_at),
-  data: row.data as unknown as EvaluationChangedData,
+  data: row.data,
 });
 
 /**
- * Creates the change-event repository over `db` (migration 0016): events are written by the
- * history's `append`, in the same transaction as the row they describe, and read here, oldest
- * first, as a feed. Global like the history.
+ * SQL: writes one change event of a kept evaluation in `trx` (migration 0016), the feed's row;
+ * the caller writes its outbox row (`insertOutboxEvent`) with the same id in the same transaction.
+ */
+export async function insertEvaluationEvent(
+  trx: Executor,
+  event: NewEvaluationEvent,
+): Promise<StoredEvent> {
+  const row = await trx
+    .insertInto('evaluation_events')
+    .values({
+      type: event.type,
+      symbol: event.symbol,
+      history_id: event.historyId,
+      data: JSON.stringify(event.data),
+      created_at: event.at,
+    })
+    .returning(['id', 'type', 'data', 'created_at'])
+    .executeTakeFirstOrThrow();
+  return toEvent(row);
+}
+
+/**
+ * Creates the change-event feed over `db` (migration 0016): the events of kept evaluations,
+ * oldest first. Global like the history. Events are written by `keepEvaluation` of
+ * `@svc/use-cases` (see {@link insertEvaluationEvent}).
  */
 export function createEvaluationEventsRepository(db: Executor) {
   return {
-    /**
-     * Writes one event for a kept evaluation and, in the same statement's transaction, one
-     * pending webhook message for every enabled endpoint that wants it (its `events` has the
-     * type; `symbols` null or naming the symbol).
-     */
-    async record(
-      historyId: string,
-      data: EvaluationChangedData,
-      at: Date,
-    ): Promise<EvaluationChangeEvent> {
-      const row = await db
-        .insertInto('evaluation_events')
-        .values({
-          type: EVALUATION_CHANGED,
-          symbol: data.symbol,
-          history_id: historyId,
-          data: JSON.stringify(data),
-          created_at: at,
-        })
-        .returning(['id', 'seq', 'data', 'created_at'])
-        .executeTakeFirstOrThrow();
-      await sql`insert into webhook_messages (endpoint_id, event_id, next_attempt_at)
-        select e.id, ${row.id}::uuid, ${at}::timestamptz from webhook_endpoints e
-        where e.disabled_at is null and ${EVALUATION_CHANGED} = any(e.events)
-          and (e.symbols is null or ${data.symbol} = any(e.symbols))
-        on conflict do nothing`.execute(db);
-      return toEvent(row);
-    },
-
     /** A page of events in insertion order, made at or after `since` (and after `afterSeq`). */
     async feed(query: EventFeedQuery): Promise<EventFeedPage> {
       let q = db
         .selectFrom('evaluation_events')
-        .select(['id', 'seq', 'data', 'created_at'])
+        .select(['id', 'seq', 'type', 'data', 'created_at'])
         .where('created_at', '>=', query.since);
       if (query.symbol !== undefined) q = q.where('symbol', '=', query.symbol.toUpperCase());
       if (query.afterSeq !== undefined) {
@@ -206,18 +107,8 @@ export function createEvaluationEventsRepository(db: Executor) {
         ...(rows.length > query.limit && tail ? { lastSeq: String(tail.seq) } : {}),
       };
     },
-
-    /** One event by id, or undefined. */
-    async get(id: string): Promise<EvaluationChangeEvent | undefined> {
-      const row = await db
-        .selectFrom('evaluation_events')
-        .select(['id', 'seq', 'data', 'created_at'])
-        .where('id', '=', id)
-        .executeTakeFirst();
-      return row && toEvent(row);
-    },
   };
 }
 
-/** The change-event repository (see {@link createEvaluationEventsRepository}). */
+/** The change-event feed (see {@link createEvaluationEventsRepository}). */
 export type EvaluationEventsRepository = ReturnType<typeof createEvaluationEventsRepository>;

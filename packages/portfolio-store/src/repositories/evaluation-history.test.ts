@@ -1,7 +1,11 @@
 import type { MoatEvaluation } from '@svc/schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends, type TestDatabase } from '../test-support/backends.js';
-import type { HistoryEvaluation } from './evaluation-history.js';
+import {
+  type HistoryEvaluation,
+  insertKeptEvaluation,
+  latestKeptEvaluation,
+} from './evaluation-history.js';
 import { createRepositories, type Repositories } from './index.js';
 
 const MODERATE = 'Moderate Competitive Advantage' as MoatEvaluation['verdict'];
@@ -32,11 +36,22 @@ describe.each(backends)('evaluation history on $name', (backend) => {
   });
   afterAll(() => database.cleanup());
 
-  it('keeps every evaluation with its provenance and the change since the previous one', async () => {
-    const first = await repos.evaluationHistory.append(made('kohi', 62.5, 2023), {
-      trigger: 'fill-cache',
-      evaluatedAt: new Date('2026-01-01T00:00:00Z'),
-    });
+  it('keeps every evaluation with its provenance; the latest is the last kept', async () => {
+    const keep = (evaluation: HistoryEvaluation, scoreChange: number | null, evaluatedAt: Date) =>
+      database.db
+        .transaction()
+        .execute((trx) =>
+          insertKeptEvaluation(trx, { evaluation, scoreChange, trigger: 'request', evaluatedAt }),
+        );
+    expect(await latestKeptEvaluation(database.db, 'KOHI')).toBeUndefined();
+    const first = await database.db.transaction().execute((trx) =>
+      insertKeptEvaluation(trx, {
+        evaluation: made('KOHI', 62.5, 2023),
+        scoreChange: null,
+        trigger: 'fill-cache',
+        evaluatedAt: new Date('2026-01-01T00:00:00Z'),
+      }),
+    );
     expect(first).toMatchObject({
       symbol: 'KOHI',
       totalScore: 62.5,
@@ -45,23 +60,19 @@ describe.each(backends)('evaluation history on $name', (backend) => {
       fiscalYears: [2021, 2022, 2023],
       filings: [{ accession: '0000-2023', filed: '2024-02-01', fiscalYears: [2023] }],
       trigger: 'fill-cache',
+      cause: null,
       evaluatedAt: '2026-01-01T00:00:00.000Z',
     });
     // Same instant twice: insertion order decides which is newer.
     const at = new Date('2026-02-01T00:00:00Z');
-    await repos.evaluationHistory.append(made('KOHI', 75, 2024), {
-      trigger: 'request',
-      evaluatedAt: at,
-    });
-    const third = await repos.evaluationHistory.append(
+    await keep(made('KOHI', 75, 2024), 12.5, at);
+    const third = await keep(
       { ...made('KOHI', 68.75, 2024), _cached: true, _cachedAt: 'x' } as HistoryEvaluation,
-      { trigger: 'request', evaluatedAt: at },
+      -6.25,
+      at,
     );
-    expect(third.scoreChange).toBe(-6.25);
-    await repos.evaluationHistory.append(made('OTHR', 10, 2024), {
-      trigger: 'request',
-      evaluatedAt: at,
-    });
+    expect((await latestKeptEvaluation(database.db, 'KOHI'))?.id).toBe(third.id);
+    await keep(made('OTHR', 10, 2024), null, at);
 
     const page = await repos.evaluationHistory.list('kohi', { limit: 2, offset: 0 });
     expect(page.total).toBe(3);

@@ -2,13 +2,15 @@ import type { MoatEvaluation } from '@svc/schemas';
 import { sql } from 'kysely';
 import type { EvaluationTrigger } from '../db-types.js';
 import { toStoreError } from '../errors.js';
-import {
-  type CauseFiling,
-  createEvaluationEventsRepository,
-  type EvaluationChangeEvent,
-  evaluationChange,
-} from './evaluation-events.js';
-import { type Executor, inTransaction, iso, isUuid } from './shared.js';
+import { type Executor, iso, isUuid } from './shared.js';
+
+/** The filing that caused a re-evaluation (trigger `filing`), as the history row keeps it. */
+export interface CauseFiling {
+  accession: string;
+  form: string;
+  /** YYYY-MM-DD. */
+  filed: string;
+}
 
 /** A filing an evaluation was built from (the `_filings` provenance of an evaluation). */
 export interface HistoryFiling {
@@ -53,20 +55,18 @@ export interface EvaluationRecord extends EvaluationRecordSummary {
   evaluation: HistoryEvaluation;
 }
 
-/** Options of {@link EvaluationHistoryRepository.append}. */
-export interface AppendEvaluationOptions {
+/** A kept evaluation to write (see {@link insertKeptEvaluation}). */
+export interface NewKeptEvaluation {
+  /** The evaluation as made (symbol upper-cased by the caller). */
+  evaluation: HistoryEvaluation;
+  /** Total score minus the symbol's previous kept evaluation's; null for the first. */
+  scoreChange: number | null;
   /** What made the evaluation. */
   trigger: EvaluationTrigger;
   /** When it was made (the cache's `cachedAt` of the same evaluation). */
   evaluatedAt: Date;
-  /** The filing that caused it (trigger `filing`), kept with it and named in its change event. */
-  cause?: CauseFiling;
-}
-
-/** What {@link EvaluationHistoryRepository.append} kept. */
-export interface AppendedEvaluation extends EvaluationRecordSummary {
-  /** The `evaluation.changed` event made with it, when it differs from the previous one. */
-  event?: EvaluationChangeEvent;
+  /** The filing that caused it (trigger `filing`). */
+  cause?: CauseFiling | undefined;
 }
 
 /** A page of a symbol's history, newest first. */
@@ -132,8 +132,67 @@ function asMade(evaluation: HistoryEvaluation): Record<string, unknown> {
 }
 
 /**
+ * SQL: serialises the keeping of `symbol`'s evaluations until `trx` ends (a transaction-scoped
+ * advisory lock), so that each is compared with the one kept just before it.
+ */
+export async function lockEvaluationSymbol(trx: Executor, symbol: string): Promise<void> {
+  await sql`select pg_advisory_xact_lock(hashtext(${`evaluation_history:${symbol}`}))`.execute(trx);
+}
+
+/** SQL: the latest kept evaluation of `symbol` (upper case) with the evaluation, or undefined. */
+export async function latestKeptEvaluation(
+  trx: Executor,
+  symbol: string,
+): Promise<EvaluationRecord | undefined> {
+  const row = await trx
+    .selectFrom('evaluation_history')
+    .where('symbol', '=', symbol)
+    .select([...SUMMARY_COLUMNS, 'evaluation'])
+    .orderBy('evaluated_at', 'desc')
+    .orderBy('seq', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row && { ...toSummary(row), evaluation: row.evaluation as HistoryEvaluation };
+}
+
+/**
+ * SQL: appends one kept evaluation (migration 0011) with its provenance fields read from it; the
+ * serving fields (`_cached`, `_cachedAt`) are not kept.
+ * @throws {StoreError} `invalid_input` for a value the database rejects.
+ */
+export async function insertKeptEvaluation(
+  trx: Executor,
+  kept: NewKeptEvaluation,
+): Promise<EvaluationRecordSummary> {
+  const { evaluation } = kept;
+  const row = await trx
+    .insertInto('evaluation_history')
+    .values({
+      symbol: evaluation.symbol,
+      evaluation: JSON.stringify(asMade(evaluation)),
+      total_score: evaluation.totalScore,
+      max_score: evaluation.maxScore,
+      verdict: evaluation.verdict,
+      score_change: kept.scoreChange,
+      provider: evaluation._provider ?? null,
+      fiscal_years: evaluation._fiscalYears ?? [],
+      filings: JSON.stringify(evaluation._filings ?? []),
+      trigger: kept.trigger,
+      evaluated_at: kept.evaluatedAt,
+      cause: kept.cause ? JSON.stringify(kept.cause) : null,
+    })
+    .returning(SUMMARY_COLUMNS)
+    .executeTakeFirstOrThrow()
+    .catch((error: unknown) => {
+      throw toStoreError(error, 'evaluation');
+    });
+  return toSummary(row);
+}
+
+/**
  * Creates the evaluation-history repository over `db`: every fresh evaluation of a symbol, kept
- * append-only with the filings and fiscal years it was built from (migration 0011). Shared data,
+ * append-only with the filings and fiscal years it was built from (migration 0011), read here;
+ * written by `keepEvaluation` of `@svc/use-cases` (see {@link insertKeptEvaluation}). Shared data,
  * like the evaluation cache: it is about companies and records no user.
  */
 export function createEvaluationHistoryRepository(db: Executor) {
@@ -141,73 +200,6 @@ export function createEvaluationHistoryRepository(db: Executor) {
     db.selectFrom('evaluation_history').where('symbol', '=', symbol.toUpperCase());
 
   return {
-    /**
-     * Keeps one fresh evaluation (symbol upper-cased), with `score_change` against the symbol's
-     * latest kept evaluation (rounded to 6 decimals). In the same transaction, serialised per
-     * symbol: when it differs from that previous evaluation as CONTRACT §7 counts it (see
-     * `evaluationChange`), an `evaluation.changed` event and its webhook messages are written.
-     * @throws {StoreError} `invalid_input` for a value the database rejects.
-     */
-    async append(
-      evaluation: HistoryEvaluation,
-      options: AppendEvaluationOptions,
-    ): Promise<AppendedEvaluation> {
-      const symbol = evaluation.symbol.toUpperCase();
-      return inTransaction(db, async (trx) => {
-        await sql`select pg_advisory_xact_lock(hashtext(${`evaluation_history:${symbol}`}))`.execute(
-          trx,
-        );
-        const previous = await trx
-          .selectFrom('evaluation_history')
-          .where('symbol', '=', symbol)
-          .select([...SUMMARY_COLUMNS, 'evaluation'])
-          .orderBy('evaluated_at', 'desc')
-          .orderBy('seq', 'desc')
-          .limit(1)
-          .executeTakeFirst();
-        const scoreChange =
-          previous === undefined
-            ? null
-            : Math.round((evaluation.totalScore - previous.total_score) * 1e6) / 1e6;
-        const row = await trx
-          .insertInto('evaluation_history')
-          .values({
-            symbol,
-            evaluation: JSON.stringify(asMade(evaluation)),
-            total_score: evaluation.totalScore,
-            max_score: evaluation.maxScore,
-            verdict: evaluation.verdict,
-            score_change: scoreChange,
-            provider: evaluation._provider ?? null,
-            fiscal_years: evaluation._fiscalYears ?? [],
-            filings: JSON.stringify(evaluation._filings ?? []),
-            trigger: options.trigger,
-            evaluated_at: options.evaluatedAt,
-            cause: options.cause ? JSON.stringify(options.cause) : null,
-          })
-          .returning(SUMMARY_COLUMNS)
-          .executeTakeFirstOrThrow();
-        const kept = toSummary(row);
-        if (previous === undefined) return kept;
-        const before = previous.evaluation as HistoryEvaluation;
-        const data = evaluationChange(
-          symbol,
-          { ...toSummary(previous), criteria: before.criteria ?? [] },
-          { ...kept, criteria: evaluation.criteria ?? [] },
-          options.cause,
-        );
-        if (data === null) return kept;
-        const event = await createEvaluationEventsRepository(trx).record(
-          kept.id,
-          data,
-          options.evaluatedAt,
-        );
-        return { ...kept, event };
-      }).catch((error: unknown) => {
-        throw toStoreError(error, 'evaluation');
-      });
-    },
-
     /** A page of a symbol's kept evaluations (case-insensitive), newest first, and their count. */
     async list(
       symbol: string,

@@ -9,6 +9,8 @@ export interface WebhookEndpoint {
   events: string[];
   /** Upper-case symbols the endpoint is limited to; null for every symbol. */
   symbols: string[] | null;
+  /** The portfolio whose holdings the endpoint is limited to; null for any company. */
+  portfolioId: string | null;
   /** ISO-8601. */
   createdAt: string;
   /** ISO-8601 when the endpoint was disabled (it answered 410); null while enabled. */
@@ -22,6 +24,8 @@ export interface NewWebhookEndpoint {
   url: string;
   events: string[];
   symbols: string[] | null;
+  /** Limit to the symbols this portfolio (of the same user, checked by the caller) holds. */
+  portfolioId?: string | null;
   /** The signing secret, `whsec_` + base64. */
   secret: string;
 }
@@ -73,6 +77,7 @@ interface EndpointRow {
   url: string;
   events: string[];
   symbols: string[] | null;
+  portfolio_id: string | null;
   created_at: Date;
   disabled_at: Date | null;
 }
@@ -94,18 +99,34 @@ export function createWebhooksRepository(db: Executor) {
     url: row.url,
     events: row.events,
     symbols: row.symbols,
+    portfolioId: row.portfolio_id,
     createdAt: iso(row.created_at),
     disabledAt: isoOrNull(row.disabled_at),
     lastDelivery: row.last ?? null,
   });
-  const columns = ['id', 'url', 'events', 'symbols', 'created_at', 'disabled_at'] as const;
+  const columns = [
+    'id',
+    'url',
+    'events',
+    'symbols',
+    'portfolio_id',
+    'created_at',
+    'disabled_at',
+  ] as const;
 
   return {
     /** Registers an endpoint of `userId`. */
     async create(userId: string, endpoint: NewWebhookEndpoint): Promise<WebhookEndpoint> {
       const row = await db
         .insertInto('webhook_endpoints')
-        .values({ user_id: userId, ...endpoint })
+        .values({
+          user_id: userId,
+          url: endpoint.url,
+          events: endpoint.events,
+          symbols: endpoint.symbols,
+          portfolio_id: endpoint.portfolioId ?? null,
+          secret: endpoint.secret,
+        })
         .returning(columns)
         .executeTakeFirstOrThrow();
       return toEndpoint({ ...row, last: null });
@@ -195,6 +216,41 @@ export function createWebhooksRepository(db: Executor) {
     },
 
     /**
+     * Relays up to `limit` events of the outbox (oldest first, each once, `for update skip
+     * locked`: any number of processes) into one pending message, due at once, per endpoint that
+     * wants it: enabled, subscribed to its `type`, of the event's user when it has one, `symbols`
+     * null or naming its symbol, and `portfolio_id` null or a portfolio that holds its symbol now
+     * (a holding's symbol upper-cased with `.` as `-`, the ticker's spelling). Answers how many
+     * events were relayed.
+     */
+    async relayOutbox(now: Date, limit: number): Promise<number> {
+      return inTransaction(db, async (trx) => {
+        const picked = await sql<{ id: string }>`select id from event_outbox
+          where relayed_at is null order by seq limit ${limit} for update skip locked`.execute(trx);
+        const ids = picked.rows.map((r) => r.id);
+        if (ids.length === 0) return 0;
+        await sql`insert into webhook_messages (endpoint_id, event_id, next_attempt_at)
+          select e.id, o.id, ${now}::timestamptz
+          from event_outbox o join webhook_endpoints e
+            on e.disabled_at is null and o.type = any(e.events)
+              and (o.user_id is null or o.user_id = e.user_id)
+              and (e.symbols is null or o.symbol = any(e.symbols))
+              and (e.portfolio_id is null or exists (
+                select 1 from holdings h
+                where h.portfolio_id = e.portfolio_id and h.user_id = e.user_id
+                  and replace(upper(h.symbol), '.', '-') = o.symbol))
+          where o.id in (${sql.join(ids.map((id) => sql`${id}::uuid`))})
+          on conflict do nothing`.execute(trx);
+        await trx
+          .updateTable('event_outbox')
+          .set({ relayed_at: now })
+          .where('id', 'in', ids)
+          .execute();
+        return ids.length;
+      });
+    },
+
+    /**
      * Leases up to `limit` due messages (pending, `next_attempt_at` passed, no live lease) for
      * `leaseMs`, counting the attempt; a process that dies mid-delivery leaves the lease to run
      * out, and the message is attempted again (at least once).
@@ -218,7 +274,7 @@ export function createWebhooksRepository(db: Executor) {
           order by m.next_attempt_at limit ${limit}
           for update skip locked)
         update webhook_messages m set locked_until = ${until}::timestamptz, attempts = m.attempts + 1
-        from due, webhook_endpoints e, evaluation_events v
+        from due, webhook_endpoints e, event_outbox v
         where m.id = due.id and e.id = m.endpoint_id and v.id = m.event_id
         returning m.id as message_id, e.id as endpoint_id, e.url, e.secret, v.id as event_id,
           v.type, v.created_at, v.data, m.attempts`.execute(db);

@@ -1,8 +1,14 @@
 import type { CachedEvaluation, EvaluationCacheRepository } from '@svc/portfolio-store';
 import { LRUCache } from 'lru-cache';
 
-/** The part of the evaluation cache the evaluation flow uses. */
-export type EvaluationCacheReader = Pick<EvaluationCacheRepository, 'get' | 'upsert'>;
+/** The part of the evaluation cache the evaluation flow reads. */
+type EvaluationCacheReader = Pick<EvaluationCacheRepository, 'get'>;
+
+/** The memoised reader, and how to forget a symbol once its row was written. */
+export interface MemoizedEvaluationCache extends EvaluationCacheReader {
+  /** Forgets `symbol`'s remembered row (call it after the row was written and committed). */
+  forget(symbol: string): void;
+}
 
 /** Default number of cached evaluations a process keeps in memory (about 10 kB each). */
 export const DEFAULT_EVALUATION_MEMO_ENTRIES = 2_000;
@@ -13,8 +19,6 @@ export interface EvaluationMemoOptions {
   readonly ttlMs: number;
   /** Most rows kept (least recently used evicted); default {@link DEFAULT_EVALUATION_MEMO_ENTRIES}. */
   readonly maxEntries?: number;
-  /** Called after every store through this wrapper (e.g. to forget remembered screener pages). */
-  readonly onWrite?: () => void;
 }
 
 /**
@@ -22,9 +26,9 @@ export interface EvaluationMemoOptions {
  * so that a cached `GET /api/stock-evaluation` costs no query while the row is remembered.
  *
  * Only hits are remembered: a miss always asks the database (another process may have filled
- * it). An `upsert` through this wrapper forgets the symbol before and after the write, so this
- * process serves the new row at once; a row written by another process replaces the remembered
- * one here after `ttlMs` at most. Rows are shared between requests and must not be mutated:
+ * it). A process that keeps an evaluation calls `forget` after the write, so it serves the new
+ * row at once; a row written by another process replaces the remembered one here after `ttlMs`
+ * at most. Rows are shared between requests and must not be mutated:
  * the evaluation flow makes its served answer once per row and freezes it (`freezeAnswer`). Keys
  * are tickers as the flow normalised them (`tickerOf` of `@svc/use-cases`), not normalised again.
  *
@@ -34,21 +38,8 @@ export interface EvaluationMemoOptions {
 export function memoizeEvaluationCache(
   cache: EvaluationCacheReader,
   options: EvaluationMemoOptions,
-): EvaluationCacheReader {
-  if (options.ttlMs <= 0) {
-    const { onWrite } = options;
-    if (!onWrite) return cache;
-    return {
-      get: (symbol) => cache.get(symbol),
-      async upsert(evaluation, upsertOptions) {
-        try {
-          await cache.upsert(evaluation, upsertOptions);
-        } finally {
-          onWrite();
-        }
-      },
-    };
-  }
+): MemoizedEvaluationCache {
+  if (options.ttlMs <= 0) return { get: (symbol) => cache.get(symbol), forget: () => {} };
   const rows = new LRUCache<string, CachedEvaluation>({
     max: options.maxEntries ?? DEFAULT_EVALUATION_MEMO_ENTRIES,
     ttl: options.ttlMs,
@@ -63,15 +54,8 @@ export function memoizeEvaluationCache(
       if (row) rows.set(symbol, row);
       return row;
     },
-    async upsert(evaluation, upsertOptions) {
-      const key = evaluation.symbol;
-      rows.delete(key);
-      try {
-        await cache.upsert(evaluation, upsertOptions);
-      } finally {
-        rows.delete(key);
-        options.onWrite?.();
-      }
+    forget(symbol) {
+      rows.delete(symbol);
     },
   };
 }

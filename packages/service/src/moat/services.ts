@@ -1,5 +1,5 @@
 import type { FundamentalsProvider } from '@svc/fundamentals-client';
-import type { Repositories } from '@svc/portfolio-store';
+import type { Executor, Repositories } from '@svc/portfolio-store';
 import type { QuotaService } from '@svc/quota';
 import {
   createEvaluationHistoryService,
@@ -8,7 +8,9 @@ import {
   createScreenerService,
   createWebhookService,
   type EvaluationHistoryService,
+  type EvaluationKeeper,
   type EvaluationService,
+  keepEvaluation,
   type QuoteSource,
   type ReportService,
   type ScreenerService,
@@ -43,8 +45,16 @@ export interface MoatServicesOptions {
   /** The evaluation cache, screener and report repositories (`createRepositories(db)`). */
   readonly repos: Pick<
     Repositories,
-    'evaluations' | 'evaluationHistory' | 'evaluationEvents' | 'screener' | 'reports' | 'webhooks'
+    | 'evaluations'
+    | 'evaluationHistory'
+    | 'evaluationEvents'
+    | 'screener'
+    | 'reports'
+    | 'webhooks'
+    | 'portfolios'
   >;
+  /** The database fresh evaluations are kept in, one transaction each (`keepEvaluation`). */
+  readonly db: Executor;
   /**
    * `WEBHOOK_ALLOW_PRIVATE`: accept webhook URLs resolving to loopback, private or link-local
    * addresses (tests, a private network). Default false.
@@ -63,13 +73,14 @@ export interface MoatServicesOptions {
 
 /**
  * Creates the evaluation, history, screener and report flows once, over one set of repositories.
- * Every fresh evaluation is kept in the evaluation history before it is cached.
+ * Every fresh evaluation is kept by `keepEvaluation` (history, change event, outbox, cache row).
  *
  * @example
  * const moat = createMoatServices({
  *   fundamentals: openFundamentalsProvider(config.fundamentals).provider,
  *   quoteSource: createQuoteSource(config.quotes),
  *   repos: createRepositories(db),
+ *   db,
  *   quotas: createQuotaService({ db }),
  *   evaluationMemoSeconds: config.evaluationMemoSeconds,
  * });
@@ -78,7 +89,13 @@ export function createMoatServices(options: MoatServicesOptions): MoatServices {
   const { repos, quoteSource } = options;
   const ttlMs = options.evaluationMemoSeconds * 1000;
   const screenerMemo = memoizeScreener(repos.screener, { ttlMs });
-  const cache = memoizeEvaluationCache(repos.evaluations, { ttlMs, onWrite: screenerMemo.clear });
+  const cache = memoizeEvaluationCache(repos.evaluations, { ttlMs });
+  // After the unit of work ends (committed or not), this process forgets what it remembered.
+  const keep: EvaluationKeeper = (input) =>
+    keepEvaluation(options.db, input).finally(() => {
+      cache.forget(input.evaluation.symbol);
+      screenerMemo.clear();
+    });
   const evaluations = createEvaluationService({
     fundamentals: options.fundamentals,
     quotes: quoteSource.quotes,
@@ -86,7 +103,7 @@ export function createMoatServices(options: MoatServicesOptions): MoatServices {
     now: options.now ?? (() => new Date()),
     cache,
     quotas: options.quotas,
-    history: repos.evaluationHistory,
+    keep,
   });
   return {
     evaluations,
@@ -99,6 +116,7 @@ export function createMoatServices(options: MoatServicesOptions): MoatServices {
     reports: createReportService({ reports: repos.reports }),
     webhooks: createWebhookService({
       webhooks: repos.webhooks,
+      portfolios: repos.portfolios,
       allowPrivate: options.webhookAllowPrivate ?? false,
     }),
   };

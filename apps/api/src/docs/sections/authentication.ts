@@ -125,7 +125,7 @@ export function authentication({ baseUrl, accountUrl }: DocsAddresses): SectionT
           path: '/api/account/webhooks',
           auth: 'session',
           description:
-            '{ url, events: ["evaluation.changed"], symbols? } → 201 { id, url, events, symbols, createdAt, secret } (secret `whsec_…` shown only here); each event POSTed signed as Standard Webhooks 1.0, retried with backoff, 410 disables; a URL resolving to loopback, private or link-local addresses is 400',
+            '{ url, events: ["evaluation.changed"], symbols?, portfolioId? } → 201 { id, url, events, symbols, portfolioId, createdAt, secret } (secret `whsec_…` shown only here); `portfolioId` limits it to the companies that portfolio of yours holds when each event is relayed (404 for another user\'s); each event POSTed as { type, timestamp, data } signed as Standard Webhooks 1.0, retried with backoff, 410 disables; `data.cause` is methodology (a new scoring method), filing (a new annual filing) or data; a URL resolving to loopback, private or link-local addresses is 400',
         },
         {
           method: 'GET',

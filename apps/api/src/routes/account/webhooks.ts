@@ -15,7 +15,10 @@ const WebhookParams = z.object({ id: z.uuid().describe('Webhook endpoint id') })
 
 const CREATE = [
   'Registers an endpoint for `evaluation.changed` events (CONTRACT §7), optionally for some',
-  'companies (`symbols`). Each event is POSTed as `{ type, timestamp, data }` and signed as',
+  'companies (`symbols`), or for the companies one of your portfolios holds (`portfolioId`,',
+  'decided for each event when it is relayed, a few seconds after it was made; another',
+  "user's portfolio answers 404). `data.cause` tells a method change (`methodology`) from a",
+  'company change (`filing`, `data`). Each event is POSTed as `{ type, timestamp, data }` and signed as',
   'Standard Webhooks 1.0 specifies (`webhook-id`, `webhook-timestamp`, `webhook-signature:',
   'v1,<base64 HMAC-SHA256 of id.timestamp.body>` with the `secret`, shown only in this answer).',
   'At least once: a non-2xx answer or a timeout (10 s) is retried with backoff (5 s, 5 min,',
@@ -38,7 +41,7 @@ export const accountWebhookRoutes: FastifyPluginAsyncZod = async (app) => {
       body: CreateWebhookBody,
       response: {
         201: jsonResponse('The endpoint, with its signing secret', CreatedWebhook),
-        ...errorResponses(413, 415),
+        ...errorResponses(404, 413, 415),
       },
     },
     handler: async (request, reply) => {
