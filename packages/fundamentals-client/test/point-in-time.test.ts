@@ -114,6 +114,35 @@ describe('parseCompanyFacts with asOf', () => {
     ]);
   });
 
+  it('does not take an EPS restatement with unchanged share counts for a split', () => {
+    // AAPL's 10-K/A of 2010-01-25: EPS of two years restated by ×0.79 (a new accounting rule),
+    // share counts as before. As first filed, those EPS must stay as filed.
+    const restated = companyFacts({
+      NetIncomeLoss: [
+        cy(2007, 30e6, { filed: '2009-10-27' }),
+        cy(2008, 40e6, { filed: '2009-10-27' }),
+        cy(2009, 50e6, { filed: '2009-10-27' }),
+      ],
+      EarningsPerShareDiluted: [
+        cy(2007, 3.93, { filed: '2009-10-27' }),
+        cy(2008, 5.36, { filed: '2009-10-27' }),
+        cy(2009, 6.29, { filed: '2009-10-27' }),
+        cy(2008, 6.78, { filed: '2010-01-25', form: '10-K/A' }),
+        cy(2009, 7.86, { filed: '2010-01-25', form: '10-K/A' }),
+      ],
+      WeightedAverageNumberOfDilutedSharesOutstanding: [
+        cy(2008, 902e6, { filed: '2009-10-27' }),
+        cy(2009, 907e6, { filed: '2009-10-27' }),
+        cy(2008, 902e6, { filed: '2010-01-25', form: '10-K/A' }),
+        cy(2009, 907e6, { filed: '2010-01-25', form: '10-K/A' }),
+      ],
+    });
+    const f = parseCompanyFacts(restated, { ticker: 'PIT', asOf: '2010-06-30' });
+    expect(f.years.map((y) => y.dilutedEps?.value)).toEqual([3.93, 5.36, 6.29]);
+    expect(f.issues.filter((i) => i.kind === 'split_adjusted')).toEqual([]);
+    expect(f.issues.filter((i) => i.kind === 'restated')).toHaveLength(2);
+  });
+
   it('finds nothing before the first filing', () => {
     expect(at('2018-02-14').years).toEqual([]);
   });

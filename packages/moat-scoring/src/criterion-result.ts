@@ -12,7 +12,8 @@ const DEFINITIONS = new Map<CriterionKey, CriterionDefinition>(CRITERIA.map((c) 
 /**
  * Maps an internal assessment to the `Criterion` of interface spec 2.2: score = 12.5 × quality
  * rounded to 2 decimals; not applicable → warning, "N/A — why", 0 of 0 points; insufficient data
- * → fail, "Insufficient data — why", 0 of 12.5 points.
+ * → fail, "Insufficient data — why", 0 of 12.5 points. `dataQuality` is the assessment's flags
+ * (an empty list when it has none).
  */
 export function toCriterion(key: CriterionKey, assessment: Assessment): Criterion {
   const { name, benchmark } = DEFINITIONS.get(key) as CriterionDefinition;
@@ -29,6 +30,7 @@ export function toCriterion(key: CriterionKey, assessment: Assessment): Criterio
         maxScore: 0,
         trend: [],
         _trendYears: [],
+        dataQuality: [...(assessment.dataQuality ?? [])],
       };
     case 'insufficient':
       return {
@@ -42,6 +44,7 @@ export function toCriterion(key: CriterionKey, assessment: Assessment): Criterio
         maxScore: CRITERION_MAX_SCORE,
         trend: assessment.trend.values,
         _trendYears: assessment.trend.years,
+        dataQuality: [...(assessment.dataQuality ?? [])],
       };
     case 'scored':
       return {
@@ -55,6 +58,7 @@ export function toCriterion(key: CriterionKey, assessment: Assessment): Criterio
         maxScore: CRITERION_MAX_SCORE,
         trend: assessment.trend.values,
         _trendYears: assessment.trend.years,
+        dataQuality: [...(assessment.dataQuality ?? [])],
       };
   }
 }

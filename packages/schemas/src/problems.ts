@@ -94,6 +94,12 @@ export const PROBLEMS = {
     description:
       'The action needs a recent sign-in (erasing an account without a password: within 10 minutes).',
   },
+  insufficient_history: {
+    status: 422,
+    title: 'Insufficient history',
+    description:
+      'Too few fiscal years had been filed by the `asOf` date to evaluate the company then (not a partial score).',
+  },
 } as const satisfies Record<string, ProblemKind>;
 
 /** A stable problem code (a key of {@link PROBLEMS}). */

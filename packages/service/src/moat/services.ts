@@ -87,6 +87,7 @@ export function createMoatServices(options: MoatServicesOptions): MoatServices {
     cache,
     quotas: options.quotas,
     history: repos.evaluationHistory,
+    asOfCache: repos.evaluations,
   });
   return {
     evaluations,
