@@ -9,6 +9,11 @@ import {
   type SecRefreshRepository,
 } from '@svc/portfolio-store';
 import { type EvaluateCompanyDeps, evaluateCompany } from './evaluate-company.js';
+import {
+  DEFAULT_METHODOLOGY_BATCH,
+  type MethodologyReport,
+  rescoreOlderMethodology,
+} from './methodology-refresh.js';
 
 /** SEC's fair-access ceiling across every process: one request per 100 ms. */
 export const SEC_SHARED_INTERVAL_MS = 100;
@@ -33,7 +38,7 @@ export function sharedSecBudget(
 /** The repositories one filing's outcome is written with, in one transaction. */
 export interface RefreshUnit {
   readonly history: Pick<EvaluationHistoryRepository, 'append'>;
-  readonly cache: Pick<EvaluationCacheRepository, 'upsert'>;
+  readonly cache: Pick<EvaluationCacheRepository, 'lockOlderMethodology' | 'upsert'>;
   readonly store: Pick<SecRefreshRepository, 'lockPending' | 'settleFiling'>;
 }
 
@@ -60,6 +65,11 @@ export interface RefreshPassDeps {
   readonly evaluate: EvaluateCompanyDeps;
   /** Runs `work` in one transaction over the repositories a filing's outcome is written to. */
   readonly unitOfWork: <T>(work: (unit: RefreshUnit) => Promise<T>) => Promise<T>;
+  /**
+   * Cached symbols scored by another methodology (`evaluations.staleSymbols`); given, the pass
+   * ends by computing a batch of them again (`rescoreOlderMethodology`, issue 39).
+   */
+  readonly staleSymbols?: (version: string, limit: number) => Promise<string[]>;
 }
 
 /** Options of {@link runRefreshPass}. */
@@ -76,6 +86,8 @@ export interface RefreshPassOptions {
   readonly concurrency?: number;
   /** Attempts before a filing's re-evaluation is given up (`failed`). Default 3. */
   readonly maxAttempts?: number;
+  /** Cached evaluations of an older methodology computed again per pass; 0 none. Default 20. */
+  readonly methodologyBatch?: number;
   readonly signal?: AbortSignal;
 }
 
@@ -105,6 +117,8 @@ export interface RefreshFilingReport extends FoundFiling {
 export interface RefreshReport {
   readonly days: RefreshDayReport[];
   readonly filings: RefreshFilingReport[];
+  /** Cached evaluations of an older methodology the pass computed again (issue 39). */
+  readonly methodology?: MethodologyReport[];
 }
 
 const DAY_MS = 86_400_000;
@@ -138,7 +152,8 @@ function weekdaysBetween(from: string, to: string): string[] {
  * cache row and the filing's `done` are written in one transaction, after a lock that tells
  * whether another process did it already. Found filings are leased, so several processes share
  * a pass and one killed in the middle leaves nothing half done: its lease runs out and another
- * pass does the filing, once.
+ * pass does the filing, once. With `deps.staleSymbols`, the pass ends by computing again up to
+ * `methodologyBatch` cached evaluations of an older methodology (`rescoreOlderMethodology`).
  *
  * @example
  * const report = await runRefreshPass(deps, { date: '2025-10-31' });
@@ -227,7 +242,15 @@ export async function runRefreshPass(
   for (const { day } of await deps.store.pendingDays(options.date)) {
     await deps.store.settleDay(day, now());
   }
-  return { days: reports, filings };
+  const batch = options.methodologyBatch ?? DEFAULT_METHODOLOGY_BATCH;
+  const methodology =
+    deps.staleSymbols && batch > 0
+      ? await rescoreOlderMethodology(
+          { staleSymbols: deps.staleSymbols, evaluate: deps.evaluate, unitOfWork: deps.unitOfWork },
+          { limit: batch, ...(signal ? { signal } : {}) },
+        )
+      : [];
+  return { days: reports, filings, methodology };
 }
 
 async function refreshOne(
@@ -304,6 +327,7 @@ export function refreshDepsFor(
     ...parts,
     store: repos.secRefresh,
     cachedSymbols: () => repos.evaluations.symbols(),
+    staleSymbols: (version, limit) => repos.evaluations.staleSymbols(version, limit),
     unitOfWork: (work) =>
       db.transaction().execute((trx) => {
         const tx = createRepositories(trx);

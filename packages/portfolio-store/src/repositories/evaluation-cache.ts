@@ -116,6 +116,26 @@ export function createEvaluationCacheRepository(db: Executor) {
     },
 
     /**
+     * Inside a transaction: locks the cached row of `symbol` (`for update`) when its evaluation was
+     * scored by another methodology than `version`, and answers its version (`null`: none
+     * recorded); `undefined` when the row is current or absent. A second transaction asking for
+     * the same row waits for the first to commit and then finds it current: one recomputation.
+     */
+    async lockOlderMethodology(
+      symbol: string,
+      version: string,
+    ): Promise<{ previousVersion: string | null } | undefined> {
+      const row = await db
+        .selectFrom('evaluation_cache')
+        .select(sql<string | null>`evaluation->>'methodologyVersion'`.as('version'))
+        .where('symbol', '=', symbol.toUpperCase())
+        .where(sql<boolean>`(evaluation->>'methodologyVersion') is distinct from ${version}`)
+        .forUpdate()
+        .executeTakeFirst();
+      return row ? { previousVersion: row.version } : undefined;
+    },
+
+    /**
      * Stores the evaluation of a symbol as of a day (`YYYY-MM-DD`), apart from the latest one
      * (`evaluation_as_of_cache`, issue 39), replacing the previous one of that symbol and day.
      * @throws {StoreError} `invalid_input` for a value the database rejects (not a date).
