@@ -113,6 +113,3 @@ export function createAsOfEvaluations(deps: AsOfEvaluationsDeps) {
     },
   };
 }
-
-/** The as-of evaluation flow, see {@link createAsOfEvaluations}. */
-export type AsOfEvaluations = ReturnType<typeof createAsOfEvaluations>;
