@@ -4,6 +4,7 @@ import { splitFactor } from '@svc/market-data';
 import { evaluateMoat, MoatScoringError } from '@svc/moat-scoring';
 import type { DataQualityFlag, Fundamentals, MoatEvaluation } from '@svc/schemas';
 import { computeValuation, type ValuationResult } from '@svc/valuation';
+import { UseCaseError } from './errors.js';
 import { type FilingReference, filingsBehind } from './filings.js';
 
 /** What {@link evaluateCompany} needs; created once by the app and passed in. */
@@ -72,6 +73,8 @@ export type CompanyEvaluation = MoatEvaluation & {
  *
  * @throws FundamentalsError `invalid_symbol`, `insufficient_data`, `upstream_unavailable`;
  *   `insufficient_history` with `asOf` when too few fiscal years were filed by then.
+ * @throws UseCaseError `validation_failed` with `asOf` when the provider answered without it
+ *   (it cannot read a point in time).
  * @throws MoatScoringError `insufficient_data` when fewer than 3 usable fiscal years exist.
  * @example
  * const evaluation = await evaluateCompany('AAPL', { fundamentals, quotes, now: () => new Date() });
@@ -83,6 +86,14 @@ export async function evaluateCompany(
   options: EvaluateCompanyOptions = {},
 ): Promise<CompanyEvaluation> {
   const fundamentals = await deps.fundamentals.getFundamentals(symbol, options);
+  if (options.asOf !== undefined && fundamentals.asOf !== options.asOf) {
+    // A provider that cannot read a point in time must not pass its latest figures off as one.
+    throw new UseCaseError(
+      'validation_failed',
+      `The fundamentals provider ${deps.fundamentals.name} cannot evaluate as of a date.`,
+      { errors: [{ path: 'asOf', message: `not supported by ${deps.fundamentals.name}` }] },
+    );
+  }
   const ticker = fundamentals.company.ticker;
   const quote = await latestQuote(deps.quotes, ticker, options);
   const price = quote

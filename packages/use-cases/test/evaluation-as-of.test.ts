@@ -142,6 +142,29 @@ describe('evaluation as of a date', () => {
   });
 });
 
+describe('a provider that cannot read a point in time', () => {
+  it('is refused rather than passing its latest figures off as the past', async () => {
+    const quotas = createQuotaService({ db: database.db, now });
+    const latestOnly: FundamentalsProvider = {
+      name: 'latest-only',
+      getFundamentals: (ticker) => snapshot.getFundamentals(ticker),
+    };
+    const evaluations = createEvaluationService({
+      fundamentals: latestOnly,
+      quotes: null,
+      now,
+      cache: repos.evaluations,
+      asOfCache: repos.evaluations,
+      quotas,
+    });
+    const frank = await newUser('asof-frank@example.com');
+    await expect(
+      evaluations.getEvaluation({ symbol: 'AAPL', fresh: false, actor: frank, asOf: '2016-06-30' }),
+    ).rejects.toMatchObject({ code: 'validation_failed', errors: [{ path: 'asOf' }] });
+    expect(await repos.evaluations.getAsOf('AAPL', '2016-06-30')).toBeUndefined();
+  });
+});
+
 describe('evaluations of an older methodology', () => {
   it('are computed again on read, free, and kept; the stored one is served when that fails', async () => {
     const { evaluations, used } = service();
