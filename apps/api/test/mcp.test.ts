@@ -267,6 +267,23 @@ describe('MCP server over a real listening socket', () => {
     expect(problem(malformed)).toMatchObject({ code: 'validation_failed', status: 400 });
   });
 
+  it('evaluates as of a date, and answers insufficient_history (422) before any years were filed', async () => {
+    const before = (await used('stock_evaluation')) ?? 0;
+    const then = MoatEvaluation.parse(
+      structured(await call('getMoatEvaluation', { symbol: 'AAPL', asOf: '2015-06-30' })),
+    );
+    expect(then).toMatchObject({ symbol: 'AAPL', asOf: '2015-06-30', _cached: false });
+    expect(then._fiscalYears).toContain(2014);
+    expect(then._fiscalYears).not.toContain(2015);
+    expect(await used('stock_evaluation')).toBe(before + 1);
+    const early = await call('getMoatEvaluation', { symbol: 'UBER', asOf: '2019-06-30' });
+    expect(problem(early)).toMatchObject({ code: 'insufficient_history', status: 422 });
+    expect(await used('stock_evaluation')).toBe(before + 1);
+    expect(
+      problem(await call('getMoatEvaluation', { symbol: 'AAPL', asOf: 'June 2015' })),
+    ).toMatchObject({ code: 'validation_failed', errors: [{ path: 'asOf' }] });
+  });
+
   it('screens the cached evaluations', async () => {
     const page = structured(await call('screenMoat', { sortBy: 'symbol' }));
     expect(page).toMatchObject({ page: 1, limit: 20 });

@@ -16,6 +16,8 @@ interface Row {
   cachedAt: string;
   /** Null: each company was evaluated once here. */
   scoreChange: number | null;
+  /** The evaluation's data-quality flags, counted. */
+  dataQualityFlags: number;
 }
 
 type Dir = 'asc' | 'desc';
@@ -69,6 +71,7 @@ describe.each(ENGINES)('GET /api/moat-screener (%s)', (engine) => {
       marketCap: (e as { _marketCap?: number | null })._marketCap ?? null,
       cachedAt: e._cachedAt,
       scoreChange: null,
+      dataQualityFlags: (e.dataQuality ?? []).length,
     }));
     ({ cookie } = await registerUser(ctx.app, 'screener@example.com'));
   });

@@ -152,6 +152,38 @@ describe.each(ENGINES)('GET /api/stock-evaluation (%s)', (engine) => {
     expect(cached.json()._cached).toBe(true);
   });
 
+  it('evaluates as of a date (cached apart), 422 insufficient_history, 400 on a bad date', async () => {
+    const { cookie, userId } = await registerUser(ctx.app, 'asof@example.com');
+    counting.calls.length = 0;
+    const then = await get('/api/stock-evaluation?symbol=AAPL&asOf=2019-06-30', cookie);
+    expect(then.statusCode).toBe(200);
+    const body = then.json();
+    expect(body).toMatchObject({ symbol: 'AAPL', asOf: '2019-06-30', _cached: false });
+    expect(typeof body.methodologyVersion).toBe('string');
+    expect(body.dataQuality).toEqual([]);
+    for (const c of body.criteria) expect(c.dataQuality).toEqual([]);
+    expect(body._fiscalYears.at(-1)).toBe(2018);
+    const hit = (await get('/api/stock-evaluation?symbol=AAPL&asOf=2019-06-30', cookie)).json();
+    expect(hit).toMatchObject({ _cached: true, asOf: '2019-06-30', totalScore: body.totalScore });
+    expect(counting.calls).toEqual(['AAPL']);
+    expect(await stockEvaluationUsed(ctx, userId)).toBe(1);
+
+    const early = await get('/api/stock-evaluation?symbol=SNOW&asOf=2019-06-30', cookie);
+    expect(early.statusCode).toBe(422);
+    expect(early.headers['content-type']).toContain('application/problem+json');
+    expect(early.json()).toMatchObject({ code: 'insufficient_history', status: 422 });
+    expect(await stockEvaluationUsed(ctx, userId)).toBe(1);
+
+    for (const bad of ['2019-02-30', '30/06/2019', '2019-6-30']) {
+      const res = await get(`/api/stock-evaluation?symbol=AAPL&asOf=${bad}`, cookie);
+      expect(res.statusCode).toBe(400);
+      expect(res.json().code).toBe('validation_failed');
+    }
+    const future = await get('/api/stock-evaluation?symbol=AAPL&asOf=2999-01-01', cookie);
+    expect(future.statusCode).toBe(400);
+    expect(future.json()).toMatchObject({ code: 'validation_failed' });
+  });
+
   it('shares one fetch among concurrent fresh requests, each consuming its unit', async () => {
     const { cookie, userId } = await registerUser(ctx.app, 'together@example.com');
     counting.calls.length = 0;

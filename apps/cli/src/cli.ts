@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { CRITERION_KEYS } from '@svc/schemas';
+import { AsOfDate, CRITERION_KEYS } from '@svc/schemas';
 import {
   createFundamentalsProvider,
   createQuoteSource,
@@ -14,8 +14,11 @@ import { REFRESH_USAGE, refreshCommand } from './refresh-command.js';
 import { readCliSettings } from './settings.js';
 
 const USAGE = `usage:
-  svc evaluate <TICKER> [--json]       moat evaluation: ${CRITERION_KEYS.length} criteria, score, verdict, valuation
-  svc fundamentals <TICKER> [--json]   normalised annual fundamentals (years as columns)
+  svc evaluate <TICKER> [--json] [--as-of YYYY-MM-DD]
+                                       moat evaluation: ${CRITERION_KEYS.length} criteria, score, verdict, valuation;
+                                       --as-of: on the figures filed by that day (restated values as first filed)
+  svc fundamentals <TICKER> [--json] [--as-of YYYY-MM-DD]
+                                       normalised annual fundamentals (years as columns)
 ${FILL_CACHE_USAGE}
 ${REFRESH_USAGE}
 
@@ -23,25 +26,38 @@ environment: FUNDAMENTALS_PROVIDER (sec-edgar | snapshot | simfin), SEC_USER_AGE
   FUNDAMENTALS_SNAPSHOT_DIR, SIMFIN_DIR, QUOTES_PROVIDER (csv | none), PRICES_DIR.
   Without them, and with ../shared/data beside the checkout, it runs offline on that data.`;
 
-/** Exit codes: 0 ok, 1 no data / upstream failure, 2 usage or configuration error. */
+/**
+ * Exit codes: 0 ok, 1 no data (also too little history at `--as-of`) / upstream failure, 2 usage or
+ * configuration error.
+ */
 async function main(argv: string[]): Promise<number> {
   if (argv[0] === 'fill-cache') return fillCacheCommand(argv.slice(1), process.env);
   if (argv[0] === 'refresh') return refreshCommand(argv.slice(1), process.env);
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { json: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h' } },
+    options: {
+      json: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h' },
+      'as-of': { type: 'string' },
+    },
   });
   const [command, ticker] = positionals;
   if (values.help || !command || !ticker || positionals.length > 2) {
     process.stderr.write(`${USAGE}\n`);
     return values.help ? 0 : 2;
   }
+  const asOf = values['as-of'];
+  if (asOf !== undefined && !AsOfDate.safeParse(asOf).success) {
+    process.stderr.write(`error: --as-of must be a date YYYY-MM-DD, got ${asOf}\n`);
+    return 2;
+  }
+  const at = asOf === undefined ? {} : { asOf };
   const settings = readCliSettings(process.env);
   for (const note of settings.notes) process.stderr.write(`${note}\n`);
   const fundamentals = createFundamentalsProvider(settings.fundamentals);
   if (command === 'fundamentals') {
-    const data = await fundamentals.getFundamentals(ticker);
+    const data = await fundamentals.getFundamentals(ticker, at);
     process.stdout.write(
       `${values.json ? formatFundamentalsJson(data) : formatFundamentalsTable(data)}\n`,
     );
@@ -49,15 +65,14 @@ async function main(argv: string[]): Promise<number> {
   }
   if (command === 'evaluate') {
     const { quotes, splitsOf } = createQuoteSource(settings.quotes);
-    const evaluation = await evaluateCompany(ticker, {
-      fundamentals,
-      quotes,
-      splitsOf,
-      now: () => new Date(),
-    });
+    const evaluation = await evaluateCompany(
+      ticker,
+      { fundamentals, quotes, splitsOf, now: () => new Date() },
+      at,
+    );
     const text = values.json
       ? JSON.stringify(evaluation, null, 2)
-      : formatEvaluationTable(evaluation, await fundamentals.getFundamentals(ticker));
+      : formatEvaluationTable(evaluation, await fundamentals.getFundamentals(ticker, at));
     process.stdout.write(`${text}\n`);
     return 0;
   }

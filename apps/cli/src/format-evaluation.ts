@@ -35,7 +35,8 @@ function trendLine(c: EvaluatedCriterion, currency: string | undefined): string 
 
 /**
  * Renders an evaluation as a plain-text table: one row per criterion (status, score, display
- * value) with its yearly trend as a sparkline on the line below, the total, the verdict and the valuation signals. With the `fundamentals` the evaluation
+ * value) with its yearly trend as a sparkline on the line below and its data-quality flags, the
+ * point in time (`asOf`) and methodology version, the total, the verdict and the valuation signals. With the `fundamentals` the evaluation
  * was computed from, a last section lists the figures of the evaluated fiscal years that were
  * derived (`*`) or adjusted / of another tag (scope) than the year before (`†`), with the reason
  * (the provenance that `--json` of `svc fundamentals` carries per figure).
@@ -49,8 +50,10 @@ export function formatEvaluationTable(
   lines.push(`${evaluation.companyName} (${evaluation.symbol})${sector ? ` — ${sector}` : ''}`);
   const years = evaluation._fiscalYears;
   lines.push(
-    `Fiscal years ${years[0] ?? '?'}–${years.at(-1) ?? '?'} (${years.length}), source: ${evaluation._provider}`,
+    `Fiscal years ${years[0] ?? '?'}–${years.at(-1) ?? '?'} (${years.length}), source: ${evaluation._provider}` +
+      `, methodology ${evaluation.methodologyVersion}`,
   );
+  if (evaluation.asOf) lines.push(`As of ${evaluation.asOf}: only figures filed by that day`);
   lines.push('');
   const nameWidth = Math.max(...evaluation.criteria.map((c) => c.name.length), 9);
   lines.push(`${pad('Criterion', nameWidth)}  Status  Score         Value`);
@@ -61,6 +64,9 @@ export function formatEvaluationTable(
     );
     const trend = trendLine(c, evaluation._currency);
     if (trend !== undefined) lines.push(`${' '.repeat(nameWidth + 2)}${trend}`);
+    for (const flag of c.dataQuality ?? []) {
+      lines.push(`${' '.repeat(nameWidth + 2)}data quality: ${flag.series}: ${flag.message}`);
+    }
   }
   lines.push('');
   const percent = evaluation.maxScore > 0 ? (100 * evaluation.totalScore) / evaluation.maxScore : 0;
@@ -69,6 +75,8 @@ export function formatEvaluationTable(
       `${evaluation.passedCount ?? 0} of ${evaluation.criteriaCount ?? 0} criteria pass`,
   );
   lines.push(`Verdict: ${evaluation.verdict}`);
+  const flagged = evaluation.dataQuality.length;
+  if (flagged > 0) lines.push(`Data-quality flags: ${flagged} (listed under their criteria)`);
   const v = evaluation.valuation;
   {
     lines.push('');

@@ -81,7 +81,10 @@ export async function refreshCommand(
   }
 }
 
-/** The report as text (one line per day and per filing) or JSON. */
+/**
+ * The report as text (one line per day, per filing and per evaluation recomputed for a new
+ * methodology) or JSON.
+ */
 export function formatReport(report: RefreshReport, seconds: number, json: boolean): string {
   if (json) return JSON.stringify({ ...report, seconds }, null, 2);
   const lines: string[] = [];
@@ -104,6 +107,15 @@ export function formatReport(report: RefreshReport, seconds: number, json: boole
         : f.outcome === 'skipped'
           ? `${head}  already done by another process`
           : `${head}  ${f.outcome === 'retry' ? 'failed, retried next pass' : 'failed'}: ${f.error}`,
+    );
+  }
+  for (const m of report.methodology ?? []) {
+    lines.push(
+      m.outcome === 'evaluated'
+        ? `${m.symbol.padEnd(6)} methodology ${m.previousVersion ?? 'unversioned'} → current: re-evaluated ${m.totalScore}`
+        : m.outcome === 'skipped'
+          ? `${m.symbol.padEnd(6)} methodology: already done by another process`
+          : `${m.symbol.padEnd(6)} methodology: failed, tried again next pass: ${m.error}`,
     );
   }
   lines.push(`time: ${seconds.toFixed(1)} s`);

@@ -4,6 +4,8 @@
  * - `invalid_symbol`: the ticker is not 1–10 characters of `A–Z`, `0–9`, `.`, `-` (maps to 400).
  * - `insufficient_data`: unknown ticker, no companyfacts document, or fewer usable fiscal years
  *   than the provider's `minYears` (maps to 404).
+ * - `insufficient_history`: a point-in-time request (`asOf`) for a known company with fewer usable
+ *   fiscal years filed by that date than the provider's `minYears` (maps to 422).
  * - `upstream_unavailable`: the data source is down, timed out or kept answering 429/5xx after the
  *   retries (maps to 502/503).
  * - `parse_failed`: the source answered with a document that is not a companyfacts (or
@@ -15,6 +17,7 @@
 export type FundamentalsErrorCode =
   | 'invalid_symbol'
   | 'insufficient_data'
+  | 'insufficient_history'
   | 'upstream_unavailable'
   | 'parse_failed'
   | 'invalid_config';
@@ -23,6 +26,7 @@ export type FundamentalsErrorCode =
 export const FUNDAMENTALS_ERROR_CODES: readonly FundamentalsErrorCode[] = [
   'invalid_symbol',
   'insufficient_data',
+  'insufficient_history',
   'upstream_unavailable',
   'parse_failed',
   'invalid_config',

@@ -124,6 +124,22 @@ describe('createSecEdgarProvider against a local SEC replay server', () => {
     expect(new Set(hits.map((h) => h.userAgent))).toEqual(new Set([UA]));
   });
 
+  it('reads a company as of a day, cached apart from its latest figures', async () => {
+    const p = provider();
+    const latest = await p.getFundamentals('AAPL');
+    const then = await p.getFundamentals('AAPL', { asOf: '2019-06-30' });
+    expect(then.asOf).toBe('2019-06-30');
+    expect(then.years.at(-1)?.fiscalYear).toBe(2018);
+    expect(then.years.at(-1)?.netIncome?.source.filed).toBe('2018-11-05');
+    expect(latest.asOf).toBeUndefined();
+    expect(await p.getFundamentals('AAPL', { asOf: '2019-06-30' })).toBe(then);
+    expect(await p.getFundamentals('AAPL')).toBe(latest);
+    expect(hitsOn(AAPL_FACTS)).toBe(2);
+    await expect(p.getFundamentals('AAPL', { asOf: '2009-06-30' })).rejects.toMatchObject({
+      code: 'insufficient_history',
+    });
+  });
+
   it('caches the ticker map and parsed companies', async () => {
     const p = provider();
     await p.getFundamentals('AAPL');

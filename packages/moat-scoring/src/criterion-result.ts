@@ -19,7 +19,8 @@ const DEFINITIONS = new Map<CriterionKey, CriterionDefinition>(CRITERIA.map((c) 
 /**
  * Maps an internal assessment to the `Criterion` of interface spec 2.2: score = 12.5 × quality
  * rounded to 2 decimals; not applicable → warning, "N/A — why", 0 of 0 points; insufficient data
- * → fail, "Insufficient data — why", 0 of 12.5 points.
+ * → fail, "Insufficient data — why", 0 of 12.5 points. `dataQuality` is the assessment's flags
+ * (an empty list when it has none).
  */
 export function toCriterion(
   key: CriterionKey,
@@ -40,7 +41,7 @@ export function toCriterion(
         maxScore: 0,
         trend: [],
         _trendYears: [],
-        dataQuality: [...dataQuality],
+        dataQuality: [...dataQuality, ...(assessment.dataQuality ?? [])],
       };
     case 'insufficient':
       return {
@@ -54,7 +55,7 @@ export function toCriterion(
         maxScore: CRITERION_MAX_SCORE,
         trend: assessment.trend.values,
         _trendYears: assessment.trend.years,
-        dataQuality: [...dataQuality],
+        dataQuality: [...dataQuality, ...(assessment.dataQuality ?? [])],
       };
     case 'scored':
       return {
@@ -68,7 +69,7 @@ export function toCriterion(
         maxScore: CRITERION_MAX_SCORE,
         trend: assessment.trend.values,
         _trendYears: assessment.trend.years,
-        dataQuality: [...dataQuality],
+        dataQuality: [...dataQuality, ...(assessment.dataQuality ?? [])],
       };
   }
 }

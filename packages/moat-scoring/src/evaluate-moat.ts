@@ -2,12 +2,14 @@ import {
   CRITERION_KEYS,
   type Criterion,
   type CriterionKey,
+  type DataQualityFlag,
+  DataQualityFlags,
   Fundamentals,
   type MoatEvaluation,
   Valuation,
 } from '@svc/schemas';
 import { type Assessment, PASS_QUALITY } from './core/assessment.js';
-import { type DataQualityFlag, flagsFor } from './core/data-quality.js';
+import { flagsFor } from './core/data-quality.js';
 import { buildScoringContext, type ScoringContext } from './core/scoring-context.js';
 import { assessCapexEfficiency } from './criteria/capex-efficiency.js';
 import { assessDebtSustainability } from './criteria/debt-sustainability.js';
@@ -19,6 +21,7 @@ import { assessRetainedEarnings } from './criteria/retained-earnings.js';
 import { assessReturnOnInvestedCapital } from './criteria/return-on-invested-capital.js';
 import { type CriterionResult, roundScore, toCriterion } from './criterion-result.js';
 import { MoatScoringError } from './errors.js';
+import { METHODOLOGY_VERSION } from './methodology.js';
 import { verdictFor } from './verdict.js';
 
 /** Default evaluation window: the last 10 fiscal years (Buffett & Clark's 10-year view). */
@@ -32,6 +35,11 @@ export interface EvaluateMoatOptions {
   readonly valuation?: Valuation;
   /** Number of most recent fiscal years to score, an integer from 3 to 50; default 10. */
   readonly windowYears?: number;
+  /**
+   * Data-quality flags about the company as a whole, found outside the scoring (a reconciliation
+   * of two providers), added to the evaluation's `dataQuality` before the criteria's own flags.
+   */
+  readonly dataQuality?: readonly DataQualityFlag[];
 }
 
 /** The result of {@link evaluateMoat}: a `MoatEvaluation` (interface spec 2.1) with extensions. */
@@ -40,14 +48,35 @@ export type MoatEvaluationResult = {
 } & {
   /** The criteria, each with the data-quality flags of the series it rests on. */
   criteria: CriterionResult[];
-  /**
-   * Data-quality findings about the fundamentals in the window (issue 39), `[]` when none: a
-   * criterion resting on a flagged series carries the flag too and earns no points from the gap.
-   */
-  dataQuality: DataQualityFlag[];
   /** Fiscal years of the records inside the evaluation window, oldest first (extension). */
   _fiscalYears: number[];
+  /** `fundamentals.asOf`: the point in time scored, or null for the latest figures. */
+  asOf: string | null;
+  /** {@link METHODOLOGY_VERSION} of the scoring that produced it. */
+  methodologyVersion: string;
+  /**
+   * Data-quality findings (issue 39), `[]` when none: `options.dataQuality`, the findings about
+   * the fundamentals in the window, then every criterion's flags, each flag once. A criterion
+   * resting on a flagged series carries the flag too and earns no points from the gap.
+   */
+  dataQuality: DataQualityFlag[];
 };
+
+/** The evaluation's flags: those given, then each criterion's, without repeats. */
+function evaluationFlags(
+  given: readonly DataQualityFlag[],
+  criteria: readonly Criterion[],
+): DataQualityFlag[] {
+  const seen = new Set<string>();
+  const out: DataQualityFlag[] = [];
+  for (const flag of [...given, ...criteria.flatMap((c) => c.dataQuality ?? [])]) {
+    const key = `${flag.code}\u0000${flag.series}\u0000${flag.message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push({ code: flag.code, series: flag.series, message: flag.message });
+  }
+  return out;
+}
 
 function assessAll(context: ScoringContext): Record<CriterionKey, Assessment> {
   const roic = assessReturnOnInvestedCapital(context);
@@ -81,7 +110,7 @@ function checkWindow(windowYears: number): void {
  * @throws {@link MoatScoringError} `invalid_argument` naming the first problem's path.
  */
 function checkArgument(
-  schema: typeof Fundamentals | typeof Valuation,
+  schema: typeof Fundamentals | typeof Valuation | typeof DataQualityFlags,
   value: unknown,
   name: string,
 ): void {
@@ -121,6 +150,10 @@ function totals(criteria: readonly Criterion[]) {
  * rounded criterion scores, `maxScore` the sum of their maxima, and `verdict` follows
  * `totalScore / maxScore` ({@link verdictFor}). See the README for every formula and source.
  *
+ * The evaluation says what it was made from: `asOf` (the point in time of `fundamentals.asOf`,
+ * null for the latest figures), `methodologyVersion` ({@link METHODOLOGY_VERSION}) and
+ * `dataQuality` (flags on the evaluation and on each criterion; empty lists when none).
+ *
  * @param fundamentals - annual fundamentals, one record per fiscal year (any order; a duplicated
  *   fiscal year keeps the last record). Amounts in the reporting currency.
  * @param options - see {@link EvaluateMoatOptions}.
@@ -128,7 +161,8 @@ function totals(criteria: readonly Criterion[]) {
  * @throws {@link MoatScoringError} `insufficient_data` with fewer than 3 usable fiscal years
  *   (revenue and net income) in the window; `invalid_argument` (with `path`, e.g.
  *   `fundamentals.years.3.revenue.value`) when `fundamentals` does not match the `Fundamentals`
- *   schema of `@svc/schemas`, `options.valuation` does not match `Valuation`, or `windowYears` is
+ *   schema of `@svc/schemas`, `options.valuation` does not match `Valuation`, `options.dataQuality` is not a list of
+ *   `DataQualityFlag`, or `windowYears` is
  *   not an integer from 3 to 50.
  * @example
  * ```ts
@@ -146,6 +180,9 @@ export function evaluateMoat(
   checkArgument(Fundamentals, fundamentals, 'fundamentals');
   if (options.valuation !== undefined) {
     checkArgument(Valuation, options.valuation, 'options.valuation');
+  }
+  if (options.dataQuality !== undefined) {
+    checkArgument(DataQualityFlags, options.dataQuality, 'options.dataQuality');
   }
   const windowYears = options.windowYears ?? DEFAULT_WINDOW_YEARS;
   checkWindow(windowYears);
@@ -169,8 +206,10 @@ export function evaluateMoat(
     passedCount: passed,
     criteria,
     ...(options.valuation === undefined ? {} : { valuation: options.valuation }),
+    asOf: fundamentals.asOf ?? null,
+    methodologyVersion: METHODOLOGY_VERSION,
+    dataQuality: evaluationFlags([...(options.dataQuality ?? []), ...flags], criteria),
     ...(options.evaluatedAt === undefined ? {} : { _evaluatedAt: options.evaluatedAt }),
-    dataQuality: [...flags],
     _fiscalYears: context.years.map((y) => y.fiscalYear),
   };
 }

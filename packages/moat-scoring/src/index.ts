@@ -8,4 +8,5 @@ export {
   evaluateMoat,
   type MoatEvaluationResult,
 } from './evaluate-moat.js';
+export { METHODOLOGY_VERSION } from './methodology.js';
 export { verdictFor } from './verdict.js';

@@ -153,3 +153,44 @@ describe('renderNarrativeTemplate', () => {
     expect(german).not.toContain(DISCLAIMER);
   });
 });
+
+describe('renderNarrativeTemplate: point in time and data quality (issue 39)', () => {
+  const flag = {
+    code: 'ppe_rollforward',
+    series: 'capex',
+    message: 'capex 1.2 bn cannot explain PP&E growth of 3.4 bn in FY2018',
+  };
+  const flagged: MoatEvaluation = {
+    ...EVALUATION,
+    asOf: '2019-06-30',
+    dataQuality: [flag],
+    criteria: EVALUATION.criteria.map((c) =>
+      c.key === 'capex_efficiency' ? { ...c, dataQuality: [flag] } : { ...c, dataQuality: [] },
+    ),
+  };
+
+  it('says the day it was evaluated as of and lists the flags under the criterion and in their section', () => {
+    const markdown = renderNarrativeTemplate(flagged);
+    expect(section(markdown, 'Summary')).toContain(
+      'Evaluated as of 2019-06-30, on the figures filed by that day.',
+    );
+    expect(section(markdown, 'Risks')).toContain(
+      '- **Capex** (fail, 0/12.5): Capex 61% of net income\n  - data quality: capex (ppe_rollforward): capex 1.2 bn cannot explain PP&E growth of 3.4 bn in FY2018',
+    );
+    expect(section(markdown, 'Strengths')).not.toContain('data quality');
+    expect(section(markdown, 'Data quality')).toContain(
+      '- capex (ppe_rollforward): capex 1.2 bn cannot explain PP&E growth of 3.4 bn in FY2018',
+    );
+    expect(markdown.indexOf('## Data quality')).toBeLessThan(markdown.indexOf('## Valuation'));
+    expect(
+      section(renderNarrativeTemplate(flagged, { language: 'de' }), 'Datenqualität'),
+    ).toContain('capex (ppe_rollforward)');
+  });
+
+  it('has no data-quality section and no as-of sentence when there is nothing to say', () => {
+    const plain = renderNarrativeTemplate({ ...EVALUATION, asOf: null, dataQuality: [] });
+    expect(plain).not.toContain('## Data quality');
+    expect(plain).not.toContain('Evaluated as of');
+    expect(plain).toBe(renderNarrativeTemplate(EVALUATION));
+  });
+});

@@ -1,4 +1,4 @@
-import type { Criterion, MoatEvaluation, Valuation } from '@svc/schemas';
+import type { Criterion, DataQualityFlag, MoatEvaluation, Valuation } from '@svc/schemas';
 
 /** Options of {@link renderNarrativeTemplate}. */
 export interface NarrativeTemplateOptions {
@@ -62,6 +62,10 @@ interface Strings {
   readonly sellTrigger: (on: boolean) => string;
   readonly whyMissing: string;
   readonly noReason: string;
+  readonly asOf: (day: string) => string;
+  readonly dataQuality: string;
+  readonly dataQualityIntro: string;
+  readonly dataQualityFlag: string;
   readonly disclaimer: string;
 }
 
@@ -86,6 +90,11 @@ const EN: Strings = {
   sellTrigger: (on) => `Sell trigger (P/E ≥ 40): ${on ? 'yes, the P/E is 40 or more' : 'no'}`,
   whyMissing: 'Why some figures are missing or qualified:',
   noReason: 'No reason was recorded for the missing figures.',
+  asOf: (day) => `Evaluated as of ${day}, on the figures filed by that day.`,
+  dataQuality: 'Data quality',
+  dataQualityIntro:
+    'These figures were flagged; a criterion resting on a flagged series earns no points from the gap:',
+  dataQualityFlag: 'data quality',
   disclaimer: DISCLAIMER,
 };
 
@@ -111,6 +120,11 @@ const DE: Strings = {
     `Verkaufssignal (KGV ≥ 40): ${on ? 'ja, das KGV liegt bei 40 oder darüber' : 'nein'}`,
   whyMissing: 'Warum einige Werte fehlen oder eingeschränkt sind:',
   noReason: 'Für die fehlenden Werte wurde kein Grund erfasst.',
+  asOf: (day) => `Bewertet zum Stand ${day}, mit den bis dahin eingereichten Zahlen.`,
+  dataQuality: 'Datenqualität',
+  dataQualityIntro:
+    'Diese Zahlen sind markiert; ein Kriterium, das auf einer markierten Reihe beruht, erhält für die Lücke keine Punkte:',
+  dataQualityFlag: 'Datenqualität',
   disclaimer: DISCLAIMER_DE,
 };
 
@@ -127,11 +141,31 @@ function summary(evaluation: MoatEvaluation, s: Strings): string[] {
   const scored = criteria.filter((c) => c.maxScore > 0);
   const passed = scored.filter((c) => c.status === 'pass').length;
   const who = `${companyName} (${symbol})`;
-  return [
+  const lines = [
     `## ${s.summaryTitle}`,
     '',
     s.scores(who, formatNumber(totalScore, 1, s), formatNumber(maxScore, 1, s), percent, verdict),
     s.passes(passed, scored.length),
+  ];
+  if (evaluation.asOf) lines.push(s.asOf(evaluation.asOf));
+  return lines;
+}
+
+/** One data-quality flag as markdown text: the series, the check's code and the message. */
+function flagText(flag: DataQualityFlag): string {
+  return `${flag.series} (${flag.code}): ${flag.message}`;
+}
+
+/** `## Data quality`: the evaluation's flags (CONTRACT §9); nothing when there are none. */
+function dataQualitySection(evaluation: MoatEvaluation, s: Strings): string[] {
+  const flags = evaluation.dataQuality ?? [];
+  if (flags.length === 0) return [];
+  return [
+    `## ${s.dataQuality}`,
+    '',
+    s.dataQualityIntro,
+    '',
+    ...flags.map((f) => `- ${flagText(f)}`),
   ];
 }
 
@@ -139,7 +173,10 @@ function criterionLine(criterion: Criterion, s: Strings): string {
   const points = `${formatNumber(criterion.score, 2, s)}/${formatNumber(criterion.maxScore, 2, s)}`;
   const scoring = criterion.maxScore > 0 ? points : s.notScored;
   const status = criterion.status === 'pass' ? '' : `${s.status[criterion.status]}, `;
-  return `- **${criterion.name}** (${status}${scoring}): ${criterion.value}`;
+  const flags = (criterion.dataQuality ?? []).map(
+    (f) => `\n  - ${s.dataQualityFlag}: ${flagText(f)}`,
+  );
+  return `- **${criterion.name}** (${status}${scoring}): ${criterion.value}${flags.join('')}`;
 }
 
 function criteriaSection(
@@ -187,9 +224,12 @@ function valuationSection(valuation: Valuation | undefined, s: Strings): string[
  * Renders a deterministic markdown narrative of a moat evaluation, without a language model: the
  * offline fallback of the narrative tool and stream. Sections, in order:
  * - `## Summary`: company, total score out of the maximum (and in percent of it), the verdict,
- *   and how many scored criteria pass (criteria with `maxScore` 0 do not apply and are not counted);
- * - `## Strengths`: criteria with status `pass`, each with its display value and points;
- * - `## Risks`: criteria with status `warning` or `fail`;
+ *   and how many scored criteria pass (criteria with `maxScore` 0 do not apply and are not counted),
+ *   and the day it was evaluated as of when it has an `asOf`;
+ * - `## Strengths`: criteria with status `pass`, each with its display value and points, and its
+ *   data-quality flags (`dataQuality`) as sub-items;
+ * - `## Risks`: criteria with status `warning` or `fail`, likewise;
+ * - `## Data quality`: the evaluation's data-quality flags, only when it has some;
  * - `## Valuation`: P/E, PEG, augmented payout ratio (percent) and the P/E ≥ 40 sell trigger
  *   (Buffett & Clark, as computed by `@svc/valuation`); a null ratio reads "not available", and the
  *   valuation's `_notes` say why when present;
@@ -222,9 +262,10 @@ export function renderNarrativeTemplate(
     summary(evaluation, s),
     criteriaSection(s.strengths, strengths, s.noneStrong, s),
     criteriaSection(s.risks, risks, s.noneRisk, s),
+    dataQualitySection(evaluation, s),
     valuationSection(evaluation.valuation, s),
     [s.disclaimer],
-  ];
+  ].filter((lines) => lines.length > 0);
   const body = sections.map((lines) => lines.join('\n')).join('\n\n');
   return `${title.join('\n')}\n${body}\n`;
 }

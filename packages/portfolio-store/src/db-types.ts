@@ -234,6 +234,15 @@ export interface EvaluationCacheTable {
   score_change: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
+/** `evaluation_as_of_cache`: evaluations as of a past day, one per (symbol, day) (migration 0021). */
+export interface EvaluationAsOfCacheTable {
+  symbol: string;
+  /** The as-of day, `YYYY-MM-DD`. */
+  as_of: DateColumn;
+  evaluation: JSONColumnType<Record<string, unknown>>;
+  cached_at: Timestamp;
+}
+
 /**
  * What made a fresh evaluation: a user's request (REST or MCP), the CLI's `fill-cache`, or a new
  * annual filing found by the refresh pass (`filing`, migration 0016).
@@ -464,6 +473,7 @@ export interface DB {
   fx_rates: FxRatesTable;
   quotes: QuotesTable;
   evaluation_cache: EvaluationCacheTable;
+  evaluation_as_of_cache: EvaluationAsOfCacheTable;
   evaluation_history: EvaluationHistoryTable;
   evaluation_events: EvaluationEventsTable;
   event_outbox: EventOutboxTable;

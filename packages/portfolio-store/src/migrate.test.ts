@@ -13,6 +13,7 @@ import { backends, type TestDatabase } from './test-support/backends.js';
 const TABLES = [
   'advisor_proposals',
   'cash_positions',
+  'evaluation_as_of_cache',
   'evaluation_cache',
   'evaluation_events',
   'evaluation_history',

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AsOfDate } from './as-of.js';
 
 /**
  * Where one figure came from, so that a user can check it against the filing.
@@ -194,6 +195,9 @@ export const Fundamentals = z
     years: z.array(FiscalYearFigures).describe('One record per fiscal year, oldest first'),
     provider: z.string().describe('Provider that produced this, e.g. sec-edgar, snapshot, simfin'),
     retrievedAt: z.string().nullable().describe('When the provider read the source, ISO 8601'),
+    asOf: AsOfDate.optional().describe(
+      'Point in time the figures were read at (YYYY-MM-DD): only what was filed, or published, on or before it; absent for the latest figures',
+    ),
     issues: z.array(DataIssue).default([]),
   })
   .meta({ id: 'Fundamentals' });

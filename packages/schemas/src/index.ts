@@ -8,7 +8,9 @@ export {
   Tag,
   Tags,
 } from './account.js';
+export { AsOfDate } from './as-of.js';
 export { FilingReference, NOT_BLANK, PortfolioId, ServedEvaluation } from './boundary.js';
+export { DataQualityFlag, DataQualityFlags } from './data-quality.js';
 export {
   CompanyProfile,
   DataIssue,

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { AsOfDate } from './as-of.js';
+import { DataQualityFlags } from './data-quality.js';
 
 /** The criterion keys of the scoring model (interface spec 2.3: eight), in display order. */
 export const CRITERION_KEYS = [
@@ -64,6 +66,9 @@ export const Criterion = z
       .array(z.number().int())
       .optional()
       .describe('Fiscal year of each trend point (extension)'),
+    dataQuality: DataQualityFlags.optional().describe(
+      'Data-quality flags of the series this criterion rests on (CONTRACT §9); a flagged series earns no points from its gap. Always present (possibly empty) from methodology version 2',
+    ),
   })
   .meta({ id: 'Criterion' });
 export type Criterion = z.infer<typeof Criterion>;
@@ -98,6 +103,21 @@ export const MoatEvaluation = z
     passedCount: z.number().int().min(0).max(8).optional(),
     criteria: z.array(Criterion),
     valuation: Valuation.optional(),
+    asOf: AsOfDate.nullable()
+      .optional()
+      .describe(
+        'Point in time of the evaluation (YYYY-MM-DD): scored on the figures filed by then; null for the latest figures',
+      ),
+    methodologyVersion: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        'Version of the scoring methodology that produced it (@svc/moat-scoring METHODOLOGY_VERSION); absent on evaluations made before versions were recorded',
+      ),
+    dataQuality: DataQualityFlags.optional().describe(
+      'Data-quality flags of the evaluation: those of its criteria and those about the company as a whole (CONTRACT §9). Always present (possibly empty) from methodology version 2',
+    ),
     _cached: z.boolean().optional(),
     _cachedAt: z.string().optional(),
     _evaluatedAt: z.string().optional(),

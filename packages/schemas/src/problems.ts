@@ -100,6 +100,12 @@ export const PROBLEMS = {
     description:
       'The `If-Match` of a write no longer matches the resource’s `ETag` (RFC 9110): it changed since it was read; nothing was written.',
   },
+  insufficient_history: {
+    status: 422,
+    title: 'Insufficient history',
+    description:
+      'Too few fiscal years had been filed by the `asOf` date to evaluate the company then (not a partial score).',
+  },
 } as const satisfies Record<string, ProblemKind>;
 
 /** A stable problem code (a key of {@link PROBLEMS}). */

@@ -1,9 +1,10 @@
-import type { FundamentalsProvider } from '@svc/fundamentals-client';
+import { FundamentalsError, type FundamentalsProvider } from '@svc/fundamentals-client';
 import type { Quote, QuoteProvider, StockSplit } from '@svc/market-data';
 import { splitFactor } from '@svc/market-data';
-import { evaluateMoat } from '@svc/moat-scoring';
-import type { Fundamentals, MoatEvaluation } from '@svc/schemas';
+import { evaluateMoat, MoatScoringError } from '@svc/moat-scoring';
+import type { DataQualityFlag, Fundamentals, MoatEvaluation } from '@svc/schemas';
 import { computeValuation, type ValuationResult } from '@svc/valuation';
+import { UseCaseError } from './errors.js';
 import { type FilingReference, filingsBehind } from './filings.js';
 
 /** What {@link evaluateCompany} needs; created once by the app and passed in. */
@@ -21,6 +22,19 @@ export interface EvaluateCompanyDeps {
   readonly now: () => Date;
 }
 
+/** Per-call options of {@link evaluateCompany}. */
+export interface EvaluateCompanyOptions {
+  /** Cancels the provider's reads. */
+  readonly signal?: AbortSignal;
+  /** Read the fundamentals again, past the provider's in-memory copy. */
+  readonly fresh?: boolean;
+  /**
+   * Point in time, `YYYY-MM-DD` (issue 39): fundamentals as filed by then (`GetFundamentalsOptions.asOf`)
+   * and the close on or before it; the evaluation carries it as `asOf`.
+   */
+  readonly asOf?: string;
+}
+
 /**
  * A `MoatEvaluation` (interface spec 2.1) with the extension fields an evaluation adds:
  * - `_fiscalYears`: the fiscal years scored, oldest first;
@@ -32,6 +46,12 @@ export interface EvaluateCompanyDeps {
 export type CompanyEvaluation = MoatEvaluation & {
   /** Valuation signals (interface spec 2.5) with their explanation fields. */
   valuation: ValuationResult;
+  /** The point in time evaluated (`YYYY-MM-DD`), null for the latest figures. */
+  asOf: string | null;
+  /** `METHODOLOGY_VERSION` of `@svc/moat-scoring` that scored it. */
+  methodologyVersion: string;
+  /** Data-quality flags of the evaluation (each criterion carries its own). */
+  dataQuality: DataQualityFlag[];
   _fiscalYears: number[];
   _provider: string;
   _filings: FilingReference[];
@@ -48,7 +68,13 @@ export type CompanyEvaluation = MoatEvaluation & {
  * A missing or failing quote never fails the evaluation: the price-based valuation fields are
  * null and `valuation._notes` says why.
  *
- * @throws FundamentalsError `invalid_symbol`, `insufficient_data`, `upstream_unavailable`.
+ * With `options.asOf` everything is as of that day: the fundamentals filed by then, the close on
+ * or before it (valuation), and `asOf` on the evaluation.
+ *
+ * @throws FundamentalsError `invalid_symbol`, `insufficient_data`, `upstream_unavailable`;
+ *   `insufficient_history` with `asOf` when too few fiscal years were filed by then.
+ * @throws UseCaseError `validation_failed` with `asOf` when the provider answered without it
+ *   (it cannot read a point in time).
  * @throws MoatScoringError `insufficient_data` when fewer than 3 usable fiscal years exist.
  * @example
  * const evaluation = await evaluateCompany('AAPL', { fundamentals, quotes, now: () => new Date() });
@@ -57,11 +83,19 @@ export type CompanyEvaluation = MoatEvaluation & {
 export async function evaluateCompany(
   symbol: string,
   deps: EvaluateCompanyDeps,
-  options: { signal?: AbortSignal; fresh?: boolean } = {},
+  options: EvaluateCompanyOptions = {},
 ): Promise<CompanyEvaluation> {
   const fundamentals = await deps.fundamentals.getFundamentals(symbol, options);
+  if (options.asOf !== undefined && fundamentals.asOf !== options.asOf) {
+    // A provider that cannot read a point in time must not pass its latest figures off as one.
+    throw new UseCaseError(
+      'validation_failed',
+      `The fundamentals provider ${deps.fundamentals.name} cannot evaluate as of a date.`,
+      { errors: [{ path: 'asOf', message: `not supported by ${deps.fundamentals.name}` }] },
+    );
+  }
   const ticker = fundamentals.company.ticker;
-  const quote = await latestQuote(deps.quotes, ticker, options.signal);
+  const quote = await latestQuote(deps.quotes, ticker, options);
   const price = quote
     ? { value: quote.price, currency: quote.currency, asOf: quote.asOf, source: quote.source }
     : null;
@@ -80,10 +114,9 @@ export async function evaluateCompany(
       `price of ${quote.asOf} reconstructed from a dividend-adjusted series (within ±${bound}%)`,
     );
   }
-  const evaluation = evaluateMoat(fundamentals, {
-    evaluatedAt: deps.now().toISOString(),
-    valuation,
-  });
+  const evaluation = scoreAt(options.asOf, () =>
+    evaluateMoat(fundamentals, { evaluatedAt: deps.now().toISOString(), valuation }),
+  );
   const fiscalYears = evaluation._fiscalYears;
   return {
     ...evaluation,
@@ -95,14 +128,40 @@ export async function evaluateCompany(
   };
 }
 
+/**
+ * Scores, turning "too few usable years" at a point in time into `insufficient_history`: the
+ * company is known, its history at that date too short (issue 39: a 422, not a partial score).
+ */
+function scoreAt<T>(asOf: string | undefined, score: () => T): T {
+  try {
+    return score();
+  } catch (error) {
+    if (
+      asOf !== undefined &&
+      error instanceof MoatScoringError &&
+      error.code === 'insufficient_data'
+    ) {
+      throw new FundamentalsError('insufficient_history', `${error.message} (as of ${asOf})`, {
+        cause: error,
+      });
+    }
+    throw error;
+  }
+}
+
+/** The close on or before `asOf` (default: the latest), or null when none or on failure. */
 async function latestQuote(
   quotes: QuoteProvider | null,
   ticker: string,
-  signal: AbortSignal | undefined,
+  options: EvaluateCompanyOptions,
 ): Promise<Quote | null> {
   if (!quotes) return null;
+  const { signal, asOf } = options;
   try {
-    return await quotes.getQuote(ticker, signal ? { signal } : {});
+    return await quotes.getQuote(ticker, {
+      ...(signal ? { signal } : {}),
+      ...(asOf === undefined ? {} : { asOf }),
+    });
   } catch {
     // A quote outage must not fail the moat evaluation; the valuation notes say the price is missing.
     return null;

@@ -7,6 +7,7 @@ import {
   type EvaluateCompanyDeps,
   evaluateCompany,
 } from './evaluate-company.js';
+import { createAsOfEvaluations, isCurrentMethodology } from './evaluation-as-of.js';
 import { freezeAnswer } from './frozen.js';
 import type { EvaluationKeeper } from './keep-evaluation.js';
 import { tickerOf } from './ticker.js';
@@ -37,6 +38,11 @@ export interface EvaluationServiceDeps extends EvaluateCompanyDeps {
    * in one unit of work (`keepEvaluation` over the database).
    */
   readonly keep: EvaluationKeeper;
+  /**
+   * Where evaluations as of a past day are cached, apart from the latest ones (issue 39); none
+   * given, a request with `asOf` is computed each time (tests of the latest cache alone).
+   */
+  readonly asOfCache?: Pick<EvaluationCacheRepository, 'getAsOf' | 'upsertAsOf'>;
 }
 
 /** A request for an evaluation (REST `GET /api/stock-evaluation`, MCP `getMoatEvaluation`). */
@@ -52,6 +58,11 @@ export interface EvaluationRequest {
    * (`guardQuotaSpending`).
    */
   readonly tokenCall?: TokenCall | undefined;
+  /**
+   * Point in time, `YYYY-MM-DD` (`AsOfDate`): the evaluation on the figures filed by then,
+   * cached apart from the latest one (see `createAsOfEvaluations`).
+   */
+  readonly asOf?: string | undefined;
 }
 
 /**
@@ -67,13 +78,20 @@ export interface EvaluationRequest {
  *   cache hit without consuming quota (a `fresh` request still consumes its own unit);
  * - each request pays, or is refused, on its own counter: when the request that led a fetch is
  *   refused its unit, the requests waiting on it are not refused with it (nor told its usage);
- *   they join the next fetch, or fetch on their own unit.
+ *   they join the next fetch, or fetch on their own unit;
+ * - a cached evaluation of an older methodology (`methodologyVersion`) is computed again on read,
+ *   free, and kept; the stored one is served if that fails;
+ * - with `asOf`, the evaluation as of that day, cached apart (`createAsOfEvaluations`).
  *
  * @throws UseCaseError `validation_failed` (malformed symbol, `tickerOf`); FundamentalsError
  *   `insufficient_data`, `upstream_unavailable`; MoatScoringError `insufficient_data`; QuotaError `quota_exceeded`.
  */
 export function createEvaluationService(deps: EvaluationServiceDeps) {
   const inFlight = new Map<string, Promise<ServedEvaluation>>();
+  const asOfEvaluations = createAsOfEvaluations({
+    ...deps,
+    cache: deps.asOfCache ?? { getAsOf: async () => undefined, upsertAsOf: async () => {} },
+  });
   // Evaluations stored so far: a cache read that a store overlapped may have missed its row.
   let stored = 0;
 
@@ -142,12 +160,24 @@ export function createEvaluationService(deps: EvaluationServiceDeps) {
     }
   }
 
+  /**
+   * A cached evaluation of an older methodology, computed again without quota (the method
+   * changed, not the request) and kept like any fresh one; the stored one is served when that
+   * fails (provider down).
+   */
+  const rescore = (symbol: string, cached: CachedEvaluation): Promise<ServedEvaluation> =>
+    joinOrStart(symbol, () => paidFetch(symbol)).catch(() => fromCache(cached));
+
   return {
     /** Serves an evaluation per the rules above. */
     async getEvaluation(request: EvaluationRequest): Promise<ServedEvaluation> {
       const symbol = tickerOf(request.symbol);
       const { actor } = request;
       const quotas = guardQuotaSpending(deps.quotas, request.tokenCall);
+      if (request.asOf !== undefined) {
+        const { asOf, fresh } = request;
+        return asOfEvaluations.get({ symbol, asOf, fresh, actor, quotas });
+      }
       if (request.fresh) {
         if (!inFlight.has(symbol)) return lead(symbol, actor, quotas);
         // Pays its own unit first; then shares the running fetch, or fetches on that unit.
@@ -157,7 +187,11 @@ export function createEvaluationService(deps: EvaluationServiceDeps) {
       }
       const storedBefore = stored;
       const cached = await deps.cache.get(symbol);
-      if (cached) return fromCache(cached);
+      if (cached) {
+        return isCurrentMethodology(cached.evaluation)
+          ? fromCache(cached)
+          : rescore(symbol, cached);
+      }
       if (!inFlight.has(symbol) && stored !== storedBefore) {
         // A fetch finished (and left `inFlight`) while the cache was read: the read may have
         // begun before its row was committed, so look once more instead of fetching again.

@@ -30,13 +30,16 @@ function fromStoreError(error: StoreError): UseCaseError | undefined {
 }
 
 const NO_DATA = 'Insufficient fundamental data to evaluate this symbol.';
+const NO_HISTORY =
+  'Too few fiscal years had been filed by that date to evaluate this symbol as of it.';
 const UPSTREAM = 'The fundamentals data provider is unavailable; try again later.';
 
 /**
  * `FundamentalsError`: `invalid_symbol` → 400 with a `symbol` field error, `insufficient_data`
- * → 404, `upstream_unavailable` / `parse_failed` (the source answered something unreadable) →
- * 503. `invalid_config` is a deployment error (500). Provider messages name server paths and
- * URLs, so the details here are fixed texts.
+ * → 404, `insufficient_history` (too few years filed by an `asOf` date) → 422,
+ * `upstream_unavailable` / `parse_failed` (the source answered something unreadable) → 503.
+ * `invalid_config` is a deployment error (500). Provider messages name server paths and URLs, so
+ * the details here are fixed texts.
  */
 function fromFundamentalsError(error: FundamentalsError): UseCaseError | undefined {
   switch (error.code) {
@@ -47,6 +50,8 @@ function fromFundamentalsError(error: FundamentalsError): UseCaseError | undefin
       });
     case 'insufficient_data':
       return new UseCaseError('insufficient_data', NO_DATA, { cause: error });
+    case 'insufficient_history':
+      return new UseCaseError('insufficient_history', NO_HISTORY, { cause: error });
     case 'upstream_unavailable':
     case 'parse_failed':
       return new UseCaseError('upstream_unavailable', UPSTREAM, { cause: error });

@@ -9,6 +9,11 @@ import {
 import { normaliseTicker } from '@svc/schemas';
 import { type EvaluateCompanyDeps, evaluateCompany } from './evaluate-company.js';
 import { keepEvaluation } from './keep-evaluation.js';
+import {
+  DEFAULT_METHODOLOGY_BATCH,
+  type MethodologyReport,
+  rescoreOlderMethodology,
+} from './methodology-refresh.js';
 
 /** SEC's fair-access ceiling across every process: one request per 100 ms. */
 export const SEC_SHARED_INTERVAL_MS = 100;
@@ -56,6 +61,11 @@ export interface RefreshPassDeps {
    * `done`, and the evaluation kept by `keepEvaluation` (history, event, outbox, cache row).
    */
   readonly db: Executor;
+  /**
+   * Cached symbols scored by another methodology (`evaluations.staleSymbols`); given, the pass
+   * ends by computing a batch of them again (`rescoreOlderMethodology`, issue 39).
+   */
+  readonly staleSymbols?: (version: string, limit: number) => Promise<string[]>;
 }
 
 /** Options of {@link runRefreshPass}. */
@@ -72,6 +82,8 @@ export interface RefreshPassOptions {
   readonly concurrency?: number;
   /** Attempts before a filing's re-evaluation is given up (`failed`). Default 3. */
   readonly maxAttempts?: number;
+  /** Cached evaluations of an older methodology computed again per pass; 0 none. Default 20. */
+  readonly methodologyBatch?: number;
   readonly signal?: AbortSignal;
 }
 
@@ -101,6 +113,8 @@ export interface RefreshFilingReport extends FoundFiling {
 export interface RefreshReport {
   readonly days: RefreshDayReport[];
   readonly filings: RefreshFilingReport[];
+  /** Cached evaluations of an older methodology the pass computed again (issue 39). */
+  readonly methodology?: MethodologyReport[];
 }
 
 const DAY_MS = 86_400_000;
@@ -134,7 +148,8 @@ function weekdaysBetween(from: string, to: string): string[] {
  * cache row and the filing's `done` are written in one transaction, after a lock that tells
  * whether another process did it already. Found filings are leased, so several processes share
  * a pass and one killed in the middle leaves nothing half done: its lease runs out and another
- * pass does the filing, once.
+ * pass does the filing, once. With `deps.staleSymbols`, the pass ends by computing again up to
+ * `methodologyBatch` cached evaluations of an older methodology (`rescoreOlderMethodology`).
  *
  * @example
  * const report = await runRefreshPass(deps, { date: '2025-10-31' });
@@ -219,7 +234,15 @@ export async function runRefreshPass(
   for (const { day } of await deps.store.pendingDays(options.date)) {
     await deps.store.settleDay(day, now());
   }
-  return { days: reports, filings };
+  const batch = options.methodologyBatch ?? DEFAULT_METHODOLOGY_BATCH;
+  const methodology =
+    deps.staleSymbols && batch > 0
+      ? await rescoreOlderMethodology(
+          { staleSymbols: deps.staleSymbols, evaluate: deps.evaluate, db: deps.db },
+          { limit: batch, ...(signal ? { signal } : {}) },
+        )
+      : [];
+  return { days: reports, filings, methodology };
 }
 
 async function refreshOne(
@@ -299,5 +322,6 @@ export function refreshDepsFor(
     store: repos.secRefresh,
     cachedSymbols: () => repos.evaluations.symbols(),
     db,
+    staleSymbols: (version, limit) => repos.evaluations.staleSymbols(version, limit),
   };
 }

@@ -55,6 +55,13 @@ export const ScreenerRow = z
       .number()
       .nullable()
       .describe('Total score minus the previous evaluation’s; null when evaluated once'),
+    dataQualityFlags: z
+      .number()
+      .int()
+      .min(0)
+      .describe(
+        'How many data-quality flags the evaluation carries (its `dataQuality`: a series behind the score that a check flagged); 0 when none',
+      ),
   })
   .meta({ id: 'ScreenerRow' });
 export type ScreenerRow = z.infer<typeof ScreenerRow>;

@@ -1,4 +1,4 @@
-import { ServedEvaluation, TickerSymbol } from '@svc/schemas';
+import { AsOfDate, ServedEvaluation, TickerSymbol } from '@svc/schemas';
 import { ScreenerMeta, ScreenerPage, ScreenerQuery } from '@svc/use-cases';
 import { z } from 'zod';
 
@@ -11,6 +11,9 @@ export const StockEvaluationQuery = z.object({
     .describe(
       'Only `1`: bypass the cache and fetch new fundamentals (consumes one `stock_evaluation` unit); any other value answers 400',
     ),
+  asOf: AsOfDate.optional().describe(
+    'Evaluate as of this day (YYYY-MM-DD, today or earlier): only figures filed on or before it, for fiscal years ending before it, restated values as first filed, and the close on or before it. Cached apart from the latest evaluation; too few years filed by then answers 422 insufficient_history',
+  ),
 });
 
 /** The answer of `GET /api/stock-evaluation`: the served evaluation of `@svc/schemas`, shared with MCP. */

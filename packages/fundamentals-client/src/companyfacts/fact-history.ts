@@ -11,17 +11,39 @@ export type HistoriesByEnd = ReadonlyMap<string, FactHistory>;
 /**
  * Reads and caches the annual-report facts of the concepts the parser needs. One instance per
  * parsed document.
+ *
+ * With `asOf` (`YYYY-MM-DD`, a point in time) the reader sees the document as it stood at the end
+ * of that day: facts filed after it, and facts of periods ending on or after it, do not exist for
+ * it (every read, `allFacts` included, so that fiscal years, stock splits and gaps are found from
+ * what was public then), and {@link FactReader.chosen} picks the first-filed copy of a period.
  */
 export class FactReader {
   readonly #doc: CompanyFactsDocument;
   readonly #currency: string;
   readonly #cache = new Map<string, HistoriesByEnd>();
+  /** The point in time the document is read at (`YYYY-MM-DD`), or `undefined` for all of it. */
+  readonly asOf: string | undefined;
   /** Facts skipped because a field the parser needs was missing or mistyped. */
   malformedFacts = 0;
 
-  constructor(doc: CompanyFactsDocument, currency: string) {
+  constructor(doc: CompanyFactsDocument, currency: string, asOf?: string) {
     this.#doc = doc;
     this.#currency = currency;
+    this.asOf = asOf;
+  }
+
+  /** Whether a fact was public at {@link FactReader.asOf}: filed by then, for a period ended before. */
+  #visible(fact: RawFact): boolean {
+    return this.asOf === undefined || (fact.filed <= this.asOf && fact.end < this.asOf);
+  }
+
+  /**
+   * The copy of a period's value the parser uses: the latest-filed one ("as currently known",
+   * restatements included), or at a point in time the first-filed one ("as first reported": what
+   * the market read then, research notes `fundamentals-data.md` §2.3).
+   */
+  chosen(history: FactHistory): RawFact | undefined {
+    return this.asOf === undefined ? latestOf(history) : history[0];
   }
 
   /** Whether a companyfacts unit key holds values of this kind (EPS: any unit, incl. `pure`). */
@@ -62,7 +84,7 @@ export class FactReader {
       this.malformedFacts++;
       return;
     }
-    if (!ANNUAL_FORMS.has(fact.form)) return;
+    if (!ANNUAL_FORMS.has(fact.form) || !this.#visible(fact)) return;
     if (period === 'duration') {
       if (fact.start === undefined || !isAnnual(fact.start, fact.end)) return;
     } else if (fact.start !== undefined) {
@@ -84,7 +106,7 @@ export class FactReader {
       if (!this.acceptsUnit(kind, unit)) continue;
       for (const item of list) {
         const fact = toRawFact(item, unit);
-        if (fact) out.push(fact);
+        if (fact && this.#visible(fact)) out.push(fact);
       }
     }
     return out;

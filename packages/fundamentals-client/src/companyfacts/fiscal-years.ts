@@ -1,6 +1,6 @@
 import type { DataIssue } from '@svc/schemas';
 import { addDays, fiscalYearLabel } from './dates.js';
-import { type FactReader, latestOf } from './fact-history.js';
+import type { FactReader } from './fact-history.js';
 import { FISCAL_YEAR_CONCEPTS } from './metric-specs.js';
 
 /** One fiscal year of a company: its label and the dates of its annual period. */
@@ -28,7 +28,7 @@ export function findFiscalYears(reader: FactReader, issues: DataIssue[]): Fiscal
   const byEnd = new Map<string, string>();
   for (const concept of FISCAL_YEAR_CONCEPTS) {
     for (const [end, history] of reader.histories(concept, 'money', 'duration')) {
-      const start = latestOf(history)?.start;
+      const start = reader.chosen(history)?.start;
       if (start && !byEnd.has(end)) byEnd.set(end, start);
     }
   }

@@ -33,6 +33,13 @@ export interface ParseCompanyFactsOptions {
   readonly retrievedAt?: string | null;
   /** Keep only the latest N fiscal years. Default: all years found. */
   readonly maxYears?: number;
+  /**
+   * Point in time, `YYYY-MM-DD`: read the document as it stood at the end of that day — only
+   * facts filed on or before it, for periods ending before it, and of a value filed again later
+   * (a restatement, a comparative) the first-filed copy. Recorded as `Fundamentals.asOf`.
+   * Default: everything, restatements included (latest-filed copy).
+   */
+  readonly asOf?: string;
 }
 
 /**
@@ -44,7 +51,7 @@ export interface ParseCompanyFactsOptions {
  * `fy`/`fp`/`frame`, labelled by period end (January–May ends count to the year before);
  * balance-sheet values are instants at those year ends; each metric merges its candidate tags per
  * period; restated periods take the latest-filed value (`restated` issue when it changed by more
- * than 1%); EPS is read from every unit (`USD/shares` and `pure`); outflows are made positive
+ * than 1%) — with `options.asOf`, only what was filed by that date, first-filed value first; EPS is read from every unit (`USD/shares` and `pure`); outflows are made positive
  * (`sign_normalised`); share counts and per-share values are put on the latest split basis
  * (`split_adjusted`); share counts off by ≥50× are rescaled by a power of 1000 or dropped
  * (`rescaled`/`dropped_outlier`); missing metrics are derived where a formula exists
@@ -66,7 +73,7 @@ export function parseCompanyFacts(json: unknown, options: ParseCompanyFactsOptio
   const ticker = normaliseSymbol(options.ticker);
   const doc = readCompanyFactsDocument(json);
   const currency = detectCurrency(doc);
-  const reader = new FactReader(doc, currency);
+  const reader = new FactReader(doc, currency, options.asOf);
   const issues: DataIssue[] = [];
   const allYears = findFiscalYears(reader, issues);
   const splits = detectStockSplits(reader);
@@ -93,6 +100,7 @@ export function parseCompanyFacts(json: unknown, options: ParseCompanyFactsOptio
     years: kept.map((year) => buildYear(year, series, financeArm, issues)),
     provider: options.provider ?? 'sec-edgar',
     retrievedAt: options.retrievedAt ?? null,
+    ...(options.asOf === undefined ? {} : { asOf: options.asOf }),
     issues,
   };
 }

@@ -55,7 +55,8 @@ export interface SelectContext {
 /**
  * Selects one value per fiscal year for a metric: for each year, the first candidate concept (in
  * priority order) with a fact for that period — tags merged per period, not per company — and,
- * of that concept, the latest-filed copy (restatements included). Then puts per-share values and
+ * of that concept, the latest-filed copy (restatements included; at a point in time, the
+ * first-filed copy among those filed by then, see `FactReader.chosen`). Then puts per-share values and
  * share counts on the latest split basis, makes outflows positive, and reports material
  * restatements.
  */
@@ -141,7 +142,7 @@ function largestFact(spec: MetricSpec, year: FiscalPeriod, reader: FactReader) {
   let best: typeof first;
   for (const concept of spec.concepts) {
     const history = reader.histories(concept, spec.unit, spec.period).get(year.end);
-    const fact = history ? latestOf(history) : undefined;
+    const fact = history ? reader.chosen(history) : undefined;
     if (!history || !fact) continue;
     const candidate = { concept, history, value: Math.abs(fact.val) };
     first ??= candidate;
@@ -167,7 +168,7 @@ function coverPageShares(year: FiscalPeriod, reader: FactReader) {
 }
 
 function toPick(concept: string, history: FactHistory, spec: MetricSpec, ctx: SelectContext) {
-  const fact = latestOf(history);
+  const fact = ctx.reader.chosen(history);
   if (!fact) return undefined;
   const notes: string[] = [];
   const splits =
@@ -227,8 +228,27 @@ function comparable(fact: RawFact, spec: MetricSpec, splits: readonly SplitEvent
 }
 
 function reportRestatement(spec: MetricSpec, label: number, pick: Pick, ctx: SelectContext) {
+  if (pick.history.length < 2) return;
+  const asOf = ctx.reader.asOf;
+  if (asOf !== undefined) {
+    // At a point in time the first-filed copy is used; name a restatement filed by then.
+    const first = pick.history[0] as RawFact;
+    const then = comparable(first, spec, ctx.splits);
+    const later = pick.history
+      .slice(1)
+      .filter((f) => isMaterial(comparable(f, spec, ctx.splits), then, spec));
+    const restated = later[later.length - 1];
+    if (!restated) return;
+    ctx.issues.push({
+      fiscalYear: label,
+      metric: spec.key,
+      kind: 'restated',
+      message: `${pick.source.tag} for the period ending ${first.end} restated: ${first.val} (filed ${first.filed}, ${first.accn}) → ${restated.val} (filed ${restated.filed}, ${restated.accn}); as of ${asOf} the first filing is used`,
+    });
+    return;
+  }
   const latest = latestOf(pick.history);
-  if (!latest || pick.history.length < 2) return;
+  if (!latest) return;
   const now = comparable(latest, spec, ctx.splits);
   const changed = pick.history
     .slice(0, -1)

@@ -68,11 +68,15 @@ interface Evidence {
  * reports whose ratio is a clean split ratio — share counts multiplied, EPS divided — and
  * (b) the filer's `StockholdersEquityNoteStockSplitConversionRatio1` facts. A restatement
  * event needs one share-count pair or two EPS pairs (EPS restatements for other reasons are
- * common and rounding is coarse); a tagged ratio alone is enough.
+ * common and rounding is coarse), and EPS pairs alone do not count when a share count was
+ * reported unchanged across the same filings; a tagged ratio alone is enough.
  */
 export function detectStockSplits(reader: FactReader): SplitEvent[] {
   const evidence = [...shareEvidence(reader), ...epsEvidence(reader)];
-  const events = mergeEvidence(evidence).filter((e) => e.shares >= 1 || e.eps >= 2);
+  const unchanged = unchangedShares(reader);
+  const events = mergeEvidence(evidence).filter(
+    (e) => e.shares >= 1 || (e.eps >= 2 && !contradicted(e, unchanged)),
+  );
   const tags = taggedSplits(reader);
   const out: SplitEvent[] = [];
   for (const e of events) {
@@ -147,6 +151,37 @@ function* pairs(history: readonly RawFact[]): Generator<[RawFact, RawFact]> {
     const b = history[i];
     if (a && b && a.accn !== b.accn && a.filed < b.filed) yield [a, b];
   }
+}
+
+/** Two filings that reported one period's share count alike (within {@link RATIO_TOLERANCE}). */
+interface Unchanged {
+  readonly before: string;
+  readonly after: string;
+}
+
+/**
+ * An EPS-only event is no split when a share count was reported unchanged across it: from a filing
+ * on or before its last old-basis filing to one on or after its first new-basis filing. AAPL's
+ * 10-K/A of 2010-01-25 restated FY2008 EPS from 5.36 to 6.78 (×0.79, a new revenue-recognition
+ * rule) with its share counts as before; taken for a 4:5 split it would have moved every earlier
+ * EPS by a quarter in a point-in-time read, where the first-filed copies are used.
+ */
+function contradicted(event: MergedEvent, unchanged: readonly Unchanged[]): boolean {
+  return unchanged.some((u) => u.before <= event.before && u.after >= event.after);
+}
+
+function unchangedShares(reader: FactReader): Unchanged[] {
+  const out: Unchanged[] = [];
+  for (const [concept, period] of SHARE_CONCEPTS) {
+    for (const history of reader.histories(concept, 'shares', period).values()) {
+      for (const [a, b] of pairs(history)) {
+        if (a.val > 0 && Math.abs(b.val / a.val - 1) <= RATIO_TOLERANCE) {
+          out.push({ before: a.filed, after: b.filed });
+        }
+      }
+    }
+  }
+  return out;
 }
 
 function shareEvidence(reader: FactReader): Evidence[] {

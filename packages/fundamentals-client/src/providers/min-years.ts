@@ -15,14 +15,16 @@ export function usableYears(f: Fundamentals): number {
 /**
  * Returns `f` when it has at least `minYears` usable fiscal years.
  *
- * @throws {FundamentalsError} `insufficient_data` otherwise.
+ * @throws {FundamentalsError} `insufficient_data` otherwise; `insufficient_history` when `f` is
+ *   as of a date (`f.asOf`): the company is known, its history at that date too short.
  */
 export function requireMinYears(f: Fundamentals, minYears: number): Fundamentals {
   const usable = usableYears(f);
   if (usable < minYears) {
+    const asOf = f.asOf;
     throw new FundamentalsError(
-      'insufficient_data',
-      `${f.company.ticker}: ${usable} usable fiscal year(s), at least ${minYears} needed`,
+      asOf === undefined ? 'insufficient_data' : 'insufficient_history',
+      `${f.company.ticker}: ${usable} usable fiscal year(s)${asOf === undefined ? '' : ` filed by ${asOf}`}, at least ${minYears} needed`,
     );
   }
   return f;

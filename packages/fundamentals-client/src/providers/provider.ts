@@ -10,11 +10,11 @@ export interface GetFundamentalsOptions {
    */
   readonly fresh?: boolean;
   /**
-   * Point in time (`YYYY-MM-DD`; a longer ISO 8601 string is read on its first 10 characters):
-   * only what was public on or before that day, fiscal years ending before it. The simfin
-   * provider keeps the rows whose Publish Date is on or before it (SimFin's values themselves are
-   * its latest restated figures: a bulk download carries no first-published copy). Callers
-   * validate the date; absent, the newest data.
+   * Point in time, `YYYY-MM-DD` (issue 39): the fundamentals as they could be known at the end of
+   * that day — only figures filed (SEC: `filed`) or published (SimFin: `Publish Date`) on or
+   * before it, for fiscal years ending before it; a value filed again later (a restatement) as it
+   * was first filed. The result carries it as `Fundamentals.asOf` and is cached apart from the
+   * latest figures. Default: the latest figures.
    */
   readonly asOf?: string;
 }
@@ -34,6 +34,8 @@ export interface FundamentalsProvider {
    * @param ticker - symbol, case-insensitive; `BF.B` and `BF-B` are the same.
    * @throws {FundamentalsError} `invalid_symbol` (malformed symbol), `insufficient_data`
    *   (unknown ticker, no data, fewer usable fiscal years than the provider's `minYears`),
+   *   `insufficient_history` (with `asOf`: a known company with fewer usable fiscal years filed
+   *   by that date than `minYears`),
    *   `upstream_unavailable` (source down, timing out or failing after retries), `parse_failed`
    *   (the source's document is malformed).
    */
@@ -60,4 +62,20 @@ export function isListableProvider(
   provider: FundamentalsProvider,
 ): provider is ListableFundamentalsProvider {
   return typeof (provider as Partial<ListableFundamentalsProvider>).listTickers === 'function';
+}
+
+const AS_OF = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
+
+/**
+ * The memo key of a call: the symbol, or `symbol@asOf` for a point in time (cached apart).
+ *
+ * @throws {RangeError} when `asOf` is not a `YYYY-MM-DD` date (callers validate it at their
+ *   boundary: `AsOfDate` of `@svc/schemas`).
+ */
+export function memoKey(symbol: string, asOf: string | undefined): string {
+  if (asOf === undefined) return symbol;
+  if (!AS_OF.test(asOf) || Number.isNaN(Date.parse(asOf))) {
+    throw new RangeError(`asOf must be a date YYYY-MM-DD, got ${JSON.stringify(asOf)}`);
+  }
+  return `${symbol}@${asOf}`;
 }

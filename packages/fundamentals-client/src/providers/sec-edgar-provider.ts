@@ -5,7 +5,7 @@ import { normaliseSymbol } from '../symbol.js';
 import { createJsonClient, type FetchLike, type JsonClient } from './http-json.js';
 import { createLoadCache, memoiseAsync } from './memoise.js';
 import { DEFAULT_MIN_YEARS, requireMinYears } from './min-years.js';
-import type { FundamentalsProvider, GetFundamentalsOptions } from './provider.js';
+import { type FundamentalsProvider, type GetFundamentalsOptions, memoKey } from './provider.js';
 import { parseCompanyTickers, parseSubmissions } from './sec-documents.js';
 
 /** SEC's fair-access ceiling: no more than 10 requests per second per user. */
@@ -57,11 +57,13 @@ const CONTACT = /[^\s@]+@[^\s@]+\.[^\s@]+/;
  * `parseCompanyFacts`, and SIC code / fiscal year end from `/submissions/CIK##########.json`
  * (optional: the profile stays without SIC if that document fails). Requests carry the configured
  * User-Agent, are throttled to `maxRequestsPerSecond`, time out after `timeoutMs`, and are
- * retried with exponential backoff on 429, 5xx and network errors.
+ * retried with exponential backoff on 429, 5xx and network errors. With `asOf` the same
+ * document is read as of that date (`parseCompanyFacts` option `asOf`), cached under its own key.
  *
  * @throws {FundamentalsError} `invalid_config` at construction when `userAgent` has no contact
  *   email or `maxRequestsPerSecond` is not in 1–10. From `getFundamentals`: `invalid_symbol`,
- *   `insufficient_data` (unknown ticker, 404, too few years), `upstream_unavailable`,
+ *   `insufficient_data` (unknown ticker, 404, too few years), `insufficient_history` (too few years
+ *   filed by `asOf`), `upstream_unavailable`,
  *   `parse_failed`.
  * @example
  * ```ts
@@ -93,11 +95,13 @@ export function createSecEdgarProvider(options: SecEdgarProviderOptions): Fundam
     async getFundamentals(ticker: string, callOptions?: GetFundamentalsOptions) {
       const symbol = normaliseSymbol(ticker);
       const signal = callOptions?.signal;
-      if (callOptions?.fresh) cache.delete(symbol);
-      const f = await memoiseAsync(cache, symbol, async () => {
+      const asOf = callOptions?.asOf;
+      const key = memoKey(symbol, asOf);
+      if (callOptions?.fresh) cache.delete(key);
+      const f = await memoiseAsync(cache, key, async () => {
         const cik = (await tickers(signal)).get(symbol);
         if (!cik) throw new FundamentalsError('insufficient_data', `Unknown ticker ${symbol}`);
-        return loadCompany(get, config.baseUrl, symbol, cik, now, signal);
+        return loadCompany(get, config.baseUrl, { ticker: symbol, cik, asOf }, now, signal);
       });
       return requireMinYears(f, minYears);
     },
@@ -142,11 +146,11 @@ async function loadTickers(get: JsonClient, url: string, signal?: AbortSignal) {
 async function loadCompany(
   get: JsonClient,
   baseUrl: string,
-  ticker: string,
-  cik: string,
+  company: { ticker: string; cik: string; asOf: string | undefined },
   now: () => Date,
   signal?: AbortSignal,
 ): Promise<Fundamentals> {
+  const { ticker, cik, asOf } = company;
   const [facts, profile] = await Promise.all([
     get(`${baseUrl}/api/xbrl/companyfacts/CIK${cik}.json`, signal),
     loadProfile(get, `${baseUrl}/submissions/CIK${cik}.json`, signal),
@@ -162,6 +166,7 @@ async function loadCompany(
     profile,
     provider: 'sec-edgar',
     retrievedAt: now().toISOString(),
+    ...(asOf === undefined ? {} : { asOf }),
   });
 }
 

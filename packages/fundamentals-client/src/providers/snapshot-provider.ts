@@ -6,7 +6,11 @@ import { FundamentalsError } from '../errors.js';
 import { normaliseSymbol } from '../symbol.js';
 import { createLoadCache, memoiseAsync } from './memoise.js';
 import { DEFAULT_MIN_YEARS, requireMinYears } from './min-years.js';
-import type { GetFundamentalsOptions, ListableFundamentalsProvider } from './provider.js';
+import {
+  type GetFundamentalsOptions,
+  type ListableFundamentalsProvider,
+  memoKey,
+} from './provider.js';
 import { padCik, parseCompanyTickers, parseSubmissions } from './sec-documents.js';
 
 /** Options of {@link createSnapshotProvider}. */
@@ -36,7 +40,8 @@ interface SnapshotIndex {
 /**
  * A {@link ListableFundamentalsProvider} over a local folder of SEC companyfacts files (offline runs,
  * tests, a nightly bulk download). The folder is indexed on first use; each ticker is parsed once
- * and kept in a bounded in-memory cache. `retrievedAt` is the file's modification time.
+ * and kept in a bounded in-memory cache (a point in time, `asOf`, under its own key). `retrievedAt`
+ * is the file's modification time.
  *
  * Ticker resolution: the `TICKER_` file-name prefix, else `company_tickers.json` (ticker → CIK →
  * `CIK##########.json` or `*_CIK##########.json`). SIC code and fiscal year end come from
@@ -44,7 +49,8 @@ interface SnapshotIndex {
  * a file: the `TICKER_` prefixes plus the `company_tickers.json` entries whose CIK has a file.
  *
  * @throws {FundamentalsError} from `getFundamentals`: `invalid_symbol`, `insufficient_data`
- *   (unknown ticker or too few years), `parse_failed` (malformed file), `upstream_unavailable`
+ *   (unknown ticker or too few years), `insufficient_history` (too few years filed by `asOf`),
+ *   `parse_failed` (malformed file), `upstream_unavailable`
  *   (the folder or a file cannot be read).
  * @example
  * ```ts
@@ -72,9 +78,10 @@ export function createSnapshotProvider(
     async getFundamentals(ticker: string, callOptions?: GetFundamentalsOptions) {
       const symbol = normaliseSymbol(ticker);
       callOptions?.signal?.throwIfAborted();
-      const f = await memoiseAsync(cache, symbol, async () => {
+      const asOf = callOptions?.asOf;
+      const f = await memoiseAsync(cache, memoKey(symbol, asOf), async () => {
         const idx = await getIndex();
-        return loadCompany(options.dir, idx, symbol);
+        return loadCompany(options.dir, idx, symbol, asOf);
       });
       callOptions?.signal?.throwIfAborted();
       return requireMinYears(f, minYears);
@@ -118,7 +125,12 @@ async function buildIndex(dir: string, tickersFile: string | undefined): Promise
   return { byTicker, byCik, tickers };
 }
 
-async function loadCompany(dir: string, idx: SnapshotIndex, ticker: string): Promise<Fundamentals> {
+async function loadCompany(
+  dir: string,
+  idx: SnapshotIndex,
+  ticker: string,
+  asOf: string | undefined,
+): Promise<Fundamentals> {
   const cik = idx.tickers.get(ticker);
   const file = idx.byTicker.get(ticker) ?? (cik ? idx.byCik.get(cik) : undefined);
   if (!file) {
@@ -132,7 +144,13 @@ async function loadCompany(dir: string, idx: SnapshotIndex, ticker: string): Pro
   const fileCik = FILE_PATTERN.exec(file)?.[2] ?? cik;
   const profile = fileCik ? await readProfile(dir, fileCik) : {};
   const retrievedAt = (await stat(path)).mtime.toISOString();
-  return parseCompanyFacts(json, { ticker, profile, provider: 'snapshot', retrievedAt });
+  return parseCompanyFacts(json, {
+    ticker,
+    profile,
+    provider: 'snapshot',
+    retrievedAt,
+    ...(asOf === undefined ? {} : { asOf }),
+  });
 }
 
 async function readProfile(dir: string, cik: string): Promise<Partial<CompanyProfile>> {

@@ -1,4 +1,4 @@
-import type { CriterionStatus } from '@svc/schemas';
+import type { CriterionStatus, DataQualityFlag } from '@svc/schemas';
 import type { YearSeries } from './scoring-context.js';
 
 /** Quality at or above which a criterion passes (methodology §0.1: Pass anchor → 0.75). */
@@ -17,12 +17,16 @@ export interface ScoredAssessment {
   readonly value: string;
   readonly numericValue: number | null;
   readonly trend: YearSeries;
+  /** Data-quality flags of the series it rests on (copied to `Criterion.dataQuality`). */
+  readonly dataQuality?: readonly DataQualityFlag[];
 }
 
 /** A criterion that cannot apply to this company (structural, excluded from the maximum). */
 export interface NotApplicableAssessment {
   readonly kind: 'not_applicable';
   readonly reason: string;
+  /** Data-quality flags of the series it rests on (copied to `Criterion.dataQuality`). */
+  readonly dataQuality?: readonly DataQualityFlag[];
 }
 
 /** A criterion that applies but lacks the data to be scored: a fail with 0 points, never neutral. */
@@ -30,6 +34,8 @@ export interface InsufficientAssessment {
   readonly kind: 'insufficient';
   readonly reason: string;
   readonly trend: YearSeries;
+  /** Data-quality flags of the series it rests on (copied to `Criterion.dataQuality`). */
+  readonly dataQuality?: readonly DataQualityFlag[];
 }
 
 /** What a criterion function returns. */

@@ -14,6 +14,7 @@ import { portfolioChanges } from './0014-portfolio-changes.js';
 import { portfolioChangeVersions } from './0014b-portfolio-change-versions.js';
 import { evaluationEventsAndWebhooks } from './0016-evaluation-events-and-webhooks.js';
 import { eventOutbox } from './0018-event-outbox.js';
+import { evaluationAsOfCache } from './0021-evaluation-as-of-cache.js';
 
 /**
  * Every migration, keyed by name; names sort in the order they run. Imported statically (no
@@ -35,6 +36,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0014b-portfolio-change-versions': portfolioChangeVersions,
   '0016-evaluation-events-and-webhooks': evaluationEventsAndWebhooks,
   '0018-event-outbox': eventOutbox,
+  '0021-evaluation-as-of-cache': evaluationAsOfCache,
 };
 
 /** A Kysely `MigrationProvider` over {@link MIGRATIONS}. */

@@ -112,6 +112,88 @@ export function createEvaluationCacheRepository(db: Executor) {
       await sql`analyze evaluation_cache`.execute(db);
     },
 
+    /**
+     * The cached symbols (upper case, in order) whose evaluation was scored by another
+     * methodology than `version` (its `methodologyVersion` differs or is absent): what the
+     * refresh pass recomputes (issue 39). At most `limit` of them.
+     */
+    async staleSymbols(version: string, limit: number): Promise<string[]> {
+      const rows = await db
+        .selectFrom('evaluation_cache')
+        .select('symbol')
+        .where(sql<boolean>`(evaluation->>'methodologyVersion') is distinct from ${version}`)
+        .orderBy('symbol')
+        .limit(limit)
+        .execute();
+      return rows.map((r) => r.symbol);
+    },
+
+    /**
+     * Inside a transaction: locks the cached row of `symbol` (`for update`) when its evaluation was
+     * scored by another methodology than `version`, and answers its version (`null`: none
+     * recorded); `undefined` when the row is current or absent. A second transaction asking for
+     * the same row waits for the first to commit and then finds it current: one recomputation.
+     */
+    async lockOlderMethodology(
+      symbol: string,
+      version: string,
+    ): Promise<{ previousVersion: string | null } | undefined> {
+      const row = await db
+        .selectFrom('evaluation_cache')
+        .select(sql<string | null>`evaluation->>'methodologyVersion'`.as('version'))
+        .where('symbol', '=', symbol.toUpperCase())
+        .where(sql<boolean>`(evaluation->>'methodologyVersion') is distinct from ${version}`)
+        .forUpdate()
+        .executeTakeFirst();
+      return row ? { previousVersion: row.version } : undefined;
+    },
+
+    /**
+     * Stores the evaluation of a symbol as of a day (`YYYY-MM-DD`), apart from the latest one
+     * (`evaluation_as_of_cache`, issue 39), replacing the previous one of that symbol and day.
+     * @throws {StoreError} `invalid_input` for a value the database rejects (not a date).
+     */
+    async upsertAsOf(evaluation: MoatEvaluation, asOf: string, cachedAt: Date): Promise<void> {
+      const row = {
+        symbol: evaluation.symbol.toUpperCase(),
+        as_of: asOf,
+        evaluation: JSON.stringify(evaluation),
+        cached_at: cachedAt,
+      };
+      await db
+        .insertInto('evaluation_as_of_cache')
+        .values(row)
+        .onConflict((oc) =>
+          oc
+            .columns(['symbol', 'as_of'])
+            .doUpdateSet({ evaluation: row.evaluation, cached_at: row.cached_at }),
+        )
+        .execute()
+        .catch((error: unknown) => {
+          throw toStoreError(error, 'evaluation');
+        });
+    },
+
+    /** The evaluation of a symbol (case-insensitive) as of a day (`YYYY-MM-DD`), or undefined. */
+    async getAsOf(symbol: string, asOf: string): Promise<CachedEvaluation | undefined> {
+      const row = await db
+        .selectFrom('evaluation_as_of_cache')
+        .select(['symbol', 'evaluation', 'cached_at'])
+        .where('symbol', '=', symbol.toUpperCase())
+        .where('as_of', '=', asOf)
+        .executeTakeFirst()
+        .catch((error: unknown) => {
+          throw toStoreError(error, 'evaluation');
+        });
+      if (!row) return undefined;
+      return {
+        symbol: row.symbol,
+        evaluation: row.evaluation as MoatEvaluation,
+        marketCap: null,
+        cachedAt: iso(row.cached_at),
+      };
+    },
+
     /** Removes a symbol from the cache. Answers whether it was cached. */
     async delete(symbol: string): Promise<boolean> {
       const result = await db

@@ -211,7 +211,25 @@ describe.each(backends)('screener on $name', (backend) => {
       marketCap: '12000000000.5',
       cachedAt: '2026-01-08T00:00:00.000Z',
       scoreChange: null,
+      dataQualityFlags: 0,
     });
+  });
+
+  it('counts the data-quality flags of each evaluation', async () => {
+    const flag = { code: 'ppe_rollforward', series: 'capex', message: 'capex below PP&E growth' };
+    const base = evaluation({ ...(FIXTURES[0] as Fixture), symbol: 'FLAG' });
+    await repos.evaluations.upsert({
+      ...base,
+      dataQuality: [flag, { ...flag, series: 'depreciation' }],
+    });
+    const find = async () =>
+      (await repos.screener.screen({ sortBy: 'symbol', limit: 100 })).items.find(
+        (r) => r.symbol === 'FLAG',
+      );
+    expect((await find())?.dataQualityFlags).toBe(2);
+    await repos.evaluations.upsert({ ...base, dataQuality: [] });
+    expect((await find())?.dataQualityFlags).toBe(0);
+    await repos.evaluations.delete('FLAG');
   });
 
   it('writes cachedAt as the evaluation cache does, to the millisecond (microseconds cut)', async () => {

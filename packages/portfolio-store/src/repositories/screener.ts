@@ -56,6 +56,8 @@ export interface ScreenerRow {
   cachedAt: string;
   /** Total score minus the previous evaluation's; null when evaluated once. */
   scoreChange: number | null;
+  /** How many data-quality flags the evaluation carries (`dataQuality`, issue 39); 0 when none. */
+  dataQualityFlags: number;
 }
 
 /** A screener page (CONTRACT §4). */
@@ -204,6 +206,7 @@ interface PageRow {
   market_cap: string | null;
   cached_at: Date;
   score_change: number | null;
+  data_quality_flags: number;
   total: string;
 }
 
@@ -247,6 +250,9 @@ function pageTemplate(
       'market_cap',
       'cached_at',
       'score_change',
+      sql<number>`case when jsonb_typeof(evaluation->'dataQuality') = 'array' then jsonb_array_length(evaluation->'dataQuality') else 0 end`.as(
+        'data_quality_flags',
+      ),
       applyFilters(eb.selectFrom('evaluation_cache'), stand)
         .select((inner) => inner.fn.countAll<string>().as('n'))
         .$asScalar()
@@ -309,6 +315,7 @@ export function createScreenerRepository(db: Executor) {
             marketCap: r.market_cap,
             cachedAt: iso(r.cached_at),
             scoreChange: r.score_change,
+            dataQualityFlags: Number(r.data_quality_flags),
           })),
           page,
           limit,

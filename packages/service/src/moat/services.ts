@@ -104,6 +104,7 @@ export function createMoatServices(options: MoatServicesOptions): MoatServices {
     cache,
     quotas: options.quotas,
     keep,
+    asOfCache: repos.evaluations,
   });
   return {
     evaluations,

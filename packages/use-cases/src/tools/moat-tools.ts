@@ -1,4 +1,5 @@
 import {
+  AsOfDate,
   CRITERION_KEYS,
   MAX_TOTAL_SCORE,
   MoatEvaluation,
@@ -26,7 +27,7 @@ import { defineTool } from './definition.js';
 const STORED_READ = { readOnlyHint: true, idempotentHint: true, openWorldHint: false } as const;
 
 /**
- * `getMoatEvaluation {symbol, fresh?}`: the evaluation flow of `GET /api/stock-evaluation` (the
+ * `getMoatEvaluation {symbol, fresh?, asOf?}`: the evaluation flow of `GET /api/stock-evaluation` (the
  * cache, a fetch under way, or a fetch consuming one `stock_evaluation` unit).
  */
 export const getMoatEvaluation = defineTool({
@@ -35,18 +36,29 @@ export const getMoatEvaluation = defineTool({
   description:
     `Scores a company against the ${CRITERION_KEYS.length} moat criteria (total out of ${MAX_TOTAL_SCORE}, verdict) with valuation ` +
     'signals. Served from the shared cache (_cached: true) when present; a cache miss or ' +
-    'fresh: true fetches SEC fundamentals and consumes one stock_evaluation quota unit.',
+    'fresh: true fetches SEC fundamentals and consumes one stock_evaluation quota unit. ' +
+    'asOf (YYYY-MM-DD) evaluates the company as of that day, on the figures filed by then ' +
+    '(cached apart; insufficient_history when too few years had been filed).',
   input: z.object({
     symbol: TickerSymbol,
     fresh: z.boolean().optional().describe('Fetch again even when cached (consumes quota)'),
+    asOf: AsOfDate.optional().describe(
+      'Evaluate as of this day (YYYY-MM-DD, today or earlier): only figures filed by then',
+    ),
   }),
   output: ServedEvaluation.extend({}),
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: true },
   scopes: ['moat:read'],
   spends: ['stock_evaluation'],
   surfaces: ['mcp', 'advisor'],
-  run: (flows, actor, { symbol, fresh }, call) =>
-    flows.evaluations.getEvaluation({ symbol, fresh: fresh === true, actor, tokenCall: call }),
+  run: (flows, actor, { symbol, fresh, asOf }, call) =>
+    flows.evaluations.getEvaluation({
+      symbol,
+      fresh: fresh === true,
+      actor,
+      tokenCall: call,
+      asOf,
+    }),
   summarize: (served) =>
     `${served.symbol}: ${served.totalScore}/${served.maxScore}${served._cached ? ' (cached)' : ' (fresh)'}`,
 });

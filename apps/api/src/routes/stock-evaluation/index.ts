@@ -17,7 +17,10 @@ const DESCRIPTION = [
   'consumes one unit of the `stock_evaluation` quota; a fetch that fails (404 insufficient data,',
   '503 provider down) gives the unit back. Concurrent requests for one uncached symbol share one',
   'fetch (per server process). Every fresh evaluation is kept: see',
-  '`/api/stock-evaluation/history`. Informational only, not financial advice.',
+  '`/api/stock-evaluation/history`. `asOf=YYYY-MM-DD` evaluates the company as of that day, on the',
+  'figures filed by then (cached apart, never in the history; 422 `insufficient_history` when too few',
+  'years had been filed). Every evaluation carries `asOf`, `methodologyVersion` and `dataQuality`; a',
+  'cached one of an older methodology is computed again, free. Informational only, not financial advice.',
 ].join(' ');
 
 /**
@@ -41,7 +44,7 @@ export const stockEvaluationRoutes: FastifyPluginAsyncZod = async (app) => {
       querystring: StockEvaluationQuery,
       response: {
         200: jsonResponse('The evaluation', StockEvaluation),
-        ...errorResponses(404, 503),
+        ...errorResponses(404, 422, 503),
       },
     },
     handler: async (request, reply) => {
@@ -50,6 +53,7 @@ export const stockEvaluationRoutes: FastifyPluginAsyncZod = async (app) => {
         symbol: request.query.symbol,
         fresh: request.query.fresh === '1',
         actor: { id, plan },
+        asOf: request.query.asOf,
       });
       // Bytes are sent as they are, with the JSON content type (checked by `serialize`).
       const raw: FastifyReply = reply;

@@ -1,0 +1,115 @@
+import { METHODOLOGY_VERSION } from '@svc/moat-scoring';
+import type { CachedEvaluation, EvaluationCacheRepository } from '@svc/portfolio-store';
+import { QuotaError, type QuotaService } from '@svc/quota';
+import type { MoatEvaluation, ServedEvaluation } from '@svc/schemas';
+import { UseCaseError } from './errors.js';
+import { type EvaluateCompanyDeps, evaluateCompany } from './evaluate-company.js';
+import { freezeAnswer } from './frozen.js';
+
+/**
+ * Whether a stored evaluation was scored by the current methodology (`METHODOLOGY_VERSION` of
+ * `@svc/moat-scoring`); one stored before versions were recorded was not.
+ */
+export function isCurrentMethodology(evaluation: Pick<MoatEvaluation, 'methodologyVersion'>) {
+  return evaluation.methodologyVersion === METHODOLOGY_VERSION;
+}
+
+/** What {@link createAsOfEvaluations} needs. */
+export interface AsOfEvaluationsDeps extends EvaluateCompanyDeps {
+  /** The as-of cache: one evaluation per (symbol, day), apart from the latest ones. */
+  readonly cache: Pick<EvaluationCacheRepository, 'getAsOf' | 'upsertAsOf'>;
+}
+
+/** A request for an evaluation as of a day. */
+export interface AsOfRequest {
+  /** Normalised ticker (`tickerOf`). */
+  readonly symbol: string;
+  /** `YYYY-MM-DD`, validated by the surface (`AsOfDate`). */
+  readonly asOf: string;
+  /** Compute again even when cached (consumes a unit). */
+  readonly fresh: boolean;
+  readonly actor: { readonly id: string; readonly plan: Parameters<QuotaService['withQuota']>[1] };
+  /** The quota service the request spends on (guarded for token calls). */
+  readonly quotas: Pick<QuotaService, 'withQuota'>;
+}
+
+const dayOf = (date: Date) => date.toISOString().slice(0, 10);
+
+/**
+ * Evaluations as of a past day (issue 39, CONTRACT §9 "As of a date"): the fundamentals filed by
+ * then, the close on or before it, scored and cached apart from the latest evaluation (key symbol
+ * and day). A cached one is served free, like the latest; a miss, or `fresh`, computes it under
+ * one `stock_evaluation` unit; concurrent requests for one symbol and day share one computation
+ * (a waiter is served free; a refusal of the leader's quota is not the waiter's). A cached one of
+ * an older methodology is computed again on read without quota (the method changed, not the
+ * request); if that fails, the stored one is served. Never kept in the evaluation history nor
+ * shown by the screener: a past date is a question, not the company's current state.
+ *
+ * @throws UseCaseError `validation_failed` when the day is after today (UTC);
+ *   FundamentalsError `insufficient_history` (too few years filed by then), `insufficient_data`,
+ *   `upstream_unavailable`; QuotaError `quota_exceeded`.
+ */
+export function createAsOfEvaluations(deps: AsOfEvaluationsDeps) {
+  const inFlight = new Map<string, Promise<ServedEvaluation>>();
+
+  async function compute(symbol: string, asOf: string): Promise<ServedEvaluation> {
+    const evaluation = await evaluateCompany(symbol, deps, { asOf });
+    const cachedAt = deps.now();
+    await deps.cache.upsertAsOf(evaluation, asOf, cachedAt);
+    return { ...evaluation, _cached: false, _cachedAt: cachedAt.toISOString() };
+  }
+
+  function register(key: string, work: Promise<ServedEvaluation>): Promise<ServedEvaluation> {
+    const entry = work.finally(() => {
+      if (inFlight.get(key) === entry) inFlight.delete(key);
+    });
+    inFlight.set(key, entry);
+    return entry;
+  }
+
+  /** Joins the computation in flight for `key`, or starts one with `start`. */
+  async function joinOrStart(
+    key: string,
+    start: () => Promise<ServedEvaluation>,
+  ): Promise<ServedEvaluation> {
+    for (;;) {
+      const running = inFlight.get(key);
+      if (!running) return start();
+      try {
+        return await running;
+      } catch (error) {
+        if (!(error instanceof QuotaError)) throw error;
+      }
+    }
+  }
+
+  const served = (cached: CachedEvaluation): ServedEvaluation =>
+    freezeAnswer({ ...cached.evaluation, _cached: true, _cachedAt: cached.cachedAt });
+
+  return {
+    /** Serves the evaluation of `request.symbol` as of `request.asOf` per the rules above. */
+    async get(request: AsOfRequest): Promise<ServedEvaluation> {
+      const { symbol, asOf, actor, quotas } = request;
+      if (asOf > dayOf(deps.now())) {
+        throw new UseCaseError('validation_failed', 'asOf is a day in the future.', {
+          errors: [{ path: 'asOf', message: 'must be today or earlier (YYYY-MM-DD, UTC)' }],
+        });
+      }
+      const key = `${symbol}@${asOf}`;
+      const lead = () =>
+        register(
+          key,
+          quotas.withQuota(actor.id, actor.plan, 'stock_evaluation', () => compute(symbol, asOf)),
+        );
+      if (request.fresh) return lead();
+      const cached = await deps.cache.getAsOf(symbol, asOf);
+      if (cached && isCurrentMethodology(cached.evaluation)) return served(cached);
+      if (cached) {
+        return joinOrStart(key, () => register(key, compute(symbol, asOf))).catch(() =>
+          served(cached),
+        );
+      }
+      return joinOrStart(key, lead);
+    },
+  };
+}
