@@ -10,6 +10,7 @@ import { changeLedger, type LedgerChangeDeps, type LedgerUnit, patched } from '.
 import { entityTag, requireMatch } from './entity-tags.js';
 import { fromStoreError } from './ledger.js';
 import { decodeTransaction, encodeTransaction, toLedgerTransaction } from './ledger-codec.js';
+import { symbolText } from './quoted-text.js';
 import {
   ChangeListQuery,
   type PortfolioChange,
@@ -51,7 +52,7 @@ export function transactionTag(transaction: Transaction): string {
  */
 export function describeTransaction(tx: Transaction | NewTransaction): string {
   const on = ` on ${new Date(tx.executedAt).toISOString()}`;
-  const what = tx.symbol ? ` ${tx.symbol}` : '';
+  const what = tx.symbol ? ` ${symbolText(tx.symbol)}` : '';
   switch (tx.type) {
     case 'buy':
     case 'sell': {
