@@ -5,7 +5,7 @@ import { PortfolioId, Tags, TickerSymbol } from '@svc/schemas';
 import { z } from 'zod';
 import { UseCaseError } from '../errors.js';
 import type { EvaluationService } from '../evaluation-service.js';
-import { describeTransaction, transactionTag } from '../portfolio/changes.js';
+import { describeTransaction, transactionTag } from '../portfolio/change-summaries.js';
 import { decodeTransaction } from '../portfolio/ledger-codec.js';
 import type { PortfolioService } from '../portfolio/portfolio-service.js';
 import { quoted } from '../portfolio/quoted-text.js';
