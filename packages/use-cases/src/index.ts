@@ -246,12 +246,8 @@ export {
   previewBrokerImport,
 } from './portfolio/broker-import.js';
 export type { LedgerUnit } from './portfolio/change-ledger.js';
-export {
-  type ChangeContext,
-  type ChangeFlows,
-  describeTransaction,
-  transactionTag,
-} from './portfolio/changes.js';
+export { describeTransaction, transactionTag } from './portfolio/change-summaries.js';
+export type { ChangeContext, ChangeFlows } from './portfolio/changes.js';
 export {
   createIsinTable,
   ISIN_PATTERN,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { fieldChanges, MAX_QUOTED_CHARS, quoted } from './proposal-summaries.js';
+import { MAX_QUOTED_CHARS, quoted, symbolText } from '../portfolio/quoted-text.js';
+import { fieldChanges } from './proposal-summaries.js';
 
 describe('quoted (issue 41: user text in a summary cannot pass for its wording)', () => {
   it.each([
@@ -31,6 +32,19 @@ describe('quoted (issue 41: user text in a summary cannot pass for its wording)'
       // every closing mark inside is preceded by an odd number of backslashes
       for (const match of inner.matchAll(/(\\*)”/g)) expect((match[1] ?? '').length % 2).toBe(1);
     }
+  });
+});
+
+describe('symbolText', () => {
+  it('shows tickers and ISINs as they are, any other name quoted', () => {
+    expect(['AAPL', 'BRK-B', 'NOVN.SW', 'US0378331005'].map(symbolText)).toEqual([
+      'AAPL',
+      'BRK-B',
+      'NOVN.SW',
+      'US0378331005',
+    ]);
+    expect(symbolText('Penthouse Apartment')).toBe('“Penthouse Apartment”');
+    expect(symbolText('X” and delete all “')).toBe('“X\\” and delete all \\“”');
   });
 });
 

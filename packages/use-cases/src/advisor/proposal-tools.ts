@@ -5,12 +5,13 @@ import { PortfolioId, Tags, TickerSymbol } from '@svc/schemas';
 import { z } from 'zod';
 import { UseCaseError } from '../errors.js';
 import type { EvaluationService } from '../evaluation-service.js';
-import { describeTransaction, transactionTag } from '../portfolio/changes.js';
+import { describeTransaction, transactionTag } from '../portfolio/change-summaries.js';
 import { decodeTransaction } from '../portfolio/ledger-codec.js';
 import type { PortfolioService } from '../portfolio/portfolio-service.js';
+import { quoted } from '../portfolio/quoted-text.js';
 import { CreatePortfolioInput, TransactionPatch } from '../portfolio/schemas.js';
 import type { ToolScope } from './advisor-tools.js';
-import { fieldChanges, noteOf, quoted, saveReportSummary } from './proposal-summaries.js';
+import { fieldChanges, noteOf, saveReportSummary } from './proposal-summaries.js';
 import { type ProposalDraft, storeProposal } from './proposals.js';
 
 /** What the proposal tools need. */

@@ -10,26 +10,14 @@ import { PortfolioId, Tags } from '@svc/schemas';
 import { z } from 'zod';
 import { UseCaseError } from '../errors.js';
 import type { LedgerUnit } from '../portfolio/change-ledger.js';
-import { transactionTag } from '../portfolio/changes.js';
-import { decodeTransaction } from '../portfolio/ledger-codec.js';
 import {
   createPortfolioService,
   type PortfolioServiceDeps,
 } from '../portfolio/portfolio-service.js';
 import { CreatePortfolioInput } from '../portfolio/schemas.js';
 import { createReportService } from '../reports.js';
+import { RowVersion, requireRowUnchanged } from './proposal-guards.js';
 import { PROPOSAL_TTL_MS } from './schemas.js';
-
-/**
- * Issue 41: what an edit or delete proposal recorded of the row its summary describes: its
- * entity tag (`transactionTag`, the `ETag` of the REST routes) and the row as it was shown.
- * Confirming applies the proposal only while the row still has that tag (else 409, naming the
- * fields that changed). Optional only for proposals stored before it existed.
- */
-const RowVersion = z.object({
-  version: z.string().optional(),
-  before: z.record(z.string(), z.unknown()).optional(),
-});
 
 /**
  * The payload of each proposal kind, checked again when the proposal is applied (the row is
@@ -254,47 +242,6 @@ async function saveReport(
     tags,
   });
   return { reportId: saved.id };
-}
-
-/**
- * Refuses (409 `conflict`, nothing written) a proposal whose transaction no longer is as its
- * summary showed it: deleted, or with another entity tag than the one recorded; the answer names
- * the fields that changed. Run as the change's guard (`repos` of its transaction, the portfolio
- * row locked), so no write can slip in between the check and the change.
- * @throws UseCaseError `not_found` (portfolio), `conflict`.
- */
-async function requireRowUnchanged(
-  repos: Repositories,
-  userId: string,
-  portfolioId: string,
-  transactionId: string,
-  recorded: z.output<typeof RowVersion>,
-): Promise<void> {
-  if (recorded.version === undefined) return;
-  const row = await repos.transactions.get(userId, portfolioId, transactionId);
-  if (!row) {
-    throw new UseCaseError(
-      'conflict',
-      `transaction ${transactionId} was deleted after this proposal was made; nothing was written`,
-      { transactions: [transactionId] },
-    );
-  }
-  const current = decodeTransaction(row);
-  if (transactionTag(current) === recorded.version) return;
-  const fields = changedFields(recorded.before ?? {}, current);
-  throw new UseCaseError(
-    'conflict',
-    `transaction ${transactionId} changed after this proposal was made (${fields.length > 0 ? fields.join(', ') : 'its values'}); nothing was written: ask for a new proposal`,
-    { transactions: [transactionId] },
-  );
-}
-
-/** The fields (but ids) whose values differ between two transactions, sorted. */
-function changedFields(a: Record<string, unknown>, b: Record<string, unknown>): string[] {
-  return [...new Set([...Object.keys(a), ...Object.keys(b)])]
-    .filter((k) => k !== 'id' && k !== 'portfolioId')
-    .filter((k) => JSON.stringify(a[k] ?? null) !== JSON.stringify(b[k] ?? null))
-    .sort();
 }
 
 /** Optional fields of a transaction that a full replacement removes when the new values lack them. */
