@@ -389,3 +389,11 @@ export {
   type WebhookService,
   type WebhookServiceDeps,
 } from './webhooks.js';
+export { instrumentOf } from './xray/instrument-of.js';
+export {
+  createXrayService,
+  type EvaluationFills,
+  type FillState,
+  type XrayService,
+  type XrayServiceDeps,
+} from './xray/xray-service.js';

@@ -2,7 +2,7 @@ import type { CachedEvaluation, EvaluationCacheRepository } from '@svc/portfolio
 import { LRUCache } from 'lru-cache';
 
 /** The part of the evaluation cache the evaluation flow uses. */
-export type EvaluationCacheReader = Pick<EvaluationCacheRepository, 'get' | 'upsert'>;
+export type EvaluationCacheReader = Pick<EvaluationCacheRepository, 'get' | 'getMany' | 'upsert'>;
 
 /** Default number of cached evaluations a process keeps in memory (about 10 kB each). */
 export const DEFAULT_EVALUATION_MEMO_ENTRIES = 2_000;
@@ -40,6 +40,7 @@ export function memoizeEvaluationCache(
     if (!onWrite) return cache;
     return {
       get: (symbol) => cache.get(symbol),
+      getMany: (symbols) => cache.getMany(symbols),
       async upsert(evaluation, upsertOptions) {
         try {
           await cache.upsert(evaluation, upsertOptions);
@@ -62,6 +63,22 @@ export function memoizeEvaluationCache(
       const row = await cache.get(symbol);
       if (row) rows.set(symbol, row);
       return row;
+    },
+    // The remembered rows first, one read of the cache for the others (the portfolio X-ray).
+    async getMany(symbols) {
+      const found: CachedEvaluation[] = [];
+      const asked: string[] = [];
+      for (const symbol of symbols) {
+        const remembered = rows.get(symbol);
+        if (remembered) found.push(remembered);
+        else asked.push(symbol);
+      }
+      if (asked.length === 0) return found;
+      for (const row of await cache.getMany(asked)) {
+        rows.set(row.symbol, row);
+        found.push(row);
+      }
+      return found;
     },
     async upsert(evaluation, upsertOptions) {
       const key = evaluation.symbol;

@@ -1,0 +1,51 @@
+import { PortfolioXray } from '@svc/schemas';
+import { mapperAnswers } from '@svc/service';
+import type { XrayService } from '@svc/use-cases';
+import { type FastifyPluginAsyncZod, serializerCompiler } from 'fastify-type-provider-zod';
+import { jsonResponse } from '../../openapi.js';
+import { currentUser } from '../../plugins/app/session-guard.js';
+import { errorResponses } from '../../problem.js';
+import { PortfolioParams } from './schemas.js';
+
+/** Options of {@link xrayRoutes}. */
+export interface XrayRoutesOptions {
+  /** The X-ray flow (`createXrayService` of `@svc/use-cases`). */
+  readonly xray: Pick<XrayService, 'getXray'>;
+}
+
+const DESCRIPTION = [
+  'Per holding: its instrument, its weight and value in EUR (the stored values of the holdings',
+  'read; weights are shares of `valueEur`, the valued holdings without cash), its cached moat',
+  'evaluation (total, verdict, date, data-quality flags) and valuation signals, or the `reason` it',
+  'has none (`fund`, `not-a-share`, `unresolved`, `not-sec-filer`, `no-data`, `pending`, `quota`,',
+  '`not-evaluated`). For the portfolio: the share per verdict band and unrated, the value-weighted',
+  'score (percent of the maximum), the holdings past the sell trigger (P/E ≥ 40), the unvalued ones',
+  'and the concentration (largest holding, top five, Herfindahl index on 0–1 and its inverse, those',
+  'above 50 %, Ghostfolio’s cluster-risk default). Reads the evaluation cache only: evaluations it',
+  'lacks are queued in the background within the user’s `stock_evaluation` quota and listed in',
+  '`pending`; ask again later. A session, or a personal access token with `portfolio:read` and',
+  '`moat:read`. The same answer as the MCP tool `getPortfolioXray`. Informational only.',
+].join(' ');
+
+/** `GET /portfolios/{id}/xray` (issue 38, CONTRACT §9): the portfolio moat X-ray. */
+export const xrayRoutes: FastifyPluginAsyncZod<XrayRoutesOptions> = async (app, { xray }) => {
+  app.get('/portfolios/:id/xray', {
+    config: { auth: 'session-or-token', tokenScopes: ['portfolio:read', 'moat:read'] },
+    // the flow answers exactly the schema: written without a second zod pass
+    serializerCompiler: mapperAnswers(serializerCompiler),
+    schema: {
+      tags: ['portfolio'],
+      summary: 'The moat X-ray of a portfolio: moat, sell trigger and weight of every holding',
+      description: DESCRIPTION,
+      params: PortfolioParams,
+      response: {
+        200: jsonResponse('The X-ray', PortfolioXray),
+        ...errorResponses(404),
+      },
+    },
+    handler: async (request) => {
+      const { id, plan } = currentUser(request);
+      return xray.getXray({ id, plan }, request.params.id);
+    },
+  });
+};
