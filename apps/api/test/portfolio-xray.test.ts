@@ -158,13 +158,28 @@ describe.each(ENGINES)('the portfolio moat X-ray (%s)', (engine) => {
     expect(refused.status).toBe(403);
     expect(((await refused.json()) as Json).code).toBe('insufficient_scope');
     expect(refused.headers.get('www-authenticate')).toContain('moat:read');
-    const both = await mint(['portfolio:read', 'moat:read']);
+    const bySession = (await (
+      await rest(alice, `/api/portfolios/${portfolioId}/xray`)
+    ).json()) as Json;
+    const full = await mint(['portfolio:read', 'moat:read', 'portfolio:values']);
     const byToken = await rest(null, `/api/portfolios/${portfolioId}/xray`, {
-      headers: { authorization: `Bearer ${both}` },
+      headers: { authorization: `Bearer ${full}` },
     });
     expect(byToken.status).toBe(200);
-    const bySession = await rest(alice, `/api/portfolios/${portfolioId}/xray`);
-    expect(await byToken.json()).toEqual(await bySession.json());
+    expect(await byToken.json()).toEqual(bySession);
+    // without portfolio:values: weights, evaluations and reasons, no EUR amounts
+    const both = await mint(['portfolio:read', 'moat:read']);
+    const hidden = (await (
+      await rest(null, `/api/portfolios/${portfolioId}/xray`, {
+        headers: { authorization: `Bearer ${both}` },
+      })
+    ).json()) as Json;
+    const { valueEur: _total, holdings: shown, ...rest_ } = bySession;
+    expect(hidden).toEqual({
+      ...rest_,
+      holdings: shown.map(({ valueEur: _value, ...h }: Json) => h),
+      amountsHidden: true,
+    });
     const wrong = await rest(null, `/api/portfolios/${portfolioId}/xray`, {
       headers: { authorization: 'Bearer svc_pat_nope' },
     });
@@ -185,8 +200,7 @@ describe.each(ENGINES)('the portfolio moat X-ray (%s)', (engine) => {
       arguments: { portfolioId },
     })) as CallToolResult;
     expect(result.isError).toBeFalsy();
-    const again = (await (await rest(alice, `/api/portfolios/${portfolioId}/xray`)).json()) as Json;
-    expect(result.structuredContent).toEqual(again);
+    expect(result.structuredContent).toEqual(hidden);
     const foreign = (await client.callTool({
       name: 'getPortfolioXray',
       arguments: { portfolioId: '8f2c19fa-0d5e-4c1b-9a57-3f0a1b2c3d4e' },

@@ -365,6 +365,7 @@ export {
 } from './tools/definition.js';
 export { scopesPerTool, toolSignature } from './tools/describe.js';
 export { TOOL_TRANSACTION_LIMIT } from './tools/portfolio-tools.js';
+export { XRAY_REDACTION, XrayAnswer } from './tools/xray-tool.js';
 export {
   createWebhookDispatcher,
   DEFAULT_RETRY_DELAYS_MS,

@@ -1,6 +1,5 @@
-import { PortfolioXray } from '@svc/schemas';
 import { mapperAnswers } from '@svc/service';
-import type { XrayService } from '@svc/use-cases';
+import { XRAY_REDACTION, XrayAnswer, type XrayService } from '@svc/use-cases';
 import { type FastifyPluginAsyncZod, serializerCompiler } from 'fastify-type-provider-zod';
 import { jsonResponse } from '../../openapi.js';
 import { currentUser } from '../../plugins/app/session-guard.js';
@@ -24,7 +23,8 @@ const DESCRIPTION = [
   'above 50 %, Ghostfolio’s cluster-risk default). Reads the evaluation cache only: evaluations it',
   'lacks are queued in the background within the user’s `stock_evaluation` quota and listed in',
   '`pending`; ask again later. A session, or a personal access token with `portfolio:read` and',
-  '`moat:read`. The same answer as the MCP tool `getPortfolioXray`. Informational only.',
+  '`moat:read` (without `portfolio:values` the EUR amounts are left out and `amountsHidden` is',
+  'true). The same answer as the MCP tool `getPortfolioXray`. Informational only.',
 ].join(' ');
 
 /** `GET /portfolios/{id}/xray` (issue 38, CONTRACT §9): the portfolio moat X-ray. */
@@ -39,13 +39,18 @@ export const xrayRoutes: FastifyPluginAsyncZod<XrayRoutesOptions> = async (app, 
       description: DESCRIPTION,
       params: PortfolioParams,
       response: {
-        200: jsonResponse('The X-ray', PortfolioXray),
+        200: jsonResponse('The X-ray', XrayAnswer),
         ...errorResponses(404),
       },
     },
     handler: async (request) => {
       const { id, plan } = currentUser(request);
-      return xray.getXray({ id, plan }, request.params.id);
+      const answer = await xray.getXray({ id, plan }, request.params.id);
+      // a token without portfolio:values sees no EUR amounts (as the MCP tool)
+      const token = request.tokenPrincipal;
+      return token && !token.scopes.includes(XRAY_REDACTION.scope)
+        ? (XRAY_REDACTION.redact(answer) as XrayAnswer)
+        : answer;
     },
   });
 };
