@@ -106,7 +106,7 @@ const XRAY_STYLE = `
 .table-wrap{overflow-x:auto}table{border-collapse:collapse;width:100%;font-size:.9rem}
 th,td{padding:.35rem .5rem;border-bottom:1px solid var(--line);text-align:left;vertical-align:top}
 thead th{font-size:.78rem;color:var(--muted);text-transform:uppercase;letter-spacing:.03em}
-.num{text-align:right;font-variant-numeric:tabular-nums}.muted{color:var(--muted)}.name{font-size:.78rem;font-weight:400}
+.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}.muted{color:var(--muted)}.name{font-size:.78rem;font-weight:400}
 a{color:var(--accent)}.sell{color:var(--fail)}.note{color:var(--muted);font-size:.88rem}
 `;
 
@@ -132,6 +132,10 @@ export function portfolioXrayPage(xray: PortfolioXray, options: XrayPageOptions)
     xray.pastSellTrigger.length > 0
       ? `<p><strong class="sell">Past the sell trigger (P/E ≥ 40):</strong> ${esc(xray.pastSellTrigger.join(', '))}</p>`
       : '<p class="note">No holding is past the sell trigger (P/E ≥ 40).</p>';
+  const cluster =
+    c.overThreshold.length > 0
+      ? `<p><strong class="sell">Above 50 % of the value:</strong> ${esc(c.overThreshold.join(', '))} (a cluster risk by Ghostfolio's rule)</p>`
+      : '';
   const largest = c.largest ? `${esc(c.largest.symbol)} ${percent(c.largest.weight)}` : '–';
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
@@ -148,6 +152,7 @@ export function portfolioXrayPage(xray: PortfolioXray, options: XrayPageOptions)
 </ul>
 ${bandsBar(xray)}
 ${sell}
+${cluster}
 ${pending}
 <div class="table-wrap"><table>
 <thead><tr><th scope="col">Holding</th><th scope="col" class="num">Weight</th><th scope="col" class="num">Value</th><th scope="col">Moat</th><th scope="col" class="num">P/E</th><th scope="col" class="num">PEG</th><th scope="col" class="num">Payout</th><th scope="col">Sell trigger</th><th scope="col">Evaluated</th></tr></thead>
