@@ -47,7 +47,7 @@ export interface EvaluationFillsService extends EvaluationFills {
   /**
    * Works the queue in this process: each job asks the evaluation flow for its ticker as the user
    * who queued it (a cache miss spends one `stock_evaluation` unit of theirs; a fetch under way is
-   * joined). Polls every `pollingIntervalSeconds` (default 2).
+   * joined). Polls every `pollingIntervalSeconds` (default 5) while the queue is empty.
    */
   work(
     evaluations: Pick<EvaluationService, 'getEvaluation'>,
@@ -135,7 +135,7 @@ export function createEvaluationFills(options: EvaluationFillsOptions): Evaluati
       const b = await boss();
       await b.work<FillJob>(
         EVALUATION_FILL_QUEUE,
-        { batchSize: 1, pollingIntervalSeconds: workOptions.pollingIntervalSeconds ?? 2 },
+        { batchSize: 1, pollingIntervalSeconds: workOptions.pollingIntervalSeconds ?? 5 },
         async ([job]): Promise<FillOutput> => {
           if (!job) return {};
           const { ticker, userId, plan } = job.data;
