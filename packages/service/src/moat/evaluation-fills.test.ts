@@ -46,6 +46,11 @@ describe.each(backends)('the X-ray’s background fills over $name', (backend) =
     // another user asking for a queued ticker: pending, not queued twice, no unit counted for it
     const second = await fills.request(bob, ['AAPL']);
     expect(Object.fromEntries(second)).toEqual({ AAPL: 'pending' });
+    // alice's two queued jobs count against her units before they are worked
+    expect(Object.fromEntries(await fills.request(alice, ['AAPL', 'KO']))).toEqual({
+      AAPL: 'pending',
+      KO: 'quota',
+    });
 
     await fills.work(
       {

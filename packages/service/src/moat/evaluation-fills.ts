@@ -82,7 +82,12 @@ export function createEvaluationFills(options: EvaluationFillsOptions): Evaluati
         schedule: false,
         ...(options.onError ? { onError: options.onError } : {}),
       });
-      await started.createQueue(EVALUATION_FILL_QUEUE, { policy: 'exclusive' });
+      // a job names its user: kept a day after it ends (its outcome's lifetime), a day queued at most
+      await started.createQueue(EVALUATION_FILL_QUEUE, {
+        policy: 'exclusive',
+        retentionSeconds: FILL_OUTCOME_TTL_MS / 1000,
+        deleteAfterSeconds: FILL_OUTCOME_TTL_MS / 1000,
+      });
       return started;
     })();
     return opened;
@@ -106,14 +111,21 @@ export function createEvaluationFills(options: EvaluationFillsOptions): Evaluati
       const b = await boss();
       const usage = await options.quotas.usage(actor.id, actor.plan);
       const quota = usage.find((q) => q.name === 'stock_evaluation');
-      let left = quota ? Math.max(0, quota.limit - quota.used) : 0;
+      // the user's jobs not started yet will each spend one of the units left
+      const waiting = await b.findJobs<FillJob>(EVALUATION_FILL_QUEUE, {
+        data: { userId: actor.id },
+        queued: true,
+      });
+      const queued = waiting.filter((j) => j.state === 'created' || j.state === 'retry').length;
+      let left = quota ? Math.max(0, quota.limit - quota.used - queued) : 0;
       const states = new Map<string, FillState>();
+      const unknown: string[] = [];
       for (const ticker of tickers) {
         const state = await known(b, ticker);
-        if (state !== undefined) {
-          states.set(ticker, state);
-          continue;
-        }
+        if (state === undefined) unknown.push(ticker);
+        else states.set(ticker, state);
+      }
+      for (const ticker of unknown) {
         if (left <= 0) {
           states.set(ticker, 'quota');
           continue;

@@ -137,6 +137,22 @@ describe('createXrayService', () => {
     expect(xray.unratedWeight).toBe(1);
   });
 
+  it('answers without the queue when it cannot be reached', async () => {
+    const service = createXrayService({
+      holdings: { listHoldings: async () => [holding('JNJ', '100')] },
+      evaluations: { cachedMany: async () => new Map() },
+      fills: {
+        request: async () => {
+          throw new Error('connection refused');
+        },
+      },
+      now: () => NOW,
+    });
+    const xray = await service.getXray({ id: 'u1', plan: 'free' }, 'p1');
+    expect(xray.holdings[0]?.reason).toBe('not-evaluated');
+    expect(xray.pending).toEqual([]);
+  });
+
   it('answers an empty portfolio as of now', async () => {
     const xray = await xrayOf([], []).answer;
     expect(xray).toMatchObject({

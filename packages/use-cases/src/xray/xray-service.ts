@@ -162,9 +162,10 @@ export function createXrayService(deps: XrayServiceDeps): XrayService {
       const tickers = [...new Set(rows.flatMap((r) => (r.ticker ? [r.ticker] : [])))];
       const cached = await deps.evaluations.cachedMany(tickers);
       const missing = tickers.filter((t) => !cached.has(t));
+      // the queue unreachable does not stop the answer: those holdings are then `not-evaluated`
       const fills =
         missing.length > 0 && deps.fills
-          ? await deps.fills.request(actor, missing)
+          ? await deps.fills.request(actor, missing).catch(() => new Map<string, FillState>())
           : new Map<string, FillState>();
 
       const total = rows.reduce((sum, r) => (r.value ? sum.plus(r.value) : sum), ZERO);
