@@ -86,8 +86,9 @@ describe.runIf(available || isCI)('the X-ray page in a real browser', () => {
       const barWidth = await page.locator('svg.bands').evaluate((el) => el.clientWidth);
       expect(barWidth).toBeGreaterThan(200);
       // the page itself never scrolls sideways; the table scrolls in its own box on a phone
-      const overflow = await page.evaluate(
-        () => document.documentElement.scrollWidth - window.innerWidth,
+      // runs in the browser (the DOM types are not in this Node-typed file)
+      const overflow = await page.evaluate<number>(
+        'document.documentElement.scrollWidth - window.innerWidth',
       );
       expect(overflow).toBeLessThanOrEqual(0);
       expect(await page.locator('tr[data-reason="unresolved"] a').count()).toBe(0);
