@@ -36,8 +36,9 @@
 // <case>.cpuprofile and prints its top self-time frames (profiling adds its own cost: take the
 // figures from a run without it); BENCH_ONLY=<regex> keeps the cases whose KEY matches (bare,
 // bare8k, healthz, evaluation, screener, screenerSql, screenerSql1, quote, portfolios, holdings,
-// holdings340, holdings3400, transactions, mcpEvaluation, mcpHoldings, mcpToolsList,
-// performanceAfterEdit), besides the bare route. Last, `performanceAfterEdit` (issue 30, performance-after-edit.mjs):
+// holdings340, holdings3400, holdings50, xray50, transactions, mcpEvaluation, mcpHoldings,
+// mcpToolsList, performanceAfterEdit), besides the bare route. Last, `performanceAfterEdit`
+// (issue 30, performance-after-edit.mjs):
 // a portfolio of 50 holdings × 10 years on a server of its own, the server CPU of its
 // performance read right after an edit deep in the past (aim ≤ 100 ms).
 import { fork, spawn, spawnSync } from 'node:child_process';
@@ -318,7 +319,7 @@ const toolCall = (name, args) =>
     method: 'tools/call',
     params: { name, arguments: args },
   });
-const { p34, p340, p3400 } = app.portfolios;
+const { p34, p340, p3400, p50 } = app.portfolios;
 
 const ALL_CASES = [
   { key: 'bare', name: 'bare Fastify route', server: bareServer, path: '/bare' },
@@ -374,6 +375,20 @@ const ALL_CASES = [
     name: 'holdings (3,400)',
     server: app,
     path: `/api/holdings?portfolioId=${p3400}`,
+    headers: session,
+  },
+  {
+    key: 'holdings50',
+    name: 'holdings (50 cached cos.)',
+    server: app,
+    path: `/api/holdings?portfolioId=${p50}`,
+    headers: session,
+  },
+  {
+    key: 'xray50',
+    name: 'X-ray (50, warm cache)',
+    server: app,
+    path: `/api/portfolios/${p50}/xray`,
     headers: session,
   },
   {
@@ -439,6 +454,12 @@ async function check() {
     const { holdings } = mcp('mcpHoldings');
     if (holdings.length !== 34 || !isDeepStrictEqual(holdings, answers.holdings))
       throw new Error('MCP and REST disagree on the holdings');
+  }
+  // the X-ray case reads a warm cache: every one of its 50 holdings has its evaluation
+  if (answers.xray50) {
+    const rated = answers.xray50.holdings.filter((h) => h.evaluation).length;
+    if (answers.xray50.holdings.length !== 50 || rated !== 50)
+      throw new Error(`X-ray of 50: ${rated} rated of ${answers.xray50.holdings.length}`);
   }
 }
 
@@ -507,6 +528,7 @@ const REFERENCE = {
   holdings: 'evaluation',
   holdings340: 'holdings',
   holdings3400: 'holdings',
+  xray50: 'holdings50',
   transactions: 'evaluation',
   mcpEvaluation: 'evaluation',
   mcpHoldings: 'holdings',
@@ -578,6 +600,9 @@ if (evaluation)
 if (healthz) userAims.push(`      user mode alone: /healthz ÷ bare ${healthz.userNorm.toFixed(2)}`);
 if (results.holdings && evaluation)
   aim('holdings (34) ÷ cached evaluation', ratio(results.holdings, evaluation), 3);
+// issue 38: the X-ray of 50 holdings from a warm evaluation cache against their holdings read
+if (results.xray50 && results.holdings50)
+  aim('X-ray (50) ÷ holdings read (50)', ratio(results.xray50, results.holdings50), 3);
 if (results.transactions && evaluation)
   aim('transactions (50) ÷ cached evaluation', ratio(results.transactions, evaluation), 3);
 if (results.holdings3400 && results.holdings340)

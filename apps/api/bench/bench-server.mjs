@@ -118,12 +118,22 @@ function syntheticExport(count) {
   return `${rows.join('\n')}\n`;
 }
 
+/** A Ghostfolio CSV buying each of `symbols` (issue 38: the X-ray's 50 cached companies). */
+function cachedExport(symbols) {
+  const rows = ['Date,Code,DataSource,Currency,Price,Quantity,Action,Fee,Note'];
+  symbols.forEach((symbol, i) => {
+    rows.push(`02-01-2024,${symbol},MANUAL,USD,${10 + i},3,buy,1,`);
+  });
+  return `${rows.join('\n')}\n`;
+}
+
 /**
  * The portfolios of api.bench.mjs for the signed-in user of `app`: `p34` from the four broker
  * exports (34 holdings, 200+ transactions), `p340` and `p3400` of synthetic holdings (growth
- * with the rows), and a personal access token for MCP calls.
+ * with the rows), `p50` of 50 companies whose evaluations are cached (the X-ray from a warm
+ * cache, issue 38), and a personal access token for MCP calls.
  */
-async function benchPortfolios(app, cookie, origin, userId) {
+async function benchPortfolios(app, cookie, origin, userId, cachedSymbols) {
   const headers = { cookie, origin };
   const create = async (name) => {
     const res = await app.inject({
@@ -150,6 +160,9 @@ async function benchPortfolios(app, cookie, origin, userId) {
     await upload(p34, readFileSync(join(SHARED, 'broker-exports', file), 'utf8'));
   }
   const portfolios = { p34 };
+  const p50 = await create('Fifty cached');
+  await upload(p50, cachedExport(cachedSymbols.slice(0, 50)));
+  portfolios.p50 = p50;
   for (const count of [340, 3400]) {
     const id = await create(`Synthetic ${count}`);
     await upload(id, syntheticExport(count));
@@ -420,7 +433,13 @@ async function service({ memo = true, extras = false, portfolios = false } = {})
   const more = extras
     ? await portfolioAndToken(app, cookieHeader, config.baseUrl)
     : portfolios
-      ? await benchPortfolios(app, cookieHeader, config.baseUrl, reg.json().user.id)
+      ? await benchPortfolios(
+          app,
+          cookieHeader,
+          config.baseUrl,
+          reg.json().user.id,
+          await repos.evaluations.symbols(),
+        )
       : {};
   await app.listen({ port: 0, host: '127.0.0.1' });
   return {

@@ -35,9 +35,11 @@ import { moatReportRoutes } from './routes/moat-reports/index.js';
 import { moatScreenerRoutes } from './routes/moat-screener/index.js';
 import { openapiRoutes } from './routes/openapi/index.js';
 import { portfolioRoutes } from './routes/portfolio/index.js';
+import { xrayRoutes } from './routes/portfolio/xray.js';
 import { quoteRoutes } from './routes/quote/index.js';
 import { stockEvaluationRoutes } from './routes/stock-evaluation/index.js';
 import { narrativeRoutes } from './routes/stock-evaluation/narrative.js';
+import { xrayPageRoutes } from './routes/xray-page/index.js';
 import './types.js';
 
 /**
@@ -104,6 +106,8 @@ export const apiApp = fp(
     await app.register(moatReportRoutes, { prefix: '/api/moat-reports' });
     await app.register(portfolioRoutes, { prefix: '/api' });
     await app.register(quoteRoutes, { prefix: '/api/quote' });
+    await app.register(xrayRoutes, { prefix: '/api' });
+    await app.register(xrayPageRoutes, { prefix: '/xray' });
     await app.register(
       mcpPlugin,
       mcpPluginOptionsOf(deps, {

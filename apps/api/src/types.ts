@@ -12,6 +12,7 @@ import type {
   SignedTokens,
   TokenActivity,
   TokenPrincipal,
+  TokenScope,
 } from '@svc/use-cases';
 
 declare module 'fastify' {
@@ -56,7 +57,12 @@ declare module 'fastify' {
     tokenPrincipal: TokenPrincipal | null;
   }
   interface FastifyContextConfig {
-    /** `session`: the route needs a signed-in user (see the session guard). */
-    auth?: 'session' | 'public';
+    /**
+     * `session`: the route needs a signed-in user; `session-or-token`: a signed-in user or a
+     * personal access token with `tokenScopes` (see the session guard).
+     */
+    auth?: 'session' | 'session-or-token' | 'public';
+    /** The token scopes a `session-or-token` route needs of a bearer token. */
+    tokenScopes?: readonly TokenScope[];
   }
 }

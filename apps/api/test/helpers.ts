@@ -22,7 +22,7 @@ import {
   type FundamentalsProvider,
   pendingMigrations,
 } from '@svc/service/testing';
-import { createQuoteSource, type QuoteSource } from '@svc/use-cases';
+import { createQuoteSource, type EvaluationFills, type QuoteSource } from '@svc/use-cases';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { type BuildAppOptions, buildApp } from '../src/app.js';
 import { COMPANYFACTS_DIR, ECB_HISTORY_CSV, PRICES_DIR } from './shared-data.js';
@@ -92,6 +92,8 @@ export async function createTestContext(
     aiNow?: () => Date;
     /** Fastify server options (timeouts, …) passed to `buildApp`. */
     server?: BuildAppOptions['server'];
+    /** The X-ray's background fill; default none (missing evaluations are `not-evaluated`). */
+    fills?: EvaluationFills;
   } = {},
 ): Promise<TestContext> {
   const engine = options.engine ?? 'pglite';
@@ -130,6 +132,8 @@ export async function createTestContext(
     quotes: csvQuotes.quotes,
     fx: ecbFileFx,
     now: () => PORTFOLIO_TEST_NOW,
+    evaluations: moat.evaluations,
+    ...(options.fills ? { fills: options.fills } : {}),
   });
   const ai = createAiFlows({
     config,

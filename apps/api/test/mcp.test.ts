@@ -26,6 +26,8 @@ const SPEC_TOOLS = [
 const HISTORY_TOOLS = ['getEvaluationHistory', 'compareEvaluations', 'getEvaluationChanges'];
 /** Issue 30's read of a portfolio's journal (MCP stays read-only). */
 const CHANGE_TOOLS = ['listPortfolioChanges'];
+/** The portfolio moat X-ray of issue 38 (token with portfolio:read and moat:read). */
+const XRAY_TOOLS = ['getPortfolioXray'];
 
 type Structured = Record<string, unknown>;
 
@@ -121,7 +123,7 @@ describe('MCP server over a real listening socket', () => {
   it('lists the 8 tools of the spec (and the 2 history tools) with titles, schemas and annotations', async () => {
     const { tools } = await (await connect(token)).listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(
-      [...SPEC_TOOLS, ...HISTORY_TOOLS, ...CHANGE_TOOLS].sort(),
+      [...SPEC_TOOLS, ...HISTORY_TOOLS, ...CHANGE_TOOLS, ...XRAY_TOOLS].sort(),
     );
     for (const tool of tools) {
       expect(tool.title, tool.name).toBeTruthy();

@@ -65,7 +65,11 @@ async function instanceOn(database: Database, secret: string, dataDir: string): 
     evaluationMemoSeconds: 0,
   });
   const market = { quotes: csvQuotes.quotes, fx: null };
-  const portfolio = createPortfolioFlows({ db: database.db, ...market });
+  const portfolio = createPortfolioFlows({
+    db: database.db,
+    ...market,
+    evaluations: moat.evaluations,
+  });
   const ai = createAiFlows({ config, db: database.db, quotas, moat, portfolio, market });
   const inputs = {
     config,

@@ -280,6 +280,12 @@ describe('OpenAPI document', () => {
       url: `${perf}?period=2W`,
       headers: { cookie },
     });
+    const xray = `/api/portfolios/${id}/xray`;
+    await check('/api/portfolios/{id}/xray', { url: xray, headers: { cookie } });
+    await check('/api/portfolios/{id}/xray', { url: xray, headers: { cookie: other.cookie } });
+    await check('/api/portfolios/{id}/xray', { url: xray });
+    await check('/xray/{portfolioId}', { url: `/xray/${id}`, headers: { cookie } });
+    await check('/xray/{portfolioId}', { url: `/xray/${id}`, headers: { cookie: other.cookie } });
     const holdingPerf = `/api/portfolios/${id}/holdings/AAPL/performance`;
     await check('/api/portfolios/{id}/holdings/{symbol}/performance', {
       url: `${holdingPerf}?period=1M`,

@@ -4,6 +4,7 @@ import {
   createQuoteService,
   type PortfolioService,
   QuoteResult,
+  type XrayService,
 } from '@svc/use-cases';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toProblem } from '../src/problem.js';
@@ -86,6 +87,7 @@ describe('GET /api/quote with the provider down', () => {
         portfolio: {
           portfolios: {} as PortfolioService, // not called in this suite
           accountData: {} as AccountDataService, // not called in this suite
+          xray: {} as XrayService, // not called in this suite
           quotes: createQuoteService({
             quotes: down,
             fx: ecbFileFx,

@@ -7,11 +7,13 @@ import {
   FundamentalsError,
   MoatScoringError,
 } from '@svc/use-cases';
+import { EXAMPLE_USAGE, exampleCommand } from './example-command.js';
 import { FILL_CACHE_USAGE, fillCacheCommand } from './fill-cache-command.js';
 import { formatFundamentalsJson, formatFundamentalsTable } from './format/fundamentals-table.js';
 import { formatEvaluationTable } from './format-evaluation.js';
 import { REFRESH_USAGE, refreshCommand } from './refresh-command.js';
 import { readCliSettings } from './settings.js';
+import { XRAY_USAGE, xrayCommand } from './xray-command.js';
 
 const USAGE = `usage:
   svc evaluate <TICKER> [--json] [--as-of YYYY-MM-DD]
@@ -21,6 +23,8 @@ const USAGE = `usage:
                                        normalised annual fundamentals (years as columns)
 ${FILL_CACHE_USAGE}
 ${REFRESH_USAGE}
+${EXAMPLE_USAGE}
+${XRAY_USAGE}
 
 environment: FUNDAMENTALS_PROVIDER (sec-edgar | snapshot | simfin), SEC_USER_AGENT,
   FUNDAMENTALS_SNAPSHOT_DIR, SIMFIN_DIR, QUOTES_PROVIDER (csv | none), PRICES_DIR.
@@ -33,6 +37,8 @@ environment: FUNDAMENTALS_PROVIDER (sec-edgar | snapshot | simfin), SEC_USER_AGE
 async function main(argv: string[]): Promise<number> {
   if (argv[0] === 'fill-cache') return fillCacheCommand(argv.slice(1), process.env);
   if (argv[0] === 'refresh') return refreshCommand(argv.slice(1), process.env);
+  if (argv[0] === 'example') return exampleCommand(argv.slice(1));
+  if (argv[0] === 'xray') return xrayCommand(argv.slice(1));
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -85,6 +91,12 @@ function exitCodeFor(error: unknown): number {
     return error.code === 'invalid_symbol' || error.code === 'invalid_config' ? 2 : 1;
   }
   if (error instanceof MoatScoringError) return 1;
+  // the service could not be reached or refused (svc example, svc xray)
+  if (
+    error instanceof TypeError ||
+    (error instanceof Error && /^(GET|POST) \//.test(error.message))
+  )
+    return 1;
   return 2;
 }
 

@@ -43,6 +43,7 @@ call saveMoatReport symbol=AAPL "evaluationJson=$(jq -Rn --arg s "$evaluation" '
 call listMoatReports 'tags=["core"]'
 call getEvaluationHistory symbol=AAPL limit=5
 call compareEvaluations symbol=AAPL
+call getPortfolioXray ${PORTFOLIO:+"portfolioId=$PORTFOLIO"}
 
 echo '$ inspector --method tools/call (failures)'
 call getMoatEvaluation symbol=ZZZZ

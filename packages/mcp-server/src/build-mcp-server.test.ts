@@ -111,6 +111,7 @@ const FAILING_SERVICES = {
   },
   quotas: { withQuota: failing },
   narratives: { narrateToMarkdown: failing },
+  xray: { getXray: failing },
 } as unknown as McpServices;
 
 /**
@@ -160,6 +161,7 @@ const VALID_ARGUMENTS: Record<McpToolName, Record<string, unknown>> = {
   getEvaluationChanges: { since: '2026-01-01T00:00:00Z' },
   getPortfolioPerformance: { portfolioId: '8f2c19fa-0d5e-4c1b-9a57-3f0a1b2c3d4e', period: '1Y' },
   listPortfolioChanges: { portfolioId: '8f2c19fa-0d5e-4c1b-9a57-3f0a1b2c3d4e', limit: 10 },
+  getPortfolioXray: { portfolioId: '8f2c19fa-0d5e-4c1b-9a57-3f0a1b2c3d4e' },
 };
 
 /** Arguments that break each tool's input schema, and the path named in the problem. */

@@ -49,7 +49,7 @@ describe('one tool definition for MCP and the advisor', () => {
     const listed = await listedTools();
     const names = toolsOn('mcp').map((t) => t.name);
     expect(listed.map((t) => t.name)).toEqual(names);
-    expect(names).toHaveLength(13);
+    expect(names).toHaveLength(14);
     const discovery = mcpDiscovery(
       { baseUrl: 'http://x', accountUrl: 'http://x' },
       DEFAULT_SERVER_INFO,
@@ -73,6 +73,7 @@ describe('one tool definition for MCP and the advisor', () => {
       'screenMoat',
       'getPortfolioPerformance',
       'listPortfolioChanges',
+      'getPortfolioXray',
     ]);
     for (const definition of shared) {
       const mcp = listed.get(definition.name);

@@ -13,3 +13,4 @@ export {
   type TrendUnit,
   trendScaleOf,
 } from './trend-scales.js';
+export { portfolioXrayPage, type XrayPageOptions } from './xray-page.js';

@@ -36,6 +36,14 @@ export {
 } from './moat-evaluation.js';
 export { numberFromText } from './numbers.js';
 export {
+  PortfolioXray,
+  XRAY_REASONS,
+  XrayConcentration,
+  XrayHolding,
+  XrayInstrument,
+  XrayReason,
+} from './portfolio-xray.js';
+export {
   codeForStatus,
   FieldError,
   PROBLEM_CODES,

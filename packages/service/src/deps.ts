@@ -27,5 +27,6 @@ export function mcpServicesOf(deps: AppDeps) {
     quotes: deps.portfolio.quotes,
     quotas: deps.quotas,
     narratives: deps.ai.narration,
+    xray: deps.portfolio.xray,
   };
 }

@@ -24,6 +24,7 @@ import type { AppConfig, ConfigLogger } from './config.js';
 import type { AppDeps } from './deps.js';
 import { startJobs } from './jobs.js';
 import { createServiceMetrics } from './metrics/service-metrics.js';
+import { createEvaluationFills } from './moat/evaluation-fills.js';
 import { openFundamentalsProvider } from './moat/fundamentals.js';
 import { createMoatServices } from './moat/services.js';
 import { createPortfolioFlows } from './portfolio/flows.js';
@@ -101,6 +102,12 @@ export async function openRuntime(
     quotes: quoteSource.quotes,
     fx: metrics.instrument('fx', createFxProvider(config.fx)),
   };
+  const fills = createEvaluationFills({
+    pool: database.pool,
+    quotas,
+    onError: (error) =>
+      logger.warn(`evaluation fill: ${error instanceof Error ? error.message : String(error)}`),
+  });
   const isinSymbols = config.isinSymbolsFile
     ? await loadIsinTable(config.isinSymbolsFile)
     : undefined;
@@ -112,6 +119,9 @@ export async function openRuntime(
       ? metrics.instrument('quotes', createPriceHistory(config.priceHistoryUrl, null))
       : createPriceHistory(undefined, market.quotes),
     ...(isinSymbols ? { isinSymbols } : {}),
+    // the X-ray reads the evaluation cache and queues what it misses (issue 38)
+    evaluations: moat.evaluations,
+    fills,
   });
   const ai = createAiFlows({
     config,
@@ -155,11 +165,13 @@ export async function openRuntime(
   const background = options.background
     ? await startBackground(config, database, fundamentals.provider, quoteSource, logger)
     : undefined;
+  if (options.background) await fills.work(moat.evaluations);
   return {
     deps: { ...inputs, accounts },
     dialect: database.dialect,
     async close() {
       await background?.stop();
+      await fills.close();
       accounts.close();
       await sessions?.close();
       await database.close();

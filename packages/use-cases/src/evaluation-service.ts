@@ -29,8 +29,12 @@ export function servedFromCache(cached: CachedEvaluation): ServedEvaluation {
 
 /** What {@link createEvaluationService} needs; created once by the app. */
 export interface EvaluationServiceDeps extends EvaluateCompanyDeps {
-  /** The shared evaluation cache (one row per symbol), read. */
-  readonly cache: Pick<EvaluationCacheRepository, 'get'>;
+  /**
+   * The shared evaluation cache (one row per symbol), read; `getMany` reads several rows at once
+   * (else one `get` each).
+   */
+  readonly cache: Pick<EvaluationCacheRepository, 'get'> &
+    Partial<Pick<EvaluationCacheRepository, 'getMany'>>;
   /** Quotas counted in the database; `stock_evaluation` is consumed by every fetch. */
   readonly quotas: Pick<QuotaService, 'withQuota'>;
   /**
@@ -214,6 +218,21 @@ export function createEvaluationService(deps: EvaluationServiceDeps) {
       if (cached) return fromCache(cached);
       const running = inFlight.get(symbol);
       return running === undefined ? null : running.catch(() => null);
+    },
+
+    /**
+     * The cached evaluations of `tickers` (normalised, as `tickerOf` gives them), by ticker; a
+     * ticker without a cache row is absent. Never fetches, never waits and spends no quota: the
+     * read of the portfolio X-ray (one `getMany` of the cache, its memo first).
+     */
+    async cachedMany(tickers: readonly string[]): Promise<Map<string, ServedEvaluation>> {
+      const found = new Map<string, ServedEvaluation>();
+      if (tickers.length === 0) return found;
+      const rows = deps.cache.getMany
+        ? await deps.cache.getMany(tickers)
+        : await Promise.all(tickers.map((t) => deps.cache.get(t)));
+      for (const row of rows) if (row) found.set(row.symbol, fromCache(row));
+      return found;
     },
   };
 }

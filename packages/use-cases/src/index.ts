@@ -371,6 +371,7 @@ export {
 } from './tools/definition.js';
 export { scopesPerTool, toolSignature } from './tools/describe.js';
 export { TOOL_TRANSACTION_LIMIT } from './tools/portfolio-tools.js';
+export { XRAY_REDACTION, XrayAnswer } from './tools/xray-tool.js';
 export {
   createWebhookDispatcher,
   DEFAULT_RETRY_DELAYS_MS,
@@ -395,3 +396,11 @@ export {
   type WebhookService,
   type WebhookServiceDeps,
 } from './webhooks.js';
+export { instrumentOf } from './xray/instrument-of.js';
+export {
+  createXrayService,
+  type EvaluationFills,
+  type FillState,
+  type XrayService,
+  type XrayServiceDeps,
+} from './xray/xray-service.js';

@@ -27,6 +27,12 @@ function flows(cached: typeof SERVED | null) {
         return { ...SERVED, _cached: false };
       },
     },
+    xray: {
+      getXray: async (who: unknown, portfolioId: string) => {
+        calls.push(['getXray', who, portfolioId]);
+        return { portfolioId, holdings: [], pending: ['JNJ'] };
+      },
+    },
     portfolios: {
       listHoldings: async (userId: string, filter: unknown) => {
         calls.push(['listHoldings', userId, filter]);
@@ -107,5 +113,21 @@ describe("the advisor's turn rules", () => {
     const prompt = advisorSystemPrompt('b0', {}, new Date('2026-11-26T00:00:00Z'), tools);
     for (const tool of toolsOn('advisor')) expect(prompt).toContain(tool.name);
     expect(prompt).toContain('getPortfolioPerformance');
+  });
+
+  it('point the model to one X-ray instead of one evaluation per holding', async () => {
+    const { fake, calls } = flows(null);
+    const tools = buildReadTools(fake, {
+      actor,
+      lastUserMessage: 'which of my holdings have a moat?',
+    });
+    const prompt = advisorSystemPrompt('b0', {}, new Date('2026-11-26T00:00:00Z'), tools);
+    expect(prompt).toContain('call getPortfolioXray once instead of one');
+    const without = tools.filter((t) => t.name !== 'getPortfolioXray');
+    expect(advisorSystemPrompt('b0', {}, new Date(), without)).not.toContain('getPortfolioXray');
+    const portfolioId = '8f2c19fa-0d5e-4c1b-9a57-3f0a1b2c3d4e';
+    const outcome = await tool(tools, 'getPortfolioXray').run({ portfolioId }, { signal });
+    expect(calls).toEqual([['getXray', actor, portfolioId]]);
+    expect(outcome.summary).toBe('0 holding(s), 0 rated, 1 pending');
   });
 });

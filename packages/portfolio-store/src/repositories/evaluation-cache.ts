@@ -92,6 +92,29 @@ export function createEvaluationCacheRepository(db: Executor) {
       };
     },
 
+    /**
+     * The cached evaluations of several symbols (case-insensitive) in one statement, in no
+     * particular order; a symbol without a row is absent.
+     */
+    async getMany(symbols: readonly string[]): Promise<CachedEvaluation[]> {
+      if (symbols.length === 0) return [];
+      const rows = await db
+        .selectFrom('evaluation_cache')
+        .select(['symbol', 'evaluation', 'market_cap', 'cached_at'])
+        .where(
+          'symbol',
+          'in',
+          symbols.map((s) => s.toUpperCase()),
+        )
+        .execute();
+      return rows.map((row) => ({
+        symbol: row.symbol,
+        evaluation: row.evaluation as MoatEvaluation,
+        marketCap: row.market_cap,
+        cachedAt: iso(row.cached_at),
+      }));
+    },
+
     /** Every cached symbol (upper case), in order: what the refresh pass watches. */
     async symbols(): Promise<string[]> {
       const rows = await db

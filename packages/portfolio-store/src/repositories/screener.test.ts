@@ -273,6 +273,14 @@ describe.each(backends)('screener on $name', (backend) => {
     expect((await repos.screener.meta()).count).toBe(8);
     expect(await repos.evaluations.get('NOPE')).toBeUndefined();
   });
+
+  it('reads several cached symbols in one statement (the portfolio X-ray)', async () => {
+    const found = await repos.evaluations.getMany(['aapl', 'MSFT', 'NOPE']);
+    expect(found.map((row) => row.symbol).sort()).toEqual(['AAPL', 'MSFT']);
+    const aapl = found.find((row) => row.symbol === 'AAPL');
+    expect(aapl).toEqual(await repos.evaluations.get('AAPL'));
+    expect(await repos.evaluations.getMany([])).toEqual([]);
+  });
 });
 
 describe.each(backends.filter((b) => b.name === 'postgres'))(

@@ -132,6 +132,7 @@ export function createAiFlows(options: AiFlowsOptions): AiFlows {
       screener: moat.screener,
       reports: moat.reports,
       narratives: narration,
+      xray: portfolio.xray,
       now,
     }),
     proposals: createProposalService({

@@ -2,7 +2,7 @@ import type { CachedEvaluation, EvaluationCacheRepository } from '@svc/portfolio
 import { LRUCache } from 'lru-cache';
 
 /** The part of the evaluation cache the evaluation flow reads. */
-type EvaluationCacheReader = Pick<EvaluationCacheRepository, 'get'>;
+type EvaluationCacheReader = Pick<EvaluationCacheRepository, 'get' | 'getMany'>;
 
 /** The memoised reader, and how to forget a symbol once its row was written. */
 export interface MemoizedEvaluationCache extends EvaluationCacheReader {
@@ -39,7 +39,12 @@ export function memoizeEvaluationCache(
   cache: EvaluationCacheReader,
   options: EvaluationMemoOptions,
 ): MemoizedEvaluationCache {
-  if (options.ttlMs <= 0) return { get: (symbol) => cache.get(symbol), forget: () => {} };
+  if (options.ttlMs <= 0)
+    return {
+      get: (symbol) => cache.get(symbol),
+      getMany: (symbols) => cache.getMany(symbols),
+      forget: () => {},
+    };
   const rows = new LRUCache<string, CachedEvaluation>({
     max: options.maxEntries ?? DEFAULT_EVALUATION_MEMO_ENTRIES,
     ttl: options.ttlMs,
@@ -53,6 +58,22 @@ export function memoizeEvaluationCache(
       const row = await cache.get(symbol);
       if (row) rows.set(symbol, row);
       return row;
+    },
+    // The remembered rows first, one read of the cache for the others (the portfolio X-ray).
+    async getMany(symbols) {
+      const found: CachedEvaluation[] = [];
+      const asked: string[] = [];
+      for (const symbol of symbols) {
+        const remembered = rows.get(symbol);
+        if (remembered) found.push(remembered);
+        else asked.push(symbol);
+      }
+      if (asked.length === 0) return found;
+      for (const row of await cache.getMany(asked)) {
+        rows.set(row.symbol, row);
+        found.push(row);
+      }
+      return found;
     },
     forget(symbol) {
       rows.delete(symbol);

@@ -5,9 +5,13 @@ import {
   createPortfolioService,
   createPriceHistory,
   createQuoteService,
+  createXrayService,
+  type EvaluationFills,
+  type EvaluationService,
   type IsinResolver,
   type PortfolioService,
   type QuoteService,
+  type XrayService,
 } from '@svc/use-cases';
 
 /** The portfolio and quote flows of `@svc/use-cases`, created once per process. */
@@ -18,6 +22,8 @@ export interface PortfolioFlows {
   readonly quotes: QuoteService;
   /** The whole account as data: export (native, Ghostfolio) and import (`createAccountDataService`). */
   readonly accountData: AccountDataService;
+  /** The portfolio moat X-ray over the holdings and the evaluation cache (`createXrayService`). */
+  readonly xray: XrayService;
 }
 
 /**
@@ -26,7 +32,7 @@ export interface PortfolioFlows {
  * agree).
  *
  * @example
- * const portfolio = createPortfolioFlows({ db, quotes: quoteSource.quotes, fx, history });
+ * const portfolio = createPortfolioFlows({ db, quotes: quoteSource.quotes, fx, history, evaluations: moat.evaluations });
  */
 export function createPortfolioFlows(options: {
   readonly db: Parameters<typeof createPortfolioService>[0]['db'];
@@ -41,19 +47,30 @@ export function createPortfolioFlows(options: {
    * `@svc/use-cases`: the quote provider when it serves history too, else none.
    */
   readonly history?: PriceHistoryProvider | null;
+  /** The cached evaluations the X-ray reads (`moat.evaluations` of `createMoatServices`). */
+  readonly evaluations: Pick<EvaluationService, 'cachedMany'>;
+  /** Fills the evaluations an X-ray misses, in the background (`createEvaluationFills`). */
+  readonly fills?: EvaluationFills;
 }): PortfolioFlows {
   const { db, quotes, fx } = options;
   const now = options.now ?? (() => new Date());
+  const portfolios = createPortfolioService({
+    db,
+    quotes,
+    fx,
+    now,
+    ...(options.isinSymbols ? { isinSymbols: options.isinSymbols } : {}),
+    history: options.history ?? createPriceHistory(undefined, quotes),
+  });
   return {
-    portfolios: createPortfolioService({
-      db,
-      quotes,
-      fx,
-      now,
-      ...(options.isinSymbols ? { isinSymbols: options.isinSymbols } : {}),
-      history: options.history ?? createPriceHistory(undefined, quotes),
-    }),
+    portfolios,
     quotes: createQuoteService({ quotes, fx, now }),
     accountData: createAccountDataService({ db, quotes, fx, now }),
+    xray: createXrayService({
+      holdings: portfolios,
+      evaluations: options.evaluations,
+      fills: options.fills,
+      now,
+    }),
   };
 }

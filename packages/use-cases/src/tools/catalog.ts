@@ -17,6 +17,7 @@ import {
   listTransactions,
 } from './portfolio-tools.js';
 import { getQuote } from './quote-tool.js';
+import { getPortfolioXray } from './xray-tool.js';
 
 /**
  * Every tool, each declared once (one file per tool or small group under `src/tools/`), in the
@@ -42,6 +43,7 @@ export const TOOL_DEFINITIONS = [
   getPortfolioPerformance,
   listPortfolioChanges,
   getEvaluationChanges,
+  getPortfolioXray,
 ] as const;
 
 type Defined = (typeof TOOL_DEFINITIONS)[number];

@@ -9,6 +9,7 @@ import type { PortfolioService } from '../portfolio/portfolio-service.js';
 import type { QuoteService } from '../portfolio/quote-service.js';
 import type { ReportService } from '../reports.js';
 import type { ScreenerService } from '../screener.js';
+import type { XrayService } from '../xray/xray-service.js';
 
 /**
  * The flows the tools call: the same objects the REST routes use, created once per process by
@@ -41,6 +42,8 @@ export interface ToolFlows {
   readonly reports: Pick<ReportService, 'save' | 'list'>;
   /** The moat narrative flow (`createNarrationService`), one `ai_consult` unit per narrative. */
   readonly narratives: Pick<NarrationService, 'narrateToMarkdown'>;
+  /** The portfolio moat X-ray (`createXrayService`): holdings with cached evaluations. */
+  readonly xray: Pick<XrayService, 'getXray'>;
 }
 
 /** Where a tool is offered: the MCP server (`@svc/mcp-server`) and/or the advisor's model. */

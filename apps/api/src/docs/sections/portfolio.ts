@@ -74,6 +74,13 @@ export function portfolio({ baseUrl }: DocsAddresses): SectionText {
           description: `broker export (${BROKERS}; detected from the content) as text/csv, application/json or multipart (file part), at most 2 MB → 201 { format, rows, imported, alreadyPresent, skipped, warnings, holdings, cash, importBatchId }; re-importing stores nothing (alreadyPresent); dryRun=1 → 200 with the same answer and failed lines, nothing stored; any bad row → 400 with errors [{ path: "line N", message }] and nothing applied; a file no module reads gets, on a dry run, a proposal (a column mapping with its questions in needs) whose own import is checked before it is offered (checks, acceptable); a real import with a mapping that fails a check → 400 with errors [{ path: "mapping.checks.<id>", message }] unless confirmMapping=1`,
         },
         {
+          method: 'GET',
+          path: '/api/portfolios/{id}/xray',
+          auth: 'session',
+          description:
+            'the moat X-ray (also with a personal access token: portfolio:read + moat:read) → { portfolioId, asOf, valueEur, holdings: [{ instrument, weight, valueEur, evaluation?, valuation?, reason? }], bands, unratedWeight, weightedScore, pastSellTrigger, pending, unvalued, concentration }; evaluations from the cache, missing ones filled in the background within the quota (pending); the page is GET /xray/{id}',
+        },
+        {
           method: 'POST',
           path: '/api/portfolios/{id}/revalue',
           auth: 'session',

@@ -1,4 +1,10 @@
-import { type AccountUser, type Authenticated, counterKeyDigest } from '@svc/use-cases';
+import {
+  type AccountUser,
+  type Authenticated,
+  counterKeyDigest,
+  insufficientScope,
+  missingScopes,
+} from '@svc/use-cases';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { SESSION_COOKIE } from '../../auth/cookies.js';
 import { assertSameOrigin, STATE_CHANGING_METHODS } from '../../auth/origin-check.js';
@@ -15,6 +21,9 @@ const asArray = <T>(value: T | T[] | undefined): T[] =>
  * - `config: { auth: 'session' }` puts `app.authenticate` first in `onRequest` (valid JWT AND a
  *   live session row; 401 otherwise; state-changing methods also need a same-site `Origin`),
  *   a per-user rate limit, the cookie security requirement and 401/403/429 problem responses.
+ * - `config: { auth: 'session-or-token', tokenScopes }` (read routes that scripts call too, such
+ *   as the portfolio X-ray): an `Authorization: Bearer` personal access token with every scope of
+ *   `tokenScopes` (403 `insufficient_scope` naming the missing ones), else the session as above.
  * - every other state-changing route refuses a foreign `Origin` (login CSRF).
  */
 export function registerSessionGuard(app: FastifyInstance): void {
@@ -40,7 +49,11 @@ export function registerSessionGuard(app: FastifyInstance): void {
   const userKeys = new WeakMap<Authenticated, string>();
   const keyGenerator = (request: FastifyRequest): string => {
     const { account } = request;
-    if (!account) return request.ip;
+    if (!account) {
+      // a personal access token on a `session-or-token` route: its owner, digested
+      const owner = request.tokenUser;
+      return owner ? `user:${counterKeyDigest(owner.id)}` : request.ip;
+    }
     let key = userKeys.get(account);
     if (key === undefined) {
       key = `user:${counterKeyDigest(account.user.id)}`;
@@ -51,30 +64,52 @@ export function registerSessionGuard(app: FastifyInstance): void {
 
   const checkOrigin: Hook = async (request) => assertSameOrigin(request, allowed, false);
 
+  /** A bearer token with the route's scopes when one is sent, else the session. */
+  const sessionOrToken: Hook = async (request, reply) => {
+    if (!/^bearer\s/i.test(request.headers.authorization ?? ''))
+      return authenticate(request, reply);
+    await app.requirePersonalAccessToken(request, reply);
+    const principal = request.tokenPrincipal;
+    if (!principal) return; // the guard answered 401
+    const missing = missingScopes(principal.scopes, request.routeOptions.config.tokenScopes ?? []);
+    if (missing.length > 0) {
+      throw insufficientScope(missing, `${request.method} ${request.routeOptions.url}`, baseUrl);
+    }
+  };
+
   app.addHook('onRoute', (route: RouteOptions) => {
     const methods = asArray(route.method);
-    if (route.config?.auth !== 'session') {
+    const either = route.config?.auth === 'session-or-token';
+    if (route.config?.auth !== 'session' && !either) {
       if (methods.some((m) => STATE_CHANGING_METHODS.has(m))) {
         route.onRequest = [checkOrigin, ...asArray(route.onRequest)];
       }
       return;
     }
-    route.onRequest = [authenticate, ...asArray(route.onRequest)];
+    route.onRequest = [either ? sessionOrToken : authenticate, ...asArray(route.onRequest)];
     const schema = route.schema ?? {};
     route.schema = {
       ...schema,
-      security: [{ [SECURITY.session]: [] }],
+      security: either
+        ? [
+            { [SECURITY.session]: [] },
+            { [SECURITY.bearer]: [...(route.config?.tokenScopes ?? [])] },
+          ]
+        : [{ [SECURITY.session]: [] }],
       response: { ...errorResponses(401, 403, 429), ...(schema.response as object | undefined) },
     };
+    route.config ??= {};
     route.config.rateLimit ??= { max: rateLimitPerMinute, timeWindow: 60_000, keyGenerator };
   });
 }
 
 /**
- * The signed-in user of a `config: { auth: 'session' }` route.
+ * The signed-in user of a `config: { auth: 'session' }` route (or the token's owner on a
+ * `'session-or-token'` route).
  * @throws {ApiError} `unauthorized` when the route is not guarded (a programming error).
  */
 export function currentUser(request: FastifyRequest): AccountUser {
-  if (!request.account) throw new ApiError('unauthorized', 'Sign in first: no valid session.');
-  return request.account.user;
+  const user = request.account?.user ?? request.tokenUser;
+  if (!user) throw new ApiError('unauthorized', 'Sign in first: no valid session.');
+  return user;
 }
