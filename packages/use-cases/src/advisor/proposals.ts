@@ -4,12 +4,12 @@ import { type AdvisorProposal, createRepositories, type Executor } from '@svc/po
 import { PortfolioId, Tags } from '@svc/schemas';
 import { z } from 'zod';
 import { UseCaseError } from '../errors.js';
+import { createReportService } from '../moat/reports.js';
 import {
   createPortfolioService,
   type PortfolioServiceDeps,
 } from '../portfolio/portfolio-service.js';
 import { CreatePortfolioInput } from '../portfolio/schemas.js';
-import { createReportService } from '../reports.js';
 import { PROPOSAL_TTL_MS } from './schemas.js';
 
 /**

@@ -7,8 +7,8 @@ import {
   type SecRefreshRepository,
 } from '@svc/portfolio-store';
 import { normaliseTicker } from '@svc/schemas';
-import { type EvaluateCompanyDeps, evaluateCompany } from './evaluate-company.js';
-import { keepEvaluation } from './keep-evaluation.js';
+import { type EvaluateCompanyDeps, evaluateCompany } from '../moat/evaluate-company.js';
+import { keepEvaluation } from '../moat/keep-evaluation.js';
 
 /** SEC's fair-access ceiling across every process: one request per 100 ms. */
 export const SEC_SHARED_INTERVAL_MS = 100;
