@@ -187,24 +187,44 @@ export {
   type UseCaseErrorCode,
   type UseCaseErrorOptions,
 } from './errors.js';
+export { freezeAnswer } from './frozen.js';
+export {
+  DEFAULT_FILL_CONCURRENCY,
+  type FillCacheFailure,
+  type FillCacheOptions,
+  type FillCacheProgress,
+  type FillCacheSummary,
+  fillEvaluationCache,
+} from './jobs/fill-cache.js';
+export {
+  type RefreshDayReport,
+  type RefreshFilingReport,
+  type RefreshPassDeps,
+  type RefreshPassOptions,
+  type RefreshReport,
+  refreshDepsFor,
+  runRefreshPass,
+  SEC_SHARED_INTERVAL_MS,
+  sharedSecBudget,
+} from './jobs/refresh.js';
 export {
   type CompanyEvaluation,
   type EvaluateCompanyDeps,
   evaluateCompany,
-} from './evaluate-company.js';
+} from './moat/evaluate-company.js';
 export {
   CHANGES_MAX_LIMIT,
   createEvaluationChangesFeed,
   EvaluationChangeEvent,
   EvaluationChangesPage,
   EvaluationChangesQuery,
-} from './evaluation-changes.js';
-export { diffEvaluations } from './evaluation-diff.js';
+} from './moat/evaluation-changes.js';
+export { diffEvaluations } from './moat/evaluation-diff.js';
 export {
   createEvaluationHistoryService,
   type EvaluationHistoryService,
   type EvaluationHistoryServiceDeps,
-} from './evaluation-history.js';
+} from './moat/evaluation-history.js';
 export {
   CriterionChange,
   EvaluationDiff,
@@ -213,7 +233,7 @@ export {
   EvaluationHistoryPage,
   EvaluationHistoryQuery,
   HISTORY_MAX_LIMIT,
-} from './evaluation-history-schemas.js';
+} from './moat/evaluation-history-schemas.js';
 export {
   type Actor,
   createEvaluationService,
@@ -221,23 +241,31 @@ export {
   type EvaluationService,
   type EvaluationServiceDeps,
   servedFromCache,
-} from './evaluation-service.js';
-export { type FilingReference, filingsBehind } from './filings.js';
-export {
-  DEFAULT_FILL_CONCURRENCY,
-  type FillCacheFailure,
-  type FillCacheOptions,
-  type FillCacheProgress,
-  type FillCacheSummary,
-  fillEvaluationCache,
-} from './fill-cache.js';
-export { freezeAnswer } from './frozen.js';
+} from './moat/evaluation-service.js';
+export { type FilingReference, filingsBehind } from './moat/filings.js';
 export {
   type EvaluationKeeper,
   type KeepEvaluationInput,
   type KeptEvaluation,
   keepEvaluation,
-} from './keep-evaluation.js';
+} from './moat/keep-evaluation.js';
+export {
+  createReportService,
+  MAX_EVALUATION_JSON_LENGTH,
+  parseTagList,
+  ReportDetail,
+  type ReportService,
+  ReportSummary,
+  SaveReportInput,
+} from './moat/reports.js';
+export {
+  createScreenerService,
+  ScreenerMeta,
+  ScreenerPage,
+  ScreenerQuery,
+  ScreenerRow,
+  type ScreenerService,
+} from './moat/screener.js';
 export {
   type BrokerImportDeps,
   type BrokerImportPreviewDeps,
@@ -325,34 +353,6 @@ export {
   type QuoteSource,
 } from './providers.js';
 export {
-  type RefreshDayReport,
-  type RefreshFilingReport,
-  type RefreshPassDeps,
-  type RefreshPassOptions,
-  type RefreshReport,
-  refreshDepsFor,
-  runRefreshPass,
-  SEC_SHARED_INTERVAL_MS,
-  sharedSecBudget,
-} from './refresh.js';
-export {
-  createReportService,
-  MAX_EVALUATION_JSON_LENGTH,
-  parseTagList,
-  ReportDetail,
-  type ReportService,
-  ReportSummary,
-  SaveReportInput,
-} from './reports.js';
-export {
-  createScreenerService,
-  ScreenerMeta,
-  ScreenerPage,
-  ScreenerQuery,
-  ScreenerRow,
-  type ScreenerService,
-} from './screener.js';
-export {
   type AnyToolDefinition,
   DEFAULT_TOKEN_SCOPES,
   SPEC_MCP_TOOLS,
@@ -378,7 +378,7 @@ export {
   type DispatchRound,
   type WebhookDispatcher,
   type WebhookDispatcherOptions,
-} from './webhook-dispatcher.js';
+} from './webhooks/webhook-dispatcher.js';
 export {
   CreatedWebhook,
   CreateWebhookBody,
@@ -395,7 +395,7 @@ export {
   WebhookEndpointSchema,
   type WebhookService,
   type WebhookServiceDeps,
-} from './webhooks.js';
+} from './webhooks/webhooks.js';
 export { instrumentOf } from './xray/instrument-of.js';
 export {
   createXrayService,

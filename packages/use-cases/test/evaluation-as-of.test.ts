@@ -9,8 +9,8 @@ import {
 import { createQuotaService } from '@svc/quota';
 import { PROBLEMS, ServedEvaluation } from '@svc/schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEvaluationService } from '../src/evaluation-service.js';
-import { keepEvaluation } from '../src/keep-evaluation.js';
+import { createEvaluationService } from '../src/moat/evaluation-service.js';
+import { keepEvaluation } from '../src/moat/keep-evaluation.js';
 import { toServiceError } from '../src/problems.js';
 import { createQuoteSource } from '../src/providers.js';
 import { COMPANYFACTS_DIR, PRICES_DIR } from './shared-data.js';

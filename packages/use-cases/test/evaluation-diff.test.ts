@@ -1,7 +1,7 @@
 import type { EvaluationRecord } from '@svc/portfolio-store';
 import type { Criterion } from '@svc/schemas';
 import { describe, expect, it } from 'vitest';
-import { diffEvaluations } from '../src/evaluation-diff.js';
+import { diffEvaluations } from '../src/moat/evaluation-diff.js';
 
 const NET = (score: number, value: string, trend: number[], years: number[]): Criterion => ({
   key: 'net_margin',

@@ -8,11 +8,11 @@ import {
 import { createQuotaService } from '@svc/quota';
 import { ServedEvaluation } from '@svc/schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEvaluationHistoryService } from '../src/evaluation-history.js';
-import { EvaluationDiff, EvaluationHistoryPage } from '../src/evaluation-history-schemas.js';
-import { createEvaluationService } from '../src/evaluation-service.js';
-import { fillEvaluationCache } from '../src/fill-cache.js';
-import { keepEvaluation } from '../src/keep-evaluation.js';
+import { fillEvaluationCache } from '../src/jobs/fill-cache.js';
+import { createEvaluationHistoryService } from '../src/moat/evaluation-history.js';
+import { EvaluationDiff, EvaluationHistoryPage } from '../src/moat/evaluation-history-schemas.js';
+import { createEvaluationService } from '../src/moat/evaluation-service.js';
+import { keepEvaluation } from '../src/moat/keep-evaluation.js';
 import { createQuoteSource } from '../src/providers.js';
 import { COMPANYFACTS_DIR, PRICES_DIR } from './shared-data.js';
 

@@ -8,8 +8,8 @@ import { createRepositories, type Database } from '@svc/portfolio-store';
 import { createTestBackends, type TestDatabase, uniqueEmail } from '@svc/portfolio-store/testing';
 import { createQuotaService, QuotaError, type QuotaLimitOverrides } from '@svc/quota';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEvaluationService } from '../src/evaluation-service.js';
-import { keepEvaluation } from '../src/keep-evaluation.js';
+import { createEvaluationService } from '../src/moat/evaluation-service.js';
+import { keepEvaluation } from '../src/moat/keep-evaluation.js';
 import { COMPANYFACTS_DIR } from './shared-data.js';
 
 const engines = await createTestBackends({ databaseUrl: process.env.TEST_DATABASE_URL });

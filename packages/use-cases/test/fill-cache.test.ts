@@ -7,7 +7,7 @@ import {
 } from '@svc/portfolio-store';
 import { MoatEvaluation } from '@svc/schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FillCacheProgress, fillEvaluationCache } from '../src/fill-cache.js';
+import { type FillCacheProgress, fillEvaluationCache } from '../src/jobs/fill-cache.js';
 import { createFundamentalsProvider, createQuoteSource } from '../src/providers.js';
 import { COMPANYFACTS_DIR, PRICES_DIR, SHARED_DATA_DIR } from './shared-data.js';
 import { withFault } from './support/faults.js';

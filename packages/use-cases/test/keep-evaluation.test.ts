@@ -9,11 +9,11 @@ import { createTestBackends, type TestDatabase } from '@svc/portfolio-store/test
 import { createQuotaService } from '@svc/quota';
 import type { Criterion, MoatEvaluation } from '@svc/schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EvaluationChangeEvent } from '../src/evaluation-changes.js';
-import { type ComparedEvaluation, evaluationChange } from '../src/evaluation-diff.js';
-import { createEvaluationService } from '../src/evaluation-service.js';
-import { fillEvaluationCache } from '../src/fill-cache.js';
-import { keepEvaluation } from '../src/keep-evaluation.js';
+import { fillEvaluationCache } from '../src/jobs/fill-cache.js';
+import { EvaluationChangeEvent } from '../src/moat/evaluation-changes.js';
+import { type ComparedEvaluation, evaluationChange } from '../src/moat/evaluation-diff.js';
+import { createEvaluationService } from '../src/moat/evaluation-service.js';
+import { keepEvaluation } from '../src/moat/keep-evaluation.js';
 import { COMPANYFACTS_DIR } from './shared-data.js';
 import { InjectedFault, withFault } from './support/faults.js';
 

@@ -7,9 +7,9 @@ import { METHODOLOGY_VERSION } from '@svc/moat-scoring';
 import { createRepositories } from '@svc/portfolio-store';
 import { createTestBackends, type TestDatabase } from '@svc/portfolio-store/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { evaluateCompany } from '../src/evaluate-company.js';
-import { rescoreOlderMethodology } from '../src/methodology-refresh.js';
-import { refreshDepsFor } from '../src/refresh.js';
+import { rescoreOlderMethodology } from '../src/jobs/methodology-refresh.js';
+import { refreshDepsFor } from '../src/jobs/refresh.js';
+import { evaluateCompany } from '../src/moat/evaluate-company.js';
 import { COMPANYFACTS_DIR } from './shared-data.js';
 
 const backends = await createTestBackends({ databaseUrl: process.env.TEST_DATABASE_URL });

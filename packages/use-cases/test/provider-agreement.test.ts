@@ -11,7 +11,7 @@ import { KNOWN_SPLITS } from '@svc/market-data';
 import { evaluateMoat } from '@svc/moat-scoring';
 import type { FiscalYearFigures, Fundamentals } from '@svc/schemas';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { evaluateCompany } from '../src/evaluate-company.js';
+import { evaluateCompany } from '../src/moat/evaluate-company.js';
 import { createFundamentalsProvider, createQuoteSource } from '../src/providers.js';
 import { COMPANYFACTS_DIR, PRICES_DIR, SHARED_DATA_DIR } from './shared-data.js';
 

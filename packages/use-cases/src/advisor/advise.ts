@@ -6,7 +6,7 @@ import {
 } from '@svc/advisor';
 import type { QuotaService } from '@svc/quota';
 import { UseCaseError } from '../errors.js';
-import type { Actor } from '../evaluation-service.js';
+import type { Actor } from '../moat/evaluation-service.js';
 import type { ToolFlows } from '../tools/definition.js';
 import { buildReadTools } from './advisor-tools.js';
 import { billAnswer } from './billing.js';

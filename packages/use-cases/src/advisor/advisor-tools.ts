@@ -1,6 +1,6 @@
 import type { AdvisorTool, OfflineIntent, ToolOutcome } from '@svc/advisor';
 import type { z } from 'zod';
-import type { Actor } from '../evaluation-service.js';
+import type { Actor } from '../moat/evaluation-service.js';
 import { type AnyToolDefinition, type ToolNameOn, toolsOn } from '../tools/catalog.js';
 import type { ToolFlows } from '../tools/definition.js';
 import { getMoatEvaluation } from '../tools/moat-tools.js';

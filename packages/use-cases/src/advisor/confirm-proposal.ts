@@ -5,7 +5,7 @@ import {
   type Repositories,
 } from '@svc/portfolio-store';
 import { UseCaseError } from '../errors.js';
-import type { Actor } from '../evaluation-service.js';
+import type { Actor } from '../moat/evaluation-service.js';
 import { type ApplyDeps, applyProposal } from './proposals.js';
 import type { ConfirmProposalRequest, ConfirmProposalResult } from './schemas.js';
 

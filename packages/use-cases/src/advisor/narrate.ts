@@ -9,7 +9,7 @@ import type { QuotaReservation, QuotaService } from '@svc/quota';
 import type { MoatEvaluation } from '@svc/schemas';
 import { guardQuotaSpending, type TokenCall } from '../accounts/token-call.js';
 import { UseCaseError } from '../errors.js';
-import type { Actor, EvaluationService } from '../evaluation-service.js';
+import type { Actor, EvaluationService } from '../moat/evaluation-service.js';
 import { billAnswer } from './billing.js';
 
 /** What {@link createNarrationService} needs; created once by the app. */

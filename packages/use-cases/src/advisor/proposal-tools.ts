@@ -4,7 +4,7 @@ import { createRepositories, type Executor } from '@svc/portfolio-store';
 import { PortfolioId, Tags, TickerSymbol } from '@svc/schemas';
 import { z } from 'zod';
 import { UseCaseError } from '../errors.js';
-import type { EvaluationService } from '../evaluation-service.js';
+import type { EvaluationService } from '../moat/evaluation-service.js';
 import { describeTransaction, transactionTag } from '../portfolio/change-summaries.js';
 import { decodeTransaction } from '../portfolio/ledger-codec.js';
 import type { PortfolioService } from '../portfolio/portfolio-service.js';

@@ -9,13 +9,13 @@ import {
 import { PortfolioId, Tags } from '@svc/schemas';
 import { z } from 'zod';
 import { UseCaseError } from '../errors.js';
+import { createReportService } from '../moat/reports.js';
 import type { LedgerUnit } from '../portfolio/change-ledger.js';
 import {
   createPortfolioService,
   type PortfolioServiceDeps,
 } from '../portfolio/portfolio-service.js';
 import { CreatePortfolioInput } from '../portfolio/schemas.js';
-import { createReportService } from '../reports.js';
 import { RowVersion, requireRowUnchanged } from './proposal-guards.js';
 import { PROPOSAL_TTL_MS } from './schemas.js';
 

@@ -3,12 +3,12 @@ import type { z } from 'zod';
 import type { TokenScope } from '../accounts/scopes.js';
 import type { TokenCall } from '../accounts/token-call.js';
 import type { NarrationService } from '../advisor/narrate.js';
-import type { EvaluationHistoryService } from '../evaluation-history.js';
-import type { Actor, EvaluationService } from '../evaluation-service.js';
+import type { EvaluationHistoryService } from '../moat/evaluation-history.js';
+import type { Actor, EvaluationService } from '../moat/evaluation-service.js';
+import type { ReportService } from '../moat/reports.js';
+import type { ScreenerService } from '../moat/screener.js';
 import type { PortfolioService } from '../portfolio/portfolio-service.js';
 import type { QuoteService } from '../portfolio/quote-service.js';
-import type { ReportService } from '../reports.js';
-import type { ScreenerService } from '../screener.js';
 import type { XrayService } from '../xray/xray-service.js';
 
 /**

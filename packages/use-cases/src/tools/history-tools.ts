@@ -1,10 +1,10 @@
-import { EvaluationChangesPage, EvaluationChangesQuery } from '../evaluation-changes.js';
+import { EvaluationChangesPage, EvaluationChangesQuery } from '../moat/evaluation-changes.js';
 import {
   EvaluationDiff,
   EvaluationDiffQuery,
   EvaluationHistoryPage,
   EvaluationHistoryQuery,
-} from '../evaluation-history-schemas.js';
+} from '../moat/evaluation-history-schemas.js';
 import { defineTool } from './definition.js';
 
 /** Read-only, no quota, answers from the database only. */

@@ -11,8 +11,8 @@ import { z } from 'zod';
 import type { NarrativeSource } from '../advisor/narrate.js';
 import { LanguageTag } from '../advisor/schemas.js';
 import { UseCaseError } from '../errors.js';
-import { ReportSummary, SaveReportInput } from '../reports.js';
-import { ScreenerPage, ScreenerQuery } from '../screener.js';
+import { ReportSummary, SaveReportInput } from '../moat/reports.js';
+import { ScreenerPage, ScreenerQuery } from '../moat/screener.js';
 import { defineTool } from './definition.js';
 
 /*

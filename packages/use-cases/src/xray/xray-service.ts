@@ -9,7 +9,7 @@ import {
   type XrayReason,
 } from '@svc/schemas';
 import { Decimal } from 'decimal.js';
-import type { Actor } from '../evaluation-service.js';
+import type { Actor } from '../moat/evaluation-service.js';
 import type { PortfolioService } from '../portfolio/portfolio-service.js';
 import { instrumentOf } from './instrument-of.js';
 

@@ -1,6 +1,6 @@
 import type { FundamentalsProvider } from '@svc/fundamentals-client';
 import type { Criterion, CriterionKey } from '@svc/schemas';
-import { type CompanyEvaluation, evaluateCompany } from '../../src/evaluate-company.js';
+import { type CompanyEvaluation, evaluateCompany } from '../../src/moat/evaluate-company.js';
 import { createFundamentalsProvider, createQuoteSource } from '../../src/providers.js';
 import { COMPANYFACTS_DIR, PRICES_DIR } from '../shared-data.js';
 

@@ -2,9 +2,9 @@ import { METHODOLOGY_VERSION } from '@svc/moat-scoring';
 import type { CachedEvaluation, EvaluationCacheRepository } from '@svc/portfolio-store';
 import { QuotaError, type QuotaService } from '@svc/quota';
 import type { MoatEvaluation, ServedEvaluation } from '@svc/schemas';
-import { UseCaseError } from './errors.js';
+import { UseCaseError } from '../errors.js';
+import { freezeAnswer } from '../frozen.js';
 import { type EvaluateCompanyDeps, evaluateCompany } from './evaluate-company.js';
-import { freezeAnswer } from './frozen.js';
 
 /**
  * Whether a stored evaluation was scored by the current methodology (`METHODOLOGY_VERSION` of

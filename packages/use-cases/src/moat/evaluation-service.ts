@@ -1,16 +1,16 @@
 import type { CachedEvaluation, EvaluationCacheRepository } from '@svc/portfolio-store';
 import { QuotaError, type QuotaService } from '@svc/quota';
 import type { Plan, ServedEvaluation } from '@svc/schemas';
-import { guardQuotaSpending, type TokenCall } from './accounts/token-call.js';
+import { guardQuotaSpending, type TokenCall } from '../accounts/token-call.js';
+import { freezeAnswer } from '../frozen.js';
+import { tickerOf } from '../ticker.js';
 import {
   type CompanyEvaluation,
   type EvaluateCompanyDeps,
   evaluateCompany,
 } from './evaluate-company.js';
 import { createAsOfEvaluations, isCurrentMethodology } from './evaluation-as-of.js';
-import { freezeAnswer } from './frozen.js';
 import type { EvaluationKeeper } from './keep-evaluation.js';
-import { tickerOf } from './ticker.js';
 
 /** The signed-in user a flow acts for. */
 export interface Actor {

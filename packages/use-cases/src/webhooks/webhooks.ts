@@ -5,8 +5,8 @@ import type { PortfoliosRepository, WebhooksRepository } from '@svc/portfolio-st
 import { numberFromText, TickerSymbol } from '@svc/schemas';
 import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
-import { UseCaseError } from './errors.js';
-import { tickerOf } from './ticker.js';
+import { UseCaseError } from '../errors.js';
+import { tickerOf } from '../ticker.js';
 
 /**
  * The event types an endpoint may subscribe to (CONTRACT §7). Delivery takes any type written to

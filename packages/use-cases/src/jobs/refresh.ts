@@ -7,8 +7,8 @@ import {
   type SecRefreshRepository,
 } from '@svc/portfolio-store';
 import { normaliseTicker } from '@svc/schemas';
-import { type EvaluateCompanyDeps, evaluateCompany } from './evaluate-company.js';
-import { keepEvaluation } from './keep-evaluation.js';
+import { type EvaluateCompanyDeps, evaluateCompany } from '../moat/evaluate-company.js';
+import { keepEvaluation } from '../moat/keep-evaluation.js';
 import {
   DEFAULT_METHODOLOGY_BATCH,
   type MethodologyReport,

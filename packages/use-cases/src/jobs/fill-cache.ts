@@ -1,7 +1,7 @@
 import { createRepositories, type Executor } from '@svc/portfolio-store';
 import { normaliseTicker } from '@svc/schemas';
-import { type EvaluateCompanyDeps, evaluateCompany } from './evaluate-company.js';
-import { keepEvaluation } from './keep-evaluation.js';
+import { type EvaluateCompanyDeps, evaluateCompany } from '../moat/evaluate-company.js';
+import { keepEvaluation } from '../moat/keep-evaluation.js';
 
 /** Default number of companies evaluated at the same time by {@link fillEvaluationCache}. */
 export const DEFAULT_FILL_CONCURRENCY = 4;

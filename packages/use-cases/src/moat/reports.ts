@@ -1,7 +1,7 @@
 import type { MoatReportsRepository } from '@svc/portfolio-store';
 import { MoatEvaluation, Tags, TickerSymbol } from '@svc/schemas';
 import { z } from 'zod';
-import { UseCaseError } from './errors.js';
+import { UseCaseError } from '../errors.js';
 
 /** Longest accepted `evaluationJson`, characters (an evaluation is about 10 kB). */
 export const MAX_EVALUATION_JSON_LENGTH = 200_000;

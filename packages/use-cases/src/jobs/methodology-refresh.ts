@@ -1,7 +1,7 @@
 import { METHODOLOGY_VERSION } from '@svc/moat-scoring';
 import { createRepositories, type Executor } from '@svc/portfolio-store';
-import { type EvaluateCompanyDeps, evaluateCompany } from './evaluate-company.js';
-import { keepEvaluation } from './keep-evaluation.js';
+import { type EvaluateCompanyDeps, evaluateCompany } from '../moat/evaluate-company.js';
+import { keepEvaluation } from '../moat/keep-evaluation.js';
 
 /** Default number of cached evaluations of an older methodology one pass computes again. */
 export const DEFAULT_METHODOLOGY_BATCH = 20;

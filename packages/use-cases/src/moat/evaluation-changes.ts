@@ -1,9 +1,9 @@
 import type { EvaluationEventsRepository } from '@svc/portfolio-store';
 import { numberFromText, TickerSymbol } from '@svc/schemas';
 import { z } from 'zod';
-import { UseCaseError } from './errors.js';
+import { UseCaseError } from '../errors.js';
+import { tickerOf } from '../ticker.js';
 import { CauseFiling } from './evaluation-history-schemas.js';
-import { tickerOf } from './ticker.js';
 
 /** The `type` of a kept evaluation's change event (CONTRACT §7). */
 export const EVALUATION_CHANGED = 'evaluation.changed';

@@ -5,7 +5,8 @@ import type {
   EvaluationRecord,
 } from '@svc/portfolio-store';
 import type { ServedEvaluation } from '@svc/schemas';
-import { UseCaseError } from './errors.js';
+import { UseCaseError } from '../errors.js';
+import { tickerOf } from '../ticker.js';
 import { createEvaluationChangesFeed } from './evaluation-changes.js';
 import { diffEvaluations, historyItem } from './evaluation-diff.js';
 import type {
@@ -15,7 +16,6 @@ import type {
   EvaluationHistoryQuery,
 } from './evaluation-history-schemas.js';
 import { servedFromCache } from './evaluation-service.js';
-import { tickerOf } from './ticker.js';
 
 /** What {@link createEvaluationHistoryService} reads. */
 export interface EvaluationHistoryServiceDeps {

@@ -4,7 +4,7 @@ import { splitFactor } from '@svc/market-data';
 import { evaluateMoat, MoatScoringError } from '@svc/moat-scoring';
 import type { DataQualityFlag, Fundamentals, MoatEvaluation } from '@svc/schemas';
 import { computeValuation, type ValuationResult } from '@svc/valuation';
-import { UseCaseError } from './errors.js';
+import { UseCaseError } from '../errors.js';
 import { type FilingReference, filingsBehind } from './filings.js';
 
 /** What {@link evaluateCompany} needs; created once by the app and passed in. */
