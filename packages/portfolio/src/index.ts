@@ -17,6 +17,13 @@ export {
 export { PortfolioError, type PortfolioErrorCode, type PortfolioErrorOptions } from './errors.js';
 export { CurrencyCode, ExecutedAt, IsoDateTime } from './fields.js';
 export { decodeBrokerFile } from './import/decode.js';
+export {
+  DefinitionSource,
+  draftDefinition,
+  FormatDefinition,
+  fold,
+  Recognition as FormatRecognition,
+} from './import/definitions/definition.js';
 export { type ProposeOptions, proposeMapping } from './import/generic/propose.js';
 export { checkMapping, type MappingVerdict } from './import/generic/verify.js';
 export { mappedFormat } from './import/mapped-row.js';
@@ -33,6 +40,7 @@ export {
   type MappingQuestion,
 } from './import/mapping.js';
 export {
+  BROKER_CATALOGUE,
   BROKER_FORMAT_LABELS,
   BROKER_FORMATS,
   type BrokerCsvResult,

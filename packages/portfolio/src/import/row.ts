@@ -22,6 +22,10 @@ export interface CsvRow {
 export interface RowMeta {
   readonly externalId?: string;
   readonly name?: string;
+  /** The instrument's ISIN, when the file gives one (kept beside the symbol recorded). */
+  readonly isin?: string;
+  /** The instrument's ticker, when the file gives one (kept beside the symbol recorded). */
+  readonly ticker?: string;
 }
 
 /**
@@ -81,6 +85,8 @@ function cleanMeta(meta: RowMeta): RowMeta {
   return {
     ...(meta.externalId ? { externalId: meta.externalId } : {}),
     ...(meta.name ? { name: meta.name } : {}),
+    ...(meta.isin ? { isin: meta.isin } : {}),
+    ...(meta.ticker ? { ticker: meta.ticker } : {}),
   };
 }
 
