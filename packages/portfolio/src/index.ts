@@ -19,6 +19,7 @@ export { CurrencyCode, ExecutedAt, IsoDateTime } from './fields.js';
 export { decodeBrokerFile } from './import/decode.js';
 export {
   DefinitionSource,
+  definitionMapping,
   draftDefinition,
   FormatDefinition,
   fold,

@@ -24,6 +24,7 @@ export {
   ColumnMapping,
   DEFAULT_IMPORT_LIMITS,
   decodeBrokerFile,
+  FormatDefinition,
   Holding,
   NewTransaction,
   Portfolio,

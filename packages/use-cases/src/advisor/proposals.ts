@@ -1,5 +1,5 @@
 import type { ProposalKind, ProposalView } from '@svc/advisor';
-import { NewTransaction } from '@svc/portfolio';
+import { ColumnMapping, NewTransaction } from '@svc/portfolio';
 import { type AdvisorProposal, createRepositories, type Executor } from '@svc/portfolio-store';
 import { PortfolioId, Tags } from '@svc/schemas';
 import { z } from 'zod';
@@ -30,6 +30,10 @@ export const ProposalPayloads = {
     rows: z.number().int().min(0),
     newRows: z.number().int().min(0),
     alreadyPresent: z.number().int().min(0),
+    /** Issue 40: a layout no definition knows, read with these columns as previewed. */
+    mapping: ColumnMapping.optional(),
+    /** The token of the preview the proposal showed; the import is refused if it changed. */
+    previewToken: z.string().optional(),
   }),
   /** Issue 30: the transaction's new values, in full (what the summary names). */
   edit_transaction: z.object({
@@ -133,12 +137,12 @@ export async function applyProposal(
       // The same flow as POST /portfolios/{id}/import: every row fingerprinted, the rows the
       // portfolio already holds dropped, all or nothing (here inside the confirmation's
       // transaction). Two proposals of one file, both confirmed, import it once.
-      const { portfolioId, text } = parsePayload(kind, proposal.payload);
+      const { portfolioId, text, mapping, previewToken } = parsePayload(kind, proposal.payload);
       const result = await portfolios.importBrokerCsv(
         userId,
         portfolioId,
         text,
-        {},
+        mapping && previewToken ? { mapping, previewToken } : {},
         { source: 'advisor' },
       );
       return {

@@ -107,8 +107,16 @@ export const brokerImportRoute: FastifyPluginAsyncZod<BrokerImportOptions> = asy
     },
     handler: async (request, reply) => {
       const text = await readUpload(request);
-      const { format, dryRun, oversell, accountCurrency, mapping, saveMapping, confirmMapping } =
-        request.query;
+      const {
+        format,
+        dryRun,
+        oversell,
+        accountCurrency,
+        mapping,
+        saveMapping,
+        confirmMapping,
+        previewToken,
+      } = request.query;
       const result = await options.portfolios.importBrokerCsv(
         currentUser(request).id,
         request.params.id,
@@ -121,6 +129,7 @@ export const brokerImportRoute: FastifyPluginAsyncZod<BrokerImportOptions> = asy
           ...(mapping === undefined ? {} : { mapping }),
           ...(saveMapping === undefined ? {} : { saveMapping }),
           ...(confirmMapping === undefined ? {} : { confirmMapping }),
+          ...(previewToken === undefined ? {} : { previewToken }),
         },
       );
       return reply.code(result.dryRun ? 200 : 201).send(result);

@@ -3,6 +3,7 @@ import {
   CashPosition,
   type ColumnMapping,
   CreatePortfolioInput,
+  type FormatDefinition,
   Holding,
   NewTransaction,
   Portfolio,
@@ -237,10 +238,10 @@ export const portfolioRoutes: FastifyPluginAsyncZod<PortfolioRoutesOptions> = as
     },
     handler: async (request) =>
       (await portfolios.listImportMappings(currentUser(request).id)).map(
-        // stored only after ColumnMapping validated it (BrokerImportOptions)
+        // stored only after ColumnMapping validated it (BrokerImportOptions), as a definition
         ({ headerKey: _key, mapping, ...saved }) => ({
           ...saved,
-          mapping: mapping as ColumnMapping,
+          mapping: mapping as FormatDefinition | ColumnMapping,
         }),
       ),
   });

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { readHeader } from '../csv-records.js';
+import { normalizeNewlines, readHeader } from '../csv-records.js';
 import { mappedFormat } from '../mapped-row.js';
 import { ColumnMapping } from '../mapping.js';
 import type { BrokerFormatSpec } from '../row.js';
@@ -231,4 +231,18 @@ export function define<const Id extends string>(
   definition: FormatDefinition & { readonly id: Id },
 ): FormatDefinition & { readonly id: Id } {
   return definition;
+}
+
+/**
+ * The column mapping a definition reads `text` with (names resolved against the file's header,
+ * header line found), or `undefined` when the definition does not recognise the file: what the
+ * checks of a user's definition (`checkMapping`) run on.
+ */
+export function definitionMapping(
+  text: string,
+  definition: FormatDefinition,
+): ColumnMapping | undefined {
+  const normalized = normalizeNewlines(text.replace(/^\uFEFF/, ''));
+  const found = recognise(normalized, definition.recognise, definition.read.delimiter);
+  return found ? resolveMapping(definition.read, found) : undefined;
 }
