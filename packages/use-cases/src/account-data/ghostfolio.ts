@@ -75,7 +75,7 @@ export const GhostfolioExport = z
           splits: z.number().int().min(0),
         })
         .describe(
-          'Transactions Ghostfolio has no activity for, so not in `activities`: deposits (except interest, exported as INTEREST) and withdrawals are only the accounts\' balances; splits Ghostfolio takes from market data',
+          "Transactions Ghostfolio has no activity for, so not in `activities`: deposits (except interest, exported as INTEREST) and withdrawals are only the accounts' balances; splits Ghostfolio takes from market data",
         ),
       note: z.string().describe('The same in words'),
     }),
