@@ -366,6 +366,39 @@ describe.each(ENGINES)('broker import over HTTP on %s', (engine) => {
     expect((await positions(q.id)).quantities).toEqual({ 'US0378331005 USD': '20' });
   });
 
+  it('a broker known by name imports directly; when its read of a file fails a check, only as previewed', async () => {
+    const header =
+      'date;time;status;reference;description;assetType;type;isin;shares;price;amount;fee;tax;currency';
+    const clean = [
+      header,
+      '2024-01-02;09:00:00;Executed;"r1";"Deposit";Cash;Deposit;;;;1000;0;0;EUR',
+      '2024-01-03;10:00:00;Executed;"r2";"iShares Core MSCI World";Security;Buy;IE00B4L5Y983;10;50;-500;1;0;EUR',
+    ].join('\n');
+    const p = await freshPortfolio('Scalable');
+    const res = await upload(p.id, 'scalable.csv', '', clean);
+    expect(res.statusCode, res.body).toBe(201);
+    expect(ImportResult.parse(res.json())).toMatchObject({
+      format: 'scalable-capital',
+      definition: { kind: 'catalogue', id: 'scalable-capital' },
+      counts: { deposit: 1, buy: 1 },
+    });
+    // a sale of more than the file bought: the definition's read is in doubt (positions)
+    const doubtful = [
+      header,
+      '2024-02-02;10:00:00;Executed;"r3";"Apple";Security;Buy;US0378331005;1;50;-51;1;0;EUR',
+      '2024-02-03;10:00:00;Executed;"r4";"Apple";Security;Sell;US0378331005;10;60;599;1;0;EUR',
+    ].join('\n');
+    const q = await freshPortfolio('Scalable doubtful');
+    const dry = ImportResult.parse((await upload(q.id, 'sell.csv', '?dryRun=1', doubtful)).json());
+    expect(dry.mappingChecks?.acceptable).toBe(false);
+    expect(dry.previewToken).toMatch(/^[0-9a-f]{64}$/);
+    const refused = await upload(q.id, 'sell.csv', '', doubtful);
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().errors).toEqual([{ path: 'previewToken', message: expect.any(String) }]);
+    const confirmed = await upload(q.id, 'sell.csv', `?previewToken=${dry.previewToken}`, doubtful);
+    expect(confirmed.statusCode, confirmed.body).toBe(201);
+  });
+
   it('a Windows-1252 export with a preamble: the proposal accepted unchanged imports it; a bad cell is a 400 naming line and column', async () => {
     const p = await freshPortfolio('Boursorama');
     const text = [

@@ -45,6 +45,7 @@ export {
   BROKER_FORMAT_LABELS,
   BROKER_FORMATS,
   type BrokerCsvResult,
+  catalogueDefinition,
   type BrokerFormat,
   DEFAULT_IMPORT_LIMITS,
   headerSet,

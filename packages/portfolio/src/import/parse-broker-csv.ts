@@ -59,6 +59,16 @@ export const BROKER_CATALOGUE: readonly {
   source: entry.source,
 }));
 
+/**
+ * The declarative definition of a catalogue format, `undefined` for a module entry (rows read in
+ * code) or an unknown id: what the checks of a catalogue read (`definitionMapping`,
+ * `checkMapping`) run on.
+ */
+export function catalogueDefinition(id: string): FormatDefinition | undefined {
+  const entry = CATALOGUE.find((e) => e.id === id);
+  return entry === undefined || isModule(entry) ? undefined : entry;
+}
+
 /** Options of {@link parseBrokerCsv}. */
 export interface ParseBrokerCsvOptions {
   /** The layout; `'auto'` (default) detects it from the header row. */

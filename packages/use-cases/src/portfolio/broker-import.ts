@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import {
   BROKER_CATALOGUE,
   ColumnMapping,
+  catalogueDefinition,
   checkMapping,
   type DerivedPortfolio,
   definitionMapping,
@@ -93,19 +94,18 @@ export async function previewBrokerImport(
   if (!attempt.plan.ok) {
     return { ...failedResult(parsed.format, attempt.plan.errors, parsed), ...extras };
   }
-  const token =
-    read.kind === 'given' || read.kind === 'proposed'
-      ? {
-          previewToken: await previewTokenOf(
-            repos,
-            userId,
-            portfolioId,
-            text,
-            read.mapping,
-            settings,
-          ),
-        }
-      : {};
+  // what a real import asks to be confirmed: a given or proposed mapping, a doubtful catalogue read
+  const confirms =
+    read.kind === 'given' ||
+    read.kind === 'proposed' ||
+    (read.kind === 'catalogue' && doubtful(extras.mappingChecks))
+      ? read.mapping
+      : undefined;
+  const token = confirms
+    ? {
+        previewToken: await previewTokenOf(repos, userId, portfolioId, text, confirms, settings),
+      }
+    : {};
   return {
     ...toResult(parsed, attempt.plan, attempt.names, { dryRun: true, importBatchId: null }),
     ...extras,
@@ -162,6 +162,13 @@ export async function importBrokerFile(
   }
   if (read.kind === 'given') {
     await requirePreview(repos, userId, portfolioId, text, read.mapping, settings);
+  }
+  // a catalogue definition whose read of this file fails a check: imported only as previewed
+  if (read.kind === 'catalogue' && read.mapping) {
+    const checks = mappingChecks(text, read.mapping, settings);
+    if (doubtful(checks)) {
+      await requirePreview(repos, userId, portfolioId, text, read.mapping, settings);
+    }
   }
   // a saved definition: its result is checked before anything is stored
   if (read.kind === 'saved' && read.mapping && !settings.confirmMapping) {
@@ -258,7 +265,7 @@ function readOptions(options: BrokerImportOptions): Settings {
  * only a confirmed preview imports.
  */
 type FileReading =
-  | { kind: 'catalogue'; parsed: Parsed; mapping?: undefined; proposal?: undefined }
+  | { kind: 'catalogue'; parsed: Parsed; mapping?: ColumnMapping; proposal?: undefined }
   | {
       kind: 'saved';
       parsed: Parsed;
@@ -320,13 +327,22 @@ async function readFile(
     }
   }
   if (parsed.ok || parsed.proposal === undefined) {
-    return parsed.ok ? { kind: 'catalogue', parsed } : { kind: 'unread', parsed };
+    if (!parsed.ok) return { kind: 'unread', parsed };
+    // a declarative definition of the catalogue: its read is checked like any mapping's
+    const definition = catalogueDefinition(parsed.format);
+    const mapping = definition ? definitionMapping(text, definition) : undefined;
+    return { kind: 'catalogue', parsed, ...(mapping ? { mapping } : {}) };
   }
   const proposal = parsed.proposal;
   const previewed = parseBrokerCsv(text, { ...base, mapping: proposal.mapping });
   // a proposal its own import cannot read is no preview: the file fails with its questions
   if (!previewed.ok) return { kind: 'unread', parsed, proposal };
   return { kind: 'proposed', parsed: previewed, mapping: proposal.mapping, proposal };
+}
+
+/** Whether checks ran and one failed. */
+function doubtful(checks: MappingChecks | undefined): boolean {
+  return checks !== undefined && !checks.acceptable;
 }
 
 function savedMappingOf(read: FileReading): Pick<ImportResult, 'savedMapping'> {
