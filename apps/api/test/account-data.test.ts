@@ -257,6 +257,12 @@ describe.each(ENGINES)('the user’s own data on %s', (engine) => {
       const before = await accountView(source);
       const after = await accountView(target);
       expect(after).toEqual(before);
+      // the same export a second time creates no duplicate portfolios: 409 naming them
+      const twice = await inject(target, 'POST', '/api/account/import', res.json());
+      expect(twice.statusCode, twice.body).toBe(409);
+      expect(twice.json()).toMatchObject({ code: 'conflict' });
+      expect(twice.json().detail).toContain('“Main”');
+      expect(await accountView(target)).toEqual(before);
       // new ids everywhere
       const targetPortfolios = (await inject(target, 'GET', '/api/portfolios')).json();
       for (const p of targetPortfolios) {

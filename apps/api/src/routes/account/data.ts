@@ -108,14 +108,16 @@ export const accountDataRoutes: FastifyPluginAsyncZod<AccountDataRoutesOptions> 
         'as when it is recorded (a sale beyond the units held is refused), every report must be ' +
         'a MoatEvaluation, and a failure names its path in the document (400 ' +
         `\`validation_failed\`). At most ${MAX_IMPORTED_TRANSACTIONS.toLocaleString('en')} ` +
-        'transactions; bodies above 64 MiB answer 413.',
+        'transactions; bodies above 64 MiB answer 413. Importing the same export twice creates ' +
+        'nothing the second time: a portfolio of the document that this account already holds ' +
+        '(same name, base currency and creation instant) answers 409 `conflict` naming it.',
       body: AccountImportInput,
       response: {
         201: jsonResponse(
           'How many portfolios, transactions and reports were created',
           AccountImportResult,
         ),
-        ...errorResponses(413, 415),
+        ...errorResponses(409, 413, 415),
       },
     },
     handler: async (request, reply) => {
