@@ -6,6 +6,8 @@ export interface CsvRow {
   readonly line: number;
   /** The cells as read, untrimmed. */
   readonly cells: readonly string[];
+  /** The file's header names (trimmed, lower-cased), when the row was read under a header. */
+  readonly header?: readonly string[];
   /** Trimmed value of the first column with this header name (case-insensitive); '' if absent. */
   get(column: string): string;
   /** Whether the file has a column with this header name (case-insensitive). */
