@@ -296,4 +296,41 @@ export const FIXTURES: Record<string, CatalogueFixture> = {
     cash: { USD: '-262' },
     types: ['buy', 'sell'],
   },
+  flatex: {
+    text: lines(
+      'Nummer;Buchtag;Valuta;ISIN;Bezeichnung;Nominal;Einheit;Buchungsinformationen;TA.-Nr.;Kurs;Währung;Depot',
+      '1;03.01.2024;05.01.2024;IE00B4L5Y983;ISHSIII-CORE MSCI WLD;10,00;Stk.;Ausführung ORDER Kauf;1001;50,00;EUR;123',
+      '2;03.02.2024;05.02.2024;IE00B4L5Y983;ISHSIII-CORE MSCI WLD;-4,00;Stk.;Ausführung ORDER Verkauf;1002;60,00;EUR;123',
+    ),
+    holdings: ['IE00B4L5Y983 EUR 6'],
+    // units only: the cash moves on the flatex cash account
+    cash: { EUR: '-260' },
+    types: ['buy', 'sell'],
+  },
+  'nordnet-dk': {
+    text: lines(
+      'Id\tBogføringsdag\tHandelsdag\tValørdag\tDepot\tTransaktionstype\tVærdipapirer\tISIN\tAntal\tKurs\tRente\tSamlede afgifter\tValuta\tBeløb\tValuta\tVekselkurs',
+      '1\t2024-01-02\t2024-01-02\t2024-01-02\t123\tINDBETALING\t\t\t\t\t\t\tDKK\t1.000,00\tDKK\t',
+      '2\t2024-01-05\t2024-01-03\t2024-01-05\t123\tKØBT\tNovo Nordisk B\tDK0062498333\t10\t50\t\t1\tDKK\t-501,00\tDKK\t1',
+      '3\t2024-02-05\t2024-02-03\t2024-02-05\t123\tSOLGT\tNovo Nordisk B\tDK0062498333\t4\t60\t\t1\tDKK\t239,00\tDKK\t1',
+      '4\t2024-03-22\t2024-03-22\t2024-03-22\t123\tUDBYTTE\tNovo Nordisk B\tDK0062498333\t6\t1\t\t\tDKK\t6,00\tDKK\t',
+      '5\t2024-03-22\t2024-03-22\t2024-03-22\t123\tUDBYTTESKAT\tNovo Nordisk B\tDK0062498333\t\t\t\t\tDKK\t-1,62\tDKK\t',
+      '6\t2024-03-31\t2024-03-31\t2024-03-31\t123\tGEBYR\t\t\t\t\t\t\tDKK\t-2,00\tDKK\t',
+    ),
+    holdings: ['DK0062498333 DKK 6'],
+    cash: { DKK: '740.38' },
+  },
+  'nordnet-no': {
+    text: lines(
+      'Id\tBokføringsdag\tHandelsdag\tOppgjørsdag\tPortefølje\tTransaksjonstype\tVerdipapir\tISIN\tAntall\tKurs\tRente\tTotale Avgifter\tValuta\tBeløp\tValuta\tVekslingskurs',
+      '1\t2024-01-02\t2024-01-02\t2024-01-02\t123\tINNSKUDD\t\t\t\t\t\t\tNOK\t1 000,00\tNOK\t',
+      '2\t2024-01-05\t2024-01-03\t2024-01-05\t123\tKJØPT\tEquinor\tNO0010096985\t10\t50\t\t1\tNOK\t-501,00\tNOK\t1',
+      '3\t2024-02-05\t2024-02-03\t2024-02-05\t123\tSOLGT\tEquinor\tNO0010096985\t4\t60\t\t1\tNOK\t239,00\tNOK\t1',
+      '4\t2024-03-22\t2024-03-22\t2024-03-22\t123\tUTBYTTE\tEquinor\tNO0010096985\t6\t1\t\t\tNOK\t6,00\tNOK\t',
+      '5\t2024-03-31\t2024-03-31\t2024-03-31\t123\tUTTAK\t\t\t\t\t\t\tNOK\t-100,00\tNOK\t',
+      '6\t2024-03-31\t2024-03-31\t2024-03-31\t123\tGEBYR\t\t\t\t\t\t\tNOK\t-2,00\tNOK\t',
+    ),
+    holdings: ['NO0010096985 NOK 6'],
+    cash: { NOK: '642' },
+  },
 };

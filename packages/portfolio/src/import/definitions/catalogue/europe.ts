@@ -549,3 +549,49 @@ export const bux = define({
     ],
   },
 });
+
+/** flatex (Germany, Austria) depot transactions ("Depotumsätze"). */
+export const flatex = define({
+  id: 'flatex',
+  label: 'flatex Depotumsätze',
+  version: 1,
+  source: {
+    kind: 'open-source-importer',
+    reference:
+      'public flatex CSV parsers (Depotumsätze: Nummer;Buchtag;Valuta;ISIN;Bezeichnung;Nominal;Einheit;Buchungsinformationen;TA.-Nr.;Kurs;Währung;Depot)',
+    note: 'the depot file moves units only (cash, fees and dividends are on the cash account): Nominal is negative for a sale; the price is Kurs',
+  },
+  recognise: {
+    headers: [
+      'buchtag',
+      'valuta',
+      'isin',
+      'bezeichnung',
+      'nominal',
+      'buchungsinformationen',
+      'kurs',
+    ],
+  },
+  read: {
+    delimiter: ';',
+    columns: {
+      date: 'buchtag',
+      id: 'ta.-nr.',
+      isin: 'isin',
+      name: 'bezeichnung',
+      quantity: 'nominal',
+      action: 'buchungsinformationen',
+      price: 'kurs',
+      currency: 'währung',
+    },
+    instrument: 'isin',
+    sideFrom: 'quantity',
+    dateOrder: 'dmy',
+    decimal: ',',
+    actions: {},
+    actionPatterns: [
+      { pattern: 'kauf|verkauf|ausführung|order', kind: 'trade' },
+      { pattern: 'dividende|ausschüttung|ertrag', kind: 'skip' },
+    ],
+  },
+});

@@ -549,3 +549,115 @@ export const delta = define({
     },
   },
 });
+
+/** Nordnet (Denmark) transactions: UTF-16, tab-separated, Danish headers. */
+export const nordnetDk = define({
+  id: 'nordnet-dk',
+  label: 'Nordnet transaktioner (dansk)',
+  version: 1,
+  source: {
+    kind: 'open-source-importer',
+    reference:
+      'beangulp Nordnet importer docstrings (Bogføringsdag, Handelsdag, Valørdag, Depot, Transaktionstype; UTF-16, tab) and research/import-languages.md',
+    note: 'Beløb is signed in the account currency (the first Valuta column)',
+  },
+  recognise: {
+    headers: [
+      'bogforingsdag',
+      'handelsdag',
+      'transaktionstype',
+      ['vaerdipapirer', 'vaerdipapir'],
+      'isin',
+      'antal',
+      'kurs',
+      'belob',
+    ],
+    delimiters: [';'],
+    encoding: 'utf-16',
+  },
+  read: {
+    delimiter: '\t',
+    columns: {
+      id: 'id',
+      date: 'handelsdag',
+      action: 'transaktionstype',
+      name: 'værdipapirer|værdipapir',
+      isin: 'isin',
+      quantity: 'antal',
+      fee: 'samlede afgifter|kurtage',
+      amount: 'beløb',
+      currency: 'valuta',
+      fxRate: 'vekselkurs',
+    },
+    instrument: 'isin',
+    dateOrder: 'ymd',
+    decimal: ',',
+    actions: {},
+    actionPatterns: [
+      { pattern: '^købt|^køb', kind: 'buy' },
+      { pattern: '^solgt|^salg', kind: 'sell' },
+      { pattern: 'udbytteskat|skat', kind: 'tax' },
+      { pattern: 'udbytte', kind: 'dividend' },
+      { pattern: 'rente', kind: 'interest' },
+      { pattern: 'indbetaling|indsættelse', kind: 'deposit' },
+      { pattern: 'hævning|udbetaling', kind: 'withdrawal' },
+      { pattern: 'gebyr|afgift', kind: 'fee' },
+    ],
+  },
+});
+
+/** Nordnet (Norway) transactions, Norwegian headers. */
+export const nordnetNo = define({
+  id: 'nordnet-no',
+  label: 'Nordnet transaksjoner (norsk)',
+  version: 1,
+  source: {
+    kind: 'open-source-importer',
+    reference:
+      'beangulp Nordnet importer docstrings (Bokføringsdag, Handelsdag, Oppgjørsdag, Portefølje, Transaksjonstype, Verdipapir, Antall, Kurs, …, Valuta, Beløp, …, Vekslingskurs, Kurtasje)',
+    note: 'Beløp is signed in the account currency (the first Valuta column)',
+  },
+  recognise: {
+    headers: [
+      'bokforingsdag',
+      'handelsdag',
+      'oppgjorsdag',
+      'transaksjonstype',
+      'verdipapir',
+      'isin',
+      'antall',
+      'belop',
+    ],
+    delimiters: [';'],
+    encoding: 'utf-16',
+  },
+  read: {
+    delimiter: '\t',
+    columns: {
+      id: 'id',
+      date: 'handelsdag',
+      action: 'transaksjonstype',
+      name: 'verdipapir',
+      isin: 'isin',
+      quantity: 'antall',
+      fee: 'totale avgifter|kurtasje',
+      amount: 'beløp',
+      currency: 'valuta',
+      fxRate: 'vekslingskurs',
+    },
+    instrument: 'isin',
+    dateOrder: 'ymd',
+    decimal: ',',
+    actions: {},
+    actionPatterns: [
+      { pattern: '^kjøpt|^kjøp', kind: 'buy' },
+      { pattern: '^solgt|^salg', kind: 'sell' },
+      { pattern: 'kildeskatt|skatt', kind: 'tax' },
+      { pattern: 'utbytte', kind: 'dividend' },
+      { pattern: 'rente', kind: 'interest' },
+      { pattern: 'innskudd|innbetaling', kind: 'deposit' },
+      { pattern: 'uttak|utbetaling', kind: 'withdrawal' },
+      { pattern: 'gebyr|avgift', kind: 'fee' },
+    ],
+  },
+});
