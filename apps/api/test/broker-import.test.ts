@@ -359,9 +359,21 @@ describe.each(ENGINES)('broker import over HTTP on %s', (engine) => {
     const res = await confirmedImport(p.id, 'unknown.csv', answered, text);
     expect(res.statusCode, res.body).toBe(201);
     expect((await positions(p.id)).quantities).toEqual({ 'US0378331005 USD': '10' });
-    // the user confirms the preview as it is, its question unanswered: that is their choice
+    // confirmed with its token but its question unanswered: still refused, naming the question
     const q = await freshPortfolio('Confirmed as is');
-    const confirmed = await confirmedImport(q.id, 'unknown.csv', mapping, text);
+    const questioned = await confirmedImport(q.id, 'unknown.csv', mapping, text);
+    expect(questioned.statusCode).toBe(400);
+    expect(questioned.json().errors).toEqual([
+      { path: 'mapping.checks.counted-twice', message: expect.stringContaining('?') },
+    ]);
+    // the user overrides the question explicitly: that is their choice
+    const confirmed = await confirmedImport(
+      q.id,
+      'unknown.csv',
+      mapping,
+      text,
+      '&confirmMapping=1',
+    );
     expect(confirmed.statusCode, confirmed.body).toBe(201);
     expect((await positions(q.id)).quantities).toEqual({ 'US0378331005 USD': '20' });
   });

@@ -268,6 +268,13 @@ export function buildProposalTools(deps: ProposalToolDeps, scope: ProposalScope)
                 questions: (proposed.mappingChecks?.needs ?? []).map((n) => n.question),
               }
             : undefined;
+        if (unknownLayout && proposed?.mappingChecks?.acceptable === false) {
+          // questions the user must answer first: no proposal to confirm on a doubt
+          return {
+            data: { imported: false, format: preview.format, questions: unknownLayout.questions },
+            summary: `${file.filename}: no broker format knows this layout, and the columns proposed for it leave questions open (${unknownLayout.questions.join(' ')}); answer them in the import preview before importing`,
+          };
+        }
         const read = unknownLayout
           ? `columns proposed for a layout no definition knows: ${describePreview(preview)}${unknownLayout.questions.length > 0 ? `; open questions: ${unknownLayout.questions.join(' ')}` : ''}`
           : (preview.definition?.label ?? preview.format);

@@ -125,13 +125,16 @@ export async function previewBrokerImport(
  * directly. A file read with a given `mapping` (no definition recognises it) imports only with
  * the `previewToken` of the dry run the user confirmed; the token covers the file, the mapping,
  * the options and the portfolio's ledger version, so a preview of another file or of an older
- * ledger confirms nothing. With `saveMapping` the confirmed mapping is saved to the user's
+ * ledger confirms nothing. When the mapping's result fails a check, its questions stand: the
+ * import is refused unless they are answered (a corrected mapping, previewed again) or the user
+ * overrides them (`confirmMapping`). With `saveMapping` the confirmed mapping is saved to the user's
  * account as a definition (source `user`), recognised by the file's header from then on.
  *
  * @throws UseCaseError `validation_failed` with `errors: [{ path: 'line N', message }]` for every
  *   failing row; `errors: [{ path: 'previewToken', message }]` for a mapped import without the
  *   token of its preview; `errors: [{ path: 'mapping.checks.<id>', message }]` when the result
- *   of a saved definition fails a check and `confirmMapping` is not set (nothing stored);
+ *   of a given mapping or a saved definition fails a check and `confirmMapping` is not set
+ *   (nothing stored);
  *   `not_found` (portfolio).
  */
 export async function importBrokerFile(
@@ -162,6 +165,8 @@ export async function importBrokerFile(
   }
   if (read.kind === 'given') {
     await requirePreview(repos, userId, portfolioId, text, read.mapping, settings);
+    // the preview's failed checks stay questions: answered (a corrected mapping), or overridden
+    if (!settings.confirmMapping) refuseDoubtful(mappingChecks(text, read.mapping, settings));
   }
   // a catalogue definition whose read of this file fails a check: imported only as previewed
   if (read.kind === 'catalogue' && read.mapping) {
