@@ -72,6 +72,23 @@ async function brokers() {
   return `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
 }
 
+/**
+ * The catalogue of broker formats (`BROKER_CATALOGUE` of `@svc/portfolio`): id, export, reader,
+ * and the source each definition was written from, with its licence.
+ */
+async function brokerCatalogue() {
+  const { BROKER_CATALOGUE } = await built('portfolio');
+  const rows = BROKER_CATALOGUE.map(
+    (e) =>
+      `| \`${e.id}\` | ${cell(e.label)} | ${e.reader} | ${e.source.kind} | ${cell(e.source.reference)} | ${cell(e.source.licence ?? '')} |`,
+  );
+  return [
+    '| `format` | Export | Rows read by | Source kind | Source | Licence of the source |',
+    '|---|---|---|---|---|---|',
+    ...rows,
+  ].join('\n');
+}
+
 /** The MCP tools of the catalogue (`toolsOn('mcp')` of `@svc/use-cases`) with their scopes. */
 async function mcpTools() {
   const { toolsOn, toolSignature, scopesPerTool, SPEC_MCP_TOOLS } = await built('use-cases');
@@ -101,6 +118,7 @@ const BLOCKS = [
   { file: 'README.md', name: 'criteria-count', render: criteriaCount, inline: true },
   { file: 'README.md', name: 'brokers', render: brokers, inline: true },
   { file: 'packages/mcp-server/README.md', name: 'mcp-tools', render: mcpTools },
+  { file: 'packages/portfolio/README.md', name: 'broker-catalogue', render: brokerCatalogue },
 ];
 
 const markers = (name, inline = false) => ({

@@ -263,6 +263,12 @@ describe.each(ENGINES)('the user’s own data on %s', (engine) => {
       const before = await accountView(source);
       const after = await accountView(target);
       expect(after).toEqual(before);
+      // the same export a second time creates no duplicate portfolios: 409 naming them
+      const twice = await inject(target, 'POST', '/api/account/import', res.json());
+      expect(twice.statusCode, twice.body).toBe(409);
+      expect(twice.json()).toMatchObject({ code: 'conflict' });
+      expect(twice.json().detail).toContain('“Main”');
+      expect(await accountView(target)).toEqual(before);
       // new ids everywhere
       const targetPortfolios = (await inject(target, 'GET', '/api/portfolios')).json();
       for (const p of targetPortfolios) {
@@ -318,8 +324,31 @@ describe.each(ENGINES)('the user’s own data on %s', (engine) => {
         ['BUY', 'MSFT', 4, 240, 1],
         ['SELL', 'AAPL', 3, 170, 0],
         ['DIVIDEND', 'AAPL', 1, 1.68, 0],
-        ['FEE', 'custody', 0, 0, 5],
+        [
+          'FEE',
+          expect.stringMatching(
+            /^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+          ),
+          0,
+          0,
+          5,
+        ],
       ]);
+      // a fee without an instrument is a custom asset: a UUID symbol with its asset profile
+      const fee = document.activities.find((a) => a.type === 'FEE');
+      expect(fee?.dataSource).toBe('MANUAL');
+      // (the broker file's "Account Opening Fee" is the other one)
+      expect(document.assetProfiles).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ symbol: fee?.symbol, dataSource: 'MANUAL', name: 'custody' }),
+        ]),
+      );
+      expect(document.assetProfiles).toHaveLength(2);
+      expect(document.meta.leftOut).toEqual({
+        deposits: expect.any(Number),
+        withdrawals: 0,
+        splits: 0,
+      });
     });
 
     it('answers 413 payload_too_large for an import body above the limit', async () => {
@@ -509,7 +538,7 @@ describe.each(ENGINES)('the user’s own data on %s', (engine) => {
       expect(byId.get(good.id)).not.toHaveProperty('unreadable');
       expect(byId.get(bad.id)).toMatchObject({
         mapping: null,
-        unreadable: expect.stringMatching(/^not a valid column mapping: /),
+        unreadable: expect.stringMatching(/^not a valid format definition or column mapping: /),
       });
       const exported = await inject(user, 'GET', '/api/account/export');
       expect(exported.statusCode).toBe(200);

@@ -250,6 +250,64 @@ describe('advisor without a model (offline rules)', () => {
     expect(res.body).toContain('already in');
   });
 
+  it("proposes a file of an unknown layout with the preview's columns and token, and uses a saved definition for the next", async () => {
+    const header = 'Datum;Typ;Wertpapier;ISIN;Anzahl;Kurs;Währung;Gebühren;Betrag';
+    const first = [
+      header,
+      '21.03.2024;Einzahlung;;;;;USD;;1.000,00',
+      '22.03.2024;Kauf;Apple Inc.;US0378331005;2;150,50;USD;1,00;-302,00',
+    ].join('\n');
+    const ask = async (csv: string) => {
+      const res = await chatWithFiles(
+        ctx,
+        alice,
+        {
+          payload: JSON.stringify({ messages: [], activePortfolioId: alice.portfolioId }),
+          userText: 'Import this file',
+        },
+        [{ name: 'unknown.csv', type: 'text/csv', data: csv }],
+      );
+      expect(res.statusCode, res.body).toBe(200);
+      return proposalsOf(advisorFrames(res.body))[0];
+    };
+    const proposed = await ask(first);
+    // no format knows it: the proposal carries the mapper's columns and its preview's token
+    expect(proposed).toMatchObject({
+      kind: 'import_transactions',
+      payload: { newRows: 2, mapping: expect.any(Object), previewToken: expect.any(String) },
+    });
+    const applied = await confirm(ctx, alice, proposed?.id ?? '', 'accept');
+    expect(applied.statusCode, applied.body).toBe(200);
+    expect(applied.json()).toMatchObject({ status: 'applied', result: { imported: 2 } });
+
+    // the user saves the columns as their definition (an import with saveMapping)
+    const mapping = encodeURIComponent(JSON.stringify(proposed?.payload.mapping));
+    const saving = [header, '23.03.2024;Einzahlung;;;;;USD;;5,00'].join('\n');
+    const upload = (query: string) =>
+      ctx.app.inject({
+        method: 'POST',
+        url: `/api/portfolios/${alice.portfolioId}/import${query}`,
+        headers: { cookie: alice.cookie, ...ORIGIN, 'content-type': 'text/csv' },
+        payload: saving,
+      });
+    const token = (await upload(`?dryRun=1&mapping=${mapping}`)).json().previewToken;
+    const saved = await upload(`?mapping=${mapping}&previewToken=${token}&saveMapping=1`);
+    expect(saved.statusCode, saved.body).toBe(201);
+
+    // the next file of that layout is read with the saved definition: no columns to confirm
+    const next = [header, '24.03.2024;Einzahlung;;;;;USD;;7,00'].join('\n');
+    const known = await ask(next);
+    expect(known?.kind).toBe('import_transactions');
+    expect(known?.payload).not.toHaveProperty('previewToken');
+    const again = await confirm(ctx, alice, known?.id ?? '', 'accept');
+    expect(again.json()).toMatchObject({ status: 'applied', result: { imported: 1 } });
+    await ctx.app.inject({
+      method: 'DELETE',
+      url: `/api/import-mappings/${saved.json().savedMapping.id}`,
+      headers: { cookie: alice.cookie, ...ORIGIN },
+    });
+  });
+
   it("shows a broker CSV's line errors and proposes nothing", async () => {
     const csv = readFileSync(sharedData(GHOSTFOLIO_BAD), 'utf8');
     const res = await chatWithFiles(

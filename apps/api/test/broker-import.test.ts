@@ -43,6 +43,18 @@ describe.each(ENGINES)('broker import over HTTP on %s', (engine) => {
       },
       payload: text,
     });
+  /** A real import with `mapping` (URI-encoded JSON) confirmed by its dry run's preview token. */
+  async function confirmedImport(
+    portfolioId: string,
+    file: string,
+    mapping: string,
+    text: string,
+    extra = '',
+  ) {
+    const dry = await upload(portfolioId, file, `?dryRun=1&mapping=${mapping}${extra}`, text);
+    const token = ImportResult.parse(dry.json()).previewToken;
+    return upload(portfolioId, file, `?mapping=${mapping}&previewToken=${token}${extra}`, text);
+  }
   async function positions(portfolioId: string) {
     const h = await ctx.app.inject({
       method: 'GET',
@@ -253,14 +265,46 @@ describe.each(ENGINES)('broker import over HTTP on %s', (engine) => {
     ].join('\n');
     const dry = await upload(p.id, 'unknown.csv', '?dryRun=1', text);
     expect(dry.statusCode).toBe(200);
-    const { proposal } = ImportResult.parse(dry.json());
+    const preview = ImportResult.parse(dry.json());
+    const { proposal } = preview;
     expect(proposal?.mapping.columns).toMatchObject({
       date: 'Datum',
       isin: 'ISIN',
       amount: 'Betrag',
     });
+    // the dry run of a file no definition recognises shows what confirming the proposal makes
+    expect(preview).toMatchObject({
+      format: 'mapped',
+      definition: { kind: 'proposed' },
+      failed: [],
+      counts: { buy: 1, deposit: 1 },
+      holdings: [expect.objectContaining({ symbol: 'US0378331005', quantity: '2' })],
+      cash: [{ currency: 'USD', amount: '698.00' }],
+      previewToken: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
     const mapping = encodeURIComponent(JSON.stringify(proposal?.mapping));
-    const res = await upload(p.id, 'unknown.csv', `?mapping=${mapping}`, text);
+    // never on a guess: without the preview's token, or with another file's, nothing is stored
+    const unconfirmed = await upload(p.id, 'unknown.csv', `?mapping=${mapping}`, text);
+    expect(unconfirmed.statusCode).toBe(400);
+    expect(unconfirmed.json().errors).toEqual([
+      { path: 'previewToken', message: expect.any(String) },
+    ]);
+    const otherFile = `${text}\n22.03.2024;Einzahlung;;;;;USD;;5,00`;
+    const mismatched = await upload(
+      p.id,
+      'unknown.csv',
+      `?mapping=${mapping}&previewToken=${preview.previewToken}`,
+      otherFile,
+    );
+    expect(mismatched.statusCode).toBe(400);
+    expect(await upload(p.id, 'unknown.csv', '', text).then((r) => r.statusCode)).toBe(400);
+    expect(await transactionCount(p.id)).toBe(0);
+    const res = await upload(
+      p.id,
+      'unknown.csv',
+      `?mapping=${mapping}&previewToken=${preview.previewToken}`,
+      text,
+    );
     expect(res.statusCode, res.body).toBe(201);
     const { quantities, cash, holdings } = await positions(p.id);
     expect(quantities).toEqual({ 'US0378331005 USD': '2' });
@@ -294,11 +338,15 @@ describe.each(ENGINES)('broker import over HTTP on %s', (engine) => {
       (await upload(p.id, 'unknown.csv', `?dryRun=1&mapping=${mapping}`, text)).json(),
     );
     expect(checked.mappingChecks?.acceptable).toBe(false);
+    // the failed check stays a question of the preview: unconfirmed, nothing is imported
+    expect(checked.mappingChecks?.needs).toContainEqual(
+      expect.objectContaining({ check: 'counted-twice', question: expect.stringContaining('?') }),
+    );
     const refused = await upload(p.id, 'unknown.csv', `?mapping=${mapping}`, text);
     expect(refused.statusCode, refused.body).toBe(400);
     expect(refused.json()).toMatchObject({
       code: 'validation_failed',
-      errors: [{ path: 'mapping.checks.counted-twice', message: expect.stringContaining('?') }],
+      errors: [{ path: 'previewToken' }],
     });
     expect(await transactionCount(p.id)).toBe(0);
     // the user answers: the second row is the same order; skipped, the import is checked and stored
@@ -308,18 +356,59 @@ describe.each(ENGINES)('broker import over HTTP on %s', (engine) => {
         actions: { ...proposal?.mapping.actions, 'Ausführung Kauf': 'skip' },
       }),
     );
-    const res = await upload(p.id, 'unknown.csv', `?mapping=${answered}`, text);
+    const res = await confirmedImport(p.id, 'unknown.csv', answered, text);
     expect(res.statusCode, res.body).toBe(201);
     expect((await positions(p.id)).quantities).toEqual({ 'US0378331005 USD': '10' });
+    // confirmed with its token but its question unanswered: still refused, naming the question
     const q = await freshPortfolio('Confirmed as is');
-    const confirmed = await upload(
+    const questioned = await confirmedImport(q.id, 'unknown.csv', mapping, text);
+    expect(questioned.statusCode).toBe(400);
+    expect(questioned.json().errors).toEqual([
+      { path: 'mapping.checks.counted-twice', message: expect.stringContaining('?') },
+    ]);
+    // the user overrides the question explicitly: that is their choice
+    const confirmed = await confirmedImport(
       q.id,
       'unknown.csv',
-      `?mapping=${mapping}&confirmMapping=1`,
+      mapping,
       text,
+      '&confirmMapping=1',
     );
     expect(confirmed.statusCode, confirmed.body).toBe(201);
     expect((await positions(q.id)).quantities).toEqual({ 'US0378331005 USD': '20' });
+  });
+
+  it('a broker known by name imports directly; when its read of a file fails a check, only as previewed', async () => {
+    const header =
+      'date;time;status;reference;description;assetType;type;isin;shares;price;amount;fee;tax;currency';
+    const clean = [
+      header,
+      '2024-01-02;09:00:00;Executed;"r1";"Deposit";Cash;Deposit;;;;1000;0;0;EUR',
+      '2024-01-03;10:00:00;Executed;"r2";"iShares Core MSCI World";Security;Buy;IE00B4L5Y983;10;50;-500;1;0;EUR',
+    ].join('\n');
+    const p = await freshPortfolio('Scalable');
+    const res = await upload(p.id, 'scalable.csv', '', clean);
+    expect(res.statusCode, res.body).toBe(201);
+    expect(ImportResult.parse(res.json())).toMatchObject({
+      format: 'scalable-capital',
+      definition: { kind: 'catalogue', id: 'scalable-capital' },
+      counts: { deposit: 1, buy: 1 },
+    });
+    // a sale of more than the file bought: the definition's read is in doubt (positions)
+    const doubtful = [
+      header,
+      '2024-02-02;10:00:00;Executed;"r3";"Apple";Security;Buy;US0378331005;1;50;-51;1;0;EUR',
+      '2024-02-03;10:00:00;Executed;"r4";"Apple";Security;Sell;US0378331005;10;60;599;1;0;EUR',
+    ].join('\n');
+    const q = await freshPortfolio('Scalable doubtful');
+    const dry = ImportResult.parse((await upload(q.id, 'sell.csv', '?dryRun=1', doubtful)).json());
+    expect(dry.mappingChecks?.acceptable).toBe(false);
+    expect(dry.previewToken).toMatch(/^[0-9a-f]{64}$/);
+    const refused = await upload(q.id, 'sell.csv', '', doubtful);
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().errors).toEqual([{ path: 'previewToken', message: expect.any(String) }]);
+    const confirmed = await upload(q.id, 'sell.csv', `?previewToken=${dry.previewToken}`, doubtful);
+    expect(confirmed.statusCode, confirmed.body).toBe(201);
   });
 
   it('a Windows-1252 export with a preamble: the proposal accepted unchanged imports it; a bad cell is a 400 naming line and column', async () => {
@@ -355,7 +444,10 @@ describe.each(ENGINES)('broker import over HTTP on %s', (engine) => {
       { path: 'line 6', message: 'column "Cours": "n/a €" is not a number' },
     ]);
     expect(await transactionCount(p.id)).toBe(0);
-    const res = await send(`?mapping=${mapping}`, bytes);
+    const token = ImportResult.parse(
+      (await send(`?dryRun=1&mapping=${mapping}`, bytes)).json(),
+    ).previewToken;
+    const res = await send(`?mapping=${mapping}&previewToken=${token}`, bytes);
     expect(res.statusCode, res.body).toBe(201);
     const { quantities, cash } = await positions(p.id);
     expect(quantities).toEqual({ 'FR0000120073 EUR': '6' });
@@ -375,7 +467,7 @@ describe.each(ENGINES)('broker import over HTTP on %s', (engine) => {
     const mapping = encodeURIComponent(
       JSON.stringify(ImportResult.parse(dry.json()).proposal?.mapping),
     );
-    const saved = await upload(p.id, 'first.csv', `?mapping=${mapping}&saveMapping=1`, first);
+    const saved = await confirmedImport(p.id, 'first.csv', mapping, first, '&saveMapping=1');
     expect(saved.statusCode, saved.body).toBe(201);
     // the next file sells more than it bought itself: read with the saved mapping, it is in doubt
     const second = [
@@ -419,7 +511,7 @@ describe.each(ENGINES)('broker import over HTTP on %s', (engine) => {
     const dry = await upload(p.id, 'unknown.csv', '?dryRun=1', first);
     const { proposal } = ImportResult.parse(dry.json());
     const mapping = encodeURIComponent(JSON.stringify(proposal?.mapping));
-    const saved = await upload(p.id, 'unknown.csv', `?mapping=${mapping}&saveMapping=1`, first);
+    const saved = await confirmedImport(p.id, 'unknown.csv', mapping, first, '&saveMapping=1');
     expect(saved.statusCode, saved.body).toBe(201);
     const savedResult = ImportResult.parse(saved.json());
     expect(savedResult.savedMapping).toMatchObject({ saved: true, used: false });
@@ -490,8 +582,10 @@ describe.each(ENGINES)('broker import over HTTP on %s', (engine) => {
     });
     expect(deleted.statusCode).toBe(204);
     expect((await upload(p.id, 'next.csv', '?dryRun=1', second)).json()).toMatchObject({
-      failed: [expect.objectContaining({ line: 1 })],
+      definition: { kind: 'proposed' },
+      previewToken: expect.any(String),
     });
+    expect((await upload(p.id, 'next.csv', '', second)).statusCode).toBe(400);
   });
 
   it('imports a file of 10,000 rows', async () => {

@@ -394,7 +394,8 @@ describe('OpenAPI document', () => {
     const proposed = JSON.stringify(preview.json().proposal?.mapping);
     const imported = await ctx.app.inject({
       method: 'POST',
-      url: `/api/portfolios/${id}/import?saveMapping=1&mapping=${encodeURIComponent(proposed)}`,
+      // confirmed: the preview's token of the proposal
+      url: `/api/portfolios/${id}/import?saveMapping=1&mapping=${encodeURIComponent(proposed)}&previewToken=${preview.json().previewToken}`,
       headers: { ...write, 'content-type': 'text/csv' },
       payload: unknown,
     });

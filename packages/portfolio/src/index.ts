@@ -17,6 +17,15 @@ export {
 export { PortfolioError, type PortfolioErrorCode, type PortfolioErrorOptions } from './errors.js';
 export { CurrencyCode, ExecutedAt, IsoDateTime } from './fields.js';
 export { decodeBrokerFile } from './import/decode.js';
+export {
+  DefinitionSource,
+  definitionMapping,
+  draftDefinition,
+  FormatDefinition,
+  fold,
+  Recognition as FormatRecognition,
+  StoredMapping,
+} from './import/definitions/definition.js';
 export { type ProposeOptions, proposeMapping } from './import/generic/propose.js';
 export { checkMapping, type MappingVerdict } from './import/generic/verify.js';
 export { mappedFormat } from './import/mapped-row.js';
@@ -33,10 +42,12 @@ export {
   type MappingQuestion,
 } from './import/mapping.js';
 export {
+  BROKER_CATALOGUE,
   BROKER_FORMAT_LABELS,
   BROKER_FORMATS,
   type BrokerCsvResult,
   type BrokerFormat,
+  catalogueDefinition,
   DEFAULT_IMPORT_LIMITS,
   headerSet,
   headerSetKey,

@@ -24,9 +24,11 @@ export {
   ColumnMapping,
   DEFAULT_IMPORT_LIMITS,
   decodeBrokerFile,
+  FormatDefinition,
   Holding,
   NewTransaction,
   Portfolio,
+  StoredMapping,
   Transaction,
 } from '@svc/portfolio';
 export { PROBLEM_CONTENT_TYPE, problemBody } from '@svc/schemas';

@@ -61,7 +61,7 @@ export function readTable(text: string, delimiter: string): CsvTable | CsvSyntax
   return {
     header,
     rawHeader: (head?.record ?? []).map((h) => h.trim()),
-    rows: body.map((r) => toRow(columns, r.record, startLine(r.raw, r.info.lines))),
+    rows: body.map((r) => toRow(columns, r.record, startLine(r.raw, r.info.lines), header)),
   };
 }
 
@@ -89,11 +89,13 @@ function toRow(
   columns: ReadonlyMap<string, number>,
   cells: readonly string[],
   line: number,
+  header: readonly string[],
 ): CsvRow {
   const position = (column: string) => columns.get(column.toLowerCase());
   return {
     line,
     cells,
+    header,
     cell: (index) => (cells[index] ?? '').trim(),
     has: (column) => position(column) !== undefined,
     get: (column) => {

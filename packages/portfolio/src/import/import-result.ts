@@ -1,28 +1,23 @@
 import type { NewTransaction } from '../transaction.js';
+import { CATALOGUE_IDS, type CatalogueId } from './definitions/catalogue/index.js';
 import type { MappingProposal } from './mapping.js';
 
 // What reading a broker file answers, apart from the reading itself (parse-broker-csv.ts), so that
 // the readers and the proposal's checks share it without importing each other.
 
 /**
- * Broker export layouts `parseBrokerCsv` reads: the CSV formats of `formats/index.ts` and
- * Ghostfolio's JSON export (`ghostfolio-json`).
+ * Broker export layouts `parseBrokerCsv` reads: every format of the catalogue
+ * (`definitions/catalogue/`, in its order), Ghostfolio's JSON export (`ghostfolio-json`), and
+ * `mapped` (a column mapping or a user's own definition).
  */
 export const BROKER_FORMATS = [
-  'ghostfolio',
+  ...CATALOGUE_IDS,
   'ghostfolio-json',
-  'revolut',
-  'ibkr-trades',
-  'ibkr-cash',
-  'degiro',
-  'etoro',
-  'saxo',
-  'schwab',
-  'trade-republic',
-  'trading212',
-  'xtb',
   'mapped',
-] as const;
+] as unknown as readonly [
+  CatalogueId | 'ghostfolio-json' | 'mapped',
+  ...(CatalogueId | 'ghostfolio-json' | 'mapped')[],
+];
 /** One of {@link BROKER_FORMATS}. */
 export type BrokerFormat = (typeof BROKER_FORMATS)[number];
 
@@ -50,6 +45,10 @@ export interface ImportedRow {
   readonly transaction: NewTransaction;
   readonly externalId?: string;
   readonly name?: string;
+  /** The instrument's ISIN as the file gives it (beside the recorded symbol). */
+  readonly isin?: string;
+  /** The instrument's ticker as the file gives it (beside the recorded symbol). */
+  readonly ticker?: string;
 }
 
 /** A problem or note about one line of the file. `line` is 1-based; 0 means the whole file. */
@@ -71,6 +70,8 @@ export type BrokerCsvResult =
       /** The same transactions with their line, broker id and instrument name. */
       readonly rows: ImportedRow[];
       readonly skipped: ImportIssue[];
+      /** The user's own definition the file was read with (format `mapped`), if one was. */
+      readonly definitionId?: string;
     }
   | {
       readonly ok: false;

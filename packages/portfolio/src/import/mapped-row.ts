@@ -20,7 +20,7 @@ import {
 } from './row.js';
 import { abs, dividedBy, minus, plus, sign, times } from './values.js';
 
-type NumberField = 'quantity' | 'price' | 'fee' | 'amount';
+type NumberField = 'quantity' | 'price' | 'fee' | 'amount' | 'tax';
 type Numbers = Partial<Record<NumberField, string>>;
 type Base = { currency: string; executedAt: string };
 
@@ -36,7 +36,43 @@ const READS: Record<Exclude<MappedKind, 'skip'>, readonly NumberField[]> = {
   withdrawal: ['amount', 'quantity', 'price'],
   fee: ['amount', 'quantity', 'price'],
   cash: ['amount', 'quantity', 'price'],
+  tax: ['amount', 'quantity', 'price'],
 };
+
+/**
+ * The meaning of an action value under a mapping: its exact value (case-insensitive) in `actions`,
+ * else the first of `actionPatterns` it matches, else `undefined`. Without an action column every
+ * row is a `trade`.
+ */
+export function actionResolver(mapping: ColumnMapping): (action: string) => MappedKind | undefined {
+  if (mapping.columns.action === undefined) return () => 'trade';
+  const lookup = new Map(Object.entries(mapping.actions).map(([k, v]) => [k.toLowerCase(), v]));
+  const patterns = (mapping.actionPatterns ?? []).flatMap((p) => {
+    const regex = safeRegex(p.pattern);
+    return regex ? [{ regex, kind: p.kind }] : [];
+  });
+  return (action) => {
+    const exact = lookup.get(action.toLowerCase());
+    if (exact !== undefined) return exact;
+    return patterns.find((p) => p.regex.test(action))?.kind;
+  };
+}
+
+/** A case-insensitive regular expression, or `undefined` when the pattern does not compile. */
+export function safeRegex(pattern: string): RegExp | undefined {
+  try {
+    return new RegExp(pattern, 'iu');
+  } catch {
+    return undefined;
+  }
+}
+
+/** The cell a column reference names: a header name, or `#n` (0-based position). */
+export function cellOf(row: CsvRow, column: string | undefined): string {
+  if (column === undefined) return '';
+  const position = /^#(\d+)$/.exec(column);
+  return position ? row.cell(Number(position[1])) : row.get(column);
+}
 
 /**
  * Reads one row with a confirmed mapping. Per row: the action's kind (no action column: `trade`);
@@ -53,16 +89,15 @@ const READS: Record<Exclude<MappedKind, 'skip'>, readonly NumberField[]> = {
 export function mapRow(
   row: CsvRow,
   mapping: ColumnMapping,
-  lookup: ReadonlyMap<string, MappedKind>,
+  kindOf: (action: string) => MappedKind | undefined,
   sides: ReadonlyMap<string, 'buy' | 'sell'>,
 ): RowOutcome {
-  const get = (field: MappedField) => {
-    const column = mapping.columns[field];
-    return column === undefined ? '' : row.get(column);
-  };
+  const get = (field: MappedField) => cellOf(row, mapping.columns[field]);
+  for (const rule of mapping.skipRows ?? []) {
+    if (safeRegex(rule.pattern)?.test(cellOf(row, rule.column))) return outcome.skip(rule.reason);
+  }
   const actionText = get('action');
-  const kind =
-    mapping.columns.action === undefined ? 'trade' : lookup.get(actionText.toLowerCase());
+  const kind = kindOf(actionText);
   if (kind === undefined) {
     return outcome.error(
       `column "${mapping.columns.action}": action "${actionText}" has no meaning in the mapping`,
@@ -78,18 +113,24 @@ export function mapRow(
       `asset class "${assetClass}" is skipped (a contract, not an owned instrument)`,
     );
   }
-  const dateCell = get('date');
-  const executedAt = readDate(dateCell, mapping.dateOrder);
+  const dateCell = [get('date'), get('time')].filter(Boolean).join(' ');
+  const executedAt = readDate(
+    mapping.shortYears ? widenYear(dateCell, mapping.dateOrder) : dateCell,
+    mapping.dateOrder,
+  );
   if (executedAt === undefined) {
     return outcome.error(
       `column "${mapping.columns.date}": "${dateCell}" is not a date in the order ${mapping.dateOrder}`,
     );
   }
   const numbers: Numbers = {};
-  for (const field of READS[kind]) {
+  const fields: NumberField[] =
+    mapping.columns.tax === undefined ? [...READS[kind]] : [...READS[kind], 'tax'];
+  for (const field of fields) {
     const cell = get(field);
-    if (cell === '' || cell === '-') continue;
-    const value = readCell(cell, mapping.decimals?.[field] ?? mapping.decimal);
+    if (cell === '' || cell === '-' || /^n\/a$/i.test(cell)) continue;
+    const mark = field === 'tax' ? undefined : mapping.decimals?.[field];
+    const value = readCell(cell, mark ?? mapping.decimal);
     if (value === undefined) {
       return outcome.error(`column "${mapping.columns[field]}": "${cell}" is not a number`);
     }
@@ -102,25 +143,57 @@ export function mapRow(
   if (currency === undefined) {
     return outcome.error("no currency (map a currency column or set the mapping's currency)");
   }
-  const base = { currency, executedAt };
-  const symbol = instrumentOf(get('symbol'), get('isin'));
+  const pence = currency === 'GBX' || get('currency') === 'GBp';
+  const base = { currency: pence ? 'GBP' : currency, executedAt };
+  if (pence && numbers.price !== undefined) numbers.price = dividedBy(numbers.price, '100');
+  const ids = identifiersOf(get('symbol'), get('isin'));
+  const symbol =
+    mapping.instrument === 'isin' ? (ids.isin ?? ids.ticker ?? '') : (ids.ticker ?? ids.isin ?? '');
   const id = get('id');
   const meta: RowMeta = {
     ...(get('name') ? { name: get('name') } : {}),
     ...(id ? { externalId: `${id}|${actionText}` } : {}),
+    ...ids,
   };
+  const taxes = taxOf(numbers, symbol, base, kind);
   if (kind === 'buy' || kind === 'sell' || kind === 'trade') {
     const side = kind === 'trade' ? sideOf(get('side'), sides, text, numbers, mapping) : kind;
     if (side === undefined) return outcome.error(`trade "${actionText}" without a side`);
     if (!symbol) return outcome.skip(`${side} without an instrument (a currency trade?)`);
-    return trade(side, numbers, text, symbol, base, meta);
+    const gross = mapping.tradeAmount === 'gross';
+    return withTaxes(trade(side, numbers, text, symbol, base, meta, gross), taxes);
   }
   if (kind === 'shares') return shares(numbers, text, symbol, base, meta, actionText);
-  return cash(kind, numbers, symbol, base, meta, actionText);
+  if (kind === 'dividend' && taxes.length > 0 && mapping.dividendAmount !== 'gross') {
+    const { amount } = numbers;
+    if (amount !== undefined && numbers.tax !== undefined) {
+      numbers.amount = plus(abs(amount), abs(numbers.tax));
+    }
+  }
+  return withTaxes(cash(kind, numbers, symbol, base, meta, actionText), taxes);
+}
+
+/** A date whose two-digit year (last field of `dmy`/`mdy`) is written as 20yy. */
+function widenYear(cell: string, order: ColumnMapping['dateOrder']): string {
+  if (order === 'ymd') return cell.replace(/^(\d{2})([-/.])/, '20$1$2');
+  return cell.replace(/^(\d{1,2}[-/.]\d{1,2}[-/.])(\d{2})(?!\d)/, '$120$2');
+}
+
+/** A tax column's amount as a fee noted tax (withholding tax beside a dividend). */
+function taxOf(numbers: Numbers, symbol: string, base: Base, kind: MappedKind): NewTransaction[] {
+  const tax = numbers.tax;
+  if (tax === undefined || sign(tax) === 0 || kind === 'tax' || kind === 'fee') return [];
+  const note = kind === 'dividend' ? 'withholding tax' : 'tax';
+  return [{ type: 'fee', amount: abs(tax), ...(symbol ? { symbol } : {}), ...base, note }];
+}
+
+function withTaxes(result: RowOutcome, taxes: NewTransaction[]): RowOutcome {
+  if (result.kind !== 'transactions' || taxes.length === 0) return result;
+  return { ...result, transactions: [...result.transactions, ...taxes] };
 }
 
 function cash(
-  kind: 'dividend' | 'interest' | 'deposit' | 'withdrawal' | 'fee' | 'cash',
+  kind: 'dividend' | 'interest' | 'deposit' | 'withdrawal' | 'fee' | 'cash' | 'tax',
   numbers: Numbers,
   symbol: string,
   base: Base,
@@ -139,8 +212,14 @@ function cash(
   if (kind === 'dividend') {
     return outcome.with(meta, { type: 'dividend', symbol, amount: abs(value), ...base });
   }
-  if (kind === 'fee') {
-    return outcome.with(meta, { type: 'fee', amount: abs(value), ...base, note: actionText });
+  if (kind === 'fee' || (kind === 'tax' && sign(value) < 0)) {
+    const forSymbol = symbol ? { symbol } : {};
+    const note = kind === 'tax' ? `tax: ${actionText}` : actionText;
+    return outcome.with(meta, { type: 'fee', amount: abs(value), ...forSymbol, ...base, note });
+  }
+  if (kind === 'tax') {
+    const tx = cashBySign(value, { ...base, note: `tax refund: ${actionText}` });
+    return tx ? outcome.with(meta, tx) : outcome.skip(`${actionText} of 0`);
   }
   const signed = kind === 'withdrawal' ? `-${abs(value)}` : kind === 'cash' ? value : abs(value);
   const note = kind === 'interest' ? 'interest' : actionText;
@@ -170,6 +249,7 @@ function trade(
   symbol: string,
   base: Base,
   meta: RowMeta,
+  grossAmount = false,
 ): RowOutcome {
   const q = numbers.quantity ?? text?.quantity;
   if (q === undefined || sign(q) === 0) return outcome.error(`${side} without a quantity`);
@@ -177,13 +257,15 @@ function trade(
     text !== undefined && (text.currency !== undefined || numbers.amount === undefined);
   const given = numbers.price ?? (fromText ? text?.price : undefined);
   const fee = numbers.fee === undefined ? undefined : abs(numbers.fee);
-  const price = given ?? priceFromAmount(side, numbers.amount, fee, q);
+  // a tax column is booked as its own fee: the price from a net amount leaves it out too
+  const costs = numbers.tax === undefined ? fee : plus(fee ?? '0', abs(numbers.tax));
+  const price = given ?? priceFromAmount(side, numbers.amount, grossAmount ? undefined : costs, q);
   if (price === undefined) return outcome.error(`${side} without a price or an amount`);
   const currency =
     numbers.price === undefined && fromText ? (text?.currency ?? base.currency) : base.currency;
   const sameCurrency = currency === base.currency || numbers.price !== undefined;
   const implied =
-    fee === undefined && given !== undefined && sameCurrency
+    fee === undefined && numbers.tax === undefined && given !== undefined && sameCurrency
       ? impliedFee(side, numbers.amount, q, given)
       : undefined;
   const tx: NewTransaction = {
@@ -273,13 +355,16 @@ function currencyOf(
   return named ?? mapping.currency;
 }
 
-/** The instrument: the bare symbol (`NKE/USD`, `VWRL:xams` → NKE, VWRL), else the ISIN (also one inside a text cell). */
-function instrumentOf(symbolCell: string, isinCell: string): string {
+/**
+ * The instrument's identifiers: the bare ticker (`NKE/USD`, `VWRL:xams` → NKE, VWRL) and the ISIN
+ * (also one written inside a text cell; a cell that holds no valid ISIN is kept as it is).
+ */
+function identifiersOf(symbolCell: string, isinCell: string): { ticker?: string; isin?: string } {
   const pair = PAIR.exec(symbolCell);
-  if (pair?.[1]) return pair[1].toUpperCase();
-  if (symbolCell) return symbolCell;
-  const isin = isIsin(isinCell.toUpperCase()) ? isinCell.toUpperCase() : isinIn(isinCell);
-  return isin ?? isinCell;
+  const ticker = pair?.[1] ? pair[1].toUpperCase() : symbolCell || undefined;
+  const upper = isinCell.toUpperCase();
+  const isin = isIsin(upper) ? upper : (isinIn(isinCell) ?? (isinCell || undefined));
+  return { ...(ticker ? { ticker } : {}), ...(isin ? { isin } : {}) };
 }
 
 /**
@@ -287,13 +372,48 @@ function instrumentOf(symbolCell: string, isinCell: string): string {
  * row is read).
  */
 export function mappedFormat(mapping: ColumnMapping): BrokerFormatSpec {
-  const lookup = new Map(Object.entries(mapping.actions).map(([k, v]) => [k.toLowerCase(), v]));
+  const kindOf = actionResolver(mapping);
   const sides = new Map(Object.entries(mapping.sides ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
+  const read = (row: CsvRow) => mapRow(row, mapping, kindOf, sides);
   return {
     id: 'mapped',
     label: 'mapped columns',
     delimiter: mapping.delimiter,
     matches: () => true,
-    mapRow: (row) => mapRow(row, mapping, lookup, sides),
+    mapRow: read,
+    ...(mapping.continuation
+      ? {
+          mapTable: (rows: readonly CsvRow[]) =>
+            joinContinuations(rows).map((row) => ({ line: row.line, outcome: read(row) })),
+        }
+      : {}),
   };
+}
+
+/**
+ * Rows with the continuation lines joined: a row whose only filled cell is the last one of the
+ * widest row is appended to the previous row's cell at that position.
+ */
+function joinContinuations(rows: readonly CsvRow[]): CsvRow[] {
+  const width = Math.max(0, ...rows.map((r) => r.cells.length));
+  const last = width - 1;
+  const joined: CsvRow[] = [];
+  for (const row of rows) {
+    const previous = joined.at(-1);
+    const onlyLast =
+      last > 0 && row.cells.slice(0, last).every((c) => c.trim() === '') && row.cell(last) !== '';
+    if (onlyLast && previous !== undefined) {
+      const value = previous.cell(last) + row.cell(last);
+      const cells = [...previous.cells];
+      cells[last] = value;
+      joined[joined.length - 1] = {
+        ...previous,
+        cells,
+        cell: (i) => (i === last ? value : previous.cell(i)),
+      };
+      continue;
+    }
+    joined.push(row);
+  }
+  return joined;
 }

@@ -5,7 +5,9 @@ import { z } from 'zod';
  * `details` a text column whose cells hold a trade as text ("Sell 3 @ 139.74 USD"), `id` the
  * broker's own id of the row (with the action, it makes the import fingerprint, so a row the file
  * repeats is imported once), `assetClass` the kind of instrument (rows of a class listed in
- * `skipClasses`, such as CFDs, are skipped).
+ * `skipClasses`, such as CFDs, are skipped), `tax` a withholding or transaction tax column (see
+ * {@link ColumnMapping} `dividendAmount`), `time` a time of day joined to the date, `fxRate` the
+ * broker's exchange rate (kept in the note; cash is booked at the amounts the file gives).
  */
 export const MAPPED_FIELDS = [
   'date',
@@ -22,6 +24,9 @@ export const MAPPED_FIELDS = [
   'details',
   'id',
   'assetClass',
+  'tax',
+  'time',
+  'fxRate',
 ] as const;
 /** One of {@link MAPPED_FIELDS}. */
 export type MappedField = (typeof MAPPED_FIELDS)[number];
@@ -31,7 +36,8 @@ export type MappedField = (typeof MAPPED_FIELDS)[number];
  * sell by the side column, the side named in `details`, the sign of the quantity (negative: sell)
  * or else of the amount (negative: buy); `cash` is a deposit or a withdrawal by the sign of the
  * amount (currency conversions and transfers, one row per currency); `shares` records units received
- * at no cost (a split's added shares, a spin-off, a stock dividend) as a buy at price 0.
+ * at no cost (a split's added shares, a spin-off, a stock dividend) as a buy at price 0; `tax` is
+ * a fee noted `tax` (withholding tax, a transaction tax), a positive one (a refund) a deposit.
  */
 export const MAPPED_KINDS = [
   'buy',
@@ -45,6 +51,7 @@ export const MAPPED_KINDS = [
   'trade',
   'cash',
   'shares',
+  'tax',
 ] as const;
 /** One of {@link MAPPED_KINDS}. */
 export type MappedKind = (typeof MAPPED_KINDS)[number];
@@ -63,7 +70,7 @@ export const ColumnMapping = z
     columns: z
       .partialRecord(z.enum(MAPPED_FIELDS), z.string().min(1))
       .describe(
-        'Header name (as in the file) per field; date and quantity or amount needed. `isin` may name a text column that holds the ISIN inside its cells (the name column)',
+        'Header name (as in the file; case, accents and punctuation are ignored) or `#n` (0-based position, for unnamed columns) per field; date and quantity or amount needed. `isin` may name a text column that holds the ISIN inside its cells (the name column)',
       ),
     dateOrder: z.enum(['dmy', 'mdy', 'ymd']).describe('Order of day, month and year'),
     decimal: Mark.describe('Decimal mark of the numbers'),
@@ -105,6 +112,61 @@ export const ColumnMapping = z
       .record(z.string(), z.enum(['buy', 'sell']))
       .optional()
       .describe('Meaning of each value of the `side` column (case-insensitive)'),
+    actionPatterns: z
+      .array(
+        z.object({
+          pattern: z
+            .string()
+            .min(1)
+            .max(200)
+            .describe('A regular expression (case-insensitive) an action value may match'),
+          kind: z.enum(MAPPED_KINDS),
+        }),
+      )
+      .max(100)
+      .optional()
+      .describe(
+        'Meanings of action values by pattern, tried in order after the exact values of `actions` (as Portfolio Performance maps its type column: exact value first, then the value as a regular expression)',
+      ),
+    skipRows: z
+      .array(
+        z.object({
+          column: z.string().min(1).describe('Header name (or `#n`, 0-based position)'),
+          pattern: z.string().min(1).max(200).describe('Regular expression (case-insensitive)'),
+          reason: z.string().max(200),
+        }),
+      )
+      .max(20)
+      .optional()
+      .describe('Rows to skip whatever their action (a total line, a summary row)'),
+    instrument: z
+      .enum(['symbol', 'isin'])
+      .optional()
+      .describe(
+        'Which identifier a row is recorded under when it has both (default `symbol`); the other is kept beside it',
+      ),
+    dividendAmount: z
+      .enum(['net', 'gross'])
+      .optional()
+      .describe(
+        "With a `tax` column: whether a dividend row's amount is after the tax (`net`, default: the gross is amount + tax) or before it (`gross`); the tax becomes a fee noted withholding tax",
+      ),
+    tradeAmount: z
+      .enum(['net', 'gross'])
+      .optional()
+      .describe(
+        "What a trade's amount is when the price is worked out from it: `net` (default: the cash paid or received, fees included) or `gross` (quantity × price; fees come on top)",
+      ),
+    shortYears: z
+      .boolean()
+      .optional()
+      .describe('Dates with a two-digit year (`31/01/24`) are read as 20yy; otherwise refused'),
+    continuation: z
+      .boolean()
+      .optional()
+      .describe(
+        "Rows whose only filled cell is the last one continue the previous row's last cell (an order id the broker wrapped onto a second line) and are joined to it",
+      ),
     skipUnreadable: z
       .boolean()
       .optional()

@@ -1,7 +1,13 @@
 import { createHash } from 'node:crypto';
 import { normalizeNewlines, readHeader } from './csv-records.js';
+import {
+  CATALOGUE,
+  type CatalogueEntry,
+  type Recognition,
+  recogniseAll,
+} from './definitions/catalogue/index.js';
+import { definitionReader, type FormatDefinition } from './definitions/definition.js';
 import { mapGhostfolioJson } from './formats/ghostfolio-json.js';
-import { CSV_FORMATS } from './formats/index.js';
 import { proposeMapping } from './generic/propose.js';
 import { findTableStart, fromLine } from './generic/sniff.js';
 import {
@@ -14,9 +20,7 @@ import {
 import { mappedFormat } from './mapped-row.js';
 import type { ColumnMapping } from './mapping.js';
 import { collect, readWith } from './read-rows.js';
-import type { BrokerFormatSpec, RowContext } from './row.js';
-
-type CsvFormat = Exclude<BrokerFormat, 'ghostfolio-json' | 'mapped'>;
+import type { RowContext } from './row.js';
 
 export {
   BROKER_FORMATS,
@@ -28,20 +32,42 @@ export {
   type ImportLimits,
 } from './import-result.js';
 
-const CSV_FORMAT_IDS = Object.keys(CSV_FORMATS) as CsvFormat[];
-
 /**
- * The human name of every import module, by format id, in {@link BROKER_FORMATS} order (the
- * CSV modules' `label`s and Ghostfolio's JSON export): the one list documentation and help texts
- * name the supported brokers from. `mapped` (a user's column mapping) is not a broker.
+ * The human name of every format of the catalogue, by format id, in {@link BROKER_FORMATS} order
+ * (the catalogue's `label`s and Ghostfolio's JSON export): the one list documentation and help
+ * texts name the supported brokers from. `mapped` (a user's column mapping) is not a broker.
  */
 export const BROKER_FORMAT_LABELS: Readonly<Record<Exclude<BrokerFormat, 'mapped'>, string>> =
-  Object.fromEntries(
-    BROKER_FORMATS.filter((id) => id !== 'mapped').map((id) => [
-      id,
-      id === 'ghostfolio-json' ? 'Ghostfolio JSON' : CSV_FORMATS[id as CsvFormat].label,
-    ]),
-  ) as Record<Exclude<BrokerFormat, 'mapped'>, string>;
+  Object.fromEntries([
+    ...CATALOGUE.map((entry) => [entry.id, entry.label]),
+    ['ghostfolio-json', 'Ghostfolio JSON'],
+  ]) as Record<Exclude<BrokerFormat, 'mapped'>, string>;
+
+/**
+ * The catalogue of broker formats as documentation lists it: id, label, and where the layout is
+ * documented (`source`), with whether its rows are read by the declarative engine or a module.
+ */
+export const BROKER_CATALOGUE: readonly {
+  readonly id: string;
+  readonly label: string;
+  readonly reader: 'definition' | 'module';
+  readonly source: { readonly kind: string; readonly reference: string; readonly licence?: string };
+}[] = CATALOGUE.map((entry) => ({
+  id: entry.id,
+  label: entry.label,
+  reader: 'module' in entry ? 'module' : 'definition',
+  source: entry.source,
+}));
+
+/**
+ * The declarative definition of a catalogue format, `undefined` for a module entry (rows read in
+ * code) or an unknown id: what the checks of a catalogue read (`definitionMapping`,
+ * `checkMapping`) run on.
+ */
+export function catalogueDefinition(id: string): FormatDefinition | undefined {
+  const entry = CATALOGUE.find((e) => e.id === id);
+  return entry === undefined || isModule(entry) ? undefined : entry;
+}
 
 /** Options of {@link parseBrokerCsv}. */
 export interface ParseBrokerCsvOptions {
@@ -58,6 +84,11 @@ export interface ParseBrokerCsvOptions {
    * read with it, as format `mapped`, whatever `format` says.
    */
   readonly mapping?: ColumnMapping;
+  /**
+   * The user's own confirmed definitions (saved to their account): a file no catalogue format
+   * recognises is read with the first of them that recognises it, as format `mapped`.
+   */
+  readonly definitions?: readonly FormatDefinition[];
 }
 
 /**
@@ -106,17 +137,47 @@ export function parseBrokerCsv(text: string, options: ParseBrokerCsvOptions = {}
     const spec = mappedFormat(options.mapping);
     return readWith(spec, 'mapped', body, limits, context, options.mapping.skipUnreadable);
   }
-  const format = resolveFormat(normalized, requested);
-  if (format === undefined) {
-    const names = BROKER_FORMATS.filter((f) => f !== 'mapped').join(', ');
-    const failure = fail(1, `header row matches no supported format (${names})`);
-    const proposal =
-      requested === 'auto'
-        ? proposeMapping(normalized, { accountCurrency: context.accountCurrency ?? 'EUR' })
-        : undefined;
-    return proposal && !failure.ok ? { ...failure, proposal } : failure;
+  if (requested !== 'auto') {
+    const entry = CATALOGUE.find((e) => e.id === requested);
+    const found = entry ? recogniseAll(normalized, [entry])[0] : undefined;
+    if (!found) return fail(1, `header row does not fit the format ${requested}`);
+    return readEntry(found, normalized, limits, context);
   }
-  return readWith(CSV_FORMATS[format], format, normalized, limits, context);
+  const matches = recogniseAll(normalized);
+  if (matches.length > 1) {
+    const names = matches.map((m) => m.entry.id).join(', ');
+    return fail(1, `header row fits several formats (${names}): choose one with \`format\``);
+  }
+  const [match] = matches;
+  if (match) return readEntry(match, normalized, limits, context);
+  const own = recogniseAll(normalized, options.definitions ?? [])[0];
+  if (own) {
+    const result = readEntry(own, normalized, limits, context, 'mapped');
+    return result.ok ? { ...result, definitionId: own.entry.id } : result;
+  }
+  const names = BROKER_FORMATS.filter((f) => f !== 'mapped').join(', ');
+  const failure = fail(1, `header row matches no supported format (${names})`);
+  const proposal = proposeMapping(normalized, {
+    accountCurrency: context.accountCurrency ?? 'EUR',
+  });
+  return proposal && !failure.ok ? { ...failure, proposal } : failure;
+}
+
+/** Reads a recognised file with its catalogue entry (a module, or the definition engine). */
+function readEntry(
+  { entry, found }: Recognition,
+  normalized: string,
+  limits: ImportLimits,
+  context: RowContext,
+  format: BrokerFormat = entry.id as BrokerFormat,
+): BrokerCsvResult {
+  const body = fromLine(normalized, found.headerLine);
+  if (isModule(entry)) return readWith(entry.module, format, body, limits, context);
+  return readWith(definitionReader(entry, found), format, body, limits, context);
+}
+
+function isModule(entry: CatalogueEntry): entry is Extract<CatalogueEntry, { module: unknown }> {
+  return 'module' in entry;
 }
 
 /** The delimiter that splits the first line into the most fields. */
@@ -156,16 +217,6 @@ export function headerSet(text: string): { key: string; names: string[] } | unde
   if (!header || header.every((name) => name === '')) return undefined;
   const sorted = [...header].sort(); // readHeader trims and lower-cases
   return { key: createHash('sha256').update(sorted.join('\u001f')).digest('hex'), names: header };
-}
-
-function resolveFormat(text: string, requested: 'auto' | BrokerFormat): CsvFormat | undefined {
-  if (requested === 'ghostfolio-json' || requested === 'mapped') return undefined;
-  const candidates = requested === 'auto' ? CSV_FORMAT_IDS : [requested];
-  return candidates.find((id) => {
-    const spec: BrokerFormatSpec = CSV_FORMATS[id];
-    const header = readHeader(text, spec.delimiter);
-    return header !== undefined && spec.matches(header);
-  });
 }
 
 function fail(line: number, message: string, format?: BrokerFormat): BrokerCsvResult {

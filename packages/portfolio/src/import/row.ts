@@ -6,6 +6,8 @@ export interface CsvRow {
   readonly line: number;
   /** The cells as read, untrimmed. */
   readonly cells: readonly string[];
+  /** The file's header names (trimmed, lower-cased), when the row was read under a header. */
+  readonly header?: readonly string[];
   /** Trimmed value of the first column with this header name (case-insensitive); '' if absent. */
   get(column: string): string;
   /** Whether the file has a column with this header name (case-insensitive). */
@@ -22,6 +24,10 @@ export interface CsvRow {
 export interface RowMeta {
   readonly externalId?: string;
   readonly name?: string;
+  /** The instrument's ISIN, when the file gives one (kept beside the symbol recorded). */
+  readonly isin?: string;
+  /** The instrument's ticker, when the file gives one (kept beside the symbol recorded). */
+  readonly ticker?: string;
 }
 
 /**
@@ -81,6 +87,8 @@ function cleanMeta(meta: RowMeta): RowMeta {
   return {
     ...(meta.externalId ? { externalId: meta.externalId } : {}),
     ...(meta.name ? { name: meta.name } : {}),
+    ...(meta.isin ? { isin: meta.isin } : {}),
+    ...(meta.ticker ? { ticker: meta.ticker } : {}),
   };
 }
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { realign } from '../../src/import/formats/trading212.js';
 import { atLine, cashOf, importSample, quantitiesOf } from './sample.js';
 
 describe('Trading 212 history', () => {
@@ -29,5 +30,72 @@ describe('Trading 212 history', () => {
     // EUR: 31 − 1.33 − 1.20 − 1.47 + 0.70 + dividends 0.03 + 0.03 + 17.67 + interest 0.01 = 45.44
     // USD: each conversion leg equals its trade's gross, so nothing is left in USD
     expect(cashOf(plan)).toEqual({ EUR: '45.44' });
+  });
+
+  it('reads corporate-action rows from their own columns (Trading 212 writes them two cells right)', () => {
+    const { parsed } = importSample('export-to-ghostfolio/trading212-export.csv');
+    // line 11: Stock distribution,…,"Union Pacific",,EOF27002856700,11.0563304000,0.00,USD,…
+    expect(parsed.rows.find((r) => r.line === 11)).toMatchObject({
+      externalId: 'EOF27002856700',
+      name: 'Union Pacific',
+      transaction: { type: 'buy', quantity: '11.0563304', price: '0', currency: 'USD' },
+    });
+    // line 14: the split's open row keeps its own id, and the price currency of its column
+    expect(parsed.rows.find((r) => r.line === 14)).toMatchObject({
+      externalId: 'EOF29950772853',
+      transaction: { type: 'split', currency: 'USD' },
+    });
+  });
+
+  it('realigns a shifted row so that every header reads its value, and leaves other rows alone', () => {
+    const header = [
+      'action',
+      'time',
+      'isin',
+      'ticker',
+      'name',
+      'no. of shares',
+      'price / share',
+      'currency (price / share)',
+      'exchange rate',
+      'result',
+      'currency (result)',
+      'total',
+      'currency (total)',
+      'id',
+    ];
+    const cells = [
+      'Transfer out',
+      '2025-02-28 08:25:01',
+      'DE000A3GK2N1',
+      'XBTI',
+      'DDA',
+      '',
+      'EOF28806643918',
+      '595',
+      '3.41943',
+      'EUR',
+      '1',
+      '0.00',
+      'EUR',
+      '2034.56',
+      'EUR',
+      '',
+    ];
+    const row = {
+      line: 12,
+      cells,
+      header,
+      cell: (i: number) => cells[i] ?? '',
+      has: (c: string) => header.includes(c),
+      get: (c: string) => cells[header.indexOf(c)] ?? '',
+    };
+    const fixed = realign(row, header);
+    expect(
+      ['no. of shares', 'price / share', 'currency (price / share)', 'total', 'id'].map(fixed.get),
+    ).toEqual(['595', '3.41943', 'EUR', '2034.56', 'EOF28806643918']);
+    const deposit = ['Deposit', '2023-12-18', '', '', '', '', '', ''];
+    const plain = { ...row, cells: deposit, cell: (i: number) => deposit[i] ?? '' };
+    expect(realign(plain, header)).toBe(plain);
   });
 });

@@ -1,4 +1,4 @@
-import { ColumnMapping } from '@svc/portfolio';
+import { StoredMapping } from '@svc/portfolio';
 import { createRepositories, type Executor, type Transaction } from '@svc/portfolio-store';
 import { publicUser } from '../accounts/auth-service.js';
 import type { AccountUser } from '../accounts/ports.js';
@@ -58,7 +58,7 @@ export async function exportAccount(
       // A stored mapping that is no longer valid would make the export refuse to import again:
       // it is left out (GET /api/import-mappings lists it as unreadable, for its owner to delete).
       importMappings: (await repos.importMappings.list(user.id)).flatMap((saved) => {
-        const mapping = ColumnMapping.safeParse(saved.mapping);
+        const mapping = StoredMapping.safeParse(saved.mapping);
         return mapping.success ? [{ ...saved, mapping: mapping.data }] : [];
       }),
       tokens: tokens.map(({ id, name, prefix, createdAt, lastUsedAt, expiresAt, scopes }) => ({

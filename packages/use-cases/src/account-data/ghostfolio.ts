@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { AccountExport, ExportedPortfolio, ExportedTransaction } from './schemas.js';
 
@@ -5,7 +6,7 @@ import type { AccountExport, ExportedPortfolio, ExportedTransaction } from './sc
  * Ghostfolio's activity types (`enum Type` of its `prisma/schema.prisma`) that an export of ours
  * can hold.
  */
-const GHOSTFOLIO_TYPES = ['BUY', 'SELL', 'DIVIDEND', 'FEE'] as const;
+const GHOSTFOLIO_TYPES = ['BUY', 'SELL', 'DIVIDEND', 'FEE', 'INTEREST'] as const;
 
 /** One Ghostfolio activity as its export writes it. */
 const GhostfolioActivity = z
@@ -13,7 +14,11 @@ const GhostfolioActivity = z
     accountId: z.string().nullable(),
     comment: z.string().nullable(),
     currency: z.string(),
-    dataSource: z.string().describe('YAHOO for a listed symbol, MANUAL for a fee without one'),
+    dataSource: z
+      .string()
+      .describe(
+        'YAHOO for a listed symbol; MANUAL for a fee without one and for interest, whose symbol is then a UUID with an entry in `assetProfiles` (as Ghostfolio requires)',
+      ),
     date: z.iso.datetime({ offset: true }),
     fee: z.number(),
     id: z.string(),
@@ -63,10 +68,33 @@ export const GhostfolioExport = z
     meta: z.object({
       date: z.iso.datetime({ offset: true }),
       version: z.string().describe("This service's version (Ghostfolio writes its own)"),
+      leftOut: z
+        .object({
+          deposits: z.number().int().min(0),
+          withdrawals: z.number().int().min(0),
+          splits: z.number().int().min(0),
+        })
+        .describe(
+          "Transactions Ghostfolio has no activity for, so not in `activities`: deposits (except interest, exported as INTEREST) and withdrawals are only the accounts' balances; splits Ghostfolio takes from market data",
+        ),
+      note: z.string().describe('The same in words'),
     }),
     accounts: z.array(GhostfolioAccount),
     activities: z.array(GhostfolioActivity),
-    assetProfiles: z.array(z.never()).describe('Always empty: no custom asset profiles here'),
+    assetProfiles: z
+      .array(
+        z.object({
+          currency: z.string(),
+          dataSource: z.literal('MANUAL'),
+          isActive: z.boolean(),
+          marketData: z.array(z.never()),
+          name: z.string(),
+          symbol: z.string().describe('A UUID derived from the name and currency'),
+        }),
+      )
+      .describe(
+        'One custom (MANUAL) asset profile per fee without an instrument and per interest, named by its note',
+      ),
     platforms: z.array(z.never()).describe('Always empty'),
     tags: z.array(z.never()).describe('Always empty'),
     user: z.object({
@@ -87,10 +115,31 @@ export type GhostfolioExport = z.infer<typeof GhostfolioExport>;
 
 const num = (value: string | undefined): number => (value === undefined ? 0 : Number(value));
 
-/** One transaction as a Ghostfolio activity, or null for a type Ghostfolio has none for. */
+type AssetProfile = GhostfolioExport['assetProfiles'][number];
+
+/**
+ * A stable UUID for a custom asset profile (`MANUAL` data source): SHA-256 of its kind, name and
+ * currency, laid out as an RFC 9562 version-5-style UUID, so that exporting twice names it alike.
+ */
+function manualSymbol(kind: string, name: string, currency: string): string {
+  const hex = createHash('sha256').update(`${kind}\u001f${name}\u001f${currency}`).digest('hex');
+  const variant = ((Number.parseInt(hex[16] ?? '0', 16) & 0x3) | 0x8).toString(16);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+/** Whether a deposit is interest (the importers note it so). */
+function isInterest(tx: ExportedTransaction): boolean {
+  return tx.type === 'deposit' && /^interest\b/i.test(tx.note ?? '');
+}
+
+/**
+ * One transaction as a Ghostfolio activity, or null for a type Ghostfolio has none for; a MANUAL
+ * activity adds its asset profile to `profiles` (one per symbol).
+ */
 function activityOf(
   portfolio: ExportedPortfolio,
   tx: ExportedTransaction,
+  profiles: Map<string, AssetProfile>,
 ): GhostfolioActivity | null {
   const base = {
     accountId: portfolio.id,
@@ -99,6 +148,20 @@ function activityOf(
     date: tx.executedAt,
     id: tx.id,
     tags: [],
+  };
+  const manual = (kind: string, name: string) => {
+    const symbol = manualSymbol(kind, name, tx.currency);
+    if (!profiles.has(symbol)) {
+      profiles.set(symbol, {
+        currency: tx.currency,
+        dataSource: 'MANUAL',
+        isActive: true,
+        marketData: [],
+        name,
+        symbol,
+      });
+    }
+    return { dataSource: 'MANUAL', symbol };
   };
   switch (tx.type) {
     case 'buy':
@@ -124,17 +187,28 @@ function activityOf(
         unitPrice: num(tx.amount),
       };
     case 'fee':
-      // as Ghostfolio's own sample: the amount in `fee`, a MANUAL symbol naming it
+      // the amount in `fee`; a fee of an instrument keeps its symbol, any other is a custom
+      // asset named by its note (Ghostfolio refuses a free-text MANUAL symbol)
       return {
         ...base,
-        dataSource: tx.symbol === undefined ? 'MANUAL' : 'YAHOO',
+        ...(tx.symbol === undefined
+          ? manual('fee', tx.note ?? 'Fee')
+          : { dataSource: 'YAHOO', symbol: tx.symbol }),
         fee: num(tx.amount),
         quantity: 0,
-        symbol: tx.symbol ?? tx.note ?? 'Fee',
         type: 'FEE',
         unitPrice: 0,
       };
     case 'deposit':
+      if (!isInterest(tx)) return null;
+      return {
+        ...base,
+        ...manual('interest', 'Interest'),
+        fee: 0,
+        quantity: 1,
+        type: 'INTEREST',
+        unitPrice: num(tx.amount),
+      };
     case 'withdrawal':
     case 'split':
       return null;
@@ -145,9 +219,13 @@ function activityOf(
  * Maps a native export to {@link GhostfolioExport}: each portfolio becomes an account (its
  * `balance` the portfolio's cash in its base currency, from `cashByPortfolio`: the cash held in
  * that currency, plus, for a EUR portfolio, the stored EUR value of the cash in others), each buy, sell,
- * dividend and fee an activity, oldest first. Deposits and withdrawals have no activity type in
- * Ghostfolio (cash is the account's balance) and splits none either (it adjusts for splits from
- * market data), so they are not activities; the native export keeps everything.
+ * dividend and fee an activity, interest (a deposit noted interest) an `INTEREST` activity, in
+ * the native export's order. A fee without an instrument and interest are custom assets
+ * (`MANUAL`, a UUID symbol with its `assetProfiles` entry), as Ghostfolio's import requires
+ * (`import.service.ts`: a MANUAL symbol must be a UUID or start with `GF_`). Other deposits and
+ * withdrawals have no activity type in Ghostfolio (cash is the account's balance) and splits none
+ * either (it adjusts for splits from market data), so they are not activities; `meta.leftOut`
+ * counts them and `meta.note` says so; the native export keeps everything.
  *
  * @param cashByPortfolio - cash per portfolio id in its base currency (decimal string), if any.
  */
@@ -155,8 +233,23 @@ export function toGhostfolioExport(
   native: AccountExport,
   options: { version: string; cashByPortfolio: ReadonlyMap<string, string> },
 ): GhostfolioExport {
+  const profiles = new Map<string, AssetProfile>();
+  const transactions = native.portfolios.flatMap((p) => p.transactions);
+  const leftOut = {
+    deposits: transactions.filter((tx) => tx.type === 'deposit' && !isInterest(tx)).length,
+    withdrawals: transactions.filter((tx) => tx.type === 'withdrawal').length,
+    splits: transactions.filter((tx) => tx.type === 'split').length,
+  };
+  const activities = native.portfolios.flatMap((portfolio) =>
+    portfolio.transactions.flatMap((tx) => activityOf(portfolio, tx, profiles) ?? []),
+  );
   return {
-    meta: { date: native.exportedAt, version: options.version },
+    meta: {
+      date: native.exportedAt,
+      version: options.version,
+      leftOut,
+      note: `Left out, as Ghostfolio has no activity for them: ${leftOut.deposits} deposit(s) and ${leftOut.withdrawals} withdrawal(s) (each account's balance is its cash), ${leftOut.splits} split(s) (Ghostfolio adjusts for splits from market data). The native export (format=native) keeps everything.`,
+    },
     accounts: native.portfolios.map((portfolio) => {
       const balance = num(options.cashByPortfolio.get(portfolio.id));
       return {
@@ -171,10 +264,8 @@ export function toGhostfolioExport(
         tags: [],
       };
     }),
-    activities: native.portfolios.flatMap((portfolio) =>
-      portfolio.transactions.flatMap((tx) => activityOf(portfolio, tx) ?? []),
-    ),
-    assetProfiles: [],
+    activities,
+    assetProfiles: [...profiles.values()],
     platforms: [],
     tags: [],
     user: {

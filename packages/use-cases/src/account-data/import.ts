@@ -166,11 +166,12 @@ function checkReports(input: Input) {
  * next, outside the database, and then ONE database transaction stores it all (the ledger's
  * writes of `createLedgerWrites`, as `changeLedger` makes them; the portfolios are new in that
  * transaction, so no other writer can see them to lock against); any failure leaves nothing
- * behind.
+ * behind. A document whose portfolio the account already holds (same name, base currency and
+ * creation instant: an export imported before) is refused, not duplicated.
  *
  * @throws UseCaseError `validation_failed` with `errors` (paths into the document as the request
  *   body, as request validation names them, e.g. `body.portfolios.0.transactions.3.quantity`), at
- *   most 50 listed.
+ *   most 50 listed; `conflict` when the export was imported into this account already.
  */
 export async function importAccount(
   deps: AccountImportDeps,
@@ -205,6 +206,23 @@ export async function importAccount(
     .transaction()
     .execute(async (trx) => {
       const repos = createRepositories(trx);
+      // the same export imported twice: its portfolios (name, base currency and the creation
+      // instant they keep) are here already; refused rather than duplicated silently
+      const held = await repos.portfolios.list(userId);
+      const again = planned.flatMap(({ source }) =>
+        held.filter(
+          (p) =>
+            p.name === source.name &&
+            p.baseCurrency === source.baseCurrency &&
+            Date.parse(p.createdAt) === Date.parse(source.createdAt ?? ''),
+        ),
+      );
+      if (again.length > 0) {
+        throw new UseCaseError(
+          'conflict',
+          `this export was imported already: the account holds ${again.map((p) => `“${p.name}” (${p.id})`).join(', ')} from it; delete or rename those portfolios to import it again`,
+        );
+      }
       await ensurePortfolioRoom(repos, userId, planned.length);
       const writes = createLedgerWrites(trx);
       for (const [i, plan] of planned.entries()) {

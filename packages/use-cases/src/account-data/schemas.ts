@@ -1,4 +1,4 @@
-import { ColumnMapping, Portfolio, Transaction } from '@svc/portfolio';
+import { Portfolio, StoredMapping, Transaction } from '@svc/portfolio';
 import { Plan, Tags, TickerSymbol } from '@svc/schemas';
 import { z } from 'zod';
 import { TokenScope } from '../accounts/scopes.js';
@@ -63,8 +63,8 @@ export const ExportedImportMapping = z
     id: z.string(),
     headerKey: z.string().min(1).max(200).describe('Key of the header set the mapping reads'),
     headers: z.array(z.string().max(200)).max(200).describe('The header names, as in the file'),
-    mapping: ColumnMapping.describe(
-      'The column mapping (checked like a mapping sent with an import)',
+    mapping: StoredMapping.describe(
+      'The saved format definition or column mapping (checked like one sent with an import)',
     ),
     createdAt: instant,
     updatedAt: instant,

@@ -61,13 +61,39 @@ export function readBrokerExport(attachment: Attachment) {
   return parsed;
 }
 
+/** Whether an attachment is a CSV text (a broker export the import flow may read). */
+function isCsvAttachment(attachment: Attachment): boolean {
+  return (
+    attachment.kind === 'text' &&
+    attachment.text !== undefined &&
+    (attachment.mediaType === 'text/csv' || attachment.filename.toLowerCase().endsWith('.csv'))
+  );
+}
+
+/** What a preview would leave: positions with quantities, cash per currency, counts per type. */
+function describePreview(preview: {
+  holdings: readonly { symbol: string; currency: string; quantity: string }[];
+  cash: readonly { currency: string; amount: string }[];
+  counts?: Record<string, number> | undefined;
+  skipped: readonly unknown[];
+}): string {
+  const holdings = preview.holdings.map((h) => `${h.symbol} ${h.quantity} (${h.currency})`);
+  const cash = preview.cash.map((c) => `${c.amount} ${c.currency}`);
+  const counts = Object.entries(preview.counts ?? {}).map(([type, n]) => `${n} ${type}`);
+  return `holdings ${holdings.join(', ') || 'none'}; cash ${cash.join(', ') || 'none'}; ${counts.join(', ') || 'no transactions'}; ${preview.skipped.length} row(s) skipped`;
+}
+
 /**
  * A note on a broker CSV attachment for the model and the user: its format and how many
  * transactions it holds, or its line errors (at most {@link MAX_LINE_ERRORS_SHOWN}).
  */
 export function describeBrokerExport(attachment: Attachment): string | undefined {
   const parsed = readBrokerExport(attachment);
-  if (parsed === null) return undefined;
+  if (parsed === null) {
+    return isCsvAttachment(attachment)
+      ? "A CSV no broker format of the catalogue recognises. proposeImport previews it with the user's saved definitions, else with columns the mapper proposes; such an import happens only when the user confirms that preview."
+      : undefined;
+  }
   if (parsed.ok) {
     return `Broker export (${parsed.format}): ${parsed.transactions.length} transaction(s), ${parsed.skipped.length} row(s) skipped. It can be proposed for import (proposeImport).`;
   }
@@ -223,7 +249,9 @@ export function buildProposalTools(deps: ProposalToolDeps, scope: ProposalScope)
         portfolioId: PortfolioIdArg.optional(),
       }),
       async ({ filename, portfolioId }) => {
-        const exports = scope.attachments.filter((a) => readBrokerExport(a) !== null);
+        // every CSV attached: a broker format of the catalogue, one of the user's saved
+        // definitions (the dry run below applies them), or a layout only a preview can place
+        const exports = scope.attachments.filter(isCsvAttachment);
         const file =
           filename === undefined
             ? exports.length === 1
@@ -231,15 +259,6 @@ export function buildProposalTools(deps: ProposalToolDeps, scope: ProposalScope)
               : undefined
             : exports.find((a) => a.filename === filename);
         if (!file) throw new UseCaseError('not_found', 'no broker CSV attached under that name');
-        const parsed = readBrokerExport(file);
-        if (parsed === null) throw new UseCaseError('not_found', 'not a broker export');
-        if (!parsed.ok) {
-          const errors = parsed.errors.slice(0, MAX_LINE_ERRORS_SHOWN);
-          return {
-            data: { imported: false, format: parsed.format, errors },
-            summary: `${quoted(file.filename)}: ${parsed.errors.length} row(s) cannot be imported (${errors.map((e) => `line ${e.line}: ${e.message}`).join('; ')})`,
-          };
-        }
         const portfolio = await ownedPortfolio(portfolioId);
         // The dry run of the import route, against this portfolio: rows already there (same
         // fingerprint) are not imported again; rows that would fail (a sale of units never held)
@@ -248,6 +267,7 @@ export function buildProposalTools(deps: ProposalToolDeps, scope: ProposalScope)
         const preview = await deps.portfolios.importBrokerCsv(userId, portfolio.id, text, {
           dryRun: true,
         });
+        const proposed = preview.definition?.kind === 'proposed' ? preview : undefined;
         if (preview.failed.length > 0) {
           const errors = preview.failed.slice(0, MAX_LINE_ERRORS_SHOWN);
           return {
@@ -269,9 +289,29 @@ export function buildProposalTools(deps: ProposalToolDeps, scope: ProposalScope)
           preview.alreadyPresent > 0
             ? `; ${preview.alreadyPresent} already there are left out`
             : '';
+        // a layout no definition knows: the proposal carries the mapper's columns and the
+        // preview's token, so confirming it imports exactly what the preview showed
+        const unknownLayout =
+          proposed?.proposal && proposed.previewToken
+            ? {
+                mapping: proposed.proposal.mapping,
+                previewToken: proposed.previewToken,
+                questions: (proposed.mappingChecks?.needs ?? []).map((n) => n.question),
+              }
+            : undefined;
+        if (unknownLayout && proposed?.mappingChecks?.acceptable === false) {
+          // questions the user must answer first: no proposal to confirm on a doubt
+          return {
+            data: { imported: false, format: preview.format, questions: unknownLayout.questions },
+            summary: `${file.filename}: no broker format knows this layout, and the columns proposed for it leave questions open (${unknownLayout.questions.join(' ')}); answer them in the import preview before importing`,
+          };
+        }
+        const read = unknownLayout
+          ? `columns proposed for a layout no definition knows: ${describePreview(preview)}${unknownLayout.questions.length > 0 ? `; open questions: ${unknownLayout.questions.join(' ')}` : ''}`
+          : (preview.definition?.label ?? preview.format);
         return propose({
           kind: 'import_transactions',
-          summary: `Import ${preview.imported} transaction(s) from ${quoted(file.filename)} (${preview.format}) into ${quoted(portfolio.name)}${already}`,
+          summary: `Import ${preview.imported} transaction(s) from ${quoted(file.filename)} (${read}) into ${quoted(portfolio.name)}${already}`,
           payload: {
             portfolioId: portfolio.id,
             filename: file.filename,
@@ -281,6 +321,9 @@ export function buildProposalTools(deps: ProposalToolDeps, scope: ProposalScope)
             newRows: preview.imported,
             alreadyPresent: preview.alreadyPresent,
             skipped: preview.skipped,
+            ...(unknownLayout
+              ? { mapping: unknownLayout.mapping, previewToken: unknownLayout.previewToken }
+              : {}),
           },
         });
       },

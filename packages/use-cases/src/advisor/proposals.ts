@@ -1,5 +1,5 @@
 import type { ProposalKind, ProposalView } from '@svc/advisor';
-import { NewTransaction } from '@svc/portfolio';
+import { ColumnMapping, NewTransaction } from '@svc/portfolio';
 import {
   type AdvisorProposal,
   createRepositories,
@@ -37,6 +37,10 @@ export const ProposalPayloads = {
     rows: z.number().int().min(0),
     newRows: z.number().int().min(0),
     alreadyPresent: z.number().int().min(0),
+    /** Issue 40: a layout no definition knows, read with these columns as previewed. */
+    mapping: ColumnMapping.optional(),
+    /** The token of the preview the proposal showed; the import is refused if it changed. */
+    previewToken: z.string().optional(),
   }),
   /** Issue 30: the transaction's new values, in full (what the summary names). */
   edit_transaction: z.object({
@@ -160,12 +164,15 @@ export async function applyProposal(
       // transaction). Two proposals of one file, both confirmed, import it once (the second
       // writes nothing). Issue 41: a ledger that changed since the dry run so that the file
       // would now import another number of rows than the summary counted is refused (409).
-      const { portfolioId, text, newRows } = parsePayload(kind, proposal.payload);
+      const { portfolioId, text, newRows, mapping, previewToken } = parsePayload(
+        kind,
+        proposal.payload,
+      );
       const result = await portfolios.importBrokerCsv(
         userId,
         portfolioId,
         text,
-        {},
+        mapping && previewToken ? { mapping, previewToken } : {},
         {
           ...advisor(),
           expectedNewRows: newRows,

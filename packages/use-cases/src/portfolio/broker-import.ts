@@ -1,12 +1,18 @@
+import { createHash } from 'node:crypto';
 import {
+  BROKER_CATALOGUE,
   ColumnMapping,
+  catalogueDefinition,
   checkMapping,
   type DerivedPortfolio,
+  definitionMapping,
+  draftDefinition,
+  FormatDefinition,
   fingerprintRows,
   headerSet,
-  headerSetKey,
   type ImportPlan,
   type LedgerTransaction,
+  type MappingProposal,
   parseBrokerCsv,
   planImport,
 } from '@svc/portfolio';
@@ -64,8 +70,14 @@ type PlanOk = Extract<ImportPlan, { ok: true }>;
 /**
  * The dry run of a broker import (`?dryRun=1`): what importing `text` into the portfolio would do
  * — the rows the file yields, how many the portfolio already holds, the rows skipped, adjusted or
- * failing (with their lines), and the holdings and cash after — without writing anything. Failing
- * rows are answered in `failed`, not thrown. The advisor's proposed import calls this too.
+ * failing (with their lines), the holdings and cash after, and the transactions per type —
+ * without writing anything. Failing rows are answered in `failed`, not thrown. The advisor's
+ * proposed import calls this too.
+ *
+ * A file no catalogue format and none of the user's saved definitions recognises is previewed
+ * with the mapper's proposal (`proposal`, its checks in `mappingChecks`, their questions in
+ * `needs`): the preview shows what confirming it would produce, and answers the `previewToken` a
+ * real import with that mapping must send back. Nothing is imported on a guess.
  *
  * @throws UseCaseError `validation_failed` for bad options; `not_found` (portfolio).
  */
@@ -79,23 +91,38 @@ export async function previewBrokerImport(
   const settings = readOptions(options);
   const repos = createRepositories(deps.db);
   await requirePortfolio(repos, userId, portfolioId);
-  const { parsed, saved, mapping } = await parseWithSaved(repos, userId, text, settings);
-  const savedMapping = {
-    ...(saved ? { savedMapping: { id: saved.id, used: true, saved: false } } : {}),
-    ...(mapping ? { mappingChecks: mappingChecks(text, mapping, settings) } : {}),
+  const read = await readFile(repos, userId, text, settings);
+  const { parsed } = read;
+  const extras = {
+    ...savedMappingOf(read),
+    ...(read.mapping ? { mappingChecks: mappingChecks(text, read.mapping, settings) } : {}),
+    ...(read.proposal ? { proposal: read.proposal } : {}),
+    ...definitionOf(read),
   };
   if (!parsed.ok) {
-    const failed = { ...failedResult(parsed.format ?? 'mapped', parsed.errors), ...savedMapping };
-    return parsed.proposal ? { ...failed, proposal: parsed.proposal } : failed;
+    return { ...failedResult(parsed.format ?? 'mapped', parsed.errors), ...extras };
   }
   const stored = await repos.transactions.listAll(userId, portfolioId);
   const attempt = await planAgainst(repos, userId, portfolioId, stored, parsed, settings, deps);
   if (!attempt.plan.ok) {
-    return { ...failedResult(parsed.format, attempt.plan.errors, parsed), ...savedMapping };
+    return { ...failedResult(parsed.format, attempt.plan.errors, parsed), ...extras };
   }
+  // what a real import asks to be confirmed: a given or proposed mapping, a doubtful catalogue read
+  const confirms =
+    read.kind === 'given' ||
+    read.kind === 'proposed' ||
+    (read.kind === 'catalogue' && doubtful(extras.mappingChecks))
+      ? read.mapping
+      : undefined;
+  const token = confirms
+    ? {
+        previewToken: await previewTokenOf(repos, userId, portfolioId, text, confirms, settings),
+      }
+    : {};
   return {
     ...toResult(parsed, attempt.plan, attempt.names, { dryRun: true, importBatchId: null }),
-    ...savedMapping,
+    ...extras,
+    ...token,
   };
 }
 
@@ -109,9 +136,20 @@ export async function previewBrokerImport(
  * `alreadyPresent`.
  * With `dryRun` it is {@link previewBrokerImport}.
  *
+ * A file recognised by a catalogue format or by one of the user's saved definitions imports
+ * directly. A file read with a given `mapping` (no definition recognises it) imports only with
+ * the `previewToken` of the dry run the user confirmed; the token covers the file, the mapping,
+ * the options and the portfolio's ledger version, so a preview of another file or of an older
+ * ledger confirms nothing. When the mapping's result fails a check, its questions stand: the
+ * import is refused unless they are answered (a corrected mapping, previewed again) or the user
+ * overrides them (`confirmMapping`). With `saveMapping` the confirmed mapping is saved to the user's
+ * account as a definition (source `user`), recognised by the file's header from then on.
+ *
  * @throws UseCaseError `validation_failed` with `errors: [{ path: 'line N', message }]` for every
- *   failing row, or `errors: [{ path: 'mapping.checks.<id>', message }]` when the result of a
- *   given or saved column mapping fails a check and `confirmMapping` is not set (nothing stored);
+ *   failing row; `errors: [{ path: 'previewToken', message }]` for a mapped import without the
+ *   token of its preview; `errors: [{ path: 'mapping.checks.<id>', message }]` when the result
+ *   of a given mapping or a saved definition fails a check and `confirmMapping` is not set
+ *   (nothing stored);
  *   `not_found` (portfolio).
  */
 export async function importBrokerFile(
@@ -126,10 +164,36 @@ export async function importBrokerFile(
   if (settings.dryRun) return previewBrokerImport(deps, userId, portfolioId, text, settings);
   const repos = createRepositories(deps.db);
   await requirePortfolio(repos, userId, portfolioId);
-  const { parsed, saved, mapping } = await parseWithSaved(repos, userId, text, settings);
-  if (!parsed.ok) throw failure(parsed.errors);
-  // a given or a saved mapping: its result is checked before anything is stored
-  if (mapping && !settings.confirmMapping) refuseDoubtful(mappingChecks(text, mapping, settings));
+  const read = await readFile(repos, userId, text, settings);
+  const { parsed } = read;
+  if (!parsed.ok || read.kind === 'proposed') {
+    if (!parsed.ok && read.kind !== 'proposed') throw failure(parsed.errors);
+    throw new UseCaseError(
+      'validation_failed',
+      'no broker format recognises this file: preview it (dryRun), check the proposal and send its mapping back with the previewToken',
+      {
+        errors: [
+          { path: 'mapping', message: 'a file no definition recognises needs a confirmed mapping' },
+        ],
+      },
+    );
+  }
+  if (read.kind === 'given') {
+    await requirePreview(repos, userId, portfolioId, text, read.mapping, settings);
+    // the preview's failed checks stay questions: answered (a corrected mapping), or overridden
+    if (!settings.confirmMapping) refuseDoubtful(mappingChecks(text, read.mapping, settings));
+  }
+  // a catalogue definition whose read of this file fails a check: imported only as previewed
+  if (read.kind === 'catalogue' && read.mapping) {
+    const checks = mappingChecks(text, read.mapping, settings);
+    if (doubtful(checks)) {
+      await requirePreview(repos, userId, portfolioId, text, read.mapping, settings);
+    }
+  }
+  // a saved definition: its result is checked before anything is stored
+  if (read.kind === 'saved' && read.mapping && !settings.confirmMapping) {
+    refuseDoubtful(mappingChecks(text, read.mapping, settings));
+  }
   const { result } = await changeLedger(deps, userId, portfolioId, {
     breaks: { path: 'file' },
     inputPath: 'file',
@@ -177,25 +241,26 @@ export async function importBrokerFile(
               summary: `Imported ${rows.length} transaction(s) from a ${parsed.format} file`,
             });
       const after = [...before, ...written.inserted];
-      const result = toResult(parsed, plan, names, {
-        dryRun: false,
-        importBatchId: written.importBatchId,
-      });
-      // A confirmed mapping is saved with the import it read, in the same transaction.
-      const header = settings.mapping && settings.saveMapping ? headerSet(text) : undefined;
-      if (settings.mapping && header !== undefined) {
+      const result = {
+        ...toResult(parsed, plan, names, { dryRun: false, importBatchId: written.importBatchId }),
+        ...definitionOf(read),
+      };
+      // A confirmed mapping is saved, as the user's own definition, with the import it read, in
+      // the same transaction.
+      const header = read.kind === 'given' && settings.saveMapping ? headerSet(text) : undefined;
+      if (read.kind === 'given' && header !== undefined) {
+        const definition = draftDefinition(read.mapping, header.names, { confirmed: true });
         const stored = await unit.repos.importMappings.save(userId, {
           headerKey: header.key,
           headers: header.names,
-          mapping: settings.mapping,
+          mapping: definition,
         });
         return {
           result: { ...result, savedMapping: { id: stored.id, used: false, saved: true } },
           after,
         };
       }
-      const used = saved && { savedMapping: { id: saved.id, used: true, saved: false } };
-      return { result: used ? { ...result, ...used } : result, after };
+      return { result: { ...result, ...savedMappingOf(read) }, after };
     },
   });
   return result;
@@ -214,40 +279,197 @@ function readOptions(options: BrokerImportOptions): Settings {
   });
 }
 
-function parse(text: string, settings: Settings, mapping = settings.mapping) {
-  return parseBrokerCsv(text, {
-    format: settings.format,
-    ...(settings.accountCurrency ? { accountCurrency: settings.accountCurrency } : {}),
-    ...(mapping ? { mapping } : {}),
-  });
-}
+/**
+ * How a file was read: by a catalogue format (`catalogue`), by one of the user's saved
+ * definitions (`saved`, with the mapping it resolved to), with the mapping the request gave
+ * (`given`), or — no definition recognising it — with the mapper's proposal (`proposed`), which
+ * only a confirmed preview imports.
+ */
+type FileReading =
+  | { kind: 'catalogue'; parsed: Parsed; mapping?: ColumnMapping; proposal?: undefined }
+  | {
+      kind: 'saved';
+      parsed: Parsed;
+      saved: SavedImportMapping;
+      definition: FormatDefinition;
+      mapping?: ColumnMapping;
+      proposal?: undefined;
+    }
+  | { kind: 'given'; parsed: Parsed; mapping: ColumnMapping; proposal?: undefined }
+  | { kind: 'proposed'; parsed: Parsed; mapping: ColumnMapping; proposal: MappingProposal }
+  | { kind: 'unread'; parsed: Parsed; mapping?: undefined; proposal?: MappingProposal };
+
+type Parsed = ReturnType<typeof parseBrokerCsv>;
 
 /**
- * Parses the file; when no format reads it and no mapping was given, with the mapping the user
- * saved for its header set (`headerSetKey`), if any. A saved mapping that no longer validates is
- * ignored (the file then fails as unknown, with a proposed mapping).
+ * A saved row as a definition: a saved `FormatDefinition`, or a column mapping saved by an earlier
+ * version (recognised by the header names it was saved under). `undefined` when neither validates
+ * (the row is then ignored; nothing is lost: it stays in the account).
  */
-async function parseWithSaved(
+function definitionOfSaved(saved: SavedImportMapping): FormatDefinition | undefined {
+  const definition = FormatDefinition.safeParse(saved.mapping);
+  if (definition.success) return { ...definition.data, id: `user-${saved.id}`.slice(0, 41) };
+  const mapping = ColumnMapping.safeParse(saved.mapping);
+  if (!mapping.success || saved.headers.length === 0) return undefined;
+  return {
+    ...draftDefinition(mapping.data, saved.headers, { confirmed: true }),
+    id: `user-${saved.id}`.slice(0, 41),
+  };
+}
+
+async function readFile(
   repos: ReturnType<typeof createRepositories>,
   userId: string,
   text: string,
   settings: Settings,
-): Promise<{
-  parsed: ReturnType<typeof parseBrokerCsv>;
-  saved?: SavedImportMapping;
-  /** The mapping the file was read with: the given one, else the saved one. */
-  mapping?: ColumnMapping;
-}> {
-  const parsed = parse(text, settings);
-  if (parsed.ok || parsed.format !== undefined || settings.mapping || settings.format !== 'auto') {
-    return settings.mapping ? { parsed, mapping: settings.mapping } : { parsed };
+): Promise<FileReading> {
+  const base = {
+    format: settings.format,
+    ...(settings.accountCurrency ? { accountCurrency: settings.accountCurrency } : {}),
+  };
+  if (settings.mapping) {
+    return {
+      kind: 'given',
+      parsed: parseBrokerCsv(text, { ...base, mapping: settings.mapping }),
+      mapping: settings.mapping,
+    };
   }
-  const headerKey = headerSetKey(text);
-  const saved =
-    headerKey === undefined ? undefined : await repos.importMappings.find(userId, headerKey);
-  const mapping = saved ? ColumnMapping.safeParse(saved.mapping) : undefined;
-  if (!saved || !mapping?.success) return { parsed };
-  return { parsed: parse(text, settings, mapping.data), saved, mapping: mapping.data };
+  const savedRows = settings.format === 'auto' ? await repos.importMappings.list(userId) : [];
+  const own = savedRows.flatMap((saved) => {
+    const definition = definitionOfSaved(saved);
+    return definition ? [{ saved, definition }] : [];
+  });
+  const parsed = parseBrokerCsv(text, { ...base, definitions: own.map((o) => o.definition) });
+  if (parsed.ok && parsed.definitionId !== undefined) {
+    const match = own.find((o) => o.definition.id === parsed.definitionId);
+    if (match) {
+      const mapping = definitionMapping(text, match.definition);
+      return { kind: 'saved', parsed, ...match, ...(mapping ? { mapping } : {}) };
+    }
+  }
+  if (parsed.ok || parsed.proposal === undefined) {
+    if (!parsed.ok) return { kind: 'unread', parsed };
+    // a declarative definition of the catalogue: its read is checked like any mapping's
+    const definition = catalogueDefinition(parsed.format);
+    const mapping = definition ? definitionMapping(text, definition) : undefined;
+    return { kind: 'catalogue', parsed, ...(mapping ? { mapping } : {}) };
+  }
+  const proposal = parsed.proposal;
+  const previewed = parseBrokerCsv(text, { ...base, mapping: proposal.mapping });
+  // a proposal its own import cannot read is no preview: the file fails with its questions
+  if (!previewed.ok) return { kind: 'unread', parsed, proposal };
+  return { kind: 'proposed', parsed: previewed, mapping: proposal.mapping, proposal };
+}
+
+/** Whether checks ran and one failed. */
+function doubtful(checks: MappingChecks | undefined): boolean {
+  return checks !== undefined && !checks.acceptable;
+}
+
+function savedMappingOf(read: FileReading): Pick<ImportResult, 'savedMapping'> {
+  return read.kind === 'saved'
+    ? { savedMapping: { id: read.saved.id, used: true, saved: false } }
+    : {};
+}
+
+function definitionOf(read: FileReading): Pick<ImportResult, 'definition'> {
+  if (read.kind === 'catalogue' && read.parsed.ok) {
+    const entry = BROKER_CATALOGUE.find((e) => e.id === read.parsed.format);
+    return entry
+      ? {
+          definition: {
+            id: entry.id,
+            label: entry.label,
+            kind: 'catalogue',
+            source: entry.source.reference,
+          },
+        }
+      : {};
+  }
+  if (read.kind === 'saved') {
+    const { definition } = read;
+    return {
+      definition: {
+        id: definition.id,
+        label: definition.label,
+        kind: 'user',
+        source: definition.source.reference,
+      },
+    };
+  }
+  if (read.kind === 'proposed') {
+    return {
+      definition: {
+        id: 'proposal',
+        label: 'columns proposed by the mapper',
+        kind: 'proposed',
+        source: 'proposed from this file; imported only when its preview is confirmed',
+      },
+    };
+  }
+  return {};
+}
+
+/** JSON with object keys sorted, so that equal mappings hash alike. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/**
+ * The token of a preview: SHA-256 (hex) of the user, the portfolio and its ledger version, the
+ * file, the mapping and the options that change what is imported. Deterministic: previewing the
+ * same file again gives the same token until the ledger changes.
+ */
+async function previewTokenOf(
+  repos: ReturnType<typeof createRepositories>,
+  userId: string,
+  portfolioId: string,
+  text: string,
+  mapping: ColumnMapping,
+  settings: Settings,
+): Promise<string> {
+  const version = await repos.portfolios.ledgerVersion(userId, portfolioId);
+  const file = createHash('sha256').update(text).digest('hex');
+  return createHash('sha256')
+    .update(
+      canonical([
+        'import-preview-v1',
+        userId,
+        portfolioId,
+        String(version ?? ''),
+        file,
+        mapping,
+        settings.oversell,
+        settings.accountCurrency ?? '',
+      ]),
+    )
+    .digest('hex');
+}
+
+async function requirePreview(
+  repos: ReturnType<typeof createRepositories>,
+  userId: string,
+  portfolioId: string,
+  text: string,
+  mapping: ColumnMapping,
+  settings: Settings,
+): Promise<void> {
+  const expected = await previewTokenOf(repos, userId, portfolioId, text, mapping, settings);
+  if (settings.previewToken === expected) return;
+  throw new UseCaseError(
+    'validation_failed',
+    settings.previewToken === undefined
+      ? 'a file read with a mapping is imported only after its preview is confirmed: run the dry run and send its previewToken back'
+      : 'the previewToken does not match this file, mapping and portfolio (the preview is of another file or mapping, or the portfolio changed since): preview again',
+    { errors: [{ path: 'previewToken', message: 'confirm the dry run of this import' }] },
+  );
 }
 
 async function requirePortfolio(
@@ -386,5 +608,13 @@ function toResult(
     })),
     cash: after.cash.map((c) => ({ currency: c.currency, amount: money(c.amount) ?? c.amount })),
     importBatchId: extra.importBatchId,
+    counts: countsOf(plan.transactions.map((p) => p.transaction.type)),
   };
+}
+
+/** How many transactions of each type (types with none left out). */
+function countsOf(types: readonly string[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const type of types) counts[type] = (counts[type] ?? 0) + 1;
+  return counts;
 }

@@ -1,5 +1,5 @@
 import type { FxProvider, PriceHistoryProvider, QuoteProvider } from '@svc/market-data';
-import { ColumnMapping, NewTransaction, type Portfolio, type Transaction } from '@svc/portfolio';
+import { NewTransaction, type Portfolio, StoredMapping, type Transaction } from '@svc/portfolio';
 import {
   createRepositories,
   type Executor,
@@ -52,11 +52,11 @@ export interface PortfolioServiceDeps {
 }
 
 /**
- * A saved column mapping as listed: its `ColumnMapping`, or null with the reason when the stored
+ * A saved import mapping as listed: its `StoredMapping`, or null with the reason when the stored
  * row no longer is one.
  */
 export type ListedImportMapping = Omit<SavedImportMapping, 'mapping'> &
-  ({ mapping: ColumnMapping; unreadable?: undefined } | { mapping: null; unreadable: string });
+  ({ mapping: StoredMapping; unreadable?: undefined } | { mapping: null; unreadable: string });
 
 /** The first issues of a zod error in one line (paths and messages), at most 300 characters. */
 function zodSummary(error: z.ZodError): string {
@@ -64,7 +64,7 @@ function zodSummary(error: z.ZodError): string {
     .slice(0, 3)
     .map((i) => `${i.path.length > 0 ? i.path.join('.') : '(mapping)'}: ${i.message}`)
     .join('; ');
-  return `not a valid column mapping: ${text}`.slice(0, 300);
+  return `not a valid format definition or column mapping: ${text}`.slice(0, 300);
 }
 
 /**
@@ -328,13 +328,13 @@ export function createPortfolioService(deps: PortfolioServiceDeps) {
 
     /**
      * The column mappings the user saved for broker files (`saveMapping`), newest first. A stored
-     * mapping that is no longer a valid `ColumnMapping` (written by an older version, or by an
+     * mapping that is no longer a valid `StoredMapping` (written by an older version, or by an
      * account import before its entry check) is listed with `mapping: null` and `unreadable`
      * saying why, so that its owner sees it and can delete it: one row never fails the list.
      */
     async listImportMappings(userId: string): Promise<ListedImportMapping[]> {
       return (await repos.importMappings.list(userId)).map((saved) => {
-        const parsed = ColumnMapping.safeParse(saved.mapping);
+        const parsed = StoredMapping.safeParse(saved.mapping);
         return parsed.success
           ? { ...saved, mapping: parsed.data }
           : { ...saved, mapping: null, unreadable: zodSummary(parsed.error) };

@@ -121,6 +121,13 @@ export const BrokerImportOptions = z
       .describe(
         'With `mapping` on a real import: save it for this header set, so the next file with the same columns imports without it',
       ),
+    previewToken: z
+      .string()
+      .regex(/^[0-9a-f]{64}$/)
+      .optional()
+      .describe(
+        "On a real import of a file no format recognises (read with a given `mapping`): the `previewToken` of the dry run the user confirmed. The import is refused without it, or when the file, the mapping, the options or the portfolio's ledger changed since that preview",
+      ),
     confirmMapping: z
       .boolean()
       .default(false)
@@ -230,6 +237,31 @@ export const ImportResult = z
       .string()
       .nullable()
       .describe('Shared by every transaction of this import; null on a dry run'),
+    counts: z
+      .record(z.string(), z.number().int().min(0))
+      .optional()
+      .describe(
+        'Transactions the import stores (on a dry run: would store), per transaction type (buy, sell, dividend, deposit, withdrawal, fee, split)',
+      ),
+    definition: z
+      .object({
+        id: z.string(),
+        label: z.string(),
+        kind: z
+          .enum(['catalogue', 'user', 'proposed'])
+          .describe(
+            "catalogue: a broker format known by name; user: a definition the user confirmed and saved; proposed: the mapper's draft for a file no definition recognises (imported only with the preview token)",
+          ),
+        source: z.string().describe('Where the layout is documented'),
+      })
+      .optional()
+      .describe('The format definition the file was read with'),
+    previewToken: z
+      .string()
+      .optional()
+      .describe(
+        'On a dry run read with a given or proposed mapping: the token a real import with that mapping must send back (`previewToken`) to confirm this preview',
+      ),
     savedMapping: z
       .object({
         id: z.string().describe('The saved mapping (DELETE /api/import-mappings/{id} removes it)'),

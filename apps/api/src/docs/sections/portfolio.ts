@@ -69,9 +69,9 @@ export function portfolio({ baseUrl }: DocsAddresses): SectionText {
         },
         {
           method: 'POST',
-          path: '/api/portfolios/{id}/import?format=&dryRun=&oversell=&accountCurrency=&mapping=&saveMapping=&confirmMapping=',
+          path: '/api/portfolios/{id}/import?format=&dryRun=&oversell=&accountCurrency=&mapping=&previewToken=&saveMapping=&confirmMapping=',
           auth: 'session',
-          description: `broker export (${BROKERS}; detected from the content) as text/csv, application/json or multipart (file part), at most 2 MB → 201 { format, rows, imported, alreadyPresent, skipped, warnings, holdings, cash, importBatchId }; re-importing stores nothing (alreadyPresent); dryRun=1 → 200 with the same answer and failed lines, nothing stored; any bad row → 400 with errors [{ path: "line N", message }] and nothing applied; a file no module reads gets, on a dry run, a proposal (a column mapping with its questions in needs) whose own import is checked before it is offered (checks, acceptable); a real import with a mapping that fails a check → 400 with errors [{ path: "mapping.checks.<id>", message }] unless confirmMapping=1`,
+          description: `broker export (${BROKERS}; detected from the content) as text/csv, application/json or multipart (file part), at most 2 MB → 201 { format, rows, imported, alreadyPresent, skipped, warnings, holdings, cash, importBatchId }; re-importing stores nothing (alreadyPresent); dryRun=1 → 200 with the same answer and failed lines, nothing stored; any bad row → 400 with errors [{ path: "line N", message }] and nothing applied; a file no catalogue definition recognises gets, on a dry run, a preview of the mapper's proposal (a column mapping with its questions in needs, its checks, the holdings, cash and counts confirming it would produce) and a previewToken; a real import with that mapping needs the previewToken (400 otherwise), and a failed check → 400 with errors [{ path: "mapping.checks.<id>", message }] unless confirmMapping=1`,
         },
         {
           method: 'GET',

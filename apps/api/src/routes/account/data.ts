@@ -101,7 +101,9 @@ export const accountDataRoutes: FastifyPluginAsyncZod = async (app) => {
         `\`validation_failed\`). At most ${MAX_IMPORTED_TRANSACTIONS.toLocaleString('en')} ` +
         'transactions; bodies above 64 MiB answer 413. An account holds at most ' +
         `${MAX_PORTFOLIOS_PER_ACCOUNT} portfolios: an import that would pass it answers 409 ` +
-        '`conflict`, nothing written.',
+        '`conflict`, nothing written. Importing the same export twice creates nothing the second ' +
+        'time: a portfolio of the document that this account already holds (same name, base ' +
+        'currency and creation instant) answers 409 `conflict` naming it.',
       body: AccountImportInput,
       response: {
         201: jsonResponse(

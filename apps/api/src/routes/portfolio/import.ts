@@ -85,7 +85,7 @@ export const brokerImportRoute: FastifyPluginAsyncZod = async (app) => {
     schema: {
       tags: ['portfolio'],
       summary: 'Import a broker export (all rows or none, idempotent); holdings are re-derived',
-      description: `Send the file as \`text/csv\` (a Ghostfolio JSON export as \`application/json\`) or as \`multipart/form-data\` with a part named \`file\`, at most ${limit} bytes (413 beyond) and 10 000 rows. The layout is detected from the content unless \`format\` says otherwise (${Object.values(BROKER_FORMAT_LABELS).join(', ')}); a file no module reads gets, on a dry run, a \`proposal\`: a column mapping (header row below a preamble, columns chosen by header words of eleven languages and by their values) with each field's confidence and evidence and the questions it asks (\`needs\`), to send back as \`mapping\`. Before it is offered, the proposal's own import is simulated and checked (\`proposal.checks\`: rows it cannot read, rows skipped or read as cash that move units, mixed signs, trades counted twice, quantity × price against the amount, positions below 0); \`acceptable: false\` says a check failed, and a real import with a mapping that fails a check answers 400 naming the checks and their questions unless \`confirmMapping=1\` (a dry run with \`mapping\` answers the checks in \`mappingChecks\`). UTF-8, UTF-16 and Windows-1252 files are read. Rows apply in execution order. A failing row rejects the file: 400 with \`errors: [{ path: "line N", message }]\` and nothing stored. Transactions already imported (same fingerprint) are not stored again and are counted in \`alreadyPresent\`. Rows left out are listed in \`skipped\`, rows adjusted (a sale of units not held) in \`warnings\`. With \`dryRun=1\` the answer is 200 and nothing is stored; failing rows are then listed in \`failed\`.`,
+      description: `Send the file as \`text/csv\` (a Ghostfolio JSON export as \`application/json\`) or as \`multipart/form-data\` with a part named \`file\`, at most ${limit} bytes (413 beyond) and 10 000 rows. The layout is detected from the content unless \`format\` says otherwise (${Object.values(BROKER_FORMAT_LABELS).join(', ')}); each format is a definition of the catalogue (\`definition\` names the one used). A file no definition recognises is never imported on a guess: its dry run previews a \`proposal\` (a column mapping: header row below a preamble, columns chosen by header words of eleven languages and by their values, with each field's confidence and evidence and the questions it asks, \`needs\`), with the holdings, cash, \`counts\` per type and skipped rows that confirming it would produce, and a \`previewToken\`; a real import sends the mapping back as \`mapping\` with that \`previewToken\` (400 without it, or when the file, mapping, options or the portfolio's ledger changed since). The proposal's own import is checked (\`proposal.checks\`, \`mappingChecks\`: rows it cannot read, rows skipped or read as cash that move units, mixed signs, trades counted twice, quantity × price against the amount, positions below 0); a failed check stays a question: 400 naming it until the mapping is corrected or \`confirmMapping=1\`. \`saveMapping=1\` keeps the confirmed mapping as the user's own definition. UTF-8, UTF-16 and Windows-1252 files are read. Rows apply in execution order. A failing row rejects the file: 400 with \`errors: [{ path: "line N", message }]\` and nothing stored. Transactions already imported (same fingerprint) are not stored again and are counted in \`alreadyPresent\`. Rows left out are listed in \`skipped\`, rows adjusted (a sale of units not held) in \`warnings\`. With \`dryRun=1\` the answer is 200 and nothing is stored; failing rows are then listed in \`failed\`.`,
       params: PortfolioParams,
       querystring: ImportQuery,
       body: { content: { 'text/csv': { schema: CsvUpload } } },
@@ -97,8 +97,16 @@ export const brokerImportRoute: FastifyPluginAsyncZod = async (app) => {
     },
     handler: async (request, reply) => {
       const text = await readUpload(request);
-      const { format, dryRun, oversell, accountCurrency, mapping, saveMapping, confirmMapping } =
-        request.query;
+      const {
+        format,
+        dryRun,
+        oversell,
+        accountCurrency,
+        mapping,
+        saveMapping,
+        confirmMapping,
+        previewToken,
+      } = request.query;
       const result = await app.portfolio.portfolios.importBrokerCsv(
         currentUser(request).id,
         request.params.id,
@@ -111,6 +119,7 @@ export const brokerImportRoute: FastifyPluginAsyncZod = async (app) => {
           ...(mapping === undefined ? {} : { mapping }),
           ...(saveMapping === undefined ? {} : { saveMapping }),
           ...(confirmMapping === undefined ? {} : { confirmMapping }),
+          ...(previewToken === undefined ? {} : { previewToken }),
         },
       );
       return reply.code(result.dryRun ? 200 : 201).send(result);

@@ -2,6 +2,7 @@ import { mapperAnswers } from '@svc/service';
 import {
   CashPosition,
   CreatePortfolioInput,
+  type FormatDefinition,
   Holding,
   MAX_PORTFOLIOS_PER_ACCOUNT,
   NewTransaction,

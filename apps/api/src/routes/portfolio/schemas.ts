@@ -3,6 +3,7 @@ import {
   BROKER_FORMATS,
   BrokerImportOptions,
   ColumnMapping,
+  StoredMapping,
   TransactionListQuery,
 } from '@svc/use-cases';
 import { z } from 'zod';
@@ -57,8 +58,9 @@ export const ImportQuery = z.object({
     .describe(
       'A ColumnMapping as JSON, for a broker without a module: the dry run of such a file answers `proposal.mapping` to confirm or correct and send back here',
     ),
+  previewToken: BrokerImportOptions.shape.previewToken,
   confirmMapping: Flag.optional().describe(
-    '1 or true, on a real import with `mapping` or a saved mapping: import even though a check of the mapping failed (`mappingChecks`, `proposal.checks`); without it such an import answers 400 naming the failed checks and their questions',
+    '1 or true, on a real import with a saved definition: import even though a check of its result failed (`mappingChecks`); without it such an import answers 400 naming the failed checks and their questions. A file read with a given `mapping` is confirmed by its `previewToken` instead',
   ),
   saveMapping: Flag.optional().describe(
     '1 or true, with `mapping` on a real import: save the mapping for this header set (same column names, any order, case-insensitive); later files with these columns import without `mapping` (`savedMapping.used` says so). GET /api/import-mappings lists the saved ones.',
@@ -75,8 +77,8 @@ export const SavedImportMapping = z
     headers: z
       .array(z.string())
       .describe('The header names of the file it was saved from (trimmed, lower-cased)'),
-    mapping: ColumnMapping.nullable().describe(
-      'The mapping; null when the stored row is no longer a valid mapping (see `unreadable`): delete it and save it again',
+    mapping: StoredMapping.nullable().describe(
+      'The saved FormatDefinition (source `user`), or a ColumnMapping saved before definitions existed; null when the stored row is neither any more (see `unreadable`): delete it and save it again',
     ),
     unreadable: z
       .string()

@@ -24,11 +24,13 @@ import { abs, dividedBy, isZero, readNumber, readOptionalNumber, sign, times } f
  * - `Dividend (…)` → dividend of `Total` in `Currency (Total)` (net: Trading 212 pays in the
  *   account currency after withholding, which is noted);
  * - `Deposit` / `Withdrawal` → deposit / withdrawal; `Interest on cash` → deposit noted interest;
- * - `Stock split close` + `Stock split open` (the whole position before and after; these rows, like
- *   `Stock distribution` and `Transfer out`, carry two extra cells, so their values sit two columns
- *   to the right) → one split of ratio open ÷ close; `Stock distribution` → buy of the shares
- *   received at price 0; `Transfer out` → skipped (shares moved to another broker; remove that
- *   holding by hand);
+ * - corporate-action rows (`Stock split close/open`, `Stock distribution`, `Transfer out`, any row
+ *   whose sixth cell is empty and seventh an `EOF…` id) are written two cells to the right: they
+ *   are realigned first (the id to `ID`, the values back under their headers), so every value is
+ *   read from its own column;
+ * - `Stock split close` + `Stock split open` (the whole position before and after) → one split of
+ *   ratio open ÷ close; `Stock distribution` → buy of the shares received at price 0;
+ *   `Transfer out` → skipped (shares moved to another broker; remove that holding by hand);
  * - any other action → skipped with its name. Fingerprint: `ID` where given.
  */
 export const trading212Format: BrokerFormatSpec = {
@@ -41,18 +43,47 @@ export const trading212Format: BrokerFormatSpec = {
   mapTable,
 };
 
-/** The values of a shifted corporate-action row: [shares, price, price currency, …, total]. */
-function shifted(row: CsvRow) {
-  return { shares: row.cell(7), price: row.cell(8), id: row.cell(6) };
+/** Position of `ID` and of `No. of shares` in the export's header. */
+const SHARES_AT = 5;
+
+/**
+ * A corporate-action row realigned: Trading 212 writes an empty cell and the row's id before
+ * its values (`…,Name,,EOF27002856700,11.0563304000,0.00,USD,…`), so that each value sits two
+ * columns right of its header. The realigned row reads every value under its own header, and its
+ * id under `ID`. Other rows are answered unchanged.
+ */
+export function realign(row: CsvRow, header: readonly string[]): CsvRow {
+  const id = row.cell(SHARES_AT + 1);
+  if (row.cell(SHARES_AT) !== '' || !/^EOF\d+$/.test(id)) return row;
+  const cells = [...row.cells.slice(0, SHARES_AT), ...row.cells.slice(SHARES_AT + 2)];
+  while (cells.length < header.length) cells.push('');
+  const idAt = header.indexOf('id');
+  if (idAt >= 0) cells[idAt] = id;
+  const index = new Map<string, number>();
+  header.forEach((name, i) => {
+    if (!index.has(name)) index.set(name, i);
+  });
+  const at = (column: string) => index.get(column.toLowerCase());
+  return {
+    line: row.line,
+    cells,
+    cell: (i) => (cells[i] ?? '').trim(),
+    has: (column) => at(column) !== undefined,
+    get: (column) => {
+      const i = at(column);
+      return i === undefined ? '' : (cells[i] ?? '').trim();
+    },
+  };
 }
 
 function mapTable(rows: readonly CsvRow[]): LineOutcome[] {
   const closes = new Map<string, string>();
-  return rows.map((row) => {
+  return rows.map((original) => {
+    const row = realign(original, original.header ?? []);
     const action = row.get('action').toLowerCase();
     const isin = row.get('isin');
     if (action === 'stock split close') {
-      closes.set(isin, shifted(row).shares);
+      closes.set(isin, row.get('no. of shares'));
       return {
         line: row.line,
         outcome: outcome.skip('stock split: position before the split (paired with the open row)'),
@@ -73,17 +104,17 @@ function splitOf(row: CsvRow, before: string): RowOutcome {
   const date = readDateTime(row.get('time'), 'ymd');
   if (!date.ok) return outcome.error(date.message);
   const old = readNumber(before, 'No. of shares (before)');
-  const now = readNumber(shifted(row).shares, 'No. of shares (after)');
+  const now = readNumber(row.get('no. of shares'), 'No. of shares (after)');
   if (!old.ok) return outcome.error(old.message);
   if (!now.ok) return outcome.error(now.message);
   if (isZero(old.value)) return outcome.error('stock split of a position of 0');
   return outcome.with(
-    { externalId: shifted(row).id, name: row.get('name') },
+    { externalId: row.get('id'), name: row.get('name') },
     {
       type: 'split',
       symbol: row.get('isin'),
       ratio: dividedBy(now.value, old.value),
-      currency: (row.cell(9) || 'USD').toUpperCase(),
+      currency: (row.get('currency (price / share)') || 'USD').toUpperCase(),
       executedAt: date.value,
       note: `stock split: ${old.value} → ${now.value}`,
     },
@@ -100,17 +131,16 @@ function mapRow(row: CsvRow): RowOutcome {
   const account = row.get('currency (total)').toUpperCase();
   if (/ (buy|sell)$/.test(key)) return trade(row, key.endsWith('sell'), date.value, meta);
   if (key === 'stock distribution') {
-    const { shares, id } = shifted(row);
-    const quantity = readNumber(shares, 'No. of shares');
+    const quantity = readNumber(row.get('no. of shares'), 'No. of shares');
     if (!quantity.ok) return outcome.error(quantity.message);
     return outcome.with(
-      { externalId: id, name: meta.name },
+      { externalId: row.get('id'), name: meta.name },
       {
         type: 'buy',
         symbol: isin,
         quantity: quantity.value,
         price: '0',
-        currency: (row.cell(9) || account).toUpperCase(),
+        currency: (row.get('currency (price / share)') || account).toUpperCase(),
         executedAt: date.value,
         note: 'stock distribution: shares received at zero cost',
       },

@@ -13,6 +13,7 @@ const KINDS: MappedKind[] = [
   'fee',
   'trade',
   'cash',
+  'tax',
   'skip',
 ];
 

@@ -139,6 +139,7 @@ const CASH_KINDS = new Set<MappedKind | undefined>([
   'interest',
   'fee',
   'cash',
+  'tax',
 ]);
 
 /** The `units-in-cash-rows` check (see `verifyMapping`). */

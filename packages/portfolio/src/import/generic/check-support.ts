@@ -1,6 +1,7 @@
 import { Dec } from '../../decimal.js';
 import type { NewTransaction } from '../../transaction.js';
 import type { ImportedRow } from '../import-result.js';
+import { actionResolver, cellOf } from '../mapped-row.js';
 import type { ColumnMapping, MappedKind, MappingCheck, MappingQuestion } from '../mapping.js';
 import type { CsvRow } from '../row.js';
 import { isinIn, readCell, readDate } from './cells.js';
@@ -31,7 +32,7 @@ export const pass = (id: string, detail: string): Finding => ({
 export class FileView {
   readonly rows: readonly CsvRow[];
   readonly byLine: ReadonlyMap<number, CsvRow>;
-  private readonly lookup: ReadonlyMap<string, MappedKind>;
+  private readonly kindOf: (action: string) => MappedKind | undefined;
 
   constructor(
     rows: readonly CsvRow[],
@@ -41,7 +42,7 @@ export class FileView {
   ) {
     this.rows = rows;
     this.byLine = new Map(rows.map((r) => [r.line, r]));
-    this.lookup = new Map(Object.entries(mapping.actions).map(([k, v]) => [k.toLowerCase(), v]));
+    this.kindOf = actionResolver(mapping);
     for (const { transaction: tx } of parsed) {
       if (tx.type !== 'buy' && tx.type !== 'sell') continue;
       const symbol = tx.symbol.toUpperCase();
@@ -63,8 +64,7 @@ export class FileView {
   private readonly tradeKeys = new Set<string>();
 
   get(row: CsvRow, field: keyof ColumnMapping['columns']): string {
-    const column = this.mapping.columns[field];
-    return column === undefined ? '' : row.get(column);
+    return cellOf(row, this.mapping.columns[field]);
   }
 
   action(row: CsvRow): string {
@@ -72,8 +72,7 @@ export class FileView {
   }
 
   kind(row: CsvRow): MappedKind | undefined {
-    if (this.mapping.columns.action === undefined) return 'trade';
-    return this.lookup.get(this.action(row).toLowerCase());
+    return this.kindOf(this.action(row));
   }
 
   /** The row's instrument cell (symbol, ISIN, or an ISIN inside the name), '' when none. */

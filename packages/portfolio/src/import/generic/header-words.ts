@@ -20,7 +20,10 @@ export type HeaderField =
   | 'side'
   | 'details'
   | 'id'
-  | 'assetClass';
+  | 'assetClass'
+  | 'tax'
+  | 'time'
+  | 'fxRate';
 
 type Words = readonly (readonly [string, number])[];
 
@@ -28,6 +31,10 @@ const w = (weight: number, ...words: string[]): Words => words.map((word) => [wo
 
 /** Words per field, with their weight (3 names the field, 1 hints at it). */
 export const HEADER_WORDS: Record<HeaderField, Words> = {
+  // fields only a definition names (the proposal does not choose them)
+  tax: [],
+  time: [],
+  fxRate: [],
   date: [
     ...w(3, 'date', 'datum', 'data', 'fecha', 'dato', 'datetime', 'trade date', 'tradedate'),
     ...w(3, 'transaction date', 'handelsdag', 'affarsdag', 'transaktionsdag', 'handelstag'),

@@ -79,7 +79,9 @@ export function proposeMapping(
   const draft = {
     mapping: { ...mapping, ...actions.mapping },
     unmappedActions: actions.unmapped,
-    missing: MAPPED_FIELDS.filter((f) => columns[f] === undefined),
+    missing: MAPPED_FIELDS.filter(
+      (f) => columns[f] === undefined && f !== 'tax' && f !== 'time' && f !== 'fxRate',
+    ),
     confidence,
     needs,
     structure: `${start.evidence}; delimiter ${JSON.stringify(start.delimiter)}`,

@@ -1,0 +1,597 @@
+import { define } from '../definition.js';
+
+// Broker formats of continental Europe, as data. Each `source` names where the layout is
+// documented; where that is an open-source importer, it was read as documentation of the
+// broker's file (the format is a fact; no code is copied).
+
+const E2G = 'dickwolff/Export-To-Ghostfolio@9e35bd60';
+
+/** Scalable Capital (new broker platform) transactions CSV. */
+export const scalableCapital = define({
+  id: 'scalable-capital',
+  label: 'Scalable Capital transactions',
+  version: 1,
+  source: {
+    kind: 'open-source-importer',
+    reference:
+      'GhostfolioSidekick Parsers.UnitTests/TestFiles/ScalableCapital/Prime (test/fixtures/generic-exports of this package)',
+    licence: 'MIT',
+    note: 'rows whose status is not Executed (cancelled, rejected orders) are skipped',
+  },
+  recognise: {
+    headers: [
+      'date',
+      'time',
+      'status',
+      'reference',
+      'description',
+      'assettype',
+      'type',
+      'isin',
+      'shares',
+      'price',
+      'amount',
+      'fee',
+      'tax',
+      'currency',
+    ],
+  },
+  read: {
+    delimiter: ';',
+    columns: {
+      date: 'date',
+      time: 'time',
+      action: 'type',
+      isin: 'isin',
+      name: 'description',
+      quantity: 'shares',
+      price: 'price',
+      amount: 'amount',
+      fee: 'fee',
+      tax: 'tax',
+      currency: 'currency',
+      id: 'reference',
+    },
+    dateOrder: 'ymd',
+    decimal: ',',
+    actions: {
+      buy: 'buy',
+      'savings plan': 'buy',
+      sell: 'sell',
+      distribution: 'dividend',
+      dividend: 'dividend',
+      deposit: 'deposit',
+      withdrawal: 'withdrawal',
+      interest: 'interest',
+      fee: 'fee',
+      taxes: 'tax',
+      'corporate action': 'skip',
+    },
+    skipRows: [{ column: 'status', pattern: '^(?!executed$)', reason: 'order not executed' }],
+  },
+});
+
+/** Parqet (portfolio tracker) activity export. */
+export const parqet = define({
+  id: 'parqet',
+  label: 'Parqet activities',
+  version: 1,
+  source: {
+    kind: 'open-source-importer',
+    reference: `${E2G} src/converters/parqetConverter.ts, src/models/parqetRecord.ts`,
+    licence: 'Apache-2.0',
+    note: 'price is per share; amount = shares × price; TransferIn/TransferOut move shares between depots: units received / removed at no cash',
+  },
+  recognise: {
+    headers: [
+      'datetime',
+      'date',
+      'price',
+      'shares',
+      'amount',
+      'tax',
+      'fee',
+      'type',
+      'holding',
+      'identifier',
+      'currency',
+    ],
+  },
+  read: {
+    delimiter: ';',
+    columns: {
+      date: 'datetime',
+      action: 'type',
+      isin: 'identifier',
+      name: 'holdingname',
+      quantity: 'shares',
+      price: 'price',
+      fee: 'fee',
+      tax: 'tax',
+      amount: 'amount',
+      currency: 'currency',
+      fxRate: 'fxrate',
+    },
+    instrument: 'isin',
+    dateOrder: 'ymd',
+    decimal: ',',
+    dividendAmount: 'gross',
+    actions: {
+      buy: 'buy',
+      sell: 'sell',
+      dividend: 'dividend',
+      interest: 'interest',
+      deposit: 'deposit',
+      withdrawal: 'withdrawal',
+      fee: 'fee',
+      tax: 'tax',
+      transferin: 'shares',
+      transferout: 'skip',
+    },
+  },
+});
+
+/** Portfolio Performance CSV export of account and portfolio transactions (German locale). */
+export const portfolioPerformanceDe = define({
+  id: 'portfolio-performance-de',
+  label: 'Portfolio Performance CSV export (German)',
+  version: 1,
+  source: {
+    kind: 'open-source-importer',
+    reference:
+      'portfolio-performance/portfolio name.abuchen.portfolio/src/name/abuchen/portfolio/datatransfer/csv (CSVExporter, field labels in messages_de.properties)',
+    licence: 'EPL-1.0',
+  },
+  recognise: {
+    headers: [
+      'datum',
+      'typ',
+      'wert',
+      'buchungswahrung',
+      ['stuck', 'stueck'],
+      ['wertpapiername', 'isin'],
+    ],
+  },
+  read: {
+    delimiter: ';',
+    columns: {
+      date: 'datum',
+      action: 'typ',
+      amount: 'wert',
+      currency: 'buchungswährung',
+      fee: 'gebühren',
+      tax: 'steuern',
+      quantity: 'stück',
+      isin: 'isin',
+      symbol: 'ticker-symbol',
+      name: 'wertpapiername',
+      fxRate: 'wechselkurs',
+    },
+    instrument: 'isin',
+    dateOrder: 'ymd',
+    decimal: ',',
+    actions: {
+      kauf: 'buy',
+      einlieferung: 'shares',
+      verkauf: 'sell',
+      auslieferung: 'skip',
+      dividende: 'dividend',
+      einlage: 'deposit',
+      entnahme: 'withdrawal',
+      zinsen: 'interest',
+      gebühren: 'fee',
+      gebührenerstattung: 'deposit',
+      steuern: 'tax',
+      steuerrückerstattung: 'deposit',
+      'umbuchung (eingang)': 'deposit',
+      'umbuchung (ausgang)': 'withdrawal',
+    },
+  },
+});
+
+/** Portfolio Performance CSV export (English locale). */
+export const portfolioPerformanceEn = define({
+  id: 'portfolio-performance-en',
+  label: 'Portfolio Performance CSV export (English)',
+  version: 1,
+  source: portfolioPerformanceDe.source,
+  recognise: {
+    headers: ['date', 'type', 'value', 'transactioncurrency', 'shares', ['securityname', 'isin']],
+  },
+  read: {
+    delimiter: ',',
+    columns: {
+      date: 'date',
+      action: 'type',
+      amount: 'value',
+      currency: 'transaction currency',
+      fee: 'fees',
+      tax: 'taxes',
+      quantity: 'shares',
+      isin: 'isin',
+      symbol: 'ticker symbol',
+      name: 'security name',
+      fxRate: 'exchange rate',
+    },
+    instrument: 'isin',
+    dateOrder: 'ymd',
+    decimal: '.',
+    actions: {
+      buy: 'buy',
+      'delivery (inbound)': 'shares',
+      sell: 'sell',
+      'delivery (outbound)': 'skip',
+      dividend: 'dividend',
+      deposit: 'deposit',
+      removal: 'withdrawal',
+      withdrawal: 'withdrawal',
+      interest: 'interest',
+      fees: 'fee',
+      'fees refund': 'deposit',
+      taxes: 'tax',
+      'tax refund': 'deposit',
+      'transfer (inbound)': 'deposit',
+      'transfer (outbound)': 'withdrawal',
+    },
+  },
+});
+
+/** comdirect depot transactions ("Depotumsätze"), Windows-1252, below a preamble. */
+export const comdirect = define({
+  id: 'comdirect',
+  label: 'comdirect Depotumsätze',
+  version: 1,
+  source: {
+    kind: 'open-source-importer',
+    reference:
+      'tresor-one/tresor-import issues #3469, #4885 (header rows of comdirect CSV exports), research/import-languages.md',
+    note: 'the depot file has no type column: a negative amount is a purchase, a positive one a sale; dividends are on the current account, not in this file. The WKN is the instrument',
+  },
+  recognise: {
+    headers: [
+      'buchungstag',
+      'geschaftstag',
+      ['stucknom', 'stuckenom'],
+      'bezeichnung',
+      'wkn',
+      'wahrung',
+      'ausfuhrungskurs',
+      'umsatzineur',
+    ],
+    preamble: true,
+    encoding: 'windows-1252',
+  },
+  read: {
+    delimiter: ';',
+    columns: {
+      date: 'geschäftstag',
+      symbol: 'wkn',
+      name: 'bezeichnung',
+      quantity: 'stück / nom.|stücke/nom.',
+      amount: 'umsatz in eur',
+    },
+    currency: 'EUR',
+    sideFrom: 'amount',
+    dateOrder: 'dmy',
+    decimal: ',',
+    actions: {},
+  },
+});
+
+/** Swissquote transactions export (English or German headers). */
+export const swissquote = define({
+  id: 'swissquote',
+  label: 'Swissquote transactions',
+  version: 1,
+  source: {
+    kind: 'open-source-importer',
+    reference: `${E2G} src/converters/swissquoteConverter.ts, src/models/swissquoteRecord.ts`,
+    licence: 'Apache-2.0',
+    note: 'Net Amount is signed (negative for purchases) in the row currency; Forex credit/debit rows are the two legs of a conversion',
+  },
+  recognise: {
+    headers: [
+      ['date', 'datum'],
+      ['ordernr', 'order', 'auftrag'],
+      ['transaction', 'transaktionen'],
+      'symbol',
+      'isin',
+      ['quantity', 'anzahl'],
+      ['netamount', 'nettobetrag'],
+      ['currency', 'wahrung'],
+    ],
+  },
+  read: {
+    delimiter: ';',
+    columns: {
+      date: 'date|datum',
+      id: 'order #|auftrag #',
+      action: 'transaction|transaktionen',
+      symbol: 'symbol',
+      name: 'name',
+      isin: 'isin',
+      quantity: 'quantity|anzahl',
+      price: 'unit price|stückpreis',
+      fee: 'costs|kosten',
+      amount: 'net amount|nettobetrag',
+      currency: 'currency|währung',
+    },
+    instrument: 'isin',
+    dateOrder: 'dmy',
+    decimal: '.',
+    actions: {},
+    actionPatterns: [
+      { pattern: '^(buy|kauf)', kind: 'buy' },
+      { pattern: '^(sell|verkauf)', kind: 'sell' },
+      { pattern: '^dividend', kind: 'dividend' },
+      { pattern: 'withholding|quellensteuer|tax|steuer', kind: 'tax' },
+      { pattern: 'custody fee|depotgeb|fee|gebühr', kind: 'fee' },
+      { pattern: 'interest|zins', kind: 'interest' },
+      {
+        pattern:
+          'forex|payment|zahlung|credit|debit|deposit|withdrawal|transfer|gutschrift|belastung',
+        kind: 'cash',
+      },
+    ],
+  },
+});
+
+/** finpension (Swiss pillar 3a / vested benefits) transactions. */
+export const finpension = define({
+  id: 'finpension',
+  label: 'finpension transactions',
+  version: 1,
+  source: {
+    kind: 'open-source-importer',
+    reference: `${E2G} src/converters/finpensionConverter.ts, src/models/finpensionRecord.ts`,
+    licence: 'Apache-2.0',
+    note: 'every amount is in CHF: Asset Price in CHF per share, Cash Flow signed; "Portfolio Transaction" is a purchase when the cash flow is negative',
+  },
+  recognise: {
+    headers: [
+      'date',
+      'category',
+      'assetname',
+      'isin',
+      'numberofshares',
+      'assetcurrency',
+      'assetpriceinchf',
+      'cashflow',
+    ],
+  },
+  read: {
+    delimiter: ';',
+    columns: {
+      date: 'date',
+      action: 'category',
+      name: 'asset name',
+      isin: 'isin',
+      quantity: 'number of shares',
+      price: 'asset price in chf',
+      amount: 'cash flow',
+      fxRate: 'currency rate',
+    },
+    currency: 'CHF',
+    sideFrom: 'amount',
+    dateOrder: 'ymd',
+    decimal: '.',
+    actions: {
+      buy: 'buy',
+      sell: 'sell',
+      'portfolio transaction': 'trade',
+      dividend: 'dividend',
+      deposit: 'deposit',
+      withdrawal: 'withdrawal',
+      fee: 'fee',
+      interest: 'interest',
+    },
+  },
+});
+
+/** Directa SIM (Italy) movements, below a preamble. */
+export const directa = define({
+  id: 'directa',
+  label: 'Directa movimenti',
+  version: 1,
+  source: {
+    kind: 'open-source-importer',
+    reference: `${E2G} src/converters/directaConverter.ts, src/models/directaRecord.ts`,
+    licence: 'Apache-2.0',
+    note: 'amounts in EUR (Importo euro), signed; quantities may be negative on sales; "bollo" (stamp duty) is a fee',
+  },
+  recognise: {
+    headers: [
+      'dataoperazione',
+      'datavaluta',
+      'tipooperazione',
+      'ticker',
+      'isin',
+      'descrizione',
+      ['quantita', 'quantit'],
+      'importoeuro',
+    ],
+    preamble: true,
+  },
+  read: {
+    delimiter: ',',
+    columns: {
+      date: 'data operazione',
+      action: 'tipo operazione',
+      symbol: 'ticker',
+      isin: 'isin',
+      name: 'descrizione',
+      quantity: 'quantità|quantit',
+      amount: 'importo euro',
+      id: 'riferimento ordine',
+    },
+    instrument: 'isin',
+    currency: 'EUR',
+    dateOrder: 'dmy',
+    decimal: '.',
+    actions: {},
+    actionPatterns: [
+      { pattern: 'acquisto', kind: 'buy' },
+      { pattern: 'vendita', kind: 'sell' },
+      { pattern: 'rit\\.|ritenuta|tobin', kind: 'tax' },
+      { pattern: 'provento|dividend|coupon', kind: 'dividend' },
+      { pattern: 'cedola', kind: 'interest' },
+      { pattern: 'commission|ratei|bollo', kind: 'fee' },
+      { pattern: 'conferimento|bonifico|prelievo|finanziamento', kind: 'cash' },
+    ],
+  },
+});
+
+/** Fineco (Italy) securities movements ("Movimenti titoli"), below a preamble. */
+export const fineco = define({
+  id: 'fineco',
+  label: 'Fineco movimenti titoli',
+  version: 1,
+  source: {
+    kind: 'open-source-importer',
+    reference:
+      'Export-To-Ghostfolio finecoConverter (as summarised in research/import-languages.md: header found by operazione / data valuta / descrizione, sign column A/V, decimal comma)',
+    licence: 'Apache-2.0',
+    note: 'Segno A = acquisto (buy), V = vendita (sell); Controvalore in Divisa',
+  },
+  recognise: {
+    headers: [
+      'operazione',
+      'datavaluta',
+      'descrizione',
+      'titolo',
+      'isin',
+      'segno',
+      'quantita',
+      'divisa',
+      'prezzo',
+      'controvalore',
+    ],
+    preamble: true,
+  },
+  read: {
+    delimiter: ';',
+    columns: {
+      date: 'operazione',
+      action: 'descrizione',
+      side: 'segno',
+      name: 'titolo',
+      isin: 'isin',
+      quantity: 'quantita',
+      price: 'prezzo',
+      amount: 'controvalore',
+      fee: 'commissioni',
+      currency: 'divisa',
+      fxRate: 'cambio',
+    },
+    instrument: 'isin',
+    dateOrder: 'dmy',
+    decimal: ',',
+    sides: { a: 'buy', v: 'sell' },
+    actions: {},
+    actionPatterns: [
+      { pattern: 'compravendita|acquisto|vendita', kind: 'trade' },
+      { pattern: 'ritenuta|imposta|tassa|tobin', kind: 'tax' },
+      { pattern: 'dividend', kind: 'dividend' },
+      { pattern: 'cedol', kind: 'interest' },
+      { pattern: 'commission|spese|bollo', kind: 'fee' },
+    ],
+  },
+});
+
+/** BUX (Netherlands) transactions. */
+export const bux = define({
+  id: 'bux',
+  label: 'BUX transactions',
+  version: 1,
+  source: {
+    kind: 'open-source-importer',
+    reference: `${E2G} src/converters/buxConverter.ts, src/models/buxRecord.ts`,
+    licence: 'Apache-2.0',
+    note: 'Transaction Amount is signed in the transaction currency (negative: a purchase); Asset Id is the ISIN; dividends are net with Dividend Tax Amount withheld',
+  },
+  recognise: {
+    headers: [
+      'transactiontimecet',
+      'transactioncategory',
+      'transactiontype',
+      'transactionamount',
+      'transactioncurrency',
+      'assetid',
+      'assetquantity',
+    ],
+  },
+  read: {
+    delimiter: ',',
+    columns: {
+      date: 'transaction time (cet)',
+      action: 'transaction type',
+      isin: 'asset id',
+      name: 'asset name',
+      quantity: 'asset quantity',
+      amount: 'transaction amount',
+      tax: 'dividend tax amount',
+      currency: 'transaction currency',
+      fxRate: 'exchange rate',
+    },
+    instrument: 'isin',
+    sideFrom: 'amount',
+    dateOrder: 'ymd',
+    decimal: '.',
+    actions: {},
+    actionPatterns: [
+      { pattern: 'buy|sell', kind: 'trade' },
+      { pattern: 'dividend', kind: 'dividend' },
+      { pattern: 'interest', kind: 'interest' },
+      { pattern: 'fee', kind: 'fee' },
+      { pattern: 'tax', kind: 'tax' },
+      { pattern: 'deposit|withdrawal|promotional|correction', kind: 'cash' },
+      { pattern: 'corporate action', kind: 'skip' },
+    ],
+  },
+});
+
+/** flatex (Germany, Austria) depot transactions ("Depotumsätze"). */
+export const flatex = define({
+  id: 'flatex',
+  label: 'flatex Depotumsätze',
+  version: 1,
+  source: {
+    kind: 'open-source-importer',
+    reference:
+      'public flatex CSV parsers (Depotumsätze: Nummer;Buchtag;Valuta;ISIN;Bezeichnung;Nominal;Einheit;Buchungsinformationen;TA.-Nr.;Kurs;Währung;Depot)',
+    note: 'the depot file moves units only (cash, fees and dividends are on the cash account): Nominal is negative for a sale; the price is Kurs',
+  },
+  recognise: {
+    headers: [
+      'buchtag',
+      'valuta',
+      'isin',
+      'bezeichnung',
+      'nominal',
+      'buchungsinformationen',
+      'kurs',
+    ],
+  },
+  read: {
+    delimiter: ';',
+    columns: {
+      date: 'buchtag',
+      id: 'ta.-nr.',
+      isin: 'isin',
+      name: 'bezeichnung',
+      quantity: 'nominal',
+      action: 'buchungsinformationen',
+      price: 'kurs',
+      currency: 'währung',
+    },
+    instrument: 'isin',
+    sideFrom: 'quantity',
+    dateOrder: 'dmy',
+    decimal: ',',
+    actions: {},
+    actionPatterns: [
+      { pattern: 'kauf|verkauf|ausführung|order', kind: 'trade' },
+      { pattern: 'dividende|ausschüttung|ertrag', kind: 'skip' },
+    ],
+  },
+});

@@ -1,0 +1,99 @@
+import { type FormatDefinition, type Recognised, recognise } from '../definition.js';
+import {
+  bux,
+  comdirect,
+  directa,
+  fineco,
+  finpension,
+  flatex,
+  parqet,
+  portfolioPerformanceDe,
+  portfolioPerformanceEn,
+  scalableCapital,
+  swissquote,
+} from './europe.js';
+import { MODULE_ENTRIES, type ModuleEntry } from './modules.js';
+import {
+  avanza,
+  delta,
+  disnat,
+  fidelity,
+  freetrade,
+  hargreavesLansdown,
+  investEngine,
+  nordnet,
+  nordnetDk,
+  nordnetNo,
+  robinhood,
+  vanguard,
+} from './nordic-uk-us.js';
+
+/**
+ * The declarative definitions of the catalogue, each read by the one engine (`mappedFormat`).
+ * Adding a broker is one definition here (see README "Broker import").
+ */
+export const DEFINITIONS = [
+  scalableCapital,
+  parqet,
+  portfolioPerformanceDe,
+  portfolioPerformanceEn,
+  comdirect,
+  swissquote,
+  finpension,
+  directa,
+  fineco,
+  bux,
+  flatex,
+  avanza,
+  nordnet,
+  nordnetDk,
+  nordnetNo,
+  freetrade,
+  investEngine,
+  robinhood,
+  fidelity,
+  vanguard,
+  hargreavesLansdown,
+  disnat,
+  delta,
+] as const;
+
+/** One format of the catalogue: a declarative definition, or a module entry (rows read in code). */
+export type CatalogueEntry = FormatDefinition | ModuleEntry;
+
+/** Every CSV format of the catalogue: the module entries first, then the definitions. */
+export const CATALOGUE: readonly CatalogueEntry[] = [...MODULE_ENTRIES, ...DEFINITIONS];
+
+/** Id of a catalogue format. */
+export type CatalogueId =
+  | (typeof MODULE_ENTRIES)[number]['id']
+  | (typeof DEFINITIONS)[number]['id'];
+
+/** The catalogue's ids, in catalogue order. */
+export const CATALOGUE_IDS = CATALOGUE.map((e) => e.id) as readonly CatalogueId[];
+
+/** The delimiter an entry's rows are read with. */
+export function delimiterOf(entry: CatalogueEntry): ',' | ';' | '\t' | '|' {
+  return 'module' in entry ? entry.delimiter : entry.read.delimiter;
+}
+
+/** An entry that recognised a file, and where its header row is. */
+export interface Recognition {
+  readonly entry: CatalogueEntry;
+  readonly found: Recognised;
+}
+
+/**
+ * Every entry of `entries` that recognises `text` (LF line ends, no BOM). The catalogue is built
+ * so that at most one does (a test feeds every fixture to every definition); more than one is
+ * answered as ambiguous by the caller, never guessed.
+ */
+export function recogniseAll(
+  text: string,
+  entries: readonly CatalogueEntry[] = CATALOGUE,
+): Recognition[] {
+  return entries.flatMap((entry) => {
+    const found = recognise(text, entry.recognise, delimiterOf(entry));
+    return found ? [{ entry, found }] : [];
+  });
+}

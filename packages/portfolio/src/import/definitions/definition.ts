@@ -1,0 +1,257 @@
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import { normalizeNewlines, readHeader } from '../csv-records.js';
+import { mappedFormat } from '../mapped-row.js';
+import { ColumnMapping } from '../mapping.js';
+import type { BrokerFormatSpec } from '../row.js';
+
+/**
+ * A header name folded for comparison: accents removed (NFKD), lower case, letters and digits
+ * only (`"Quantità"` → `quantita`, `"Price / share"` → `priceshare`), as Portfolio Performance
+ * normalises column names before it matches them (`CSVImporter.normalizeColumnName`).
+ */
+export function fold(name: string): string {
+  return name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/ß/g, 'ss')
+    .replace(/ø/g, 'o')
+    .replace(/æ/g, 'ae')
+    .replace(/[^a-z0-9]/g, '');
+}
+
+const Name = z.string().min(1).max(120);
+
+/** Where a definition's knowledge of the format comes from (shown in the catalogue). */
+export const DefinitionSource = z
+  .object({
+    kind: z
+      .enum(['broker-documentation', 'open-source-importer', 'sample-file', 'user', 'draft'])
+      .describe(
+        'broker-documentation: the broker documents the export; open-source-importer: a public importer read as documentation (its code not copied); sample-file: a public sample export; user: confirmed by a user on their own file; draft: proposed from a file, not confirmed',
+      ),
+    reference: z.string().min(1).max(500).describe('Where the layout is documented'),
+    licence: z.string().max(100).optional().describe('Licence of the reference read'),
+    note: z.string().max(500).optional(),
+  })
+  .meta({ id: 'DefinitionSource' });
+export type DefinitionSource = z.infer<typeof DefinitionSource>;
+
+/**
+ * How a format is recognised from its header row: every name of `headers` (folded, see
+ * {@link fold}; an array lists alternatives, any one of which is enough) is a column of the
+ * header row, no name of `excludes` is, and `positions` (0-based) hold one of their names. The
+ * header row is the first line, or with `preamble` the first of the first 40 lines that fits.
+ */
+export const Recognition = z
+  .object({
+    headers: z
+      .array(z.union([Name, z.array(Name).min(1).max(10)]))
+      .min(2)
+      .max(40)
+      .describe('Columns the header row must have (folded names; an array: any one of them)'),
+    excludes: z.array(Name).max(20).optional().describe('Columns the header row must not have'),
+    positions: z
+      .record(z.string().regex(/^\d{1,2}$/), z.array(Name).min(1).max(10))
+      .optional()
+      .describe('0-based positions and the folded names one of which stands there'),
+    minColumns: z.number().int().min(1).max(200).optional(),
+    delimiters: z
+      .array(z.enum([',', ';', '\t', '|']))
+      .max(4)
+      .optional()
+      .describe(
+        'Other delimiters the broker writes besides `read.delimiter` (by locale or version)',
+      ),
+    preamble: z
+      .boolean()
+      .optional()
+      .describe('Lines (an account name, a period) may come before the header row'),
+    encoding: z
+      .enum(['utf-8', 'windows-1252', 'utf-16'])
+      .optional()
+      .describe('Encoding the broker writes (informational: files are decoded by their bytes)'),
+  })
+  .meta({ id: 'FormatRecognition' });
+export type Recognition = z.infer<typeof Recognition>;
+
+/**
+ * A broker export format as data: how it is recognised, where the knowledge comes from, and how
+ * its rows read (a {@link ColumnMapping}: columns for date, time, action, instrument — ISIN and
+ * ticker both —, quantity, price, amount, fee, tax, currency and FX rate; date order and decimal
+ * mark; action values and patterns → transaction kinds; rows to skip; continuation lines
+ * joined). One engine (`mappedFormat`) reads every definition. Column names in `read` are
+ * matched folded (see {@link fold}); `read.headerLine` is set by recognition.
+ */
+export const FormatDefinition = z
+  .object({
+    id: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9-]{1,40}$/)
+      .describe('Stable id: lower-case letters, digits and dashes'),
+    label: z.string().min(1).max(120).describe('Broker and export, as a user names them'),
+    version: z.literal(1),
+    source: DefinitionSource,
+    recognise: Recognition,
+    read: ColumnMapping,
+  })
+  .meta({ id: 'FormatDefinition' });
+export type FormatDefinition = z.infer<typeof FormatDefinition>;
+
+/**
+ * What a user's saved import mapping may hold (the `mapping` of `import_mappings`): a
+ * {@link FormatDefinition} (issue 40), or a {@link ColumnMapping} saved before definitions
+ * existed. Checked at every entry (a saved import, an account import) and on every read, where
+ * a stored row that is neither is reported, never fatal (issue 41).
+ */
+export const StoredMapping = z.union([FormatDefinition, ColumnMapping]);
+export type StoredMapping = z.infer<typeof StoredMapping>;
+
+/** Where a recognised format's header row is, and the header as read. */
+export interface Recognised {
+  /** 1-based line of the header row. */
+  readonly headerLine: number;
+  /** The delimiter the header row was read with. */
+  readonly delimiter: ',' | ';' | '\t' | '|';
+  /** The header row's cells as written (trimmed). */
+  readonly header: readonly string[];
+}
+
+/**
+ * Whether `text` (LF line ends, no BOM) is in the layout `recognise` describes with `delimiter`,
+ * and where its header row is. Never throws.
+ */
+export function recognise(
+  text: string,
+  recognition: Recognition,
+  delimiter: ',' | ';' | '\t' | '|',
+): Recognised | undefined {
+  const lines = text.split('\n');
+  const candidates = recognition.preamble ? Math.min(lines.length, 40) : 1;
+  for (const d of [delimiter, ...(recognition.delimiters ?? [])]) {
+    for (let i = 0; i < candidates; i++) {
+      const line = lines[i] ?? '';
+      if (line.trim() === '') continue;
+      const header = readHeader(line, d);
+      if (header === undefined) continue;
+      if (fits(header, recognition)) {
+        return { headerLine: i + 1, delimiter: d, header: rawHeader(line, d) };
+      }
+    }
+  }
+  return undefined;
+}
+
+function rawHeader(line: string, delimiter: string): string[] {
+  return (readHeader(line, delimiter) ?? []).map((h) => h.trim());
+}
+
+function fits(header: readonly string[], recognition: Recognition): boolean {
+  const folded = header.map(fold);
+  const present = new Set(folded);
+  if (recognition.minColumns !== undefined && header.length < recognition.minColumns) return false;
+  const required = recognition.headers.every((h) =>
+    Array.isArray(h) ? h.some((alt) => present.has(fold(alt))) : present.has(fold(h)),
+  );
+  if (!required) return false;
+  if (recognition.excludes?.some((h) => present.has(fold(h)))) return false;
+  return Object.entries(recognition.positions ?? {}).every(([position, names]) =>
+    names.some((n) => folded[Number(position)] === fold(n)),
+  );
+}
+
+/**
+ * The mapping of a definition with its column names resolved against a file's header (folded
+ * match; `#n` positions kept; a name the header lacks is dropped, so its field reads empty) and
+ * its header line set.
+ */
+export function resolveMapping(read: ColumnMapping, found: Recognised): ColumnMapping {
+  const byFold = new Map<string, string>();
+  for (const name of found.header) if (!byFold.has(fold(name))) byFold.set(fold(name), name);
+  // `a|b`: the first alternative the header has
+  const resolve = (column: string) =>
+    /^#\d+$/.test(column)
+      ? column
+      : column
+          .split('|')
+          .map((alt) => byFold.get(fold(alt)))
+          .find((name) => name !== undefined);
+  const columns: ColumnMapping['columns'] = {};
+  for (const [field, column] of Object.entries(read.columns)) {
+    const name = column === undefined ? undefined : resolve(column);
+    if (name !== undefined) columns[field as keyof ColumnMapping['columns']] = name;
+  }
+  const skipRows = read.skipRows?.flatMap((rule) => {
+    const column = resolve(rule.column);
+    return column === undefined ? [] : [{ ...rule, column }];
+  });
+  return {
+    ...read,
+    columns,
+    delimiter: found.delimiter,
+    headerLine: found.headerLine,
+    ...(skipRows ? { skipRows } : {}),
+  };
+}
+
+/** The reader of a recognised definition (the one engine: `mappedFormat`). */
+export function definitionReader(
+  definition: FormatDefinition,
+  found: Recognised,
+): BrokerFormatSpec {
+  return mappedFormat(resolveMapping(definition.read, found));
+}
+
+/**
+ * A draft definition from a confirmed or proposed column mapping of a file: recognised by the
+ * file's header names (every non-empty one, folded), `source.kind` `draft` (or `user` once
+ * confirmed), id from the header set's hash.
+ */
+export function draftDefinition(
+  mapping: ColumnMapping,
+  header: readonly string[],
+  options: { label?: string; confirmed?: boolean } = {},
+): FormatDefinition {
+  const names = [...new Set(header.map((h) => h.trim()).filter((h) => fold(h) !== ''))];
+  const digest = createHash('sha256').update(names.map(fold).sort().join('|')).digest('hex');
+  const { headerLine, ...read } = mapping;
+  return {
+    id: `user-${digest.slice(0, 12)}`,
+    label:
+      options.label ?? `Columns ${names.slice(0, 4).join(', ')}${names.length > 4 ? ', …' : ''}`,
+    version: 1,
+    source: {
+      kind: options.confirmed ? 'user' : 'draft',
+      reference: options.confirmed
+        ? 'confirmed by the user on a file of theirs'
+        : 'proposed by the column mapper from one file; not confirmed',
+    },
+    recognise: {
+      headers: names.length >= 2 ? names.slice(0, 40) : [...names, ...names].slice(0, 2),
+      ...(headerLine !== undefined && headerLine > 1 ? { preamble: true } : {}),
+    },
+    read,
+  };
+}
+
+/** A catalogue definition, its id kept as a literal type (for the `BrokerFormat` union). */
+export function define<const Id extends string>(
+  definition: FormatDefinition & { readonly id: Id },
+): FormatDefinition & { readonly id: Id } {
+  return definition;
+}
+
+/**
+ * The column mapping a definition reads `text` with (names resolved against the file's header,
+ * header line found), or `undefined` when the definition does not recognise the file: what the
+ * checks of a user's definition (`checkMapping`) run on.
+ */
+export function definitionMapping(
+  text: string,
+  definition: FormatDefinition,
+): ColumnMapping | undefined {
+  const normalized = normalizeNewlines(text.replace(/^\uFEFF/, ''));
+  const found = recognise(normalized, definition.recognise, definition.read.delimiter);
+  return found ? resolveMapping(definition.read, found) : undefined;
+}

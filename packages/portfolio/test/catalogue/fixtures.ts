@@ -1,0 +1,336 @@
+// Hand-made files in each catalogue definition's documented layout (see the definition's
+// `source`), each with at least a buy, a sell, a dividend, a fee and a cash movement where the
+// layout has them, and what each holds, worked out by hand. The instrument, quantities and prices
+// are invented: deposit 1000, buy 10 @ 50 (fee 1), sell 4 @ 60 (fee 1), dividend, fee.
+
+/** A fixture: the file, and the holdings (`SYMBOL CUR quantity`) and cash it holds. */
+export interface CatalogueFixture {
+  readonly text: string;
+  readonly holdings: readonly string[];
+  readonly cash: Readonly<Record<string, string>>;
+  /** Transaction types the file must yield (defaults: buy, sell, dividend, fee and a cash movement). */
+  readonly types?: readonly string[];
+}
+
+const lines = (...rows: string[]) => rows.join('\n');
+
+export const FIXTURES: Record<string, CatalogueFixture> = {
+  'scalable-capital': {
+    text: lines(
+      'date;time;status;reference;description;assetType;type;isin;shares;price;amount;fee;tax;currency',
+      '2024-01-02;09:00:00;Executed;"r1";"Deposit";Cash;Deposit;;;;1000;0;0;EUR',
+      '2024-01-03;10:00:00;Executed;"r2";"iShares Core MSCI World";Security;Buy;IE00B4L5Y983;10;50;-500;1;0;EUR',
+      '2024-02-03;10:00:00;Executed;"r3";"iShares Core MSCI World";Security;Sell;IE00B4L5Y983;4;60;240;1;0;EUR',
+      '2024-03-03;10:00:00;Executed;"r4";"iShares Core MSCI World";Security;Distribution;IE00B4L5Y983;;;5;0;0;EUR',
+      '2024-03-04;10:00:00;Executed;"r5";"Fee";Cash;Fee;;;;-2;0;0;EUR',
+      '2024-03-05;10:00:00;Cancelled;"r6";"iShares Core MSCI World";Security;Buy;IE00B4L5Y983;3;50;-150;0;0;EUR',
+    ),
+    holdings: ['IE00B4L5Y983 EUR 6'],
+    cash: { EUR: '741' },
+  },
+  parqet: {
+    text: lines(
+      'datetime;date;time;price;shares;amount;tax;fee;realizedgains;type;broker;assettype;identifier;wkn;originalcurrency;currency;fxrate;holding;holdingname;holdingnickname;exchange;avgholdingperiod',
+      '2024-01-02T09:00:00.000Z;02.01.2024;09:00:00;1;1000;1000;0;0;0;Deposit;;Cash;;;EUR;EUR;1;h0;Cash;;;',
+      '2024-01-03T10:00:00.000Z;03.01.2024;10:00:00;50;10;500;0;1;0;Buy;;Security;IE00B4L5Y983;A0RPWH;EUR;EUR;1;h1;iShares Core MSCI World;;;',
+      '2024-02-03T10:00:00.000Z;03.02.2024;10:00:00;60;4;240;0;1;40;Sell;;Security;IE00B4L5Y983;A0RPWH;EUR;EUR;1;h1;iShares Core MSCI World;;;',
+      '2024-03-03T10:00:00.000Z;03.03.2024;10:00:00;1;6;6;1;0;0;Dividend;;Security;IE00B4L5Y983;A0RPWH;EUR;EUR;1;h1;iShares Core MSCI World;;;',
+      '2024-03-04T10:00:00.000Z;04.03.2024;10:00:00;2;1;2;0;0;0;Fee;;Cash;;;EUR;EUR;1;h0;Cash;;;',
+    ),
+    holdings: ['IE00B4L5Y983 EUR 6'],
+    // 1000 − 501 + 239 + (6 − 1 tax) − 2
+    cash: { EUR: '741' },
+  },
+  'portfolio-performance-de': {
+    text: lines(
+      'Datum;Typ;Wert;Buchungswährung;Bruttobetrag;Währung Bruttobetrag;Wechselkurs;Gebühren;Steuern;Stück;ISIN;WKN;Ticker-Symbol;Wertpapiername;Notiz',
+      '2024-01-02T00:00;Einlage;1.000,00;EUR;;;;;;;;;;;',
+      '2024-01-03T10:00;Kauf;-501,00;EUR;500,00;EUR;;1,00;;10;IE00B4L5Y983;A0RPWH;EUNL.DE;iShares Core MSCI World;',
+      '2024-02-03T10:00;Verkauf;239,00;EUR;240,00;EUR;;1,00;;4;IE00B4L5Y983;A0RPWH;EUNL.DE;iShares Core MSCI World;',
+      '2024-03-03T00:00;Dividende;4,00;EUR;5,00;EUR;;;1,00;6;IE00B4L5Y983;A0RPWH;EUNL.DE;iShares Core MSCI World;',
+      '2024-03-04T00:00;Gebühren;-2,00;EUR;;;;;;;;;;;',
+      '2024-03-05T00:00;Entnahme;-100,00;EUR;;;;;;;;;;;',
+    ),
+    holdings: ['IE00B4L5Y983 EUR 6'],
+    cash: { EUR: '640' },
+  },
+  'portfolio-performance-en': {
+    text: lines(
+      'Date,Type,Value,Transaction Currency,Gross Amount,Currency Gross Amount,Exchange Rate,Fees,Taxes,Shares,ISIN,WKN,Ticker Symbol,Security Name,Note',
+      '2024-01-02T00:00,Deposit,"1,000.00",USD,,,,,,,,,,,',
+      '2024-01-03T10:00,Buy,-501.00,USD,500.00,USD,,1.00,,10,US0378331005,865985,AAPL,Apple Inc.,',
+      '2024-02-03T10:00,Sell,239.00,USD,240.00,USD,,1.00,,4,US0378331005,865985,AAPL,Apple Inc.,',
+      '2024-03-03T00:00,Dividend,4.00,USD,5.00,USD,,,1.00,6,US0378331005,865985,AAPL,Apple Inc.,',
+      '2024-03-04T00:00,Fees,-2.00,USD,,,,,,,,,,,',
+      '2024-03-05T00:00,Removal,-100.00,USD,,,,,,,,,,,',
+    ),
+    holdings: ['US0378331005 USD 6'],
+    cash: { USD: '640' },
+  },
+  comdirect: {
+    text: lines(
+      ';',
+      '"Depotumsätze der letzten 90 Tage";',
+      ';',
+      '"Buchungstag";"Geschäftstag";"Stück / Nom.";"Bezeichnung";"WKN";"Währung";"Ausführungskurs";"Umsatz in EUR";',
+      '"05.01.2024";"03.01.2024";"10";"ISHSIII-CORE MSCI WLD";"A0RPWH";"EUR";"50,00";"-501,00";',
+      '"05.02.2024";"03.02.2024";"4";"ISHSIII-CORE MSCI WLD";"A0RPWH";"EUR";"60,00";"239,00";',
+    ),
+    holdings: ['A0RPWH EUR 6'],
+    cash: { EUR: '-262' },
+    // the depot file lists trades only (dividends and fees are on the current account)
+    types: ['buy', 'sell'],
+  },
+  swissquote: {
+    text: lines(
+      'Date;Order #;Transaction;Symbol;Name;ISIN;Quantity;Unit price;Costs;Accrued Interest;Net Amount;Balance;Currency',
+      '02-01-2024 09:00:00;;Payment;;;;0;0;0;0;1000;1000;CHF',
+      '03-01-2024 10:00:00;111;Buy;NESN;NESTLE N;CH0038863350;10;50;1;0;-501;499;CHF',
+      '03-02-2024 10:00:00;112;Sell;NESN;NESTLE N;CH0038863350;4;60;1;0;239;738;CHF',
+      '03-03-2024 10:00:00;;Dividend;NESN;NESTLE N;CH0038863350;6;1;0;0;6.5;744.5;CHF',
+      '03-03-2024 10:00:00;;Withholding tax;NESN;NESTLE N;CH0038863350;0;0;0;0;-1.5;743;CHF',
+      '04-03-2024 10:00:00;;Custody Fees;;;;0;0;0;0;-2;741;CHF',
+    ),
+    holdings: ['CH0038863350 CHF 6'],
+    cash: { CHF: '741' },
+  },
+  finpension: {
+    text: lines(
+      'Date;Category;Asset Name;ISIN;Number of Shares;Asset Currency;Currency Rate;Asset Price in CHF;Cash Flow;Balance',
+      '2024-01-02;Deposit;;;;CHF;1;;1000;1000',
+      '2024-01-03;Buy;CSIF (CH) Equity World;CH0429081620;10;USD;0.9;50;-500;500',
+      '2024-02-03;Sell;CSIF (CH) Equity World;CH0429081620;-4;USD;0.9;60;240;740',
+      '2024-03-03;Dividend;CSIF (CH) Equity World;CH0429081620;;USD;0.9;;5;745',
+      '2024-03-04;Fee;;;;CHF;1;;-2;743',
+    ),
+    holdings: ['CH0429081620 CHF 6'],
+    cash: { CHF: '743' },
+  },
+  directa: {
+    text: lines(
+      'Conto : 12345 Rossi Mario',
+      'Data estrazione : 10-04-2024',
+      '',
+      'Data operazione,Data valuta,Tipo operazione,Ticker,Isin,Protocollo,Descrizione,Quantità,Importo euro,Importo Divisa,Divisa,Riferimento ordine',
+      '02-01-2024,02-01-2024,Conferimento,,,1,Bonifico in entrata,0,1000,,,',
+      '03-01-2024,05-01-2024,Acquisto,ENEL,IT0003128367,2,ENEL,10,-500,,,R1',
+      '03-01-2024,05-01-2024,Commissioni,ENEL,IT0003128367,3,Commissioni ENEL,0,-1,,,R1',
+      '03-02-2024,05-02-2024,Vendita,ENEL,IT0003128367,4,ENEL,-4,240,,,R2',
+      '20-03-2024,20-03-2024,Dividendi,ENEL,IT0003128367,5,Dividendo ENEL,0,5,,,',
+      '20-03-2024,20-03-2024,Ritenuta,ENEL,IT0003128367,6,Ritenuta su dividendo,0,-1.3,,,',
+      '31-03-2024,31-03-2024,Bollo,,,7,Imposta di bollo,0,-2,,,',
+    ),
+    holdings: ['IT0003128367 EUR 6'],
+    cash: { EUR: '740.7' },
+  },
+  fineco: {
+    text: lines(
+      'Conto: 1234567',
+      'Periodo: dal 01/01/2024 al 31/03/2024',
+      '',
+      'Operazione;Data valuta;Descrizione;Titolo;Isin;Segno;Quantita;Prezzo;Divisa;Controvalore;Commissioni',
+      '03/01/2024;05/01/2024;Compravendita titoli;ENI SPA;IT0003132476;A;10;50,00;EUR;500,00;1,00',
+      '03/02/2024;05/02/2024;Compravendita titoli;ENI SPA;IT0003132476;V;4;60,00;EUR;240,00;1,00',
+      '20/03/2024;20/03/2024;Dividendo;ENI SPA;IT0003132476;;6;1,00;EUR;6,00;',
+      '21/03/2024;21/03/2024;Ritenuta su dividendi;ENI SPA;IT0003132476;;;;EUR;-1,56;',
+      '31/03/2024;31/03/2024;Imposta di bollo;;;;;;EUR;-2,00;',
+    ),
+    holdings: ['IT0003132476 EUR 6'],
+    // −501 + 239 + 6 − 1.56 − 2 (the securities file holds no cash transfers)
+    cash: { EUR: '-259.56' },
+    types: ['buy', 'sell', 'dividend', 'fee'],
+  },
+  bux: {
+    text: lines(
+      'Transaction Time (CET),Transaction Category,Transaction Type,Transfer Type,Transaction Amount,Transaction Currency,Cash Balance Amount,Asset Id,Asset Name,Asset Quantity,Asset Price,Asset Currency,Currency Pair,Exchange Rate,Profit And Loss Amount,Profit And Loss Currency,Dividend Currency,Dividend Gross Amount,Dividend Net Amount,Dividend Tax Amount,Transaction Description',
+      '2024-01-02 09:00:00,CASH,Deposit,CASH_CREDIT,1000,EUR,1000,,,,,,,,,,,,,,iDEAL deposit',
+      '2024-01-03 10:00:00,TRADING,Buy Trade,ASSET_TRADE_BUY,-500,EUR,500,NL0010273215,ASML,10,50,EUR,,1,,,,,,,Buy ASML',
+      '2024-01-03 10:00:00,FEES,Order Fee,CASH_DEBIT,-1,EUR,499,NL0010273215,ASML,,,,,,,,,,,,Order fee',
+      '2024-02-03 10:00:00,TRADING,Sell Trade,ASSET_TRADE_SELL,240,EUR,739,NL0010273215,ASML,4,60,EUR,,1,,,,,,,Sell ASML',
+      '2024-03-03 10:00:00,CORPORATE_ACTION,Dividend,CASH_CREDIT,4.25,EUR,743.25,NL0010273215,ASML,,,,,,,,EUR,5,4.25,0.75,Dividend ASML',
+    ),
+    holdings: ['NL0010273215 EUR 6'],
+    cash: { EUR: '743.25' },
+  },
+  avanza: {
+    text: lines(
+      'Datum;Konto;Typ av transaktion;Värdepapper/beskrivning;Antal;Kurs;Belopp;Transaktionsvaluta;Courtage;Valutakurs;Instrumentvaluta;ISIN;Resultat',
+      '2024-01-02;ISK;Insättning;Insättning;-;-;1 000;SEK;-;-;;-;-',
+      '2024-01-03;ISK;Köp;Investor B;10;50;-501;SEK;1;-;SEK;SE0015811963;-',
+      '2024-02-03;ISK;Sälj;Investor B;-4;60;239;SEK;1;-;SEK;SE0015811963;38,6',
+      '2024-03-03;ISK;Utdelning;Investor B;6;1;6;SEK;-;-;SEK;SE0015811963;-',
+      '2024-03-03;ISK;Utländsk källskatt;Investor B;-;-;-1;SEK;-;-;SEK;SE0015811963;-',
+      '2024-03-04;ISK;Avgift;Depåavgift;-;-;-2;SEK;-;-;;-;-',
+    ),
+    holdings: ['SE0015811963 SEK 6'],
+    cash: { SEK: '741' },
+  },
+  nordnet: {
+    text: lines(
+      'Id\tBokföringsdag\tAffärsdag\tLikviddag\tDepå\tTransaktionstyp\tVärdepapper\tISIN\tAntal\tKurs\tRänta\tTotal Avgift\tValuta\tBelopp\tValuta\tInköpsvärde\tValuta\tResultat\tValuta\tTotalt antal\tSaldo\tVäxlingskurs\tTransaktionstext',
+      '1\t2024-01-02\t2024-01-02\t2024-01-02\t123\tINSÄTTNING\t\t\t\t\t\t\tSEK\t1 000\tSEK\t\t\t\t\t\t1 000\t\tInsättning',
+      '2\t2024-01-05\t2024-01-03\t2024-01-05\t123\tKÖPT\tInvestor B\tSE0015811963\t10\t50\t\t1\tSEK\t-501\tSEK\t\t\t\t\t10\t499\t\t',
+      '3\t2024-02-05\t2024-02-03\t2024-02-05\t123\tSÅLT\tInvestor B\tSE0015811963\t4\t60\t\t1\tSEK\t239\tSEK\t\t\t\t\t6\t738\t\t',
+      '4\t2024-03-03\t2024-03-03\t2024-03-03\t123\tUTDELNING\tInvestor B\tSE0015811963\t6\t1\t\t\tSEK\t6\tSEK\t\t\t\t\t6\t744\t\t',
+      '5\t2024-03-03\t2024-03-03\t2024-03-03\t123\tUTL KUPSKATT\tInvestor B\tSE0015811963\t\t\t\t\tSEK\t-1\tSEK\t\t\t\t\t6\t743\t\t',
+      '6\t2024-03-04\t2024-03-04\t2024-03-04\t123\tAVGIFT\t\t\t\t\t\t\tSEK\t-2\tSEK\t\t\t\t\t\t741\t\tPlattformsavgift',
+    ),
+    holdings: ['SE0015811963 SEK 6'],
+    cash: { SEK: '741' },
+  },
+  freetrade: {
+    text: lines(
+      'Title,Type,Timestamp,Account Currency,Total Amount,Buy / Sell,Ticker,ISIN,Price per Share in Account Currency,Stamp Duty,Quantity,Venue,Order ID,Order Type,Instrument Currency,Total Shares Amount,Price per Share,FX Rate,Base FX Rate,FX Fee (BPS),FX Fee Amount,Dividend Ex Date,Dividend Pay Date,Dividend Eligible Quantity,Dividend Amount Per Share,Dividend Gross Distribution Amount,Dividend Net Distribution Amount,Dividend Withheld Tax Percentage,Dividend Withheld Tax Amount',
+      'Top up,TOP_UP,2024-01-02T09:00:00.000Z,GBP,1000.00,,,,,,,,,,,,,,,,,,,,,,,,',
+      'Lloyds,ORDER,2024-01-03T10:00:00.000Z,GBP,501.00,BUY,LLOY,GB0008706128,50.00,1.00,10,XLON,o1,BASIC,GBP,500.00,50.00,1,1,0,0,,,,,,,,',
+      'Lloyds,ORDER,2024-02-03T10:00:00.000Z,GBP,240.00,SELL,LLOY,GB0008706128,60.00,0,4,XLON,o2,BASIC,GBP,240.00,60.00,1,1,0,0,,,,,,,,',
+      'Lloyds,DIVIDEND,2024-03-03T10:00:00.000Z,GBP,5.00,,LLOY,GB0008706128,,,,,,,GBP,,,,,,,2024-02-10,2024-03-03,6,0.8333,5.00,5.00,0,0',
+      'Interest,INTEREST_FROM_CASH,2024-03-31T10:00:00.000Z,GBP,0.50,,,,,,,,,,,,,,,,,,,,,,,,',
+      'Withdrawal,WITHDRAWAL,2024-04-02T09:00:00.000Z,GBP,100.00,,,,,,,,,,,,,,,,,,,,,,,,',
+    ),
+    holdings: ['LLOY GBP 6'],
+    // 1000 − 501 (stamp duty 1) + 240 + 5 + 0.50 − 100
+    cash: { GBP: '644.5' },
+    // Freetrade charges no fee of its own rows: stamp duty is the trade's fee
+    types: ['buy', 'sell', 'dividend', 'deposit', 'withdrawal'],
+  },
+  investengine: {
+    text: lines(
+      'Security / ISIN,Transaction Type,Quantity,Share Price,Total Trade Value,Trade Date/Time,Settlement Date,Broker',
+      'Vanguard FTSE All-World UCITS ETF / ISIN IE00BK5BQT80,Buy,10,50,500,03/01/24 10:00:00,05/01/24,Winterflood',
+      'Vanguard FTSE All-World UCITS ETF / ISIN IE00BK5BQT80,Sell,4,60,240,03/02/24 10:00:00,05/02/24,Winterflood',
+    ),
+    holdings: ['IE00BK5BQT80 GBP 6'],
+    cash: { GBP: '-260' },
+    // the trading statement lists trades only
+    types: ['buy', 'sell'],
+  },
+  robinhood: {
+    text: lines(
+      '"Activity Date","Process Date","Settle Date","Instrument","Description","Trans Code","Quantity","Price","Amount"',
+      '"1/2/2024","1/2/2024","1/2/2024","","ACH Deposit","ACH","","","$1,000.00"',
+      '"1/3/2024","1/3/2024","1/5/2024","AAPL","Apple',
+      'CUSIP: 037833100","Buy","10","$50.00","($500.00)"',
+      '"2/3/2024","2/3/2024","2/6/2024","AAPL","Apple","Sell","4","$60.00","$240.00"',
+      '"3/3/2024","3/3/2024","3/3/2024","AAPL","Cash Div: R/D 2024-02-10 P/D 2024-03-03 - 6 shares at 1","CDIV","","","$6.00"',
+      '"3/3/2024","3/3/2024","3/3/2024","AAPL","Dividend tax withheld","DTAX","","","($1.00)"',
+      '"3/4/2024","3/4/2024","3/4/2024","","Gold Subscription Fee","GOLD","","","($5.00)"',
+      '"3/5/2024","3/5/2024","3/5/2024","","ACH Withdrawal","ACH","","","($100.00)"',
+      '"","","","","","","","",""',
+      '"The data provided is for informational purposes only."',
+    ),
+    holdings: ['AAPL USD 6'],
+    cash: { USD: '640' },
+  },
+  fidelity: {
+    text: lines(
+      '',
+      '',
+      ' Run Date,Action,Symbol,Security Description,Security Type,Quantity,Price ($),Commission ($),Fees ($),Accrued Interest ($),Amount ($),Settlement Date',
+      ' 01/02/2024,Electronic Funds Transfer Received (Cash),,No Description,Cash,0.000,,,,,1000,',
+      ' 01/03/2024,YOU BOUGHT APPLE INC (AAPL) (Cash),AAPL,APPLE INC,Cash,10,50,1,,,-501,01/05/2024',
+      ' 02/03/2024,YOU SOLD APPLE INC (AAPL) (Cash),AAPL,APPLE INC,Cash,-4,60,1,,,239,02/06/2024',
+      ' 03/03/2024,DIVIDEND RECEIVED APPLE INC (AAPL) (Cash),AAPL,APPLE INC,Cash,0.000,,,,,6,',
+      ' 03/03/2024,FOREIGN TAX PAID APPLE INC (AAPL) (Cash),AAPL,APPLE INC,Cash,0.000,,,,,-1,',
+      ' 03/04/2024,FEE CHARGED (Cash),,No Description,Cash,0.000,,,,,-2,',
+      '',
+      '',
+      '"The data and information in this spreadsheet is provided to you solely for your use."',
+    ),
+    holdings: ['AAPL USD 6'],
+    cash: { USD: '741' },
+  },
+  vanguard: {
+    text: lines(
+      'Account Number,Investment Name,Symbol,Shares,Share Price,Total Value,',
+      '12345678,APPLE INC,AAPL,6,60,360,',
+      '',
+      '',
+      'Account Number,Trade Date,Settlement Date,Transaction Type,Transaction Description,Investment Name,Symbol,Shares,Share Price,Principal Amount,Commissions and Fees,Net Amount,Accrued Interest,Account Type,',
+      '12345678,01/02/2024,01/02/2024,Funds Received,Deposit,CASH,,0.00000,1.0,1000.00,0.0,1000.00,0.0,CASH,',
+      '12345678,01/03/2024,01/05/2024,Buy,Buy,APPLE INC,AAPL,10.00000,50.00,-500.00,1.00,-501.00,0.0,CASH,',
+      '12345678,02/03/2024,02/06/2024,Sell,Sell,APPLE INC,AAPL,-4.00000,60.00,240.00,1.00,239.00,0.0,CASH,',
+      '12345678,03/03/2024,03/03/2024,Dividend,Dividend Received,APPLE INC,AAPL,0.00000,1.0,6.00,0.0,6.00,0.0,CASH,',
+      '12345678,03/04/2024,03/04/2024,Fee,Account Service Fee,CASH,,0.00000,1.0,-2.00,0.0,-2.00,0.0,CASH,',
+      '12345678,03/05/2024,03/05/2024,Withdrawal,Withdrawal,CASH,,0.00000,1.0,-100.00,0.0,-100.00,0.0,CASH,',
+    ),
+    holdings: ['AAPL USD 6'],
+    cash: { USD: '642' },
+  },
+  'hargreaves-lansdown': {
+    text: lines(
+      'Stocks & Shares ISA,',
+      'Client number:,123456',
+      ',',
+      'Trade date,Settle date,Reference,Description,Unit cost (p),Quantity,Value (£)',
+      '02/01/2024,02/01/2024,Card Web,Card Web deposit,n/a,n/a,1000.00',
+      '03/01/2024,05/01/2024,B123456,Lloyds Banking Group plc Ordinary 10p,5000,10,-501.00',
+      '03/02/2024,05/02/2024,S123457,Lloyds Banking Group plc Ordinary 10p,6000,4,239.00',
+      '31/03/2024,31/03/2024,Interest,Interest on cash,n/a,n/a,6.00',
+      '31/03/2024,31/03/2024,Manage Fee,Management fee,n/a,n/a,-2.00',
+    ),
+    holdings: ['Lloyds Banking Group plc Ordinary 10p GBP 6'],
+    cash: { GBP: '742' },
+    // HL's documented references give no dividend row kind: interest stands in for income
+    types: ['buy', 'sell', 'deposit', 'fee'],
+  },
+  disnat: {
+    text: lines(
+      "Date de transaction,Date de règlement,Type de transaction,Classe d'actif,Symbole,Description,Marché,Quantité,Prix,Devise du prix,Commission payée,Montant de l'opération,Devise du compte",
+      '2024-01-02,2024-01-02,Dépôt,,,Dépôt,,0,0,CAD,0,1000.00,CAD',
+      '2024-01-03,2024-01-05,Achat,Actions,RY,ROYAL BANK OF CANADA,TSX,10,50.00,CAD,1.00,-501.00,CAD',
+      '2024-02-03,2024-02-05,Vente,Actions,RY,ROYAL BANK OF CANADA,TSX,-4,60.00,CAD,1.00,239.00,CAD',
+      '2024-03-03,2024-03-03,Dividende,Actions,RY,ROYAL BANK OF CANADA,TSX,0,0,CAD,0,6.00,CAD',
+      '2024-03-04,2024-03-04,Frais,,,Frais de compte,,0,0,CAD,0,-2.00,CAD',
+    ),
+    holdings: ['RY CAD 6'],
+    cash: { CAD: '742' },
+  },
+  delta: {
+    text: lines(
+      'Date,Way,Base amount,Base currency (name),Base type,Quote amount,Quote currency,Exchange,Sent/Received from,Sent to,Fee amount,Fee currency (name),Broker,Notes',
+      '2024-01-03T10:00:00+00:00,BUY,10,AAPL,STOCK,500,USD,NASDAQ,,,1,USD,,',
+      '2024-02-03T10:00:00+00:00,SELL,4,AAPL,STOCK,240,USD,NASDAQ,,,1,USD,,',
+    ),
+    holdings: ['AAPL USD 6'],
+    cash: { USD: '-262' },
+    types: ['buy', 'sell'],
+  },
+  flatex: {
+    text: lines(
+      'Nummer;Buchtag;Valuta;ISIN;Bezeichnung;Nominal;Einheit;Buchungsinformationen;TA.-Nr.;Kurs;Währung;Depot',
+      '1;03.01.2024;05.01.2024;IE00B4L5Y983;ISHSIII-CORE MSCI WLD;10,00;Stk.;Ausführung ORDER Kauf;1001;50,00;EUR;123',
+      '2;03.02.2024;05.02.2024;IE00B4L5Y983;ISHSIII-CORE MSCI WLD;-4,00;Stk.;Ausführung ORDER Verkauf;1002;60,00;EUR;123',
+    ),
+    holdings: ['IE00B4L5Y983 EUR 6'],
+    // units only: the cash moves on the flatex cash account
+    cash: { EUR: '-260' },
+    types: ['buy', 'sell'],
+  },
+  'nordnet-dk': {
+    text: lines(
+      'Id\tBogføringsdag\tHandelsdag\tValørdag\tDepot\tTransaktionstype\tVærdipapirer\tISIN\tAntal\tKurs\tRente\tSamlede afgifter\tValuta\tBeløb\tValuta\tVekselkurs',
+      '1\t2024-01-02\t2024-01-02\t2024-01-02\t123\tINDBETALING\t\t\t\t\t\t\tDKK\t1.000,00\tDKK\t',
+      '2\t2024-01-05\t2024-01-03\t2024-01-05\t123\tKØBT\tNovo Nordisk B\tDK0062498333\t10\t50\t\t1\tDKK\t-501,00\tDKK\t1',
+      '3\t2024-02-05\t2024-02-03\t2024-02-05\t123\tSOLGT\tNovo Nordisk B\tDK0062498333\t4\t60\t\t1\tDKK\t239,00\tDKK\t1',
+      '4\t2024-03-22\t2024-03-22\t2024-03-22\t123\tUDBYTTE\tNovo Nordisk B\tDK0062498333\t6\t1\t\t\tDKK\t6,00\tDKK\t',
+      '5\t2024-03-22\t2024-03-22\t2024-03-22\t123\tUDBYTTESKAT\tNovo Nordisk B\tDK0062498333\t\t\t\t\tDKK\t-1,62\tDKK\t',
+      '6\t2024-03-31\t2024-03-31\t2024-03-31\t123\tGEBYR\t\t\t\t\t\t\tDKK\t-2,00\tDKK\t',
+    ),
+    holdings: ['DK0062498333 DKK 6'],
+    cash: { DKK: '740.38' },
+  },
+  'nordnet-no': {
+    text: lines(
+      'Id\tBokføringsdag\tHandelsdag\tOppgjørsdag\tPortefølje\tTransaksjonstype\tVerdipapir\tISIN\tAntall\tKurs\tRente\tTotale Avgifter\tValuta\tBeløp\tValuta\tVekslingskurs',
+      '1\t2024-01-02\t2024-01-02\t2024-01-02\t123\tINNSKUDD\t\t\t\t\t\t\tNOK\t1 000,00\tNOK\t',
+      '2\t2024-01-05\t2024-01-03\t2024-01-05\t123\tKJØPT\tEquinor\tNO0010096985\t10\t50\t\t1\tNOK\t-501,00\tNOK\t1',
+      '3\t2024-02-05\t2024-02-03\t2024-02-05\t123\tSOLGT\tEquinor\tNO0010096985\t4\t60\t\t1\tNOK\t239,00\tNOK\t1',
+      '4\t2024-03-22\t2024-03-22\t2024-03-22\t123\tUTBYTTE\tEquinor\tNO0010096985\t6\t1\t\t\tNOK\t6,00\tNOK\t',
+      '5\t2024-03-31\t2024-03-31\t2024-03-31\t123\tUTTAK\t\t\t\t\t\t\tNOK\t-100,00\tNOK\t',
+      '6\t2024-03-31\t2024-03-31\t2024-03-31\t123\tGEBYR\t\t\t\t\t\t\tNOK\t-2,00\tNOK\t',
+    ),
+    holdings: ['NO0010096985 NOK 6'],
+    cash: { NOK: '642' },
+  },
+};
