@@ -34,6 +34,7 @@ import { healthRoutes } from './routes/health/index.js';
 import { moatReportRoutes } from './routes/moat-reports/index.js';
 import { moatScreenerRoutes } from './routes/moat-screener/index.js';
 import { openapiRoutes } from './routes/openapi/index.js';
+import { pageRoutes } from './routes/pages/index.js';
 import { portfolioRoutes } from './routes/portfolio/index.js';
 import { quoteRoutes } from './routes/quote/index.js';
 import { stockEvaluationRoutes } from './routes/stock-evaluation/index.js';
@@ -100,6 +101,7 @@ export const apiApp = fp(
     await app.register(developerPageRoutes, { prefix: '/account' });
     await app.register(stockEvaluationRoutes, { prefix: '/api/stock-evaluation' });
     await app.register(evaluationPageRoutes, { prefix: '/evaluation' });
+    await app.register(pageRoutes);
     const ai = { ai: deps.ai, heartbeatMs: deps.config.sseHeartbeatMs };
     await app.register(narrativeRoutes, { prefix: '/api/stock-evaluation', ...ai });
     await app.register(advisorRoutes, { prefix: '/api/advisor', ...ai });

@@ -52,5 +52,7 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** `session`: the route needs a signed-in user (see the session guard). */
     auth?: 'session' | 'public';
+    /** A page for people: a signed-out browser is sent to `/signin?next=…` rather than a 401. */
+    page?: boolean;
   }
 }
