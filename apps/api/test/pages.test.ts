@@ -81,8 +81,8 @@ describe('pages: /, /signin, /signup and the sign-in redirect', () => {
     expect(bad.body).toContain('role="alert">Not a ticker');
     expect(bad.body).not.toContain('<script>');
     const client = await ctx.app.inject({ url: '/?symbol=%3Cscript%3E' });
-    expect(client.statusCode).toBe(400);
-    expect(client.json()).toMatchObject({ code: 'validation_failed' });
+    expect(client.statusCode).toBe(200);
+    expect(client.json().links).toBeDefined();
   });
 
   it('sends a signed-out browser to /signin?next=… from the card and the developer page', async () => {

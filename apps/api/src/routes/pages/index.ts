@@ -3,7 +3,7 @@ import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { SESSION_COOKIE } from '../../auth/cookies.js';
-import { ApiError, errorResponses } from '../../problem.js';
+import { errorResponses } from '../../problem.js';
 import { cspNonce, escapeHtml } from '../account/developer-page.js';
 import { AUTH_PAGE_SCRIPT } from './auth-page-script.js';
 import { pageCsp, renderPage, safeNext, wantsHtml } from './page-shell.js';
@@ -132,7 +132,9 @@ export const pageRoutes: FastifyPluginAsyncZod = async (app) => {
           .string()
           .max(100)
           .optional()
-          .describe("The search box: a ticker opens that company's card (303)"),
+          .describe(
+            "The search box: a ticker opens that company's card (303); anything else shows the page saying what a ticker looks like (a client gets the index)",
+          ),
       }),
       response: {
         200: {
@@ -157,9 +159,6 @@ export const pageRoutes: FastifyPluginAsyncZod = async (app) => {
           `/evaluation/${encodeURIComponent(searched.data.toUpperCase())}`,
           303,
         );
-      }
-      if (searched && !html) {
-        throw new ApiError('validation_failed', `symbol: ${TICKER_SYMBOL_HINT}`);
       }
       if (!html) {
         const base = app.config.baseUrl;
