@@ -46,10 +46,10 @@ function domain(values: readonly number[], threshold: number | undefined): [numb
   return [lo - pad, hi + pad];
 }
 
-/** At most this many points are clipped; more far-off points are the series' real shape. */
-const MAX_CLIPPED = 2;
+/** At most one point is clipped ("one outlier"); more far-off points are the series' real shape. */
+const MAX_CLIPPED = 1;
 /** Clip only when the other points would fill less than this share of the unclipped range. */
-const FLATTENED_SHARE = 0.25;
+const FLATTENED_SHARE = 0.5;
 
 /**
  * Which points a scale must clip so that the others stay readable: those outside Tukey's far
@@ -91,7 +91,7 @@ function pointLabel(years: readonly number[] | undefined, i: number): string {
  * `zero`, `axis`, `missing`, `clip-arrow`, `clip-label`, which the card's style sets for light
  * and dark). Points are evenly spaced by fiscal year; a missing year leaves a gap of its width
  * that the line does not cross (it is drawn in runs of consecutive years) and a `×` mark on the
- * axis (`<g class="missing" data-year>`, titled "FYyyyy: no data"). When one or two outliers
+ * axis (`<g class="missing" data-year>`, titled "FYyyyy: no data"). When one outlier
  * would flatten the rest ({@link outlierIndexes}), the scale is clipped: such a point sits on the
  * edge with `data-clipped="above" | "below"`, an arrow and its value as a label. The series'
  * highest and lowest drawn values are labelled at their height, each point a `<circle class="point">` with
