@@ -48,7 +48,7 @@ svg.trend-chart{display:block;width:100%;height:auto}
 .band-0 .swatch{background:var(--band0)}.band-1 .swatch{background:var(--band1)}.band-2 .swatch{background:var(--band2)}.band-3 .swatch{background:var(--band3)}
 .valuation{margin:.6rem 0;padding:.5rem .75rem;border:1px solid var(--line);border-radius:6px;background:var(--panel)}
 .valuation.sell{border-color:var(--fail)}.valuation h2{font-size:1rem;margin:0 0 .3rem}
-.valuation dl{display:grid;grid-template-columns:repeat(auto-fill,minmax(min(100%,11rem),1fr));gap:.3rem .8rem;margin:0}
+.valuation dl{display:grid;grid-template-columns:repeat(auto-fill,minmax(min(100%,9rem),1fr));gap:.3rem .8rem;margin:0}
 .valuation dt{font-size:.78rem;color:var(--muted)}.valuation dd{margin:0;font-variant-numeric:tabular-nums;font-weight:600}
 .valuation .price{font-size:.8rem;color:var(--muted);margin:.4rem 0 0}
 .data-quality{margin:.3rem 0;padding:0 0 0 .5rem;list-style:none;font-size:.82rem;border-left:3px solid var(--warn)}
