@@ -34,6 +34,7 @@ import { healthRoutes } from './routes/health/index.js';
 import { moatReportRoutes } from './routes/moat-reports/index.js';
 import { moatScreenerRoutes } from './routes/moat-screener/index.js';
 import { openapiRoutes } from './routes/openapi/index.js';
+import { pageRoutes } from './routes/pages/index.js';
 import { portfolioRoutes } from './routes/portfolio/index.js';
 import { xrayRoutes } from './routes/portfolio/xray.js';
 import { quoteRoutes } from './routes/quote/index.js';
@@ -99,6 +100,7 @@ export const apiApp = fp(
     await app.register(developerPageRoutes, { prefix: '/account' });
     await app.register(stockEvaluationRoutes, { prefix: '/api/stock-evaluation' });
     await app.register(evaluationPageRoutes, { prefix: '/evaluation' });
+    await app.register(pageRoutes);
     await app.register(narrativeRoutes, { prefix: '/api/stock-evaluation' });
     await app.register(advisorRoutes, { prefix: '/api/advisor' });
     await app.register(aiChatRoutes, { prefix: '/api/portfolio' });

@@ -64,5 +64,7 @@ declare module 'fastify' {
     auth?: 'session' | 'session-or-token' | 'public';
     /** The token scopes a `session-or-token` route needs of a bearer token. */
     tokenScopes?: readonly TokenScope[];
+    /** A page for people: a signed-out browser is sent to `/signin?next=…` rather than a 401. */
+    page?: boolean;
   }
 }

@@ -77,7 +77,7 @@ describe.each(ENGINES)('password change and account erasure on %s', (engine) => 
       expect((await login(email, 'a new and longer one')).statusCode).toBe(200);
     });
 
-    it('answers 401 for a wrong current password and 400 for a new one sign-up would refuse', async () => {
+    it('answers 403 (not "Not signed in") for a wrong current password and 400 for a new one sign-up would refuse', async () => {
       const email = `pw-wrong-${engine}@example.com`;
       const { cookie } = await registerUser(ctx.app, email, PASSWORD);
       const other = sessionCookie(await login(email, PASSWORD));
@@ -85,9 +85,14 @@ describe.each(ENGINES)('password change and account erasure on %s', (engine) => 
         currentPassword: 'not the password',
         newPassword: 'whatever it is now',
       });
-      expect(wrong.statusCode).toBe(401);
+      expect(wrong.statusCode).toBe(403);
       expect(wrong.headers['content-type']).toMatch(/^application\/problem\+json/);
-      expect(wrong.json().code).toBe('unauthorized');
+      expect(wrong.json()).toMatchObject({
+        code: 'forbidden',
+        title: 'Forbidden',
+        detail: 'The current password is wrong.',
+      });
+      expect(wrong.headers['www-authenticate']).toBeUndefined();
       const short = await call(cookie, 'POST', '/api/auth/password', {
         currentPassword: PASSWORD,
         newPassword: 'short',
@@ -147,7 +152,7 @@ describe.each(ENGINES)('password change and account erasure on %s', (engine) => 
       const missing = await call(cookie, 'DELETE', '/api/account', {});
       expect(missing.statusCode).toBe(400);
       const wrong = await call(cookie, 'DELETE', '/api/account', { password: 'not it' });
-      expect(wrong.statusCode).toBe(401);
+      expect(wrong.statusCode).toBe(403);
       expect(await sessionStatus(cookie)).toBe(200);
 
       const erased = await call(cookie, 'DELETE', '/api/account', { password: PASSWORD });

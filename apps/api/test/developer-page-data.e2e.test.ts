@@ -50,7 +50,7 @@ describe.skipIf(!available && !isCI)(
       await page.goto(`${base}/account/developer`);
       await page.fill('#email', email);
       await page.fill('#password', password);
-      await page.click('#login-form button[type=submit]');
+      await page.click('#auth-form button[type=submit]');
       await page.waitForSelector('#who');
 
       for (const [link, schema] of [
@@ -71,7 +71,7 @@ describe.skipIf(!available && !isCI)(
 
       await page.fill('#erase-password', password);
       await page.click('#erase');
-      await page.waitForSelector('#login-form');
+      await page.waitForSelector('#auth-form');
       const user = await ctx.repos.users.findByEmail(email);
       expect(user).toBeUndefined();
       expect(problems).toEqual([]);

@@ -67,7 +67,7 @@ describe.skipIf(!available && !isCI)('developer page in headless Chromium', () =
     await page.goto(`${base}/account/developer`);
     await page.fill('#email', 'dev@example.com');
     await page.fill('#password', 'correct horse battery');
-    await page.click('#login-form button[type=submit]');
+    await page.click('#auth-form button[type=submit]');
     await page.waitForSelector('#who');
     expect(await page.textContent('#who')).toBe('Dev <b> (dev@example.com)');
 

@@ -790,6 +790,15 @@ describe('OpenAPI document', () => {
 
     await check('/account/developer', { url: '/account/developer', headers: { cookie } });
     await check('/account/developer', { url: '/account/developer' });
+    const browser = { accept: 'text/html' };
+    await check('/account/developer', { url: '/account/developer', headers: browser });
+    await check('/evaluation/{symbol}', { url: '/evaluation/AAPL', headers: browser });
+    await check('/', { url: '/' });
+    await check('/', { url: '/', headers: browser });
+    await check('/', { url: '/?symbol=KO' });
+    await check('/', { url: '/?symbol=not%20a%20ticker' });
+    await check('/signin', { url: '/signin?next=%2Fevaluation%2FKO' });
+    await check('/signup', { url: '/signup' });
 
     await check('/api/auth/logout', {
       method: 'POST',

@@ -29,12 +29,16 @@ describe('formatEvaluationTable', () => {
       const trend = c.trend ?? [];
       const below = lines[row + 1]?.trim() ?? '';
       const [spark, ...rest] = below.split('  ');
-      expect(spark).toMatch(/^[▁▂▃▄▅▆▇█]+$/);
-      expect([...(spark ?? '')]).toHaveLength(trend.length);
-      // The lowest value is ▁, the highest █, at their places in the series.
-      expect([...(spark ?? '')][trend.indexOf(Math.min(...trend))]).toBe('▁');
-      expect([...(spark ?? '')][trend.indexOf(Math.max(...trend))]).toBe('█');
+      // Ten slots, one per fiscal year up to the last; a year without a value is '·'.
+      expect(spark).toMatch(/^[▁▂▃▄▅▆▇█·]{10}$/);
       const years = c._trendYears ?? [];
+      const slot = (i: number) => (years[i] as number) - ((years.at(-1) as number) - 9);
+      expect([...(spark ?? '')].filter((ch) => ch !== '·')).toHaveLength(
+        years.filter((_, i) => slot(i) >= 0).length,
+      );
+      // The lowest value is ▁, the highest █, at their years' places.
+      expect([...(spark ?? '')][slot(trend.indexOf(Math.min(...trend)))]).toBe('▁');
+      expect([...(spark ?? '')][slot(trend.indexOf(Math.max(...trend)))]).toBe('█');
       expect(rest.join('  ')).toContain(`FY${years[0]} `);
       expect(rest.join('  ')).toContain(` → FY${years.at(-1)} `);
     }

@@ -30,7 +30,7 @@ function trendLine(c: EvaluatedCriterion, currency: string | undefined): string 
     `${years[i] === undefined ? '' : `FY${years[i]} `}${formatTrendValue(values[i] as number, scale.unit, currency)}`;
   const ends = values.length > 1 ? `${at(0)} → ${at(values.length - 1)}` : at(0);
   const rule = scale.threshold ? ` (line ${formatThreshold(scale.threshold, scale.unit)})` : '';
-  return `${sparkline(values)}  ${ends}${rule}`;
+  return `${sparkline(values, years.length === values.length ? years : undefined)}  ${ends}${rule}`;
 }
 
 /**

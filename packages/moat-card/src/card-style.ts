@@ -42,6 +42,19 @@ svg.trend-chart{display:block;width:100%;height:auto}
 .trend-chart .zero{stroke:var(--muted);stroke-width:.8}
 .trend-chart .frame{stroke:var(--line);stroke-width:1}
 .axis{fill:var(--muted);font-size:10px}
+.band-legend{list-style:none;padding:0;margin:.3rem 0;display:flex;flex-wrap:wrap;gap:.2rem .9rem;font-size:.8rem;color:var(--muted)}
+.band-legend li{display:flex;align-items:center;gap:.3rem}.band-legend .active{color:var(--fg);font-weight:650}
+.swatch{display:inline-block;width:.8rem;height:.8rem;border:1px solid var(--line)}
+.band-0 .swatch{background:var(--band0)}.band-1 .swatch{background:var(--band1)}.band-2 .swatch{background:var(--band2)}.band-3 .swatch{background:var(--band3)}
+.valuation{margin:.6rem 0;padding:.5rem .75rem;border:1px solid var(--line);border-radius:6px;background:var(--panel)}
+.valuation.sell{border-color:var(--fail)}.valuation h2{font-size:1rem;margin:0 0 .3rem}
+.valuation dl{display:grid;grid-template-columns:repeat(auto-fill,minmax(min(100%,9rem),1fr));gap:.3rem .8rem;margin:0}
+.valuation dt{font-size:.78rem;color:var(--muted)}.valuation dd{margin:0;font-variant-numeric:tabular-nums;font-weight:600}
+.valuation .price{font-size:.8rem;color:var(--muted);margin:.4rem 0 0}
+.data-quality{margin:.3rem 0;padding:0 0 0 .5rem;list-style:none;font-size:.82rem;border-left:3px solid var(--warn)}
+.trend-chart .missing-tick{stroke:var(--muted);stroke-width:.8;stroke-dasharray:2 3}
+.trend-chart .missing-mark{fill:var(--fail);font-size:11px;font-weight:700}
+.trend-chart .clip-arrow{fill:var(--fail)}.trend-chart .clip-label{fill:var(--fail);font-size:10px}
 .no-trend{color:var(--muted);font-size:.85rem}
 details{font-size:.8rem;color:var(--muted);margin-top:.3rem}summary{cursor:pointer}
 footer{border-top:1px solid var(--line);padding-top:.6rem;font-size:.85rem;color:var(--muted)}

@@ -55,7 +55,86 @@ function bandsBar(evaluation: MoatEvaluation): string {
   const label =
     `Total ${evaluation.totalScore.toFixed(1)} of ${evaluation.maxScore} (${percent.toFixed(0)}%), ` +
     `verdict bands: ${VERDICT_BANDS.map((b) => `${b.label} from ${b.minPercent}%`).join('; ')}`;
-  return `<svg class="bands" viewBox="-4 0 ${100 * BAR + 8} 34" role="img" aria-label="${esc(label)}" xmlns="http://www.w3.org/2000/svg">${segments.join('')}${ticks.join('')}<path class="mark" d="M${mark} 0 v18"/></svg>`;
+  const svg = `<svg class="bands" viewBox="-4 0 ${100 * BAR + 8} 34" role="img" aria-label="${esc(label)}" xmlns="http://www.w3.org/2000/svg">${segments.join('')}${ticks.join('')}<path class="mark" d="M${mark} 0 v18"/></svg>`;
+  const legend = bands.map((band, i) => {
+    const end = bands[i + 1]?.minPercent ?? 100;
+    const active = percent >= band.minPercent && (percent < end || end === 100);
+    const range = end === 100 ? `${band.minPercent}–100%` : `${band.minPercent}–${end}%`;
+    return `<li class="band-${i}${active ? ' active' : ''}"${active ? ' aria-current="true"' : ''}><span class="swatch" aria-hidden="true"></span>${esc(range)}: ${esc(band.label)}</li>`;
+  });
+  return `${svg}<ol class="band-legend" aria-label="Verdict bands">${legend.join('')}</ol>`;
+}
+
+/** The valuation extension fields the flow adds (`ValuationExplanation` of `@svc/valuation`). */
+interface ValuationExtras {
+  readonly _price?: number | null;
+  readonly _priceCurrency?: string | null;
+  readonly _priceAsOf?: string | null;
+  readonly _priceSource?: string | null;
+  readonly _epsFiscalYear?: number | null;
+}
+
+const ratio = (value: number | null | undefined, suffix = '×') =>
+  value === null || value === undefined ? 'n/m' : `${value.toFixed(1)}${suffix}`;
+
+/**
+ * The valuation block under the verdict (interface spec 2.5): P/E, forward P/E, PEG, the
+ * augmented payout ratio and the sell trigger (P/E ≥ 40), with the price, its trading day and
+ * source. A ratio that is not meaningful (`null`: no price, no earnings, no estimate) is `n/m`.
+ */
+function valuationBlock(e: CardEvaluation): string {
+  const v = e.valuation;
+  if (!v) return '';
+  const x = v as typeof v & ValuationExtras;
+  const trailing = x._epsFiscalYear ? ` (EPS FY${x._epsFiscalYear})` : '';
+  const rows: [string, string][] = [
+    [`P/E${trailing}`, ratio(v.peRatio)],
+    ['Forward P/E', ratio(v.forwardPE)],
+    ['PEG', ratio(v.pegRatio, '')],
+    ['Payout (dividends + buybacks)', ratio(v.augmentedPayoutRatio, '% of net income')],
+    [
+      'Sell trigger (P/E ≥ 40)',
+      v.sellTrigger ? 'Yes: priced past the trigger' : v.peRatio === null ? 'n/m' : 'No',
+    ],
+  ];
+  const price =
+    typeof x._price === 'number'
+      ? `Price ${x._price.toFixed(2)}${x._priceCurrency ? ` ${x._priceCurrency}` : ''}${x._priceAsOf ? ` on ${x._priceAsOf}` : ''}${x._priceSource ? `, source: ${x._priceSource}` : ''}.`
+      : 'No price: the ratios that need one are n/m.';
+  return `<section class="valuation${v.sellTrigger ? ' sell' : ''}" aria-labelledby="valuation-title">
+<h2 id="valuation-title">Valuation</h2>
+<dl>${rows.map(([k, val]) => `<div><dt>${esc(k)}</dt><dd>${esc(val)}</dd></div>`).join('')}</dl>
+<p class="price">${esc(price)} n/m: not meaningful.</p>
+</section>`;
+}
+
+/** One data-quality flag (CONTRACT §9): what is wrong with which series. */
+interface DataQualityFlag {
+  readonly code: string;
+  readonly series?: string;
+  readonly message: string;
+}
+
+/** The `dataQuality` flags of an evaluation or a criterion, when it carries any (optional field). */
+function flagsOf(holder: object): DataQualityFlag[] {
+  const raw = (holder as { dataQuality?: unknown }).dataQuality;
+  if (!Array.isArray(raw)) return [];
+  return raw.filter(
+    (f): f is DataQualityFlag =>
+      typeof f === 'object' &&
+      f !== null &&
+      typeof f.code === 'string' &&
+      typeof f.message === 'string',
+  );
+}
+
+function flagList(flags: readonly DataQualityFlag[]): string {
+  if (flags.length === 0) return '';
+  const items = flags.map(
+    (f) =>
+      `<li data-code="${esc(f.code)}"><strong>Data quality:</strong> ${esc(f.message)}${f.series ? ` <span class="series">(${esc(f.series)})</span>` : ''}</li>`,
+  );
+  return `<ul class="data-quality">${items.join('')}</ul>`;
 }
 
 /** One criterion: name, status, score, display value, benchmark and its trend chart. */
@@ -89,6 +168,7 @@ function criterionItem(c: Criterion, currency: string | undefined): string {
 <div class="criterion-head"><h2>${esc(c.name)}</h2><span class="status">${STATUS_TEXT[c.status]}</span></div>
 <p class="score">${esc(score)}</p>
 <p class="value">${esc(c.value)}</p>
+${flagList(flagsOf(c))}
 ${chart}
 ${benchmark}
 </li>`;
@@ -126,7 +206,9 @@ function footer(e: CardEvaluation): string {
 /**
  * The moat card of an evaluation as an HTML fragment (an `<article class="moat-card">`), the same
  * for the page and the MCP App: the company, the verdict and the total against the verdict bands
- * (`VERDICT_BANDS`), then each criterion in order with its status, score, display value, pass rule
+ * (`VERDICT_BANDS`, each band named in a legend), the evaluation's data-quality flags (when it
+ * carries `dataQuality`), the valuation block (P/E, forward P/E, PEG, payout, the sell trigger,
+ * the price's day and source), then each criterion (its own `dataQuality` flags under its value) in order with its status, score, display value, pass rule
  * and its yearly trend as a small SVG chart ({@link trendChartSvg}) with the benchmark line where
  * one applies ({@link TREND_SCALES}); a criterion without a series says so. The footer names the
  * fiscal years, the source (provider and filings) and carries {@link CARD_DISCLAIMER}. The
@@ -151,6 +233,8 @@ ${place ? `<p class="place">${esc(place)}</p>` : ''}
 <p class="verdict">${esc(e.verdict)}</p>
 <p class="total"><strong>${e.totalScore.toFixed(1)}</strong> / ${e.maxScore} (${percentOf(e).toFixed(0)}%)${passed}</p>
 ${bandsBar(e)}
+${flagList(flagsOf(e))}
+${valuationBlock(e)}
 </header>
 <ol class="criteria">
 ${e.criteria.map((c) => criterionItem(c, currency)).join('\n')}

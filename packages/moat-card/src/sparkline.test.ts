@@ -10,7 +10,7 @@ describe('sparkline', () => {
     { values: [68, 68, 68], line: '▄▄▄' },
     { values: [42], line: '▄' },
     { values: [], line: '' },
-    { values: [1, Number.NaN, 3], line: '▁ █' },
+    { values: [1, Number.NaN, 3], line: '▁·█' },
   ])('$values → $line', ({ values, line }) => {
     expect(sparkline(values)).toBe(line);
   });
@@ -21,5 +21,20 @@ describe('sparkline', () => {
     expect([...line]).toHaveLength(values.length);
     expect([...line][values.indexOf(38.2)]).toBe('▁');
     expect([...line][values.indexOf(46.2)]).toBe('█');
+  });
+
+  it('keeps ten slots by fiscal year, a missing year marked (Carnival-like debt gaps)', () => {
+    // FY2016–FY2018 and FY2025 known, FY2019–FY2024 missing (loss years)
+    const line = sparkline([2.1, 2.4, 2.2, 9.5], [2016, 2017, 2018, 2025]);
+    expect([...line]).toHaveLength(10);
+    expect(line).toBe('▁▁▁······█');
+    const short = sparkline([40, 41], [2024, 2025]);
+    expect(short).toBe('········▁█');
+    const long = sparkline(
+      [...Array(12).keys()],
+      [...Array(12).keys()].map((i) => 2014 + i),
+    );
+    expect([...long]).toHaveLength(10);
+    expect(long.includes('·')).toBe(false);
   });
 });

@@ -113,4 +113,76 @@ describe('trendChartSvg', () => {
   it('draws nothing for an empty series', () => {
     expect(trendChartSvg({ id: 'e', title: 'e', values: [], unit: 'percent' })).toBe('');
   });
+
+  it('does not draw a line across missing years and marks each on the axis (Carnival-like debt)', () => {
+    const svg = trendChartSvg({
+      id: 'ccl',
+      title: 'Debt',
+      values: [2.1, 2.4, 2.2, 9.5, 7.1],
+      years: [2016, 2017, 2018, 2025, 2026],
+      unit: 'years',
+      threshold: { value: 4, side: 'atMost' },
+    });
+    const lines = [...svg.matchAll(/<polyline class="line" points="([^"]+)"/g)].map((m) =>
+      (m[1] ?? '').split(' '),
+    );
+    expect(lines.map((l) => l.length)).toEqual([3, 2]); // FY2016–18 and FY2025–26, nothing between
+    const missing = [...svg.matchAll(/<g class="missing" data-year="(\d+)">/g)].map((m) =>
+      Number(m[1]),
+    );
+    expect(missing).toEqual([2019, 2020, 2021, 2022, 2023, 2024]);
+    expect(svg).toContain('<title>FY2019: no data</title>');
+    expect(svg).toContain('FY2018 2.2 yrs, FY2019 no data,');
+    // a missing year's mark sits where its point would be: between FY2018 and FY2025
+    const x2018 = points(svg)[2]?.cx as number;
+    const x2025 = points(svg)[3]?.cx as number;
+    const x2019 = Number(
+      /data-year="2019"><title>[^<]+<\/title><line class="missing-tick" x1="([\d.]+)"/.exec(
+        svg,
+      )?.[1],
+    );
+    expect(x2019).toBeGreaterThan(x2018);
+    expect(x2019).toBeLessThan(x2025);
+  });
+
+  it('clips a scale one outlier would flatten, marking and labelling the outlier (−498 %)', () => {
+    const values = [18.2, 21.5, 19.9, -498, 22.4, 20.1, 23.0];
+    const svg = trendChartSvg({
+      id: 'nm',
+      title: 'Net margin',
+      values,
+      years: [2019, 2020, 2021, 2022, 2023, 2024, 2025],
+      unit: 'percent',
+      threshold: { value: 15, side: 'atLeast' },
+    });
+    const drawn = points(svg);
+    const outlier = drawn[3];
+    expect(svg).toMatch(/data-clipped="below" data-year="2022" data-value="-498" data-side="fail"/);
+    expect(outlier?.cy).toBe(10 + 100); // on the bottom edge
+    expect(svg).toContain('<text class="clip-label"');
+    expect(svg).toContain('FY2022 -498.0%');
+    expect(svg).toContain('FY2022 -498.0% (off the scale)');
+    // the others fill the height: the benchmark line is no longer on the data
+    const ys = drawn.filter((_, i) => i !== 3).map((p) => p.cy);
+    expect(Math.max(...ys) - Math.min(...ys)).toBeGreaterThan(30);
+  });
+
+  it('does not clip a series whose far points are its real shape', () => {
+    const svg = trendChartSvg({
+      id: 'g',
+      title: 'EPS',
+      values: [1, 2, 3, 4, 5, 6, 7, 30],
+      unit: 'perShare',
+    });
+    expect(svg).toContain('data-clipped'); // 30 flattens 1–7: clipped
+    const steady = trendChartSvg({
+      id: 's',
+      title: 's',
+      values: [1, 2, 4, 8, 16],
+      unit: 'perShare',
+    });
+    expect(steady).not.toContain('data-clipped');
+    const fewer = trendChartSvg({ id: 'f', title: 'f', values: [1, 2, -400, 3], unit: 'percent' });
+    expect(fewer).not.toContain('data-clipped'); // under 5 values nothing is clipped
+  });
 });

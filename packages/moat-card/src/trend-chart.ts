@@ -46,6 +46,39 @@ function domain(values: readonly number[], threshold: number | undefined): [numb
   return [lo - pad, hi + pad];
 }
 
+/** At most one point is clipped ("one outlier"); more far-off points are the series' real shape. */
+const MAX_CLIPPED = 1;
+/** Clip only when the other points would fill less than this share of the unclipped range. */
+const FLATTENED_SHARE = 0.5;
+
+/**
+ * Which points a scale must clip so that the others stay readable: those outside Tukey's far
+ * fences (Q1 − 3·IQR, Q3 + 3·IQR; Tukey 1977, "Exploratory Data Analysis"), at most
+ * {@link MAX_CLIPPED} of them, and only when drawing them would squeeze the rest (and the
+ * threshold) into less than {@link FLATTENED_SHARE} of the height. Needs at least 5 values.
+ * Returns the indexes of the clipped points (empty: nothing is clipped).
+ */
+function outlierIndexes(values: readonly number[], threshold?: number): number[] {
+  if (values.length < 5) return [];
+  const sorted = [...values].sort((a, b) => a - b);
+  const quantile = (q: number) => {
+    const at = (sorted.length - 1) * q;
+    const below = sorted[Math.floor(at)] as number;
+    const above = sorted[Math.ceil(at)] as number;
+    return below + (above - below) * (at - Math.floor(at));
+  };
+  const q1 = quantile(0.25);
+  const q3 = quantile(0.75);
+  const iqr = q3 - q1;
+  const out = values.flatMap((v, i) => (v < q1 - 3 * iqr || v > q3 + 3 * iqr ? [i] : []));
+  if (out.length === 0 || out.length > MAX_CLIPPED) return [];
+  const kept = values.filter((_, i) => !out.includes(i));
+  const withLine = threshold === undefined ? kept : [...kept, threshold];
+  const all = threshold === undefined ? values : [...values, threshold];
+  const span = (xs: readonly number[]) => Math.max(...xs) - Math.min(...xs);
+  return span(withLine) < FLATTENED_SHARE * span(all) ? out : [];
+}
+
 /** The label of point `i`: its fiscal year (`FY2019`) or its position (`#3`). */
 function pointLabel(years: readonly number[] | undefined, i: number): string {
   const year = years?.[i];
@@ -55,13 +88,17 @@ function pointLabel(years: readonly number[] | undefined, i: number): string {
 /**
  * A small line chart of a yearly series as a self-contained SVG string (no script, no external
  * style: colours come from `currentColor` and the CSS classes `line`, `point`, `threshold`,
- * `zero`, `axis`, which the card's style sets for light and dark). Points are evenly spaced by
- * fiscal year (a missing year leaves a gap of its width), the series' highest and lowest values
- * labelled at their height, each point a `<circle class="point">` with
+ * `zero`, `axis`, `missing`, `clip-arrow`, `clip-label`, which the card's style sets for light
+ * and dark). Points are evenly spaced by fiscal year; a missing year leaves a gap of its width
+ * that the line does not cross (it is drawn in runs of consecutive years) and a `×` mark on the
+ * axis (`<g class="missing" data-year>`, titled "FYyyyy: no data"). When one outlier
+ * would flatten the rest ({@link outlierIndexes}), the scale is clipped: such a point sits on the
+ * edge with `data-clipped="above" | "below"`, an arrow and its value as a label. The series'
+ * highest and lowest drawn values are labelled at their height, each point a `<circle class="point">` with
  * `data-year`, `data-value` and a `<title>`; the threshold, when given, is a dashed line with its
  * rule as a label, and each point says on which side of it it lies (`data-side="pass" | "fail"`).
  * The text alternative: `role="img"`, a `<title>` (the name) and a `<desc>` listing every point
- * in order and the benchmark, referenced by `aria-labelledby`. An empty series draws nothing
+ * in order (a missing year as "no data", a clipped point as "off the scale") and the benchmark, referenced by `aria-labelledby`. An empty series draws nothing
  * (empty string).
  *
  * @example
@@ -72,26 +109,66 @@ export function trendChartSvg(input: TrendChartInput): string {
   const { values, unit, threshold, currency } = input;
   if (values.length === 0) return '';
   const years = input.years?.length === values.length ? input.years : undefined;
-  const [lo, hi] = domain(values, threshold?.value);
-  const y = (v: number) => round(PAD.top + ((hi - v) / (hi - lo)) * PLOT_H);
-  const points = placed(values, years, y);
+  const clipped = new Set(outlierIndexes(values, threshold?.value));
+  const kept = values.filter((_, i) => !clipped.has(i));
+  const [lo, hi] = domain(kept, threshold?.value);
+  const y = (v: number) =>
+    round(PAD.top + ((hi - Math.min(hi, Math.max(lo, v))) / (hi - lo)) * PLOT_H);
+  const points = placed(values, years, y, clipped, hi);
   const fmt = (v: number) => formatTrendValue(v, unit, currency);
   const rule = threshold ? formatThreshold(threshold, unit) : undefined;
+  const missing = missingYears(years);
   const titleId = `${input.id}-title`;
   const descId = `${input.id}-desc`;
-  const desc = `${points.map((p) => `${p.label} ${fmt(p.v)}`).join(', ')}.${rule ? ` Benchmark ${rule}.` : ''}`;
+  const told = [
+    ...points.map((p) => ({
+      year: p.year,
+      text: `${p.label} ${fmt(p.v)}${p.clip ? ' (off the scale)' : ''}`,
+    })),
+    ...missing.map((year) => ({ year, text: `FY${year} no data` })),
+  ].sort((a, b) => (a.year ?? 0) - (b.year ?? 0));
+  const desc = `${told.map((t) => t.text).join(', ')}.${rule ? ` Benchmark ${rule}.` : ''}`;
   return [
     `<svg class="trend-chart" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-labelledby="${titleId} ${descId}" xmlns="http://www.w3.org/2000/svg">`,
     `<title id="${titleId}">${escapeMarkup(input.title)}</title>`,
     `<desc id="${descId}">${escapeMarkup(desc)}</desc>`,
     `<line class="frame" x1="${PAD.left}" y1="${PAD.top + PLOT_H}" x2="${PAD.left + PLOT_W}" y2="${PAD.top + PLOT_H}"/>`,
     // Axis labels leave the currency out (the caption names it): they must fit the margin.
-    ...valueLabels(values, y, (v) => formatTrendValue(v, unit)),
+    ...valueLabels(kept, y, (v) => formatTrendValue(v, unit)),
     ...guideLines(lo, hi, y, threshold, rule),
     ...pointMarks(points, threshold, years !== undefined, fmt),
+    ...missingMarks(missing, years),
     ...yearLabels(points),
     '</svg>',
   ].join('');
+}
+
+/** The fiscal years between the first and the last that have no value (none without years). */
+function missingYears(years: readonly number[] | undefined): number[] {
+  if (!years || years.length < 2) return [];
+  const have = new Set(years);
+  const out: number[] = [];
+  for (let year = (years[0] as number) + 1; year < (years.at(-1) as number); year += 1) {
+    if (!have.has(year)) out.push(year);
+  }
+  return out;
+}
+
+/** x of a fiscal year on the axis (the points are spaced by year). */
+function yearX(years: readonly number[], year: number): number {
+  const first = years[0] as number;
+  const span = (years.at(-1) as number) - first;
+  return round(PAD.left + (span === 0 ? PLOT_W / 2 : ((year - first) / span) * PLOT_W));
+}
+
+/** A mark on the axis for each missing fiscal year: a `×` with "FYyyyy: no data" as its title. */
+function missingMarks(missing: readonly number[], years: readonly number[] | undefined): string[] {
+  if (!years) return [];
+  const base = PAD.top + PLOT_H;
+  return missing.map((year) => {
+    const x = yearX(years, year);
+    return `<g class="missing" data-year="${year}"><title>FY${year}: no data</title><line class="missing-tick" x1="${x}" y1="${PAD.top}" x2="${x}" y2="${base}"/><text class="missing-mark" x="${x}" y="${base + 4}" text-anchor="middle">×</text></g>`;
+  });
 }
 
 /** A point as drawn: its value, position and label (`FY2019` or `#3`). */
@@ -100,6 +177,10 @@ interface Placed {
   readonly x: number;
   readonly y: number;
   readonly label: string;
+  /** The fiscal year (undefined without years). */
+  readonly year: number | undefined;
+  /** Off the scale: `above` or `below` the drawn range (see {@link outlierIndexes}). */
+  readonly clip: 'above' | 'below' | undefined;
 }
 
 /** The points, spaced by fiscal year (or evenly by position without years). */
@@ -107,13 +188,16 @@ function placed(
   values: readonly number[],
   years: readonly number[] | undefined,
   y: (v: number) => number,
+  clipped: ReadonlySet<number>,
+  hi: number,
 ): Placed[] {
   const first = years?.[0] ?? 0;
   const span = years ? (years.at(-1) as number) - first : values.length - 1;
   return values.map((v, i) => {
     const at = years ? (years[i] as number) - first : i;
     const x = round(PAD.left + (span === 0 ? PLOT_W / 2 : (at / span) * PLOT_W));
-    return { v, x, y: y(v), label: pointLabel(years, i) };
+    const clip = clipped.has(i) ? (v > hi ? 'above' : 'below') : undefined;
+    return { v, x, y: y(v), label: pointLabel(years, i), year: years?.[i], clip };
   });
 }
 
@@ -160,17 +244,49 @@ function pointMarks(
   fmt: (v: number) => string,
 ): string[] {
   const marks: string[] = [];
-  if (points.length > 1) {
-    marks.push(`<polyline class="line" points="${points.map((p) => `${p.x},${p.y}`).join(' ')}"/>`);
+  for (const run of runs(points)) {
+    if (run.length > 1) {
+      marks.push(`<polyline class="line" points="${run.map((p) => `${p.x},${p.y}`).join(' ')}"/>`);
+    }
   }
   for (const p of points) {
     const side = threshold ? ` data-side="${passes(p.v, threshold) ? 'pass' : 'fail'}"` : '';
     const year = hasYears ? ` data-year="${p.label.slice(2)}"` : '';
+    const clip = p.clip ? ` data-clipped="${p.clip}"` : '';
+    const off = p.clip ? ' (off the scale)' : '';
     marks.push(
-      `<circle class="point" cx="${p.x}" cy="${p.y}" r="3"${year} data-value="${p.v}"${side}><title>${escapeMarkup(`${p.label}: ${fmt(p.v)}`)}</title></circle>`,
+      `<circle class="point" cx="${p.x}" cy="${p.y}" r="3"${clip}${year} data-value="${p.v}"${side}><title>${escapeMarkup(`${p.label}: ${fmt(p.v)}${off}`)}</title></circle>`,
     );
+    if (p.clip) marks.push(clipMark(p, fmt));
   }
   return marks;
+}
+
+/** Runs of points in consecutive fiscal years (one run without years): a line never crosses a gap. */
+function runs(points: readonly Placed[]): Placed[][] {
+  const out: Placed[][] = [];
+  let run: Placed[] = [];
+  for (const p of points) {
+    const prev = run.at(-1);
+    if (prev && (p.year === undefined || prev.year === undefined || p.year === prev.year + 1)) {
+      run.push(p);
+    } else {
+      if (run.length > 0) out.push(run);
+      run = [p];
+    }
+  }
+  if (run.length > 0) out.push(run);
+  return out;
+}
+
+/** A clipped point: an arrow toward where it lies and its value as a label. */
+function clipMark(p: Placed, fmt: (v: number) => string): string {
+  const up = p.clip === 'above';
+  const tip = up ? p.y - 9 : p.y + 9;
+  const arrow = `M${p.x - 4} ${up ? p.y - 4 : p.y + 4} L${p.x} ${tip} L${p.x + 4} ${up ? p.y - 4 : p.y + 4} Z`;
+  const anchor = p.x > PAD.left + PLOT_W / 2 ? 'end' : 'start';
+  const dx = anchor === 'end' ? -7 : 7;
+  return `<path class="clip-arrow" d="${arrow}"/><text class="clip-label" x="${round(p.x + dx)}" y="${round(up ? p.y + 10 : p.y - 4)}" text-anchor="${anchor}">${escapeMarkup(`${p.label} ${fmt(p.v)}`)}</text>`;
 }
 
 /** The first and last point's labels under the plot (one, centred, for a single point). */

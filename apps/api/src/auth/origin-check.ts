@@ -32,7 +32,8 @@ export function requestOrigin(headers: {
  * that names no origin at all is refused too (cookie-authenticated requests); without it
  * (sign-in forms, non-browser clients), only a foreign origin is refused.
  *
- * @throws {ApiError} `forbidden` when the origin is foreign (or missing while required).
+ * @throws {ApiError} `forbidden` when the origin is foreign (or missing while required: the detail
+ *   names the header to send, `Origin: <the first allowed origin>`).
  */
 export function assertSameOrigin(
   request: { method: string; headers: Parameters<typeof requestOrigin>[0] },
@@ -43,7 +44,13 @@ export function assertSameOrigin(
   const origin = requestOrigin(request.headers);
   if (origin === undefined) {
     if (required) {
-      throw new ApiError('forbidden', 'cross-site check failed: the request names no Origin');
+      const expected = [...allowed][0] ?? 'this service';
+      throw new ApiError(
+        'forbidden',
+        `cross-site check failed: the request names no Origin. A write with the session cookie ` +
+          `must send the header "Origin: ${expected}" (browsers send it themselves; with curl ` +
+          `add -H "Origin: ${expected}").`,
+      );
     }
     return;
   }

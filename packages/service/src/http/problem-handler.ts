@@ -33,7 +33,11 @@ export function registerProblemHandler(
 ): void {
   const { challenge } = options;
   app.setErrorHandler((error, request, reply) => {
-    const answer = toProblem(error, pathOf(request.url));
+    const problem = toProblem(error, pathOf(request.url));
+    const answer =
+      (error as { code?: unknown }).code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
+        ? { ...problem, body: { ...problem.body, detail: unsupportedMediaDetail(request) } }
+        : problem;
     if (answer.unexpected)
       request.log.error({ err: error }, options.unexpectedMessage ?? 'unexpected error');
     else if (answer.status >= 500) request.log.warn({ err: error }, 'upstream error');
@@ -52,6 +56,33 @@ export function registerProblemHandler(
     const answer = toProblem(error, pathOf(request.url));
     return reply.code(answer.status).type(PROBLEM_CONTENT_TYPE).send(answer.body);
   });
+}
+
+/** Body types a route may take, in the order a newcomer should read them. */
+const CANDIDATE_TYPES = [
+  'application/json',
+  'text/csv',
+  'multipart/form-data',
+  'text/plain',
+  'application/x-www-form-urlencoded',
+] as const;
+
+/**
+ * The detail of a 415: the type sent and the types the route takes (those its instance has a
+ * body parser for), with the curl hint when the type is the one `curl -d`/`--data-binary`
+ * sends by default.
+ */
+function unsupportedMediaDetail(request: FastifyRequest): string {
+  const sent =
+    String(request.headers['content-type'] ?? 'none')
+      .split(';')[0]
+      ?.trim() || 'none';
+  const accepted = CANDIDATE_TYPES.filter((type) => request.server.hasContentTypeParser(type));
+  const hint =
+    sent === 'application/x-www-form-urlencoded'
+      ? ' (curl -d and --data-binary send form data unless told otherwise: add -H "Content-Type: …")'
+      : '';
+  return `Content-Type ${sent} is not accepted here; send ${accepted.join(', ') || 'no body'}${hint}.`;
 }
 
 /**

@@ -69,8 +69,9 @@ export function createAccountLifecycle(deps: AccountLifecycleDeps) {
     const hash = found?.user.id === auth.user.id ? found.passwordHash : null;
     if (!(await passwords.verify(hash, password))) {
       await throttle.recordFailure(key);
+      // `forbidden`, not `unauthorized`: the session is valid, the confirmation is not
       throw new UseCaseError(
-        'unauthorized',
+        'forbidden',
         hash === null ? 'This account has no password (it signs in with OIDC).' : WRONG_PASSWORD,
       );
     }
@@ -82,7 +83,7 @@ export function createAccountLifecycle(deps: AccountLifecycleDeps) {
      * Replaces the password after checking the current one, then ends every other session of the
      * user at once (this one stays signed in). Personal access tokens are not sessions and keep
      * working; revoke them apart.
-     * @throws UseCaseError `unauthorized` (wrong current password, or an account without one),
+     * @throws UseCaseError `forbidden` (wrong current password, or an account without one),
      *   `rate_limited` (after repeated wrong passwords, with `Retry-After`).
      */
     async changePassword(
@@ -108,7 +109,7 @@ export function createAccountLifecycle(deps: AccountLifecycleDeps) {
      * An account with a password confirms with it; one without (OIDC) needs a sign-in in the last
      * 10 minutes.
      * @throws UseCaseError `validation_failed` (no `password` for an account that has one),
-     *   `unauthorized` (wrong password), `rate_limited`, `reauthentication_required` (OIDC account,
+     *   `forbidden` (wrong password), `rate_limited`, `reauthentication_required` (OIDC account,
      *   sign-in older than the window).
      */
     async erase(

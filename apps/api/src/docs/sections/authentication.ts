@@ -98,7 +98,7 @@ export function authentication({ baseUrl, accountUrl }: DocsAddresses): SectionT
           path: '/api/auth/password',
           auth: 'session',
           description:
-            '{ currentPassword, newPassword (8-512 characters) } → 204; every other session ends at once on every process (this one stays; tokens keep working); 401 for a wrong current password; 429 after repeated wrong ones',
+            '{ currentPassword, newPassword (8-512 characters) } → 204; every other session ends at once on every process (this one stays; tokens keep working); 403 `forbidden` for a wrong current password (the session is fine); 429 after repeated wrong ones',
         },
         {
           method: 'GET',

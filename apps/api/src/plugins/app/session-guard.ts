@@ -10,8 +10,15 @@ import { SESSION_COOKIE } from '../../auth/cookies.js';
 import { assertSameOrigin, STATE_CHANGING_METHODS } from '../../auth/origin-check.js';
 import { SECURITY } from '../../openapi.js';
 import { ApiError, errorResponses } from '../../problem.js';
+import { signInLocation, wantsHtml } from '../../routes/pages/page-shell.js';
 
 type Hook = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+
+/** A `GET` of a `config: { page: true }` route by a browser (`Accept` prefers `text/html`). */
+const isPageForBrowser = (request: FastifyRequest): boolean =>
+  request.method === 'GET' &&
+  request.routeOptions.config.page === true &&
+  wantsHtml(request.headers.accept);
 
 const asArray = <T>(value: T | T[] | undefined): T[] =>
   value === undefined ? [] : Array.isArray(value) ? value : [value];
@@ -20,6 +27,8 @@ const asArray = <T>(value: T | T[] | undefined): T[] =>
  * Session guard and cross-site protection, applied by route option:
  * - `config: { auth: 'session' }` puts `app.authenticate` first in `onRequest` (valid JWT AND a
  *   live session row; 401 otherwise; state-changing methods also need a same-site `Origin`),
+ *   except that a browser asking for a page (`config: { page: true }`, `GET`, `Accept: text/html`)
+ *   is redirected (303) to `/signin?next=<this path>` instead,
  *   a per-user rate limit, the cookie security requirement and 401/403/429 problem responses.
  * - `config: { auth: 'session-or-token', tokenScopes }` (read routes that scripts call too, such
  *   as the portfolio X-ray): an `Authorization: Bearer` personal access token with every scope of
@@ -32,8 +41,13 @@ export function registerSessionGuard(app: FastifyInstance): void {
 
   app.decorateRequest('account', null);
 
-  const authenticate: Hook = async (request) => {
+  const authenticate: Hook = async (request, reply) => {
     const account = await app.auth.authenticate(request.cookies[SESSION_COOKIE]);
+    if (!account && isPageForBrowser(request)) {
+      // a page (`config.page`) asked for by a browser: sign in first, then come back
+      await reply.redirect(signInLocation(request.url), 303);
+      return;
+    }
     if (!account) throw new ApiError('unauthorized', 'Sign in first: no valid session.');
     assertSameOrigin(request, allowed, true);
     request.account = account;

@@ -121,6 +121,7 @@ export const accountDataRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.delete('', {
     config: { auth: 'session' },
+    preValidation: requireEraseBody,
     schema: {
       tags: ['account'],
       summary: 'Erase the account and everything in it',
@@ -130,7 +131,8 @@ export const accountDataRoutes: FastifyPluginAsyncZod = async (app) => {
         'changes, saved reports, advisor proposals, quota usage, column mappings) in one database ' +
         'transaction, and the rate-limit counters kept for them; every session and token stops ' +
         'working at once on every server process. Take an export first: it is the last copy. ' +
-        'An account with a password confirms with `password` (401 when wrong, 400 when absent); ' +
+        'An account with a password confirms with `password` (403 `forbidden` when wrong, 400 when ' +
+        'absent; a request without a body is 400 saying which body to send); ' +
         'an account without one (OIDC) sends `{}` and needs a sign-in in the last 10 minutes, else 403 ' +
         '`reauthentication_required`: sign in again and repeat. The session cookie is cleared.',
       body: EraseAccountBody,
@@ -148,3 +150,20 @@ export const accountDataRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   });
 };
+
+/** What `DELETE /api/account` wants as its body, said when it has none. */
+const ERASE_BODY_HINT =
+  'Send a JSON body (Content-Type: application/json): {"password": "…"} for an account with a ' +
+  'password, {} for one that signs in with an identity provider.';
+
+/**
+ * `DELETE /api/account` without a body: 400 naming the body to send, rather than the schema's
+ * "expected object, received null".
+ */
+async function requireEraseBody(request: FastifyRequest): Promise<void> {
+  if (request.body === undefined || request.body === null) {
+    throw new ApiError('validation_failed', ERASE_BODY_HINT, {
+      errors: [{ path: 'body', message: 'required: {"password": "…"} or {}' }],
+    });
+  }
+}

@@ -1,6 +1,6 @@
 /**
- * The script of `GET /account/developer` (inlined with the page's CSP nonce): sign-in, minting
- * with scopes, the token list, revocation, a token's activity and erasing the account (after a
+ * The script of `GET /account/developer` (inlined with the page's CSP nonce): minting
+ * with scopes, the token list, revocation, a token's activity, the password change and erasing the account (after a
  * confirmation). It uses only `textContent` and
  * DOM nodes for data: nothing fetched is parsed as HTML.
  */
@@ -12,14 +12,24 @@ async function problem(res) {
   catch { return res.statusText; }
 }
 function show(id, text) { const el = $(id); el.textContent = text; el.hidden = !text; }
-async function login(event) {
-  event.preventDefault();
-  const body = JSON.stringify({ email: $('email').value, password: $('password').value });
-  const res = await fetch('/api/auth/login', { method: 'POST', headers: json, body, credentials: 'same-origin' });
-  if (res.ok) { location.reload(); return; }
-  show('login-error', await problem(res));
+function cell(row, text) {
+  const td = document.createElement('td');
+  td.textContent = text;
+  row.append(td);
+  return td;
 }
-function cell(row, text) { const td = document.createElement('td'); td.textContent = text; row.append(td); return td; }
+function label(body) {
+  const heads = [...body.closest('table').querySelectorAll('thead th')].map((th) => th.textContent);
+  for (const row of body.rows) [...row.cells].forEach((td, i) => { td.dataset.label = heads[i] || ''; });
+}
+async function changePassword(event) {
+  event.preventDefault();
+  const body = JSON.stringify({ currentPassword: $('current-password').value, newPassword: $('new-password').value });
+  const res = await fetch('/api/auth/password', { method: 'POST', headers: json, body, credentials: 'same-origin' });
+  if (res.ok) { $('password-form').reset(); show('password-status', 'Password changed. Other sessions are signed out.'); $('password-status').className = ''; return; }
+  show('password-status', await problem(res));
+  $('password-status').className = 'error';
+}
 async function loadTokens() {
   const res = await fetch('/api/account/tokens', { credentials: 'same-origin' });
   if (!res.ok) { show('tokens-error', await problem(res)); return; }
@@ -48,6 +58,7 @@ async function loadTokens() {
     cell(row, '').append(activity, ' ', button);
     body.append(row);
   }
+  label(body);
   $('no-tokens').hidden = tokens.length > 0;
 }
 async function mint(event) {
@@ -82,6 +93,7 @@ async function loadActivity(id, name) {
     cell(row, '').append(code);
     body.append(row);
   }
+  label(body);
   $('no-activity').hidden = page.items.length > 0;
   $('activity').hidden = false;
 }
@@ -97,7 +109,7 @@ async function revoke(id, name) {
 }
 async function logout() {
   await fetch('/api/auth/logout', { method: 'POST', credentials: 'same-origin' });
-  location.reload();
+  location.assign('/');
 }
 async function erase(event) {
   event.preventDefault();
@@ -109,7 +121,7 @@ async function erase(event) {
   show('erase-error', await problem(res));
 }
 if ($('erase-form')) $('erase-form').addEventListener('submit', erase);
-if ($('login-form')) $('login-form').addEventListener('submit', login);
+if ($('password-form')) $('password-form').addEventListener('submit', changePassword);
 if ($('mint-form')) {
   $('mint-form').addEventListener('submit', mint);
   $('copy-token').addEventListener('click', copyToken);

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { READ_ONLY_TOKEN_SCOPES, TOKEN_SCOPES, type TokenScope } from '@svc/use-cases';
+import { DEFAULT_TOKEN_SCOPES, TOKEN_SCOPES, type TokenScope } from '@svc/use-cases';
 import { DEVELOPER_PAGE_SCRIPT } from './developer-page-script.js';
 
 const HTML_ESCAPES: Readonly<Record<string, string>> = {
@@ -37,31 +37,32 @@ export function developerPageCsp(nonce: string): string {
   ].join('; ');
 }
 
+/**
+ * The page's style: light and dark (`prefers-color-scheme`), and at most 40rem wide the tables
+ * become one block per row with each cell labelled (`data-label`), so nothing scrolls sideways
+ * at 375 px.
+ */
 const STYLE = `
-body{font:15px/1.5 system-ui,sans-serif;max-width:52rem;margin:2rem auto;padding:0 1rem;color:#1b1b1b}
-h1{font-size:1.5rem}h2{font-size:1.15rem;margin-top:2rem}
-table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:.35rem .5rem;border-bottom:1px solid #ddd}
-input,select,button{font:inherit;padding:.3rem .5rem}#new-token{width:100%;font-family:monospace}
-.note{color:#555}fieldset{margin:.5rem 0;border:1px solid #ddd}fieldset label{display:block}
-#activity td{font-size:13px}#activity code{word-break:break-all}.error{color:#a40000}.secret{background:#fff8d6;padding:1rem;border:1px solid #e5c600}
+:root{color-scheme:light dark;--fg:#1b1b1b;--bg:#fff;--muted:#4a4a4a;--line:#d0d0d0;--link:#0b57d0;--err:#a40000;--box:#fff8d6;--boxline:#b59b00}
+@media (prefers-color-scheme:dark){:root{--fg:#e8e8e8;--bg:#15171a;--muted:#b8b8b8;--line:#3a3d42;--link:#8ab4f8;--err:#ff8a80;--box:#2e2a14;--boxline:#8a7a20}}
+*{box-sizing:border-box}
+body{font:15px/1.5 system-ui,sans-serif;max-width:52rem;margin:0 auto;padding:1rem;color:var(--fg);background:var(--bg);overflow-wrap:anywhere}
+a{color:var(--link)}h1{font-size:1.5rem}h2{font-size:1.15rem;margin-top:2rem}
+nav{display:flex;flex-wrap:wrap;gap:.25rem 1rem;padding-bottom:.5rem;border-bottom:1px solid var(--line)}
+table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:.35rem .5rem;border-bottom:1px solid var(--line)}
+input,select,button{font:inherit;padding:.3rem .5rem;max-width:100%;color:var(--fg);background:var(--bg);border:1px solid var(--line);border-radius:4px}
+#new-token{width:100%;font-family:monospace}label{display:inline-block;margin:.25rem 0}
+.note{color:var(--muted)}fieldset{margin:.5rem 0;border:1px solid var(--line);min-width:0}fieldset label{display:block}
+#activity td{font-size:13px}#activity code{word-break:break-all}.error{color:var(--err)}.secret{background:var(--box);padding:1rem;border:1px solid var(--boxline)}
+:focus-visible{outline:3px solid var(--link);outline-offset:2px}
+@media (max-width:40rem){table,tbody,tr,td{display:block}thead{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%)}
+tr{border-bottom:1px solid var(--line);padding:.25rem 0}td{border:0;padding:.1rem 0}td[data-label]:not([data-label=""])::before{content:attr(data-label) ": ";font-weight:600}}
 [hidden]{display:none}`;
 
-/** What the page shows: a signed-in user, or the sign-in form. */
-export type DeveloperPageView =
-  | { readonly kind: 'signed-in'; readonly email: string; readonly name: string | null }
-  | { readonly kind: 'signed-out'; readonly oidcEnabled: boolean };
-
-function signedOut(oidcEnabled: boolean): string {
-  const oidc = oidcEnabled
-    ? '<p><a id="oidc-login" href="/api/auth/oidc/login?returnTo=%2Faccount%2Fdeveloper">Sign in with your identity provider</a></p>'
-    : '';
-  return `<h2>Sign in</h2>
-<form id="login-form">
-<p><label>E-mail <input id="email" type="email" autocomplete="username" required></label></p>
-<p><label>Password <input id="password" type="password" autocomplete="current-password" required></label></p>
-<p><button type="submit">Sign in</button></p>
-<p id="login-error" class="error" role="alert" hidden></p>
-</form>${oidc}`;
+/** What the page shows: the signed-in user (a signed-out browser is sent to `/signin`). */
+export interface DeveloperPageView {
+  readonly email: string;
+  readonly name: string | null;
 }
 
 /** What each scope lets an agent do, as the page explains it. */
@@ -74,10 +75,10 @@ const SCOPE_TEXT: Readonly<Record<TokenScope, string>> = {
   'reports:write': 'save reports to your library',
 };
 
-/** The scope checkboxes of the mint form, the narrow read-only choice ticked (least privilege, chosen by the person). */
+/** The scope checkboxes of the mint form, ticked as the API's default (`DEFAULT_TOKEN_SCOPES`: what a token minted without `scopes` gets). */
 function scopeChoices(): string {
   const boxes = TOKEN_SCOPES.map((scope) => {
-    const checked = READ_ONLY_TOKEN_SCOPES.includes(scope) ? ' checked' : '';
+    const checked = DEFAULT_TOKEN_SCOPES.includes(scope) ? ' checked' : '';
     return `<label><input type="checkbox" name="scope" value="${scope}"${checked}> <code>${scope}</code>: ${escapeHtml(SCOPE_TEXT[scope])}</label>`;
   });
   return `<fieldset><legend>Scopes (what the token may do; the ones a scope needs are added)</legend>
@@ -108,7 +109,7 @@ ${scopeChoices()}
 <input id="new-token" readonly aria-label="New token"> <button id="copy-token" type="button">Copy</button>
 <span id="copy-status" role="status" hidden></span>
 </div>
-<table><thead><tr><th>Name</th><th>Token</th><th>Scopes</th><th>Created</th><th>Last used</th><th>Expires</th><th></th></tr></thead>
+<table><thead><tr><th>Name</th><th>Token</th><th>Scopes</th><th>Created</th><th>Last used</th><th>Expires</th><th>Actions</th></tr></thead>
 <tbody id="tokens-body"></tbody></table>
 <p id="no-tokens" class="note" hidden>No tokens yet.</p>
 <p id="tokens-error" role="status" hidden></p>
@@ -117,7 +118,20 @@ ${scopeChoices()}
 <table><thead><tr><th>Time</th><th>Tool</th><th>Outcome</th><th>Quota spent</th><th>ms</th><th>Arguments</th></tr></thead>
 <tbody id="activity-body"></tbody></table>
 <p id="no-activity" class="note" hidden>No calls recorded.</p></section>
+${passwordForm()}
 ${yourData()}`;
+}
+
+/** The password change form (`POST /api/auth/password`, CONTRACT §6). */
+function passwordForm(): string {
+  return `<h2>Password</h2>
+<form id="password-form">
+<p class="note">Changing the password signs out every other session; tokens keep working.</p>
+<p><label for="current-password">Current password</label><input id="current-password" type="password" autocomplete="current-password" required maxlength="512"></p>
+<p><label for="new-password">New password (at least 8 characters)</label><input id="new-password" type="password" autocomplete="new-password" required minlength="8" maxlength="512"></p>
+<button type="submit">Change password</button>
+<p id="password-status" role="status" hidden></p>
+</form>`;
 }
 
 /** The export links and the erase form (CONTRACT §6). */
@@ -146,16 +160,15 @@ export function renderDeveloperPage(
   baseUrl: string,
   nonce: string,
 ): string {
-  const main =
-    view.kind === 'signed-in'
-      ? signedIn(view.email, view.name, baseUrl)
-      : signedOut(view.oidcEnabled);
+  const main = signedIn(view.email, view.name, baseUrl);
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>Developer settings</title><style nonce="${nonce}">${STYLE}</style></head>
-<body><h1>Developer settings</h1>
+<body><header><nav aria-label="Site"><a href="/">Home</a><a href="/api/docs">API docs</a></nav></header>
+<main><h1>Developer settings</h1>
 <p class="note">Output of this service is informational only and is not financial advice.</p>
 ${main}
+</main>
 <script nonce="${nonce}">${DEVELOPER_PAGE_SCRIPT}</script>
 </body></html>`;
 }

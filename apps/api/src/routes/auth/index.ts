@@ -87,12 +87,12 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         'CONTRACT §6. Checks `currentPassword`, stores `newPassword` (the rules of sign-up: 8 to ' +
         '512 characters) and ends every other session of the account at once on every server ' +
         'process; this session stays signed in. Personal access tokens keep working (revoke them ' +
-        'on the developer page). 401 for a wrong current password, or for an account without one ' +
+        'on the developer page). 403 `forbidden` for a wrong current password, or for an account without one ' +
         '(it signs in with OIDC); wrong passwords count toward the failed-login limit (429).',
       body: ChangePasswordBody,
       response: {
         204: z.undefined().describe('Changed; the other sessions are ended'),
-        ...errorResponses(401, 413, 415, 429),
+        ...errorResponses(401, 403, 413, 415, 429),
       },
     },
     handler: async (request, reply) => {

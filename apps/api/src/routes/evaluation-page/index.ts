@@ -12,7 +12,8 @@ const DESCRIPTION = [
   'score, value and its yearly trend as a chart with the benchmark line, the fiscal years and the',
   'source. The evaluation is the one `GET /api/stock-evaluation?symbol=` answers (cached, or',
   'fetched on a cache miss for one `stock_evaluation` unit). Server-rendered: no script. Errors',
-  'answer problem+json as the API does (401 without a session, 404 for an unknown company).',
+  'answer problem+json as the API does (401 without a session, 404 for an unknown company);',
+  'a signed-out browser (`Accept: text/html`) is redirected (303) to `/signin?next=` instead.',
   'Informational only, not financial advice.',
 ].join(' ');
 
@@ -30,7 +31,7 @@ function cardPageCsp(nonce: string): string {
 /** `GET /evaluation/{symbol}` (CONTRACT §8): the moat card as a page, for a signed-in user. */
 export const evaluationPageRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/:symbol', {
-    config: { auth: 'session' },
+    config: { auth: 'session', page: true },
     schema: {
       tags: ['moat'],
       summary: 'The moat card of a company (HTML)',
@@ -38,6 +39,9 @@ export const evaluationPageRoutes: FastifyPluginAsyncZod = async (app) => {
       params: z.object({ symbol: TickerSymbol }),
       response: {
         200: { description: 'The card', content: { 'text/html': { schema: z.string() } } },
+        303: z
+          .undefined()
+          .describe('A signed-out browser: see `/signin?next=/evaluation/{symbol}`'),
         ...errorResponses(404, 503),
       },
     },
