@@ -71,6 +71,12 @@ const NOT_NAMES = new Set(
 
 const UNKNOWN_TICKER = /(?<![\p{L}\d])([A-Z]{2,5}(?:[.-][A-Z])?)(?=['’]s\b|\))/gu;
 const POSSESSIVE = /(?<![\p{L}\d])(\p{Lu}[\p{L}&.-]{1,30})['’]s\b/gu;
+/**
+ * A capitalised name followed by a verb of having or being ("Apple has", "Apple reports", "Nestlé
+ * hat", "Danone a"): the subject of its sentence even when it names no company of the facts.
+ */
+const NAMED_SUBJECT =
+  /(?<![\p{L}\d])(\p{Lu}[\p{L}&.-]{1,30})(?=\s+(?:has|had|is|was|reports|reported|posts|posted|earns|earned|shows|showed|scores|scored|generates|generated|trades|achieves|achieved|hat|hatte|ist|war|erzielt|erreicht|weist|a|est|affiche|obtient|tiene|es|obtiene|ha|è|ottiene|heeft|is|haalt|tem|é|obtém)(?![\p{L}\d]))/gu;
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -165,6 +171,7 @@ export class ClaimReader {
   readonly #years = new RegexScan(YEAR, (m) => m[1]);
   readonly #tickers = new RegexScan(UNKNOWN_TICKER, (m) => m[1]);
   readonly #possessives = new RegexScan(POSSESSIVE, (m) => m[1]);
+  readonly #named = new RegexScan(NAMED_SUBJECT, (m) => m[1]);
   readonly #newlines = new CharScan('\n');
   readonly #pipes = new CharScan('|');
   readonly #headers = new Map<number, number>();
@@ -206,6 +213,7 @@ export class ClaimReader {
       this.#years,
       this.#tickers,
       this.#possessives,
+      this.#named,
       this.#newlines,
       this.#pipes,
     ];
@@ -256,6 +264,7 @@ export class ClaimReader {
       scan.advance(text, final);
     }
     this.#possessives.advance(text, final);
+    this.#named.advance(text, final);
     this.#subjects.symbols?.advance(text, final);
     this.#subjects.nameScan?.advance(text, final);
     this.#newlines.advance(text);
@@ -390,12 +399,17 @@ export class ClaimReader {
     };
     const possessive = (m: ScanMatch) => {
       const word = m.value.toLowerCase();
-      if (NOT_NAMES.has(word) || s.known.has(word.toUpperCase())) return null;
-      for (const name of s.names) if (word.startsWith(name) || name.startsWith(word)) return null;
+      if (NOT_NAMES.has(word) || metricOfMention(m.value)) return null;
+      if (s.known.has(m.value.toUpperCase())) return m.value.toUpperCase();
+      // A known name written otherwise ("McDonalds" for McDONALD): that company.
+      for (const name of s.names) {
+        if (word.startsWith(name) || name.startsWith(word)) return s.byName.get(name) ?? null;
+      }
       return `?${m.value}`;
     };
     const lists: [readonly ScanMatch[], (m: ScanMatch) => string | null][] = [
       [this.#possessives.matches, possessive],
+      [this.#named.matches, possessive],
       [this.#tickers.matches, ticker],
       [s.nameScan?.matches ?? [], named],
       [s.symbols?.matches ?? [], known],
