@@ -58,13 +58,22 @@ const CLAIM_WORK = 256;
 
 /** Upper-case words that look like tickers but are not. */
 const NOT_TICKERS = new Set(
-  'USD EUR GBP CHF JPY FY EBIT EBITDA SEC CEO CFO ETF NAIC PDF CSV AI OK NOPAT SGA DCA US EU NYSE NASDAQ XETRA LSE TTM YTD'.split(
+  'USD EUR GBP CHF JPY FY EBIT EBITDA SEC CEO CFO ETF NAIC PDF CSV AI OK NOPAT SGA DCA US EU NYSE NASDAQ XETRA LSE TTM YTD PER KGV BPA'.split(
     ' ',
   ),
 );
 /** Capitalised possessives that are not companies ("The company's", "Today's"). */
 const NOT_NAMES = new Set(
   'the this that its it today company company’s year portfolio moat market firm business group stock share fund index world nation country management investor investors user your my our their his her buffett munger graham dorsey greenwald morningstar clark town lynch fisher mckinsey sec inc inc. corp corp. corporation co co. ltd ltd. plc ag se sa nv'.split(
+    ' ',
+  ),
+);
+/**
+ * Capitalised words that start a sentence before "is"/"has" without naming a company ("There is",
+ * "Growth was", "Il a", "Es ist"): never an unknown subject.
+ */
+const NOT_SUBJECTS = new Set(
+  'there here what which who whose he she we they you i one each every all both none nothing everything something growth valuation verdict total overall result results outlook performance dividend dividends yield price margin return revenue income equity capital cash trend risk strength per kgv peg roic eps bpa fcf ebit this these those such so also but and or if while since because however il elle on ce cela ceci ça es er sie das dies diese dieser wir ihr man él ella ello esto eso esta este lui lei esso essa questo questa ciò hij zij ze het dit dat wij ele ela isso isto este esta'.split(
     ' ',
   ),
 );
@@ -399,7 +408,7 @@ export class ClaimReader {
     };
     const possessive = (m: ScanMatch) => {
       const word = m.value.toLowerCase();
-      if (NOT_NAMES.has(word) || metricOfMention(m.value)) return null;
+      if (NOT_NAMES.has(word) || NOT_SUBJECTS.has(word) || metricOfMention(m.value)) return null;
       if (s.known.has(m.value.toUpperCase())) return m.value.toUpperCase();
       // A known name written otherwise ("McDonalds" for McDONALD): that company.
       for (const name of s.names) {
