@@ -152,6 +152,17 @@ describe('a figure is grounded only for the subject of its sentence (issue 41)',
     expect(after).toEqual({ flagged: ['26.5 %'], grounded: 1, total: 2 });
   });
 
+  it('a company named after "for" or "of" is the subject too', async () => {
+    const result = await ground(
+      'MCD’s median ROIC is 26.5%. The median ROIC is 26.5% for Apple. The median ROIC of Apple is 26.5%.',
+      [mcd],
+    );
+    expect(result).toEqual({ flagged: ['26.5%', '26.5%'], grounded: 1, total: 3 });
+    // A known company named so is its own subject.
+    const own = await ground('The median ROIC is 26.5% for McDonald’s.', [mcd, apple]);
+    expect(own).toEqual({ flagged: [], grounded: 1, total: 1 });
+  });
+
   it('"Apple has a ROIC of 35 %" is not grounded by Apple’s figure of another field', async () => {
     // Apple's evaluation has no ROIC criterion; 35 % is the lower bound of a verdict band (a
     // figure of no metric).

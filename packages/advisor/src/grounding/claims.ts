@@ -81,11 +81,17 @@ const NOT_SUBJECTS = new Set(
 const UNKNOWN_TICKER = /(?<![\p{L}\d])([A-Z]{2,5}(?:[.-][A-Z])?)(?=['’]s\b|\))/gu;
 const POSSESSIVE = /(?<![\p{L}\d])(\p{Lu}[\p{L}&.-]{1,30})['’]s\b/gu;
 /**
+ * A capitalised name (not an all-capitals acronym: "of GAAP") after "for", "at", "of"… ("ROIC of
+ * 26.5% for Apple", "bei Nestlé").
+ */
+const NAME_AFTER =
+  /(?<=(?<![\p{L}\d])(?:[Ff]or|[Aa]t|[Oo]f|[Bb]y|[Ff]rom|[Aa]bout|[Ff]ür|[Bb]ei|[Vv]on|[Pp]our|[Cc]hez|[Pp]ara|[Pp]er|[Vv]oor|[Bb]ij|[Vv]an)\s+)(\p{Lu}\p{Ll}[\p{L}&.-]{0,29})(?![\p{L}\d])/gu;
+/**
  * A capitalised name followed by a verb of having or being ("Apple has", "Apple reports", "Nestlé
  * hat", "Danone a"): the subject of its sentence even when it names no company of the facts.
  */
 const NAMED_SUBJECT =
-  /(?<![\p{L}\d])(\p{Lu}[\p{L}&.-]{1,30})(?=\s+(?:has|had|is|was|reports|reported|posts|posted|earns|earned|shows|showed|scores|scored|generates|generated|trades|achieves|achieved|hat|hatte|ist|war|erzielt|erreicht|weist|a|est|affiche|obtient|tiene|es|obtiene|ha|è|ottiene|heeft|is|haalt|tem|é|obtém)(?![\p{L}\d]))/gu;
+  /(?<![\p{L}\d])(\p{Lu}\p{Ll}[\p{L}&.-]{0,29})(?=\s+(?:has|had|is|was|reports|reported|posts|posted|earns|earned|shows|showed|scores|scored|generates|generated|trades|achieves|achieved|hat|hatte|ist|war|erzielt|erreicht|weist|a|est|affiche|obtient|tiene|es|obtiene|ha|è|ottiene|heeft|is|haalt|tem|é|obtém)(?![\p{L}\d]))/gu;
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -180,7 +186,9 @@ export class ClaimReader {
   readonly #years = new RegexScan(YEAR, (m) => m[1]);
   readonly #tickers = new RegexScan(UNKNOWN_TICKER, (m) => m[1]);
   readonly #possessives = new RegexScan(POSSESSIVE, (m) => m[1]);
-  readonly #named = new RegexScan(NAMED_SUBJECT, (m) => m[1]);
+  // A name ends before a full stop ("shares of MCD." names MCD).
+  readonly #named = new RegexScan(NAMED_SUBJECT, (m) => m[1]?.replace(/\.+$/, ''));
+  readonly #after = new RegexScan(NAME_AFTER, (m) => m[1]?.replace(/\.+$/, ''));
   readonly #newlines = new CharScan('\n');
   readonly #pipes = new CharScan('|');
   readonly #headers = new Map<number, number>();
@@ -223,6 +231,7 @@ export class ClaimReader {
       this.#tickers,
       this.#possessives,
       this.#named,
+      this.#after,
       this.#newlines,
       this.#pipes,
     ];
@@ -274,6 +283,7 @@ export class ClaimReader {
     }
     this.#possessives.advance(text, final);
     this.#named.advance(text, final);
+    this.#after.advance(text, final);
     this.#subjects.symbols?.advance(text, final);
     this.#subjects.nameScan?.advance(text, final);
     this.#newlines.advance(text);
@@ -419,6 +429,7 @@ export class ClaimReader {
     const lists: [readonly ScanMatch[], (m: ScanMatch) => string | null][] = [
       [this.#possessives.matches, possessive],
       [this.#named.matches, possessive],
+      [this.#after.matches, possessive],
       [this.#tickers.matches, ticker],
       [s.nameScan?.matches ?? [], named],
       [s.symbols?.matches ?? [], known],
