@@ -1,7 +1,7 @@
 /**
  * The languages the AI answers are offered in: the primary subtag of a BCP-47 tag → its English
- * name (the only form that reaches a prompt). The offline template and rules write `en` and `de`;
- * for the others they answer in English and say so.
+ * name (the only form that reaches a prompt). The offline template and rules write every one of
+ * them.
  */
 export const SUPPORTED_LANGUAGES = {
   en: 'English',

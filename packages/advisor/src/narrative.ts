@@ -172,8 +172,9 @@ async function* modelNarrative(
  * A figure no fact grounds is followed by ` [⚠]` in the markdown (text streams as it arrives;
  * only a figure being checked and its clause are held back, so the marker comes with it).
  *
- * `endpoint` null: the `@svc/narrative` template (English, German for `de`; any other language
- * falls back to English with {@link ENGLISH_ONLY_NOTE} as a note), model `offline`.
+ * `endpoint` null: the `@svc/narrative` template in the requested language (every language of
+ * `SUPPORTED_LANGUAGES`; any other falls back to English with {@link ENGLISH_ONLY_NOTE} as a
+ * note), model `offline`.
  * Model path: one streamed chat completion without tools whose prompt carries the evaluation's
  * own numbers and the derived ones ({@link buildNarrativeMessages}), with the idle watchdog and
  * retries before the first token of {@link ModelEndpoint}, and its bounds: at most

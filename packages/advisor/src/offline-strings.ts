@@ -1,9 +1,11 @@
-import { resolveLanguage } from './languages.js';
+import { type LanguageCode, resolveLanguage } from './languages.js';
 import type { OfflineIntent } from './types.js';
 
 /** The words of the offline advisor in one language. */
 export interface OfflineStrings {
   readonly notice: string;
+  /** Says, in the language, which parts of the answer stay English (empty for English). */
+  readonly inEnglish: string;
   readonly titles: Record<OfflineIntent, string>;
   readonly help: string;
   readonly nothingFound: string;
@@ -16,6 +18,7 @@ export interface OfflineStrings {
 
 const EN: OfflineStrings = {
   notice: 'No AI model is configured, so I answer with fixed rules from your data.',
+  inEnglish: '',
   titles: {
     import: 'Import',
     holdings: 'Holdings',
@@ -42,6 +45,8 @@ const EN: OfflineStrings = {
 
 const DE: OfflineStrings = {
   notice: 'Es ist kein KI-Modell eingerichtet; ich antworte mit festen Regeln aus deinen Daten.',
+  inEnglish:
+    'Die Spaltenköpfe sind die Feldnamen der Daten; Namen, Urteile und Vorschlagstexte aus den Daten bleiben auf Englisch.',
   titles: {
     import: 'Import',
     holdings: 'Bestand',
@@ -66,15 +71,202 @@ const DE: OfflineStrings = {
   failed: (tool) => `Dazu habe ich keine Angaben: das Werkzeug ${tool} ist fehlgeschlagen.`,
 };
 
-const GERMAN_WORDS =
-  /(?<![\p{L}])(?:was|wie|ich|halte|habe|mein|meine|meinem|und|ist|bewertet|bewertung|bestand|welche|zeige|bitte|wird)(?![\p{L}])/giu;
+const FR: OfflineStrings = {
+  notice:
+    'Aucun modèle d’IA n’est configuré : je réponds avec des règles fixes à partir de tes données.',
+  inEnglish:
+    'Les en-têtes des tableaux sont les noms des champs des données ; les noms, verdicts et textes de proposition issus des données restent en anglais.',
+  titles: {
+    import: 'Importation',
+    holdings: 'Positions',
+    cash: 'Liquidités',
+    evaluate: 'Évaluation de l’avantage concurrentiel',
+    reports: 'Rapports enregistrés',
+    portfolios: 'Portefeuilles',
+  },
+  help: [
+    'Sans modèle, je peux répondre à ces demandes :',
+    '- « Qu’est-ce que je détiens ? » (tes positions)',
+    '- « Quelles sont mes liquidités ? » (tes positions de liquidités)',
+    '- « Comment AAPL est-elle évaluée ? » (l’évaluation de l’avantage concurrentiel d’un symbole)',
+    '- « Importe ce fichier » avec un export de courtier joint (une importation proposée)',
+    '- « Liste mes rapports » (tes rapports enregistrés)',
+  ].join('\n'),
+  nothingFound: 'Rien trouvé.',
+  nothingToShow: 'Rien à afficher.',
+  noImport: 'Aucune importation n’a pu être préparée à partir de ce fichier.',
+  importPending: 'Rien n’est importé tant que tu n’acceptes pas la proposition.',
+  unavailable: (tool) => `Je ne peux pas le faire ici : l’outil ${tool} n’est pas disponible.`,
+  failed: (tool) => `Je n’ai pas cette information : l’outil ${tool} a échoué.`,
+};
+
+const ES: OfflineStrings = {
+  notice:
+    'No hay ningún modelo de IA configurado: respondo con reglas fijas a partir de tus datos.',
+  inEnglish:
+    'Los encabezados de las tablas son los nombres de los campos de los datos; los nombres, veredictos y textos de propuesta de los datos siguen en inglés.',
+  titles: {
+    import: 'Importación',
+    holdings: 'Posiciones',
+    cash: 'Efectivo',
+    evaluate: 'Evaluación de la ventaja competitiva',
+    reports: 'Informes guardados',
+    portfolios: 'Carteras',
+  },
+  help: [
+    'Sin modelo puedo responder a estas preguntas:',
+    '- «¿Qué tengo?» (tus posiciones)',
+    '- «¿Cuánto efectivo tengo?» (tus posiciones de efectivo)',
+    '- «¿Cómo se evalúa AAPL?» (la evaluación de la ventaja competitiva de un símbolo)',
+    '- «Importa este archivo» con una exportación del bróker adjunta (una importación propuesta)',
+    '- «Muestra mis informes» (tus informes guardados)',
+  ].join('\n'),
+  nothingFound: 'No se encontró nada.',
+  nothingToShow: 'Nada que mostrar.',
+  noImport: 'No se pudo preparar ninguna importación a partir de ese archivo.',
+  importPending: 'No se importa nada hasta que aceptes la propuesta.',
+  unavailable: (tool) => `Aquí no puedo hacerlo: la herramienta ${tool} no está disponible.`,
+  failed: (tool) => `No tengo esa información: la herramienta ${tool} ha fallado.`,
+};
+
+const IT: OfflineStrings = {
+  notice: 'Nessun modello di IA è configurato: rispondo con regole fisse a partire dai tuoi dati.',
+  inEnglish:
+    'Le intestazioni delle tabelle sono i nomi dei campi dei dati; nomi, giudizi e testi delle proposte provenienti dai dati restano in inglese.',
+  titles: {
+    import: 'Importazione',
+    holdings: 'Posizioni',
+    cash: 'Liquidità',
+    evaluate: 'Valutazione del vantaggio competitivo',
+    reports: 'Rapporti salvati',
+    portfolios: 'Portafogli',
+  },
+  help: [
+    'Senza modello posso rispondere a queste domande:',
+    '- «Cosa possiedo?» (le tue posizioni)',
+    '- «Quanta liquidità ho?» (le tue posizioni di liquidità)',
+    '- «Come è valutata AAPL?» (la valutazione del vantaggio competitivo di un simbolo)',
+    '- «Importa questo file» con un export del broker allegato (un’importazione proposta)',
+    '- «Mostra i miei rapporti» (i tuoi rapporti salvati)',
+  ].join('\n'),
+  nothingFound: 'Non ho trovato nulla.',
+  nothingToShow: 'Niente da mostrare.',
+  noImport: 'Da quel file non è stato possibile preparare alcuna importazione.',
+  importPending: 'Non viene importato nulla finché non accetti la proposta.',
+  unavailable: (tool) => `Qui non posso farlo: lo strumento ${tool} non è disponibile.`,
+  failed: (tool) => `Non ho questa informazione: lo strumento ${tool} non è riuscito.`,
+};
+
+const NL: OfflineStrings = {
+  notice: 'Er is geen AI-model ingesteld; ik antwoord met vaste regels op basis van je gegevens.',
+  inEnglish:
+    'De kolomkoppen zijn de veldnamen van de gegevens; namen, oordelen en voorsteltekst uit de gegevens blijven in het Engels.',
+  titles: {
+    import: 'Import',
+    holdings: 'Posities',
+    cash: 'Contanten',
+    evaluate: 'Beoordeling van het concurrentievoordeel',
+    reports: 'Opgeslagen rapporten',
+    portfolios: 'Portefeuilles',
+  },
+  help: [
+    'Zonder model kan ik deze vragen beantwoorden:',
+    '- "Wat bezit ik?" (je posities)',
+    '- "Hoeveel contanten heb ik?" (je contante posities)',
+    '- "Hoe wordt AAPL beoordeeld?" (de beoordeling van het concurrentievoordeel van een symbool)',
+    '- "Importeer dit bestand" met een bijgevoegde export van je broker (een voorgestelde import)',
+    '- "Toon mijn rapporten" (je opgeslagen rapporten)',
+  ].join('\n'),
+  nothingFound: 'Niets gevonden.',
+  nothingToShow: 'Niets om te tonen.',
+  noImport: 'Uit dat bestand kon geen import worden voorbereid.',
+  importPending: 'Er wordt niets geïmporteerd voordat je het voorstel accepteert.',
+  unavailable: (tool) => `Dat kan hier niet: het hulpmiddel ${tool} is niet beschikbaar.`,
+  failed: (tool) => `Die informatie heb ik niet: het hulpmiddel ${tool} is mislukt.`,
+};
+
+const PT: OfflineStrings = {
+  notice:
+    'Não há nenhum modelo de IA configurado: respondo com regras fixas a partir dos teus dados.',
+  inEnglish:
+    'Os cabeçalhos das tabelas são os nomes dos campos dos dados; nomes, veredictos e textos de proposta vindos dos dados ficam em inglês.',
+  titles: {
+    import: 'Importação',
+    holdings: 'Posições',
+    cash: 'Dinheiro',
+    evaluate: 'Avaliação da vantagem competitiva',
+    reports: 'Relatórios guardados',
+    portfolios: 'Carteiras',
+  },
+  help: [
+    'Sem modelo consigo responder a estas perguntas:',
+    '- «O que é que tenho?» (as tuas posições)',
+    '- «Quanto dinheiro tenho?» (as tuas posições de dinheiro)',
+    '- «Como é avaliada a AAPL?» (a avaliação da vantagem competitiva de um símbolo)',
+    '- «Importa este ficheiro» com uma exportação da corretora anexada (uma importação proposta)',
+    '- «Mostra os meus relatórios» (os teus relatórios guardados)',
+  ].join('\n'),
+  nothingFound: 'Nada encontrado.',
+  nothingToShow: 'Nada para mostrar.',
+  noImport: 'Não foi possível preparar nenhuma importação a partir desse ficheiro.',
+  importPending: 'Nada é importado até aceitares a proposta.',
+  unavailable: (tool) => `Não consigo fazer isso aqui: a ferramenta ${tool} não está disponível.`,
+  failed: (tool) => `Não tenho essa informação: a ferramenta ${tool} falhou.`,
+};
+
+/** The offline advisor's words in every supported language. */
+export const OFFLINE_STRINGS: Readonly<Record<LanguageCode, OfflineStrings>> = {
+  en: EN,
+  de: DE,
+  fr: FR,
+  es: ES,
+  it: IT,
+  nl: NL,
+  pt: PT,
+};
 
 /**
- * The offline advisor's language: German for a `de` tag, or — when the request named no
- * language — for a question that reads German (at least two common German words); English
- * otherwise. The offline rules are written in English and German only.
+ * Common words of a question in each language besides English (function words and the offline
+ * asks' words), for a request that names no language.
+ */
+const QUESTION_WORDS: Readonly<Record<Exclude<LanguageCode, 'en'>, RegExp>> = {
+  de: /(?<![\p{L}])(?:was|wie|ich|halte|habe|mein|meine|meinem|und|ist|bewertet|bewertung|bestand|welche|zeige|bitte|wird)(?![\p{L}])/giu,
+  fr: /(?<![\p{L}])(?:je|j|mes|mon|ma|est|les|des|quel|quels|quelle|quelles|combien|comment|sont|ai|avec|pour|une|vous|qu|c|détiens|liquidités|rapports|évalue|évaluée)(?![\p{L}])/giu,
+  es: /(?<![\p{L}])(?:qué|cuál|cuánto|cuánta|cuántos|cómo|tengo|mis|los|las|del|una|son|está|efectivo|informes|evalúa|evaluada|muestra)(?![\p{L}])/giu,
+  it: /(?<![\p{L}])(?:cosa|che|quanto|quanta|quanti|ho|miei|mie|mio|il|gli|della|delle|sono|è|possiedo|liquidità|rapporti|valutata|mostra)(?![\p{L}])/giu,
+  nl: /(?<![\p{L}])(?:wat|hoe|ik|mijn|heb|het|een|zijn|welke|hoeveel|bezit|contanten|rapporten|beoordeeld|toon)(?![\p{L}])/giu,
+  pt: /(?<![\p{L}])(?:o|tenho|meus|minhas|meu|é|os|uma|são|quanto|quantos|dinheiro|relatórios|avaliada|mostra|posições)(?![\p{L}])/giu,
+};
+
+/**
+ * The language of a question that names none: the language of {@link QUESTION_WORDS} with the
+ * most matches, when it has at least two and more than any other; English otherwise.
+ */
+export function questionLanguage(ask: string): LanguageCode {
+  let best: LanguageCode = 'en';
+  let most = 1;
+  let tie = false;
+  for (const [code, words] of Object.entries(QUESTION_WORDS) as [LanguageCode, RegExp][]) {
+    const n = (ask.match(words) ?? []).length;
+    if (n > most) {
+      best = code;
+      most = n;
+      tie = false;
+    } else if (n === most && n > 1) {
+      tie = true;
+    }
+  }
+  return tie ? 'en' : best;
+}
+
+/**
+ * The offline advisor's language: the request's `language` when it is a supported one (any other
+ * tag: English), or — when the request named none — the question's language
+ * ({@link questionLanguage}). Every language of `SUPPORTED_LANGUAGES` is written in full; what
+ * comes from the data (column names, names, verdicts, proposal summaries) stays English and the
+ * answer says so in the language (`inEnglish`).
  */
 export function offlineStrings(language: string | undefined, ask: string): OfflineStrings {
-  if (language !== undefined) return resolveLanguage(language)?.code === 'de' ? DE : EN;
-  return (ask.match(GERMAN_WORDS) ?? []).length >= 2 ? DE : EN;
+  if (language !== undefined) return OFFLINE_STRINGS[resolveLanguage(language)?.code ?? 'en'];
+  return OFFLINE_STRINGS[questionLanguage(ask)];
 }

@@ -6,7 +6,7 @@ import { turnFacts } from './turn-facts.js';
 import type { AdvisorTurnInput, OfflineIntent, ToolOutcome } from './types.js';
 import { newBoundary } from './untrusted.js';
 
-/** The first line of every offline answer (in English; German answers open with its translation). */
+/** The first line of every offline answer in English (other languages open with its translation). */
 export const OFFLINE_NOTICE =
   'No AI model is configured, so I answer with fixed rules from your data.';
 
@@ -32,28 +32,45 @@ export function findSymbol(text: string): string | undefined {
 }
 
 /**
- * The asks the offline rules answer, in English and German: import an attached file (a text
+ * The asks the offline rules answer, in every supported language (en, de, fr, es, it, nl, pt): import an attached file (a text
  * attachment and an import/add word, or an attachment with no other ask), holdings, cash,
  * evaluate a symbol (an evaluate/moat/score word and a ticker), saved reports, portfolios.
  */
 export function offlineIntents(text: string, hasTextAttachment: boolean): OfflineIntent[] {
   const t = text.toLowerCase();
   const intents: OfflineIntent[] = [];
-  const asksImport = /import|upload|add (these|this|the)|hinzufüg|einlesen|übernehm/.test(t);
+  const asksImport =
+    /import|upload|add (these|this|the)|hinzufüg|einlesen|übernehm|ajout|añad|agreg|aggiung|voeg|adicion/.test(
+      t,
+    );
   if (hasTextAttachment && asksImport) intents.push('import');
-  if (/hold|position|own\b|invested|bestand|besitz|halte|positionen/.test(t))
-    intents.push('holdings');
-  if (/cash|balance|liquid|bargeld|guthaben|kontostand/.test(t)) intents.push('cash');
   if (
-    /evaluat|moat|analy[sz]|score|rated|rating|rate\b|bewert|burggraben|benot|note\b|notiert/.test(
+    /hold|position|own\b|invested|bestand|besitz|halte|positionen|détien|possède|posici|tengo|posizion|possiedo|posities|bezit|posiç|tenho|possuo/.test(
+      t,
+    )
+  )
+    intents.push('holdings');
+  if (
+    /cash|balance|liquid|bargeld|guthaben|kontostand|espèces|efectivo|saldo|contanti|contant|dinheiro/.test(
+      t,
+    )
+  ) {
+    intents.push('cash');
+  }
+  if (
+    /evaluat|moat|analy[sz]|score|rated|rating|rate\b|bewert|burggraben|benot|note\b|notiert|évalu|evalu|analiz|analis|valut|beoordeel|avali|punteggio|pontua|puntua/.test(
       t,
     ) &&
     findSymbol(text)
   ) {
     intents.push('evaluate');
   }
-  if (/report|bericht/.test(t)) intents.push('reports');
-  if (intents.length === 0 && /portfolio|depot/.test(t)) intents.push('portfolios');
+  if (/report|bericht|rapport|informe|relazion|verslag|relatório|relatorio/.test(t)) {
+    intents.push('reports');
+  }
+  if (intents.length === 0 && /portfolio|depot|portefeuille|cartera|portafogli|carteira/.test(t)) {
+    intents.push('portfolios');
+  }
   if (intents.length === 0 && hasTextAttachment) intents.push('import');
   return intents;
 }
@@ -140,7 +157,7 @@ export async function* runOfflineTurn(input: AdvisorTurnInput): AsyncGenerator<A
   const portfolioId = input.context?.activePortfolio?.id;
   const scoped = portfolioId ? { portfolioId } : {};
   const s = offlineStrings(input.context?.language, ask);
-  let answer = `${s.notice}\n\n`;
+  let answer = s.inEnglish === '' ? `${s.notice}\n\n` : `${s.notice} ${s.inEnglish}\n\n`;
   yield { type: 'delta', text: answer };
   const say = (text: string): AdvisorFrame => {
     answer += `${text}\n\n`;

@@ -158,7 +158,7 @@ export async function* runToolCall(
     yield fail('invalid proposal', content);
     return { content };
   }
-  mergeFacts(state.facts, dataFacts(outcome.data, name));
+  mergeFacts(state.facts, dataFacts(outcome.data, name, tool.source ?? 'service'));
   const content = resultContent(state, name, outcome);
   state.results.set(key, content);
   yield {

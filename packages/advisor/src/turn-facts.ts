@@ -2,14 +2,14 @@ import { emptyFacts, type Fact, type FactSet, textFacts } from './grounding/fact
 import type { AdvisorTurnInput } from './types.js';
 
 function untyped(facts: Fact[]): Fact[] {
-  return facts.map((fact) => ({ ...fact, metrics: [] }));
+  return facts.map((fact) => ({ ...fact, metrics: [], source: 'user' as const }));
 }
 
 /**
  * The facts a turn starts with: the figures the user wrote in the conversation and in the
- * attached files, untyped and anyone's — so they ground only a figure that names no metric
- * (the user cannot make "MCD's ROIC is 99%" grounded by asking about 99%); an attachment marked
- * `hint` (a client's snapshot) gives none; the tools' results are added as they come.
+ * attached files, untyped, anyone's and of source `user` — so they ground nothing (issue 41: "You
+ * hold 1,234 shares" is not grounded by the user saying so); an attachment marked `hint` (a
+ * client's snapshot) gives none; the tools' results are added as they come.
  */
 export function turnFacts(input: Pick<AdvisorTurnInput, 'messages' | 'attachments'>): FactSet {
   const set = emptyFacts();

@@ -86,6 +86,12 @@ export interface AdvisorTool<A = unknown> {
    * never call it. With no tool for an ask, the offline answer says the tool is unavailable.
    */
   offline?: OfflineIntent;
+  /**
+   * Who wrote the figures of its data: `service` (default: computed or stored by the service from
+   * filings and the ledger — they ground the answer) or `client` (written by a client, e.g. saved
+   * reports: their figures ground nothing, issue 41).
+   */
+  source?: 'service' | 'client';
   /** Runs the tool; `signal` aborts with the turn. Throwing sends the message back to the model. */
   run(args: A, ctx: { signal: AbortSignal }): Promise<ToolOutcome>;
 }

@@ -451,10 +451,10 @@ describe('runAdvisorTurn: grounding', () => {
     expect(marked.map((u) => u.text)).toEqual(['45%']);
   });
 
-  it('numbers from the user’s own message count as grounded', async () => {
+  it('numbers from the user’s own message ground nothing (issue 41)', async () => {
     const server = await serve([{ steps: textSteps('A target of 12% is your own figure.') }]);
     const frames = await readFrames(turn(endpointOf(server), [], 'Is a 12% target sensible?'));
-    expect(terminal(frames)).toMatchObject({ _grounding: { total: 1, grounded: 1 } });
+    expect(terminal(frames)).toMatchObject({ _grounding: { total: 1, grounded: 0 } });
   });
 });
 

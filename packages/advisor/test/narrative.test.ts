@@ -1,12 +1,19 @@
-import { DISCLAIMER_DE, ENGLISH_ONLY_NOTE, renderNarrativeTemplate } from '@svc/narrative';
+import {
+  DISCLAIMER_DE,
+  ENGLISH_ONLY_NOTE,
+  renderNarrativeTemplate,
+  TEMPLATE_STRINGS,
+} from '@svc/narrative';
 import type { Criterion, MoatEvaluation } from '@svc/schemas';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AdvisorError } from '../src/errors.js';
 import { type NarrativeEvent, NarrativeEventSchema } from '../src/frames.js';
+import { SUPPORTED_LANGUAGES } from '../src/languages.js';
 import { narrativeFacts, streamNarrative } from '../src/narrative.js';
 import { errorStep, textSteps, usageStep } from '../src/testing/chunks.js';
 import { type FakeOpenAI, type FakeTurn, startFakeOpenAI } from '../src/testing/fake-openai.js';
 import type { ModelEndpoint } from '../src/types.js';
+import { MCD } from './fixtures/mcd.js';
 import { endpointOf } from './support.js';
 
 let fake: FakeOpenAI | undefined;
@@ -91,9 +98,28 @@ describe('streamNarrative without a model', () => {
     expect(german.markdown).toContain(DISCLAIMER_DE);
     expect(german.last).toMatchObject({ _grounding: { ungrounded: [] } });
     expect((german.last as { notes: string[] }).notes).not.toContain(ENGLISH_ONLY_NOTE);
-    const french = await read(narrate(null, 'fr'));
-    expect(french.markdown).toContain(ENGLISH_ONLY_NOTE);
-    expect((french.last as { notes: string[] }).notes).toContain(ENGLISH_ONLY_NOTE);
+    const japanese = await read(narrate(null, 'ja'));
+    expect(japanese.markdown).toContain(ENGLISH_ONLY_NOTE);
+    expect((japanese.last as { notes: string[] }).notes).toContain(ENGLISH_ONLY_NOTE);
+  });
+
+  it('streams the template in every supported language, each fully grounded (issue 41)', async () => {
+    for (const language of Object.keys(SUPPORTED_LANGUAGES)) {
+      for (const evaluation of [EVALUATION, MCD]) {
+        const out = await read(
+          streamNarrative({
+            endpoint: null,
+            evaluation,
+            language,
+            signal: new AbortController().signal,
+          }),
+        );
+        const label = `${evaluation.symbol} ${language}`;
+        expect(out.markdown, label).toContain(TEMPLATE_STRINGS[language as 'en'].disclaimer);
+        expect((out.last as { notes: string[] }).notes, label).not.toContain(ENGLISH_ONLY_NOTE);
+        expect(out.last, label).toMatchObject({ _grounding: { ungrounded: [] } });
+      }
+    }
   });
 });
 

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { AdvisorFrame, ProposalView } from '../src/frames.js';
+import { type LanguageCode, SUPPORTED_LANGUAGES } from '../src/languages.js';
 import { findSymbol, OFFLINE_NOTICE, offlineIntents } from '../src/offline.js';
+import { OFFLINE_STRINGS, type OfflineStrings, questionLanguage } from '../src/offline-strings.js';
 import { runAdvisorTurn } from '../src/run-advisor-turn.js';
 import type { AdvisorTool, Attachment, OfflineIntent } from '../src/types.js';
 import { MCD } from './fixtures/mcd.js';
@@ -258,5 +260,117 @@ describe('offline advisor: its own table is grounded (issue 32)', () => {
       finishReason: 'offline',
       _grounding: { ungrounded: [] },
     });
+  });
+});
+
+describe('offline advisor: every supported language in full (issue 41)', () => {
+  /** A question about holdings and cash in each language, as a user of it would write it. */
+  const QUESTIONS: Record<LanguageCode, string> = {
+    en: 'What do I hold and how much cash do I have?',
+    de: 'Was halte ich und wie viel Bargeld habe ich?',
+    fr: 'Quelles sont mes positions et combien de liquidités est-ce que j’ai ?',
+    es: '¿Qué posiciones tengo y cuánto efectivo tengo?',
+    it: 'Cosa possiedo e quanta liquidità ho?',
+    nl: 'Wat bezit ik en hoeveel contanten heb ik?',
+    pt: 'Que posições tenho e quanto dinheiro tenho?',
+  };
+
+  async function answer(content: string, language?: string) {
+    const available = tools();
+    const frames = await readFrames(
+      runAdvisorTurn({
+        endpoint: null,
+        messages: [{ role: 'user', content }],
+        tools: available.list,
+        context: { ...(language === undefined ? {} : { language }) },
+        signal: new AbortController().signal,
+        now: () => new Date('2026-11-23T12:00:00Z'),
+      }),
+    );
+    return { text: textOf(frames), frames, names: available.calls.map((c) => c.name) };
+  }
+
+  /** The English sentences of the offline rules (every English string, the tool texts included). */
+  const english = [
+    ...Object.values(OFFLINE_STRINGS.en).filter((v): v is string => typeof v === 'string'),
+    ...Object.values(OFFLINE_STRINGS.en.titles),
+    ...OFFLINE_STRINGS.en.help.split('\n'),
+    OFFLINE_STRINGS.en.unavailable('x'),
+    OFFLINE_STRINGS.en.failed('x'),
+  ].filter((s) => s !== '' && s !== 'Import' && s !== 'Portfolios');
+
+  it.each(Object.keys(SUPPORTED_LANGUAGES) as LanguageCode[])(
+    'a question in %s, with or without its language tag, is answered in it',
+    async (code) => {
+      const s = OFFLINE_STRINGS[code];
+      for (const language of [undefined, code]) {
+        const { text, frames, names } = await answer(QUESTIONS[code], language);
+        expect(names, `${code} ${language}`).toEqual(['listHoldings', 'listCash']);
+        expect(text.startsWith(s.notice), `${code} ${language}`).toBe(true);
+        expect(text).toContain(`## ${s.titles.holdings}\n`);
+        expect(text).toContain(`## ${s.titles.cash}\n`);
+        if (code !== 'en') {
+          // Nothing of the English rules, and it says what stays English.
+          expect(english.filter((e) => text.includes(e))).toEqual([]);
+          expect(text).toContain(s.inEnglish);
+        }
+        const done = terminal(frames) as Extract<AdvisorFrame, { type: 'done' }>;
+        expect(done._grounding?.ungrounded).toEqual([]);
+      }
+    },
+  );
+
+  it('a French question with no language tag was answered in English before (the finding)', async () => {
+    const { text } = await answer('Quelles sont mes positions ?');
+    expect(text.startsWith(OFFLINE_STRINGS.fr.notice)).toBe(true);
+    expect(text).not.toContain(OFFLINE_NOTICE);
+  });
+
+  it('the help text of each language names its own asks', async () => {
+    for (const code of Object.keys(SUPPORTED_LANGUAGES) as LanguageCode[]) {
+      const { text } = await answer('?', code);
+      expect(text).toContain(OFFLINE_STRINGS[code].help);
+    }
+  });
+
+  it('every string table has every key, filled, in every language', () => {
+    const keys = (s: OfflineStrings) => [
+      ...Object.keys(s).sort(),
+      ...Object.keys(s.titles)
+        .sort()
+        .map((k) => `titles.${k}`),
+    ];
+    const en = keys(OFFLINE_STRINGS.en);
+    for (const code of Object.keys(SUPPORTED_LANGUAGES) as LanguageCode[]) {
+      const s = OFFLINE_STRINGS[code];
+      expect(keys(s), code).toEqual(en);
+      const texts = [
+        s.notice,
+        s.help,
+        s.nothingFound,
+        s.nothingToShow,
+        s.noImport,
+        s.importPending,
+        ...Object.values(s.titles),
+      ];
+      expect(
+        texts.every((t) => t.trim().length > 2),
+        code,
+      ).toBe(true);
+      expect(s.unavailable('listCash')).toContain('listCash');
+      expect(s.failed('listCash')).toContain('listCash');
+      if (code !== 'en') {
+        expect(s.inEnglish.length, code).toBeGreaterThan(10);
+        expect(s.notice).not.toBe(OFFLINE_STRINGS.en.notice);
+        expect(s.help).not.toBe(OFFLINE_STRINGS.en.help);
+      }
+    }
+  });
+
+  it('detects the question’s language only from several of its words', () => {
+    expect(questionLanguage('Was halte ich?')).toBe('de');
+    expect(questionLanguage('Combien de liquidités est-ce que j’ai ?')).toBe('fr');
+    expect(questionLanguage('How is MCD rated and what do I hold?')).toBe('en');
+    expect(questionLanguage('MCD?')).toBe('en');
   });
 });

@@ -143,7 +143,7 @@ describe('nothing the user or a model wrote reaches the system message (issue 32
 });
 
 describe('a client’s snapshot is a hint, never a source of facts (issue 32)', () => {
-  it('figures of a hint attachment ground nothing; the same figures from the user do', async () => {
+  it('figures of a hint attachment ground nothing; nor do the same figures from the user', async () => {
     const server = await serve([
       { steps: textSteps('You hold 12 shares of AAPL.') },
       { steps: textSteps('You hold 12 shares of AAPL.') },
@@ -171,6 +171,7 @@ describe('a client’s snapshot is a hint, never a source of facts (issue 32)', 
     // The snapshot still reached the model, as data.
     expect(JSON.stringify(server.requests[0]?.body.messages)).toContain('portfolioContext.json');
     const said = terminal(await run('I hold 12 shares of AAPL, right?', []));
-    expect(said).toMatchObject({ type: 'done', _grounding: { total: 1, grounded: 1 } });
+    // Nor does the user saying so (issue 41): only what the service stated grounds.
+    expect(said).toMatchObject({ type: 'done', _grounding: { total: 1, grounded: 0 } });
   });
 });

@@ -9,3 +9,4 @@ export {
   type TemplateLanguage,
   templateLanguage,
 } from './render-narrative-template.js';
+export { TEMPLATE_LANGUAGES, TEMPLATE_STRINGS } from './template-strings.js';

@@ -1,11 +1,13 @@
-import type { Criterion, MoatEvaluation } from '@svc/schemas';
+import { CRITERION_KEYS, type Criterion, type MoatEvaluation, VERDICT_BANDS } from '@svc/schemas';
 import { describe, expect, it } from 'vitest';
 import {
   DISCLAIMER,
   DISCLAIMER_DE,
   ENGLISH_ONLY_NOTE,
   renderNarrativeTemplate,
+  templateLanguage,
 } from './render-narrative-template.js';
+import { TEMPLATE_LANGUAGES, TEMPLATE_STRINGS } from './template-strings.js';
 
 function criterion(
   key: Criterion['key'],
@@ -26,11 +28,17 @@ const EVALUATION: MoatEvaluation = {
   maxScore: 50,
   verdict: 'Moderate Competitive Advantage',
   criteria: [
-    criterion('gross_margin', 'Gross margin', 'pass', 'Median gross margin 45.0%', 12.5),
+    {
+      ...criterion('gross_margin', 'Gross margin', 'pass', 'Median gross margin 45.0%', 12.5),
+      numericValue: 45,
+    },
     criterion('net_margin', 'Net margin', 'pass', 'Median net margin 21.3%', 12.5),
     criterion('debt_sustainability', 'Debt', 'warning', 'Debt/earnings 4.1 years', 6.25),
     criterion('capex_efficiency', 'Capex', 'fail', 'Capex 61% of net income', 0),
-    criterion('product_durability', 'Product durability', 'warning', 'Not assessed', 0, 0),
+    {
+      ...criterion('product_durability', 'Product durability', 'warning', 'Not assessed', 0, 0),
+      numericValue: null,
+    },
   ],
   valuation: {
     peRatio: 24.456,
@@ -123,14 +131,14 @@ describe('renderNarrativeTemplate', () => {
     for (const language of ['en', 'EN-gb', 'English']) {
       expect(renderNarrativeTemplate(EVALUATION, { language })).toBe(markdown);
     }
-    for (const language of ['fr', 'ja-JP', 'Klingon']) {
+    for (const language of ['ja-JP', 'Klingon', 'tlh']) {
       const other = renderNarrativeTemplate(EVALUATION, { language });
       expect(other).toContain(ENGLISH_ONLY_NOTE);
       expect(other.replace(`_${ENGLISH_ONLY_NOTE}_\n\n`, '')).toBe(markdown);
     }
   });
 
-  it('writes German for de (headings, decimal commas, disclaimer), keeping the data as it is', () => {
+  it('writes German for de: headings, sentences, names, verdict, headline values, decimal commas', () => {
     const german = renderNarrativeTemplate(EVALUATION, { language: 'de' });
     for (const language of ['DE', 'de-AT', 'German', 'Deutsch']) {
       expect(renderNarrativeTemplate(EVALUATION, { language })).toBe(german);
@@ -142,15 +150,76 @@ describe('renderNarrativeTemplate', () => {
     expect([...at].sort((a, b) => a - b)).toEqual(at);
     expect(german).toContain(
       'Acme Corp (ACME) erreicht 31,3 von 50 Punkten (63 %) im Burggraben-Schema. ' +
-        'Urteil: **Moderate Competitive Advantage**.',
+        'Urteil: **Mäßiger Wettbewerbsvorteil**.',
     );
     expect(german).toContain('2 von 4 bewerteten Kriterien sind erfüllt.');
-    expect(german).toContain('- **Debt** (Warnung, 6,25/12,5): Debt/earnings 4.1 years');
-    expect(german).toContain('- **Product durability** (Warnung, nicht bewertet): Not assessed');
+    // A headline value in German words; a display text without one is marked as English.
+    expect(german).toContain('- **Bruttomarge** (12,5/12,5): Median 45 %');
+    expect(german).toContain(
+      '- **Tragfähigkeit der Schulden** (Warnung, 6,25/12,5): Debt/earnings 4.1 years (Originaltext auf Englisch)',
+    );
+    expect(german).toContain(
+      '- **Beständigkeit der Produkte** (Warnung, nicht bewertet): nicht verfügbar',
+    );
     expect(german).toContain('- KGV: 24,46');
     expect(german).toContain('- Erweiterte Ausschüttungsquote: 88,1 %');
-    expect(german).toContain('- EPS growth not positive: PEG not meaningful');
+    expect(german).toContain(
+      '(Hinweise auf Englisch):\n- EPS growth not positive: PEG not meaningful',
+    );
     expect(german).not.toContain(DISCLAIMER);
+  });
+
+  it('a German narrative contains no English sentence of the template', () => {
+    const german = renderNarrativeTemplate(EVALUATION, { language: 'de' });
+    const sentences = englishSentences();
+    expect(sentences.length).toBeGreaterThan(25);
+    // The lines the template marks as the evaluation's English text are data, not template.
+    expect(sentences.filter((s) => ownText(german, 'de').includes(s))).toEqual([]);
+    // Unmarked, the one English display text of the fixture is found: the check can fail.
+    expect(sentences.filter((s) => german.includes(s))).toEqual(['of net income']);
+    // The English criterion names and verdict of the evaluation are not shown either.
+    for (const c of EVALUATION.criteria) expect(german).not.toContain(`**${c.name}**`);
+    expect(german).not.toContain(EVALUATION.verdict);
+  });
+
+  it('writes every supported language, each with its own headings, verdict and disclaimer', () => {
+    const seen = new Set<string>();
+    for (const language of TEMPLATE_LANGUAGES) {
+      const s = TEMPLATE_STRINGS[language];
+      const text = renderNarrativeTemplate(EVALUATION, { language });
+      expect(text).not.toContain(ENGLISH_ONLY_NOTE);
+      for (const heading of [s.summaryTitle, s.strengths, s.risks, s.valuation]) {
+        expect(text).toContain(`## ${heading}\n`);
+      }
+      expect(text).toContain(`**${s.verdicts[1]}**`);
+      expect(text.endsWith(`${s.disclaimer}\n`)).toBe(true);
+      if (language !== 'en') {
+        expect(englishSentences().filter((e) => ownText(text, language).includes(e))).toEqual([]);
+      }
+      seen.add(text);
+    }
+    expect(seen.size).toBe(TEMPLATE_LANGUAGES.length);
+    expect(templateLanguage('pt-BR')).toBe('pt');
+    expect(templateLanguage('Français')).toBe('fr');
+  });
+
+  it('every string table has every key, filled, in every language', () => {
+    const shape = (value: unknown, path = ''): string[] => {
+      if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+        return Object.entries(value).flatMap(([k, v]) => shape(v, `${path}.${k}`));
+      }
+      return [path];
+    };
+    const english = shape(TEMPLATE_STRINGS.en).sort();
+    for (const language of TEMPLATE_LANGUAGES) {
+      const s = TEMPLATE_STRINGS[language];
+      expect(shape(s).sort(), language).toEqual(english);
+      expect(s.verdicts).toHaveLength(VERDICT_BANDS.length);
+      for (const key of CRITERION_KEYS) expect(s.criteria[key].length, key).toBeGreaterThan(2);
+      const words = [s.summaryTitle, s.noneStrong, s.whyMissing, s.disclaimer, s.sellTrigger(true)];
+      expect(words.every((w) => w.length > 2)).toBe(true);
+      if (language !== 'en') expect(s.inEnglish.length, language).toBeGreaterThan(2);
+    }
   });
 });
 
@@ -194,3 +263,46 @@ describe('renderNarrativeTemplate: point in time and data quality (issue 39)', (
     expect(plain).toBe(renderNarrativeTemplate(EVALUATION));
   });
 });
+/** The text without the lines it marks as the evaluation's English text. */
+function ownText(text: string, language: keyof typeof TEMPLATE_STRINGS): string {
+  const marker = TEMPLATE_STRINGS[language].inEnglish;
+  return text
+    .split('\n')
+    .filter((line) => !line.includes(marker))
+    .join('\n');
+}
+
+/**
+ * The English template's own sentences and phrases: every string of the English table, each
+ * function called with markers and cut at them, pieces of two words or more.
+ */
+function englishSentences(): string[] {
+  const en = TEMPLATE_STRINGS.en;
+  const marker = '\u0000';
+  const texts: string[] = [];
+  const add = (value: unknown) => {
+    if (typeof value === 'string') texts.push(value);
+    else if (typeof value === 'function') {
+      texts.push(String(value(marker, marker, marker, marker, marker)));
+      texts.push(String(value(true)), String(value(false)));
+    } else if (value !== null && typeof value === 'object') Object.values(value).forEach(add);
+  };
+  Object.entries(en)
+    .filter(([k]) => k !== 'criteria' && k !== 'verdicts')
+    .forEach(([, v]) => {
+      add(v);
+    });
+  return [
+    ...new Set(
+      texts
+        .flatMap((t) => t.split(marker))
+        .map((t) =>
+          t
+            .replace(/[*():.]/g, ' ')
+            .trim()
+            .replace(/\s+/g, ' '),
+        )
+        .filter((t) => t.split(' ').length >= 2),
+    ),
+  ];
+}

@@ -1,135 +1,71 @@
-import type { Criterion, DataQualityFlag, MoatEvaluation, Valuation } from '@svc/schemas';
+import {
+  type Criterion,
+  type DataQualityFlag,
+  type MoatEvaluation,
+  type Valuation,
+  VERDICT_BANDS,
+} from '@svc/schemas';
+
+import {
+  DISCLAIMER,
+  DISCLAIMER_DE,
+  type Strings,
+  TEMPLATE_STRINGS,
+  type TemplateLanguage,
+} from './template-strings.js';
+
+export { DISCLAIMER, DISCLAIMER_DE, type TemplateLanguage };
 
 /** Options of {@link renderNarrativeTemplate}. */
 export interface NarrativeTemplateOptions {
   /**
    * Language the caller asked for (BCP 47 tag or name, e.g. `en`, `de-AT`, `German`, `fr`). The
-   * template exists in English and German; any other value gives English with the line
-   * {@link ENGLISH_ONLY_NOTE} under the title.
+   * template exists in every language of the AI answers (en, de, fr, es, it, nl, pt); any other
+   * value gives English with the line {@link ENGLISH_ONLY_NOTE} under the title.
    */
   readonly language?: string;
 }
 
-/** The closing line of every English narrative (interface spec: informational use only). */
-export const DISCLAIMER = 'Informational only, not financial advice.';
-
-/** The closing line of every German narrative. */
-export const DISCLAIMER_DE = 'Nur zur Information, keine Anlageberatung.';
-
-/** The note added when a language other than English or German was requested. */
+/** The note added when a language the template is not written in was requested. */
 export const ENGLISH_ONLY_NOTE =
-  '(template available in English and German only; shown in English)';
+  '(template available in English, German, French, Spanish, Italian, Dutch and Portuguese only; shown in English)';
 
-/** A language the template is written in. */
-export type TemplateLanguage = 'en' | 'de';
+/** Names (English and native, lower case) of each template language besides its tag. */
+const LANGUAGE_NAMES: Record<TemplateLanguage, readonly string[]> = {
+  en: ['english'],
+  de: ['german', 'deutsch'],
+  fr: ['french', 'français', 'francais'],
+  es: ['spanish', 'español', 'espanol'],
+  it: ['italian', 'italiano'],
+  nl: ['dutch', 'nederlands'],
+  pt: ['portuguese', 'português', 'portugues'],
+};
 
 /**
- * The template language for a requested language: `en` for an absent or English tag (`en`,
- * `en-US`, `english`), `de` for German (`de`, `de-AT`, `german`, `deutsch`), and `null` for any
- * other (the caller falls back to English with {@link ENGLISH_ONLY_NOTE}). Case-insensitive.
+ * The template language for a requested language: `en` for an absent tag; otherwise the language
+ * whose primary subtag (`de`, `de-AT`, `pt-BR`) or English or native name (`german`, `deutsch`,
+ * `français`) it is; `null` for any other (the caller falls back to English with
+ * {@link ENGLISH_ONLY_NOTE}). Case-insensitive.
  */
 export function templateLanguage(language: string | undefined): TemplateLanguage | null {
   const tag = (language ?? '').trim().toLowerCase();
-  if (tag === '' || tag === 'en' || tag.startsWith('en-') || tag === 'english') return 'en';
-  if (tag === 'de' || tag.startsWith('de-') || tag === 'german' || tag === 'deutsch') return 'de';
+  if (tag === '') return 'en';
+  const primary = tag.split(/[-_]/)[0] ?? '';
+  for (const [code, names] of Object.entries(LANGUAGE_NAMES) as [
+    TemplateLanguage,
+    readonly string[],
+  ][]) {
+    if (primary === code || names.includes(tag)) return code;
+  }
   return null;
 }
 
-/** The words of one template language. */
-interface Strings {
-  readonly decimal: '.' | ',';
-  readonly percent: (n: string) => string;
-  readonly summaryTitle: string;
-  readonly scores: (
-    who: string,
-    score: string,
-    max: string,
-    pct: string,
-    verdict: string,
-  ) => string;
-  readonly passes: (passed: number, scored: number) => string;
-  readonly strengths: string;
-  readonly risks: string;
-  readonly noneStrong: string;
-  readonly noneRisk: string;
-  readonly notScored: string;
-  readonly status: Record<'warning' | 'fail', string>;
-  readonly valuation: string;
-  readonly noValuation: string;
-  readonly pe: string;
-  readonly payout: string;
-  readonly notAvailable: string;
-  readonly sellTrigger: (on: boolean) => string;
-  readonly whyMissing: string;
-  readonly noReason: string;
-  readonly asOf: (day: string) => string;
-  readonly dataQuality: string;
-  readonly dataQualityIntro: string;
-  readonly dataQualityFlag: string;
-  readonly disclaimer: string;
-}
-
-const EN: Strings = {
-  decimal: '.',
-  percent: (n) => `${n}%`,
-  summaryTitle: 'Summary',
-  scores: (who, score, max, pct, verdict) =>
-    `${who} scores ${score} out of ${max}${pct} on the moat framework. Verdict: **${verdict}**.`,
-  passes: (passed, scored) => `${passed} of ${scored} scored criteria pass.`,
-  strengths: 'Strengths',
-  risks: 'Risks',
-  noneStrong: 'No criterion passes.',
-  noneRisk: 'No criterion fails or warns.',
-  notScored: 'not scored',
-  status: { warning: 'warning', fail: 'fail' },
-  valuation: 'Valuation',
-  noValuation: 'No valuation is available for this evaluation.',
-  pe: 'P/E',
-  payout: 'Augmented payout ratio',
-  notAvailable: 'not available',
-  sellTrigger: (on) => `Sell trigger (P/E ≥ 40): ${on ? 'yes, the P/E is 40 or more' : 'no'}`,
-  whyMissing: 'Why some figures are missing or qualified:',
-  noReason: 'No reason was recorded for the missing figures.',
-  asOf: (day) => `Evaluated as of ${day}, on the figures filed by that day.`,
-  dataQuality: 'Data quality',
-  dataQualityIntro:
-    'These figures were flagged; a criterion resting on a flagged series earns no points from the gap:',
-  dataQualityFlag: 'data quality',
-  disclaimer: DISCLAIMER,
-};
-
-const DE: Strings = {
-  decimal: ',',
-  percent: (n) => `${n} %`,
-  summaryTitle: 'Zusammenfassung',
-  scores: (who, score, max, pct, verdict) =>
-    `${who} erreicht ${score} von ${max} Punkten${pct} im Burggraben-Schema. Urteil: **${verdict}**.`,
-  passes: (passed, scored) => `${passed} von ${scored} bewerteten Kriterien sind erfüllt.`,
-  strengths: 'Stärken',
-  risks: 'Risiken',
-  noneStrong: 'Kein Kriterium ist erfüllt.',
-  noneRisk: 'Kein Kriterium ist verfehlt oder mit Warnung.',
-  notScored: 'nicht bewertet',
-  status: { warning: 'Warnung', fail: 'nicht erfüllt' },
-  valuation: 'Bewertung',
-  noValuation: 'Für diese Auswertung liegt keine Bewertung vor.',
-  pe: 'KGV',
-  payout: 'Erweiterte Ausschüttungsquote',
-  notAvailable: 'nicht verfügbar',
-  sellTrigger: (on) =>
-    `Verkaufssignal (KGV ≥ 40): ${on ? 'ja, das KGV liegt bei 40 oder darüber' : 'nein'}`,
-  whyMissing: 'Warum einige Werte fehlen oder eingeschränkt sind:',
-  noReason: 'Für die fehlenden Werte wurde kein Grund erfasst.',
-  asOf: (day) => `Bewertet zum Stand ${day}, mit den bis dahin eingereichten Zahlen.`,
-  dataQuality: 'Datenqualität',
-  dataQualityIntro:
-    'Diese Zahlen sind markiert; ein Kriterium, das auf einer markierten Reihe beruht, erhält für die Lücke keine Punkte:',
-  dataQualityFlag: 'Datenqualität',
-  disclaimer: DISCLAIMER_DE,
-};
-
 /** A number with `digits` decimals, no trailing zeros (`12.50` → `12.5`), in the language's form. */
-function formatNumber(value: number, digits: number, strings: Strings = EN): string {
+function formatNumber(
+  value: number,
+  digits: number,
+  strings: Strings = TEMPLATE_STRINGS.en,
+): string {
   const text = String(Number(value.toFixed(digits)));
   return strings.decimal === ',' ? text.replace('.', ',') : text;
 }
@@ -144,7 +80,13 @@ function summary(evaluation: MoatEvaluation, s: Strings): string[] {
   const lines = [
     `## ${s.summaryTitle}`,
     '',
-    s.scores(who, formatNumber(totalScore, 1, s), formatNumber(maxScore, 1, s), percent, verdict),
+    s.scores(
+      who,
+      formatNumber(totalScore, 1, s),
+      formatNumber(maxScore, 1, s),
+      percent,
+      verdictIn(verdict, s),
+    ),
     s.passes(passed, scored.length),
   ];
   if (evaluation.asOf) lines.push(s.asOf(evaluation.asOf));
@@ -169,14 +111,58 @@ function dataQualitySection(evaluation: MoatEvaluation, s: Strings): string[] {
   ];
 }
 
+/** The verdict label in the language (a label that is not one of `VERDICT_BANDS` as it is). */
+function verdictIn(verdict: string, s: Strings): string {
+  const at = VERDICT_BANDS.findIndex((b) => b.label === verdict);
+  return at < 0 || s === TEMPLATE_STRINGS.en ? verdict : (s.verdicts[at] ?? verdict);
+}
+
+/**
+ * A criterion's headline value (`numericValue`) in the language's words: medians of margins and
+ * ROIC, EPS growth per year, debt in years of net income, capex in percent of net income, the
+ * steadiness score of 100. Undefined for a criterion without one (then its display text is
+ * shown, marked as English); a null value is "not available".
+ */
+function headline(criterion: Criterion, s: Strings): string | undefined {
+  const value = criterion.numericValue;
+  if (value === undefined) return undefined;
+  const { key } = criterion;
+  if (key === 'retained_earnings') return undefined;
+  if (value === null) return s.notAvailable;
+  const pct = (digits: number) => s.percent(formatNumber(value, digits, s));
+  const h = s.headline;
+  switch (key) {
+    case 'gross_margin':
+    case 'net_margin':
+    case 'return_on_invested_capital':
+      return h.median(pct(1));
+    case 'earnings_consistency':
+      return h.perYear(`${value > 0 ? '+' : ''}${pct(1)}`);
+    case 'debt_sustainability':
+      // Always one decimal ("5.0 years"): a bare "5" would read as a count of years.
+      return h.years(s.decimal === ',' ? value.toFixed(1).replace('.', ',') : value.toFixed(1));
+    case 'capex_efficiency':
+      return h.ofNetIncome(pct(1));
+    case 'product_durability':
+      return h.outOf100(formatNumber(value, 1, s));
+  }
+}
+
 function criterionLine(criterion: Criterion, s: Strings): string {
   const points = `${formatNumber(criterion.score, 2, s)}/${formatNumber(criterion.maxScore, 2, s)}`;
   const scoring = criterion.maxScore > 0 ? points : s.notScored;
   const status = criterion.status === 'pass' ? '' : `${s.status[criterion.status]}, `;
-  const flags = (criterion.dataQuality ?? []).map(
-    (f) => `\n  - ${s.dataQualityFlag}: ${flagText(f)}`,
-  );
-  return `- **${criterion.name}** (${status}${scoring}): ${criterion.value}${flags.join('')}`;
+  const flags = (criterion.dataQuality ?? [])
+    .map((f) => `\n  - ${s.dataQualityFlag}: ${flagText(f)}`)
+    .join('');
+  if (s === TEMPLATE_STRINGS.en) {
+    return `- **${criterion.name}** (${status}${scoring}): ${criterion.value}${flags}`;
+  }
+  // Another language: the criterion's name and headline in its words; a display text that has
+  // no headline is shown as the English it is, and says so.
+  const name = s.criteria[criterion.key];
+  const value = headline(criterion, s) ?? `${criterion.value} (${s.inEnglish})`;
+  return `- **${name}** (${status}${scoring}): ${value}${flags}`;
 }
 
 function criteriaSection(
@@ -234,12 +220,14 @@ function valuationSection(valuation: Valuation | undefined, s: Strings): string[
  *   (Buffett & Clark, as computed by `@svc/valuation`); a null ratio reads "not available", and the
  *   valuation's `_notes` say why when present;
  * - the line {@link DISCLAIMER}.
- * The same evaluation always gives the same text (no clock, no randomness). The text is English,
- * or German for `de` (headings `Zusammenfassung`, `Stärken`, `Risiken`, `Bewertung`, decimal
- * commas, closing line {@link DISCLAIMER_DE}); criterion names and values, the verdict label and
- * the valuation notes are the evaluation's own text and stay as they are. Another requested
- * `language` gives English with {@link ENGLISH_ONLY_NOTE} under the title
- * (see {@link templateLanguage}).
+ * The same evaluation always gives the same text (no clock, no randomness). The text is in the
+ * requested language of en, de, fr, es, it, nl, pt (see {@link templateLanguage}; decimal commas
+ * but for English): headings, sentences, the verdict label (of `VERDICT_BANDS`) and the criterion
+ * names in its words, each criterion's headline value (`numericValue`: a median, a rate per
+ * year, years of net income…) written out in them too. What is only the evaluation's English
+ * text — a criterion's display text without a headline value, the valuation notes — is shown as
+ * it is and said to be English, in the language. Another requested `language` gives English with
+ * {@link ENGLISH_ONLY_NOTE} under the title.
  *
  * @param evaluation - A `MoatEvaluation` (as served by the evaluation flow or saved in a report).
  * @param options - The requested language.
@@ -253,7 +241,7 @@ export function renderNarrativeTemplate(
   options: NarrativeTemplateOptions = {},
 ): string {
   const language = templateLanguage(options.language);
-  const s = language === 'de' ? DE : EN;
+  const s = TEMPLATE_STRINGS[language ?? 'en'];
   const title = [`# ${evaluation.companyName} (${evaluation.symbol})`, ''];
   if (language === null) title.push(`_${ENGLISH_ONLY_NOTE}_`, '');
   const strengths = evaluation.criteria.filter((c) => c.status === 'pass');

@@ -59,6 +59,11 @@ describe('the advisor tools, from the tool definitions', () => {
     );
     expect(tools.map((t) => t.name)).not.toContain('saveMoatReport');
     expect(tools.find((t) => t.name === 'listHoldings')?.offline).toBe('holdings');
+    // Saved reports were written by a client: their figures ground nothing (issue 41).
+    expect(tools.find((t) => t.name === 'listMoatReports')?.source).toBe('client');
+    expect(tools.filter((t) => t.source === 'client').map((t) => t.name)).toEqual([
+      'listMoatReports',
+    ]);
   });
 
   it('binds each call to the actor, refuses arguments the input does not know, answers the output', async () => {

@@ -58,7 +58,7 @@ const CLAIM_WORK = 256;
 
 /** Upper-case words that look like tickers but are not. */
 const NOT_TICKERS = new Set(
-  'USD EUR GBP CHF JPY FY EBIT EBITDA SEC CEO CFO ETF NAIC PDF CSV AI OK NOPAT SGA DCA US EU NYSE NASDAQ XETRA LSE TTM YTD'.split(
+  'USD EUR GBP CHF JPY FY EBIT EBITDA SEC CEO CFO ETF NAIC PDF CSV AI OK NOPAT SGA DCA US EU NYSE NASDAQ XETRA LSE TTM YTD PER KGV BPA'.split(
     ' ',
   ),
 );
@@ -68,9 +68,30 @@ const NOT_NAMES = new Set(
     ' ',
   ),
 );
+/**
+ * Capitalised words that start a sentence before "is"/"has" without naming a company ("There is",
+ * "Growth was", "Il a", "Es ist"): never an unknown subject.
+ */
+const NOT_SUBJECTS = new Set(
+  'there here what which who whose he she we they you i one each every all both none nothing everything something growth valuation verdict total overall result results outlook performance dividend dividends yield price margin return revenue income equity capital cash trend risk strength per kgv peg roic eps bpa fcf ebit this these those such so also but and or if while since because however il elle on ce cela ceci ça es er sie das dies diese dieser wir ihr man él ella ello esto eso esta este lui lei esso essa questo questa ciò hij zij ze het dit dat wij ele ela isso isto este esta'.split(
+    ' ',
+  ),
+);
 
 const UNKNOWN_TICKER = /(?<![\p{L}\d])([A-Z]{2,5}(?:[.-][A-Z])?)(?=['’]s\b|\))/gu;
 const POSSESSIVE = /(?<![\p{L}\d])(\p{Lu}[\p{L}&.-]{1,30})['’]s\b/gu;
+/**
+ * A capitalised name (not an all-capitals acronym: "of GAAP") after "for", "at", "of"… ("ROIC of
+ * 26.5% for Apple", "bei Nestlé").
+ */
+const NAME_AFTER =
+  /(?<=(?<![\p{L}\d])(?:[Ff]or|[Aa]t|[Oo]f|[Bb]y|[Ff]rom|[Aa]bout|[Ff]ür|[Bb]ei|[Vv]on|[Pp]our|[Cc]hez|[Pp]ara|[Pp]er|[Vv]oor|[Bb]ij|[Vv]an)\s+)(\p{Lu}\p{Ll}[\p{L}&.-]{0,29})(?![\p{L}\d])/gu;
+/**
+ * A capitalised name followed by a verb of having or being ("Apple has", "Apple reports", "Nestlé
+ * hat", "Danone a"): the subject of its sentence even when it names no company of the facts.
+ */
+const NAMED_SUBJECT =
+  /(?<![\p{L}\d])(\p{Lu}\p{Ll}[\p{L}&.-]{0,29})(?=\s+(?:has|had|is|was|reports|reported|posts|posted|earns|earned|shows|showed|scores|scored|generates|generated|trades|achieves|achieved|hat|hatte|ist|war|erzielt|erreicht|weist|a|est|affiche|obtient|tiene|es|obtiene|ha|è|ottiene|heeft|is|haalt|tem|é|obtém)(?![\p{L}\d]))/gu;
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -165,6 +186,9 @@ export class ClaimReader {
   readonly #years = new RegexScan(YEAR, (m) => m[1]);
   readonly #tickers = new RegexScan(UNKNOWN_TICKER, (m) => m[1]);
   readonly #possessives = new RegexScan(POSSESSIVE, (m) => m[1]);
+  // A name ends before a full stop ("shares of MCD." names MCD).
+  readonly #named = new RegexScan(NAMED_SUBJECT, (m) => m[1]?.replace(/\.+$/, ''));
+  readonly #after = new RegexScan(NAME_AFTER, (m) => m[1]?.replace(/\.+$/, ''));
   readonly #newlines = new CharScan('\n');
   readonly #pipes = new CharScan('|');
   readonly #headers = new Map<number, number>();
@@ -206,6 +230,8 @@ export class ClaimReader {
       this.#years,
       this.#tickers,
       this.#possessives,
+      this.#named,
+      this.#after,
       this.#newlines,
       this.#pipes,
     ];
@@ -256,6 +282,8 @@ export class ClaimReader {
       scan.advance(text, final);
     }
     this.#possessives.advance(text, final);
+    this.#named.advance(text, final);
+    this.#after.advance(text, final);
     this.#subjects.symbols?.advance(text, final);
     this.#subjects.nameScan?.advance(text, final);
     this.#newlines.advance(text);
@@ -390,12 +418,18 @@ export class ClaimReader {
     };
     const possessive = (m: ScanMatch) => {
       const word = m.value.toLowerCase();
-      if (NOT_NAMES.has(word) || s.known.has(word.toUpperCase())) return null;
-      for (const name of s.names) if (word.startsWith(name) || name.startsWith(word)) return null;
+      if (NOT_NAMES.has(word) || NOT_SUBJECTS.has(word) || metricOfMention(m.value)) return null;
+      if (s.known.has(m.value.toUpperCase())) return m.value.toUpperCase();
+      // A known name written otherwise ("McDonalds" for McDONALD): that company.
+      for (const name of s.names) {
+        if (word.startsWith(name) || name.startsWith(word)) return s.byName.get(name) ?? null;
+      }
       return `?${m.value}`;
     };
     const lists: [readonly ScanMatch[], (m: ScanMatch) => string | null][] = [
       [this.#possessives.matches, possessive],
+      [this.#named.matches, possessive],
+      [this.#after.matches, possessive],
       [this.#tickers.matches, ticker],
       [s.nameScan?.matches ?? [], named],
       [s.symbols?.matches ?? [], known],

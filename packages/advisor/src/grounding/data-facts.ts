@@ -4,6 +4,7 @@ import {
   emptyFacts,
   type Fact,
   type FactSet,
+  type FactSource,
   type FactUnit,
   mergeFacts,
   signOf,
@@ -77,7 +78,12 @@ function nounOfPath(path: string): string | undefined {
 /** Fields whose value is a change (a profit or loss): their sign is their direction. */
 const CHANGE_FIELDS = new Set(['unrealizedPnlEur', 'realizedPnlEur', 'pnl', 'pnlEur']);
 
-function rowFacts(row: Record<string, unknown>, path: string, subject: string): Fact[] {
+function rowFacts(
+  row: Record<string, unknown>,
+  path: string,
+  subject: string,
+  source: FactSource,
+): Fact[] {
   const facts: Fact[] = [];
   for (const [field, raw] of Object.entries(row)) {
     if (USER_TEXT_FIELDS.has(field)) continue;
@@ -97,13 +103,14 @@ function rowFacts(row: Record<string, unknown>, path: string, subject: string): 
       halfUnit: 0,
       ...(field === 'maxScore' ? { role: 'total' as const } : {}),
       label: `${subject ? `${subject} ` : ''}${field} = ${value === null ? 'N/A' : value}`,
+      ...(source === 'service' ? {} : { source }),
     });
   }
   return facts;
 }
 
 /** The portfolio's totals over holdings rows: market value, cost basis and P&L in EUR. */
-function totals(rows: Record<string, unknown>[], path: string): Fact[] {
+function totals(rows: Record<string, unknown>[], path: string, source: FactSource): Fact[] {
   const sum = (field: string): number | null => {
     const values = rows.map((r) => numeric(r[field]));
     if (values.some((v) => v === null || v === undefined)) return null;
@@ -129,11 +136,18 @@ function totals(rows: Record<string, unknown>[], path: string): Fact[] {
         ...(CHANGE_FIELDS.has(field) ? { aggregate: 'change' as const } : {}),
         halfUnit: 0,
         label: `portfolio total ${field} = ${value === null ? 'N/A' : value}`,
+        ...(source === 'service' ? {} : { source }),
       };
     });
 }
 
-function walk(data: unknown, path: string, subject: string, into: FactSet): void {
+function walk(
+  data: unknown,
+  path: string,
+  subject: string,
+  into: FactSet,
+  source: FactSource,
+): void {
   if (Array.isArray(data)) {
     const rows = data.filter(
       (d): d is Record<string, unknown> => d !== null && typeof d === 'object',
@@ -150,9 +164,11 @@ function walk(data: unknown, path: string, subject: string, into: FactSet): void
       ...(noun ? { noun } : {}),
       label: `${path} has ${data.length} item(s)`,
     });
-    if (holdings && rows.some((r) => 'marketValueEur' in r)) into.facts.push(...totals(rows, path));
+    if (holdings && rows.some((r) => 'marketValueEur' in r)) {
+      into.facts.push(...totals(rows, path, source));
+    }
     data.forEach((item, i) => {
-      walk(item, `${path}[${i}]`, subject, into);
+      walk(item, `${path}[${i}]`, subject, into, source);
     });
     return;
   }
@@ -162,7 +178,11 @@ function walk(data: unknown, path: string, subject: string, into: FactSet): void
   if (data === null || typeof data !== 'object') return;
   const evaluation = MoatEvaluation.safeParse(data);
   if (evaluation.success && Array.isArray((data as { criteria?: unknown }).criteria)) {
-    mergeFacts(into, evaluationFacts(evaluation.data));
+    const facts = evaluationFacts(evaluation.data);
+    if (source !== 'service') {
+      facts.facts.splice(0, facts.facts.length, ...facts.facts.map((f) => ({ ...f, source })));
+    }
+    mergeFacts(into, facts);
     return;
   }
   const row = data as Record<string, unknown>;
@@ -171,10 +191,12 @@ function walk(data: unknown, path: string, subject: string, into: FactSet): void
     const name = typeof row.name === 'string' ? row.name : (row.companyName as string | undefined);
     into.subjects.set(own, subjectNames(own, name));
   }
-  into.facts.push(...rowFacts(row, path, own));
+  into.facts.push(...rowFacts(row, path, own, source));
   for (const [field, value] of Object.entries(row)) {
     if (USER_TEXT_FIELDS.has(field)) continue;
-    if (value !== null && typeof value === 'object') walk(value, `${path}.${field}`, own, into);
+    if (value !== null && typeof value === 'object') {
+      walk(value, `${path}.${field}`, own, into, source);
+    }
   }
 }
 
@@ -191,9 +213,16 @@ function walk(data: unknown, path: string, subject: string, into: FactSet): void
  *
  * @param data - A tool result.
  * @param path - Key prefix, e.g. the tool's name.
+ * @param source - Who wrote the data ({@link FactSource}): `client` data (a saved report: its
+ *   `totalScore` and its evaluation were written by the client that saved it) gives the names of
+ *   its companies but facts that ground nothing.
  */
-export function dataFacts(data: unknown, path = 'data'): FactSet {
+export function dataFacts(
+  data: unknown,
+  path = 'data',
+  source: Exclude<FactSource, 'user'> = 'service',
+): FactSet {
   const set = emptyFacts();
-  walk(data, path, '', set);
+  walk(data, path, '', set, source);
   return set;
 }

@@ -23,7 +23,7 @@ const CRITERION_FACTS: Record<
   {
     metrics: Metric[];
     /** The headline value; `aggregate` says what kind of figure it is (see {@link Fact.aggregate}). */
-    value?: { unit: FactUnit; label: string; aggregate?: 'median' | 'change' };
+    value?: { unit: FactUnit; label: string; aggregate?: 'median' | 'change'; max?: number };
     trend: { metrics: Metric[]; unit: FactUnit; currency?: string; halfUnit?: number };
   }
 > = {
@@ -63,7 +63,7 @@ const CRITERION_FACTS: Record<
   },
   product_durability: {
     metrics: ['steadiness'],
-    value: { unit: 'points', label: 'steadiness score (of 100)' },
+    value: { unit: 'points', label: 'steadiness score (of 100)', max: 100 },
     trend: { metrics: ['revenue'], unit: 'currency', currency: 'USD' },
   },
 };
@@ -105,6 +105,19 @@ function criterionFacts(symbol: string, c: Criterion): Fact[] {
       halfUnit: 0,
       label: `${symbol} ${spec.value.label} = ${value === null ? 'N/A' : Number(value.toFixed(4))}`,
     });
+    // The scale of a score ("58.4 of 100"), as the scoring defines it.
+    if (spec.value.max !== undefined) {
+      facts.push({
+        key: `${key}.value.max`,
+        metrics: spec.metrics,
+        subject: symbol,
+        unit: spec.value.unit,
+        value: spec.value.max,
+        halfUnit: 0,
+        role: 'total',
+        label: `${symbol} ${spec.value.label} maximum = ${spec.value.max}`,
+      });
+    }
   }
   (c.trend ?? []).forEach((point, i) => {
     const year = c._trendYears?.[i];

@@ -86,6 +86,7 @@ export class FactIndex {
   readonly #values = new ValueIndex();
   readonly #valuesByMetric = new Map<string, ValueIndex>();
   readonly #count_ = { n: 0 };
+  readonly #companies = new Set<string>();
 
   constructor(private readonly set: FactSet) {}
 
@@ -102,7 +103,18 @@ export class FactIndex {
     }
   }
 
+  /**
+   * The one company the facts are about, when there is exactly one (a claim naming no subject is
+   * about it); null with none or several (then such a claim is about no company: issue 41).
+   */
+  get onlyCompany(): string | null {
+    return this.#companies.size === 1 ? ([...this.#companies][0] as string) : null;
+  }
+
   #add(fact: Fact): void {
+    // Only what the service stated grounds (issue 41): the user's and a client's figures do not.
+    if (fact.source !== undefined && fact.source !== 'service') return;
+    if (fact.subject !== '' && fact.subject !== 'portfolio') this.#companies.add(fact.subject);
     const key = [
       fact.metrics.join(','),
       fact.subject,

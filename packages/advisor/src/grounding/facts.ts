@@ -56,7 +56,20 @@ export interface Fact {
   readonly role?: 'total';
   /** What the report shows as the fact compared to, e.g. `MCD median ROIC = 26.5`. */
   readonly label: string;
+  /**
+   * Where the figure comes from (see {@link FactSource}); absent: `service`. Only a `service`
+   * fact grounds a figure: the others are kept to say what was not a source.
+   */
+  readonly source?: FactSource;
 }
+
+/**
+ * Who stated a fact: `service` — computed or stored by the service itself from filings and the
+ * ledger (an evaluation, holdings, quotes); `client` — written by a client (a saved report's
+ * `totalScore`, its stored evaluation); `user` — the user's message or an attached file. Issue
+ * 41: only `service` facts ground, so the user and a client cannot make a figure grounded.
+ */
+export type FactSource = 'service' | 'client' | 'user';
 
 /** Facts and the names each subject may be mentioned by (symbol, company name). */
 export interface FactSet {
@@ -80,10 +93,20 @@ export function mergeFacts(into: FactSet, more: FactSet): FactSet {
   return into;
 }
 
-/** Names of a company: its symbol and the first word of its name ("McDONALD’S CORPORATION" → "McDONALD"). */
+/** Words a company name may start with that do not name it ("The Coca-Cola Company"). */
+const NOT_NAME_WORDS = new Set(['the', 'and', 'les', 'der', 'die', 'das']);
+
+/**
+ * Names of a company: its symbol, the first word of its name (≥ 3 letters, not an article) and
+ * that word with a possessive `s` ("McDONALD’S CORPORATION" → `MCD`, `McDONALD`, `McDONALDS`:
+ * "McDonalds" written without its apostrophe is still McDonald's).
+ */
 export function subjectNames(symbol: string, name?: string): string[] {
-  const first = (name ?? '').split(/[\s,’'.]+/).find((w) => w.length >= 3);
-  return first && first !== symbol ? [symbol, first] : [symbol];
+  const first = (name ?? '')
+    .split(/[\s,’'.]+/)
+    .find((w) => w.length >= 3 && !NOT_NAME_WORDS.has(w.toLowerCase()));
+  if (!first || first === symbol) return [symbol];
+  return [symbol, first, `${first}s`];
 }
 
 function unitOfFigure(figure: Figure): FactUnit {

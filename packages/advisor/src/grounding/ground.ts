@@ -184,17 +184,21 @@ function repeatsRule(claim: Claim, index: FactIndex): boolean {
 }
 
 /** The verdict on one claim against the indexed facts. */
-function judge(claim: Claim, index: FactIndex): Verdict {
-  if (claim.subject?.startsWith('?')) return { reason: 'no_fact' };
+function judge(read: Claim, index: FactIndex): Verdict {
+  if (read.subject?.startsWith('?')) return { reason: 'no_fact' };
+  // A claim naming no subject is about the one company of the facts; with several it is about
+  // none of them (only anyone's and the portfolio's facts fit): the subject cannot be told.
+  const claim: Claim = read.subject === null ? { ...read, subject: index.onlyCompany ?? '' } : read;
   if (claim.comparison && repeatsRule(claim, index)) return {};
   for (const metric of claim.metrics) {
     if (!index.hasFor(metric, claim.subject)) continue;
     if (!claim.comparison && statesValueNear(claim, metric, index)) return {};
     return judgeTyped(claim, index.ofMetric(metric, claim.subject), metric, index);
   }
-  // No fact of the metrics named: only a figure of no metric (the user's own, a threshold) may match.
+  // No fact of the metrics named: only a comparison may repeat a threshold (a figure of no
+  // metric); another field's value does not state this metric (issue 41).
   if (claim.metrics.length > 0) {
-    if (statesValue(claim, index.untyped(claim.subject))) return {};
+    if (claim.comparison && statesValue(claim, index.untyped(claim.subject))) return {};
     return { reason: 'no_fact', metric: claim.metrics[0] as string };
   }
   return statesValueNear(claim, null, index) ? {} : { reason: 'unsupported' };

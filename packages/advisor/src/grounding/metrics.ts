@@ -1,18 +1,26 @@
 /**
- * The metrics a figure can be said to be, and the words (English and German) that name them near
+ * The metrics a figure can be said to be, and the words (English and German; the moat template's
+ * words in French, Spanish, Italian, Dutch and Portuguese) that name them near
  * a number. A claim "ROIC of 26.5%" is the figure `26.5%` with the metric `roic`; it is checked
  * against the facts of that metric only.
  */
 export const METRIC_WORDS = {
   // Moat evaluation (criteria, score, valuation)
-  score: 'scores?|scored|punkte|punkten|points|pts|erreicht|total score|gesamtpunktzahl',
-  criteria: 'criterion|criteria|kriterium|kriterien',
-  criteria_passed: 'pass|passes|passed|passing|erfüllt|bestanden',
-  criteria_warning: 'warning|warnings|warns|warnung|warnungen',
-  criteria_failed: 'fail|fails|failed|failing|verfehlt|nicht erfüllt',
-  roic: 'roic|return on invested capital|kapitalrendite|rendite auf das investierte kapital',
-  gross_margin: 'gross margins?|bruttomarge|rohertragsmarge',
-  net_margin: 'net margins?|nettomarge|profit margins?|umsatzrendite',
+  score:
+    'scores?|scored|punkte|punkten|points|pts|erreicht|total score|gesamtpunktzahl|obtient|obtiene|puntos|ottiene|punti|scoort|punten|obtém|pontos',
+  criteria:
+    'criterion|criteria|kriterium|kriterien|critère|critères|criterio|criterios|criteri|critério|critérios',
+  criteria_passed:
+    'pass|passes|passed|passing|erfüllt|bestanden|remplis|rempli|se cumplen|cumple|cumplen|soddisfatti|soddisfatto|gehaald|cumpridos|cumprido',
+  criteria_warning:
+    'warning|warnings|warns|warnung|warnungen|alerte|advertencia|avviso|waarschuwing|alerta',
+  criteria_failed:
+    'fail|fails|failed|failing|verfehlt|nicht erfüllt|échec|no cumple|non soddisfatto|niet gehaald|não cumprido',
+  roic: 'roic|return on invested capital|kapitalrendite|rendite auf das investierte kapital|rentabilité des capitaux investis|rentabilidad del capital invertido|rendimento del capitale investito|rendement op geïnvesteerd kapitaal|retorno sobre o capital investido',
+  gross_margin:
+    'gross margins?|bruttomarge|rohertragsmarge|marge brute|margen bruto|margine lordo|brutomarge|margem bruta',
+  net_margin:
+    'net margins?|nettomarge|profit margins?|umsatzrendite|marge nette|margen neto|margine netto|margem líquida',
   operating_margin: 'operating margins?|operative marge|ebit[- ]marge',
   eps_growth:
     'eps growth|eps trend|earnings growth|earnings per share growth|gewinnwachstum|eps-wachstum',
@@ -20,17 +28,19 @@ export const METRIC_WORDS = {
   r_squared: String.raw`r²|r\^2|r-squared|r squared|bestimmtheitsmaß`,
   retained_earnings: 'retained earnings|gewinnrücklagen|thesaurierte gewinne',
   buybacks: 'buybacks?|share repurchases?|aktienrückkäufe|aktienrückkauf',
-  debt: 'debt|schulden|verschuldung|verbindlichkeiten',
+  debt: 'debt|schulden|verschuldung|verbindlichkeiten|dette|deuda|debito|schuld|dívida',
   interest: 'interest expense|interest|zinsen|zinsaufwand',
   capex: 'capex|capital expenditures?|investitionen|investitionsausgaben',
   revenue: 'revenues?|sales|umsatz|umsätze|erlöse',
   net_income: 'net income|earnings|profits?|nettogewinn|jahresüberschuss|gewinn',
   free_cash_flow: 'free cash flow|fcf|freier cashflow',
-  steadiness: 'steadiness|durability|beständigkeit|stetigkeit',
+  steadiness:
+    'steadiness|durability|beständigkeit|stetigkeit|durabilité|durabilidad|durata|duurzaamheid|durabilidade',
   pe: 'p/e|pe ratio|price[- /]to[- ]earnings|price/earnings|kgv|kurs[- ]gewinn[- ]verhältnis',
   forward_pe: 'forward p/e|forward pe|forward-kgv|erwartetes kgv',
   peg: 'peg',
-  payout: 'payout ratio|payout|ausschüttungsquote',
+  payout:
+    'payout ratio|payout|ausschüttungsquote|taux de distribution|ratio de reparto|rapporto di distribuzione|uitkeringsratio|índice de distribuição',
   // Portfolio (holdings, cash)
   quantity:
     'shares?|units?|stück|stücke|anteile|quantity|menge|anzahl|hold|holds|halte|hältst|besitze|besitzt',

@@ -57,7 +57,7 @@ export function namesThreshold(clause: string): boolean {
 }
 
 const MEDIAN =
-  /\b(?:median|average|averaged|avg|mean|typical|typically|durchschnittlich|durchschnitt|im mittel|mittelwert)\b/iu;
+  /\b(?:median|average|averaged|avg|mean|typical|typically|durchschnittlich|durchschnitt|im mittel|mittelwert|médiane|mediana|mediaan)(?![\p{L}\d])/iu;
 
 /** Whether the words near a figure say it is a multi-year aggregate (a median, an average). */
 export function namesMedian(near: string): boolean {
@@ -94,7 +94,7 @@ export function directionOf(before: string, after: string): 'up' | 'down' | unde
 }
 
 const TOTAL_BEFORE =
-  /(?:\d\s*(?:out of|of|von|\/)|\b(?:max|max\.|maximum|maximal|possible|möglichen?|höchstmöglich)(?:\s+(?:of|von))?)\s*$/iu;
+  /(?:\d\s*(?:out of|of|von|sur|de|su|van|\/)|\b(?:max|max\.|maximum|maximal|possible|möglichen?|höchstmöglich)(?:\s+(?:of|von))?)\s*$/iu;
 
 /** Whether a figure is a denominator or a maximum ("4 of **7**", "max **87.5** points"). */
 export function isTotal(before: string): boolean {
@@ -104,7 +104,7 @@ export function isTotal(before: string): boolean {
 
 /** Words after a count that are not the thing counted. */
 const NOT_NOUNS = new Set(
-  'is are was were be been and or in on at to for of per a an the by from with than times percent points point pts out x vs versus as into over under up down ist sind war waren und oder im in am an auf für von pro mal bei mit als aus über unter zu'.split(
+  'is are was were be been and or in on at to for of per a an the by from with than times percent points point pts out x vs versus as into over under up down ist sind war waren und oder im in am an auf für von pro mal bei mit als aus über unter zu sur de des du su dei van op ou o of e y et da par al ao'.split(
     ' ',
   ),
 );
@@ -159,7 +159,7 @@ export function quoteAt(text: string, start: number, end: number): string {
 }
 
 const RATE_AFTER =
-  /^\s*(?:\/\s*(?:yr|year|a|jahr)\b|a year|per year|each year|every year|per annum|p\.\s?a\.|annually|yearly|pro jahr|im jahr|jährlich)/iu;
+  /^\s*(?:\/\s*(?:yr|year|a|jahr)\b|a year|per year|each year|every year|per annum|p\.\s?a\.|annually|yearly|pro jahr|im jahr|jährlich|par an|al año|all[’']anno|per jaar|ao ano)/iu;
 
 /** Whether a percentage is a rate per year ("9.5%/yr", "9.5 % a year"): a growth, not a level. */
 export function isRate(after: string): boolean {

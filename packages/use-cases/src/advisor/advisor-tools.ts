@@ -34,6 +34,12 @@ const OFFLINE: Partial<Record<AdvisorToolName, OfflineIntent>> = {
 };
 
 /**
+ * The tools whose data a client wrote (a saved report's score, verdict and evaluation are the
+ * client's `evaluationJson`): their figures ground nothing in an answer (issue 41).
+ */
+const CLIENT_WRITTEN: ReadonlySet<AdvisorToolName> = new Set(['listMoatReports']);
+
+/**
  * An advisor-only rule run before a tool: an outcome answers the call instead of the tool;
  * `undefined` lets the tool run.
  */
@@ -110,6 +116,7 @@ function advisorTool(tool: AnyToolDefinition, flows: ToolFlows, scope: ToolScope
     description: tool.description,
     parameters: strictInput(tool.input),
     ...(offline === undefined ? {} : { offline }),
+    ...(CLIENT_WRITTEN.has(name) ? { source: 'client' as const } : {}),
     async run(args) {
       const early = await policy?.(args as never, flows, scope);
       if (early !== undefined) return early;
