@@ -1,5 +1,5 @@
 import type { DataQualityFlag } from './data-quality.js';
-import type { YearValues } from './scoring-context.js';
+import type { YearValues } from './year-values.js';
 
 /** Years whose PP&E grew by more than their capex, at least this many… (judgement). */
 export const UNEXPLAINED_MIN_YEARS = 3;

@@ -3,16 +3,9 @@ import { MoatScoringError } from '../errors.js';
 import type { DataQualityFlag } from './data-quality.js';
 import { isFinancialSic } from './industry.js';
 import { ppeRollForward, rollForwardFlag, withImpliedCapex } from './ppe-roll-forward.js';
+import type { YearValues } from './year-values.js';
 
-/**
- * One fiscal year flattened for scoring: the finite value of each metric or `null` (provenance is
- * dropped; every record has the same shape, which keeps property reads fast).
- */
-export type YearValues = {
-  readonly fiscalYear: number;
-  readonly periodStart: string | null;
-  readonly periodEnd: string;
-} & { readonly [K in MetricKey]: number | null };
+export type { YearValues } from './year-values.js';
 
 function finite(figure: Figure | null | undefined): number | null {
   return figure !== null && figure !== undefined && Number.isFinite(figure.value)
