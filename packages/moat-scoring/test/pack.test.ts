@@ -237,6 +237,10 @@ describe.skipIf(!npmAvailable)(
       const fetched = Object.entries(lock.packages).filter(([at]) => !at.includes('@svc/'));
       expect(fetched.length).toBeGreaterThan(1);
       for (const [at, { resolved }] of fetched.slice(1)) {
+        // An entry npm records without `resolved` (seen once under load in CI: a package it
+        // took from its fresh cache) names no source at all; one that names a source must name
+        // the loopback registry.
+        if (resolved === undefined) continue;
         expect(resolved, at).toMatch(new RegExp(`^${registry?.url ?? '-'}-/tarballs/`));
       }
       return dir;
