@@ -95,7 +95,11 @@ function summary(evaluation: MoatEvaluation, s: Strings): string[] {
 
 /** One data-quality flag as markdown text: the series, the check's code and the message. */
 function flagText(flag: DataQualityFlag): string {
-  return `${flag.series} (${flag.code}): ${flag.message}`;
+  // The series and the finding's code, not its message: the message's figures (PP&E growth
+  // against capex, …) are the scorer's working, shown on the card and in `dataQuality`; here
+  // they would read as claims about the criterion's own figure, which the figure check cannot
+  // tell apart (capex as a share of PP&E growth against capex as a share of net income).
+  return `${flag.series} (${flag.code})`;
 }
 
 /** `## Data quality`: the evaluation's flags (CONTRACT §9); nothing when there are none. */
