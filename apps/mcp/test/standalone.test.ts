@@ -153,6 +153,7 @@ describe('the standalone MCP server beside the API, on one PostgreSQL', () => {
         'getEvaluationHistory',
         'getMoatEvaluation',
         'getPortfolioPerformance',
+        'getPortfolioXray',
         'listCash',
         'listHoldings',
         'listMoatReports',
