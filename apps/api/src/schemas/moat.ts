@@ -12,7 +12,7 @@ export const StockEvaluationQuery = z.object({
       'Only `1`: bypass the cache and fetch new fundamentals (consumes one `stock_evaluation` unit); any other value answers 400',
     ),
   asOf: AsOfDate.optional().describe(
-    'Evaluate as of this day (YYYY-MM-DD, today or earlier): only figures filed on or before it, for fiscal years ending before it, restated values as first filed, and the close on or before it. Cached apart from the latest evaluation; too few years filed by then answers 422 insufficient_history',
+    'Evaluate as of this day (YYYY-MM-DD; a later day reads as today): only figures filed on or before it, for fiscal years ending before it, restated values as first filed, and the close on or before it. Cached apart from the latest evaluation; too few years filed by then answers 422 insufficient_history',
   ),
 });
 

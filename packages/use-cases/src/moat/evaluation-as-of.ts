@@ -2,7 +2,6 @@ import { METHODOLOGY_VERSION } from '@svc/moat-scoring';
 import type { CachedEvaluation, EvaluationCacheRepository } from '@svc/portfolio-store';
 import { QuotaError, type QuotaService } from '@svc/quota';
 import type { MoatEvaluation, ServedEvaluation } from '@svc/schemas';
-import { UseCaseError } from '../errors.js';
 import { freezeAnswer } from '../frozen.js';
 import { type EvaluateCompanyDeps, evaluateCompany } from './evaluate-company.js';
 
@@ -45,8 +44,9 @@ const dayOf = (date: Date) => date.toISOString().slice(0, 10);
  * request); if that fails, the stored one is served. Never kept in the evaluation history nor
  * shown by the screener: a past date is a question, not the company's current state.
  *
- * @throws UseCaseError `validation_failed` when the day is after today (UTC);
- *   FundamentalsError `insufficient_history` (too few years filed by then), `insufficient_data`,
+ * A day after today (UTC) reads as today.
+ *
+ * @throws FundamentalsError `insufficient_history` (too few years filed by then), `insufficient_data`,
  *   `upstream_unavailable`; QuotaError `quota_exceeded`.
  */
 export function createAsOfEvaluations(deps: AsOfEvaluationsDeps) {
@@ -89,12 +89,12 @@ export function createAsOfEvaluations(deps: AsOfEvaluationsDeps) {
   return {
     /** Serves the evaluation of `request.symbol` as of `request.asOf` per the rules above. */
     async get(request: AsOfRequest): Promise<ServedEvaluation> {
-      const { symbol, asOf, actor, quotas } = request;
-      if (asOf > dayOf(deps.now())) {
-        throw new UseCaseError('validation_failed', 'asOf is a day in the future.', {
-          errors: [{ path: 'asOf', message: 'must be today or earlier (YYYY-MM-DD, UTC)' }],
-        });
-      }
+      const { symbol, actor, quotas } = request;
+      // A day in the future reads as today: nothing can have been filed after today, so the
+      // figures known "as of" a later day are today's (and the answer's `asOf` says today). The
+      // schema of a date cannot say "not in the future", so the server does not refuse it.
+      const today = dayOf(deps.now());
+      const asOf = request.asOf > today ? today : request.asOf;
       const key = `${symbol}@${asOf}`;
       const lead = () =>
         register(

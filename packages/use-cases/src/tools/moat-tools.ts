@@ -43,7 +43,7 @@ export const getMoatEvaluation = defineTool({
     symbol: TickerSymbol,
     fresh: z.boolean().optional().describe('Fetch again even when cached (consumes quota)'),
     asOf: AsOfDate.optional().describe(
-      'Evaluate as of this day (YYYY-MM-DD, today or earlier): only figures filed by then',
+      'Evaluate as of this day (YYYY-MM-DD; a later day reads as today): only figures filed by then',
     ),
   }),
   output: ServedEvaluation.extend({}),
