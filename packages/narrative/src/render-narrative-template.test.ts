@@ -247,9 +247,7 @@ describe('renderNarrativeTemplate: point in time and data quality (issue 39)', (
       '- **Capex** (fail, 0/12.5): Capex 61% of net income\n  - data quality: capex (ppe_rollforward)',
     );
     expect(section(markdown, 'Strengths')).not.toContain('data quality');
-    expect(section(markdown, 'Data quality')).toContain(
-      '- capex (ppe_rollforward)',
-    );
+    expect(section(markdown, 'Data quality')).toContain('- capex (ppe_rollforward)');
     expect(markdown.indexOf('## Data quality')).toBeLessThan(markdown.indexOf('## Valuation'));
     expect(
       section(renderNarrativeTemplate(flagged, { language: 'de' }), 'Datenqualität'),
