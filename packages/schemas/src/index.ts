@@ -20,6 +20,17 @@ export {
   Provenance,
 } from './fundamentals.js';
 export {
+  INSTRUMENT_KINDS,
+  INSTRUMENT_RESOLUTIONS,
+  Instrument,
+  InstrumentAssignment,
+  InstrumentKind,
+  InstrumentResolution,
+  ISIN_PATTERN,
+  Isin,
+  isValidIsin,
+} from './instruments.js';
+export {
   CRITERION_KEYS,
   CRITERION_MAX_SCORE,
   Criterion,

@@ -1,4 +1,5 @@
 import type { FundamentalsProvider } from '@svc/fundamentals-client';
+import { createOpenFigiClient } from '@svc/market-data';
 import {
   createDatabase,
   createRepositories,
@@ -124,7 +125,23 @@ export async function openRuntime(
       ? metrics.instrument('quotes', createPriceHistory(config.priceHistoryUrl, null))
       : createPriceHistory(undefined, market.quotes),
     ...(isinSymbols ? { isinSymbols } : {}),
+    ...(config.openFigi
+      ? {
+          openFigi: createOpenFigiClient({
+            baseUrl: config.openFigi.url,
+            ...(config.openFigi.apiKey ? { apiKey: config.openFigi.apiKey } : {}),
+          }),
+        }
+      : {}),
   });
+  // issue 38: rows stored before instruments get theirs, in the background (OpenFIGI is paced)
+  void portfolio.portfolios
+    .resolvePendingInstruments()
+    .catch((error: unknown) =>
+      logger.warn(
+        `instruments: the pass over older rows failed (${error instanceof Error ? error.message : String(error)}); it runs again at the next start`,
+      ),
+    );
   const ai = createAiFlows({
     config,
     db: database.db,

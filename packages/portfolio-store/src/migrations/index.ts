@@ -13,6 +13,7 @@ import { portfolioPositionsVersion } from './0013-portfolio-positions-version.js
 import { portfolioChanges } from './0014-portfolio-changes.js';
 import { portfolioChangeVersions } from './0014b-portfolio-change-versions.js';
 import { evaluationEventsAndWebhooks } from './0016-evaluation-events-and-webhooks.js';
+import { instruments } from './0019-instruments.js';
 
 /**
  * Every migration, keyed by name; names sort in the order they run. Imported statically (no
@@ -33,6 +34,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0014-portfolio-changes': portfolioChanges,
   '0014b-portfolio-change-versions': portfolioChangeVersions,
   '0016-evaluation-events-and-webhooks': evaluationEventsAndWebhooks,
+  '0019-instruments': instruments,
 };
 
 /** A Kysely `MigrationProvider` over {@link MIGRATIONS}. */

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Instrument } from '@svc/schemas';
 import { type Insertable, type Selectable, sql } from 'kysely';
 import type { TransactionsTable, TransactionType } from '../db-types.js';
 import { StoreError, toStoreError } from '../errors.js';
@@ -10,6 +11,7 @@ import {
   type PortfolioChange,
   type RevertOutcome,
 } from './journal.js';
+import { lockPortfolioForUpdate } from './portfolios.js';
 import { type Executor, inTransaction, iso, isoText, isUuid } from './shared.js';
 
 /** A ledger entry (CONTRACT §4). Quantities and amounts are decimal strings. */
@@ -39,6 +41,8 @@ export interface Transaction {
   fingerprint: string | null;
   /** Instrument name the import gave. */
   name: string | null;
+  /** The instrument resolved when the row was written; null on rows older than migration 0019. */
+  instrument: Instrument | null;
 }
 
 /** Fields of a new ledger entry; decimals as strings (`"12.5"`), never floats. */
@@ -59,6 +63,8 @@ export interface NewTransaction {
   fingerprint?: string | null;
   /** Instrument name the import gave. */
   name?: string | null;
+  /** The resolved instrument (migration 0019); an update without it keeps the row's. */
+  instrument?: Instrument | null;
 }
 
 /** Filters and page of {@link TransactionsRepository.list}. */
@@ -106,6 +112,7 @@ const LISTED_COLUMNS = [
   'import_batch_id',
   'fingerprint',
   'name',
+  'instrument',
 ] as const;
 
 type ListedRow = Pick<Selectable<TransactionsTable>, (typeof LISTED_COLUMNS)[number]> & {
@@ -138,6 +145,7 @@ function transactionOf(
     importBatchId: row.import_batch_id,
     fingerprint: row.fingerprint,
     name: row.name,
+    instrument: row.instrument ?? null,
   };
 }
 
@@ -188,6 +196,7 @@ function toRow(
     import_batch_id: importBatchId,
     fingerprint: tx.fingerprint ?? null,
     name: tx.name ?? null,
+    instrument: tx.instrument ? JSON.stringify(tx.instrument) : null,
   };
 }
 
@@ -382,6 +391,10 @@ export function createTransactionsRepository(db: Executor) {
                 ...toRow(userId, portfolioId, tx, current.import_batch_id),
                 fingerprint: current.fingerprint,
                 name: tx.name === undefined ? current.name : tx.name,
+                instrument:
+                  tx.instrument === undefined
+                    ? current.instrument && JSON.stringify(current.instrument)
+                    : tx.instrument && JSON.stringify(tx.instrument),
               })
               .where('id', '=', transactionId)
               .returningAll()
@@ -531,6 +544,165 @@ export function createTransactionsRepository(db: Executor) {
         .orderBy('id', 'desc')
         .execute();
       return rows.map(toListedTransaction);
+    },
+
+    /**
+     * The instrument the user last assigned (resolution `user`, issue 38) to the ISIN `isin` or
+     * the symbol `symbol`, in any of their portfolios; undefined when they never did. A revert
+     * of the assignment takes it back with the rows it rewrote.
+     */
+    async userAssignment(
+      userId: string,
+      key: { isin?: string; symbol?: string },
+    ): Promise<Instrument | undefined> {
+      if (key.isin === undefined && key.symbol === undefined) return undefined;
+      const row = await db
+        .selectFrom('transactions')
+        .select('instrument')
+        .where('user_id', '=', userId)
+        .where(sql<boolean>`instrument->>'resolution' = 'user'`)
+        .where((eb) =>
+          eb.or([
+            ...(key.isin ? [eb(sql<string>`instrument->>'isin'`, '=', key.isin)] : []),
+            ...(key.symbol ? [eb('symbol', '=', key.symbol)] : []),
+          ]),
+        )
+        .orderBy('created_at', 'desc')
+        .limit(1)
+        .executeTakeFirst();
+      return row?.instrument ?? undefined;
+    },
+
+    /**
+     * Reassigns every transaction of `symbol` in the user's portfolio to `to.symbol` and
+     * `to.instrument` (the user's correction of a resolution), journalled as one `edit` change
+     * with every row before and after, in one database transaction that locks the portfolio row;
+     * `check` runs in it after the write (the caller's ledger check). Answers the rows changed
+     * and the change.
+     * @throws {StoreError} `not_found` for a portfolio the user does not own or a symbol it never
+     *   held.
+     */
+    async reassignInstrument<T>(
+      userId: string,
+      portfolioId: string,
+      symbol: string,
+      to: { symbol: string; instrument: Instrument },
+      options: ChangeOptions,
+      check: (trx: Executor) => Promise<T>,
+    ): Promise<{ count: number; change: PortfolioChange; checked: T }> {
+      return inTransaction(db, async (trx) => {
+        await assertPortfolioOwned(trx, userId, portfolioId);
+        const ids = await trx
+          .selectFrom('transactions')
+          .select('id')
+          .where('user_id', '=', userId)
+          .where('portfolio_id', '=', portfolioId)
+          .where('symbol', '=', symbol)
+          .execute();
+        if (ids.length === 0) {
+          throw new StoreError(
+            'not_found',
+            `no transaction of ${symbol} in portfolio ${portfolioId}`,
+          );
+        }
+        const { change } = await journalIn(trx, userId, portfolioId).aroundRows(
+          ids.map((r) => r.id),
+          options,
+          () =>
+            trx
+              .updateTable('transactions')
+              .set({ symbol: to.symbol, instrument: JSON.stringify(to.instrument) })
+              .where('user_id', '=', userId)
+              .where('portfolio_id', '=', portfolioId)
+              .where('symbol', '=', symbol)
+              .execute(),
+        );
+        return { count: ids.length, change, checked: await check(trx) };
+      }).catch((error: unknown) => {
+        throw toStoreError(error, 'instrument');
+      });
+    },
+
+    /**
+     * Rows written before instruments (migration 0019) that still wait for one: distinct
+     * (user, portfolio, symbol, currency), with the newest name an import gave, at most `limit`.
+     */
+    async pendingInstruments(limit = 500): Promise<
+      {
+        userId: string;
+        portfolioId: string;
+        symbol: string;
+        currency: string;
+        name: string | null;
+      }[]
+    > {
+      const rows = await db
+        .selectFrom('transactions')
+        .select(({ fn }) => [
+          'user_id',
+          'portfolio_id',
+          'symbol',
+          'currency',
+          fn.max('name').as('name'),
+        ])
+        .where('symbol', 'is not', null)
+        .where('instrument', 'is', null)
+        .groupBy(['user_id', 'portfolio_id', 'symbol', 'currency'])
+        .orderBy('portfolio_id')
+        .limit(limit)
+        .execute();
+      return rows.map((r) => ({
+        userId: r.user_id,
+        portfolioId: r.portfolio_id,
+        symbol: r.symbol ?? '',
+        currency: r.currency,
+        name: r.name,
+      }));
+    },
+
+    /**
+     * Gives the rows of `symbol` in `currency` of one portfolio that have no instrument yet
+     * (written before migration 0019) their resolved instrument and symbol (the ticker when
+     * known, so one instrument held under an ISIN and under its ticker becomes one holding). A
+     * data migration, not the user's change: it is not journalled, and the journal's snapshots of
+     * those rows are rewritten alike so that reverting an older change still finds them as it
+     * left them. In one database transaction that locks the portfolio row. Answers how many rows
+     * it changed.
+     */
+    async settleInstrument(
+      userId: string,
+      portfolioId: string,
+      from: { symbol: string; currency: string },
+      to: { symbol: string; instrument: Instrument },
+    ): Promise<number> {
+      return inTransaction(db, async (trx) => {
+        if (!(await lockPortfolioForUpdate(trx, userId, portfolioId))) return 0;
+        const changed = await trx
+          .updateTable('transactions')
+          .set({ symbol: to.symbol, instrument: JSON.stringify(to.instrument) })
+          .where('user_id', '=', userId)
+          .where('portfolio_id', '=', portfolioId)
+          .where('symbol', '=', from.symbol)
+          .where('currency', '=', from.currency)
+          .where('instrument', 'is', null)
+          .returning('id')
+          .execute();
+        if (changed.length === 0) return 0;
+        const patch = JSON.stringify({ symbol: to.symbol, instrument: to.instrument });
+        for (const side of ['before', 'after'] as const) {
+          await sql`
+            update portfolio_change_rows r set ${sql.id(side)} = r.${sql.id(side)} || ${patch}::jsonb
+            from portfolio_changes c
+            where c.id = r.change_id and c.portfolio_id = ${portfolioId}::uuid
+              and r.transaction_id in (${sql.join(changed.map((c) => sql`${c.id}::uuid`))})
+              and r.${sql.id(side)} is not null
+              and r.${sql.id(side)}->>'symbol' = ${from.symbol}
+              and r.${sql.id(side)}->>'currency' = ${from.currency}
+              and jsonb_typeof(r.${sql.id(side)}->'instrument') is distinct from 'object'
+          `.execute(trx);
+        }
+        return changed.length;
+      });
     },
 
     /**

@@ -11,7 +11,9 @@ import {
   type PortfolioChange as StoredChange,
   type Transaction as StoredTransaction,
 } from '@svc/portfolio-store';
+import type { Instrument } from '@svc/schemas';
 import { UseCaseError } from '../errors.js';
+import { type InstrumentHint, instrumentSymbol } from './instruments.js';
 import { deriveChecked, fromStoreError, readLedger } from './ledger.js';
 import { decodeTransaction, encodeTransaction } from './ledger-codec.js';
 import {
@@ -32,6 +34,11 @@ export interface ChangeFlowDeps {
   readonly now: () => Date;
   /** Re-derives and revalues the portfolio after a committed change (`revaluePortfolio`). */
   readonly revalue: (userId: string, portfolioId: string, at: Date) => Promise<unknown>;
+  /**
+   * Resolves the instrument of a symbol an edit gives a transaction (issue 38); absent: the
+   * edited row keeps no instrument until the start-up pass resolves it.
+   */
+  readonly resolveInstrument?: (userId: string, hint: InstrumentHint) => Promise<Instrument>;
 }
 
 /**
@@ -87,7 +94,7 @@ export function toPortfolioChange(change: StoredChange): PortfolioChange {
 
 /** The stored transaction as the `NewTransaction` input it would be recorded from. */
 function asInput(row: StoredTransaction): Record<string, unknown> {
-  const { id: _id, portfolioId: _portfolioId, ...fields } = decodeTransaction(row);
+  const { id: _id, portfolioId: _portfolioId, ...fields } = decodeTransaction(row, false);
   return fields;
 }
 
@@ -193,6 +200,18 @@ export function createChangeFlows(deps: ChangeFlowDeps) {
           invalid([{ path: [key], message: `must be ${path} (ids cannot be changed)` }], 'ids');
         }
       }
+      // a new symbol names a new instrument: resolved before the write (it may ask a service)
+      const before =
+        typeof changes.symbol === 'string' && deps.resolveInstrument
+          ? await createRepositories(deps.db).transactions.get(userId, portfolioId, transactionId)
+          : undefined;
+      const resolved =
+        before && typeof changes.symbol === 'string' && deps.resolveInstrument
+          ? await deps.resolveInstrument(userId, {
+              symbol: changes.symbol,
+              currency: typeof changes.currency === 'string' ? changes.currency : before.currency,
+            })
+          : undefined;
       const stored = await write(userId, portfolioId, async (repos) => {
         if (!(await repos.portfolios.lockForUpdate(userId, portfolioId))) {
           throw new UseCaseError('not_found', `portfolio ${portfolioId} not found`);
@@ -201,14 +220,22 @@ export function createChangeFlows(deps: ChangeFlowDeps) {
         if (!current) throw new UseCaseError('not_found', `transaction ${transactionId} not found`);
         const next = NewTransaction.safeParse(merged(asInput(current), changes));
         if (!next.success) invalid(next.error.issues, 'transaction after the edit');
+        const symbolChanged = next.data.symbol !== (current.symbol ?? undefined);
+        const edited =
+          symbolChanged && resolved && next.data.symbol
+            ? { ...next.data, symbol: instrumentSymbol(resolved, next.data.symbol) }
+            : next.data;
         const { transaction } = await repos.transactions.update(
           userId,
           portfolioId,
           transactionId,
-          encodeTransaction(next.data),
+          encodeTransaction(
+            edited,
+            symbolChanged ? (edited.symbol ? (resolved ?? null) : null) : undefined,
+          ),
           {
             source: context.source ?? 'rest',
-            summary: describeEdit(decodeTransaction(current), next.data),
+            summary: describeEdit(decodeTransaction(current, false), edited),
           },
         );
         await checkLedger(repos, userId, portfolioId, 'the edit', false);

@@ -6,6 +6,7 @@ import {
   PortfolioError,
 } from '@svc/portfolio';
 import { StoreError, type TransactionsRepository } from '@svc/portfolio-store';
+import type { Instrument } from '@svc/schemas';
 import { UseCaseError } from '../errors.js';
 import { toLedgerTransaction } from './ledger-codec.js';
 
@@ -19,22 +20,31 @@ export async function readLedger(
 }
 
 /**
- * Every transaction of one portfolio of the user (newest first), and the instrument names the
- * imports gave, per symbol (the newest name wins).
+ * Every transaction of one portfolio of the user (newest first), the instrument names the
+ * imports gave, per symbol (the newest name wins), and the instrument of each symbol (the newest
+ * row's that has one, issue 38).
  */
 export async function readLedgerWithNames(
   transactions: TransactionsRepository,
   userId: string,
   portfolioId: string,
-): Promise<{ ledger: LedgerTransaction[]; names: Map<string, string> }> {
+): Promise<{
+  ledger: LedgerTransaction[];
+  names: Map<string, string>;
+  instruments: Map<string, Instrument>;
+}> {
   const rows = await transactions.listAll(userId, portfolioId);
   const names = new Map<string, string>();
+  const instruments = new Map<string, Instrument>();
   for (const row of rows) {
     if (row.symbol !== null && row.name !== null && !names.has(row.symbol)) {
       names.set(row.symbol, row.name);
     }
+    if (row.symbol !== null && row.instrument !== null && !instruments.has(row.symbol)) {
+      instruments.set(row.symbol, row.instrument);
+    }
   }
-  return { ledger: rows.map(toLedgerTransaction), names };
+  return { ledger: rows.map(toLedgerTransaction), names, instruments };
 }
 
 /**

@@ -1,5 +1,6 @@
 import { type DerivedPortfolio, type ValuationInputs, valueHoldings } from '@svc/portfolio';
 import { createRepositories, type Executor } from '@svc/portfolio-store';
+import type { Instrument } from '@svc/schemas';
 import { UseCaseError } from '../errors.js';
 import { utcDay } from './decimal-text.js';
 import { deriveChecked, readLedger, readLedgerWithNames } from './ledger.js';
@@ -48,18 +49,25 @@ export async function revaluePortfolio(
     if (!(await tx.portfolios.lockForUpdate(userId, portfolioId))) {
       throw new UseCaseError('not_found', `portfolio ${portfolioId} not found`);
     }
-    const { ledger, names } = await readLedgerWithNames(tx.transactions, userId, portfolioId);
-    return storeValuation(tx, userId, portfolioId, deriveChecked(ledger, 'ledger', { eurRateOn }), {
-      ...inputs,
-      valuedAt: at,
-      names,
-    });
+    const { ledger, names, instruments } = await readLedgerWithNames(
+      tx.transactions,
+      userId,
+      portfolioId,
+    );
+    return storeValuation(
+      tx,
+      userId,
+      portfolioId,
+      deriveChecked(ledger, 'ledger', { eurRateOn }),
+      { ...inputs, valuedAt: at, names },
+      instruments,
+    );
   });
 }
 
 /**
  * Values `derived` with `inputs` and replaces the portfolio's stored holdings and cash with the
- * result, through `repos` (run it inside the database transaction that changed the ledger, so
+ * result (each holding with its symbol's entry of `instruments`, issue 38), through `repos` (run it inside the database transaction that changed the ledger, so
  * that transactions and positions change together).
  */
 export async function storeValuation(
@@ -68,13 +76,14 @@ export async function storeValuation(
   portfolioId: string,
   derived: DerivedPortfolio,
   inputs: ValuationInputs,
+  instruments?: ReadonlyMap<string, Instrument>,
 ): Promise<RevaluationResult> {
   const at = inputs.valuedAt;
   const valued = valueHoldings(derived, inputs);
   const stored = await repos.positions.replaceForPortfolio(
     userId,
     portfolioId,
-    toStoredPositions(valued),
+    toStoredPositions(valued, instruments),
   );
   if (derived.realizedPnlEur !== undefined) {
     await repos.portfolios.setRealizedPnlEur(userId, portfolioId, derived.realizedPnlEur);

@@ -7,6 +7,7 @@ import {
   hasColumns,
   type LineOutcome,
   outcome,
+  type RowMeta,
   type RowOutcome,
 } from '../row.js';
 import { abs, dividedBy, isZero, readNumber, readOptionalNumber, sign, times } from '../values.js';
@@ -30,6 +31,10 @@ import { abs, dividedBy, isZero, readNumber, readOptionalNumber, sign, times } f
  *   received at price 0; `Transfer out` → skipped (shares moved to another broker; remove that
  *   holding by hand);
  * - any other action → skipped with its name. Fingerprint: `ID` where given.
+ *
+ * The transaction's `symbol` is the `ISIN` (as before, so fingerprints of rows without an `ID`
+ * do not change); the row's meta carries `isin`, `ticker` and `name`, from which the service
+ * resolves the instrument (resolution `export`).
  */
 export const trading212Format: BrokerFormatSpec = {
   id: 'trading212',
@@ -78,7 +83,7 @@ function splitOf(row: CsvRow, before: string): RowOutcome {
   if (!now.ok) return outcome.error(now.message);
   if (isZero(old.value)) return outcome.error('stock split of a position of 0');
   return outcome.with(
-    { externalId: shifted(row).id, name: row.get('name') },
+    { externalId: shifted(row).id, ...instrumentOf(row) },
     {
       type: 'split',
       symbol: row.get('isin'),
@@ -90,13 +95,22 @@ function splitOf(row: CsvRow, before: string): RowOutcome {
   );
 }
 
+/** The instrument the row names: its `ISIN`, `Ticker` and `Name` cells (each when given). */
+function instrumentOf(row: CsvRow): { name?: string; isin?: string; ticker?: string } {
+  return {
+    ...(row.get('name') ? { name: row.get('name') } : {}),
+    ...(row.get('isin') ? { isin: row.get('isin') } : {}),
+    ...(row.get('ticker') ? { ticker: row.get('ticker') } : {}),
+  };
+}
+
 function mapRow(row: CsvRow): RowOutcome {
   const date = readDateTime(row.get('time'), 'ymd');
   if (!date.ok) return outcome.error(date.message);
   const action = row.get('action');
   const key = action.toLowerCase();
   const isin = row.get('isin');
-  const meta = { externalId: row.get('id') || undefined, name: row.get('name') || undefined };
+  const meta = { externalId: row.get('id') || undefined, ...instrumentOf(row) };
   const account = row.get('currency (total)').toUpperCase();
   if (/ (buy|sell)$/.test(key)) return trade(row, key.endsWith('sell'), date.value, meta);
   if (key === 'stock distribution') {
@@ -104,7 +118,7 @@ function mapRow(row: CsvRow): RowOutcome {
     const quantity = readNumber(shares, 'No. of shares');
     if (!quantity.ok) return outcome.error(quantity.message);
     return outcome.with(
-      { externalId: id, name: meta.name },
+      { ...meta, externalId: id },
       {
         type: 'buy',
         symbol: isin,
@@ -149,12 +163,7 @@ function mapRow(row: CsvRow): RowOutcome {
   return outcome.skip(`action "${action}" is not a row kind the importer models`);
 }
 
-function trade(
-  row: CsvRow,
-  sell: boolean,
-  executedAt: string,
-  meta: { externalId?: string; name?: string },
-): RowOutcome {
+function trade(row: CsvRow, sell: boolean, executedAt: string, meta: RowMeta): RowOutcome {
   const quantity = readNumber(row.get('no. of shares'), 'No. of shares');
   if (!quantity.ok) return outcome.error(quantity.message);
   const price = readNumber(row.get('price / share'), 'Price / share');
