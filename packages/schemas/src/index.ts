@@ -24,6 +24,7 @@ export {
   INSTRUMENT_RESOLUTIONS,
   Instrument,
   InstrumentAssignment,
+  InstrumentAssignmentResult,
   InstrumentKind,
   InstrumentResolution,
   ISIN_PATTERN,

@@ -24,12 +24,16 @@ export function isValidIsin(text: string): boolean {
   return sum % 10 === 0;
 }
 
-/** An ISIN with a valid check digit (see {@link isValidIsin}); blanks trimmed, upper-cased. */
+/**
+ * An ISIN's shape (ISO 6166: 2 letters, 9 letters or digits, a digit); blanks trimmed,
+ * upper-cased. The check digit is not verified at the boundary (a pattern is what the OpenAPI
+ * document can state); the resolution reads as an ISIN only what passes {@link isValidIsin}.
+ */
 export const Isin = z
   .string()
   .trim()
   .toUpperCase()
-  .refine(isValidIsin, 'expected an ISIN: 2 letters, 9 letters or digits, a valid check digit')
+  .regex(ISIN_PATTERN, 'expected an ISIN: 2 letters, 9 letters or digits, a digit')
   .describe('ISIN (ISO 6166), e.g. US0378331005');
 
 /** Kinds of instrument (CONTRACT §9): `fund` covers ETFs and mutual funds, `cash` cash-like ones. */
@@ -143,3 +147,19 @@ export const InstrumentAssignment = z
   .meta({ id: 'InstrumentAssignment' })
   .describe("The user's own identification of an instrument");
 export type InstrumentAssignment = z.infer<typeof InstrumentAssignment>;
+
+/**
+ * The answer of an instrument assignment: the symbol the instrument's transactions now carry, the
+ * instrument (resolution `user`), how many transactions were reassigned and the journal's change
+ * (revert it to undo the assignment).
+ */
+export const InstrumentAssignmentResult = z
+  .object({
+    symbol: z.string().min(1).describe('The symbol the transactions and the holding now carry'),
+    instrument: Instrument,
+    transactionCount: z.number().int().min(1).describe('Transactions reassigned'),
+    changeId: z.string().min(1).describe('The journal change (revertible)'),
+  })
+  .meta({ id: 'InstrumentAssignmentResult' })
+  .describe('What an instrument assignment changed');
+export type InstrumentAssignmentResult = z.infer<typeof InstrumentAssignmentResult>;

@@ -191,7 +191,12 @@ export function createChangeFlows(deps: ChangeFlowDeps) {
     ): Promise<Transaction> {
       const fields = TransactionPatch.safeParse(patch);
       if (!fields.success) invalid(fields.error.issues, 'transaction patch');
-      const { id: sentId, portfolioId: sentPortfolio, ...changes } = fields.data;
+      const {
+        id: sentId,
+        portfolioId: sentPortfolio,
+        instrument: _readOnly,
+        ...changes
+      } = fields.data;
       for (const [key, sent, path] of [
         ['id', sentId, transactionId],
         ['portfolioId', sentPortfolio, portfolioId],

@@ -166,6 +166,7 @@ export function createPerformanceFlow(deps: PerformanceFlowDeps) {
         end: today,
       }),
       estimatedCloses: [...market.estimatedDays].map(([symbol, days]) => ({ symbol, days })),
+      dataThrough: lastPriceDay(market),
     };
   };
 
@@ -200,10 +201,31 @@ export function createPerformanceFlow(deps: PerformanceFlowDeps) {
       });
     }
     const now = deps.now();
-    const { timeline, estimatedCloses } = await timelineOf(portfolioId, ledger, utcDay(now));
-    const period = resolveChecked(parsed.data, timeline);
+    const today = utcDay(now);
+    const built = await timelineOf(portfolioId, ledger, today);
+    const { timeline, estimatedCloses } = built;
+    // issue 38: a period that ends after the price data is answered up to its last day
+    const asked = parsed.data.to ?? today;
+    const through = built.dataThrough;
+    const clamp =
+      through !== undefined && asked > through && !wholeHistoryBefore(parsed.data, through);
+    const effective = clamp ? { ...parsed.data, to: through } : parsed.data;
+    const period = resolveChecked(effective, timeline);
     const computedAt = now.toISOString();
-    return { portfolioId, timeline, period, query: parsed.data, computedAt, estimatedCloses };
+    return {
+      portfolioId,
+      timeline,
+      period,
+      query: effective,
+      computedAt,
+      estimatedCloses,
+      ...(clamp
+        ? {
+            dataThrough: through,
+            note: `the price data ends on ${through}: the figures run to that day, not to ${asked}`,
+          }
+        : {}),
+    };
   };
 
   return {
@@ -266,6 +288,23 @@ export function createPerformanceFlow(deps: PerformanceFlowDeps) {
 interface Built {
   readonly timeline: Timeline;
   readonly estimatedCloses: { symbol: string; days: number }[];
+  /** The last day any price series of the ledger reaches; undefined without one. */
+  readonly dataThrough?: string | undefined;
+}
+
+/** The last day any close of `market` is from (the latest of the series' ends). */
+function lastPriceDay(market: PerformanceMarketData): string | undefined {
+  let last: string | undefined;
+  for (const series of market.prices.values()) {
+    const end = series.dates.at(-1);
+    if (end !== undefined && (last === undefined || end > last)) last = end;
+  }
+  return last;
+}
+
+/** A custom period that starts after the data ends cannot be moved before it: left as asked. */
+function wholeHistoryBefore(query: PerformanceQuery, through: string): boolean {
+  return query.from !== undefined && query.from > through;
 }
 
 function resolveChecked(query: PerformanceQuery, timeline: Timeline) {
@@ -292,6 +331,8 @@ function header(
     period: ResolvedPeriod;
     computedAt: string;
     estimatedCloses: Built['estimatedCloses'];
+    dataThrough?: string | undefined;
+    note?: string;
   },
   figures: PeriodPerformance,
   symbol?: string,
@@ -310,6 +351,9 @@ function header(
       (e) => symbol === undefined || e.symbol === symbol,
     ),
     computedAt,
+    ...(prepared.dataThrough && prepared.note
+      ? { dataThrough: prepared.dataThrough, note: prepared.note }
+      : {}),
   };
 }
 

@@ -1,4 +1,9 @@
-import { PortfolioId } from '@svc/schemas';
+import {
+  InstrumentAssignment,
+  InstrumentAssignmentResult,
+  InstrumentSymbol,
+  PortfolioId,
+} from '@svc/schemas';
 import {
   ChangeListQuery,
   PortfolioChange,
@@ -19,7 +24,7 @@ export interface ChangeRoutesOptions {
   /** The portfolio flows (`createPortfolioService` of `@svc/use-cases`). */
   readonly portfolios: Pick<
     PortfolioService,
-    'editTransaction' | 'deleteTransaction' | 'listChanges' | 'revertChange'
+    'editTransaction' | 'deleteTransaction' | 'listChanges' | 'revertChange' | 'assignInstrument'
   >;
 }
 
@@ -29,6 +34,9 @@ const TransactionParams = PortfolioParams.extend({
 });
 const ChangeParams = PortfolioParams.extend({
   changeId: PortfolioId.describe('A change id of the portfolio'),
+});
+const InstrumentParams = PortfolioParams.extend({
+  symbol: InstrumentSymbol.describe('The symbol the portfolio holds the instrument under'),
 });
 /** `ChangeListQuery` without its schema id: OpenAPI query parameters cannot be a `$ref`. */
 const Query = z.object(ChangeListQuery.shape);
@@ -42,7 +50,9 @@ const LEDGER_RULE =
  * - `PATCH /portfolios/{id}/transactions/{transactionId}` (200 the transaction),
  * - `DELETE /portfolios/{id}/transactions/{transactionId}` (204),
  * - `GET /portfolios/{id}/changes?cursor=&limit=` (newest first),
- * - `POST /portfolios/{id}/changes/{changeId}/revert` (201 the new `revert` change).
+ * - `POST /portfolios/{id}/changes/{changeId}/revert` (201 the new `revert` change),
+ * - `PUT /portfolios/{id}/instruments/{symbol}` (200: the user's correction of an instrument's
+ *   resolution, issue 38; an `edit` change of every transaction of the symbol).
  */
 export const changeRoutes: FastifyPluginAsyncZod<ChangeRoutesOptions> = async (
   app,
@@ -118,6 +128,25 @@ export const changeRoutes: FastifyPluginAsyncZod<ChangeRoutesOptions> = async (
       const { id, changeId } = request.params;
       const change = await portfolios.revertChange(currentUser(request).id, id, changeId);
       return reply.code(201).send(change);
+    },
+  });
+
+  app.put('/portfolios/:id/instruments/:symbol', {
+    config: { auth: 'session' },
+    schema: {
+      tags: TAGS,
+      summary: 'Correct what an instrument is (journalled; a revert undoes it)',
+      description: `Assigns the instrument the portfolio holds under \`symbol\` to the listing the body names (a \`ticker\` and/or an \`isin\`; \`mic\`, \`currency\`, \`name\`, \`kind\`, \`cik\` optional, the rest kept): every transaction of the symbol gets the instrument (resolution \`user\`) and its symbol (the ticker when given), so a holding the user says is another one merges with it. One \`edit\` change in the journal. The user's later imports and records of the same ISIN or symbol take the assignment. ${LEDGER_RULE}`,
+      params: InstrumentParams,
+      body: InstrumentAssignment,
+      response: {
+        200: jsonResponse('What the assignment changed', InstrumentAssignmentResult),
+        ...errorResponses(404, 409, 413, 415),
+      },
+    },
+    handler: async (request) => {
+      const { id, symbol } = request.params;
+      return portfolios.assignInstrument(currentUser(request).id, id, symbol, request.body);
     },
   });
 };
