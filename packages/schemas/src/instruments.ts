@@ -109,43 +109,44 @@ export const Instrument = z
   .describe('The instrument a holding or transaction refers to, and where its identity came from');
 export type Instrument = z.infer<typeof Instrument>;
 
+const assignmentTicker = z
+  .string()
+  .trim()
+  .toUpperCase()
+  .regex(/^[A-Z0-9][A-Z0-9.-]{0,19}$/, 'expected 1–20 characters of A–Z, 0–9, "." or "-"')
+  .describe('Ticker of the listing, without an exchange suffix');
+const assignmentFields = {
+  isin: Isin.optional(),
+  ticker: assignmentTicker.optional(),
+  mic: z
+    .string()
+    .trim()
+    .toUpperCase()
+    .regex(/^[A-Z0-9]{4}$/, 'expected an ISO 10383 MIC')
+    .optional(),
+  currency: z
+    .string()
+    .regex(/^[A-Z]{3}$/, 'expected an ISO 4217 code')
+    .optional(),
+  name: z.string().trim().min(1).max(200).optional(),
+  kind: InstrumentKind.optional(),
+  cik: z
+    .string()
+    .regex(/^[0-9]{1,10}$/, 'expected up to 10 digits')
+    .optional(),
+};
 /**
  * A user's correction of an instrument's resolution (`PUT
  * /api/portfolios/{id}/instruments/{symbol}`): the identifiers to assign. At least a `ticker` or
  * an `isin`; the result is stored with resolution `user`.
  */
 export const InstrumentAssignment = z
-  .strictObject({
-    isin: Isin.optional(),
-    ticker: z
-      .string()
-      .trim()
-      .toUpperCase()
-      .regex(/^[A-Z0-9][A-Z0-9.-]{0,19}$/, 'expected 1–20 characters of A–Z, 0–9, "." or "-"')
-      .optional()
-      .describe('Ticker of the listing, without an exchange suffix'),
-    mic: z
-      .string()
-      .trim()
-      .toUpperCase()
-      .regex(/^[A-Z0-9]{4}$/, 'expected an ISO 10383 MIC')
-      .optional(),
-    currency: z
-      .string()
-      .regex(/^[A-Z]{3}$/, 'expected an ISO 4217 code')
-      .optional(),
-    name: z.string().trim().min(1).max(200).optional(),
-    kind: InstrumentKind.optional(),
-    cik: z
-      .string()
-      .regex(/^[0-9]{1,10}$/, 'expected up to 10 digits')
-      .optional(),
-  })
-  .refine((a) => a.isin !== undefined || a.ticker !== undefined, {
-    message: 'give a ticker or an isin',
-  })
+  .union([
+    z.strictObject({ ...assignmentFields, ticker: assignmentTicker }),
+    z.strictObject({ ...assignmentFields, isin: Isin }),
+  ])
   .meta({ id: 'InstrumentAssignment' })
-  .describe("The user's own identification of an instrument");
+  .describe("The user's own identification of an instrument: a ticker or an ISIN, or both");
 export type InstrumentAssignment = z.infer<typeof InstrumentAssignment>;
 
 /**

@@ -65,8 +65,3 @@ export function createInstrumentResolutionsRepository(db: Executor) {
     },
   };
 }
-
-/** The instrument resolutions repository (see {@link createInstrumentResolutionsRepository}). */
-export type InstrumentResolutionsRepository = ReturnType<
-  typeof createInstrumentResolutionsRepository
->;

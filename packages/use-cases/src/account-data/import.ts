@@ -118,7 +118,14 @@ function planPortfolio(source: ExportedPortfolio, index: number): PlannedPortfol
       return;
     }
     rows.push({
-      ...encodeTransaction(parsed.data),
+      // the exported instrument comes back with it (a user's assignment included, issue 38); an
+      // unresolved one is left to the start-up pass, which may know more by now
+      ...encodeTransaction(
+        parsed.data,
+        parsed.data.symbol && tx.instrument?.resolution !== 'unresolved'
+          ? (tx.instrument ?? null)
+          : null,
+      ),
       fingerprint: tx.fingerprint ?? null,
       name: tx.name ?? null,
     });

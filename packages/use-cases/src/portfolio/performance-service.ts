@@ -207,8 +207,12 @@ export function createPerformanceFlow(deps: PerformanceFlowDeps) {
     // issue 38: a period that ends after the price data is answered up to its last day
     const asked = parsed.data.to ?? today;
     const through = built.dataThrough;
+    // (a day after today stays a validation_failed of the period)
     const clamp =
-      through !== undefined && asked > through && !wholeHistoryBefore(parsed.data, through);
+      through !== undefined &&
+      asked > through &&
+      asked <= today &&
+      !wholeHistoryBefore(parsed.data, through);
     const effective = clamp ? { ...parsed.data, to: through } : parsed.data;
     const period = resolveChecked(effective, timeline);
     const computedAt = now.toISOString();
