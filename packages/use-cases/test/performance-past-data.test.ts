@@ -90,3 +90,59 @@ describe.each(engines)('performance past the data on $name', (engine) => {
     }
   });
 });
+
+describe.each(engines)('performance of holdings nobody publishes closes for on $name', (engine) => {
+  let database: TestDatabase;
+  afterAll(() => database.cleanup());
+
+  it('values them at their own trade prices, carried forward, and says so', async () => {
+    database = await engine.open({ pool: { connectionTimeoutMillis: 5_000 } });
+    const userId = (
+      await createRepositories(database.db).users.create({ email: uniqueEmail('trades') })
+    ).id;
+    const portfolios = createPortfolioService({
+      db: database.db,
+      quotes: prices,
+      fx,
+      history: prices,
+      now,
+    });
+    const p = (await portfolios.createPortfolio(userId, { name: 'Unpriced' })).id;
+    // CSCO is outside the offline price files; AAPL is in them
+    for (const [symbol, price, day] of [
+      ['CSCO', '50', '2025-06-02'],
+      ['CSCO', '55', '2025-09-01'],
+      ['AAPL', '200', '2025-06-02'],
+    ] as const) {
+      await portfolios.recordTransaction(userId, p, {
+        type: 'buy',
+        symbol,
+        quantity: '10',
+        price,
+        currency: 'USD',
+        executedAt: `${day}T15:00:00Z`,
+      });
+    }
+    for (const query of [
+      {},
+      { period: '1M' },
+      { period: '1Y' },
+      { from: '2025-07-01', period: 'custom' },
+    ]) {
+      const result = PortfolioPerformance.parse(await portfolios.getPerformance(userId, p, query));
+      expect(result.returns.twr, JSON.stringify(query)).toMatchObject({ status: 'ok' });
+      expect(result.valuedAtTradePrices).toEqual(['CSCO']);
+      // the price files still set the end: AAPL's last close, not CSCO's last trade
+      expect(result.dataThrough).toBe('2026-08-03');
+    }
+    const holding = await portfolios.getHoldingPerformance(userId, p, 'CSCO', {
+      from: '2025-06-03',
+      to: '2025-09-02',
+      period: 'custom',
+    });
+    // 10 @ 50, then 10 more @ 55 on 1 September: that day's factor, the flow counted at the start
+    // of the day (the timeline's convention), is (20 × 55) / (10 × 50 + 10 × 55) = 1100 / 1050
+    expect(holding.returns.twrLocal).toMatchObject({ status: 'ok' });
+    expect((holding.returns.twrLocal as { value: number }).value).toBeCloseTo(1100 / 1050 - 1, 6);
+  });
+});

@@ -174,6 +174,12 @@ const Header = {
     .string()
     .optional()
     .describe('Why the figures end before the day asked (with `dataThrough`)'),
+  valuedAtTradePrices: z
+    .array(z.string())
+    .optional()
+    .describe(
+      'Symbols the price history has no closes for, valued at the prices of their own buys and sells carried forward (stale): what the ledger knows of them',
+    ),
   series: z.array(ValuePoint).optional().describe('With `series` other than none'),
 };
 

@@ -23,6 +23,7 @@ import {
   marketNeeds,
   type PerformanceMarketData,
   type PerformanceMarketDeps,
+  withTradePrices,
 } from './performance-inputs.js';
 import {
   type HoldingPerformance,
@@ -123,14 +124,22 @@ export function createPerformanceFlow(deps: PerformanceFlowDeps) {
       const from = resumeDataFrom(cached.timeline);
       if (from !== null) {
         const market = await gatherPerformanceMarketData(deps, cached.ledger, today, from);
+        const priced = deps.history ? withTradePrices(market, cached.ledger) : market;
         const timeline = extendTimeline(cached.timeline, {
           transactions: cached.ledger,
-          prices: market.prices,
-          eurRates: market.eurRates,
+          prices: priced.prices,
+          eurRates: priced.eurRates,
           end: today,
         });
         // the extended timeline's market data is the new days' only: nothing to reuse after it
-        if (timeline) return { ...cached, timeline, day: today, covered: NOTHING };
+        if (timeline) {
+          const newer = lastPriceDay(market);
+          const dataThrough =
+            newer !== undefined && (cached.dataThrough === undefined || newer > cached.dataThrough)
+              ? newer
+              : cached.dataThrough;
+          return { ...cached, timeline, day: today, covered: NOTHING, dataThrough };
+        }
       }
     }
     let ledger: readonly LedgerTransaction[];
@@ -152,6 +161,9 @@ export function createPerformanceFlow(deps: PerformanceFlowDeps) {
     // replaced timeline serve the new one when they cover it, so only the walk is redone.
     const reused = cached && cached.day === today && coversNeeds(cached.covered, needs);
     const market = reused ? cached.market : await gatherPerformanceMarketData(deps, ledger, today);
+    // issue 38: holdings the price history has nothing for are valued at their own trades (made
+    // from this ledger each time; the market data kept for reuse is the history's alone)
+    const priced = deps.history ? withTradePrices(market, ledger) : market;
     return {
       version: source.version,
       day: today,
@@ -161,12 +173,13 @@ export function createPerformanceFlow(deps: PerformanceFlowDeps) {
       exact,
       timeline: buildTimeline({
         transactions: ledger,
-        prices: market.prices,
-        eurRates: market.eurRates,
+        prices: priced.prices,
+        eurRates: priced.eurRates,
         end: today,
       }),
       estimatedCloses: [...market.estimatedDays].map(([symbol, days]) => ({ symbol, days })),
       dataThrough: lastPriceDay(market),
+      valuedAtTradePrices: [...priced.tradePriced].sort(),
     };
   };
 
@@ -203,7 +216,7 @@ export function createPerformanceFlow(deps: PerformanceFlowDeps) {
     const now = deps.now();
     const today = utcDay(now);
     const built = await timelineOf(portfolioId, ledger, today);
-    const { timeline, estimatedCloses } = built;
+    const { timeline, estimatedCloses, valuedAtTradePrices = [] } = built;
     // issue 38: a period that ends after the price data is answered up to its last day
     const asked = parsed.data.to ?? today;
     const through = built.dataThrough;
@@ -223,6 +236,7 @@ export function createPerformanceFlow(deps: PerformanceFlowDeps) {
       query: effective,
       computedAt,
       estimatedCloses,
+      valuedAtTradePrices,
       ...(clamp
         ? {
             dataThrough: through,
@@ -294,12 +308,15 @@ interface Built {
   readonly estimatedCloses: { symbol: string; days: number }[];
   /** The last day any price series of the ledger reaches; undefined without one. */
   readonly dataThrough?: string | undefined;
+  /** Symbols without a price history, valued at their own trade prices. */
+  readonly valuedAtTradePrices?: readonly string[];
 }
 
 /** The last day any close of `market` is from (the latest of the series' ends). */
 function lastPriceDay(market: PerformanceMarketData): string | undefined {
   let last: string | undefined;
-  for (const series of market.prices.values()) {
+  for (const [symbol, series] of market.prices) {
+    if (market.tradePriced.has(symbol)) continue;
     const end = series.dates.at(-1);
     if (end !== undefined && (last === undefined || end > last)) last = end;
   }
@@ -335,6 +352,7 @@ function header(
     period: ResolvedPeriod;
     computedAt: string;
     estimatedCloses: Built['estimatedCloses'];
+    valuedAtTradePrices: readonly string[];
     dataThrough?: string | undefined;
     note?: string;
   },
@@ -357,6 +375,13 @@ function header(
     computedAt,
     ...(prepared.dataThrough && prepared.note
       ? { dataThrough: prepared.dataThrough, note: prepared.note }
+      : {}),
+    ...(prepared.valuedAtTradePrices.length > 0
+      ? {
+          valuedAtTradePrices: prepared.valuedAtTradePrices.filter(
+            (s) => symbol === undefined || s === symbol,
+          ),
+        }
       : {}),
   };
 }
