@@ -55,7 +55,8 @@ ensure_postgres() {
 
 offline_defaults() {
   # With no fundamentals provider chosen and the shared real data beside the checkout, run offline
-  # on it: SEC companyfacts snapshots, daily price files, the ECB rate history. Otherwise keep the
+  # on it: SEC companyfacts snapshots, daily price files, the ECB rate history, instruments from
+  # the bundled resolver file (OPENFIGI_URL=off). Otherwise keep the
   # CONTRACT defaults (sec-edgar, which needs SEC_USER_AGENT; no quotes; live ECB rates).
   local shared
   shared="$(cd .. && pwd)/shared/data"
@@ -69,10 +70,13 @@ offline_defaults() {
   export PRICES_DIR="${PRICES_DIR:-$shared/prices}"
   export FX_PROVIDER="${FX_PROVIDER:-ecb-file}"
   export ECB_FX_FILE="${ECB_FX_FILE:-$shared/fx/eurofxref-hist.csv}"
+  # instruments resolve from the bundled resolver file, not OpenFIGI's web service
+  export OPENFIGI_URL="${OPENFIGI_URL:-off}"
   echo "run.sh: offline defaults from $shared:" >&2
   echo "  FUNDAMENTALS_PROVIDER=snapshot FUNDAMENTALS_SNAPSHOT_DIR=$FUNDAMENTALS_SNAPSHOT_DIR" >&2
   echo "  QUOTES_PROVIDER=$QUOTES_PROVIDER PRICES_DIR=$PRICES_DIR" >&2
   echo "  FX_PROVIDER=$FX_PROVIDER ECB_FX_FILE=$ECB_FX_FILE" >&2
+  echo "  OPENFIGI_URL=$OPENFIGI_URL" >&2
 }
 
 case "${1:-}" in

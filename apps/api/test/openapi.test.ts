@@ -377,6 +377,30 @@ describe('OpenAPI document', () => {
     await check(revertPath, { method: 'POST', url: revertUrl, headers: theirs });
     await check(revertPath, { method: 'POST', url: revertUrl, headers: write });
     await check(revertPath, { method: 'POST', url: revertUrl, headers: write });
+    // issue 38: the user's correction of an instrument
+    const instrumentPath = '/api/portfolios/{id}/instruments/{symbol}';
+    const held = (
+      await ctx.app.inject({ url: `/api/holdings?portfolioId=${id}`, headers: { cookie } })
+    ).json();
+    const heldSymbol = encodeURIComponent(held[0]?.symbol ?? 'AAPL');
+    await check(instrumentPath, {
+      method: 'PUT',
+      url: `/api/portfolios/${id}/instruments/${heldSymbol}`,
+      headers: write,
+      payload: { ticker: held[0]?.symbol ?? 'AAPL', mic: 'XNAS' },
+    });
+    await check(instrumentPath, {
+      method: 'PUT',
+      url: `/api/portfolios/${id}/instruments/NOPE`,
+      headers: write,
+      payload: { ticker: 'NOPE' },
+    });
+    await check(instrumentPath, {
+      method: 'PUT',
+      url: `/api/portfolios/${id}/instruments/${heldSymbol}`,
+      headers: write,
+      payload: { mic: 'x' },
+    });
     await check('/api/quote', { url: '/api/quote?symbol=AAPL', headers: { cookie } });
     await check('/api/quote', { url: '/api/quote?symbol=ZZZZZ', headers: { cookie } });
     await check('/api/quote', { url: '/api/quote?symbol=%24%24', headers: { cookie } });

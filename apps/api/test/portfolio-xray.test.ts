@@ -9,7 +9,7 @@ import { BASE_URL, createTestContext, ENGINES, registerUser, type TestContext } 
 /** A hand-made Schwab export: two SEC filers, a fund without price files, an ISIN. */
 const EXPORT = [
   'Date,Action,Symbol,Description,Quantity,Price,Fees & Comm,Amount',
-  '06/01/2023,Buy,US0378331005,APPLE BY ISIN,1,$180.00,,-$180.00',
+  '06/01/2023,Buy,XS1234567896,A BOND BY ISIN,1,$180.00,,-$180.00',
   '05/01/2023,Buy,SPY,SPDR S&P 500 ETF,2,$410.00,,-$820.00',
   '04/03/2023,Buy,JNJ,JOHNSON & JOHNSON,10,$155.00,,"-$1,550.00"',
   '04/03/2023,Buy,AAPL,APPLE INC,20,$166.00,,"-$3,320.00"',
@@ -84,7 +84,7 @@ describe.each(ENGINES)('the portfolio moat X-ray (%s)', (engine) => {
       await rest(alice, '/api/stock-evaluation?symbol=AAPL')
     ).json()) as Json;
     const bySymbol = new Map<string, Json>(xray.holdings.map((h: Json) => [h.symbol, h]));
-    expect([...bySymbol.keys()].sort()).toEqual(['AAPL', 'JNJ', 'SPY', 'US0378331005']);
+    expect([...bySymbol.keys()].sort()).toEqual(['AAPL', 'JNJ', 'SPY', 'XS1234567896']);
 
     // weights: shares of the valued holdings' EUR values, as the holdings read has them
     const valued = holdings.filter((h) => h.marketValueEur !== null);
@@ -100,7 +100,7 @@ describe.each(ENGINES)('the portfolio moat X-ray (%s)', (engine) => {
     expect(xray.holdings.at(-1).weight).toBeNull(); // unvalued last
 
     const aapl = bySymbol.get('AAPL') as Json;
-    expect(aapl.instrument).toMatchObject({ ticker: 'AAPL', kind: 'share', resolution: 'export' });
+    expect(aapl.instrument).toMatchObject({ ticker: 'AAPL', kind: 'share', resolution: 'sec' }); // SEC's ticker list (issue 38)
     expect(aapl.evaluation).toMatchObject({
       totalScore: aaplEvaluation.totalScore,
       verdict: aaplEvaluation.verdict,
@@ -114,9 +114,9 @@ describe.each(ENGINES)('the portfolio moat X-ray (%s)', (engine) => {
     // not cached: queued (the fill's answer); an ISIN is unresolved and never queued
     expect(bySymbol.get('JNJ')).toMatchObject({ reason: 'pending' });
     expect(bySymbol.get('JNJ')?.evaluation).toBeUndefined();
-    expect(bySymbol.get('US0378331005')).toMatchObject({
+    expect(bySymbol.get('XS1234567896')).toMatchObject({
       reason: 'unresolved',
-      instrument: { isin: 'US0378331005', resolution: 'unresolved' },
+      instrument: { isin: 'XS1234567896', resolution: 'unresolved' },
     });
     expect(xray.pending.sort()).toEqual(['JNJ', 'SPY']);
     expect(asked.at(-1)).toEqual({ userId: alice.userId, tickers: ['JNJ', 'SPY'] });
@@ -217,7 +217,7 @@ describe.each(ENGINES)('the portfolio moat X-ray (%s)', (engine) => {
     expect(html).toContain('<title>Core: moat X-ray</title>');
     expect(html).toContain('href="/evaluation/AAPL"');
     expect(html).toContain('href="/evaluation/JNJ"');
-    expect(html).not.toContain('href="/evaluation/US0378331005"');
+    expect(html).not.toContain('href="/evaluation/XS1234567896"');
     expect(html).toContain('data-reason="unresolved"');
     expect(html).toContain('Informational only, not financial advice.');
     expect((await rest(bob, `/xray/${portfolioId}`)).status).toBe(404);

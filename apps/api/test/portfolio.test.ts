@@ -166,6 +166,19 @@ describe.each(ENGINES)('portfolio routes on %s', (engine) => {
         executedAt,
         portfolioId: p.id,
         id: expect.any(String),
+        // issue 38: the instrument its symbol resolved to (SEC's ticker list, the offline file)
+        ...(tx.symbol
+          ? {
+              instrument: {
+                isin: 'US0378331005',
+                ticker: 'AAPL',
+                currency: 'USD',
+                kind: 'share',
+                cik: '0000320193',
+                resolution: 'sec',
+              },
+            }
+          : {}),
       });
     }
 

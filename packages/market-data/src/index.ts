@@ -14,6 +14,14 @@ export {
 export { parseEcbCsv, parseEcbXml } from './fx/ecb-parsers.js';
 export type { EcbDay } from './fx/rate-table.js';
 export { type FxProvider, FxRate, type FxRateOptions } from './fx-rate.js';
+export { EXCHANGES, type ListingStyle, listingSymbol } from './instruments/listings.js';
+export {
+  createOpenFigiClient,
+  type InstrumentQuery,
+  OPENFIGI_JOBS_PER_REQUEST,
+  type OpenFigiClient,
+  type OpenFigiOptions,
+} from './instruments/openfigi.js';
 export {
   DailyCloses,
   type DailyClosesOptions,

@@ -31,6 +31,7 @@ const HOLDING = {
   fxAsOf: '2026-01-02',
   stale: false,
   realizedPnlEur: '0.00',
+  instrument: { ticker: 'AAPL', currency: 'USD', kind: 'share', resolution: 'sec' },
 };
 
 async function app() {

@@ -32,6 +32,7 @@ const HOLDING = {
   fxAsOf: '2026-01-02',
   stale: false,
   realizedPnlEur: '12.00',
+  instrument: { ticker: 'AAPL', currency: 'USD', kind: 'share', resolution: 'sec' },
 };
 const CASH = {
   id: 'c1',

@@ -1,4 +1,4 @@
-import type { Plan } from '@svc/schemas';
+import type { Instrument, Plan } from '@svc/schemas';
 import type { ColumnType, Generated, JSONColumnType } from 'kysely';
 
 /**
@@ -153,6 +153,26 @@ export interface TransactionsTable {
   /** Instrument name the import gave (migration 0003). */
   name: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: GeneratedTimestamp;
+  /** The instrument resolved when the row was written; null before (migration 0019). */
+  instrument: InstrumentColumn;
+}
+
+/** A jsonb `Instrument` column (migration 0019): read parsed, written as JSON text. */
+export type InstrumentColumn = ColumnType<
+  Instrument | null,
+  string | null | undefined,
+  string | null
+>;
+
+/** `instrument_resolutions` (migration 0019): identifier services' answers, global. */
+export interface InstrumentResolutionsTable {
+  /** `isin:<ISIN>` or `ticker:<TICKER>`. */
+  key: string;
+  /** The answer; null when the service knew nothing. */
+  instrument: InstrumentColumn;
+  /** The service (`openfigi`). */
+  source: string;
+  resolved_at: GeneratedTimestamp;
 }
 
 /** `holdings`: derived rows with stored EUR values and the instant they were valued. */
@@ -180,6 +200,8 @@ export interface HoldingsTable {
   stale: ColumnType<boolean | null, boolean | null | undefined, boolean | null>;
   /** Realised P&L in EUR of the sales of this holding (migration 0003). */
   realized_pnl_eur: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The holding's instrument (migration 0019). */
+  instrument: InstrumentColumn;
 }
 
 /** `cash_positions`: derived rows with stored EUR values. */
@@ -488,4 +510,5 @@ export interface DB {
   import_mappings: ImportMappingsTable;
   portfolio_changes: PortfolioChangesTable;
   portfolio_change_rows: PortfolioChangeRowsTable;
+  instrument_resolutions: InstrumentResolutionsTable;
 }

@@ -21,6 +21,7 @@ const TABLES = [
   'fx_rates',
   'holdings',
   'import_mappings',
+  'instrument_resolutions',
   'moat_reports',
   'personal_access_tokens',
   'portfolio_change_rows',

@@ -1,4 +1,4 @@
-import { InstrumentSymbol } from '@svc/schemas';
+import { Instrument, InstrumentSymbol } from '@svc/schemas';
 import { z } from 'zod';
 import { DecimalString } from './decimal.js';
 import { CurrencyCode, IsoDateTime } from './fields.js';
@@ -69,6 +69,9 @@ export const Holding = z
       ),
     realizedPnlEur: nullableDecimal(
       'Realised P&L in EUR of the sales of this holding: proceeds at the rate of each sale day − EUR cost of the units sold',
+    ),
+    instrument: Instrument.describe(
+      'The instrument held (CONTRACT §9): ISIN, ticker, exchange, kind, CIK and where they came from; `resolution: unresolved` with `unresolvedReason` when nobody could identify it',
     ),
   })
   .meta({ id: 'Holding' })

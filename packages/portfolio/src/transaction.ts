@@ -1,4 +1,4 @@
-import { InstrumentSymbol } from '@svc/schemas';
+import { Instrument, InstrumentSymbol } from '@svc/schemas';
 import { z } from 'zod';
 import { DecimalString, NonNegativeDecimalString, PositiveDecimalString } from './decimal.js';
 import { CurrencyCode, ExecutedAt, IsoDateTime } from './fields.js';
@@ -128,6 +128,9 @@ export const Transaction = z
     fee: DecimalString.optional().describe('Broker fee in `currency` (buy, sell)'),
     executedAt: IsoDateTime,
     note: z.string().optional(),
+    instrument: Instrument.optional().describe(
+      'The instrument the transaction refers to (CONTRACT §9); absent on cash moves without one',
+    ),
   })
   .meta({ id: 'Transaction' })
   .describe('A recorded portfolio transaction');

@@ -42,8 +42,8 @@ export const MAX_QUOTE_AGE_DAYS = 5;
  */
 export const MAX_FX_AGE_DAYS = 5;
 
-/** A holding's values: a {@link Holding} without the storage ids. */
-export type HoldingValues = Omit<Holding, 'id' | 'portfolioId'>;
+/** A holding's values: a {@link Holding} without the storage ids and its instrument (the service's). */
+export type HoldingValues = Omit<Holding, 'id' | 'portfolioId' | 'instrument'>;
 /** A cash position's values: a {@link CashPosition} without the storage ids. */
 export type CashValues = Omit<CashPosition, 'id' | 'portfolioId'>;
 

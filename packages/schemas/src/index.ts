@@ -22,6 +22,18 @@ export {
   Provenance,
 } from './fundamentals.js';
 export {
+  INSTRUMENT_KINDS,
+  INSTRUMENT_RESOLUTIONS,
+  Instrument,
+  InstrumentAssignment,
+  InstrumentAssignmentResult,
+  InstrumentKind,
+  InstrumentResolution,
+  ISIN_PATTERN,
+  Isin,
+  isValidIsin,
+} from './instruments.js';
+export {
   CRITERION_KEYS,
   CRITERION_MAX_SCORE,
   Criterion,

@@ -1,27 +1,14 @@
 import { z } from 'zod';
+import { Instrument } from './instruments.js';
 import { Verdict } from './moat-evaluation.js';
 
 /**
- * The instrument a holding names (CONTRACT §9), as the X-ray answers it. The shape is the
- * contract's `instrument`; until the holdings carry one of their own, `instrumentOf` of
- * `@svc/use-cases` derives it from the holding's symbol.
+ * The instrument a holding names (CONTRACT §9), as the X-ray answers it: the holding's own
+ * `Instrument` (issue 38), the one schema of it.
  */
-export const XrayInstrument = z
-  .object({
-    isin: z.string().optional().describe('ISIN (ISO 6166), when known'),
-    ticker: z.string().optional().describe('Ticker of the listing, when known'),
-    mic: z.string().optional().describe('ISO 10383 market identifier code of the listing'),
-    currency: z.string().describe('Currency of the holding (ISO 4217)'),
-    name: z.string().optional(),
-    kind: z.enum(['share', 'fund', 'bond', 'cash', 'other']),
-    cik: z.string().optional().describe('SEC Central Index Key, for SEC filers'),
-    resolution: z
-      .enum(['export', 'user', 'openfigi', 'sec', 'file', 'unresolved'])
-      .describe('Where the identification came from; `unresolved` when nothing identified it'),
-  })
-  .describe('The instrument of a holding (CONTRACT §9)');
+export const XrayInstrument = Instrument;
 /** An instrument (see {@link XrayInstrument}). */
-export type XrayInstrument = z.infer<typeof XrayInstrument>;
+export type XrayInstrument = Instrument;
 
 /**
  * Why a holding has no evaluation in the X-ray:

@@ -246,6 +246,18 @@ const EnvObject = z.object({
     optionalText,
     'JSON object `{ "<ISIN>": "<quote symbol>" }`: broker imports that name instruments by ISIN (Trading 212, Saxo, DEGIRO) store the quote symbol instead, keeping the export\'s name, so those holdings get prices and EUR values; unknown ISINs stay the symbol',
   ),
+  OPENFIGI_URL: v(
+    z
+      .string()
+      .trim()
+      .pipe(z.union([z.literal('off'), z.url()]))
+      .default('https://api.openfigi.com'),
+    "OpenFIGI's API root, the identifier service that maps an ISIN (or a ticker) to the listing's ticker, exchange and kind when the export, the user's own assignment and SEC's ticker list did not (`POST /v3/mapping`, batched within its limits, answers cached 30 days); `off`: resolve offline only (the bundled resolver file). `scripts/run.sh` sets `off` on its offline defaults",
+  ),
+  OPENFIGI_API_KEY: v(
+    optionalText,
+    'OpenFIGI API key (sent as `X-OPENFIGI-APIKEY`): 100 instead of 10 jobs a request, 25 requests per 6 s instead of per minute; never logged',
+  ),
   OPENAI_BASE_URL: v(
     optionalUrl,
     'the OpenAI-compatible model endpoint (OpenAI, Azure OpenAI, Ollama, vLLM, llama.cpp…; see `apps/api/README.md`)',
@@ -532,6 +544,11 @@ function toConfig(e: Env) {
     },
     fx: { provider: e.FX_PROVIDER, file: absolute(e.ECB_FX_FILE) },
     isinSymbolsFile: absolute(e.ISIN_SYMBOLS_FILE),
+    /** Null for `off`. */
+    openFigi:
+      e.OPENFIGI_URL === 'off'
+        ? null
+        : { url: trimSlash(e.OPENFIGI_URL), apiKey: e.OPENFIGI_API_KEY },
     priceHistoryUrl: e.PRICE_HISTORY_URL,
     sessionCacheSeconds: e.SESSION_CACHE_SECONDS ?? 5,
     auditRetentionDays: e.AUDIT_RETENTION_DAYS,

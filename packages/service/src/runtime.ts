@@ -1,4 +1,5 @@
 import type { FundamentalsProvider } from '@svc/fundamentals-client';
+import { createOpenFigiClient } from '@svc/market-data';
 import {
   createRepositories,
   createSharedCounter,
@@ -122,7 +123,23 @@ export async function openRuntime(
     // the X-ray reads the evaluation cache and queues what it misses (issue 38)
     evaluations: moat.evaluations,
     fills,
+    ...(config.openFigi
+      ? {
+          openFigi: createOpenFigiClient({
+            baseUrl: config.openFigi.url,
+            ...(config.openFigi.apiKey ? { apiKey: config.openFigi.apiKey } : {}),
+          }),
+        }
+      : {}),
   });
+  // issue 38: rows stored before instruments get theirs, in the background (OpenFIGI is paced)
+  void portfolio.portfolios
+    .resolvePendingInstruments()
+    .catch((error: unknown) =>
+      logger.warn(
+        `instruments: the pass over older rows failed (${error instanceof Error ? error.message : String(error)}); it runs again at the next start`,
+      ),
+    );
   const ai = createAiFlows({
     config,
     db: database.db,

@@ -559,13 +559,44 @@ describe.each(engines)('portfolio flows on $name', (engine) => {
     ]);
   });
 
-  it('maps ISINs to quote symbols with a configured resolver, keeping the export names', async () => {
-    // Trading 212 names instruments by ISIN (trading212-export.csv: market buys of Cisco,
-    // US17275R1023, and VICI Properties, US9256521090, on 2023-12-18). Without a resolver the
-    // holdings are keyed by ISIN; with one, by the quote symbol, named as the export names them.
-    // Unknown ISINs stay as they are.
+  it("stores Trading 212's instruments under their tickers, with the ISIN and ticker the export gives", async () => {
+    // trading212-export.csv: market buys of Cisco (US17275R1023, CSCO) and VICI Properties
+    // (US9256521090, VICI) on 2023-12-18; the export names both ISIN and ticker (issue 38)
     const text = readExport('export-to-ghostfolio/trading212-export.csv');
-    const isinSymbols = createIsinTable({ US17275R1023: 'csco', US9256521090: 'VICI' });
+    const portfolios = service();
+    const userId = await newUser('t212');
+    const portfolio = await portfolios.createPortfolio(userId, { name: 'T212' });
+    const result = await portfolios.importBrokerCsv(userId, portfolio.id, text);
+    const symbols = result.holdings.map((h) => h.symbol).sort();
+    expect(symbols).toEqual(expect.arrayContaining(['ASTS', 'CSCO', 'UNP', 'VICI']));
+    expect(symbols.some((s) => /^US[0-9A-Z]{10}$/.test(s))).toBe(false);
+    expect(result.holdings.find((h) => h.symbol === 'CSCO')?.name).toBe('Cisco Systems');
+    const holdings = await portfolios.listHoldings(userId, { portfolioId: portfolio.id });
+    expect(holdings.find((h) => h.symbol === 'CSCO')?.instrument).toEqual({
+      isin: 'US17275R1023',
+      ticker: 'CSCO',
+      currency: 'USD',
+      name: 'Cisco Systems',
+      kind: 'share',
+      cik: '0000858877', // SEC's ticker list
+      resolution: 'export',
+    });
+    for (const h of holdings) expect(Holding.strict().parse(h)).toEqual(h);
+    const page = await portfolios.listTransactions(userId, {
+      portfolioId: portfolio.id,
+      limit: 100,
+    });
+    const dividend = page.items.find((t) => t.type === 'dividend' && t.symbol === 'UNP');
+    expect(dividend?.instrument).toMatchObject({ isin: 'US9078181081', ticker: 'UNP' });
+    // fingerprints are taken before the resolution: importing again stores nothing
+    const again = await portfolios.importBrokerCsv(userId, portfolio.id, text);
+    expect(again).toMatchObject({ imported: 0, alreadyPresent: result.imported });
+  });
+
+  it('resolves ISIN-only exports through the ISIN table, else leaves them unresolved saying why', async () => {
+    // IBKR's trades export names instruments by ISIN only: CH0111762537 (CHF) and US9220427424
+    const text = readExport('export-to-ghostfolio/ibkr-trades-export.csv');
+    const isinSymbols = createIsinTable({ US9220427424: 'vea' });
     const resolving = createPortfolioService({
       db: database.db,
       quotes,
@@ -573,23 +604,23 @@ describe.each(engines)('portfolio flows on $name', (engine) => {
       now: time.now,
       isinSymbols,
     });
-    const userA = await newUser('isin-a');
-    const userB = await newUser('isin-b');
-    const mapped = await resolving.createPortfolio(userA, { name: 'T212' });
-    const plain = await service().createPortfolio(userB, { name: 'T212' });
-    const withResolver = await resolving.importBrokerCsv(userA, mapped.id, text);
-    const without = await service().importBrokerCsv(userB, plain.id, text);
-    const symbols = (result: typeof without) => result.holdings.map((h) => h.symbol).sort();
-    expect(symbols(without)).toContain('US17275R1023');
-    expect(symbols(withResolver)).toContain('CSCO');
-    expect(symbols(withResolver)).toContain('VICI');
-    expect(symbols(withResolver)).not.toContain('US17275R1023');
-    expect(withResolver.holdings.find((h) => h.symbol === 'CSCO')?.name).toBe('Cisco Systems');
-    // the other ISINs are untouched, so both imports hold the same number of positions
-    expect(withResolver.holdings).toHaveLength(without.holdings.length);
-    // fingerprints are taken before the mapping: importing again stores nothing
-    const again = await resolving.importBrokerCsv(userA, mapped.id, text);
-    expect(again).toMatchObject({ imported: 0, alreadyPresent: withResolver.imported });
+    const userId = await newUser('isin-table');
+    const portfolio = await resolving.createPortfolio(userId, { name: 'IBKR' });
+    await resolving.importBrokerCsv(userId, portfolio.id, text);
+    const holdings = await resolving.listHoldings(userId, { portfolioId: portfolio.id });
+    expect(holdings.find((h) => h.symbol === 'VEA')?.instrument).toMatchObject({
+      isin: 'US9220427424',
+      ticker: 'VEA',
+      resolution: 'file',
+    });
+    const unknown = holdings.find((h) => h.symbol === 'CH0111762537');
+    expect(unknown?.quantity).toBe('7');
+    expect(unknown?.instrument).toMatchObject({
+      isin: 'CH0111762537',
+      currency: 'CHF',
+      resolution: 'unresolved',
+      unresolvedReason: expect.stringContaining('CH0111762537'),
+    });
   });
 
   it('keeps the realised P&L in EUR of a position sold to zero on the portfolio', async () => {

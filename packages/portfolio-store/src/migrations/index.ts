@@ -14,6 +14,7 @@ import { portfolioChanges } from './0014-portfolio-changes.js';
 import { portfolioChangeVersions } from './0014b-portfolio-change-versions.js';
 import { evaluationEventsAndWebhooks } from './0016-evaluation-events-and-webhooks.js';
 import { eventOutbox } from './0018-event-outbox.js';
+import { instruments } from './0019-instruments.js';
 import { evaluationAsOfCache } from './0021-evaluation-as-of-cache.js';
 
 /**
@@ -36,6 +37,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0014b-portfolio-change-versions': portfolioChangeVersions,
   '0016-evaluation-events-and-webhooks': evaluationEventsAndWebhooks,
   '0018-event-outbox': eventOutbox,
+  '0019-instruments': instruments,
   '0021-evaluation-as-of-cache': evaluationAsOfCache,
 };
 

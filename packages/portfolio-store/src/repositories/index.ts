@@ -3,6 +3,7 @@ import { createEvaluationCacheRepository } from './evaluation-cache.js';
 import { createEvaluationEventsRepository } from './evaluation-events.js';
 import { createEvaluationHistoryRepository } from './evaluation-history.js';
 import { createImportMappingsRepository } from './import-mappings.js';
+import { createInstrumentResolutionsRepository } from './instrument-resolutions.js';
 import { createMarketDataRepository } from './market-data.js';
 import { createMoatReportsRepository } from './moat-reports.js';
 import { createPersonalAccessTokensRepository } from './personal-access-tokens.js';
@@ -54,6 +55,7 @@ export function createRepositories(db: Executor) {
     evaluationEvents: createEvaluationEventsRepository(db),
     webhooks: createWebhooksRepository(db),
     secRefresh: createSecRefreshRepository(db),
+    instrumentResolutions: createInstrumentResolutionsRepository(db),
   };
 }
 

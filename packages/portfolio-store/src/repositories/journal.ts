@@ -73,6 +73,7 @@ const RESTORED_COLUMNS = [
   'fingerprint',
   'name',
   'created_at',
+  'instrument',
 ] as const;
 
 export function toChange(row: Selectable<PortfolioChangesTable>): PortfolioChange {
@@ -204,6 +205,25 @@ export function journalIn(trx: Executor, userId: string, portfolioId: string) {
       const result = await write();
       await fillAfter(changeId);
       return { change: await close(changeId, 1), result };
+    },
+
+    /**
+     * Journals an edit of several transactions as one change (a correction of an instrument's
+     * resolution rewrites every row of it, issue 38): `write` runs between the snapshots of the
+     * rows before and after.
+     */
+    async aroundRows<T>(
+      transactionIds: readonly string[],
+      options: ChangeOptions,
+      write: () => Promise<T>,
+    ): Promise<{ change: PortfolioChange; result: T }> {
+      const changeId = await open('edit', options);
+      for (let start = 0; start < transactionIds.length; start += 1_000) {
+        await snapshot(changeId, transactionIds.slice(start, start + 1_000), 'before');
+      }
+      const result = await write();
+      await fillAfter(changeId);
+      return { change: await close(changeId, transactionIds.length), result };
     },
 
     /**

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { Transaction as KyselyTransaction } from 'kysely';
+import type { Instrument } from '@svc/schemas';
+import { type Transaction as KyselyTransaction, sql } from 'kysely';
 import type { DB } from '../db-types.js';
-import { toStoreError } from '../errors.js';
+import { StoreError, toStoreError } from '../errors.js';
 import {
   type ChangeOptions,
   journalIn,
@@ -118,6 +119,10 @@ export function createLedgerWrites(trx: UnitOfWork) {
                   ...toRow(userId, portfolioId, tx, current.importBatchId),
                   fingerprint: current.fingerprint,
                   name: tx.name === undefined ? current.name : tx.name,
+                  instrument:
+                    tx.instrument === undefined
+                      ? current.instrument && JSON.stringify(current.instrument)
+                      : tx.instrument && JSON.stringify(tx.instrument),
                 })
                 .where('id', '=', current.id)
                 .where('portfolio_id', '=', portfolioId)
@@ -173,6 +178,99 @@ export function createLedgerWrites(trx: UnitOfWork) {
           return { ...outcome, rows: await changedRows(trx, [outcome.change.id], 'after') };
         })(),
         'change',
+      );
+    },
+
+    /**
+     * Reassigns every transaction of `symbol` in the portfolio to `to.symbol` and
+     * `to.instrument` (the user's correction of a resolution, issue 38), journalled as one
+     * `edit` change with every row before and after. Answers how many rows changed and the
+     * change.
+     * @throws {StoreError} `not_found` for a symbol the portfolio never held.
+     */
+    reassignInstrument(
+      userId: string,
+      portfolioId: string,
+      symbol: string,
+      to: { symbol: string; instrument: Instrument },
+      options: ChangeOptions = {},
+    ): Promise<{ count: number; change: PortfolioChange }> {
+      return guard(
+        (async () => {
+          const ids = await trx
+            .selectFrom('transactions')
+            .select('id')
+            .where('user_id', '=', userId)
+            .where('portfolio_id', '=', portfolioId)
+            .where('symbol', '=', symbol)
+            .execute();
+          if (ids.length === 0) {
+            throw new StoreError(
+              'not_found',
+              `no transaction of ${symbol} in portfolio ${portfolioId}`,
+            );
+          }
+          const { change } = await journalIn(trx, userId, portfolioId).aroundRows(
+            ids.map((r) => r.id),
+            options,
+            () =>
+              trx
+                .updateTable('transactions')
+                .set({ symbol: to.symbol, instrument: JSON.stringify(to.instrument) })
+                .where('user_id', '=', userId)
+                .where('portfolio_id', '=', portfolioId)
+                .where('symbol', '=', symbol)
+                .execute(),
+          );
+          return { count: ids.length, change };
+        })(),
+        'instrument',
+      );
+    },
+
+    /**
+     * Gives the rows of `from.symbol` in `from.currency` that have no instrument yet (written
+     * before migration 0019) their resolved instrument and symbol (the ticker when known, so one
+     * instrument held under an ISIN and under its ticker becomes one holding). A data migration,
+     * not the user's change: it is not journalled, and the journal's snapshots of those rows are
+     * rewritten alike so that reverting an older change still finds them as it left them.
+     * Answers how many rows it changed.
+     */
+    settleInstrument(
+      userId: string,
+      portfolioId: string,
+      from: { symbol: string; currency: string },
+      to: { symbol: string; instrument: Instrument },
+    ): Promise<number> {
+      return guard(
+        (async () => {
+          const changed = await trx
+            .updateTable('transactions')
+            .set({ symbol: to.symbol, instrument: JSON.stringify(to.instrument) })
+            .where('user_id', '=', userId)
+            .where('portfolio_id', '=', portfolioId)
+            .where('symbol', '=', from.symbol)
+            .where('currency', '=', from.currency)
+            .where('instrument', 'is', null)
+            .returning('id')
+            .execute();
+          if (changed.length === 0) return 0;
+          const patch = JSON.stringify({ symbol: to.symbol, instrument: to.instrument });
+          for (const side of ['before', 'after'] as const) {
+            await sql`
+              update portfolio_change_rows r set ${sql.id(side)} = r.${sql.id(side)} || ${patch}::jsonb
+              from portfolio_changes c
+              where c.id = r.change_id and c.portfolio_id = ${portfolioId}::uuid
+                and r.transaction_id in (${sql.join(changed.map((c) => sql`${c.id}::uuid`))})
+                and r.${sql.id(side)} is not null
+                and r.${sql.id(side)}->>'symbol' = ${from.symbol}
+                and r.${sql.id(side)}->>'currency' = ${from.currency}
+                and jsonb_typeof(r.${sql.id(side)}->'instrument') is distinct from 'object'
+            `.execute(trx);
+          }
+          return changed.length;
+        })(),
+        'instrument',
       );
     },
 

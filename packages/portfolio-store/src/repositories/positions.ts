@@ -1,3 +1,4 @@
+import type { Instrument } from '@svc/schemas';
 import type { Selectable } from 'kysely';
 import type { CashPositionsTable, HoldingsTable } from '../db-types.js';
 import { type Executor, isoOrNull, isoText, isUuid } from './shared.js';
@@ -32,6 +33,8 @@ export interface Holding {
   stale: boolean | null;
   /** Realised P&L in EUR of the sales of this holding (decimal string). */
   realizedPnlEur: string | null;
+  /** The holding's instrument (migration 0019); null on rows valued before it. */
+  instrument: Instrument | null;
 }
 
 /** A cash balance with its stored EUR value (CONTRACT §4). */
@@ -50,8 +53,16 @@ export interface CashPosition {
 /** A derived holding to store; decimals as strings. */
 export type NewHolding = Omit<
   Holding,
-  'id' | 'portfolioId' | 'valuedAt' | 'priceAsOf' | 'fxAsOf' | 'stale' | 'realizedPnlEur'
+  | 'id'
+  | 'portfolioId'
+  | 'valuedAt'
+  | 'priceAsOf'
+  | 'fxAsOf'
+  | 'stale'
+  | 'realizedPnlEur'
+  | 'instrument'
 > & {
+  instrument?: Instrument | null;
   valuedAt?: Date | string | null;
   priceAsOf?: Date | string | null;
   fxAsOf?: string | null;
@@ -99,6 +110,7 @@ const LISTED_HOLDING = [
   'fx_as_of',
   'stale',
   'realized_pnl_eur',
+  'instrument',
 ] as const;
 
 type ListedHolding = Pick<Selectable<HoldingsTable>, (typeof LISTED_HOLDING)[number]> & {
@@ -136,6 +148,7 @@ function holdingOf(
     fxAsOf: row.fx_as_of,
     stale: row.stale,
     realizedPnlEur: row.realized_pnl_eur,
+    instrument: row.instrument ?? null,
   };
 }
 
@@ -181,6 +194,7 @@ export async function replacePositionsIn(
             fx_as_of: h.fxAsOf ?? null,
             stale: h.stale ?? null,
             realized_pnl_eur: h.realizedPnlEur ?? null,
+            instrument: h.instrument ? JSON.stringify(h.instrument) : null,
           })),
         )
         .returningAll()

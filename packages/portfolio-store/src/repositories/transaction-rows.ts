@@ -1,3 +1,4 @@
+import type { Instrument } from '@svc/schemas';
 import type { Insertable, Selectable } from 'kysely';
 import type { TransactionsTable, TransactionType } from '../db-types.js';
 import { StoreError } from '../errors.js';
@@ -30,6 +31,8 @@ export interface Transaction {
   fingerprint: string | null;
   /** Instrument name the import gave. */
   name: string | null;
+  /** The instrument resolved when the row was written; null on rows older than migration 0019. */
+  instrument: Instrument | null;
 }
 
 /** Fields of a new ledger entry; decimals as strings (`"12.5"`), never floats. */
@@ -50,6 +53,8 @@ export interface NewTransaction {
   fingerprint?: string | null;
   /** Instrument name the import gave. */
   name?: string | null;
+  /** The resolved instrument (migration 0019); an update without it keeps the row's. */
+  instrument?: Instrument | null;
 }
 
 /** Filters and page of {@link TransactionsRepository.list}. */
@@ -100,6 +105,7 @@ export const LISTED_COLUMNS = [
   'import_batch_id',
   'fingerprint',
   'name',
+  'instrument',
 ] as const;
 
 export type ListedRow = Pick<Selectable<TransactionsTable>, (typeof LISTED_COLUMNS)[number]> & {
@@ -132,6 +138,7 @@ function transactionOf(
     importBatchId: row.import_batch_id,
     fingerprint: row.fingerprint,
     name: row.name,
+    instrument: row.instrument ?? null,
   };
 }
 
@@ -182,6 +189,7 @@ export function toRow(
     import_batch_id: importBatchId,
     fingerprint: tx.fingerprint ?? null,
     name: tx.name ?? null,
+    instrument: tx.instrument ? JSON.stringify(tx.instrument) : null,
   };
 }
 

@@ -1,3 +1,4 @@
+import type { Instrument } from '@svc/schemas';
 import { sql } from 'kysely';
 import { journalReads } from './journal.js';
 import { type Executor, isoText, isUuid } from './shared.js';
@@ -193,6 +194,70 @@ export function createTransactionsRepository(db: Executor) {
         .orderBy('id', 'desc')
         .execute();
       return rows.map(toListedTransaction);
+    },
+
+    /**
+     * The instrument the user last assigned (resolution `user`, issue 38) to the ISIN `isin` or
+     * the symbol `symbol`, in any of their portfolios; undefined when they never did. A revert
+     * of the assignment takes it back with the rows it rewrote.
+     */
+    async userAssignment(
+      userId: string,
+      key: { isin?: string; symbol?: string },
+    ): Promise<Instrument | undefined> {
+      if (key.isin === undefined && key.symbol === undefined) return undefined;
+      const row = await db
+        .selectFrom('transactions')
+        .select('instrument')
+        .where('user_id', '=', userId)
+        .where(sql<boolean>`instrument->>'resolution' = 'user'`)
+        .where((eb) =>
+          eb.or([
+            ...(key.isin ? [eb(sql<string>`instrument->>'isin'`, '=', key.isin)] : []),
+            ...(key.symbol ? [eb('symbol', '=', key.symbol)] : []),
+          ]),
+        )
+        .orderBy('created_at', 'desc')
+        .limit(1)
+        .executeTakeFirst();
+      return row?.instrument ?? undefined;
+    },
+
+    /**
+     * Rows written before instruments (migration 0019) that still wait for one: distinct
+     * (user, portfolio, symbol, currency), with the newest name an import gave, at most `limit`.
+     */
+    async pendingInstruments(limit = 500): Promise<
+      {
+        userId: string;
+        portfolioId: string;
+        symbol: string;
+        currency: string;
+        name: string | null;
+      }[]
+    > {
+      const rows = await db
+        .selectFrom('transactions')
+        .select(({ fn }) => [
+          'user_id',
+          'portfolio_id',
+          'symbol',
+          'currency',
+          fn.max('name').as('name'),
+        ])
+        .where('symbol', 'is not', null)
+        .where('instrument', 'is', null)
+        .groupBy(['user_id', 'portfolio_id', 'symbol', 'currency'])
+        .orderBy('portfolio_id')
+        .limit(limit)
+        .execute();
+      return rows.map((r) => ({
+        userId: r.user_id,
+        portfolioId: r.portfolio_id,
+        symbol: r.symbol ?? '',
+        currency: r.currency,
+        name: r.name,
+      }));
     },
 
     /**

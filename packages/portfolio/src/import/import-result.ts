@@ -37,7 +37,8 @@ export const DEFAULT_IMPORT_LIMITS: ImportLimits = { maxBytes: 2_000_000, maxRow
 /**
  * One transaction read from the file: the validated transaction, the 1-based `line` of its row,
  * its position `index` among the transactions of that row, the broker's own id of the row when
- * the file has one (`externalId`) and the instrument name the file gives (`name`).
+ * the file has one (`externalId`), the instrument name the file gives (`name`) and the
+ * instrument's ISIN and ticker when the file gives them (`isin`, `ticker`; see `RowMeta`).
  */
 export interface ImportedRow {
   readonly line: number;

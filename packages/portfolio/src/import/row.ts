@@ -19,7 +19,10 @@ export interface CsvRow {
 /**
  * What the file says about the transactions of one row, beyond the transaction itself:
  * `externalId` is the broker's own stable id of the row (the import fingerprint uses it when
- * present), `name` the instrument's display name the export gives.
+ * present), `name` the instrument's display name the export gives, `isin` and `ticker` the
+ * instrument's identifiers when the export gives them (Trading 212 gives both; the transaction's
+ * `symbol` stays what the fingerprint was always made of, and the service resolves the
+ * instrument from these).
  */
 export interface RowMeta {
   readonly externalId?: string;
@@ -87,8 +90,8 @@ function cleanMeta(meta: RowMeta): RowMeta {
   return {
     ...(meta.externalId ? { externalId: meta.externalId } : {}),
     ...(meta.name ? { name: meta.name } : {}),
-    ...(meta.isin ? { isin: meta.isin } : {}),
-    ...(meta.ticker ? { ticker: meta.ticker } : {}),
+    ...(meta.isin ? { isin: meta.isin.toUpperCase() } : {}),
+    ...(meta.ticker ? { ticker: meta.ticker.toUpperCase() } : {}),
   };
 }
 

@@ -3,8 +3,9 @@ import type { DailySeries } from './types.js';
 
 /**
  * A daily series laid over a timeline: for index i (day `firstDay + i`) the last value on or
- * before that day, and its age in days. `NaN` when there is none, or it is older than `maxAge`:
- * a gap is missing, never interpolated.
+ * before that day, and its age in days. `NaN` when there is none, or it is older than `maxAge`
+ * within the series: a gap is missing, never interpolated. After the series' last date its last
+ * value carries forward whatever its age (the age says how stale it is).
  */
 export interface AlignedSeries {
   readonly values: Float64Array;
@@ -20,7 +21,7 @@ const lastAlignment = new WeakMap<DailySeries, { key: string; aligned: AlignedSe
 
 /**
  * Aligns `series` to `length` days from `firstDay`, carrying a value forward at most `maxAge`
- * days (weekends, holidays). One pass over the series from index `fromIndex` (default 0; the
+ * days (weekends, holidays) within the series, and without limit after its last date. One pass over the series from index `fromIndex` (default 0; the
  * indexes before it stay `NaN`: a resumed walk never reads them); dates that are not calendar
  * days or values that are not > 0 are skipped. The answer is shared with the next call for the
  * same series object and arguments (it must not be written to); a series must not change after
@@ -73,7 +74,12 @@ function align(
       nextDay = dayAt(dates, cursor);
     }
     const age = day - lastDay;
-    if (age <= maxAge) {
+    // past the series' last date the last value carries on, however old (issue 38: an ECB file
+    // or price file that ends before the timeline); its age marks it stale
+    if (
+      age <= maxAge ||
+      (nextDay === Number.POSITIVE_INFINITY && lastDay > Number.NEGATIVE_INFINITY)
+    ) {
       values[i] = lastValue;
       ages[i] = age;
     }

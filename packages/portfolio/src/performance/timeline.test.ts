@@ -325,14 +325,45 @@ describe('honest gaps', () => {
       tx('2024-01-02', { type: 'buy', symbol: 'X', quantity: '1', price: '100', currency: 'USD' }),
     ];
     const prices = new Map([['X', everyDay('USD', '2024-01-01', '2024-01-31', () => 100)]]);
-    const eurRates = new Map([['USD', everyDay('USD', '2024-01-01', '2024-01-12', () => 1.1)]]);
-    const timeline = buildTimeline({ transactions: usd, prices, eurRates, end: '2024-01-31' });
+    // a gap in the published rates (12th → 25th) beyond the tolerance
+    const rates = everyDay('USD', '2024-01-01', '2024-01-31', () => 1.1);
+    const keep = rates.dates.map((d) => d <= '2024-01-12' || d >= '2024-01-25');
+    const gap = {
+      currency: 'USD',
+      dates: rates.dates.filter((_, i) => keep[i]),
+      values: rates.values.filter((_, i) => keep[i]),
+    };
+    const timeline = buildTimeline({
+      transactions: usd,
+      prices,
+      eurRates: new Map([['USD', gap]]),
+      end: '2024-01-31',
+    });
     const result = measurePeriod(timeline, timeline.portfolio, resolvePeriod({}, timeline));
     expect(result.twr).toMatchObject({
       code: 'missing_fx_rate',
       currency: 'USD',
       firstMissingDate: '2024-01-17',
     });
+  });
+
+  it('after the last published rate and close, both carry forward, stale (issue 38)', () => {
+    const usd = [
+      tx('2024-01-02', { type: 'buy', symbol: 'X', quantity: '1', price: '100', currency: 'USD' }),
+    ];
+    // the rates end on the 12th (an ECB file of that day), the closes on the 20th
+    const prices = new Map([['X', everyDay('USD', '2024-01-01', '2024-01-20', () => 110)]]);
+    const eurRates = new Map([['USD', everyDay('USD', '2024-01-01', '2024-01-12', () => 1.1)]]);
+    const timeline = buildTimeline({ transactions: usd, prices, eurRates, end: '2024-01-31' });
+    const result = measurePeriod(timeline, timeline.portfolio, resolvePeriod({}, timeline));
+    expect(result.twr).toMatchObject({ status: 'ok' });
+    expect(result.endValueEur).toBeCloseTo(110 / 1.1, 6);
+    expect(result.stale).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ kind: 'fx_rate', currency: 'USD' }),
+        expect.objectContaining({ kind: 'price', symbol: 'X' }),
+      ]),
+    );
   });
 });
 

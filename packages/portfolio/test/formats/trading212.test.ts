@@ -20,6 +20,17 @@ describe('Trading 212 history', () => {
     expect(parsed.rows.find((r) => r.line === 3)).toMatchObject({
       externalId: 'EOF7504196256',
       name: 'Cisco Systems',
+      isin: 'US17275R1023',
+      ticker: 'CSCO',
+    });
+    // the dividend rows (no ID) and the shifted corporate-action rows keep ISIN and ticker too
+    expect(parsed.rows.find((r) => r.line === 7)).toMatchObject({
+      isin: 'US56035L1044',
+      ticker: 'MAIN',
+    });
+    expect(parsed.rows.find((r) => r.line === 11)).toMatchObject({
+      isin: 'US9078181081',
+      ticker: 'PALAF',
     });
     // line 14: split 29.80478 → 7.451195 shares, ratio 0.25
     expect(atLine(parsed, 14)).toEqual([expect.objectContaining({ type: 'split', ratio: '0.25' })]);

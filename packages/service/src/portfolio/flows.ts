@@ -1,4 +1,9 @@
-import type { FxProvider, PriceHistoryProvider, QuoteProvider } from '@svc/market-data';
+import type {
+  FxProvider,
+  OpenFigiClient,
+  PriceHistoryProvider,
+  QuoteProvider,
+} from '@svc/market-data';
 import {
   type AccountDataService,
   createAccountDataService,
@@ -42,6 +47,8 @@ export function createPortfolioFlows(options: {
   readonly now?: () => Date;
   /** ISIN → quote symbol for broker imports (`ISIN_SYMBOLS_FILE`). */
   readonly isinSymbols?: IsinResolver;
+  /** OpenFIGI's mapping client (`OPENFIGI_URL`); absent or null: instruments resolve offline. */
+  readonly openFigi?: Pick<OpenFigiClient, 'map'> | null;
   /**
    * Daily closes for performance figures; default `createPriceHistory(undefined, quotes)` of
    * `@svc/use-cases`: the quote provider when it serves history too, else none.
@@ -60,6 +67,7 @@ export function createPortfolioFlows(options: {
     fx,
     now,
     ...(options.isinSymbols ? { isinSymbols: options.isinSymbols } : {}),
+    ...(options.openFigi ? { openFigi: options.openFigi } : {}),
     history: options.history ?? createPriceHistory(undefined, quotes),
   });
   return {

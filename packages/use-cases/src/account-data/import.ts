@@ -6,6 +6,7 @@ import {
   type LedgerWrites,
   type NewTransaction as StoredNewTransaction,
 } from '@svc/portfolio-store';
+import type { Instrument } from '@svc/schemas';
 import { MoatEvaluation } from '@svc/schemas';
 import type { z } from 'zod';
 import { type FieldProblem, UseCaseError } from '../errors.js';
@@ -98,6 +99,20 @@ function newTransactionOf(tx: ExportedPortfolio['transactions'][number]) {
   }
 }
 
+/** The exported instrument of each symbol, the newest transaction's (as a ledger read gives it). */
+function instrumentsOf(source: ExportedPortfolio): Map<string, Instrument> {
+  const instruments = new Map<string, Instrument>();
+  const newestFirst = [...source.transactions].sort(
+    (a, b) => Date.parse(b.executedAt) - Date.parse(a.executedAt),
+  );
+  for (const tx of newestFirst) {
+    if (tx.symbol === undefined || tx.instrument === undefined) continue;
+    if (instruments.has(tx.symbol)) continue;
+    instruments.set(tx.symbol, tx.instrument);
+  }
+  return instruments;
+}
+
 /** Checks one portfolio's transactions and that its ledger holds (no sale beyond the units held). */
 function planPortfolio(source: ExportedPortfolio, index: number): PlannedPortfolio {
   const rows: StoredNewTransaction[] = [];
@@ -122,7 +137,8 @@ function planPortfolio(source: ExportedPortfolio, index: number): PlannedPortfol
       return;
     }
     rows.push({
-      ...encodeTransaction(parsed.data),
+      // the exported instrument comes back with it (a user's assignment included, issue 38)
+      ...encodeTransaction(parsed.data, parsed.data.symbol ? (tx.instrument ?? null) : null),
       fingerprint: tx.fingerprint ?? null,
       name: tx.name ?? null,
     });
@@ -233,11 +249,14 @@ export async function importAccount(
         }
         const valuation = valuations[i];
         if (valuation === undefined) continue;
-        await storeValuation({ repos, writes }, userId, portfolio.id, valuation.derived, {
-          ...valuation.inputs,
-          valuedAt: valuedAt.toISOString(),
-          names: plan.names,
-        });
+        await storeValuation(
+          { repos, writes },
+          userId,
+          portfolio.id,
+          valuation.derived,
+          { ...valuation.inputs, valuedAt: valuedAt.toISOString(), names: plan.names },
+          instrumentsOf(plan.source),
+        );
       }
       for (const { report, evaluation } of reports) {
         await repos.reports.create(userId, {

@@ -341,9 +341,10 @@ export function buildProposalTools(deps: ProposalToolDeps, scope: ProposalScope)
       async ({ portfolioId, transactionId, changes }) => {
         const portfolio = await ownedPortfolio(portfolioId);
         const current = await ownedTransaction(portfolio.id, transactionId);
-        const { id: _id, portfolioId: _p, ...fields } = current;
+        // `instrument` is read-only: it follows the symbol (issue 38)
+        const { id: _id, portfolioId: _p, instrument: _i, ...fields } = current;
         const next: Record<string, unknown> = { ...fields };
-        const { id: _id2, portfolioId: _p2, ...patchFields } = changes;
+        const { id: _id2, portfolioId: _p2, instrument: _i2, ...patchFields } = changes;
         for (const [key, value] of Object.entries(patchFields)) {
           if (value === null) delete next[key];
           else if (value !== undefined) next[key] = value;

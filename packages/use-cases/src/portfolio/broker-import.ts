@@ -22,10 +22,12 @@ import {
   type SavedImportMapping,
   type Transaction as StoredTransaction,
 } from '@svc/portfolio-store';
+import type { Instrument } from '@svc/schemas';
 import type { z } from 'zod';
 import { UseCaseError } from '../errors.js';
 import { changeLedger, namesOf } from './change-ledger.js';
 import type { ChangeContext } from './changes.js';
+import { type InstrumentHint, type InstrumentResolver, instrumentSymbol } from './instruments.js';
 import { ISIN_PATTERN, type IsinResolver } from './isin-symbols.js';
 import { encodeTransaction, toLedgerTransaction } from './ledger-codec.js';
 import type { MarketInputsDeps } from './market-inputs.js';
@@ -46,6 +48,13 @@ export interface BrokerImportPreviewDeps {
    * re-import after the table changed still finds its rows.
    */
   readonly isinSymbols?: IsinResolver;
+  /**
+   * Resolves each instrument the file names (issue 38: the export's ISIN and ticker, the user's
+   * assignment, OpenFIGI, SEC, the offline file); its transactions are stored under the
+   * instrument's symbol (the ticker when known) with the instrument. Without it, only
+   * `isinSymbols` applies and rows are stored without an instrument.
+   */
+  readonly instruments?: InstrumentResolver;
 }
 
 /** What {@link importBrokerFile} needs: the database, the market data and the clock. */
@@ -103,7 +112,8 @@ export async function previewBrokerImport(
     return { ...failedResult(parsed.format ?? 'mapped', parsed.errors), ...extras };
   }
   const stored = await repos.transactions.listAll(userId, portfolioId);
-  const attempt = await planAgainst(repos, userId, portfolioId, stored, parsed, settings, deps);
+  const resolved = await resolveRows(deps, userId, parsed);
+  const attempt = await planAgainst(repos, userId, portfolioId, stored, resolved, settings);
   if (!attempt.plan.ok) {
     return { ...failedResult(parsed.format, attempt.plan.errors, parsed), ...extras };
   }
@@ -194,13 +204,15 @@ export async function importBrokerFile(
   if (read.kind === 'saved' && read.mapping && !settings.confirmMapping) {
     refuseDoubtful(mappingChecks(text, read.mapping, settings));
   }
+  // each instrument the file names, resolved once before the lock (it may ask a service)
+  const resolved = await resolveRows(deps, userId, parsed);
   const { result } = await changeLedger(deps, userId, portfolioId, {
     breaks: { path: 'file' },
     inputPath: 'file',
     guard: context.guard,
     // a first plan outside the transaction tells which quotes and rates to fetch
     project: async (before) => {
-      const draft = await planAgainst(repos, userId, portfolioId, before, parsed, settings, deps);
+      const draft = await planAgainst(repos, userId, portfolioId, before, resolved, settings);
       if (!draft.plan.ok) throw failure(draft.plan.errors);
       return [
         ...draft.ledger,
@@ -213,9 +225,8 @@ export async function importBrokerFile(
         userId,
         portfolioId,
         before,
-        parsed,
+        resolved,
         settings,
-        deps,
       );
       if (!plan.ok) throw failure(plan.errors);
       const expected = context.expectedNewRows;
@@ -228,7 +239,10 @@ export async function importBrokerFile(
         }
       }
       const rows = plan.transactions.map((p) => ({
-        ...encodeTransaction(p.transaction),
+        ...encodeTransaction(
+          p.transaction,
+          p.transaction.symbol ? resolved.instruments.get(p.transaction.symbol) : undefined,
+        ),
         fingerprint: p.fingerprint,
         name: p.name ?? null,
       }));
@@ -482,6 +496,86 @@ async function requirePortfolio(
   }
 }
 
+type Row = ReturnType<typeof fingerprintRows>[number];
+
+/** The file's rows, fingerprinted, under their instruments' symbols; see {@link resolveRows}. */
+interface ResolvedRows {
+  readonly rows: Row[];
+  /** The instrument of each symbol the rows are stored under (its first buy or sell's). */
+  readonly instruments: Map<string, Instrument>;
+}
+
+/**
+ * Fingerprints the file's rows (over the symbols as the file gives them, so a re-import after a
+ * resolution changed still finds its rows), then resolves the instrument of each symbol once
+ * (issue 38) and stores the rows under the instrument's symbol (the ticker when known; the
+ * export's name is kept, else the symbol it gave). The instrument's currency is the one its
+ * first buy or sell in the file trades in (a dividend paid in the account currency does not
+ * make another instrument). Without a resolver: `isinSymbols` alone, as before issue 38.
+ */
+async function resolveRows(
+  deps: BrokerImportPreviewDeps,
+  userId: string,
+  parsed: ParsedOk,
+): Promise<ResolvedRows> {
+  const rows = fingerprintRows(parsed.format, parsed.rows);
+  const instruments = new Map<string, Instrument>();
+  if (!deps.instruments) return { rows: resolveIsins(rows, deps.isinSymbols), instruments };
+  const tradeCurrency = new Map<string, string>();
+  for (const row of rows) {
+    const tx = row.transaction;
+    if ((tx.type === 'buy' || tx.type === 'sell') && tx.symbol && !tradeCurrency.has(tx.symbol)) {
+      tradeCurrency.set(tx.symbol, tx.currency);
+    }
+  }
+  // one ISIN, one ticker: the one most of its rows name, the earliest on a tie (Trading 212
+  // names a corporate action's instrument by another ticker now and then)
+  const tickerOf = new Map<string, string>();
+  const counts = new Map<string, Map<string, number>>();
+  for (const row of rows) {
+    if (!row.isin || !row.ticker) continue;
+    const tally = counts.get(row.isin) ?? new Map<string, number>();
+    tally.set(row.ticker, (tally.get(row.ticker) ?? 0) + 1);
+    counts.set(row.isin, tally);
+  }
+  for (const [isin, tally] of counts) {
+    let best: [string, number] | undefined;
+    for (const entry of tally) if (!best || entry[1] > best[1]) best = entry;
+    if (best) tickerOf.set(isin, best[0]);
+  }
+  const hints = new Map<string, InstrumentHint>();
+  const tickerFor = (row: Row) => (row.isin ? tickerOf.get(row.isin) : undefined) ?? row.ticker;
+  const hintKey = (row: Row) =>
+    JSON.stringify([row.transaction.symbol, row.isin ?? '', tickerFor(row) ?? '']);
+  for (const row of rows) {
+    const symbol = row.transaction.symbol;
+    if (!symbol || hints.has(hintKey(row))) continue;
+    const ticker = tickerFor(row);
+    hints.set(hintKey(row), {
+      symbol,
+      currency: tradeCurrency.get(symbol) ?? row.transaction.currency,
+      ...(row.isin ? { isin: row.isin } : {}),
+      ...(ticker ? { ticker } : {}),
+      ...(row.name ? { name: row.name } : {}),
+      fromExport: row.isin !== undefined || row.ticker !== undefined,
+    });
+  }
+  const keys = [...hints.keys()];
+  const found = await deps.instruments.resolve(userId, [...hints.values()]);
+  const byHint = new Map(keys.map((key, i) => [key, found[i] as Instrument]));
+  const out = rows.map((row) => {
+    const given = row.transaction.symbol;
+    const instrument = given ? byHint.get(hintKey(row)) : undefined;
+    if (!given || !instrument) return row;
+    const symbol = instrumentSymbol(instrument, given);
+    if (!instruments.has(symbol)) instruments.set(symbol, instrument);
+    return symbol === given
+      ? row
+      : { ...row, name: row.name ?? given, transaction: { ...row.transaction, symbol } };
+  });
+  return { rows: out, instruments };
+}
+
 /** The rows with their ISIN symbols replaced by the resolver's quote symbols (names kept). */
 function resolveIsins<
   R extends { transaction: { symbol?: string | undefined }; name?: string | undefined },
@@ -502,11 +596,10 @@ async function planAgainst(
   userId: string,
   portfolioId: string,
   stored: readonly StoredTransaction[],
-  parsed: ParsedOk,
+  resolved: ResolvedRows,
   settings: Settings,
-  deps: { readonly isinSymbols?: IsinResolver | undefined },
 ): Promise<{ plan: ImportPlan; names: Map<string, string>; ledger: LedgerTransaction[] }> {
-  const rows = resolveIsins(fingerprintRows(parsed.format, parsed.rows), deps.isinSymbols);
+  const { rows } = resolved;
   const ledger = stored.map(toLedgerTransaction);
   const names = namesOf(stored);
   const present = await repos.transactions.presentFingerprints(
@@ -520,10 +613,11 @@ async function planAgainst(
     rows,
     oversell: settings.oversell,
   });
-  for (const row of rows)
-    if (row.name && !names.has(row.transaction.symbol ?? '')) {
-      if (row.transaction.symbol) names.set(row.transaction.symbol, row.name);
-    }
+  for (const row of rows) {
+    const symbol = row.transaction.symbol;
+    if (!symbol) continue;
+    if (row.name && !names.has(symbol)) names.set(symbol, row.name);
+  }
   return { plan, names, ledger };
 }
 

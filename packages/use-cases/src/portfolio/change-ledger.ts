@@ -14,6 +14,7 @@ import {
   type Transaction as StoredTransaction,
   type UnitOfWork,
 } from '@svc/portfolio-store';
+import type { Instrument } from '@svc/schemas';
 import { UseCaseError } from '../errors.js';
 import { utcDay } from './decimal-text.js';
 import { deriveChecked, fromStoreError } from './ledger.js';
@@ -135,11 +136,18 @@ export async function changeLedger<T>(
       const derived = await checked(unit.repos, userId, portfolioId, after, change.breaks, {
         eurRateOn,
       });
-      const valuation = await storeValuation(unit, userId, portfolioId, derived, {
-        ...inputs,
-        valuedAt: valuedAt.toISOString(),
-        names: namesOf(after),
-      });
+      const valuation = await storeValuation(
+        unit,
+        userId,
+        portfolioId,
+        derived,
+        {
+          ...inputs,
+          valuedAt: valuedAt.toISOString(),
+          names: namesOf(after),
+        },
+        instrumentsOf(after),
+      );
       return { result, valuation };
     })
     .catch((error: unknown) => fromStoreError(error, change.inputPath ?? 'transaction'));
@@ -220,6 +228,28 @@ export function namesOf(rows: readonly StoredTransaction[]): Map<string, string>
     }
   }
   return new Map([...newest].map(([symbol, row]) => [symbol, row.name ?? symbol]));
+}
+
+/**
+ * The instrument of each symbol (issue 38): the newest row's (by `executedAt`, then id) that has
+ * one, as {@link namesOf} picks names.
+ */
+export function instrumentsOf(rows: readonly StoredTransaction[]): Map<string, Instrument> {
+  const newest = new Map<string, StoredTransaction>();
+  for (const row of rows) {
+    if (row.symbol === null || row.instrument === null) continue;
+    const seen = newest.get(row.symbol);
+    if (
+      seen === undefined ||
+      row.executedAt > seen.executedAt ||
+      (row.executedAt === seen.executedAt && row.id > seen.id)
+    ) {
+      newest.set(row.symbol, row);
+    }
+  }
+  return new Map(
+    [...newest].flatMap(([symbol, row]) => (row.instrument ? [[symbol, row.instrument]] : [])),
+  );
 }
 
 /** `rows` with the rows of `patch` put in (by id; a null row removes it). */

@@ -5,6 +5,7 @@ import {
   type PortfolioChange as StoredChange,
   type Transaction as StoredTransaction,
 } from '@svc/portfolio-store';
+import type { Instrument } from '@svc/schemas';
 import { UseCaseError } from '../errors.js';
 import { changeLedger, type LedgerChangeDeps, type LedgerUnit, patched } from './change-ledger.js';
 import {
@@ -14,6 +15,7 @@ import {
   transactionTag,
 } from './change-summaries.js';
 import { requireMatch } from './entity-tags.js';
+import { type InstrumentHint, instrumentSymbol } from './instruments.js';
 import { fromStoreError } from './ledger.js';
 import { decodeTransaction, encodeTransaction, toLedgerTransaction } from './ledger-codec.js';
 import {
@@ -43,12 +45,18 @@ export interface ChangeContext {
   readonly guard?: (unit: LedgerUnit) => Promise<void>;
 }
 
-/** What {@link createChangeFlows} needs: `changeLedger`'s database, market data and clock. */
-export type ChangeFlowDeps = LedgerChangeDeps;
+/**
+ * What {@link createChangeFlows} needs: `changeLedger`'s database, market data and clock, and
+ * the resolver of a symbol an edit gives a transaction (issue 38); without it the edited row
+ * keeps no instrument until the start-up pass resolves it.
+ */
+export interface ChangeFlowDeps extends LedgerChangeDeps {
+  readonly resolveInstrument?: (userId: string, hint: InstrumentHint) => Promise<Instrument>;
+}
 
 /** The stored transaction as the `NewTransaction` input it would be recorded from. */
 function asInput(row: StoredTransaction): Record<string, unknown> {
-  const { id: _id, portfolioId: _portfolioId, ...fields } = decodeTransaction(row);
+  const { id: _id, portfolioId: _portfolioId, ...fields } = decodeTransaction(row, false);
   return fields;
 }
 
@@ -87,8 +95,9 @@ function checkIds(
   patch: TransactionPatch,
   transactionId: string,
   portfolioId: string,
-): Omit<TransactionPatch, 'id' | 'portfolioId'> {
-  const { id: sentId, portfolioId: sentPortfolio, ...changes } = patch;
+): Omit<TransactionPatch, 'id' | 'portfolioId' | 'instrument'> {
+  // `instrument` is read-only: it follows the symbol (issue 38)
+  const { id: sentId, portfolioId: sentPortfolio, instrument: _readOnly, ...changes } = patch;
   for (const [key, sent, path] of [
     ['id', sentId, transactionId],
     ['portfolioId', sentPortfolio, portfolioId],
@@ -135,34 +144,49 @@ export function createChangeFlows(deps: ChangeFlowDeps) {
       const fields = TransactionPatch.safeParse(patch);
       if (!fields.success) invalid(fields.error.issues, 'transaction patch');
       const changes = checkIds(fields.data, transactionId, portfolioId);
+      // a new symbol names a new instrument: resolved before the lock (it may ask a service)
+      let resolved: Instrument | undefined;
       const nextOf = (current: StoredTransaction) => {
         const next = NewTransaction.safeParse(merged(asInput(current), changes));
         if (!next.success) invalid(next.error.issues, 'transaction after the edit');
-        return next.data;
+        const symbolChanged = next.data.symbol !== (current.symbol ?? undefined);
+        const edited =
+          symbolChanged && resolved && next.data.symbol
+            ? { ...next.data, symbol: instrumentSymbol(resolved, next.data.symbol) }
+            : next.data;
+        const instrument = symbolChanged ? (edited.symbol ? (resolved ?? null) : null) : undefined;
+        return { edited, instrument };
       };
       const stored = await write(userId, portfolioId, {
         breaks: { conflict: 'the edit', namesChanges: false },
         guard: context.guard,
-        project: (before) => {
+        project: async (before) => {
           const current = before.find((r) => r.id === transactionId);
+          if (current && typeof changes.symbol === 'string' && deps.resolveInstrument) {
+            resolved = await deps.resolveInstrument(userId, {
+              symbol: changes.symbol,
+              currency: typeof changes.currency === 'string' ? changes.currency : current.currency,
+            });
+          }
           const next = current && NewTransaction.safeParse(merged(asInput(current), changes));
           const ledger = before.map(toLedgerTransaction);
-          if (!next?.success) return ledger;
-          return ledger.map((t) => (t.id === transactionId ? { ...next.data, id: t.id } : t));
+          if (!current || !next?.success) return ledger;
+          const { edited } = nextOf(current);
+          return ledger.map((t) => (t.id === transactionId ? { ...edited, id: t.id } : t));
         },
         write: async ({ writes }, before) => {
           const current = rowOf(before, transactionId);
           const decoded = decodeTransaction(current);
           requireMatch(context.ifMatch, transactionTag(decoded), `transaction ${transactionId}`);
-          const next = nextOf(current);
+          const { edited, instrument } = nextOf(current);
           const { transaction } = await writes.update(
             userId,
             portfolioId,
             current,
-            encodeTransaction(next),
+            encodeTransaction(edited, instrument),
             {
               source: context.source ?? 'rest',
-              summary: describeEdit(decoded, next),
+              summary: describeEdit(decodeTransaction(current, false), edited),
             },
           );
           return {

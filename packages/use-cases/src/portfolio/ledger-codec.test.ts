@@ -1,13 +1,14 @@
 import { type NewTransaction, Transaction } from '@svc/portfolio';
 import type { Transaction as StoredTransaction } from '@svc/portfolio-store';
+import type { Instrument } from '@svc/schemas';
 import { describe, expect, it } from 'vitest';
 import { decodeTransaction, encodeTransaction, toLedgerTransaction } from './ledger-codec.js';
 
 const at = '2024-03-01T15:00:00.000Z';
 
 /** A stored row as the repository would return it for the encoded input. */
-function stored(tx: NewTransaction): StoredTransaction {
-  const row = encodeTransaction(tx);
+function stored(tx: NewTransaction, instrument?: Instrument): StoredTransaction {
+  const row = encodeTransaction(tx, instrument);
   return {
     id: '00000000-0000-4000-8000-000000000001',
     portfolioId: '00000000-0000-4000-8000-000000000002',
@@ -24,6 +25,7 @@ function stored(tx: NewTransaction): StoredTransaction {
     importBatchId: null,
     fingerprint: null,
     name: null,
+    instrument: row.instrument ?? null,
   };
 }
 
@@ -78,8 +80,40 @@ describe('ledger codec', () => {
       id: '00000000-0000-4000-8000-000000000001',
       portfolioId: '00000000-0000-4000-8000-000000000002',
       ...split,
+      // a row stored before instruments: shown unresolved, saying why
+      instrument: {
+        currency: 'USD',
+        kind: 'other',
+        resolution: 'unresolved',
+        unresolvedReason: expect.stringContaining('before instruments'),
+      },
     });
     expect('quantity' in decoded).toBe(false);
     expect(toLedgerTransaction(stored(split))).not.toHaveProperty('portfolioId');
+    expect(toLedgerTransaction(stored(split))).not.toHaveProperty('instrument');
+  });
+
+  it('stores the resolved instrument and answers it with the transaction', () => {
+    const apple: Instrument = {
+      isin: 'US0378331005',
+      ticker: 'AAPL',
+      currency: 'USD',
+      kind: 'share',
+      cik: '0000320193',
+      resolution: 'export',
+    };
+    const tx: NewTransaction = {
+      type: 'dividend',
+      symbol: 'AAPL',
+      amount: '1',
+      currency: 'USD',
+      executedAt: at,
+    };
+    expect(encodeTransaction(tx, apple).instrument).toEqual(apple);
+    expect(encodeTransaction(tx)).not.toHaveProperty('instrument');
+    expect(decodeTransaction(stored(tx, apple)).instrument).toEqual(apple);
+    expect(
+      decodeTransaction(stored({ type: 'deposit', amount: '1', currency: 'EUR', executedAt: at })),
+    ).not.toHaveProperty('instrument');
   });
 });

@@ -17,6 +17,11 @@ export interface PerformanceMarketData {
   readonly eurRates: Map<string, DailySeries>;
   /** Days of closes reconstructed from a total-return series, per symbol (only those with some). */
   readonly estimatedDays: Map<string, number>;
+  /**
+   * Symbols the price history has nothing for, valued at their own trade prices (issue 38): the
+   * price of each buy and sell of the ledger, carried forward (stale) until the next one.
+   */
+  readonly tradePriced: Set<string>;
 }
 
 /**
@@ -77,13 +82,14 @@ export async function gatherPerformanceMarketData(
   const prices = new Map<string, DailySeries>();
   const eurRates = new Map<string, DailySeries>();
   const estimatedDays = new Map<string, number>();
+  const tradePriced = new Set<string>();
   const firstMs = ledger.reduce(
     (min, tx) => Math.min(min, Date.parse(tx.executedAt)),
     Date.parse(`${end}T23:59:59Z`),
   );
   const first = daysBefore(utcDay(new Date(firstMs)), 1);
   const from = since !== undefined && since > first ? since : first;
-  if (from > end) return { prices, eurRates, estimatedDays };
+  if (from > end) return { prices, eurRates, estimatedDays, tradePriced };
   const symbols = new Set<string>();
   const currencies = new Set<string>();
   for (const tx of ledger) {
@@ -94,7 +100,17 @@ export async function gatherPerformanceMarketData(
   for (const symbol of symbols) {
     const series =
       deps.history && (await tolerate(deps.history.getDailyCloses(symbol, { from, to: end })));
-    if (!series) continue;
+    if (!series) {
+      // priced at its own trades later (`withTradePrices`); their currency needs its rates now
+      if (deps.history) {
+        for (const tx of ledger) {
+          if (tx.symbol?.toUpperCase() === symbol && (tx.type === 'buy' || tx.type === 'sell')) {
+            currencies.add(tx.currency);
+          }
+        }
+      }
+      continue;
+    }
     prices.set(symbol, series);
     currencies.add(series.currency);
     if (series.estimatedDays > 0) estimatedDays.set(symbol, series.estimatedDays);
@@ -104,7 +120,83 @@ export async function gatherPerformanceMarketData(
     const series = deps.fx && (await rateSeries(deps.fx, currency, from, end));
     if (series) eurRates.set(currency, series);
   }
-  return { prices, eurRates, estimatedDays };
+  return { prices, eurRates, estimatedDays, tradePriced };
+}
+
+/**
+ * `market` with every symbol of `ledger`'s buys and sells that has no price series valued at its
+ * own trade prices (see {@link tradePrices}), listed in `tradePriced`; the series are made from
+ * `ledger` each time (an edit of a trade changes them), the rest of `market` is shared. Applied
+ * only when a price history is configured (without one nothing is priced: `missing_price`).
+ */
+export function withTradePrices(
+  market: PerformanceMarketData,
+  ledger: readonly LedgerTransaction[],
+): PerformanceMarketData {
+  const prices = new Map(market.prices);
+  const tradePriced = new Set<string>();
+  const symbols = new Set<string>();
+  for (const tx of ledger) {
+    if ((tx.type === 'buy' || tx.type === 'sell') && tx.symbol)
+      symbols.add(tx.symbol.toUpperCase());
+  }
+  for (const symbol of symbols) {
+    if (market.prices.has(symbol)) continue;
+    const own = tradePrices(ledger, symbol);
+    if (!own) continue;
+    prices.set(symbol, own);
+    tradePriced.add(symbol);
+  }
+  return { ...market, prices, tradePriced };
+}
+
+/**
+ * The prices `ledger`'s buys and sells of `symbol` were made at, as a daily series (the last
+ * trade of a day wins, each price standing until the next trade, and after the last one as the
+ * timeline carries any series' last value; trades in the currency of its first trade only; prices
+ * of 0, such as shares received, skipped); null without one. What a holding nobody publishes closes for is
+ * worth as far as the ledger knows (Ghostfolio values manual assets the same way).
+ */
+function tradePrices(ledger: readonly LedgerTransaction[], symbol: string): DailySeries | null {
+  const trades = ledger
+    .filter(
+      (tx) => (tx.type === 'buy' || tx.type === 'sell') && tx.symbol?.toUpperCase() === symbol,
+    )
+    .map((tx) => ({
+      at: Date.parse(tx.executedAt),
+      price: Number(tx.price ?? 0),
+      currency: tx.currency,
+    }))
+    .filter((t) => Number.isFinite(t.at) && t.price > 0)
+    .sort((a, b) => a.at - b.at);
+  const currency = trades[0]?.currency;
+  if (currency === undefined) return null;
+  const dates: string[] = [];
+  const values: number[] = [];
+  for (const t of trades) {
+    if (t.currency !== currency) continue;
+    const day = utcDay(new Date(t.at));
+    const last = dates.at(-1);
+    if (last === day) {
+      values[values.length - 1] = t.price;
+      continue;
+    }
+    // every day between two trades at the earlier price: the ledger knows no other
+    if (last !== undefined) {
+      const carried = values.at(-1) as number;
+      for (
+        let ms = Date.parse(`${last}T00:00:00Z`) + DAY_MS;
+        ms < Date.parse(`${day}T00:00:00Z`);
+        ms += DAY_MS
+      ) {
+        dates.push(utcDay(new Date(ms)));
+        values.push(carried);
+      }
+    }
+    dates.push(day);
+    values.push(t.price);
+  }
+  return { currency, dates, values };
 }
 
 const DAY_MS = 86_400_000;

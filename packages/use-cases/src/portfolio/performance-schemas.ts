@@ -167,6 +167,19 @@ const Header = {
       'Symbols valued on some days with a close reconstructed from a total-return series (dividend adjustment removed, within a stated error): the price history had no actual close',
     ),
   computedAt: z.iso.datetime().describe('When the figures were computed'),
+  dataThrough: Day.optional().describe(
+    'The last day the price data reaches, when the period asked ended after it: the figures end on that day (`to`) instead',
+  ),
+  note: z
+    .string()
+    .optional()
+    .describe('Why the figures end before the day asked (with `dataThrough`)'),
+  valuedAtTradePrices: z
+    .array(z.string())
+    .optional()
+    .describe(
+      'Symbols the price history has no closes for, valued at the prices of their own buys and sells carried forward (stale): what the ledger knows of them',
+    ),
   series: z.array(ValuePoint).optional().describe('With `series` other than none'),
 };
 

@@ -23,6 +23,7 @@ import {
   marketNeeds,
   type PerformanceMarketData,
   type PerformanceMarketDeps,
+  withTradePrices,
 } from './performance-inputs.js';
 import {
   type HoldingPerformance,
@@ -123,14 +124,22 @@ export function createPerformanceFlow(deps: PerformanceFlowDeps) {
       const from = resumeDataFrom(cached.timeline);
       if (from !== null) {
         const market = await gatherPerformanceMarketData(deps, cached.ledger, today, from);
+        const priced = deps.history ? withTradePrices(market, cached.ledger) : market;
         const timeline = extendTimeline(cached.timeline, {
           transactions: cached.ledger,
-          prices: market.prices,
-          eurRates: market.eurRates,
+          prices: priced.prices,
+          eurRates: priced.eurRates,
           end: today,
         });
         // the extended timeline's market data is the new days' only: nothing to reuse after it
-        if (timeline) return { ...cached, timeline, day: today, covered: NOTHING };
+        if (timeline) {
+          const newer = lastPriceDay(market);
+          const dataThrough =
+            newer !== undefined && (cached.dataThrough === undefined || newer > cached.dataThrough)
+              ? newer
+              : cached.dataThrough;
+          return { ...cached, timeline, day: today, covered: NOTHING, dataThrough };
+        }
       }
     }
     let ledger: readonly LedgerTransaction[];
@@ -152,6 +161,9 @@ export function createPerformanceFlow(deps: PerformanceFlowDeps) {
     // replaced timeline serve the new one when they cover it, so only the walk is redone.
     const reused = cached && cached.day === today && coversNeeds(cached.covered, needs);
     const market = reused ? cached.market : await gatherPerformanceMarketData(deps, ledger, today);
+    // issue 38: holdings the price history has nothing for are valued at their own trades (made
+    // from this ledger each time; the market data kept for reuse is the history's alone)
+    const priced = deps.history ? withTradePrices(market, ledger) : market;
     return {
       version: source.version,
       day: today,
@@ -161,11 +173,13 @@ export function createPerformanceFlow(deps: PerformanceFlowDeps) {
       exact,
       timeline: buildTimeline({
         transactions: ledger,
-        prices: market.prices,
-        eurRates: market.eurRates,
+        prices: priced.prices,
+        eurRates: priced.eurRates,
         end: today,
       }),
       estimatedCloses: [...market.estimatedDays].map(([symbol, days]) => ({ symbol, days })),
+      dataThrough: lastPriceDay(market),
+      valuedAtTradePrices: [...priced.tradePriced].sort(),
     };
   };
 
@@ -200,10 +214,36 @@ export function createPerformanceFlow(deps: PerformanceFlowDeps) {
       });
     }
     const now = deps.now();
-    const { timeline, estimatedCloses } = await timelineOf(portfolioId, ledger, utcDay(now));
-    const period = resolveChecked(parsed.data, timeline);
+    const today = utcDay(now);
+    const built = await timelineOf(portfolioId, ledger, today);
+    const { timeline, estimatedCloses, valuedAtTradePrices = [] } = built;
+    // issue 38: a period that ends after the price data is answered up to its last day
+    const asked = parsed.data.to ?? today;
+    const through = built.dataThrough;
+    // (a day after today stays a validation_failed of the period)
+    const clamp =
+      through !== undefined &&
+      asked > through &&
+      asked <= today &&
+      !wholeHistoryBefore(parsed.data, through);
+    const effective = clamp ? { ...parsed.data, to: through } : parsed.data;
+    const period = resolveChecked(effective, timeline);
     const computedAt = now.toISOString();
-    return { portfolioId, timeline, period, query: parsed.data, computedAt, estimatedCloses };
+    return {
+      portfolioId,
+      timeline,
+      period,
+      query: effective,
+      computedAt,
+      estimatedCloses,
+      valuedAtTradePrices,
+      ...(clamp
+        ? {
+            dataThrough: through,
+            note: `the price data ends on ${through}: the figures run to that day, not to ${asked}`,
+          }
+        : {}),
+    };
   };
 
   return {
@@ -266,6 +306,26 @@ export function createPerformanceFlow(deps: PerformanceFlowDeps) {
 interface Built {
   readonly timeline: Timeline;
   readonly estimatedCloses: { symbol: string; days: number }[];
+  /** The last day any price series of the ledger reaches; undefined without one. */
+  readonly dataThrough?: string | undefined;
+  /** Symbols without a price history, valued at their own trade prices. */
+  readonly valuedAtTradePrices?: readonly string[];
+}
+
+/** The last day any close of `market` is from (the latest of the series' ends). */
+function lastPriceDay(market: PerformanceMarketData): string | undefined {
+  let last: string | undefined;
+  for (const [symbol, series] of market.prices) {
+    if (market.tradePriced.has(symbol)) continue;
+    const end = series.dates.at(-1);
+    if (end !== undefined && (last === undefined || end > last)) last = end;
+  }
+  return last;
+}
+
+/** A custom period that starts after the data ends cannot be moved before it: left as asked. */
+function wholeHistoryBefore(query: PerformanceQuery, through: string): boolean {
+  return query.from !== undefined && query.from > through;
 }
 
 function resolveChecked(query: PerformanceQuery, timeline: Timeline) {
@@ -292,6 +352,9 @@ function header(
     period: ResolvedPeriod;
     computedAt: string;
     estimatedCloses: Built['estimatedCloses'];
+    valuedAtTradePrices: readonly string[];
+    dataThrough?: string | undefined;
+    note?: string;
   },
   figures: PeriodPerformance,
   symbol?: string,
@@ -310,6 +373,16 @@ function header(
       (e) => symbol === undefined || e.symbol === symbol,
     ),
     computedAt,
+    ...(prepared.dataThrough && prepared.note
+      ? { dataThrough: prepared.dataThrough, note: prepared.note }
+      : {}),
+    ...(prepared.valuedAtTradePrices.length > 0
+      ? {
+          valuedAtTradePrices: prepared.valuedAtTradePrices.filter(
+            (s) => symbol === undefined || s === symbol,
+          ),
+        }
+      : {}),
   };
 }
 

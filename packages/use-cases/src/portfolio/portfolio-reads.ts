@@ -119,7 +119,10 @@ export function createPortfolioReads(
           const page = await repos.transactions
             .list(userId, storeQuery)
             .catch((error: unknown) => fromStoreError(error, 'cursor'));
-          return { items: page.items.map(decodeTransaction), nextCursor: page.nextCursor };
+          return {
+            items: page.items.map((row) => decodeTransaction(row)),
+            nextCursor: page.nextCursor,
+          };
         },
         (page) => page.items.length,
       );

@@ -1,21 +1,39 @@
-import type { FxProvider, PriceHistoryProvider, QuoteProvider } from '@svc/market-data';
+import type {
+  FxProvider,
+  OpenFigiClient,
+  PriceHistoryProvider,
+  QuoteProvider,
+} from '@svc/market-data';
 import { NewTransaction, type Portfolio, StoredMapping, type Transaction } from '@svc/portfolio';
 import {
+  createLedgerWrites,
   createRepositories,
   type Executor,
   inTransaction,
   type SavedImportMapping,
   type Portfolio as StoredPortfolio,
 } from '@svc/portfolio-store';
+import { type Instrument, InstrumentAssignment } from '@svc/schemas';
 import type { z } from 'zod';
 import { UseCaseError } from '../errors.js';
 import { type ImportContext, importBrokerFile } from './broker-import.js';
-import { changeLedger, revaluePortfolio } from './change-ledger.js';
+import { changeLedger, instrumentsOf, revaluePortfolio } from './change-ledger.js';
 import { describeTransaction } from './change-summaries.js';
 import { type ChangeContext, createChangeFlows } from './changes.js';
 import { entityTag, requireMatch } from './entity-tags.js';
+import {
+  createInstrumentResolver,
+  type InstrumentFile,
+  type InstrumentHint,
+  instrumentSymbol,
+} from './instruments.js';
 import type { IsinResolver } from './isin-symbols.js';
-import { decodeTransaction, encodeTransaction, toLedgerTransaction } from './ledger-codec.js';
+import {
+  decodeTransaction,
+  encodeTransaction,
+  pendingInstrument,
+  toLedgerTransaction,
+} from './ledger-codec.js';
 import type { HoldingPerformance, PortfolioPerformance } from './performance-schemas.js';
 import { createPerformanceFlow } from './performance-service.js';
 import { createPortfolioReads, ledgerSourceOf } from './portfolio-reads.js';
@@ -39,8 +57,15 @@ export interface PortfolioServiceDeps {
   readonly fx: FxProvider | null;
   /** The clock: the valuation instant (`valuedAt`) and the day quotes and rates are taken for. */
   readonly now: () => Date;
-  /** ISIN → quote symbol for broker imports (`ISIN_SYMBOLS_FILE`); absent: ISINs stay symbols. */
+  /** ISIN → quote symbol for broker imports (`ISIN_SYMBOLS_FILE`), a `file` resolution step. */
   readonly isinSymbols?: IsinResolver;
+  /**
+   * OpenFIGI's mapping client (`OPENFIGI_URL`, issue 38); absent or null: instruments resolve
+   * offline (the export, the user's assignments, SEC's ticker list, the bundled resolver file).
+   */
+  readonly openFigi?: Pick<OpenFigiClient, 'map'> | null;
+  /** The offline resolver file; default the bundled one (`OFFLINE_INSTRUMENT_FILE`). */
+  readonly instrumentFile?: InstrumentFile;
   /** Daily closes for performance figures; absent or null: returns `unavailable` (missing_price). */
   readonly history?: PriceHistoryProvider | null;
   /**
@@ -156,7 +181,17 @@ export function createPortfolioService(deps: PortfolioServiceDeps) {
       return work(scoped);
     });
   };
-  const changes = createChangeFlows(deps);
+  const instruments = createInstrumentResolver({
+    db: deps.db,
+    openFigi: deps.openFigi ?? null,
+    now: deps.now,
+    ...(deps.instrumentFile ? { file: deps.instrumentFile } : {}),
+    ...(deps.isinSymbols ? { isinSymbols: deps.isinSymbols } : {}),
+  });
+  const resolveOne = async (userId: string, hint: InstrumentHint): Promise<Instrument> =>
+    (await instruments.resolve(userId, [hint]))[0] as Instrument;
+  const changes = createChangeFlows({ ...deps, resolveInstrument: resolveOne });
+  const importDeps = { ...deps, instruments };
   const performance = createPerformanceFlow({
     history: deps.history ?? null,
     fx: deps.fx,
@@ -253,8 +288,16 @@ export function createPortfolioService(deps: PortfolioServiceDeps) {
       input: z.input<typeof NewTransaction>,
       context: ChangeContext = {},
     ): Promise<Transaction> {
-      const tx = parseInput(NewTransaction, input);
-      const row = encodeTransaction(tx);
+      const given = parseInput(NewTransaction, input);
+      // the instrument of its symbol (issue 38), resolved before the write (it may ask a service)
+      const instrument = given.symbol
+        ? await resolveOne(userId, { symbol: given.symbol, currency: given.currency })
+        : undefined;
+      const tx =
+        instrument && given.symbol
+          ? { ...given, symbol: instrumentSymbol(instrument, given.symbol) }
+          : given;
+      const row = encodeTransaction(tx, instrument ?? null);
       const { result: stored } = await changeLedger(deps, userId, portfolioId, {
         breaks: { path: 'quantity' },
         guard: context.guard,
@@ -288,7 +331,88 @@ export function createPortfolioService(deps: PortfolioServiceDeps) {
       options: BrokerImportOptions = {},
       context: ImportContext = {},
     ): Promise<ImportResult> {
-      return importBrokerFile(deps, userId, portfolioId, text, options, context);
+      return importBrokerFile(importDeps, userId, portfolioId, text, options, context);
+    },
+
+    /**
+     * The user's correction of an instrument's resolution (issue 38): every transaction of
+     * `symbol` in the portfolio is reassigned to the instrument `assignment` names (resolution
+     * `user`; fields not given keep the current instrument's), and stored under its symbol (the
+     * ticker when given), so a holding the user says is another one merges with it. Journalled
+     * as one `edit` change (revertible like every change); later imports and records of the
+     * same ISIN or symbol by this user take the assignment. Revalues the portfolio.
+     * @throws UseCaseError `validation_failed` (assignment), `not_found` (portfolio, or a symbol
+     *   it never held).
+     */
+    async assignInstrument(
+      userId: string,
+      portfolioId: string,
+      symbol: string,
+      assignment: unknown,
+      context: ChangeContext = {},
+    ): Promise<{
+      symbol: string;
+      instrument: Instrument;
+      transactionCount: number;
+      changeId: string;
+    }> {
+      const given = parseInput(InstrumentAssignment, assignment, 'body');
+      const current = instrumentsOf(await repos.transactions.listAll(userId, portfolioId)).get(
+        symbol,
+      );
+      const ledger = await repos.transactions.list(userId, { portfolioId, symbol, limit: 1 });
+      const first = ledger.items[0];
+      if (!first) {
+        throw new UseCaseError(
+          'not_found',
+          `portfolio ${portfolioId} has no transaction of ${symbol}`,
+        );
+      }
+      const base = current ?? pendingInstrument(symbol, first.currency, first.name);
+      const keepsListing = given.ticker === undefined && given.isin === undefined;
+      const cik = given.cik ? given.cik.padStart(10, '0') : keepsListing ? base.cik : undefined;
+      const name = given.name ?? base.name;
+      const isin = given.isin ?? (given.ticker === undefined ? base.isin : undefined);
+      const ticker = given.ticker ?? (given.isin === undefined ? base.ticker : undefined);
+      const mic = given.mic ?? (given.ticker === undefined ? base.mic : undefined);
+      const instrument: Instrument = {
+        ...(isin ? { isin } : {}),
+        ...(ticker ? { ticker } : {}),
+        ...(mic ? { mic } : {}),
+        currency: given.currency ?? base.currency,
+        ...(name ? { name } : {}),
+        kind: given.kind ?? (base.kind === 'other' ? 'share' : base.kind),
+        ...(cik ? { cik } : {}),
+        resolution: 'user',
+      };
+      const target = instrumentSymbol(instrument, symbol);
+      const { result } = await changeLedger(deps, userId, portfolioId, {
+        breaks: { path: 'body' },
+        inputPath: 'symbol',
+        guard: context.guard,
+        project: (before) =>
+          before
+            .map(toLedgerTransaction)
+            .map((t) => (t.symbol === symbol ? { ...t, symbol: target } : t)),
+        write: async ({ writes, repos: scoped }) => {
+          const reassigned = await writes.reassignInstrument(
+            userId,
+            portfolioId,
+            symbol,
+            { symbol: target, instrument },
+            {
+              source: context.source ?? 'rest',
+              summary: `Assigned ${symbol} to ${[ticker, mic, isin].filter(Boolean).join(' ') || target}`,
+            },
+          );
+          return {
+            result: reassigned,
+            after: await scoped.transactions.listAll(userId, portfolioId),
+          };
+        },
+      });
+      const { count, change } = result;
+      return { symbol: target, instrument, transactionCount: count, changeId: change.id };
     },
 
     ...reads,
@@ -324,6 +448,68 @@ export function createPortfolioService(deps: PortfolioServiceDeps) {
     ): Promise<HoldingPerformance> {
       const source = await ledgerSourceOf(repos, userId, portfolioId);
       return performance.holding(portfolioId, symbol, source, query);
+    },
+
+    /**
+     * The start-up pass of issue 38 over rows stored before instruments (migration 0019): each
+     * (portfolio, symbol, currency) without an instrument is resolved (offline file, SEC, the
+     * user's assignments, OpenFIGI when configured) and its rows get the instrument and its
+     * symbol (the ticker when known), so a holding kept under an ISIN and one under its ticker
+     * become one; no row is lost, and the journal's snapshots follow (see `settleInstrument`).
+     * The portfolios touched are revalued. Symbols OpenFIGI could not be asked about while it
+     * failed stay pending for the next pass. Answers how many rows and portfolios it settled.
+     */
+    async resolvePendingInstruments(
+      options: { batch?: number } = {},
+    ): Promise<{ rows: number; portfolios: number }> {
+      let rows = 0;
+      const touched = new Map<string, string>();
+      const skipped = new Set<string>();
+      for (;;) {
+        const pending = (await repos.transactions.pendingInstruments(options.batch ?? 500)).filter(
+          (p) => !skipped.has(`${p.portfolioId} ${p.symbol} ${p.currency}`),
+        );
+        if (pending.length === 0) break;
+        const byUser = new Map<string, typeof pending>();
+        for (const p of pending) byUser.set(p.userId, [...(byUser.get(p.userId) ?? []), p]);
+        for (const [userId, list] of byUser) {
+          const { instruments: found, figiDown } = await instruments.resolveDetailed(
+            userId,
+            list.map((p) => ({
+              symbol: p.symbol,
+              currency: p.currency,
+              ...(p.name ? { name: p.name } : {}),
+            })),
+          );
+          for (const [i, p] of list.entries()) {
+            const instrument = found[i] as Instrument;
+            if (figiDown && instrument.resolution === 'unresolved') {
+              skipped.add(`${p.portfolioId} ${p.symbol} ${p.currency}`);
+              continue;
+            }
+            const settled = await deps.db.transaction().execute(async (trx) => {
+              const scoped = createRepositories(trx);
+              if (!(await scoped.portfolios.lockForUpdate(userId, p.portfolioId))) return 0;
+              return createLedgerWrites(trx).settleInstrument(
+                userId,
+                p.portfolioId,
+                { symbol: p.symbol, currency: p.currency },
+                { symbol: instrumentSymbol(instrument, p.symbol), instrument },
+              );
+            });
+            if (settled === 0) skipped.add(`${p.portfolioId} ${p.symbol} ${p.currency}`);
+            rows += settled;
+            if (settled > 0) touched.set(p.portfolioId, userId);
+          }
+        }
+      }
+      for (const [portfolioId, userId] of touched) {
+        await revalueOne(userId, portfolioId, deps.now()).catch((error: unknown) => {
+          // a ledger that no longer derives (it did not before either) keeps its old positions
+          if (!(error instanceof UseCaseError)) throw error;
+        });
+      }
+      return { rows, portfolios: touched.size };
     },
 
     /**

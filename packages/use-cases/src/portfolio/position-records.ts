@@ -5,12 +5,17 @@ import type {
   CashPosition as StoredCash,
   Holding as StoredHolding,
 } from '@svc/portfolio-store';
+import type { Instrument } from '@svc/schemas';
 import { Decimal } from 'decimal.js';
+import { pendingInstrument } from './ledger-codec.js';
 
 const Dec = Decimal.clone({ precision: 40, rounding: Decimal.ROUND_HALF_EVEN });
 
 /** The store's rows for the valued positions of one portfolio (`replaceForPortfolio` input). */
-export function toStoredPositions(valued: ValuedPortfolio): {
+export function toStoredPositions(
+  valued: ValuedPortfolio,
+  instruments: ReadonlyMap<string, Instrument> = new Map(),
+): {
   holdings: NewHolding[];
   cash: NewCashPosition[];
 } {
@@ -32,6 +37,7 @@ export function toStoredPositions(valued: ValuedPortfolio): {
       fxAsOf: h.fxAsOf,
       stale: h.stale,
       realizedPnlEur: h.realizedPnlEur,
+      instrument: instruments.get(h.symbol) ?? null,
     })),
     cash: valued.cash.map((c) => ({
       currency: c.currency,
@@ -69,6 +75,7 @@ export function toHolding(row: StoredHolding): Holding {
     fxAsOf: row.fxAsOf,
     stale: row.stale ?? false,
     realizedPnlEur: money(row.realizedPnlEur),
+    instrument: row.instrument ?? pendingInstrument(row.symbol, row.currency, row.name),
   };
 }
 

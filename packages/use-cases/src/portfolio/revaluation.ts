@@ -1,11 +1,12 @@
 import { type DerivedPortfolio, type ValuationInputs, valueHoldings } from '@svc/portfolio';
 import type { LedgerWrites, Repositories } from '@svc/portfolio-store';
+import type { Instrument } from '@svc/schemas';
 import { money, toCashPosition, toHolding, toStoredPositions } from './position-records.js';
 import type { RevaluationResult } from './schemas.js';
 
 /**
  * Values `derived` with `inputs` and replaces the portfolio's stored holdings and cash with the
- * result, in the unit of work that changed the ledger (`changeLedger`; an account import), so
+ * result (each holding with its symbol's entry of `instruments`, issue 38), in the unit of work that changed the ledger (`changeLedger`; an account import), so
  * that transactions and positions change together.
  */
 export async function storeValuation(
@@ -14,10 +15,15 @@ export async function storeValuation(
   portfolioId: string,
   derived: DerivedPortfolio,
   inputs: ValuationInputs,
+  instruments?: ReadonlyMap<string, Instrument>,
 ): Promise<RevaluationResult> {
   const at = inputs.valuedAt;
   const valued = valueHoldings(derived, inputs);
-  const stored = await unit.writes.replacePositions(userId, portfolioId, toStoredPositions(valued));
+  const stored = await unit.writes.replacePositions(
+    userId,
+    portfolioId,
+    toStoredPositions(valued, instruments),
+  );
   if (derived.realizedPnlEur !== undefined) {
     await unit.repos.portfolios.setRealizedPnlEur(userId, portfolioId, derived.realizedPnlEur);
   }

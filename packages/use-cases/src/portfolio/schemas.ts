@@ -397,6 +397,12 @@ export const TransactionPatch = z
     fee: NonNegativeDecimalString.nullable().optional(),
     executedAt: ExecutedAt.optional(),
     note: z.string().max(500).nullable().optional(),
+    instrument: z
+      .unknown()
+      .optional()
+      .describe(
+        'Read-only: a transaction read back whole may carry it; ignored (a new `symbol` is resolved again; correct an instrument with `PUT /api/portfolios/{id}/instruments/{symbol}`)',
+      ),
   })
   .meta({ id: 'TransactionPatch' })
   .describe('Fields of a transaction to replace; null removes an optional one');

@@ -27,7 +27,8 @@ function holding(symbol: string, valueEur: string | null, extra: object = {}): H
     stale: false,
     realizedPnlEur: null,
     ...extra,
-  };
+    // without `instrument` in `extra`: a holding that carries none (instrumentOf derives it)
+  } as Holding;
 }
 
 function evaluation(symbol: string, totalScore: number, verdict: string, pe: number | null) {

@@ -1,4 +1,9 @@
-import { PortfolioId } from '@svc/schemas';
+import {
+  InstrumentAssignment,
+  InstrumentAssignmentResult,
+  InstrumentSymbol,
+  PortfolioId,
+} from '@svc/schemas';
 import {
   ChangeListQuery,
   PortfolioChange,
@@ -21,6 +26,9 @@ const TransactionParams = PortfolioParams.extend({
 const ChangeParams = PortfolioParams.extend({
   changeId: PortfolioId.describe('A change id of the portfolio'),
 });
+const InstrumentParams = PortfolioParams.extend({
+  symbol: InstrumentSymbol.describe('The symbol the portfolio holds the instrument under'),
+});
 /** `ChangeListQuery` without its schema id: OpenAPI query parameters cannot be a `$ref`. */
 const Query = z.object(ChangeListQuery.shape);
 const LEDGER_RULE =
@@ -35,7 +43,9 @@ const LEDGER_RULE =
  *   `If-Match` honoured: 412),
  * - `DELETE /portfolios/{id}/transactions/{transactionId}` (204; `If-Match` honoured: 412),
  * - `GET /portfolios/{id}/changes?cursor=&limit=` (newest first),
- * - `POST /portfolios/{id}/changes/{changeId}/revert` (201 the new `revert` change).
+ * - `POST /portfolios/{id}/changes/{changeId}/revert` (201 the new `revert` change),
+ * - `PUT /portfolios/{id}/instruments/{symbol}` (200: the user's correction of an instrument's
+ *   resolution, issue 38; an `edit` change of every transaction of the symbol).
  */
 export const changeRoutes: FastifyPluginAsyncZod = async (app) => {
   const { portfolios } = app.portfolio;
@@ -141,6 +151,25 @@ export const changeRoutes: FastifyPluginAsyncZod = async (app) => {
       const { id, changeId } = request.params;
       const change = await portfolios.revertChange(currentUser(request).id, id, changeId);
       return reply.code(201).send(change);
+    },
+  });
+
+  app.put('/portfolios/:id/instruments/:symbol', {
+    config: { auth: 'session' },
+    schema: {
+      tags: TAGS,
+      summary: 'Correct what an instrument is (journalled; a revert undoes it)',
+      description: `Assigns the instrument the portfolio holds under \`symbol\` to the listing the body names (a \`ticker\` and/or an \`isin\`; \`mic\`, \`currency\`, \`name\`, \`kind\`, \`cik\` optional, the rest kept): every transaction of the symbol gets the instrument (resolution \`user\`) and its symbol (the ticker when given), so a holding the user says is another one merges with it. One \`edit\` change in the journal. The user's later imports and records of the same ISIN or symbol take the assignment. ${LEDGER_RULE}`,
+      params: InstrumentParams,
+      body: InstrumentAssignment,
+      response: {
+        200: jsonResponse('What the assignment changed', InstrumentAssignmentResult),
+        ...errorResponses(404, 409, 413, 415),
+      },
+    },
+    handler: async (request) => {
+      const { id, symbol } = request.params;
+      return portfolios.assignInstrument(currentUser(request).id, id, symbol, request.body);
     },
   });
 };

@@ -7,6 +7,7 @@ import {
   hasColumns,
   type LineOutcome,
   outcome,
+  type RowMeta,
   type RowOutcome,
 } from '../row.js';
 import { abs, dividedBy, isZero, readNumber, readOptionalNumber, sign, times } from '../values.js';
@@ -32,6 +33,10 @@ import { abs, dividedBy, isZero, readNumber, readOptionalNumber, sign, times } f
  *   ratio open ÷ close; `Stock distribution` → buy of the shares received at price 0;
  *   `Transfer out` → skipped (shares moved to another broker; remove that holding by hand);
  * - any other action → skipped with its name. Fingerprint: `ID` where given.
+ *
+ * The transaction's `symbol` is the `ISIN` (as before, so fingerprints of rows without an `ID`
+ * do not change); the row's meta carries `isin`, `ticker` and `name`, from which the service
+ * resolves the instrument (resolution `export`).
  */
 export const trading212Format: BrokerFormatSpec = {
   id: 'trading212',
@@ -109,7 +114,7 @@ function splitOf(row: CsvRow, before: string): RowOutcome {
   if (!now.ok) return outcome.error(now.message);
   if (isZero(old.value)) return outcome.error('stock split of a position of 0');
   return outcome.with(
-    { externalId: row.get('id'), name: row.get('name') },
+    { externalId: row.get('id'), ...instrumentOf(row) },
     {
       type: 'split',
       symbol: row.get('isin'),
@@ -121,20 +126,29 @@ function splitOf(row: CsvRow, before: string): RowOutcome {
   );
 }
 
+/** The instrument the row names: its `ISIN`, `Ticker` and `Name` cells (each when given). */
+function instrumentOf(row: CsvRow): { name?: string; isin?: string; ticker?: string } {
+  return {
+    ...(row.get('name') ? { name: row.get('name') } : {}),
+    ...(row.get('isin') ? { isin: row.get('isin') } : {}),
+    ...(row.get('ticker') ? { ticker: row.get('ticker') } : {}),
+  };
+}
+
 function mapRow(row: CsvRow): RowOutcome {
   const date = readDateTime(row.get('time'), 'ymd');
   if (!date.ok) return outcome.error(date.message);
   const action = row.get('action');
   const key = action.toLowerCase();
   const isin = row.get('isin');
-  const meta = { externalId: row.get('id') || undefined, name: row.get('name') || undefined };
+  const meta = { externalId: row.get('id') || undefined, ...instrumentOf(row) };
   const account = row.get('currency (total)').toUpperCase();
   if (/ (buy|sell)$/.test(key)) return trade(row, key.endsWith('sell'), date.value, meta);
   if (key === 'stock distribution') {
     const quantity = readNumber(row.get('no. of shares'), 'No. of shares');
     if (!quantity.ok) return outcome.error(quantity.message);
     return outcome.with(
-      { externalId: row.get('id'), name: meta.name },
+      { ...meta, externalId: row.get('id') },
       {
         type: 'buy',
         symbol: isin,
@@ -179,12 +193,7 @@ function mapRow(row: CsvRow): RowOutcome {
   return outcome.skip(`action "${action}" is not a row kind the importer models`);
 }
 
-function trade(
-  row: CsvRow,
-  sell: boolean,
-  executedAt: string,
-  meta: { externalId?: string; name?: string },
-): RowOutcome {
+function trade(row: CsvRow, sell: boolean, executedAt: string, meta: RowMeta): RowOutcome {
   const quantity = readNumber(row.get('no. of shares'), 'No. of shares');
   if (!quantity.ok) return outcome.error(quantity.message);
   const price = readNumber(row.get('price / share'), 'Price / share');
