@@ -15,10 +15,10 @@ if (!available && !isCI) {
 /** Screenshots of the run (gitignored `test-artifacts/`, never committed). */
 const ARTIFACTS = resolve(import.meta.dirname, '../test-artifacts/xray-page');
 
-/** A hand-made Schwab export: two SEC filers with price files and an ISIN no resolver knows. */
+/** A hand-made Schwab export: two SEC filers with price files and an ISIN no resolver knows (Apple's own ISIN would now resolve to AAPL and merge with it). */
 const EXPORT = [
   'Date,Action,Symbol,Description,Quantity,Price,Fees & Comm,Amount',
-  '06/01/2023,Buy,US0378331005,APPLE BY ISIN,1,$180.00,,-$180.00',
+  '06/01/2023,Buy,XS1234567896,UNKNOWN NOTE BY ISIN,1,$180.00,,-$180.00',
   '04/03/2023,Buy,JNJ,JOHNSON & JOHNSON,10,$155.00,,"-$1,550.00"',
   '04/03/2023,Buy,AAPL,APPLE INC,20,$166.00,,"-$3,320.00"',
   '03/01/2023,Wire Received,,WIRE,,,,"$10,000.00"',
