@@ -333,4 +333,34 @@ export const FIXTURES: Record<string, CatalogueFixture> = {
     holdings: ['NO0010096985 NOK 6'],
     cash: { NOK: '642' },
   },
+  'nordnet-fi': {
+    text: lines(
+      'Id\tKirjauspäivä\tKauppapäivä\tMaksupäivä\tSalkku\tTapahtumatyyppi\tArvopaperi\tISIN\tMäärä\tKurssi\tKorko\tKokonaiskulut\tValuutta\tSumma\tValuutta\tHankinta-arvo\tValuutta\tTulos\tValuutta\tKokonaismäärä\tSaldo\tVaihtokurssi\tTapahtumateksti\tMitätöintipäivä\tLaskelma\tVahvistusnumero\tVälityspalkkio\tValuutta\tViitevaluuttakurssi\tAlkuperäinen korko',
+      '1\t2024-01-02\t2024-01-02\t2024-01-02\t123\tTALLETUS\t\t\t\t\t\t\t\t1 000\tEUR\t\t\t\t\t\t1 000\t\tTALLETUS\t\t\t111\t\t\t\t',
+      '2\t2024-01-03\t2024-01-03\t2024-01-05\t123\tOSTO\tNokia Oyj\tFI0009000681\t10\t50\t0\t1\tEUR\t-501\tEUR\t501\tEUR\t0\tEUR\t10\t499\t\t\t\t222\t222\t1\tEUR\t\t',
+      '3\t2024-02-03\t2024-02-03\t2024-02-05\t123\tMYYNTI\tNokia Oyj\tFI0009000681\t4\t60\t0\t1\tEUR\t239\tEUR\t\tEUR\t38,6\tEUR\t6\t738\t\t\t\t333\t333\t1\tEUR\t\t',
+      '4\t2024-03-03\t2024-03-03\t2024-03-03\t123\tOSINKO\tNokia Oyj\tFI0009000681\t6\t1\t\t\t\t6\tEUR\t\t\t\t\t6\t744\t\tDIV\t\t\t444\t\t\t\t',
+      '5\t2024-03-03\t2024-03-03\t2024-03-03\t123\tENNAKKOPIDÄTYS\tNokia Oyj\tFI0009000681\t6\t\t\t\t\t-1,5\tEUR\t\t\t\t\t6\t742,5\t\tDIV\t\t\t444\t\t\t\t',
+      '6\t2024-04-01\t2024-04-01\t2024-04-01\t123\tLAINAKORKO\t\t\t\t\t\t\t\t-2\tEUR\t\t\t\t\t\t740,5\t\tLAINAKORKO\t\t\t555\t\t\t\t',
+      '7\t2024-04-02\t2024-04-02\t2024-04-02\t123\tNOSTO\t\t\t\t\t\t\t\t-100\tEUR\t\t\t\t\t\t640,5\t\tNOSTO\t\t\t666\t\t\t\t',
+    ),
+    holdings: ['FI0009000681 EUR 6'],
+    // 1000 − 501 + 239 + 6 − 1.5 (withholding) − 2 (loan interest) − 100
+    cash: { EUR: '640.5' },
+  },
+  rabobank: {
+    text: lines(
+      'Portefeuille;Naam;Datum;Type mutatie;Valuta mutatie;Volume;Koers;Valuta koers;Valuta kosten €;Waarde;Bedrag;Isin code;Tijd;Beurs',
+      '12345678;;02-01-2024;Storting / opname;EUR;0;0,00 ;EUR;0;0,00;1.000,00;;;',
+      '12345678;1895 Wereld Aandelen Enh Indexfonds;03-01-2024;Koop Fondsen;EUR;10;50,00 ;EUR;1,00;500,00;-501,00;NL0014065450;10:00:00.000;Clearstream - Vestima',
+      '12345678;1895 Wereld Aandelen Enh Indexfonds;05-02-2024;Verkoop Fondsen;EUR;-4;60,00 ;EUR;1,00;240,00;239,00;NL0014065450;10:00:00.000;Clearstream - Vestima',
+      '12345678;1895 Wereld Aandelen Enh Indexfonds;28-03-2024;Contant dividend;EUR;6;1,00 ;EUR;0;6,00;5,10;NL0014065450;;',
+      '12345678;;06-04-2024;Tarieven en services;EUR;0;0,00 ;EUR;0;0,00;-2,00;;;',
+      '12345678;;03-05-2024;Rente beleggersrekening;EUR;0;0,00 ;EUR;0;0,00;0,50;;;',
+      '12345678;;10-05-2024;Storting / opname;EUR;0;0,00 ;EUR;0;0,00;-100,00;;;',
+    ),
+    holdings: ['NL0014065450 EUR 6'],
+    // 1000 − 501 + 239 + 5.10 (net of 15% dividend tax) − 2 + 0.50 − 100
+    cash: { EUR: '641.6' },
+  },
 };

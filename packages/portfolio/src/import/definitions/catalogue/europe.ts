@@ -595,3 +595,57 @@ export const flatex = define({
     ],
   },
 });
+
+/** Rabobank (Netherlands) Rabo Beleggen transactions ("mutaties"). */
+export const rabobank = define({
+  id: 'rabobank',
+  label: 'Rabobank beleggen mutaties',
+  version: 1,
+  source: {
+    kind: 'open-source-importer',
+    reference: `${E2G} src/converters/rabobankConverter.ts (columns by position: account, name, date DD-MM-YYYY, type, currency, amount = units, price, price currency, currency costs, value, total amount, isin, time, exchange) and its header detection (Portefeuille;Naam;Datum;Type mutatie;Valuta mutatie;Volume;Koers;Valuta koers;Valuta kosten €;Waarde;Bedrag;Isin code;Tijd;Beurs)`,
+    licence: 'Apache-2.0',
+    note: 'Volume is negative on sales; Koers per unit; Valuta kosten € the costs; Bedrag the signed cash amount (a purchase −(Waarde + kosten)); "Contant dividend" rows hold the units in Volume, the dividend per unit in Koers, the gross in Waarde and the net (after Dutch dividend tax) in Bedrag: the dividend is booked net. "Storting / opname" is a deposit or a withdrawal by the sign of Bedrag',
+  },
+  recognise: {
+    headers: [
+      'portefeuille',
+      'naam',
+      'datum',
+      'typemutatie',
+      'valutamutatie',
+      'volume',
+      'koers',
+      'bedrag',
+      'isincode',
+    ],
+  },
+  read: {
+    delimiter: ';',
+    columns: {
+      date: 'datum',
+      action: 'type mutatie',
+      name: 'naam',
+      isin: 'isin code',
+      quantity: 'volume',
+      price: 'koers',
+      fee: 'valuta kosten €',
+      amount: 'bedrag',
+      currency: 'valuta mutatie',
+    },
+    instrument: 'isin',
+    currency: 'EUR',
+    dateOrder: 'dmy',
+    decimal: ',',
+    actions: {},
+    actionPatterns: [
+      { pattern: 'verkoop fondsen', kind: 'sell' },
+      { pattern: 'koop fondsen', kind: 'buy' },
+      { pattern: 'dividendbelasting', kind: 'tax' },
+      { pattern: 'dividend', kind: 'dividend' },
+      { pattern: '^rente', kind: 'interest' },
+      { pattern: 'tarieven|kosten|fee', kind: 'fee' },
+      { pattern: 'storting|opname', kind: 'cash' },
+    ],
+  },
+});
