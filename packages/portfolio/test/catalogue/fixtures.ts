@@ -363,4 +363,31 @@ export const FIXTURES: Record<string, CatalogueFixture> = {
     // 1000 − 501 + 239 + 5.10 (net of 15% dividend tax) − 2 + 0.50 − 100
     cash: { EUR: '641.6' },
   },
+  // ING NL: the units side (buys, dividends) and the cash side (transfers, fees) are two files
+  'ing-nl-portfolio': {
+    text: lines(
+      'Datum\tNaam\tAantal\tType\tWaarde valuta\tWaarde\tGerealiseerd rendement valuta\tGerealiseerd rendement\tKoers valuta\tKoers\tWisselkoers\tNummer\tVia\tTransactiedatum\tValutadatum\tBoekdatum\tAfwikkelingsdatum\tOrderbedrag valuta\tOrderbedrag\tING kosten valuta\tING kosten\tBelasting valuta\tBelasting\tNotabedrag valuta\tNotabedrag\tRente methode\tRentedagen\tOpgelopen rente valuta\tOpgelopen rente',
+      '03-01-2024\tNorthern Trust World Custom Index Fund\t10\tK\t€\t-500,00\t€\t0,00\t€\t50,00\t\t1001\tInternet\t03-01-2024\t04-01-2024\t03-01-2024\t04-01-2024\t€\t500,00\t¤\t1,00\t¤\t0,00\t€\t501,00\t\t\t\t',
+      '04-03-2024\tNorthern Trust World Custom Index Fund\t2\tK\t€\t-110,00\t€\t0,00\t€\t55,00\t\t1002\tInternet\t04-03-2024\t05-03-2024\t04-03-2024\t05-03-2024\t€\t110,00\t¤\t0,00\t¤\t0,00\t€\t110,00\t\t\t\t',
+      '28-03-2024\tNorthern Trust World Custom Index Fund\t12\tUITK\t€\t8,50\t€\t0,00\t€\t0,00\t\t1003\tRegulier\t28-03-2024\t28-03-2024\t28-03-2024\t28-03-2024\t€\t10,00\t¤\t0,00\t€\t1,50\t€\t8,50\t\t\t\t',
+    ),
+    holdings: ['Northern Trust World Custom Index Fund EUR 12'],
+    // −501 − 110 + (8.50 net = 10 gross − 1.50 dividend tax): the money came in through the cash file
+    cash: { EUR: '-602.5' },
+    types: ['buy', 'dividend', 'fee'],
+  },
+  'ing-nl-cash': {
+    text: lines(
+      'Datum\tOmschrijving\tRekeningtype\tValuta\tBedrag\tTegenrekening\tTransactienummer\tWaarderingsdatum\tING kosten valuta\tING kosten\tBelasting valuta\tBelasting',
+      '02-01-2024\tOverschrijving beleggingsrekening\tGelddeel\t€\t1.000,00\t\t2001\t02-01-2024\t¤\t0,00\t¤\t0,00',
+      '03-01-2024\tKoop Northern Trust World Custom Index Fund\tGelddeel\t€\t-501,00\t\t2002\t04-01-2024\t¤\t0,00\t¤\t0,00',
+      '30-04-2024\tBasisfee en/of Servicefee rekening 12345678 01/01/2024 - 31/03/2024 (nadere specificatie zie afschrift).\tGelddeel\t€\t-3,27\t\t2003\t30-04-2024\t¤\t0,00\t€\t3,27',
+      '30-04-2024\tKosten beleggen 12345678, 01/01/2024 - 31/03/2024\tGelddeel\t€\t3,27\t\t2004\t30-04-2024\t¤\t0,00\t¤\t0,00',
+      '10-05-2024\tOverschrijving beleggingsrekening\tGelddeel\t€\t-100,00\t\t2005\t10-05-2024\t¤\t0,00\t¤\t0,00',
+    ),
+    holdings: [],
+    // 1000 − 3.27 fee + 3.27 top-up − 100; the purchase is in the portfolio file
+    cash: { EUR: '900' },
+    types: ['deposit', 'withdrawal', 'fee'],
+  },
 };

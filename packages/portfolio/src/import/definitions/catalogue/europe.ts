@@ -649,3 +649,107 @@ export const rabobank = define({
     ],
   },
 });
+
+const ING_NL =
+  'TimoKoole/Convert2PortofolioPerformance convert2pp/ingConverterTrans.py, ingConverterAccount.py and their tests (column sets of real exports printed as dicts: UTF-16LE, tab-separated, decimal comma, dates DD-MM-YYYY)';
+
+/**
+ * ING (Netherlands) investment account, portfolio transactions ("portfolio-transactions" page
+ * export): the units side. Its cash side is the cash-transactions export ({@link ingNlCash});
+ * import both into one portfolio.
+ */
+export const ingNlPortfolio = define({
+  id: 'ing-nl-portfolio',
+  label: 'ING beleggen portefeuilletransacties',
+  version: 1,
+  source: {
+    kind: 'open-source-importer',
+    reference: `${ING_NL}: Datum, Naam, Aantal, Type, Waarde valuta, Waarde, …, Koers valuta, Koers, Wisselkoers, Nummer, Via, Transactiedatum, …, Orderbedrag, ING kosten, Belasting, Notabedrag, …`,
+    note: 'no ISIN: the instrument is the fund name (Naam). Type K = koop (buy), UITK = uitkering (dividend, Notabedrag net of Belasting). Other type codes (a sale’s, TOEK allocations) are not documented: a file with them is refused, not guessed. The price is (Notabedrag − ING kosten − Belasting) ÷ Aantal in euro; rows whose Notabedrag is not in euro are skipped with a reason',
+  },
+  recognise: {
+    headers: [
+      'datum',
+      'naam',
+      'aantal',
+      'type',
+      'koers',
+      'orderbedrag',
+      'ingkosten',
+      'belasting',
+      'notabedrag',
+    ],
+    delimiters: [';'],
+    encoding: 'utf-16',
+  },
+  read: {
+    delimiter: '\t',
+    columns: {
+      date: 'datum',
+      action: 'type',
+      symbol: 'naam',
+      name: 'naam',
+      quantity: 'aantal',
+      fee: 'ing kosten',
+      tax: 'belasting',
+      amount: 'notabedrag',
+      id: 'nummer',
+    },
+    currency: 'EUR',
+    dateOrder: 'dmy',
+    decimal: ',',
+    actions: { k: 'buy', uitk: 'dividend' },
+    skipRows: [
+      {
+        column: 'notabedrag valuta',
+        pattern: '^(?!\\s*(€|eur)?\\s*$)',
+        reason: 'amount not in euro: not read (enter it by hand)',
+      },
+    ],
+  },
+});
+
+/** ING (Netherlands) investment account, cash transactions ("cash-transactions" page export). */
+export const ingNlCash = define({
+  id: 'ing-nl-cash',
+  label: 'ING beleggen geldtransacties',
+  version: 1,
+  source: {
+    kind: 'open-source-importer',
+    reference: `${ING_NL}: Datum, Omschrijving, Rekeningtype, Valuta, Bedrag, Tegenrekening, Transactienummer, Waarderingsdatum, ING kosten valuta, ING kosten, Belasting valuta, Belasting`,
+    note: 'Bedrag is signed, in euro. "Overschrijving beleggingsrekening" moves money in or out (by sign), "Kosten beleggen" is the top-up from the payment account that pays the fee, "Basisfee en/of Servicefee" the fee. Purchases ("koop") and dividends ("Dividenden") are left out here: they are in the portfolio-transactions export (ing-nl-portfolio)',
+  },
+  recognise: {
+    headers: [
+      'datum',
+      'omschrijving',
+      'rekeningtype',
+      'valuta',
+      'bedrag',
+      'transactienummer',
+      'ingkosten',
+      'belasting',
+    ],
+    delimiters: [';'],
+    encoding: 'utf-16',
+  },
+  read: {
+    delimiter: '\t',
+    columns: {
+      date: 'datum',
+      action: 'omschrijving',
+      amount: 'bedrag',
+      id: 'transactienummer',
+    },
+    currency: 'EUR',
+    dateOrder: 'dmy',
+    decimal: ',',
+    actions: {},
+    actionPatterns: [
+      { pattern: 'basisfee|servicefee', kind: 'fee' },
+      { pattern: '^kosten beleggen', kind: 'deposit' },
+      { pattern: 'overschrijving beleggingsrekening', kind: 'cash' },
+      { pattern: 'koop|dividend', kind: 'skip' },
+    ],
+  },
+});
