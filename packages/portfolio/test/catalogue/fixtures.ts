@@ -390,4 +390,21 @@ export const FIXTURES: Record<string, CatalogueFixture> = {
     cash: { EUR: '900' },
     types: ['deposit', 'withdrawal', 'fee'],
   },
+  // Consorsbank's order overview holds executed orders only (no costs, dividends or cash)
+  consorsbank: {
+    text: lines(
+      'Depot;Inhaber;Exportdatum;;;;;;;',
+      '123456789;Max Mustermann;02.04.24 10:00;;;;;;;',
+      ';;;;;;;;;',
+      'Orderart;Orderdatum;Name;WKN;Stück/Nominal;Gültigkeit;Ordertyp;Handelsplatz;Status;Ausführungskurs',
+      'Verkauf;05.03.24;SIEMENS AG NA O.N.;723610;4;05.03.24;Limit;Tradegate;Ausgeführt;160,00',
+      'Kauf;04.03.24;SIEMENS AG NA O.N.;723610;3;04.03.24;Limit;Tradegate;Gestrichen;150,00',
+      'Kauf;01.03.24;X(IE)-MSCI EM.MKTS 1CDL;A12GVR;2,5;;Market;Sparplan;Ausgeführt;40,00',
+      'Kauf;15.01.24;SIEMENS AG NA O.N.;723610;10;15.01.24;Limit;Tradegate;Ausgeführt;150,00',
+    ),
+    holdings: ['723610 EUR 6', 'A12GVR EUR 2.5'],
+    // −1500 − 100 + 640: the money is on the Verrechnungskonto, not in this file
+    cash: { EUR: '-960' },
+    types: ['buy', 'sell'],
+  },
 };

@@ -753,3 +753,47 @@ export const ingNlCash = define({
     ],
   },
 });
+
+/** Consorsbank (Germany) order overview ("Orderübersicht"), below a preamble. */
+export const consorsbank = define({
+  id: 'consorsbank',
+  label: 'Consorsbank Orderübersicht',
+  version: 1,
+  source: {
+    kind: 'sample-file',
+    reference:
+      'tresorone/tresor-import issue #4352 (a user-submitted Orderübersicht_<depot>.csv: preamble Depot;Inhaber;Exportdatum, then Orderart;Orderdatum;Name;WKN;Stück/Nominal;Gültigkeit;Ordertyp;Handelsplatz;Status;Ausführungskurs; dates DD.MM.YY, decimal comma)',
+    note: 'orders only: Kauf / Verkauf with the units and the execution price, no costs, taxes, dividends or cash (those are on the Verrechnungskonto, a separate export); orders whose Status is not Ausgeführt are skipped; the WKN is the instrument; prices are read as euro (the file names no currency)',
+  },
+  recognise: {
+    headers: [
+      'orderart',
+      'orderdatum',
+      'name',
+      'wkn',
+      'stucknominal',
+      'ordertyp',
+      'status',
+      'ausfuhrungskurs',
+    ],
+    preamble: true,
+    encoding: 'windows-1252',
+  },
+  read: {
+    delimiter: ';',
+    columns: {
+      date: 'orderdatum',
+      action: 'orderart',
+      symbol: 'wkn',
+      name: 'name',
+      quantity: 'stück/nominal',
+      price: 'ausführungskurs',
+    },
+    currency: 'EUR',
+    dateOrder: 'dmy',
+    shortYears: true,
+    decimal: ',',
+    actions: { kauf: 'buy', verkauf: 'sell' },
+    skipRows: [{ column: 'status', pattern: '^(?!ausgeführt$)', reason: 'order not executed' }],
+  },
+});

@@ -2,6 +2,7 @@ import { type FormatDefinition, type Recognised, recognise } from '../definition
 import {
   bux,
   comdirect,
+  consorsbank,
   directa,
   fineco,
   finpension,
@@ -42,6 +43,7 @@ export const DEFINITIONS = [
   portfolioPerformanceDe,
   portfolioPerformanceEn,
   comdirect,
+  consorsbank,
   swissquote,
   finpension,
   directa,
