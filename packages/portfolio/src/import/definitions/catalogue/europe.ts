@@ -603,7 +603,8 @@ export const rabobank = define({
   version: 1,
   source: {
     kind: 'open-source-importer',
-    reference: `${E2G} src/converters/rabobankConverter.ts (columns by position: account, name, date DD-MM-YYYY, type, currency, amount = units, price, price currency, currency costs, value, total amount, isin, time, exchange) and its header detection (Portefeuille;Naam;Datum;Type mutatie;Valuta mutatie;Volume;Koers;Valuta koers;Valuta kosten €;Waarde;Bedrag;Isin code;Tijd;Beurs)`,
+    reference:
+      'dickwolff/Export-To-Ghostfolio@ea0ece10 src/converters/rabobankConverter.ts (columns by position: account, name, date DD-MM-YYYY, type, currency, amount = units, price, price currency, currency costs, value, total amount, isin, time, exchange) and src/helpers/fileTypeMatcher.ts (header Portefeuille;Naam;Datum;Type mutatie;Valuta mutatie;Volume;Koers;Valuta koers;Valuta kosten €;Waarde;Bedrag;Isin code;Tijd;Beurs)',
     licence: 'Apache-2.0',
     note: 'Volume is negative on sales; Koers per unit; Valuta kosten € the costs; Bedrag the signed cash amount (a purchase −(Waarde + kosten)); "Contant dividend" rows hold the units in Volume, the dividend per unit in Koers, the gross in Waarde and the net (after Dutch dividend tax) in Bedrag: the dividend is booked net. "Storting / opname" is a deposit or a withdrawal by the sign of Bedrag',
   },
@@ -664,6 +665,7 @@ export const ingNlPortfolio = define({
   version: 1,
   source: {
     kind: 'open-source-importer',
+    licence: 'none stated in the repository',
     reference: `${ING_NL}: Datum, Naam, Aantal, Type, Waarde valuta, Waarde, …, Koers valuta, Koers, Wisselkoers, Nummer, Via, Transactiedatum, …, Orderbedrag, ING kosten, Belasting, Notabedrag, …`,
     note: 'no ISIN: the instrument is the fund name (Naam). Type K = koop (buy), UITK = uitkering (dividend, Notabedrag net of Belasting). Other type codes (a sale’s, TOEK allocations) are not documented: a file with them is refused, not guessed. The price is (Notabedrag − ING kosten − Belasting) ÷ Aantal in euro; rows whose Notabedrag is not in euro are skipped with a reason',
   },
@@ -716,6 +718,7 @@ export const ingNlCash = define({
   version: 1,
   source: {
     kind: 'open-source-importer',
+    licence: 'none stated in the repository',
     reference: `${ING_NL}: Datum, Omschrijving, Rekeningtype, Valuta, Bedrag, Tegenrekening, Transactienummer, Waarderingsdatum, ING kosten valuta, ING kosten, Belasting valuta, Belasting`,
     note: 'Bedrag is signed, in euro. "Overschrijving beleggingsrekening" moves money in or out (by sign), "Kosten beleggen" is the top-up from the payment account that pays the fee, "Basisfee en/of Servicefee" the fee. Purchases ("koop") and dividends ("Dividenden") are left out here: they are in the portfolio-transactions export (ing-nl-portfolio)',
   },
