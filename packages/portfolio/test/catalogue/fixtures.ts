@@ -407,4 +407,19 @@ export const FIXTURES: Record<string, CatalogueFixture> = {
     cash: { EUR: '-960' },
     types: ['buy', 'sell'],
   },
+  // the same rows in the layout with Instrumenttityyppi and a named costs' currency
+  'nordnet-fi-2021': {
+    text: lines(
+      'Id\tKirjauspäivä\tKauppapäivä\tMaksupäivä\tSalkku\tTapahtumatyyppi\tArvopaperi\tInstrumenttityyppi\tISIN\tMäärä\tKurssi\tKorko\tKokonaiskulut\tKokonaiskulut Valuutta\tSumma\tValuutta\tHankinta-arvo\tTulos\tKokonaismäärä\tSaldo\tVaihtokurssi\tTapahtumateksti\tMitätöintipäivä\tLaskelma\tVahvistusnumero\tVälityspalkkio\tVälityspalkkio Valuutta',
+      '1\t2024-01-02\t2024-01-02\t2024-01-02\t123\tTALLETUS\t\t\t\t\t\t\t\t\t1 000\tEUR\t\t\t\t1 000\t\tTALLETUS\t\t\t111\t\t',
+      '2\t2024-01-03\t2024-01-03\t2024-01-05\t123\tOSTO\tNokia Oyj\tOsakkeet\tFI0009000681\t10\t50\t0\t1\tEUR\t-501\tEUR\t501\t0\t10\t499\t\t\t\t222\t222\t1\tEUR',
+      '3\t2024-02-03\t2024-02-03\t2024-02-05\t123\tMYYNTI\tNokia Oyj\tOsakkeet\tFI0009000681\t4\t60\t0\t1\tEUR\t239\tEUR\t\t38,6\t6\t738\t\t\t\t333\t333\t1\tEUR',
+      '4\t2024-03-03\t2024-03-03\t2024-03-03\t123\tOSINKO\tNokia Oyj\tOsakkeet\tFI0009000681\t6\t1\t\t\t\t6\tEUR\t\t\t6\t744\t\tDIV\t\t\t444\t\t',
+      '5\t2024-03-03\t2024-03-03\t2024-03-03\t123\tENNAKKOPIDÄTYS\tNokia Oyj\tOsakkeet\tFI0009000681\t6\t\t\t\t\t-1,5\tEUR\t\t\t6\t742,5\t\tDIV\t\t\t444\t\t',
+      '6\t2024-04-01\t2024-04-01\t2024-04-01\t123\tLAINAKORKO\t\t\t\t\t\t\t\t\t-2\tEUR\t\t\t\t740,5\t\tLAINAKORKO\t\t\t555\t\t',
+      '7\t2024-04-02\t2024-04-02\t2024-04-02\t123\tNOSTO\t\t\t\t\t\t\t\t\t-100\tEUR\t\t\t\t640,5\t\tNOSTO\t\t\t666\t\t',
+    ),
+    holdings: ['FI0009000681 EUR 6'],
+    cash: { EUR: '640.5' },
+  },
 };

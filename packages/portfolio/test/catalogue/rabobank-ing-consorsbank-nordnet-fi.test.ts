@@ -57,13 +57,22 @@ describe('Nordnet Finland', () => {
     ]);
   });
 
-  it('leaves the older layout (Instrumenttityyppi, Summa at another position) to the mapper', () => {
+  it('reads the older layout (Instrumenttityyppi, Kokonaiskulut Valuutta) with its own entry', () => {
     const older = [
       'Id\tKirjauspäivä\tKauppapäivä\tMaksupäivä\tSalkku\tTapahtumatyyppi\tArvopaperi\tInstrumenttityyppi\tISIN\tMäärä\tKurssi\tKorko\tKokonaiskulut\tKokonaiskulut Valuutta\tSumma\tValuutta',
       '1\t2021-08-18\t2021-08-18\t2021-08-20\t123\tOSTO\tK\tAktier\tCA4969024047\t450\t7,3\t0\t29,6\tCAD\t-3 314,6\tCAD',
     ].join('\n');
-    const parsed = parseBrokerCsv(older);
-    expect(parsed.ok).toBe(false);
+    const parsed = read(older);
+    expect(parsed.format).toBe('nordnet-fi-2021');
+    expect(parsed.transactions).toEqual([
+      expect.objectContaining({
+        type: 'buy',
+        quantity: '450',
+        price: '7.3',
+        fee: '29.6',
+        currency: 'CAD',
+      }),
+    ]);
   });
 });
 

@@ -662,6 +662,9 @@ export const nordnetNo = define({
   },
 });
 
+const NORDNET_FI_ROWS =
+  'Summa is signed in the currency of the Valuutta after it; a trade is recorded at (|Summa| − Kokonaiskulut) ÷ Määrä in that currency (Kurssi is in the instrument currency); OSINKO is gross and ENNAKKOPIDÄTYS (withholding) a row of its own; LAINAKORKO (margin-loan interest) is a cost';
+
 /**
  * Nordnet (Finland) transactions ("Tapahtumat ja muistiinpanot"): UTF-16, tab-separated, Finnish
  * headers. Five columns are named Valuutta, each the currency of the number before it: Summa's is
@@ -676,7 +679,7 @@ export const nordnetFi = define({
     kind: 'open-source-importer',
     reference:
       'jaantaponen/verotunkki src/utils/parsers/types.ts (NordnetHeaders: Id, Kirjauspäivä, Kauppapäivä, Maksupäivä, Salkku, Tapahtumatyyppi, Arvopaperi, ISIN, Määrä, Kurssi, Korko, Kokonaiskulut, Summa, Valuutta, …); a public Elixir NordnetCsvParser (UTF-16LE, tab; 12 Valuutta, 13 Summa, 14 Valuutta; OSTO, MYYNTI, OSINKO, ENNAKKOPIDÄTYS, TALLETUS, NOSTO, VALUUTAN OSTO, LAINAKORKO …); PFS EtNordnetFI (MPL-2.0: yyyy-MM-dd, decimal comma)',
-    note: 'Summa is signed in the currency of the Valuutta after it; a trade is recorded at (|Summa| − Kokonaiskulut) ÷ Määrä in that currency (Kurssi is in the instrument currency); OSINKO is gross and ENNAKKOPIDÄTYS (withholding) a row of its own; LAINAKORKO (margin-loan interest) is a cost. Layouts without Summa’s currency at position 14 (older exports with Instrumenttityyppi) are not recognised and go to the mapper',
+    note: `${NORDNET_FI_ROWS}; the older layout with Instrumenttityyppi is nordnet-fi-2021`,
   },
   recognise: {
     headers: [
@@ -732,4 +735,39 @@ export const nordnetFi = define({
       { pattern: 'palvelumaksu|palkkio', kind: 'fee' },
     ],
   },
+});
+
+/**
+ * Nordnet (Finland), the layout with Instrumenttityyppi (documented as of August 2021): the costs'
+ * currency has a name of its own (Kokonaiskulut Valuutta), so the first plain Valuutta is
+ * Summa's. Rows read as {@link nordnetFi}.
+ */
+export const nordnetFi2021 = define({
+  id: 'nordnet-fi-2021',
+  label: 'Nordnet tapahtumat (suomi, Instrumenttityyppi)',
+  version: 1,
+  source: {
+    kind: 'open-source-importer',
+    reference:
+      'PFS EtNordnetFI (Jami Suni, MPL-2.0: the layout "as of Nordnet 2021-Aug-27th": Id, Kirjauspäivä, Kauppapäivä, Maksupäivä, Salkku, Tapahtumatyyppi, Arvopaperi, Instrumenttityyppi, ISIN, Määrä, Kurssi, Korko, Kokonaiskulut, Kokonaiskulut Valuutta, Summa, Valuutta, …; UTF-16, tab) and jaantaponen/verotunkki src/utils/parsers/types.ts',
+    licence: 'MPL-2.0',
+    note: NORDNET_FI_ROWS,
+  },
+  recognise: {
+    headers: [
+      'kirjauspaiva',
+      'kauppapaiva',
+      'tapahtumatyyppi',
+      'arvopaperi',
+      'instrumenttityyppi',
+      'isin',
+      'maara',
+      'kokonaiskulutvaluutta',
+      'summa',
+      'valuutta',
+    ],
+    delimiters: [';'],
+    encoding: 'utf-16',
+  },
+  read: { ...nordnetFi.read, columns: { ...nordnetFi.read.columns, currency: 'valuutta' } },
 });
