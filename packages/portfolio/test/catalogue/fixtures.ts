@@ -333,4 +333,93 @@ export const FIXTURES: Record<string, CatalogueFixture> = {
     holdings: ['NO0010096985 NOK 6'],
     cash: { NOK: '642' },
   },
+  'nordnet-fi': {
+    text: lines(
+      'Id\tKirjauspäivä\tKauppapäivä\tMaksupäivä\tSalkku\tTapahtumatyyppi\tArvopaperi\tISIN\tMäärä\tKurssi\tKorko\tKokonaiskulut\tValuutta\tSumma\tValuutta\tHankinta-arvo\tValuutta\tTulos\tValuutta\tKokonaismäärä\tSaldo\tVaihtokurssi\tTapahtumateksti\tMitätöintipäivä\tLaskelma\tVahvistusnumero\tVälityspalkkio\tValuutta\tViitevaluuttakurssi\tAlkuperäinen korko',
+      '1\t2024-01-02\t2024-01-02\t2024-01-02\t123\tTALLETUS\t\t\t\t\t\t\t\t1 000\tEUR\t\t\t\t\t\t1 000\t\tTALLETUS\t\t\t111\t\t\t\t',
+      '2\t2024-01-03\t2024-01-03\t2024-01-05\t123\tOSTO\tNokia Oyj\tFI0009000681\t10\t50\t0\t1\tEUR\t-501\tEUR\t501\tEUR\t0\tEUR\t10\t499\t\t\t\t222\t222\t1\tEUR\t\t',
+      '3\t2024-02-03\t2024-02-03\t2024-02-05\t123\tMYYNTI\tNokia Oyj\tFI0009000681\t4\t60\t0\t1\tEUR\t239\tEUR\t\tEUR\t38,6\tEUR\t6\t738\t\t\t\t333\t333\t1\tEUR\t\t',
+      '4\t2024-03-03\t2024-03-03\t2024-03-03\t123\tOSINKO\tNokia Oyj\tFI0009000681\t6\t1\t\t\t\t6\tEUR\t\t\t\t\t6\t744\t\tDIV\t\t\t444\t\t\t\t',
+      '5\t2024-03-03\t2024-03-03\t2024-03-03\t123\tENNAKKOPIDÄTYS\tNokia Oyj\tFI0009000681\t6\t\t\t\t\t-1,5\tEUR\t\t\t\t\t6\t742,5\t\tDIV\t\t\t444\t\t\t\t',
+      '6\t2024-04-01\t2024-04-01\t2024-04-01\t123\tLAINAKORKO\t\t\t\t\t\t\t\t-2\tEUR\t\t\t\t\t\t740,5\t\tLAINAKORKO\t\t\t555\t\t\t\t',
+      '7\t2024-04-02\t2024-04-02\t2024-04-02\t123\tNOSTO\t\t\t\t\t\t\t\t-100\tEUR\t\t\t\t\t\t640,5\t\tNOSTO\t\t\t666\t\t\t\t',
+    ),
+    holdings: ['FI0009000681 EUR 6'],
+    // 1000 − 501 + 239 + 6 − 1.5 (withholding) − 2 (loan interest) − 100
+    cash: { EUR: '640.5' },
+  },
+  rabobank: {
+    text: lines(
+      'Portefeuille;Naam;Datum;Type mutatie;Valuta mutatie;Volume;Koers;Valuta koers;Valuta kosten €;Waarde;Bedrag;Isin code;Tijd;Beurs',
+      '12345678;;02-01-2024;Storting / opname;EUR;0;0,00 ;EUR;0;0,00;1.000,00;;;',
+      '12345678;1895 Wereld Aandelen Enh Indexfonds;03-01-2024;Koop Fondsen;EUR;10;50,00 ;EUR;1,00;500,00;-501,00;NL0014065450;10:00:00.000;Clearstream - Vestima',
+      '12345678;1895 Wereld Aandelen Enh Indexfonds;05-02-2024;Verkoop Fondsen;EUR;-4;60,00 ;EUR;1,00;240,00;239,00;NL0014065450;10:00:00.000;Clearstream - Vestima',
+      '12345678;1895 Wereld Aandelen Enh Indexfonds;28-03-2024;Contant dividend;EUR;6;1,00 ;EUR;0;6,00;5,10;NL0014065450;;',
+      '12345678;;06-04-2024;Tarieven en services;EUR;0;0,00 ;EUR;0;0,00;-2,00;;;',
+      '12345678;;03-05-2024;Rente beleggersrekening;EUR;0;0,00 ;EUR;0;0,00;0,50;;;',
+      '12345678;;10-05-2024;Storting / opname;EUR;0;0,00 ;EUR;0;0,00;-100,00;;;',
+    ),
+    holdings: ['NL0014065450 EUR 6'],
+    // 1000 − 501 + 239 + 5.10 (net of 15% dividend tax) − 2 + 0.50 − 100
+    cash: { EUR: '641.6' },
+  },
+  // ING NL: the units side (buys, dividends) and the cash side (transfers, fees) are two files
+  'ing-nl-portfolio': {
+    text: lines(
+      'Datum\tNaam\tAantal\tType\tWaarde valuta\tWaarde\tGerealiseerd rendement valuta\tGerealiseerd rendement\tKoers valuta\tKoers\tWisselkoers\tNummer\tVia\tTransactiedatum\tValutadatum\tBoekdatum\tAfwikkelingsdatum\tOrderbedrag valuta\tOrderbedrag\tING kosten valuta\tING kosten\tBelasting valuta\tBelasting\tNotabedrag valuta\tNotabedrag\tRente methode\tRentedagen\tOpgelopen rente valuta\tOpgelopen rente',
+      '03-01-2024\tNorthern Trust World Custom Index Fund\t10\tK\t€\t-500,00\t€\t0,00\t€\t50,00\t\t1001\tInternet\t03-01-2024\t04-01-2024\t03-01-2024\t04-01-2024\t€\t500,00\t¤\t1,00\t¤\t0,00\t€\t501,00\t\t\t\t',
+      '04-03-2024\tNorthern Trust World Custom Index Fund\t2\tK\t€\t-110,00\t€\t0,00\t€\t55,00\t\t1002\tInternet\t04-03-2024\t05-03-2024\t04-03-2024\t05-03-2024\t€\t110,00\t¤\t0,00\t¤\t0,00\t€\t110,00\t\t\t\t',
+      '28-03-2024\tNorthern Trust World Custom Index Fund\t12\tUITK\t€\t8,50\t€\t0,00\t€\t0,00\t\t1003\tRegulier\t28-03-2024\t28-03-2024\t28-03-2024\t28-03-2024\t€\t10,00\t¤\t0,00\t€\t1,50\t€\t8,50\t\t\t\t',
+    ),
+    holdings: ['Northern Trust World Custom Index Fund EUR 12'],
+    // −501 − 110 + (8.50 net = 10 gross − 1.50 dividend tax): the money came in through the cash file
+    cash: { EUR: '-602.5' },
+    types: ['buy', 'dividend', 'fee'],
+  },
+  'ing-nl-cash': {
+    text: lines(
+      'Datum\tOmschrijving\tRekeningtype\tValuta\tBedrag\tTegenrekening\tTransactienummer\tWaarderingsdatum\tING kosten valuta\tING kosten\tBelasting valuta\tBelasting',
+      '02-01-2024\tOverschrijving beleggingsrekening\tGelddeel\t€\t1.000,00\t\t2001\t02-01-2024\t¤\t0,00\t¤\t0,00',
+      '03-01-2024\tKoop Northern Trust World Custom Index Fund\tGelddeel\t€\t-501,00\t\t2002\t04-01-2024\t¤\t0,00\t¤\t0,00',
+      '30-04-2024\tBasisfee en/of Servicefee rekening 12345678 01/01/2024 - 31/03/2024 (nadere specificatie zie afschrift).\tGelddeel\t€\t-3,27\t\t2003\t30-04-2024\t¤\t0,00\t€\t3,27',
+      '30-04-2024\tKosten beleggen 12345678, 01/01/2024 - 31/03/2024\tGelddeel\t€\t3,27\t\t2004\t30-04-2024\t¤\t0,00\t¤\t0,00',
+      '10-05-2024\tOverschrijving beleggingsrekening\tGelddeel\t€\t-100,00\t\t2005\t10-05-2024\t¤\t0,00\t¤\t0,00',
+    ),
+    holdings: [],
+    // 1000 − 3.27 fee + 3.27 top-up − 100; the purchase is in the portfolio file
+    cash: { EUR: '900' },
+    types: ['deposit', 'withdrawal', 'fee'],
+  },
+  // Consorsbank's order overview holds executed orders only (no costs, dividends or cash)
+  consorsbank: {
+    text: lines(
+      'Depot;Inhaber;Exportdatum;;;;;;;',
+      '123456789;Max Mustermann;02.04.24 10:00;;;;;;;',
+      ';;;;;;;;;',
+      'Orderart;Orderdatum;Name;WKN;Stück/Nominal;Gültigkeit;Ordertyp;Handelsplatz;Status;Ausführungskurs',
+      'Verkauf;05.03.24;SIEMENS AG NA O.N.;723610;4;05.03.24;Limit;Tradegate;Ausgeführt;160,00',
+      'Kauf;04.03.24;SIEMENS AG NA O.N.;723610;3;04.03.24;Limit;Tradegate;Gestrichen;150,00',
+      'Kauf;01.03.24;X(IE)-MSCI EM.MKTS 1CDL;A12GVR;2,5;;Market;Sparplan;Ausgeführt;40,00',
+      'Kauf;15.01.24;SIEMENS AG NA O.N.;723610;10;15.01.24;Limit;Tradegate;Ausgeführt;150,00',
+    ),
+    holdings: ['723610 EUR 6', 'A12GVR EUR 2.5'],
+    // −1500 − 100 + 640: the money is on the Verrechnungskonto, not in this file
+    cash: { EUR: '-960' },
+    types: ['buy', 'sell'],
+  },
+  // the same rows in the layout with Instrumenttityyppi and a named costs' currency
+  'nordnet-fi-2021': {
+    text: lines(
+      'Id\tKirjauspäivä\tKauppapäivä\tMaksupäivä\tSalkku\tTapahtumatyyppi\tArvopaperi\tInstrumenttityyppi\tISIN\tMäärä\tKurssi\tKorko\tKokonaiskulut\tKokonaiskulut Valuutta\tSumma\tValuutta\tHankinta-arvo\tTulos\tKokonaismäärä\tSaldo\tVaihtokurssi\tTapahtumateksti\tMitätöintipäivä\tLaskelma\tVahvistusnumero\tVälityspalkkio\tVälityspalkkio Valuutta',
+      '1\t2024-01-02\t2024-01-02\t2024-01-02\t123\tTALLETUS\t\t\t\t\t\t\t\t\t1 000\tEUR\t\t\t\t1 000\t\tTALLETUS\t\t\t111\t\t',
+      '2\t2024-01-03\t2024-01-03\t2024-01-05\t123\tOSTO\tNokia Oyj\tOsakkeet\tFI0009000681\t10\t50\t0\t1\tEUR\t-501\tEUR\t501\t0\t10\t499\t\t\t\t222\t222\t1\tEUR',
+      '3\t2024-02-03\t2024-02-03\t2024-02-05\t123\tMYYNTI\tNokia Oyj\tOsakkeet\tFI0009000681\t4\t60\t0\t1\tEUR\t239\tEUR\t\t38,6\t6\t738\t\t\t\t333\t333\t1\tEUR',
+      '4\t2024-03-03\t2024-03-03\t2024-03-03\t123\tOSINKO\tNokia Oyj\tOsakkeet\tFI0009000681\t6\t1\t\t\t\t6\tEUR\t\t\t6\t744\t\tDIV\t\t\t444\t\t',
+      '5\t2024-03-03\t2024-03-03\t2024-03-03\t123\tENNAKKOPIDÄTYS\tNokia Oyj\tOsakkeet\tFI0009000681\t6\t\t\t\t\t-1,5\tEUR\t\t\t6\t742,5\t\tDIV\t\t\t444\t\t',
+      '6\t2024-04-01\t2024-04-01\t2024-04-01\t123\tLAINAKORKO\t\t\t\t\t\t\t\t\t-2\tEUR\t\t\t\t740,5\t\tLAINAKORKO\t\t\t555\t\t',
+      '7\t2024-04-02\t2024-04-02\t2024-04-02\t123\tNOSTO\t\t\t\t\t\t\t\t\t-100\tEUR\t\t\t\t640,5\t\tNOSTO\t\t\t666\t\t',
+    ),
+    holdings: ['FI0009000681 EUR 6'],
+    cash: { EUR: '640.5' },
+  },
 };

@@ -595,3 +595,208 @@ export const flatex = define({
     ],
   },
 });
+
+/** Rabobank (Netherlands) Rabo Beleggen transactions ("mutaties"). */
+export const rabobank = define({
+  id: 'rabobank',
+  label: 'Rabobank beleggen mutaties',
+  version: 1,
+  source: {
+    kind: 'open-source-importer',
+    reference:
+      'dickwolff/Export-To-Ghostfolio@ea0ece10 src/converters/rabobankConverter.ts (columns by position: account, name, date DD-MM-YYYY, type, currency, amount = units, price, price currency, currency costs, value, total amount, isin, time, exchange) and src/helpers/fileTypeMatcher.ts (header Portefeuille;Naam;Datum;Type mutatie;Valuta mutatie;Volume;Koers;Valuta koers;Valuta kosten €;Waarde;Bedrag;Isin code;Tijd;Beurs)',
+    licence: 'Apache-2.0',
+    note: 'Volume is negative on sales; Koers per unit; Valuta kosten € the costs; Bedrag the signed cash amount (a purchase −(Waarde + kosten)); "Contant dividend" rows hold the units in Volume, the dividend per unit in Koers, the gross in Waarde and the net (after Dutch dividend tax) in Bedrag: the dividend is booked net. "Storting / opname" is a deposit or a withdrawal by the sign of Bedrag',
+  },
+  recognise: {
+    headers: [
+      'portefeuille',
+      'naam',
+      'datum',
+      'typemutatie',
+      'valutamutatie',
+      'volume',
+      'koers',
+      'bedrag',
+      'isincode',
+    ],
+  },
+  read: {
+    delimiter: ';',
+    columns: {
+      date: 'datum',
+      action: 'type mutatie',
+      name: 'naam',
+      isin: 'isin code',
+      quantity: 'volume',
+      price: 'koers',
+      fee: 'valuta kosten €',
+      amount: 'bedrag',
+      currency: 'valuta mutatie',
+    },
+    instrument: 'isin',
+    currency: 'EUR',
+    dateOrder: 'dmy',
+    decimal: ',',
+    actions: {},
+    actionPatterns: [
+      { pattern: 'verkoop fondsen', kind: 'sell' },
+      { pattern: 'koop fondsen', kind: 'buy' },
+      { pattern: 'dividendbelasting', kind: 'tax' },
+      { pattern: 'dividend', kind: 'dividend' },
+      { pattern: '^rente', kind: 'interest' },
+      { pattern: 'tarieven|kosten|fee', kind: 'fee' },
+      { pattern: 'storting|opname', kind: 'cash' },
+    ],
+  },
+});
+
+const ING_NL =
+  'TimoKoole/Convert2PortofolioPerformance convert2pp/ingConverterTrans.py, ingConverterAccount.py and their tests (column sets of real exports printed as dicts: UTF-16LE, tab-separated, decimal comma, dates DD-MM-YYYY)';
+
+/**
+ * ING (Netherlands) investment account, portfolio transactions ("portfolio-transactions" page
+ * export): the units side. Its cash side is the cash-transactions export ({@link ingNlCash});
+ * import both into one portfolio.
+ */
+export const ingNlPortfolio = define({
+  id: 'ing-nl-portfolio',
+  label: 'ING beleggen portefeuilletransacties',
+  version: 1,
+  source: {
+    kind: 'open-source-importer',
+    licence: 'none stated in the repository',
+    reference: `${ING_NL}: Datum, Naam, Aantal, Type, Waarde valuta, Waarde, …, Koers valuta, Koers, Wisselkoers, Nummer, Via, Transactiedatum, …, Orderbedrag, ING kosten, Belasting, Notabedrag, …`,
+    note: 'no ISIN: the instrument is the fund name (Naam). Type K = koop (buy), UITK = uitkering (dividend, Notabedrag net of Belasting). Other type codes (a sale’s, TOEK allocations) are not documented: a file with them is refused, not guessed. The price is (Notabedrag − ING kosten − Belasting) ÷ Aantal in euro; rows whose Notabedrag is not in euro are skipped with a reason',
+  },
+  recognise: {
+    headers: [
+      'datum',
+      'naam',
+      'aantal',
+      'type',
+      'koers',
+      'orderbedrag',
+      'ingkosten',
+      'belasting',
+      'notabedrag',
+    ],
+    delimiters: [';'],
+    encoding: 'utf-16',
+  },
+  read: {
+    delimiter: '\t',
+    columns: {
+      date: 'datum',
+      action: 'type',
+      symbol: 'naam',
+      name: 'naam',
+      quantity: 'aantal',
+      fee: 'ing kosten',
+      tax: 'belasting',
+      amount: 'notabedrag',
+      id: 'nummer',
+    },
+    currency: 'EUR',
+    dateOrder: 'dmy',
+    decimal: ',',
+    actions: { k: 'buy', uitk: 'dividend' },
+    skipRows: [
+      {
+        column: 'notabedrag valuta',
+        pattern: '^(?!\\s*(€|eur)?\\s*$)',
+        reason: 'amount not in euro: not read (enter it by hand)',
+      },
+    ],
+  },
+});
+
+/** ING (Netherlands) investment account, cash transactions ("cash-transactions" page export). */
+export const ingNlCash = define({
+  id: 'ing-nl-cash',
+  label: 'ING beleggen geldtransacties',
+  version: 1,
+  source: {
+    kind: 'open-source-importer',
+    licence: 'none stated in the repository',
+    reference: `${ING_NL}: Datum, Omschrijving, Rekeningtype, Valuta, Bedrag, Tegenrekening, Transactienummer, Waarderingsdatum, ING kosten valuta, ING kosten, Belasting valuta, Belasting`,
+    note: 'Bedrag is signed, in euro. "Overschrijving beleggingsrekening" moves money in or out (by sign), "Kosten beleggen" is the top-up from the payment account that pays the fee, "Basisfee en/of Servicefee" the fee. Purchases ("koop") and dividends ("Dividenden") are left out here: they are in the portfolio-transactions export (ing-nl-portfolio)',
+  },
+  recognise: {
+    headers: [
+      'datum',
+      'omschrijving',
+      'rekeningtype',
+      'valuta',
+      'bedrag',
+      'transactienummer',
+      'ingkosten',
+      'belasting',
+    ],
+    delimiters: [';'],
+    encoding: 'utf-16',
+  },
+  read: {
+    delimiter: '\t',
+    columns: {
+      date: 'datum',
+      action: 'omschrijving',
+      amount: 'bedrag',
+      id: 'transactienummer',
+    },
+    currency: 'EUR',
+    dateOrder: 'dmy',
+    decimal: ',',
+    actions: {},
+    actionPatterns: [
+      { pattern: 'basisfee|servicefee', kind: 'fee' },
+      { pattern: '^kosten beleggen', kind: 'deposit' },
+      { pattern: 'overschrijving beleggingsrekening', kind: 'cash' },
+      { pattern: 'koop|dividend', kind: 'skip' },
+    ],
+  },
+});
+
+/** Consorsbank (Germany) order overview ("Orderübersicht"), below a preamble. */
+export const consorsbank = define({
+  id: 'consorsbank',
+  label: 'Consorsbank Orderübersicht',
+  version: 1,
+  source: {
+    kind: 'sample-file',
+    reference:
+      'tresorone/tresor-import issue #4352 (a user-submitted Orderübersicht_<depot>.csv: preamble Depot;Inhaber;Exportdatum, then Orderart;Orderdatum;Name;WKN;Stück/Nominal;Gültigkeit;Ordertyp;Handelsplatz;Status;Ausführungskurs; dates DD.MM.YY, decimal comma)',
+    note: 'orders only: Kauf / Verkauf with the units and the execution price, no costs, taxes, dividends or cash (those are on the Verrechnungskonto, a separate export); orders whose Status is not Ausgeführt are skipped; the WKN is the instrument; prices are read as euro (the file names no currency)',
+  },
+  recognise: {
+    headers: [
+      'orderart',
+      'orderdatum',
+      'name',
+      'wkn',
+      'stucknominal',
+      'ordertyp',
+      'status',
+      'ausfuhrungskurs',
+    ],
+    preamble: true,
+    encoding: 'windows-1252',
+  },
+  read: {
+    delimiter: ';',
+    columns: {
+      date: 'orderdatum',
+      action: 'orderart',
+      symbol: 'wkn',
+      name: 'name',
+      quantity: 'stück/nominal',
+      price: 'ausführungskurs',
+    },
+    currency: 'EUR',
+    dateOrder: 'dmy',
+    shortYears: true,
+    decimal: ',',
+    actions: { kauf: 'buy', verkauf: 'sell' },
+    skipRows: [{ column: 'status', pattern: '^(?!ausgeführt$)', reason: 'order not executed' }],
+  },
+});

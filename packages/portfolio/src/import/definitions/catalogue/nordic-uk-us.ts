@@ -661,3 +661,113 @@ export const nordnetNo = define({
     ],
   },
 });
+
+const NORDNET_FI_ROWS =
+  'Summa is signed in the currency of the Valuutta after it; a trade is recorded at (|Summa| − Kokonaiskulut) ÷ Määrä in that currency (Kurssi is in the instrument currency); OSINKO is gross and ENNAKKOPIDÄTYS (withholding) a row of its own; LAINAKORKO (margin-loan interest) is a cost';
+
+/**
+ * Nordnet (Finland) transactions ("Tapahtumat ja muistiinpanot"): UTF-16, tab-separated, Finnish
+ * headers. Five columns are named Valuutta, each the currency of the number before it: Summa's is
+ * the one right after it (position 14), the first (position 12) is that of the costs and empty on
+ * cash rows, so recognition pins the positions of Kokonaiskulut, Summa and its Valuutta.
+ */
+export const nordnetFi = define({
+  id: 'nordnet-fi',
+  label: 'Nordnet tapahtumat (suomi)',
+  version: 1,
+  source: {
+    kind: 'open-source-importer',
+    reference:
+      'jaantaponen/verotunkki src/utils/parsers/types.ts (NordnetHeaders: Id, Kirjauspäivä, Kauppapäivä, Maksupäivä, Salkku, Tapahtumatyyppi, Arvopaperi, ISIN, Määrä, Kurssi, Korko, Kokonaiskulut, Summa, Valuutta, …); a public Elixir NordnetCsvParser (UTF-16LE, tab; 12 Valuutta, 13 Summa, 14 Valuutta; OSTO, MYYNTI, OSINKO, ENNAKKOPIDÄTYS, TALLETUS, NOSTO, VALUUTAN OSTO, LAINAKORKO …); PFS EtNordnetFI (MPL-2.0: yyyy-MM-dd, decimal comma)',
+    note: `${NORDNET_FI_ROWS}; the older layout with Instrumenttityyppi is nordnet-fi-2021`,
+  },
+  recognise: {
+    headers: [
+      'kirjauspaiva',
+      'kauppapaiva',
+      'tapahtumatyyppi',
+      'arvopaperi',
+      'isin',
+      'maara',
+      'summa',
+      'valuutta',
+    ],
+    positions: { '11': ['kokonaiskulut'], '13': ['summa'], '14': ['valuutta'] },
+    delimiters: [';'],
+    encoding: 'utf-16',
+  },
+  read: {
+    delimiter: '\t',
+    columns: {
+      id: 'id',
+      date: 'kauppapäivä',
+      action: 'tapahtumatyyppi',
+      name: 'arvopaperi',
+      isin: 'isin',
+      quantity: 'määrä',
+      fee: 'kokonaiskulut',
+      amount: 'summa',
+      currency: '#14',
+      fxRate: 'vaihtokurssi',
+    },
+    instrument: 'isin',
+    dateOrder: 'ymd',
+    decimal: ',',
+    actions: {
+      osto: 'buy',
+      myynti: 'sell',
+      osinko: 'dividend',
+      ennakkopidätys: 'tax',
+      'ulkom. kuponkivero': 'tax',
+      lähdevero: 'tax',
+      talletus: 'deposit',
+      nosto: 'withdrawal',
+      'valuutan osto': 'cash',
+      'valuutan myynti': 'cash',
+      talletuskorko: 'interest',
+      lainakorko: 'fee',
+      'pääomit ylit.korko': 'fee',
+      'jättö siirto': 'shares',
+      'rahastoanti ap jättö': 'shares',
+    },
+    actionPatterns: [
+      { pattern: '^reaaliaikainen talle', kind: 'deposit' },
+      { pattern: 'palvelumaksu|palkkio', kind: 'fee' },
+    ],
+  },
+});
+
+/**
+ * Nordnet (Finland), the layout with Instrumenttityyppi (documented as of August 2021): the costs'
+ * currency has a name of its own (Kokonaiskulut Valuutta), so the first plain Valuutta is
+ * Summa's. Rows read as {@link nordnetFi}.
+ */
+export const nordnetFi2021 = define({
+  id: 'nordnet-fi-2021',
+  label: 'Nordnet tapahtumat (suomi, Instrumenttityyppi)',
+  version: 1,
+  source: {
+    kind: 'open-source-importer',
+    reference:
+      'PFS EtNordnetFI (Jami Suni, MPL-2.0: the layout "as of Nordnet 2021-Aug-27th": Id, Kirjauspäivä, Kauppapäivä, Maksupäivä, Salkku, Tapahtumatyyppi, Arvopaperi, Instrumenttityyppi, ISIN, Määrä, Kurssi, Korko, Kokonaiskulut, Kokonaiskulut Valuutta, Summa, Valuutta, …; UTF-16, tab) and jaantaponen/verotunkki src/utils/parsers/types.ts',
+    licence: 'MPL-2.0',
+    note: NORDNET_FI_ROWS,
+  },
+  recognise: {
+    headers: [
+      'kirjauspaiva',
+      'kauppapaiva',
+      'tapahtumatyyppi',
+      'arvopaperi',
+      'instrumenttityyppi',
+      'isin',
+      'maara',
+      'kokonaiskulutvaluutta',
+      'summa',
+      'valuutta',
+    ],
+    delimiters: [';'],
+    encoding: 'utf-16',
+  },
+  read: { ...nordnetFi.read, columns: { ...nordnetFi.read.columns, currency: 'valuutta' } },
+});
