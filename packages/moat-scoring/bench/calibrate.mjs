@@ -28,6 +28,7 @@ const SEC_DIR = join(DATA, 'companyfacts');
 const LABELS = join(here, 'calibration/labels.json');
 const HISTORY = join(here, 'calibration/history.json');
 const SEC_BASELINE = join(here, 'calibration/sec-baseline.json');
+const SECTORS = join(here, 'calibration/sectors.json');
 
 /** The snapshot's weak, cyclical or loss-making companies (shared/data/README.md). */
 const WEAK_SET = 'DAL UAL LUV F GM TSLA KR TGT BBY NUE MOS XOM MU CCL UBER SNOW'.split(' ');
@@ -60,9 +61,23 @@ function qualityCodes(e) {
   return codes;
 }
 
+/** Ticker → sector for providers that carry none (calibration/sectors.json, GICS). */
+const sectorOf = new Map(
+  Object.entries(JSON.parse(readFileSync(SECTORS, 'utf8')).sectors).flatMap(([sector, tickers]) =>
+    tickers.map((t) => [t, sector]),
+  ),
+);
+
+/** The fundamentals with `company.sector` from sectors.json when the provider gave none. */
+function withSector(f, ticker) {
+  const sector = sectorOf.get(ticker);
+  if (f.company.sector !== null || sector === undefined) return f;
+  return { ...f, company: { ...f.company, sector } };
+}
+
 async function score(provider, ticker, asOf) {
   try {
-    const f = await provider.getFundamentals(ticker, asOf ? { asOf } : {});
+    const f = withSector(await provider.getFundamentals(ticker, asOf ? { asOf } : {}), ticker);
     const lastEnd = f.years.at(-1)?.periodEnd ?? null;
     const e = evaluateMoat(f);
     return { pct: pct(e), evaluation: e, lastEnd, honoured: !asOf || !lastEnd || lastEnd < asOf };
@@ -134,6 +149,7 @@ function summarise(name, rows) {
     wideAt50: wide.filter((x) => x >= 50).length / (wide.length || 1),
     noneAt50: scored.filter((r) => r.rating === 'none' && r.pct >= 50).map((r) => r.ticker),
     noneMedian: median(none),
+    narrowMedian: median(by('narrow')),
   };
   console.log(`\n== ${name}: ${args.half} half ==`);
   console.log(
@@ -145,6 +161,7 @@ function summarise(name, rows) {
   console.log(
     `wide at ≥ 50: ${f1(100 * figures.wideAt50)}%; no-moat at ≥ 50: ${figures.noneAt50.join(', ') || 'none'}; no-moat median ${f1(figures.noneMedian)}`,
   );
+  console.log(`narrow median ${f1(figures.narrowMedian)}`);
   console.log('reliability (share of each rating per score band):');
   console.log('  band    n   wide  narrow  none');
   for (const [label, from, to] of BANDS) {
