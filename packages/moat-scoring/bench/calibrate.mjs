@@ -292,6 +292,7 @@ if (args.record) {
       wideAt50: Number(f1(100 * simfinFigures.wideAt50)),
       noneAt50: simfinFigures.noneAt50,
       noneMedian: Number(f1(simfinFigures.noneMedian)),
+      narrowMedian: Number(f1(simfinFigures.narrowMedian)),
     },
     sec: {
       auroc: Number(f3(secFigures.auroc)),
