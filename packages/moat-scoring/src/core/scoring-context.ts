@@ -54,6 +54,7 @@ export function flattenYear(year: FiscalYearFigures): YearValues {
     acquisitions: finite(year.acquisitions),
     shareBasedCompensation: finite(year.shareBasedCompensation),
     amortizationOfIntangibles: finite(year.amortizationOfIntangibles),
+    unusualItems: finite(year.unusualItems),
   };
 }
 
