@@ -2,7 +2,7 @@
 // wide-moat from those they rate no-moat, each scored as of its rating date, on both providers.
 // Run `pnpm calibrate` from the root (builds first), or after a build:
 //
-//   node bench/calibrate.mjs [--half dev|test|all] [--record "<change>"] [--sec-baseline]
+//   node bench/calibrate.mjs [--half dev|test|all] [--record "<change>"] [--sec-baseline] [--no-reconcile]
 //
 // --half      which half of the labelled set (fixed hash of the ticker; default dev). Tuning
 //             reads dev only; the test half is run once, at the end (README, "Calibration").
@@ -11,6 +11,10 @@
 //             half. A change tried and not kept (dev AUROC fell, or a no-moat company crossed
 //             50) is recorded with "kept": false by hand after its code is reverted.
 // --sec-baseline  rewrite calibration/sec-baseline.json (the SEC scores later runs compare with).
+// --no-reconcile  score each labelled company on one provider only; by default a company both
+//             providers cover is scored with the other provider's figures as `reconcileWith`
+//             (issue 39: a criterion resting on a series the providers disagree on earns no
+//             points from the gap). The 30 shared SEC companies are always scored on SEC alone.
 //
 // Reads ../shared/data or $SHARED_DATA_DIR (SimFin bulk statements, SEC companyfacts snapshots); never copies them.
 import { createHash } from 'node:crypto';
@@ -40,6 +44,7 @@ const { values: args } = parseArgs({
     half: { type: 'string', default: 'dev' },
     record: { type: 'string' },
     'sec-baseline': { type: 'boolean', default: false },
+    'no-reconcile': { type: 'boolean', default: false },
   },
 });
 if (!['dev', 'test', 'all'].includes(args.half)) throw new Error('--half must be dev, test or all');
@@ -75,11 +80,20 @@ function withSector(f, ticker) {
   return { ...f, company: { ...f.company, sector } };
 }
 
-async function score(provider, ticker, asOf) {
+/** The fundamentals of `ticker` as of `asOf`, or null when the provider has too little. */
+async function read(provider, ticker, asOf) {
+  try {
+    return withSector(await provider.getFundamentals(ticker, asOf ? { asOf } : {}), ticker);
+  } catch {
+    return null;
+  }
+}
+
+async function score(provider, ticker, asOf, other = null) {
   try {
     const f = withSector(await provider.getFundamentals(ticker, asOf ? { asOf } : {}), ticker);
     const lastEnd = f.years.at(-1)?.periodEnd ?? null;
-    const e = evaluateMoat(f);
+    const e = evaluateMoat(f, other ? { reconcileWith: other } : {});
     return { pct: pct(e), evaluation: e, lastEnd, honoured: !asOf || !lastEnd || lastEnd < asOf };
   } catch (error) {
     return { error: error.code ?? error.message };
@@ -199,11 +213,14 @@ const secTickers = new Set((await sec.listTickers()).filter((t) => t));
 const simfinRows = [];
 const secRows = [];
 for (const label of chosen) {
-  const s = await score(simfin, label.ticker, label.ratedOn);
-  simfinRows.push({ ...label, ...s, codes: s.evaluation ? qualityCodes(s.evaluation) : [] });
   const secTicker = SEC_TICKER[label.ticker] ?? label.ticker;
+  const both = secTickers.has(secTicker) && !args['no-reconcile'];
+  const secFigures = both ? await read(sec, secTicker, label.ratedOn) : null;
+  const simfinFigures = both ? await read(simfin, label.ticker, label.ratedOn) : null;
+  const s = await score(simfin, label.ticker, label.ratedOn, secFigures);
+  simfinRows.push({ ...label, ...s, codes: s.evaluation ? qualityCodes(s.evaluation) : [] });
   if (secTickers.has(secTicker)) {
-    const t = await score(sec, secTicker, label.ratedOn);
+    const t = await score(sec, secTicker, label.ratedOn, simfinFigures);
     secRows.push({ ...label, ...t, codes: t.evaluation ? qualityCodes(t.evaluation) : [] });
   }
 }

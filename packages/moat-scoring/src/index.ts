@@ -1,4 +1,12 @@
 export type { DataQualityFlag } from './core/data-quality.js';
+export {
+  mismatchFlags,
+  type ProviderDisagreement,
+  RECONCILE_TOLERANCE,
+  RECONCILED_SERIES,
+  type ReconcileOptions,
+  reconcileProviders,
+} from './core/reconcile.js';
 export { CRITERIA, type CriterionDefinition } from './criteria-catalog.js';
 export type { CriterionResult } from './criterion-result.js';
 export { MoatScoringError, type MoatScoringErrorCode } from './errors.js';
