@@ -41,7 +41,7 @@ describe('reconcileProviders', () => {
         ...columns,
         shortTermDebt: (columns.shortTermDebt as number[]).map(() => 0),
         longTermDebt: (columns.longTermDebt as number[]).map(
-          (d, i) => d + (columns.shortTermDebt as number[])[i]!,
+          (d, i) => d + ((columns.shortTermDebt as number[])[i] ?? 0),
         ),
       },
     });
