@@ -1,4 +1,4 @@
-import type { Figure, FiscalYearFigures, Fundamentals, MetricKey } from '@svc/schemas';
+import type { Figure, FiscalYearFigures, Fundamentals } from '@svc/schemas';
 import { MoatScoringError } from '../errors.js';
 import type { DataQualityFlag } from './data-quality.js';
 import { isFinancialSic, isRegulatedUtility } from './industry.js';
