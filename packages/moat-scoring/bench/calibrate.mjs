@@ -2,7 +2,7 @@
 // wide-moat from those they rate no-moat, each scored as of its rating date, on both providers.
 // Run `pnpm calibrate` from the root (builds first), or after a build:
 //
-//   node bench/calibrate.mjs [--half dev|test|all] [--record "<change>"] [--sec-baseline]
+//   node bench/calibrate.mjs [--half dev|test|all] [--record "<change>"] [--sec-baseline] [--no-reconcile]
 //
 // --half      which half of the labelled set (fixed hash of the ticker; default dev). Tuning
 //             reads dev only; the test half is run once, at the end (README, "Calibration").
@@ -11,6 +11,10 @@
 //             half. A change tried and not kept (dev AUROC fell, or a no-moat company crossed
 //             50) is recorded with "kept": false by hand after its code is reverted.
 // --sec-baseline  rewrite calibration/sec-baseline.json (the SEC scores later runs compare with).
+// --no-reconcile  score each labelled company on one provider only; by default a company both
+//             providers cover is scored with the other provider's figures as `reconcileWith`
+//             (issue 39: a criterion resting on a series the providers disagree on earns no
+//             points from the gap). The 30 shared SEC companies are always scored on SEC alone.
 //
 // Reads ../shared/data or $SHARED_DATA_DIR (SimFin bulk statements, SEC companyfacts snapshots); never copies them.
 import { createHash } from 'node:crypto';
@@ -28,6 +32,7 @@ const SEC_DIR = join(DATA, 'companyfacts');
 const LABELS = join(here, 'calibration/labels.json');
 const HISTORY = join(here, 'calibration/history.json');
 const SEC_BASELINE = join(here, 'calibration/sec-baseline.json');
+const SECTORS = join(here, 'calibration/sectors.json');
 
 /** The snapshot's weak, cyclical or loss-making companies (shared/data/README.md). */
 const WEAK_SET = 'DAL UAL LUV F GM TSLA KR TGT BBY NUE MOS XOM MU CCL UBER SNOW'.split(' ');
@@ -39,6 +44,7 @@ const { values: args } = parseArgs({
     half: { type: 'string', default: 'dev' },
     record: { type: 'string' },
     'sec-baseline': { type: 'boolean', default: false },
+    'no-reconcile': { type: 'boolean', default: false },
   },
 });
 if (!['dev', 'test', 'all'].includes(args.half)) throw new Error('--half must be dev, test or all');
@@ -60,11 +66,34 @@ function qualityCodes(e) {
   return codes;
 }
 
-async function score(provider, ticker, asOf) {
+/** Ticker → sector for providers that carry none (calibration/sectors.json, GICS). */
+const sectorOf = new Map(
+  Object.entries(JSON.parse(readFileSync(SECTORS, 'utf8')).sectors).flatMap(([sector, tickers]) =>
+    tickers.map((t) => [t, sector]),
+  ),
+);
+
+/** The fundamentals with `company.sector` from sectors.json when the provider gave none. */
+function withSector(f, ticker) {
+  const sector = sectorOf.get(ticker);
+  if (f.company.sector !== null || sector === undefined) return f;
+  return { ...f, company: { ...f.company, sector } };
+}
+
+/** The fundamentals of `ticker` as of `asOf`, or null when the provider has too little. */
+async function read(provider, ticker, asOf) {
   try {
-    const f = await provider.getFundamentals(ticker, asOf ? { asOf } : {});
+    return withSector(await provider.getFundamentals(ticker, asOf ? { asOf } : {}), ticker);
+  } catch {
+    return null;
+  }
+}
+
+async function score(provider, ticker, asOf, other = null) {
+  try {
+    const f = withSector(await provider.getFundamentals(ticker, asOf ? { asOf } : {}), ticker);
     const lastEnd = f.years.at(-1)?.periodEnd ?? null;
-    const e = evaluateMoat(f);
+    const e = evaluateMoat(f, other ? { reconcileWith: other } : {});
     return { pct: pct(e), evaluation: e, lastEnd, honoured: !asOf || !lastEnd || lastEnd < asOf };
   } catch (error) {
     return { error: error.code ?? error.message };
@@ -134,6 +163,7 @@ function summarise(name, rows) {
     wideAt50: wide.filter((x) => x >= 50).length / (wide.length || 1),
     noneAt50: scored.filter((r) => r.rating === 'none' && r.pct >= 50).map((r) => r.ticker),
     noneMedian: median(none),
+    narrowMedian: median(by('narrow')),
   };
   console.log(`\n== ${name}: ${args.half} half ==`);
   console.log(
@@ -145,6 +175,7 @@ function summarise(name, rows) {
   console.log(
     `wide at ≥ 50: ${f1(100 * figures.wideAt50)}%; no-moat at ≥ 50: ${figures.noneAt50.join(', ') || 'none'}; no-moat median ${f1(figures.noneMedian)}`,
   );
+  console.log(`narrow median ${f1(figures.narrowMedian)}`);
   console.log('reliability (share of each rating per score band):');
   console.log('  band    n   wide  narrow  none');
   for (const [label, from, to] of BANDS) {
@@ -182,11 +213,14 @@ const secTickers = new Set((await sec.listTickers()).filter((t) => t));
 const simfinRows = [];
 const secRows = [];
 for (const label of chosen) {
-  const s = await score(simfin, label.ticker, label.ratedOn);
-  simfinRows.push({ ...label, ...s, codes: s.evaluation ? qualityCodes(s.evaluation) : [] });
   const secTicker = SEC_TICKER[label.ticker] ?? label.ticker;
+  const both = secTickers.has(secTicker) && !args['no-reconcile'];
+  const secFigures = both ? await read(sec, secTicker, label.ratedOn) : null;
+  const simfinFigures = both ? await read(simfin, label.ticker, label.ratedOn) : null;
+  const s = await score(simfin, label.ticker, label.ratedOn, secFigures);
+  simfinRows.push({ ...label, ...s, codes: s.evaluation ? qualityCodes(s.evaluation) : [] });
   if (secTickers.has(secTicker)) {
-    const t = await score(sec, secTicker, label.ratedOn);
+    const t = await score(sec, secTicker, label.ratedOn, simfinFigures);
     secRows.push({ ...label, ...t, codes: t.evaluation ? qualityCodes(t.evaluation) : [] });
   }
 }
@@ -275,6 +309,7 @@ if (args.record) {
       wideAt50: Number(f1(100 * simfinFigures.wideAt50)),
       noneAt50: simfinFigures.noneAt50,
       noneMedian: Number(f1(simfinFigures.noneMedian)),
+      narrowMedian: Number(f1(simfinFigures.narrowMedian)),
     },
     sec: {
       auroc: Number(f3(secFigures.auroc)),

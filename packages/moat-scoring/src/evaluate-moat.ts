@@ -10,6 +10,7 @@ import {
 } from '@svc/schemas';
 import { type Assessment, PASS_QUALITY } from './core/assessment.js';
 import { flagsFor } from './core/data-quality.js';
+import { mismatchFlags, reconcileProviders, withSecondaryFigures } from './core/reconcile.js';
 import { buildScoringContext, type ScoringContext } from './core/scoring-context.js';
 import { assessCapexEfficiency } from './criteria/capex-efficiency.js';
 import { assessDebtSustainability } from './criteria/debt-sustainability.js';
@@ -40,6 +41,14 @@ export interface EvaluateMoatOptions {
    * of two providers), added to the evaluation's `dataQuality` before the criteria's own flags.
    */
   readonly dataQuality?: readonly DataQualityFlag[];
+  /**
+   * The same company's fundamentals from a second provider (issue 39: per-criterion provider
+   * reconciliation). Where the two disagree on a series a criterion rests on (capex, total debt,
+   * net income, equity; `reconcileProviders`), the criterion carries a `provider_mismatch` flag and
+   * earns no points from the disputed gap: it is scored on the provider whose figures give the
+   * lower quality. Without it nothing is compared.
+   */
+  readonly reconcileWith?: Fundamentals;
 }
 
 /** The result of {@link evaluateMoat}: a `MoatEvaluation` (interface spec 2.1) with extensions. */
@@ -91,6 +100,47 @@ function assessAll(context: ScoringContext): Record<CriterionKey, Assessment> {
     capex_efficiency: assessCapexEfficiency(context, { roicPasses }),
     product_durability: assessProductDurability(context),
   };
+}
+
+/**
+ * Reconciles the window's fiscal years with a second provider (see
+ * `EvaluateMoatOptions.reconcileWith`): returns the `provider_mismatch` flags and, for each
+ * criterion resting on a disputed series, rescores it with the second provider's figures put in
+ * for the disputed years only (`withSecondaryFigures`); when that scores lower, the lower
+ * assessment replaces the criterion's (it earns no points from the gap), with both figures said.
+ */
+function reconcile(
+  primary: Fundamentals,
+  secondary: Fundamentals | undefined,
+  context: ScoringContext,
+  windowYears: number,
+  assessments: Record<CriterionKey, Assessment>,
+): DataQualityFlag[] {
+  if (secondary === undefined) return [];
+  const fiscalYears = context.years.map((y) => y.fiscalYear);
+  const disagreements = reconcileProviders(primary, secondary, { fiscalYears });
+  const flags = mismatchFlags(disagreements, primary, secondary);
+  if (flags.length === 0) return [];
+  const other = assessAll(
+    buildScoringContext(withSecondaryFigures(primary, secondary, disagreements), windowYears),
+  );
+  const years = [...new Set(disagreements.map((d) => d.fiscalYear))]
+    .sort((a, b) => a - b)
+    .map((y) => `FY${y}`)
+    .join(', ');
+  for (const key of CRITERION_KEYS) {
+    if (flagsFor(key, flags).length === 0) continue;
+    const mine = assessments[key];
+    const theirs = other[key];
+    if (mine.kind !== 'scored' || theirs.kind !== 'scored' || theirs.quality >= mine.quality) {
+      continue;
+    }
+    assessments[key] = {
+      ...theirs,
+      value: `${theirs.value} — with ${secondary.provider}'s figures for the disputed ${years}, the lower of two disagreeing providers (${primary.provider}'s alone: ${mine.value})`,
+    };
+  }
+  return flags;
 }
 
 function checkWindow(windowYears: number): void {
@@ -184,11 +234,21 @@ export function evaluateMoat(
   if (options.dataQuality !== undefined) {
     checkArgument(DataQualityFlags, options.dataQuality, 'options.dataQuality');
   }
+  if (options.reconcileWith !== undefined) {
+    checkArgument(Fundamentals, options.reconcileWith, 'options.reconcileWith');
+  }
   const windowYears = options.windowYears ?? DEFAULT_WINDOW_YEARS;
   checkWindow(windowYears);
   const context = buildScoringContext(fundamentals, windowYears);
   const assessments = assessAll(context);
-  const flags = context.dataQuality ?? [];
+  const disputed = reconcile(
+    fundamentals,
+    options.reconcileWith,
+    context,
+    windowYears,
+    assessments,
+  );
+  const flags = [...(context.dataQuality ?? []), ...disputed];
   const criteria = CRITERION_KEYS.map((key) =>
     toCriterion(key, assessments[key], flagsFor(key, flags)),
   );

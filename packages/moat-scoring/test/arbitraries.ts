@@ -41,6 +41,7 @@ const OPTIONAL_KEYS: readonly MetricKey[] = [
   'acquisitions',
   'shareBasedCompensation',
   'amortizationOfIntangibles',
+  'unusualItems',
 ];
 const REQUIRED_KEYS = METRIC_KEYS.filter((k) => !OPTIONAL_KEYS.includes(k));
 

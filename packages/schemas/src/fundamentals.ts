@@ -44,8 +44,8 @@ export type Figure = z.infer<typeof Figure>;
  *
  * `incomeFromContinuingOperations` was added later and is optional in `FiscalYearFigures`
  * (absent in records written before it existed, and from providers that do not read it): treat
- * `undefined` like `null`, "not reported". So are `acquisitions`, `shareBasedCompensation` and
- * `amortizationOfIntangibles` (issue 39).
+ * `undefined` like `null`, "not reported". So are `acquisitions`, `shareBasedCompensation`,
+ * `amortizationOfIntangibles` and `unusualItems` (issue 39).
  */
 export const METRIC_KEYS = [
   'revenue',
@@ -80,6 +80,7 @@ export const METRIC_KEYS = [
   'acquisitions',
   'shareBasedCompensation',
   'amortizationOfIntangibles',
+  'unusualItems',
 ] as const;
 export type MetricKey = (typeof METRIC_KEYS)[number];
 
@@ -136,6 +137,9 @@ export const FiscalYearFigures = z
     ).optional(),
     amortizationOfIntangibles: metric(
       'Amortization of intangible assets (mostly acquired ones), positive. Optional: absent or null means not reported.',
+    ).optional(),
+    unusualItems: metric(
+      'One-off items inside pretax income (impairments, restructuring, gains or losses on disposals, litigation), signed: a charge negative, a gain positive. Optional: absent or null means not reported.',
     ).optional(),
   })
   .meta({ id: 'FiscalYearFigures' });

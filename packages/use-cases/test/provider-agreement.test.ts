@@ -161,12 +161,6 @@ export const EXCEPTIONS: readonly Exception[] = [
     reason:
       "ROIC and the revenue scope, not gross margin: XOM tags no operating income, so the snapshot's EBIT is pretax income + interest (FY2019 20,886 M), SimFin's Operating Income is 42,056 M (gross profit less operating expenses; SimFin puts −22,000 M of non-operating items between it and pretax income): median ROIC 14.2% against 24.3%; product durability (worst revenue year −39.1% against −34.2%). SimFin's gross margin (4.3 of 12.5, where the snapshot rules it N/A) lowers its percentage",
   },
-  {
-    ticker: 'CCL',
-    metric: 'verdict',
-    reason:
-      'CCL sits at the 50% band edge on both (50.3 vs 49.1%); the snapshot lacks FY2010–FY2013 revenue, moving net margin by 1.5 points',
-  },
 ];
 
 const SIMFIN_TICKER: Record<string, string> = { GOOGL: 'GOOG' };

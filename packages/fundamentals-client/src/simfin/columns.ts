@@ -40,6 +40,7 @@ export const VALUE_COLUMNS = {
     'Depreciation & Amortization',
     'Operating Income (Loss)',
     'Interest Expense, Net',
+    'Abnormal Gains (Losses)',
     'Pretax Income (Loss)',
     'Income Tax (Expense) Benefit, Net',
     'Net Extraordinary Gains (Losses)',

@@ -82,6 +82,13 @@ export const METRIC_RULES: readonly MetricRule[] = [
   }),
   rule({ key: 'pretaxIncome', statement: 'income', column: 'Pretax Income (Loss)', sign: 1 }),
   rule({
+    key: 'unusualItems',
+    statement: 'income',
+    column: 'Abnormal Gains (Losses)',
+    sign: 1,
+    note: 'SimFin "Abnormal Gains (Losses)": one-off items inside pretax income (impairments, restructuring, disposals), signed',
+  }),
+  rule({
     key: 'incomeTaxExpense',
     statement: 'income',
     column: 'Income Tax (Expense) Benefit, Net',

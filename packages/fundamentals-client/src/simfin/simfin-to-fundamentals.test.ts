@@ -181,6 +181,31 @@ describe('simfinToFundamentals', () => {
     expect(y2019?.acquisitions).toBeNull();
   });
 
+  it('reads Abnormal Gains (Losses) as signed one-off items: a charge negative, a gain positive (issue 39)', async () => {
+    const rows = await rowsOfTicker(
+      {
+        income: simfinCsv(
+          ['Revenue', 'Abnormal Gains (Losses)', 'Net Income'],
+          [
+            [...keys(2017, 'FY', '2017-12-31'), 100, -40, -5],
+            [...keys(2018, 'FY', '2018-12-31'), 100, 20, 30],
+            [...keys(2019, 'FY', '2019-12-31'), 100, '', 15],
+          ],
+        ),
+        balance: simfinCsv(BALANCE_COLUMNS, []),
+        cashflow: simfinCsv(CASHFLOW_COLUMNS, []),
+      },
+      'ACME',
+    );
+    const [y2017, y2018, y2019] = simfinToFundamentals(rows, { ticker: 'ACME' }).years;
+    expect(y2017?.unusualItems).toMatchObject({
+      value: -40,
+      source: { tag: 'simfin:Abnormal Gains (Losses)' },
+    });
+    expect(y2018?.unusualItems?.value).toBe(20);
+    expect(y2019?.unusualItems).toBeNull();
+  });
+
   it('keeps blank cells and missing columns null, never 0, and a tax benefit negative', async () => {
     const f = await acme(
       [[...keys(2019, 'FY', '2019-12-31'), '', 1000, '', 1000, '', '', 30, 80, 80]],

@@ -1,7 +1,7 @@
-import type { Figure, FiscalYearFigures, Fundamentals, MetricKey } from '@svc/schemas';
+import type { Figure, FiscalYearFigures, Fundamentals } from '@svc/schemas';
 import { MoatScoringError } from '../errors.js';
 import type { DataQualityFlag } from './data-quality.js';
-import { isFinancialSic } from './industry.js';
+import { isFinancialSic, isRegulatedUtility } from './industry.js';
 import { ppeRollForward, rollForwardFlag, withImpliedCapex } from './ppe-roll-forward.js';
 import type { YearValues } from './year-values.js';
 
@@ -54,6 +54,7 @@ export function flattenYear(year: FiscalYearFigures): YearValues {
     acquisitions: finite(year.acquisitions),
     shareBasedCompensation: finite(year.shareBasedCompensation),
     amortizationOfIntangibles: finite(year.amortizationOfIntangibles),
+    unusualItems: finite(year.unusualItems),
   };
 }
 
@@ -74,6 +75,12 @@ export interface ScoringContext {
   readonly spanYears: number;
   /** Bank, thrift or insurer by SIC code (see `isFinancialSic`). */
   readonly financial: boolean;
+  /**
+   * Regulated utility by SIC code or sector (see `isRegulatedUtility`): return, leverage and
+   * capital intensity are judged against what regulators allow. Optional so that hand-built
+   * contexts need not set it (absent = not a utility).
+   */
+  readonly regulatedUtility?: boolean;
   /** ISO 4217 reporting currency, for display. */
   readonly currency: string;
   /** Per structural line: reported (non-null) in at least one year of the window. */
@@ -310,6 +317,7 @@ export function buildScoringContext(
     capexScope: capexScopeOf(inWindow),
     spanYears: last.fiscalYear - first.fiscalYear + 1,
     financial: isFinancialSic(fundamentals.company.sicCode),
+    regulatedUtility: isRegulatedUtility(fundamentals.company),
     currency: fundamentals.company.currency,
     reported: reportedLines(years),
     memo: new Map(),

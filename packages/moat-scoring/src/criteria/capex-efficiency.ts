@@ -150,6 +150,11 @@ export function assessCapexEfficiency(context: ScoringContext, inputs: CapexInpu
   if (!context.reported.capitalExpenditure) {
     return notApplicable('no capital expenditure line reported in any year');
   }
+  if (context.regulatedUtility) {
+    return notApplicable(
+      'regulated utility: capex builds the rate base the regulator sets a return on; judged through ROE against the allowed ROE',
+    );
+  }
   const t = totals(context);
   if (t.years < 3)
     return insufficient(`capex and net income in ${t.years} year(s); at least 3 are needed`);

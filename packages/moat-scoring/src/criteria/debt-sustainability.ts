@@ -31,6 +31,33 @@ export const INTEREST_ANCHORS: readonly Anchor[] = [
 ];
 
 /**
+ * A regulated utility's operating cash flow ÷ total debt anchors (issue 39), from the factor grid of
+ * Moody's "Regulated Electric and Gas Utilities" rating methodology (June 2017, Appendix A, CFO
+ * pre-WC / Debt, standard grid): Ba 5–13% (floor at 5%), Baa 13–22% (warning at 13%: the
+ * investment-grade line), A 22–30% (pass at 22%), Aa 30–40% (excellent at 30%). Regulators set a
+ * utility's capital structure (about half debt), so debt is judged as the rating agencies judge a
+ * utility, not by Buffett & Clark's 3–4 years of net income.
+ */
+export const UTILITY_CFO_TO_DEBT_ANCHORS: readonly Anchor[] = [
+  [0.05, 0],
+  [0.13, 0.4],
+  [0.22, 0.75],
+  [0.3, 1],
+];
+/**
+ * A regulated utility's interest ÷ EBIT anchors, from the same grid's interest coverage ((CFO
+ * pre-WC + interest) ÷ interest): Ba 2–3× (floor 2× = 50%), Baa 3–4.5× (warning 3× = 33%), A
+ * 4.5–6× (pass 4.5× = 22%), Aa 6–8× (excellent 6× = 17%). EBIT stands in for CFO pre-WC + interest
+ * (judgement: the criterion's existing interest burden, inverted).
+ */
+export const UTILITY_INTEREST_ANCHORS: readonly Anchor[] = [
+  [0.5, 0],
+  [1 / 3, 0.4],
+  [1 / 4.5, 0.75],
+  [1 / 6, 1],
+];
+
+/**
  * Years of normalised net income (mean of the last 3 reported years) needed to repay total debt:
  * 0 when cash covers the debt, `Infinity` when normalised income is ≤ 0 and debt exceeds cash.
  */
@@ -196,6 +223,7 @@ export function assessDebtSustainability(context: ScoringContext): Assessment {
   if (!context.reported.shortTermDebt && !context.reported.longTermDebt) {
     return notApplicable('no borrowings reported in any year');
   }
+  if (context.regulatedUtility) return assessUtilityDebt(context);
   // Cash earnings: net income with the amortisation of intangibles added back (issue 39).
   const incomes = collect(context, (_, i) => cashEarnings(context, i));
   const label = earningsLabel(context);
@@ -226,6 +254,55 @@ export function assessDebtSustainability(context: ScoringContext): Assessment {
           note: 'interest burden not computable (interest or EBIT not reported)',
         },
       ...historyCaps(incomes.values.length, context.spanYears),
+    ],
+  });
+}
+
+/**
+ * Debt sustainability of a regulated utility (issue 39): `q = 0.7·q(CFO ÷ debt) + 0.3·q(interest
+ * burden)` on {@link UTILITY_CFO_TO_DEBT_ANCHORS} and {@link UTILITY_INTEREST_ANCHORS} (Moody's
+ * utility grid), CFO = mean operating cash flow of the last 3 reported years, debt = the latest
+ * total debt when it is evidence of the current debt ({@link debtEvidence}; else as for any
+ * company). numericValue = CFO ÷ debt, percent.
+ */
+function assessUtilityDebt(context: ScoringContext): Assessment {
+  const flows = collect(context, (y) => y.operatingCashFlow);
+  const evidence = debtEvidence(context);
+  if (evidence === null || flows.values.length === 0) {
+    return insufficient('no year reports both debt and operating cash flow');
+  }
+  if (!evidence.reliable) return assessWithoutCurrentDebt(context, evidence, flows.values.length);
+  const { debt } = evidence;
+  const cash = evidence.year.cash;
+  const inDebt = debt > 0 && (cash === null || cash < debt);
+  const cfo = mean(flows.values.slice(-3)) as number;
+  const coverage = inDebt ? cfo / debt : Number.POSITIVE_INFINITY;
+  const interest = interestBurden(context);
+  const burden =
+    interest.burden !== null
+      ? interpolate(interest.burden, UTILITY_INTEREST_ANCHORS)
+      : burdenQuality(inDebt, interest);
+  const debtText = inDebt
+    ? `operating cash flow ${percent(Math.max(coverage, 0))} of debt ${amount(debt, context.currency)}`
+    : `net cash (debt ${amount(debt, context.currency)})`;
+  return scored({
+    quality: 0.7 * interpolate(coverage, UTILITY_CFO_TO_DEBT_ANCHORS) + 0.3 * burden,
+    value: `${debtText} (FY${evidence.year.fiscalYear})${burdenText(interest, inDebt)} — regulated utility: judged on Moody's utility grid (A: CFO ≥ 22% of debt, interest cover ≥ 4.5×)`,
+    numericValue: Number.isFinite(coverage) ? coverage * 100 : null,
+    trend: collect(context, (y) => {
+      const d = totalDebt(context, y);
+      const flow = y.operatingCashFlow;
+      return d === null || d <= 0 || flow === null ? null : (flow / d) * 100;
+    }),
+    caps: [
+      inDebt && interest.operatingLoss && { cap: BEST_FAIL, note: 'operating loss while in debt' },
+      inDebt &&
+        interest.burden === null &&
+        !interest.operatingLoss && {
+          cap: BEST_WARNING,
+          note: 'interest burden not computable (interest or EBIT not reported)',
+        },
+      ...historyCaps(flows.values.length, context.spanYears),
     ],
   });
 }

@@ -1,4 +1,5 @@
 import type { ScoringContext, YearValues } from '../core/scoring-context.js';
+import { nopatTaxRate } from './tax-rate.js';
 
 /**
  * Gross margin of one year as a fraction: reported gross profit / revenue, else
@@ -89,4 +90,31 @@ export function grossMarginExemption(context: ScoringContext): string | null {
     return 'no cost-of-revenue line reported in any year';
   }
   return null;
+}
+
+/**
+ * Net margin of year `index` of the window before one-off items (issue 39): {@link earnings} with
+ * the year's `unusualItems` (impairments, restructuring, disposals; signed, a charge negative)
+ * taken out after tax (3-year effective rate, statutory fallback: `nopatTaxRate`), so that a
+ * charge is added back and a gain removed — both directions. The same as {@link netMargin} when
+ * the year reports no such line. Mauboussin & Callahan ("Return on Invested Capital", 2022) treat
+ * restructuring and write-downs as judgement items outside recurring earnings.
+ */
+export function netMarginBeforeOneOffs(context: ScoringContext, index: number): number | null {
+  const year = context.years[index] as YearValues;
+  const revenue = year.revenue;
+  const income = earnings(year);
+  if (revenue === null || revenue <= 0 || income === null) return null;
+  const unusual = year.unusualItems;
+  if (unusual === null || unusual === 0) return income / revenue;
+  return (income - unusual * (1 - nopatTaxRate(context.years, index))) / revenue;
+}
+
+/** Years of the window whose net margin takes a one-off item out ({@link netMarginBeforeOneOffs}). */
+export function oneOffYears(context: ScoringContext): number {
+  let n = 0;
+  for (const year of context.years) {
+    if (year.unusualItems !== null && year.unusualItems !== 0 && earnings(year) !== null) n += 1;
+  }
+  return n;
 }

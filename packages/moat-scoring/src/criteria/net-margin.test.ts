@@ -99,3 +99,33 @@ describe('assessNetMargin on continuing operations', () => {
     expect(result.value).not.toContain('continuing');
   });
 });
+
+describe('assessNetMargin before one-offs (issue 39)', () => {
+  // Revenue 100; net income 15 except two years of a −40 impairment (−5) and one of a +20 gain
+  // (30). No pretax line: the statutory 21% (FY2018 on) is the tax on the one-offs.
+  const netIncome = [15, 15, -5, 15, 15, -5, 15, 15, 15, 30];
+  const unusualItems = [null, null, -40, null, null, -40, null, null, null, 20];
+  const context = makeContext({
+    startYear: 2018,
+    columns: { revenue: repeat(100, 10), netIncome, unusualItems },
+  });
+
+  it('adds charges back and takes gains out, after tax, both directions', () => {
+    const result = outcome(assessNetMargin(context));
+    // −5 + 40·0.79 = 26.6; 30 − 20·0.79 = 14.2; all 10 years profitable, median 15% → 0.75
+    expect(result).toMatchObject({ kind: 'scored', score: 9.38, status: 'pass' });
+    expect(result.trend?.values[2]).toBeCloseTo(26.6, 6);
+    expect(result.trend?.values[9]).toBeCloseTo(14.2, 6);
+    expect(result.value).toContain('profitable 10/10 yrs');
+    expect(result.value).toContain('before one-offs in 3 yrs');
+  });
+
+  it('on GAAP alone the two charge years are losses (8/10 profitable → × 0.85)', () => {
+    const gaap = makeContext({
+      startYear: 2018,
+      columns: { revenue: repeat(100, 10), netIncome },
+    });
+    // 0.75 × 0.85 = 0.6375 → 7.97 warning
+    expect(outcome(assessNetMargin(gaap))).toMatchObject({ score: 7.97, status: 'warning' });
+  });
+});

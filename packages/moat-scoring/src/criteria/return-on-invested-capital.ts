@@ -26,6 +26,25 @@ export const ROIC_ANCHORS: readonly Anchor[] = [
 ];
 /** The pass line of a single year (Greenwald 15%). */
 export const ROIC_HURDLE = 0.15;
+/**
+ * Median return on average equity anchors of a regulated utility (issue 39), judged against the
+ * return its regulators allow. Pass 9.0%: the lowest ROE a US state commission authorised for a
+ * gas utility in 2019 (New York; range 9.0–10.25%, average 9.71% — Regulatory Research Associates,
+ * S&P Global Market Intelligence, "A deep dive into US gas ROE authorizations in 2019"; electric
+ * average 9.66% in H1 2019). Excellent 10.25%: the highest 2019 authorisation (Georgia), about the
+ * average plus the 53 bp by which earned ROEs exceeded authorised ones in 2016–Q1 2019 (S&P Global
+ * MI, "Utility earned ROEs exceeded authorized since 2016"). Warning 8%: 1.4–1.7 pp under the
+ * allowed average, the shortfall of the worst year on record (2009: −139 bp, same source). Floor
+ * 6% (judgement: about the cost of utility debt; no equity return at all).
+ */
+export const UTILITY_ROE_ANCHORS: readonly Anchor[] = [
+  [0.06, 0],
+  [0.08, 0.4],
+  [0.09, 0.75],
+  [0.1025, 1],
+];
+/** A regulated utility's yearly pass line: the lowest 2019 authorised ROE (see anchors). */
+export const UTILITY_ROE_HURDLE = 0.09;
 /** Share of years at or above the hurdle below which ROIC is at best a warning (§4.5). */
 export const MIN_HURDLE_SHARE = 0.6;
 /** Quality of a consistently profitable company with negative invested capital (judgement §4.5). */
@@ -110,27 +129,29 @@ function scoreReturns(
   label: string,
   extra: string,
   notMeaningful: { readonly profitable: number; readonly other: number } = NONE_NM,
+  anchors: readonly Anchor[] = ROIC_ANCHORS,
+  hurdle: number = ROIC_HURDLE,
 ) {
   // An N/M year (capital ≤ 0) with a profit clears any hurdle, but its size is unknown: it counts
   // at the 15% hurdle, no more; one without a profit counts as no return. Neither is drawn in the
   // trend.
   const values = [
     ...returns.values,
-    ...Array.from({ length: notMeaningful.profitable }, () => ROIC_HURDLE),
+    ...Array.from({ length: notMeaningful.profitable }, () => hurdle),
     ...Array.from({ length: notMeaningful.other }, () => 0),
   ];
   const n = values.length;
   const level = median(values) as number;
-  const atHurdle = values.filter((v) => v >= ROIC_HURDLE).length;
+  const atHurdle = values.filter((v) => v >= hurdle).length;
   return scored({
-    quality: interpolate(level, ROIC_ANCHORS),
-    value: `median ${label} ${displayPercent(level)} (${atHurdle}/${n} yrs ≥ 15%)${extra}`,
+    quality: interpolate(level, anchors),
+    value: `median ${label} ${displayPercent(level)} (${atHurdle}/${n} yrs ≥ ${percent(hurdle, 0)})${extra}`,
     numericValue: level * 100,
     trend: asPercent(returns),
     caps: [
       atHurdle < MIN_HURDLE_SHARE * n && {
         cap: BEST_WARNING,
-        note: 'below 15% in over 40% of years',
+        note: `below ${percent(hurdle, 0)} in over 40% of years`,
       },
       ...historyCaps(n, context.spanYears),
     ],
@@ -176,6 +197,24 @@ export function assessReturnOnInvestedCapital(context: ScoringContext): Assessme
       );
     }
     return scoreReturns(context, returns, 'ROE', ' — bank or insurer: ROE on average equity');
+  }
+  if (context.regulatedUtility) {
+    const returns = equityReturns(context);
+    if (returns.values.length < 3) {
+      return insufficient(
+        `return on equity in ${returns.values.length} year(s); at least 3 are needed`,
+        asPercent(returns),
+      );
+    }
+    return scoreReturns(
+      context,
+      returns,
+      'ROE',
+      ' — regulated utility: ROE on average equity against the allowed ROE (pass 9%, RRA 2019 average 9.7%)',
+      NONE_NM,
+      UTILITY_ROE_ANCHORS,
+      UTILITY_ROE_HURDLE,
+    );
   }
   const series = investedCapitalReturns(context);
   if (isCapitalLight(series)) {
