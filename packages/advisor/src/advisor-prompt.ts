@@ -71,8 +71,8 @@ export function advisorSystemPrompt(
     ...(proposals.length > 0
       ? [`- The proposal tools of this turn: ${proposals.join(', ')}.`]
       : []),
-    '- Corrections (edit or delete a transaction, revert a change) are proposals like any other;',
-    '  nothing is deleted until the user accepts it.',
+    '- Corrections (edit or delete a transaction, revert a change, say what an instrument is) are',
+    '  proposals like any other; nothing is deleted until the user accepts it.',
     '',
     '# Style',
     '- Answer in the language of the user’s latest message, concisely, in markdown without',

@@ -3,7 +3,9 @@ import { z } from 'zod';
 /**
  * What a proposal asks to change once the user confirms it (CONTRACT §4): record one transaction,
  * create a portfolio, save a moat report, or import the transactions of an attached broker export;
- * and the corrections of issue 30: edit or delete a transaction, revert a change of a portfolio.
+ * the corrections of issue 30: edit or delete a transaction, revert a change of a portfolio; and
+ * issue 38's correction of what an instrument is (`assign_instrument`, the flow of
+ * `PUT /api/portfolios/{id}/instruments/{symbol}`).
  */
 export const ProposalKindSchema = z
   .enum([
@@ -14,6 +16,7 @@ export const ProposalKindSchema = z
     'edit_transaction',
     'delete_transaction',
     'revert_change',
+    'assign_instrument',
   ])
   .meta({ id: 'AdvisorProposalKind' })
   .describe('What the proposal changes once confirmed.');

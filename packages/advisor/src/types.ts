@@ -154,6 +154,14 @@ export interface AdvisorTurnInput {
  * The asks the offline rules (no model) answer, each with one tool: the tool whose
  * {@link AdvisorTool.offline} names the ask. Argument shapes the rules send:
  * `portfolios {}`, `holdings { portfolioId? }`, `cash { portfolioId? }`, `evaluate { symbol }`,
- * `reports {}`, `import { filename, portfolioId? }`.
+ * `reports {}`, `import { filename, portfolioId? }`, `xray { portfolioId }` (the active portfolio,
+ * else the user's only one, found with the `portfolios` tool).
  */
-export type OfflineIntent = 'import' | 'holdings' | 'cash' | 'evaluate' | 'reports' | 'portfolios';
+export type OfflineIntent =
+  | 'import'
+  | 'holdings'
+  | 'cash'
+  | 'evaluate'
+  | 'reports'
+  | 'portfolios'
+  | 'xray';

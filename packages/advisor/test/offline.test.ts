@@ -17,9 +17,82 @@ const OFFLINE: Record<string, OfflineIntent> = {
   listMoatReports: 'reports',
   listPortfolios: 'portfolios',
   proposeImport: 'import',
+  getPortfolioXray: 'xray',
 };
 
-function tools() {
+/** An X-ray as `getPortfolioXray` answers it (CONTRACT §9): two rated, one fund, one pending. */
+const XRAY = {
+  portfolioId: 'pf1',
+  asOf: '2026-11-23T11:00:00.000Z',
+  valueEur: 4000,
+  holdings: [
+    {
+      symbol: 'AAPL',
+      instrument: { ticker: 'AAPL', currency: 'USD', kind: 'share', resolution: 'export' },
+      weight: 0.5,
+      valueEur: 2000,
+      evaluation: {
+        totalScore: 81.25,
+        maxScore: 100,
+        verdict: 'Strong Durable Competitive Advantage',
+        evaluatedAt: '2026-11-20T09:00:00.000Z',
+        dataQuality: [],
+      },
+      valuation: { pe: 41.3, forwardPe: null, peg: 2.71, payoutRatio: 94.2, sellTrigger: true },
+    },
+    {
+      symbol: 'KO',
+      instrument: { ticker: 'KO', currency: 'USD', kind: 'share', resolution: 'export' },
+      weight: 0.25,
+      valueEur: 1000,
+      evaluation: {
+        totalScore: 56.5,
+        maxScore: 100,
+        verdict: 'Possible Durable Competitive Advantage',
+        evaluatedAt: '2026-11-20T09:00:00.000Z',
+        dataQuality: [],
+      },
+      valuation: { pe: 23.4, forwardPe: null, peg: 3.12, payoutRatio: 88.7, sellTrigger: false },
+    },
+    {
+      symbol: 'VWRL',
+      instrument: { ticker: 'VWRL', currency: 'EUR', kind: 'fund', resolution: 'file' },
+      weight: 0.25,
+      valueEur: 1000,
+      reason: 'fund',
+    },
+    {
+      symbol: 'MSFT',
+      instrument: { ticker: 'MSFT', currency: 'USD', kind: 'share', resolution: 'export' },
+      weight: null,
+      valueEur: null,
+      reason: 'pending',
+    },
+  ],
+  bands: [
+    { verdict: 'Strong Durable Competitive Advantage', weight: 0.5 },
+    { verdict: 'Possible Durable Competitive Advantage', weight: 0.25 },
+    { verdict: 'No Durable Competitive Advantage', weight: 0 },
+  ],
+  unratedWeight: 0.25,
+  weightedScore: 73,
+  pastSellTrigger: ['AAPL'],
+  pending: ['MSFT'],
+  unvalued: ['MSFT'],
+  concentration: {
+    largest: { symbol: 'AAPL', weight: 0.5 },
+    top5Weight: 1,
+    herfindahl: 0.375,
+    effectiveHoldings: 2.67,
+    overThreshold: [],
+  },
+};
+
+function tools(
+  portfolios: { id: string; name: string; baseCurrency: string }[] = [
+    { id: 'pf1', name: 'Main', baseCurrency: 'EUR' },
+  ],
+) {
   const calls: Array<{ name: string; args: unknown }> = [];
   const tool = <A>(name: string, parameters: z.ZodType<A>, answer: (args: A) => unknown) =>
     ({
@@ -70,6 +143,14 @@ function tools() {
       summary: `${args.symbol} 81.25/100`,
     })),
     tool('listMoatReports', z.object({}), () => ({ data: [], summary: 'no reports' })),
+    tool('listPortfolios', z.object({}), () => ({
+      data: portfolios,
+      summary: `${portfolios.length} portfolio(s)`,
+    })),
+    tool('getPortfolioXray', z.object({ portfolioId: z.string() }), (args) => ({
+      data: { ...XRAY, portfolioId: args.portfolioId },
+      summary: '4 holding(s), 2 rated, 1 pending',
+    })),
     tool(
       'proposeImport',
       z.object({ filename: z.string(), portfolioId: z.string().optional() }),
@@ -148,13 +229,13 @@ describe('runAdvisorTurn offline (no model configured)', () => {
   it('does not promise a proposal when the file gave none (every line failed)', async () => {
     const available = tools();
     const failing = {
-      ...available.list[4],
+      ...available.list.find((t) => t.name === 'proposeImport'),
       async run() {
         return { data: { rows: 0, errors: 3 }, summary: 'No rows could be read from bad.csv' };
       },
     } as unknown as AdvisorTool<never>;
     const { frames, text } = await offline('Import this file please', [CSV], {
-      list: [...available.list.slice(0, 4), failing],
+      list: [...available.list.filter((t) => t.name !== 'proposeImport'), failing],
       calls: [],
     });
     expect(frames.filter((f) => f.type === 'proposal')).toHaveLength(0);
@@ -372,5 +453,125 @@ describe('offline advisor: every supported language in full (issue 41)', () => {
     expect(questionLanguage('Combien de liquidités est-ce que j’ai ?')).toBe('fr');
     expect(questionLanguage('How is MCD rated and what do I hold?')).toBe('en');
     expect(questionLanguage('MCD?')).toBe('en');
+    expect(questionLanguage('Wo steckt mein Geld?')).toBe('de');
   });
+});
+
+describe('offline advisor: the moat X-ray answers portfolio-wide questions in one call (issue 38)', () => {
+  async function xray(
+    content: string,
+    options: { language?: string; active?: boolean; available?: ReturnType<typeof tools> } = {},
+  ) {
+    const available = options.available ?? tools();
+    const frames = await readFrames(
+      runAdvisorTurn({
+        endpoint: null,
+        messages: [{ role: 'user', content }],
+        tools: available.list,
+        context: {
+          ...(options.active === false ? {} : { activePortfolio: { id: 'pf1', name: 'Main' } }),
+          ...(options.language === undefined ? {} : { language: options.language }),
+        },
+        signal: new AbortController().signal,
+        now: () => new Date('2026-11-23T12:00:00Z'),
+      }),
+    );
+    return { frames, calls: available.calls, text: textOf(frames) };
+  }
+
+  it.each([
+    'Which of my holdings have a moat?',
+    'Are any of my holdings past the sell trigger?',
+    'Where is my money?',
+    'Show me the x-ray of my portfolio',
+    'What are the verdicts of my positions?',
+  ])('"%s" calls getPortfolioXray once, no evaluation per holding', async (ask) => {
+    const { frames, calls, text } = await xray(ask);
+    expect(calls).toEqual([{ name: 'getPortfolioXray', args: { portfolioId: 'pf1' } }]);
+    expect(text).toContain('## Moat X-ray');
+    // a row per holding: rated, past the sell trigger, a fund, one pending
+    expect(text).toContain(
+      '| AAPL | 0.5 | 2000 | 81.25 | 100 | Strong Durable Competitive Advantage | 41.3 | 2.71 | true | – |',
+    );
+    expect(text).toContain('| VWRL | 0.25 | 1000 | – | – | – | – | – | – | fund |');
+    expect(text).toContain('| MSFT | – | – | – | – | – | – | – | – | pending |');
+    // the money per verdict, unrated included, and the portfolio's figures
+    expect(text).toContain('| Possible Durable Competitive Advantage | 0.25 |');
+    expect(text).toContain('| unrated | 0.25 |');
+    expect(text).toContain('- Value-weighted moat score: 73');
+    expect(text).toContain('- Past the sell trigger: AAPL');
+    expect(text).toContain(
+      '- Not evaluated yet (being filled in the background; ask again later): MSFT',
+    );
+    const done = terminal(frames) as Extract<AdvisorFrame, { type: 'done' }>;
+    expect(done).toMatchObject({ finishReason: 'offline', complete: true });
+    expect(done._grounding?.ungrounded).toEqual([]);
+  });
+
+  it('a holdings or moat question about one ticker keeps its own rule', async () => {
+    expect(offlineIntents('What do I hold?', false)).toEqual(['holdings']);
+    expect(offlineIntents('How is MCD rated and what do I hold?', false)).toEqual([
+      'holdings',
+      'evaluate',
+    ]);
+    expect(offlineIntents('Is the moat of AAPL strong?', false)).toEqual(['evaluate']);
+    expect(offlineIntents('Which of my holdings have a moat, and how is my cash?', false)).toEqual([
+      'xray',
+      'cash',
+    ]);
+    expect(offlineIntents('Is AAPL past the sell trigger?', false)).toEqual([]);
+    expect(offlineIntents('Is any holding past the sell trigger?', false)).toEqual(['xray']);
+  });
+
+  it("without an active portfolio: the user's only one, else the list to choose from", async () => {
+    const one = await xray('Which of my holdings have a moat?', { active: false });
+    expect(one.calls).toEqual([
+      { name: 'listPortfolios', args: {} },
+      { name: 'getPortfolioXray', args: { portfolioId: 'pf1' } },
+    ]);
+    expect(one.text).toContain('- Past the sell trigger: AAPL');
+    const several = await xray('Which of my holdings have a moat?', {
+      active: false,
+      available: tools([
+        { id: 'pf1', name: 'Main', baseCurrency: 'EUR' },
+        { id: 'pf2', name: 'Pension', baseCurrency: 'EUR' },
+      ]),
+    });
+    expect(several.calls.map((c) => c.name)).toEqual(['listPortfolios']);
+    expect(several.text).toContain('| Pension | EUR | pf2 |');
+    expect(several.text).toContain(OFFLINE_STRINGS.en.xray.choosePortfolio);
+  });
+
+  /** "Which of my holdings have a moat?" as a user of each language would write it. */
+  const QUESTIONS: Record<LanguageCode, string> = {
+    en: 'Which of my holdings have a moat?',
+    de: 'Welche meiner Positionen haben einen Burggraben?',
+    fr: 'Lesquelles de mes positions ont un avantage concurrentiel ?',
+    es: '¿Cuáles de mis posiciones tienen ventaja competitiva?',
+    it: 'Quali delle mie posizioni hanno un vantaggio competitivo?',
+    nl: 'Welke van mijn posities hebben een concurrentievoordeel?',
+    pt: 'Quais das minhas posições têm vantagem competitiva?',
+  };
+  const english = [...Object.values(OFFLINE_STRINGS.en.xray), OFFLINE_STRINGS.en.titles.xray];
+
+  it.each(Object.keys(SUPPORTED_LANGUAGES) as LanguageCode[])(
+    'in %s, with or without its language tag',
+    async (code) => {
+      const s = OFFLINE_STRINGS[code];
+      for (const language of [undefined, code]) {
+        const { calls, text, frames } = await xray(QUESTIONS[code], { language });
+        expect(calls, `${code} ${language}`).toEqual([
+          { name: 'getPortfolioXray', args: { portfolioId: 'pf1' } },
+        ]);
+        expect(text.startsWith(s.notice), `${code} ${language}`).toBe(true);
+        expect(text).toContain(`## ${s.titles.xray}\n`);
+        expect(text).toContain(`**${s.xray.bands}**`);
+        expect(text).toContain(`- ${s.xray.pastSellTrigger}: AAPL`);
+        expect(text).toContain(`- ${s.xray.pending}: MSFT`);
+        if (code !== 'en') expect(english.filter((e) => text.includes(e))).toEqual([]);
+        const done = terminal(frames) as Extract<AdvisorFrame, { type: 'done' }>;
+        expect(done._grounding?.ungrounded).toEqual([]);
+      }
+    },
+  );
 });

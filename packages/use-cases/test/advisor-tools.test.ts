@@ -1,4 +1,4 @@
-import { type AdvisorTool, advisorSystemPrompt } from '@svc/advisor';
+import { type AdvisorTool, advisorSystemPrompt, runAdvisorTurn } from '@svc/advisor';
 import { describe, expect, it } from 'vitest';
 import { buildReadTools } from '../src/advisor/advisor-tools.js';
 import { toolsOn } from '../src/tools/catalog.js';
@@ -134,5 +134,26 @@ describe("the advisor's turn rules", () => {
     const outcome = await tool(tools, 'getPortfolioXray').run({ portfolioId }, { signal });
     expect(calls).toEqual([['getXray', actor, portfolioId]]);
     expect(outcome.summary).toBe('0 holding(s), 0 rated, 1 pending');
+  });
+
+  it('offline, answer a portfolio-wide moat question from one X-ray, no evaluation per holding', async () => {
+    const { fake, calls } = flows(null);
+    const ask = 'Which of my holdings have a moat, and are any past the sell trigger?';
+    const tools = buildReadTools(fake, { actor, lastUserMessage: ask });
+    expect(tool(tools, 'getPortfolioXray').offline).toBe('xray');
+    const portfolioId = '8f2c19fa-0d5e-4c1b-9a57-3f0a1b2c3d4e';
+    const text: string[] = [];
+    for await (const frame of runAdvisorTurn({
+      endpoint: null,
+      messages: [{ role: 'user', content: ask }],
+      tools,
+      context: { activePortfolio: { id: portfolioId, name: 'Main' } },
+      signal,
+      now: () => new Date('2026-11-26T12:00:00Z'),
+    })) {
+      if (frame.type === 'delta') text.push(frame.text);
+    }
+    expect(calls).toEqual([['getXray', actor, portfolioId]]);
+    expect(text.join('')).toContain('## Moat X-ray');
   });
 });

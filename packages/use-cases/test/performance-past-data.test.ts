@@ -5,13 +5,15 @@
  * forward after their last publication (stale), and a period that ends after the price data is
  * answered up to its last day, with a note. Holdings carry the dates of their price and rate.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createCsvQuoteProvider, createEcbFileFxProvider } from '@svc/market-data';
 import { createRepositories } from '@svc/portfolio-store';
 import { createTestBackends, type TestDatabase, uniqueEmail } from '@svc/portfolio-store/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PortfolioPerformance } from '../src/portfolio/performance-schemas.js';
 import { createPortfolioService } from '../src/portfolio/portfolio-service.js';
-import { ECB_HISTORY_CSV, PRICES_DIR } from './shared-data.js';
+import { BROKER_EXPORTS_DIR, ECB_HISTORY_CSV, PRICES_DIR } from './shared-data.js';
 
 const engines = await createTestBackends({ databaseUrl: process.env.TEST_DATABASE_URL });
 const prices = createCsvQuoteProvider({ dir: PRICES_DIR });
@@ -144,5 +146,51 @@ describe.each(engines)('performance of holdings nobody publishes closes for on $
     // of the day (the timeline's convention), is (20 × 55) / (10 × 50 + 10 × 55) = 1100 / 1050
     expect(holding.returns.twrLocal).toMatchObject({ status: 'ok' });
     expect((holding.returns.twrLocal as { value: number }).value).toBeCloseTo(1100 / 1050 - 1, 6);
+  });
+});
+
+describe.each(engines)('performance of the Trading 212 sample on $name', (engine) => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await engine.open({ pool: { connectionTimeoutMillis: 5_000 } });
+  });
+  afterAll(() => database.cleanup());
+
+  // an import and six periods on a busy machine: a bound on hangs, not a timing
+  it('answers every period; UNP, received only through a stock distribution at 0, is valued at 0 and named', {
+    timeout: 120_000,
+  }, async () => {
+    const userId = (
+      await createRepositories(database.db).users.create({ email: uniqueEmail('t212perf') })
+    ).id;
+    const portfolios = createPortfolioService({
+      db: database.db,
+      quotes: prices,
+      fx,
+      history: prices,
+      now,
+    });
+    const p = (await portfolios.createPortfolio(userId, { name: 'T212' })).id;
+    const text = readFileSync(
+      join(BROKER_EXPORTS_DIR, 'export-to-ghostfolio', 'trading212-export.csv'),
+      'utf8',
+    );
+    await portfolios.importBrokerCsv(userId, p, text);
+    const { items } = await portfolios.listTransactions(userId, { portfolioId: p, limit: 100 });
+    // the export's only Union Pacific shares: 11.0563304 received at a price of 0
+    expect(items.filter((t) => t.symbol === 'UNP' && t.type === 'buy')).toEqual([
+      expect.objectContaining({ quantity: '11.0563304', price: '0' }),
+    ]);
+    for (const period of ['1M', '3M', 'YTD', '1Y', '3Y', 'inception'] as const) {
+      const result = PortfolioPerformance.parse(
+        await portfolios.getPerformance(userId, p, { period }),
+      );
+      expect(result.returns.twr, period).toMatchObject({ status: 'ok' });
+      expect(result.returns.mwr, period).toMatchObject({ status: 'ok' });
+      expect(result.endValueEur, period).not.toBeNull();
+      // no share of the sample is in the offline price files: each is valued at its own trades
+      expect(result.valuedAtTradePrices).toEqual(['ASTS', 'CSCO', 'UNP', 'VICI']);
+      expect(result.note).toMatch(/no closes and no trade price above 0 for UNP .*valued at 0/);
+    }
   });
 });

@@ -21,6 +21,9 @@ function numeric(value: unknown): number | null | undefined {
   return undefined;
 }
 
+/** Fields that are multiples: the evaluation's and the X-ray's P/E, forward P/E and PEG. */
+const MULTIPLES = new Set(['peRatio', 'forwardPE', 'pegRatio', 'pe', 'forwardPe', 'peg']);
+
 function unitOfField(
   field: string,
   row: Record<string, unknown>,
@@ -28,8 +31,7 @@ function unitOfField(
   if (field === 'weight') return { unit: 'fraction' };
   if (field === 'quantity') return { unit: 'count' };
   if (field === 'totalScore' || field === 'maxScore') return { unit: 'points' };
-  if (field === 'peRatio' || field === 'forwardPE' || field === 'pegRatio')
-    return { unit: 'multiple' };
+  if (MULTIPLES.has(field)) return { unit: 'multiple' };
   if (field.endsWith('Eur')) return { unit: 'currency', currency: 'EUR' };
   const money = ['averageCost', 'lastPrice', 'marketValue', 'amount', 'price', 'fee'];
   if (money.includes(field) && typeof row.currency === 'string') {

@@ -121,6 +121,11 @@ export function metricOfField(field: string): Metric | undefined {
     forwardPE: 'forward_pe',
     pegRatio: 'peg',
     augmentedPayoutRatio: 'payout',
+    // the X-ray's valuation signals (getPortfolioXray, issue 38)
+    pe: 'pe',
+    forwardPe: 'forward_pe',
+    peg: 'peg',
+    payoutRatio: 'payout',
   };
   return byField[field];
 }

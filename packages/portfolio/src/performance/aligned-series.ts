@@ -23,7 +23,7 @@ const lastAlignment = new WeakMap<DailySeries, { key: string; aligned: AlignedSe
  * Aligns `series` to `length` days from `firstDay`, carrying a value forward at most `maxAge`
  * days (weekends, holidays) within the series, and without limit after its last date. One pass over the series from index `fromIndex` (default 0; the
  * indexes before it stay `NaN`: a resumed walk never reads them); dates that are not calendar
- * days or values that are not > 0 are skipped. The answer is shared with the next call for the
+ * days or values that are not > 0 (≥ 0 with `zeroIsPrice`) are skipped. The answer is shared with the next call for the
  * same series object and arguments (it must not be written to); a series must not change after
  * it was aligned.
  */
@@ -54,6 +54,7 @@ function align(
   const ages = new Int32Array(length).fill(-1);
   if (series === undefined) return { values, ages };
   const { dates, values: raw } = series;
+  const floor = series.zeroIsPrice === true ? 0 : Number.MIN_VALUE;
   // start at the last date before the timeline (it may be carried into day 0)
   let cursor = Math.max(
     0,
@@ -66,7 +67,7 @@ function align(
     const day = firstDay + i;
     while (nextDay <= day) {
       const value = raw[cursor] as number;
-      if (nextDay > Number.NEGATIVE_INFINITY && value > 0 && Number.isFinite(value)) {
+      if (nextDay > Number.NEGATIVE_INFINITY && value >= floor && Number.isFinite(value)) {
         lastDay = nextDay;
         lastValue = value;
       }

@@ -365,6 +365,31 @@ describe('honest gaps', () => {
       ]),
     );
   });
+
+  it('a close of 0 is a gap, unless the series says 0 is a price (issue 38: shares received at zero cost)', () => {
+    const received = [
+      tx('2024-01-02', { type: 'deposit', amount: '100' }),
+      tx('2024-01-02', { type: 'buy', symbol: 'Y', quantity: '10', price: '0' }),
+    ];
+    const zero = { currency: 'EUR', dates: ['2024-01-02'], values: [0] };
+    const measure = (series: DailySeries) => {
+      const timeline = buildTimeline({
+        transactions: received,
+        prices: new Map([['Y', series]]),
+        eurRates: new Map(),
+        end: '2024-01-31',
+      });
+      return measurePeriod(timeline, timeline.portfolio, resolvePeriod({}, timeline));
+    };
+    expect(measure(zero).twr).toMatchObject({ status: 'unavailable', code: 'missing_price' });
+    const priced = measure({ ...zero, zeroIsPrice: true });
+    // the cash alone: 100 EUR, nothing gained or lost; Y's price carried forward is stale
+    expect(priced.twr).toMatchObject({ status: 'ok', value: 0 });
+    expect(priced.endValueEur).toBe(100);
+    expect(priced.stale).toEqual(
+      expect.arrayContaining([expect.objectContaining({ kind: 'price', symbol: 'Y' })]),
+    );
+  });
 });
 
 describe('periods', () => {

@@ -13,8 +13,14 @@ export interface DailySeries {
   readonly currency: string;
   /** Days `YYYY-MM-DD`, strictly ascending. */
   readonly dates: readonly string[];
-  /** One value per date, > 0. */
+  /** One value per date, > 0 (or 0 with {@link DailySeries.zeroIsPrice}). */
   readonly values: readonly number[];
+  /**
+   * Whether a value of 0 is a price rather than a gap (issue 38): a holding nobody publishes
+   * closes for, valued at the only price its ledger knows, nothing (shares received at zero cost,
+   * e.g. a stock distribution). Default false: values that are not > 0 are skipped.
+   */
+  readonly zeroIsPrice?: boolean;
 }
 
 /** Inputs of {@link buildTimeline}. The module reads no clock and does no I/O. */

@@ -31,6 +31,7 @@ const OFFLINE: Partial<Record<AdvisorToolName, OfflineIntent>> = {
   listCash: 'cash',
   getMoatEvaluation: 'evaluate',
   listMoatReports: 'reports',
+  getPortfolioXray: 'xray',
 };
 
 /**

@@ -1,6 +1,8 @@
 import type { Repositories } from '@svc/portfolio-store';
+import type { Instrument } from '@svc/schemas';
 import { z } from 'zod';
 import { UseCaseError } from '../errors.js';
+import { instrumentsOf } from '../portfolio/change-ledger.js';
 import { transactionTag } from '../portfolio/change-summaries.js';
 import { decodeTransaction } from '../portfolio/ledger-codec.js';
 
@@ -45,6 +47,37 @@ export async function requireRowUnchanged(
     'conflict',
     `transaction ${transactionId} changed after this proposal was made (${fields.length > 0 ? fields.join(', ') : 'its values'}); nothing was written: ask for a new proposal`,
     { transactions: [transactionId] },
+  );
+}
+
+/**
+ * Issue 38: refuses (409 `conflict`, nothing written) an instrument assignment whose instrument is
+ * no longer the one its summary showed (`before`): reassigned, resolved or gone since. Run as the
+ * change's guard, like {@link requireRowUnchanged}.
+ * @throws UseCaseError `conflict`.
+ */
+export async function requireInstrumentUnchanged(
+  repos: Repositories,
+  userId: string,
+  portfolioId: string,
+  symbol: string,
+  before: Instrument | undefined,
+): Promise<void> {
+  if (before === undefined) return;
+  const current = instrumentsOf(await repos.transactions.listAll(userId, portfolioId)).get(symbol);
+  if (current !== undefined && canonical(current) === canonical(before)) return;
+  throw new UseCaseError(
+    'conflict',
+    current === undefined
+      ? `the portfolio no longer holds ${symbol} under that symbol; nothing was written`
+      : `the instrument of ${symbol} changed after this proposal was made (${changedFields(before, current).join(', ')}); nothing was written: ask for a new proposal`,
+  );
+}
+
+/** JSON of an object with its keys sorted (two instruments with the same fields compare equal). */
+function canonical(value: object): string {
+  return JSON.stringify(
+    Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : 1))),
   );
 }
 

@@ -74,3 +74,40 @@ export function saveReportSummary(
       : `with the tag${tags.length === 1 ? '' : 's'} ${tags.map(quoted).join(', ')}`;
   return `Save the moat report of ${symbol} (${totalScore}/${maxScore}) ${withTags}`;
 }
+
+/**
+ * What an instrument is, as an assignment's summary names it (issue 38): ticker, exchange (MIC),
+ * ISIN, kind, currency, quoted name and CIK where known, and how it was resolved when given.
+ *
+ * @example
+ * instrumentText({ ticker: 'ASTS', mic: 'XNAS', currency: 'USD', kind: 'share', resolution: 'export' });
+ * // 'ticker ASTS on XNAS, share in USD (resolved by export)'; unresolved: '… (unresolved)'
+ */
+export function instrumentText(instrument: {
+  readonly ticker?: string | undefined;
+  readonly mic?: string | undefined;
+  readonly isin?: string | undefined;
+  readonly kind?: string | undefined;
+  readonly currency?: string | undefined;
+  readonly name?: string | undefined;
+  readonly cik?: string | undefined;
+  readonly resolution?: string | undefined;
+}): string {
+  const { ticker, mic, isin, kind, currency, name, cik, resolution } = instrument;
+  const parts = [
+    ticker ? `ticker ${ticker}${mic ? ` on ${mic}` : ''}` : mic ? `on ${mic}` : undefined,
+    isin ? `ISIN ${isin}` : undefined,
+    kind || currency
+      ? [kind, currency ? `in ${currency}` : undefined].filter(Boolean).join(' ')
+      : undefined,
+    name ? `named ${quoted(name)}` : undefined,
+    cik ? `CIK ${cik}` : undefined,
+  ].filter((p): p is string => p !== undefined && p !== '');
+  const how =
+    resolution === 'unresolved'
+      ? ' (unresolved)'
+      : resolution
+        ? ` (resolved by ${resolution})`
+        : '';
+  return `${parts.join(', ') || 'nothing known'}${how}`;
+}

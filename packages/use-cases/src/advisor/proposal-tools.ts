@@ -1,17 +1,24 @@
 import type { AdvisorTool, Attachment, OfflineIntent, ToolOutcome } from '@svc/advisor';
 import { NewTransaction, parseBrokerCsv } from '@svc/portfolio';
 import { createRepositories, type Executor } from '@svc/portfolio-store';
-import { PortfolioId, Tags, TickerSymbol } from '@svc/schemas';
+import {
+  InstrumentAssignment,
+  InstrumentSymbol,
+  PortfolioId,
+  Tags,
+  TickerSymbol,
+} from '@svc/schemas';
 import { z } from 'zod';
 import { UseCaseError } from '../errors.js';
 import type { EvaluationService } from '../moat/evaluation-service.js';
+import { instrumentsOf } from '../portfolio/change-ledger.js';
 import { describeTransaction, transactionTag } from '../portfolio/change-summaries.js';
 import { decodeTransaction } from '../portfolio/ledger-codec.js';
 import type { PortfolioService } from '../portfolio/portfolio-service.js';
-import { quoted } from '../portfolio/quoted-text.js';
+import { quoted, symbolText } from '../portfolio/quoted-text.js';
 import { CreatePortfolioInput, TransactionPatch } from '../portfolio/schemas.js';
 import type { ToolScope } from './advisor-tools.js';
-import { fieldChanges, noteOf, saveReportSummary } from './proposal-summaries.js';
+import { fieldChanges, instrumentText, noteOf, saveReportSummary } from './proposal-summaries.js';
 import { type ProposalDraft, storeProposal } from './proposals.js';
 
 /** What the proposal tools need. */
@@ -131,7 +138,9 @@ const PortfolioIdArg = PortfolioId.describe('One of the user’s portfolio ids')
  * as a `proposal` frame. None of them changes a portfolio: only `POST /api/advisor/confirm` does.
  * `proposeTransaction`, `proposeCreatePortfolio`, `proposeSaveMoatReport` (a cached
  * evaluation), `proposeImport` (a broker CSV attached to this turn, read by `parseBrokerCsv`; a
- * file with bad rows gives no proposal and lists its line errors).
+ * file with bad rows gives no proposal and lists its line errors); the corrections of issue 30
+ * (`proposeEditTransaction`, `proposeDeleteTransaction`, `proposeRevertChange`) and of issue 38
+ * (`proposeAssignInstrument`: what an instrument held under a symbol is).
  */
 export function buildProposalTools(deps: ProposalToolDeps, scope: ProposalScope): AdvisorTool[] {
   const userId = scope.actor.id;
@@ -420,6 +429,42 @@ export function buildProposalTools(deps: ProposalToolDeps, scope: ProposalScope)
           kind: 'revert_change',
           summary: `In ${quoted(portfolio.name)}, revert the ${change.kind} of ${change.at} (${change.transactionCount} transaction(s)): ${change.summary}`,
           payload: { portfolioId: portfolio.id, changeId },
+        });
+      },
+    ),
+    tool(
+      'proposeAssignInstrument',
+      'Proposes correcting what an instrument of a portfolio is (issue 38): the holding under ' +
+        '`symbol` is the listing `assignment` names (a ticker and/or an ISIN; mic, currency, ' +
+        'name, kind, cik optional, the rest kept). Every transaction of the symbol takes it ' +
+        '(resolution user) and its ticker as symbol, so a holding said to be another merges with ' +
+        'it; journalled, a revert undoes it. The user must confirm it. Use it only when the user ' +
+        'says what the instrument is.',
+      z.strictObject({
+        portfolioId: PortfolioIdArg.optional(),
+        symbol: InstrumentSymbol.describe('The symbol the portfolio holds it under (listHoldings)'),
+        assignment: InstrumentAssignment,
+      }),
+      async ({ portfolioId, symbol, assignment }) => {
+        const portfolio = await ownedPortfolio(portfolioId);
+        const rows = await createRepositories(deps.db).transactions.listAll(userId, portfolio.id);
+        const count = rows.filter((row) => row.symbol === symbol).length;
+        if (count === 0) {
+          throw new UseCaseError(
+            'not_found',
+            `portfolio ${portfolio.id} has no transaction of ${symbol}`,
+          );
+        }
+        const before = instrumentsOf(rows).get(symbol);
+        return propose({
+          kind: 'assign_instrument',
+          summary: `In ${quoted(portfolio.name)}, say that ${symbolText(symbol)}${before ? ` (now ${instrumentText(before)})` : ''} is ${instrumentText(assignment)}, other fields kept: ${count} transaction(s) reassigned; a revert undoes it`,
+          payload: {
+            portfolioId: portfolio.id,
+            symbol,
+            assignment,
+            ...(before ? { before } : {}),
+          },
         });
       },
     ),

@@ -6,7 +6,13 @@ import {
   type Executor,
   type Repositories,
 } from '@svc/portfolio-store';
-import { PortfolioId, Tags } from '@svc/schemas';
+import {
+  Instrument,
+  InstrumentAssignment,
+  InstrumentSymbol,
+  PortfolioId,
+  Tags,
+} from '@svc/schemas';
 import { z } from 'zod';
 import { UseCaseError } from '../errors.js';
 import { createReportService } from '../moat/reports.js';
@@ -16,7 +22,7 @@ import {
   type PortfolioServiceDeps,
 } from '../portfolio/portfolio-service.js';
 import { CreatePortfolioInput } from '../portfolio/schemas.js';
-import { RowVersion, requireRowUnchanged } from './proposal-guards.js';
+import { RowVersion, requireInstrumentUnchanged, requireRowUnchanged } from './proposal-guards.js';
 import { PROPOSAL_TTL_MS } from './schemas.js';
 
 /**
@@ -55,6 +61,16 @@ export const ProposalPayloads = {
     ...RowVersion.shape,
   }),
   revert_change: z.object({ portfolioId: PortfolioId, changeId: PortfolioId }),
+  /**
+   * Issue 38: what the instrument held under `symbol` is (the body of
+   * `PUT /api/portfolios/{id}/instruments/{symbol}`), and the instrument the summary showed.
+   */
+  assign_instrument: z.object({
+    portfolioId: PortfolioId,
+    symbol: InstrumentSymbol,
+    assignment: InstrumentAssignment,
+    before: Instrument.optional(),
+  }),
 } as const satisfies Record<ProposalKind, z.ZodType>;
 
 /** What {@link storeProposal} writes. */
@@ -218,6 +234,25 @@ export async function applyProposal(
       const { portfolioId, changeId } = parsePayload(kind, proposal.payload);
       return {
         change: await portfolios.revertChange(userId, portfolioId, changeId, advisor()),
+      };
+    }
+    case 'assign_instrument': {
+      // The flow of PUT /portfolios/{id}/instruments/{symbol}: one `edit` change of the journal
+      // (source advisor, revertible), applied only while the instrument is the one the summary
+      // showed.
+      const { portfolioId, symbol, assignment, before } = parsePayload(kind, proposal.payload);
+      // a symbol reassigned away since is a changed instrument (409), not a missing one
+      await requireInstrumentUnchanged(createRepositories(db), userId, portfolioId, symbol, before);
+      return {
+        assignment: await portfolios.assignInstrument(
+          userId,
+          portfolioId,
+          symbol,
+          assignment,
+          advisor((unit) =>
+            requireInstrumentUnchanged(unit.repos, userId, portfolioId, symbol, before),
+          ),
+        ),
       };
     }
     case 'save_moat_report': {

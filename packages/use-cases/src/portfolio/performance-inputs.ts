@@ -22,6 +22,12 @@ export interface PerformanceMarketData {
    * price of each buy and sell of the ledger, carried forward (stale) until the next one.
    */
   readonly tradePriced: Set<string>;
+  /**
+   * Of {@link tradePriced}, the symbols whose trades were all at a price of 0 (shares received at
+   * zero cost, e.g. a stock distribution, and no close known): valued at 0, their last known
+   * transaction price, so they add nothing to the value or the return (issue 38). Absent: none.
+   */
+  readonly zeroPriced?: Set<string>;
 }
 
 /**
@@ -135,6 +141,7 @@ export function withTradePrices(
 ): PerformanceMarketData {
   const prices = new Map(market.prices);
   const tradePriced = new Set<string>();
+  const zeroPriced = new Set<string>();
   const symbols = new Set<string>();
   for (const tx of ledger) {
     if ((tx.type === 'buy' || tx.type === 'sell') && tx.symbol)
@@ -146,19 +153,27 @@ export function withTradePrices(
     if (!own) continue;
     prices.set(symbol, own);
     tradePriced.add(symbol);
+    if (own.zeroIsPrice === true) zeroPriced.add(symbol);
   }
-  return { ...market, prices, tradePriced };
+  return { ...market, prices, tradePriced, zeroPriced };
 }
 
 /**
  * The prices `ledger`'s buys and sells of `symbol` were made at, as a daily series (the last
  * trade of a day wins, each price standing until the next trade, and after the last one as the
  * timeline carries any series' last value; trades in the currency of its first trade only; prices
- * of 0, such as shares received, skipped); null without one. What a holding nobody publishes closes for is
- * worth as far as the ledger knows (Ghostfolio values manual assets the same way).
+ * of 0, such as shares received, skipped while any trade has a price); null without a trade.
+ * What a holding nobody publishes closes for is worth as far as the ledger knows (Ghostfolio
+ * values manual assets the same way).
+ *
+ * When every trade was at 0 (shares only ever received at zero cost, as Trading 212's "Stock
+ * distribution" rows are imported), the series is 0 from the first of them (`zeroIsPrice`): the
+ * holding is valued at its last known transaction price, nothing. That adds neither value nor
+ * return, which is what leaving it out would do, and keeps it in the timeline instead of
+ * refusing every figure with `missing_price` (issue 38); the answer names it (`note`).
  */
 function tradePrices(ledger: readonly LedgerTransaction[], symbol: string): DailySeries | null {
-  const trades = ledger
+  const all = ledger
     .filter(
       (tx) => (tx.type === 'buy' || tx.type === 'sell') && tx.symbol?.toUpperCase() === symbol,
     )
@@ -167,8 +182,19 @@ function tradePrices(ledger: readonly LedgerTransaction[], symbol: string): Dail
       price: Number(tx.price ?? 0),
       currency: tx.currency,
     }))
-    .filter((t) => Number.isFinite(t.at) && t.price > 0)
+    .filter((t) => Number.isFinite(t.at) && Number.isFinite(t.price) && t.price >= 0)
     .sort((a, b) => a.at - b.at);
+  const priced = all.filter((t) => t.price > 0);
+  if (priced.length === 0 && all.length > 0) {
+    const first = all[0] as (typeof all)[number];
+    return {
+      currency: first.currency,
+      dates: [utcDay(new Date(first.at))],
+      values: [0],
+      zeroIsPrice: true,
+    };
+  }
+  const trades = priced;
   const currency = trades[0]?.currency;
   if (currency === undefined) return null;
   const dates: string[] = [];

@@ -173,12 +173,14 @@ const Header = {
   note: z
     .string()
     .optional()
-    .describe('Why the figures end before the day asked (with `dataThrough`)'),
+    .describe(
+      'What to know about the figures, in words: why they end before the day asked (with `dataThrough`), and which holdings have no closes and how they were valued (with `valuedAtTradePrices`)',
+    ),
   valuedAtTradePrices: z
     .array(z.string())
     .optional()
     .describe(
-      'Symbols the price history has no closes for, valued at the prices of their own buys and sells carried forward (stale): what the ledger knows of them',
+      'Symbols the price history has no closes for, valued at the prices of their own buys and sells carried forward (stale): what the ledger knows of them. A symbol only ever received at zero cost (a stock distribution) is valued at 0, adding nothing to the value or the returns; `note` names it',
     ),
   series: z.array(ValuePoint).optional().describe('With `series` other than none'),
 };

@@ -180,6 +180,7 @@ export function createPerformanceFlow(deps: PerformanceFlowDeps) {
       estimatedCloses: [...market.estimatedDays].map(([symbol, days]) => ({ symbol, days })),
       dataThrough: lastPriceDay(market),
       valuedAtTradePrices: [...priced.tradePriced].sort(),
+      valuedAtZero: [...(priced.zeroPriced ?? [])].sort(),
     };
   };
 
@@ -216,7 +217,7 @@ export function createPerformanceFlow(deps: PerformanceFlowDeps) {
     const now = deps.now();
     const today = utcDay(now);
     const built = await timelineOf(portfolioId, ledger, today);
-    const { timeline, estimatedCloses, valuedAtTradePrices = [] } = built;
+    const { timeline, estimatedCloses, valuedAtTradePrices = [], valuedAtZero = [] } = built;
     // issue 38: a period that ends after the price data is answered up to its last day
     const asked = parsed.data.to ?? today;
     const through = built.dataThrough;
@@ -237,10 +238,11 @@ export function createPerformanceFlow(deps: PerformanceFlowDeps) {
       computedAt,
       estimatedCloses,
       valuedAtTradePrices,
+      valuedAtZero,
       ...(clamp
         ? {
             dataThrough: through,
-            note: `the price data ends on ${through}: the figures run to that day, not to ${asked}`,
+            clampNote: `the price data ends on ${through}: the figures run to that day, not to ${asked}`,
           }
         : {}),
     };
@@ -310,6 +312,8 @@ interface Built {
   readonly dataThrough?: string | undefined;
   /** Symbols without a price history, valued at their own trade prices. */
   readonly valuedAtTradePrices?: readonly string[];
+  /** Of those, the symbols only ever traded at 0 (shares received at zero cost): valued at 0. */
+  readonly valuedAtZero?: readonly string[];
 }
 
 /** The last day any close of `market` is from (the latest of the series' ends). */
@@ -353,13 +357,24 @@ function header(
     computedAt: string;
     estimatedCloses: Built['estimatedCloses'];
     valuedAtTradePrices: readonly string[];
+    valuedAtZero: readonly string[];
     dataThrough?: string | undefined;
-    note?: string;
+    clampNote?: string;
   },
   figures: PeriodPerformance,
   symbol?: string,
 ) {
   const { timeline, computedAt } = prepared;
+  const mine = (s: string) => symbol === undefined || s === symbol;
+  const tradePriced = prepared.valuedAtTradePrices.filter(mine);
+  const zero = new Set(prepared.valuedAtZero.filter(mine));
+  const notes = [
+    prepared.clampNote,
+    unpricedNote(
+      tradePriced.filter((s) => !zero.has(s)),
+      [...zero],
+    ),
+  ].filter((n): n is string => n !== undefined);
   return {
     portfolioId: prepared.portfolioId,
     currency: 'EUR' as const,
@@ -373,17 +388,31 @@ function header(
       (e) => symbol === undefined || e.symbol === symbol,
     ),
     computedAt,
-    ...(prepared.dataThrough && prepared.note
-      ? { dataThrough: prepared.dataThrough, note: prepared.note }
-      : {}),
-    ...(prepared.valuedAtTradePrices.length > 0
-      ? {
-          valuedAtTradePrices: prepared.valuedAtTradePrices.filter(
-            (s) => symbol === undefined || s === symbol,
-          ),
-        }
-      : {}),
+    ...(prepared.dataThrough && prepared.clampNote ? { dataThrough: prepared.dataThrough } : {}),
+    ...(notes.length > 0 ? { note: notes.join('; ') } : {}),
+    ...(prepared.valuedAtTradePrices.length > 0 ? { valuedAtTradePrices: tradePriced } : {}),
   };
+}
+
+/**
+ * The note naming the holdings the price history has no closes for and how they were valued
+ * (issue 38); undefined when there are none. `atTrades`: valued at their own trade prices;
+ * `atZero`: only ever received at zero cost, valued at 0.
+ */
+function unpricedNote(atTrades: readonly string[], atZero: readonly string[]): string | undefined {
+  const parts: string[] = [];
+  if (atTrades.length > 0) {
+    parts.push(
+      `no closes for ${atTrades.join(', ')}: valued at the prices of ${atTrades.length === 1 ? 'its' : 'their'} own buys and sells, carried forward (stale)`,
+    );
+  }
+  if (atZero.length > 0) {
+    const one = atZero.length === 1;
+    parts.push(
+      `no closes and no trade price above 0 for ${atZero.join(', ')} (shares received at zero cost): valued at 0, ${one ? 'its' : 'their'} last known transaction price, so ${one ? 'it adds' : 'they add'} nothing to the value or the returns`,
+    );
+  }
+  return parts.length > 0 ? parts.join('; ') : undefined;
 }
 
 /** Money as 2-decimal strings (half-even on the float's shortest decimal), returns rounded to 10 places. */

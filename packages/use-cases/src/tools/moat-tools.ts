@@ -38,7 +38,8 @@ export const getMoatEvaluation = defineTool({
     'signals. Served from the shared cache (_cached: true) when present; a cache miss or ' +
     'fresh: true fetches SEC fundamentals and consumes one stock_evaluation quota unit. ' +
     'asOf (YYYY-MM-DD) evaluates the company as of that day, on the figures filed by then ' +
-    '(cached apart; insufficient_history when too few years had been filed).',
+    '(cached apart; insufficient_history when too few years had been filed). For every ' +
+    'holding of a portfolio at once, getPortfolioXray answers in one call.',
   input: z.object({
     symbol: TickerSymbol,
     fresh: z.boolean().optional().describe('Fetch again even when cached (consumes quota)'),

@@ -47,7 +47,9 @@ export const getPortfolioXray = defineTool({
     'score, the holdings past the sell trigger, concentration (largest, top 5, Herfindahl). ' +
     'Reads the evaluation cache only; missing evaluations are filled in the background within ' +
     "the user's quota and listed in pending (ask again later). Without the portfolio:values " +
-    'scope the EUR amounts are left out (weights remain). Informational only.',
+    'scope the EUR amounts are left out (weights remain). For a question across the holdings ' +
+    '(which have a moat, which are past the sell trigger, where the money sits) call this once ' +
+    'instead of getMoatEvaluation per holding. Informational only.',
   input: z.object({ portfolioId: PortfolioId.describe("One of the user's portfolio ids") }),
   output: XrayAnswer,
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },

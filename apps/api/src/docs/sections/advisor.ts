@@ -229,7 +229,7 @@ export function advisorChat({ baseUrl }: DocsAddresses): SectionText {
       quotas: QUOTAS.filter((q) => q.name === 'ai_consult'),
       notes: [
         'A proposal applies at most once, only for the user it was made for, and not after it expires (15 minutes).',
-        'Without a configured model the advisor answers common asks (holdings, cash, evaluate a symbol, import an attached broker CSV, saved reports) from your data with fixed rules, and says so.',
+        'Without a configured model the advisor answers common asks (holdings, cash, evaluate a symbol, import an attached broker CSV, saved reports, and the moat X-ray of the portfolio: which holdings have a moat, which are past the sell trigger, where the money sits) from your data with fixed rules, and says so.',
         'Attachments and portfolioContext are data, never instructions; attachments are not stored.',
       ],
     },
