@@ -15,6 +15,7 @@ import {
   type CsvRow,
   cashBySign,
   outcome,
+  type RowContext,
   type RowMeta,
   type RowOutcome,
 } from './row.js';
@@ -37,6 +38,7 @@ const READS: Record<Exclude<MappedKind, 'skip'>, readonly NumberField[]> = {
   fee: ['amount', 'quantity', 'price'],
   cash: ['amount', 'quantity', 'price'],
   tax: ['amount', 'quantity', 'price'],
+  charge: ['amount', 'quantity', 'price'],
 };
 
 /**
@@ -91,10 +93,14 @@ export function mapRow(
   mapping: ColumnMapping,
   kindOf: (action: string) => MappedKind | undefined,
   sides: ReadonlyMap<string, 'buy' | 'sell'>,
+  context: RowContext = {},
 ): RowOutcome {
   const get = (field: MappedField) => cellOf(row, mapping.columns[field]);
   for (const rule of mapping.skipRows ?? []) {
-    if (safeRegex(rule.pattern)?.test(cellOf(row, rule.column))) return outcome.skip(rule.reason);
+    const conditions = [{ column: rule.column, pattern: rule.pattern }, ...(rule.and ?? [])];
+    if (conditions.every((c) => safeRegex(c.pattern)?.test(cellOf(row, c.column)))) {
+      return outcome.skip(rule.reason);
+    }
   }
   const actionText = get('action');
   const kind = kindOf(actionText);
@@ -139,7 +145,12 @@ export function mapRow(
   const details = get('details');
   const mark = mapping.decimals?.details ?? mapping.decimal;
   const text = details ? readTradeText(details, mark) : undefined;
-  const currency = currencyOf(get, mapping, text);
+  const currency =
+    mapping.currencySource === 'mapping'
+      ? mapping.currency
+      : mapping.currencySource === 'account'
+        ? (context.accountCurrency ?? mapping.currency)
+        : currencyOf(get, mapping, text);
   if (currency === undefined) {
     return outcome.error("no currency (map a currency column or set the mapping's currency)");
   }
@@ -150,27 +161,73 @@ export function mapRow(
   const symbol =
     mapping.instrument === 'isin' ? (ids.isin ?? ids.ticker ?? '') : (ids.ticker ?? ids.isin ?? '');
   const id = get('id');
+  const externalId =
+    id === '' || id === '-' ? undefined : idOf(mapping.idTemplate, id, actionText, executedAt);
   const meta: RowMeta = {
     ...(get('name') ? { name: get('name') } : {}),
-    ...(id ? { externalId: `${id}|${actionText}` } : {}),
+    ...(externalId !== undefined ? { externalId } : {}),
     ...ids,
   };
+  const note = noteOf(mapping, actionText, details);
   const taxes = taxOf(numbers, symbol, base, kind);
   if (kind === 'buy' || kind === 'sell' || kind === 'trade') {
     const side = kind === 'trade' ? sideOf(get('side'), sides, text, numbers, mapping) : kind;
     if (side === undefined) return outcome.error(`trade "${actionText}" without a side`);
     if (!symbol) return outcome.skip(`${side} without an instrument (a currency trade?)`);
     const gross = mapping.tradeAmount === 'gross';
-    return withTaxes(trade(side, numbers, text, symbol, base, meta, gross), taxes);
+    const implied = mapping.impliedFee !== false;
+    const read = trade(side, numbers, text, symbol, base, meta, gross, implied);
+    return withTaxes(noted(read, note), taxes);
   }
-  if (kind === 'shares') return shares(numbers, text, symbol, base, meta, actionText);
+  if (kind === 'shares') return noted(shares(numbers, text, symbol, base, meta, actionText), note);
+  if (kind === 'dividend' && numbers.amount !== undefined && sign(numbers.amount) < 0) {
+    if (mapping.negativeDividend === 'skip') {
+      return outcome.skip(`${actionText} of ${numbers.amount}: a reversal, not modelled`);
+    }
+    if (mapping.negativeDividend === 'withdrawal') {
+      const tx = cashBySign(numbers.amount, { ...base, note: note ?? actionText });
+      return tx ? outcome.with(meta, tx) : outcome.skip(`${actionText} of 0`);
+    }
+  }
   if (kind === 'dividend' && taxes.length > 0 && mapping.dividendAmount !== 'gross') {
     const { amount } = numbers;
     if (amount !== undefined && numbers.tax !== undefined) {
       numbers.amount = plus(abs(amount), abs(numbers.tax));
     }
   }
-  return withTaxes(cash(kind, numbers, symbol, base, meta, actionText), taxes);
+  return withTaxes(noted(cash(kind, numbers, symbol, base, meta, actionText), note), taxes);
+}
+
+/** The row's broker id written with `template` (see {@link ColumnMapping} `idTemplate`). */
+function idOf(template: string | undefined, id: string, action: string, executedAt: string) {
+  if (template === undefined) return `${id}|${action}`;
+  return template.replace(/\{(id|action|actionLower|executedAt)\}/g, (_, name: string) =>
+    name === 'id'
+      ? id
+      : name === 'action'
+        ? action
+        : name === 'actionLower'
+          ? action.toLowerCase()
+          : executedAt,
+  );
+}
+
+/** The note of the first `notes` rule whose pattern the action matches (`undefined`: none). */
+function noteOf(mapping: ColumnMapping, action: string, details: string): string | undefined {
+  const rule = mapping.notes?.find((n) => safeRegex(n.pattern)?.test(action));
+  return rule?.note.replace(/\{(action|details)\}/g, (_, name: string) =>
+    name === 'action' ? action : details,
+  );
+}
+
+/** The transactions of `result` with `note` (none when empty), when a note rule applies. */
+function noted(result: RowOutcome, note: string | undefined): RowOutcome {
+  if (note === undefined || result.kind !== 'transactions') return result;
+  const transactions = result.transactions.map((tx) => {
+    const { note: _, ...rest } = tx;
+    return (note === '' ? rest : { ...rest, note }) as NewTransaction;
+  });
+  return { ...result, transactions };
 }
 
 /** A date whose two-digit year (last field of `dmy`/`mdy`) is written as 20yy. */
@@ -193,7 +250,7 @@ function withTaxes(result: RowOutcome, taxes: NewTransaction[]): RowOutcome {
 }
 
 function cash(
-  kind: 'dividend' | 'interest' | 'deposit' | 'withdrawal' | 'fee' | 'cash' | 'tax',
+  kind: 'dividend' | 'interest' | 'deposit' | 'withdrawal' | 'fee' | 'cash' | 'tax' | 'charge',
   numbers: Numbers,
   symbol: string,
   base: Base,
@@ -211,6 +268,13 @@ function cash(
   }
   if (kind === 'dividend') {
     return outcome.with(meta, { type: 'dividend', symbol, amount: abs(value), ...base });
+  }
+  if (kind === 'charge') {
+    const tx =
+      sign(value) < 0
+        ? { type: 'fee' as const, amount: abs(value), ...base, note: actionText }
+        : cashBySign(value, { ...base, note: actionText });
+    return tx ? outcome.with(meta, tx) : outcome.skip(`${actionText} of 0`);
   }
   if (kind === 'fee' || (kind === 'tax' && sign(value) < 0)) {
     const forSymbol = symbol ? { symbol } : {};
@@ -250,6 +314,7 @@ function trade(
   base: Base,
   meta: RowMeta,
   grossAmount = false,
+  impliedFees = true,
 ): RowOutcome {
   const q = numbers.quantity ?? text?.quantity;
   if (q === undefined || sign(q) === 0) return outcome.error(`${side} without a quantity`);
@@ -265,7 +330,11 @@ function trade(
     numbers.price === undefined && fromText ? (text?.currency ?? base.currency) : base.currency;
   const sameCurrency = currency === base.currency || numbers.price !== undefined;
   const implied =
-    fee === undefined && numbers.tax === undefined && given !== undefined && sameCurrency
+    impliedFees &&
+    fee === undefined &&
+    numbers.tax === undefined &&
+    given !== undefined &&
+    sameCurrency
       ? impliedFee(side, numbers.amount, q, given)
       : undefined;
   const tx: NewTransaction = {
@@ -374,7 +443,7 @@ function identifiersOf(symbolCell: string, isinCell: string): { ticker?: string;
 export function mappedFormat(mapping: ColumnMapping): BrokerFormatSpec {
   const kindOf = actionResolver(mapping);
   const sides = new Map(Object.entries(mapping.sides ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
-  const read = (row: CsvRow) => mapRow(row, mapping, kindOf, sides);
+  const read = (row: CsvRow, context?: RowContext) => mapRow(row, mapping, kindOf, sides, context);
   return {
     id: 'mapped',
     label: 'mapped columns',
@@ -383,8 +452,8 @@ export function mappedFormat(mapping: ColumnMapping): BrokerFormatSpec {
     mapRow: read,
     ...(mapping.continuation
       ? {
-          mapTable: (rows: readonly CsvRow[]) =>
-            joinContinuations(rows).map((row) => ({ line: row.line, outcome: read(row) })),
+          mapTable: (rows: readonly CsvRow[], context?: RowContext) =>
+            joinContinuations(rows).map((row) => ({ line: row.line, outcome: read(row, context) })),
         }
       : {}),
   };

@@ -37,7 +37,9 @@ export type MappedField = (typeof MAPPED_FIELDS)[number];
  * or else of the amount (negative: buy); `cash` is a deposit or a withdrawal by the sign of the
  * amount (currency conversions and transfers, one row per currency); `shares` records units received
  * at no cost (a split's added shares, a spin-off, a stock dividend) as a buy at price 0; `tax` is
- * a fee noted `tax` (withholding tax, a transaction tax), a positive one (a refund) a deposit.
+ * a fee noted `tax` (withholding tax, a transaction tax), a positive one (a refund) a deposit;
+ * `charge` is a charge by the sign of the amount: negative a fee not tied to the instrument (noted
+ * with the action), positive a refund (a deposit noted with the action), 0 skipped.
  */
 export const MAPPED_KINDS = [
   'buy',
@@ -52,6 +54,7 @@ export const MAPPED_KINDS = [
   'cash',
   'shares',
   'tax',
+  'charge',
 ] as const;
 /** One of {@link MAPPED_KINDS}. */
 export type MappedKind = (typeof MAPPED_KINDS)[number];
@@ -134,6 +137,18 @@ export const ColumnMapping = z
           column: z.string().min(1).describe('Header name (or `#n`, 0-based position)'),
           pattern: z.string().min(1).max(200).describe('Regular expression (case-insensitive)'),
           reason: z.string().max(200),
+          and: z
+            .array(
+              z.object({
+                column: z.string().min(1),
+                pattern: z.string().min(1).max(200),
+              }),
+            )
+            .max(5)
+            .optional()
+            .describe(
+              'Further cells the rule needs to match too (a transfer row that names an instrument)',
+            ),
         }),
       )
       .max(20)
@@ -166,6 +181,53 @@ export const ColumnMapping = z
       .optional()
       .describe(
         "Rows whose only filled cell is the last one continue the previous row's last cell (an order id the broker wrapped onto a second line) and are joined to it",
+      ),
+    currencySource: z
+      .enum(['file', 'mapping', 'account'])
+      .optional()
+      .describe(
+        "Where a row's currency comes from: `file` (default: the currency column, else a code or symbol in a number cell, the trade text or the symbol's pair, else `currency`), `mapping` (always `currency`: every amount is in the account's currency), `account` (the currency of the account imported into, as the import names it, else `currency`: the file does not name it)",
+      ),
+    idTemplate: z
+      .string()
+      .min(1)
+      .max(100)
+      .optional()
+      .describe(
+        "How the row's broker id (its import fingerprint) is written from the `id` cell: `{id}`, `{action}` (as written), `{actionLower}`, `{executedAt}` (ISO instant) replaced; default `{id}|{action}`. An id cell that is empty or `-` gives no id",
+      ),
+    notes: z
+      .array(
+        z.object({
+          pattern: z
+            .string()
+            .min(1)
+            .max(200)
+            .describe('A regular expression (case-insensitive) the action value may match'),
+          note: z
+            .string()
+            .max(200)
+            .describe(
+              "The note of the row's transaction: `{action}` and `{details}` (the `details` cell) replaced; empty: no note",
+            ),
+        }),
+      )
+      .max(40)
+      .optional()
+      .describe(
+        "Notes of the transactions of rows whose action matches (the first pattern that does), instead of the kind's own note (a withholding tax beside a dividend keeps its own)",
+      ),
+    negativeDividend: z
+      .enum(['skip', 'withdrawal'])
+      .optional()
+      .describe(
+        'A dividend row with a negative amount (a reversal): skipped, or a withdrawal noted with the action (with a note rule: its note); default: a dividend of the amount without its sign',
+      ),
+    impliedFee: z
+      .boolean()
+      .optional()
+      .describe(
+        'Whether a trade without a fee column takes as its fee what the amount exceeds quantity × price by (default true); false when the amount is in another currency or includes what the broker does not call a fee',
       ),
     skipUnreadable: z
       .boolean()

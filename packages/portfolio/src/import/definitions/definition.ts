@@ -184,7 +184,11 @@ export function resolveMapping(read: ColumnMapping, found: Recognised): ColumnMa
   }
   const skipRows = read.skipRows?.flatMap((rule) => {
     const column = resolve(rule.column);
-    return column === undefined ? [] : [{ ...rule, column }];
+    const and = rule.and?.map((c) => ({ ...c, column: resolve(c.column) }));
+    if (column === undefined || and?.some((c) => c.column === undefined)) return [];
+    return [
+      { ...rule, column, ...(and ? { and: and as { column: string; pattern: string }[] } : {}) },
+    ];
   });
   return {
     ...read,

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { fingerprintRows, parseBrokerCsv } from '../../../src/index.js';
+import { type FingerprintedRow, fingerprintRows, parseBrokerCsv } from '../../../src/index.js';
 
 // What an import module read from each of its files, recorded while the module still existed
 // (`<id>.json`), so that the declarative definition that replaced it can be held to exactly the
@@ -29,14 +29,27 @@ export function textOf(input: ModuleInput): string {
   return readFileSync(join(dataDir, 'broker-exports', input.sample ?? ''), 'utf8');
 }
 
+/** What an import gave: rows with fingerprints and the lines skipped, or the lines in error. */
+export type Outcome =
+  | {
+      readonly ok: true;
+      readonly format: string;
+      readonly rows: readonly FingerprintedRow[];
+      readonly skippedLines: readonly number[];
+      readonly skipped: readonly { line: number; message: string }[];
+    }
+  | { readonly ok: false; readonly format: string | undefined; readonly errorLines: number[] };
+
 /** What the import of `input` as format `id` gives: rows with fingerprints, skipped lines, errors. */
-export function outcomeOf(id: string, input: ModuleInput) {
+export function outcomeOf(id: string, input: ModuleInput): Outcome {
   const parsed = parseBrokerCsv(textOf(input), {
     ...(input.accountCurrency ? { accountCurrency: input.accountCurrency } : {}),
   });
-  if (!parsed.ok) return { ok: false, format: parsed.format, errorLines: parsed.errors.map((e) => e.line) };
+  if (!parsed.ok) {
+    return { ok: false, format: parsed.format, errorLines: parsed.errors.map((e) => e.line) };
+  }
   return {
-    ok: true,
+    ok: true as const,
     format: parsed.format,
     rows: fingerprintRows(id, parsed.rows),
     skippedLines: parsed.skipped.map((s) => s.line),
@@ -45,6 +58,6 @@ export function outcomeOf(id: string, input: ModuleInput) {
 }
 
 /** The recorded outcome of a module on its inputs (`<id>.json`), in the order of {@link INPUTS}. */
-export function recorded(id: string): ReturnType<typeof outcomeOf>[] {
+export function recorded(id: string): Outcome[] {
   return JSON.parse(readFileSync(join(import.meta.dirname, `${id}.json`), 'utf8'));
 }

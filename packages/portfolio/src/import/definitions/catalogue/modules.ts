@@ -1,9 +1,7 @@
 import { degiroFormat } from '../../formats/degiro.js';
-import { etoroFormat } from '../../formats/etoro.js';
 import { ghostfolioFormat } from '../../formats/ghostfolio.js';
 import { ibkrTradesFormat } from '../../formats/ibkr.js';
 import { ibkrCashFormat } from '../../formats/ibkr-cash.js';
-import { revolutFormat } from '../../formats/revolut.js';
 import { saxoFormat } from '../../formats/saxo.js';
 import { schwabFormat } from '../../formats/schwab.js';
 import { tradeRepublicFormat } from '../../formats/trade-republic.js';
@@ -61,9 +59,6 @@ export const MODULE_ENTRIES = [
     },
     { headers: ['date', 'currency', 'price', 'quantity', 'action', ['code', 'symbol']] },
   ),
-  entry('revolut', revolutFormat, E2G('revolutConverter.ts'), {
-    headers: ['date', 'ticker', 'type', 'quantity', 'pricepershare', 'totalamount'],
-  }),
   entry(
     'ibkr-trades',
     ibkrTradesFormat,
@@ -110,9 +105,6 @@ export const MODULE_ENTRIES = [
       '4': ['isin'],
       '11': ['orderid', 'idorden', 'idordre', 'idordine', 'idordem'],
     },
-  }),
-  entry('etoro', etoroFormat, E2G('etoroConverter.ts'), {
-    headers: ['date', 'type', 'details', 'amount', 'units', 'positionid'],
   }),
   entry('saxo', saxoFormat, E2G('saxoConverter.ts'), {
     headers: ['tradedate', 'valuedate', 'type', 'instrument', 'event', 'amount'],

@@ -1,0 +1,111 @@
+import { type DefinitionSource, define } from '../definition.js';
+
+// The formats of the first import modules (issue 40: "the twelve modules become definitions"),
+// as data. Each was converted only once it read the module's samples and hand-made rows into the
+// very same transactions, metadata and import fingerprints (test/catalogue/module-equivalence),
+// so that re-importing a file imported with the module duplicates nothing.
+
+const E2G = (converter: string, note?: string): DefinitionSource => ({
+  kind: 'open-source-importer',
+  reference: `dickwolff/Export-To-Ghostfolio@9e35bd60 src/converters/${converter} (read as documentation) and its sample in ../shared/data/broker-exports`,
+  licence: 'Apache-2.0',
+  ...(note ? { note } : {}),
+});
+
+/**
+ * eToro account statement, "Account Activity" sheet saved as CSV (dates `dd/MM/yyyy HH:mm:ss`,
+ * `-` for n/a, `(x)` for negatives; every amount in USD, the account currency). `Open Position` /
+ * `Position closed` buy / sell `Units` of the `Details` symbol (`NKE/USD` → NKE) at Amount ÷ Units;
+ * fees, SDRT (UK stamp duty) are charges; CFD rows are skipped (a contract, not an owned
+ * instrument); a negative dividend is skipped. Broker id: `Position ID`, type and time.
+ */
+export const etoro = define({
+  id: 'etoro',
+  label: 'eToro account activity',
+  version: 1,
+  source: E2G('etoroConverter.ts'),
+  recognise: { headers: ['date', 'type', 'details', 'amount', 'units', 'positionid'] },
+  read: {
+    delimiter: ',',
+    columns: {
+      date: 'Date',
+      action: 'Type',
+      symbol: 'Details',
+      amount: 'Amount',
+      quantity: 'Units',
+      id: 'Position ID',
+      assetClass: 'Asset type',
+    },
+    dateOrder: 'dmy',
+    decimal: '.',
+    currency: 'USD',
+    currencySource: 'mapping',
+    actions: { 'open position': 'buy', 'position closed': 'sell', dividend: 'dividend' },
+    actionPatterns: [
+      { pattern: 'fee|sdrt', kind: 'charge' },
+      { pattern: 'interest|refund|deposit|withdraw', kind: 'cash' },
+      { pattern: '^', kind: 'skip' },
+    ],
+    notes: [{ pattern: 'interest', note: 'interest' }],
+    negativeDividend: 'skip',
+    skipClasses: ['CFD'],
+    idTemplate: '{id}:{actionLower}:{executedAt}',
+  },
+});
+
+/**
+ * Revolut stock trading statement (ISO 8601 UTC timestamps, `$`/`€`-prefixed amounts). `BUY - *` /
+ * `SELL - *` (market, limit, stop) buy / sell at `Price per share` (the total is not used for a
+ * fee: it may be in another currency); `STOCK SPLIT` is a buy of the added shares at price 0
+ * (Revolut reports the shares received, not the ratio); a `TRANSFER …` between Revolut entities
+ * that names a ticker moves a position between legal entities and is skipped, one without a ticker
+ * is cash by sign. Any other type fails the file.
+ */
+export const revolut = define({
+  id: 'revolut',
+  label: 'Revolut stocks statement',
+  version: 1,
+  source: E2G('revolutConverter.ts'),
+  recognise: {
+    headers: ['date', 'ticker', 'type', 'quantity', 'pricepershare', 'totalamount'],
+  },
+  read: {
+    delimiter: ',',
+    columns: {
+      date: 'Date',
+      symbol: 'Ticker',
+      action: 'Type',
+      quantity: 'Quantity',
+      price: 'Price per share',
+      amount: 'Total Amount',
+      currency: 'Currency',
+    },
+    dateOrder: 'ymd',
+    decimal: '.',
+    actions: {
+      dividend: 'dividend',
+      'cash top-up': 'deposit',
+      'cash withdrawal': 'withdrawal',
+      'custody fee': 'fee',
+      'stock split': 'shares',
+    },
+    actionPatterns: [
+      { pattern: '^buy - ', kind: 'buy' },
+      { pattern: '^sell - ', kind: 'sell' },
+      { pattern: '^transfer ', kind: 'cash' },
+    ],
+    skipRows: [
+      {
+        column: 'Type',
+        pattern: '^transfer ',
+        and: [{ column: 'Ticker', pattern: '.' }],
+        reason: 'position transfer between Revolut entities: no change of holdings',
+      },
+    ],
+    notes: [
+      { pattern: '^(cash top-up|cash withdrawal|custody fee)$', note: '' },
+      { pattern: '^stock split$', note: 'stock split: additional shares received at zero cost' },
+    ],
+    impliedFee: false,
+  },
+});
