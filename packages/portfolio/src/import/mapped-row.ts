@@ -69,11 +69,27 @@ export function safeRegex(pattern: string): RegExp | undefined {
   }
 }
 
-/** The cell a column reference names: a header name, or `#n` (0-based position). */
+/**
+ * The cell a column reference names: a header name, or `#n` (0-based position); `A|B` (columns
+ * a definition lists as alternatives, as resolved against the file) the first of them not empty.
+ */
 export function cellOf(row: CsvRow, column: string | undefined): string {
   if (column === undefined) return '';
   const position = /^#(\d+)$/.exec(column);
-  return position ? row.cell(Number(position[1])) : row.get(column);
+  if (position) return row.cell(Number(position[1]));
+  if (!column.includes('|') || row.has(column)) return row.get(column);
+  for (const name of column.split('|')) {
+    const cell = cellOf(row, name);
+    if (cell !== '') return cell;
+  }
+  return '';
+}
+
+/** The part of a cell `mapping.extract` says holds the field (the first group), else the cell. */
+function extracted(mapping: ColumnMapping, field: MappedField, cell: string): string {
+  const pattern = mapping.extract?.[field];
+  if (pattern === undefined) return cell;
+  return safeRegex(pattern)?.exec(cell)?.[1]?.trim() ?? '';
 }
 
 /**
@@ -95,7 +111,8 @@ export function mapRow(
   sides: ReadonlyMap<string, 'buy' | 'sell'>,
   context: RowContext = {},
 ): RowOutcome {
-  const get = (field: MappedField) => cellOf(row, mapping.columns[field]);
+  const get = (field: MappedField) =>
+    extracted(mapping, field, cellOf(row, mapping.columns[field]));
   for (const rule of mapping.skipRows ?? []) {
     const conditions = [{ column: rule.column, pattern: rule.pattern }, ...(rule.and ?? [])];
     if (conditions.every((c) => safeRegex(c.pattern)?.test(cellOf(row, c.column)))) {
@@ -163,20 +180,22 @@ export function mapRow(
   const id = get('id');
   const externalId =
     id === '' || id === '-' ? undefined : idOf(mapping.idTemplate, id, actionText, executedAt);
+  // an instrument's name: on a row without an instrument the cell names something else
   const meta: RowMeta = {
-    ...(get('name') ? { name: get('name') } : {}),
+    ...(get('name') && symbol ? { name: get('name') } : {}),
     ...(externalId !== undefined ? { externalId } : {}),
     ...ids,
   };
-  const note = noteOf(mapping, actionText, details);
+  const note = noteOf(mapping, row, actionText, numbers.amount);
   const taxes = taxOf(numbers, symbol, base, kind);
   if (kind === 'buy' || kind === 'sell' || kind === 'trade') {
     const side = kind === 'trade' ? sideOf(get('side'), sides, text, numbers, mapping) : kind;
     if (side === undefined) return outcome.error(`trade "${actionText}" without a side`);
     if (!symbol) return outcome.skip(`${side} without an instrument (a currency trade?)`);
     const gross = mapping.tradeAmount === 'gross';
+    const costs = mapping.tradeAmount === 'net-of-fee' ? { ...numbers, tax: undefined } : numbers;
     const implied = mapping.impliedFee !== false;
-    const read = trade(side, numbers, text, symbol, base, meta, gross, implied);
+    const read = trade(side, costs, text, symbol, base, meta, gross, implied);
     return withTaxes(noted(read, note), taxes);
   }
   if (kind === 'shares') return noted(shares(numbers, text, symbol, base, meta, actionText), note);
@@ -212,12 +231,29 @@ function idOf(template: string | undefined, id: string, action: string, executed
   );
 }
 
-/** The note of the first `notes` rule whose pattern the action matches (`undefined`: none). */
-function noteOf(mapping: ColumnMapping, action: string, details: string): string | undefined {
-  const rule = mapping.notes?.find((n) => safeRegex(n.pattern)?.test(action));
-  return rule?.note.replace(/\{(action|details)\}/g, (_, name: string) =>
-    name === 'action' ? action : details,
+/**
+ * The note of the first `notes` rule whose pattern the action matches and whose sign condition
+ * the amount meets (`undefined`: none), its placeholders filled.
+ */
+function noteOf(
+  mapping: ColumnMapping,
+  row: CsvRow,
+  action: string,
+  amount: string | undefined,
+): string | undefined {
+  const signed = amount === undefined ? 0 : sign(amount);
+  const rule = mapping.notes?.find(
+    (n) =>
+      safeRegex(n.pattern)?.test(action) &&
+      (n.when === undefined || (n.when === 'negative' ? signed < 0 : signed > 0)),
   );
+  return rule?.note.replace(/\{([^{}]+)\}/g, (_, names: string) => {
+    for (const name of names.split('|')) {
+      const value = name === 'action' ? action : cellOf(row, name);
+      if (value !== '') return value;
+    }
+    return '';
+  });
 }
 
 /** The transactions of `result` with `note` (none when empty), when a note rule applies. */

@@ -167,10 +167,10 @@ export const ColumnMapping = z
         "With a `tax` column: whether a dividend row's amount is after the tax (`net`, default: the gross is amount + tax) or before it (`gross`); the tax becomes a fee noted withholding tax",
       ),
     tradeAmount: z
-      .enum(['net', 'gross'])
+      .enum(['net', 'gross', 'net-of-fee'])
       .optional()
       .describe(
-        "What a trade's amount is when the price is worked out from it: `net` (default: the cash paid or received, fees included) or `gross` (quantity × price; fees come on top)",
+        "What a trade's amount is when the price is worked out from it: `net` (default: the cash paid or received, fees included) `gross` (quantity × price; fees come on top) or `net-of-fee` (the cash after the fee, before a tax column's tax)",
       ),
     shortYears: z
       .boolean()
@@ -181,6 +181,12 @@ export const ColumnMapping = z
       .optional()
       .describe(
         "Rows whose only filled cell is the last one continue the previous row's last cell (an order id the broker wrapped onto a second line) and are joined to it",
+      ),
+    extract: z
+      .partialRecord(z.enum(MAPPED_FIELDS), z.string().min(1).max(200))
+      .optional()
+      .describe(
+        'Per field, a regular expression (case-insensitive) whose first group is the part of the cell that holds it (`^([^(]+)\\(` for the name before a parenthesis); a cell it does not match reads empty',
       ),
     currencySource: z
       .enum(['file', 'mapping', 'account'])
@@ -208,8 +214,12 @@ export const ColumnMapping = z
             .string()
             .max(200)
             .describe(
-              "The note of the row's transaction: `{action}` and `{details}` (the `details` cell) replaced; empty: no note",
+              "The note of the row's transaction: `{action}` (the action as written) and `{Header}` (a column's cell, header as in the file, case-insensitive) replaced; `{A|B}` the first of them not empty; empty: no note",
             ),
+          when: z
+            .enum(['negative', 'positive'])
+            .optional()
+            .describe('Only for rows whose amount has this sign (a refund noted apart)'),
         }),
       )
       .max(40)

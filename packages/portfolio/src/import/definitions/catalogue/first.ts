@@ -109,3 +109,125 @@ export const revolut = define({
     impliedFee: false,
   },
 });
+
+/**
+ * Interactive Brokers Flex Query "Cash Transactions" CSV (`Type,SettleDate,ISIN,Description,
+ * Amount,CurrencyPrimary`, optionally `DateTime`, `Symbol`, `TransactionID`). Dividends (a negative
+ * one, a reversal, a withdrawal), withholding tax (a refund a deposit), fees and commission
+ * adjustments (charges), deposits, withdrawals and interest (cash by sign), each noted with its
+ * description; the ticker before `(` in the description is the instrument's name. Broker id:
+ * `TransactionID`.
+ */
+export const ibkrCash = define({
+  id: 'ibkr-cash',
+  label: 'Interactive Brokers Flex Query cash transactions',
+  version: 1,
+  source: {
+    kind: 'broker-documentation',
+    reference:
+      'Interactive Brokers Flex Query reference (Cash Transactions section); sample in ../shared/data/broker-exports',
+  },
+  recognise: {
+    headers: [
+      'type',
+      'amount',
+      'currencyprimary',
+      'description',
+      ['settledate', 'datetime', 'date'],
+    ],
+    excludes: ['buysell'],
+  },
+  read: {
+    delimiter: ',',
+    columns: {
+      date: 'DateTime|SettleDate|Date',
+      action: 'Type',
+      symbol: 'Symbol',
+      isin: 'ISIN',
+      name: 'Description',
+      amount: 'Amount',
+      currency: 'CurrencyPrimary',
+      id: 'TransactionID',
+    },
+    extract: { name: '^([^(]+)\\(' },
+    dateOrder: 'ymd',
+    decimal: '.',
+    actions: {},
+    actionPatterns: [
+      { pattern: 'dividend', kind: 'dividend' },
+      { pattern: 'withholding', kind: 'tax' },
+      { pattern: 'fee|commission', kind: 'charge' },
+      { pattern: 'deposit|withdraw|interest', kind: 'cash' },
+      { pattern: '^', kind: 'skip' },
+    ],
+    notes: [
+      { pattern: 'dividend', note: '{Description}' },
+      { pattern: 'withholding', when: 'negative', note: 'withholding tax: {Description}' },
+      { pattern: 'withholding', note: 'withholding tax refund: {Description}' },
+      { pattern: '.', note: '{Description|action}' },
+    ],
+    negativeDividend: 'withdrawal',
+    idTemplate: '{id}',
+  },
+});
+
+/**
+ * Trade Republic transactions as written by `pytr export_transactions` (Trade Republic has no CSV
+ * export of its own): `;`-separated, headers in Dutch, German or English; dates `yyyy-MM-dd` or
+ * ISO date-times, a decimal comma or point. Everything is in EUR. The value of a trade is net of its
+ * costs (the price is worked out from it; its taxes are a fee apart); a dividend's value is net of
+ * its tax (the gross is booked, the tax a fee noted withholding tax). `Opmerking` is the
+ * instrument's name.
+ */
+export const tradeRepublic = define({
+  id: 'trade-republic',
+  label: 'Trade Republic (pytr export)',
+  version: 1,
+  source: E2G(
+    'tradeRepublicConverter.ts',
+    'Trade Republic has no CSV export: this is the layout of `pytr export_transactions`',
+  ),
+  recognise: {
+    headers: [
+      ['datum', 'date'],
+      ['transactietype', 'typ', 'type'],
+      ['waardenetto', 'wertnetto', 'wert', 'value', 'valuenet'],
+      'isin',
+      ['aantal', 'anzahl', 'shares'],
+    ],
+    // Portfolio Performance's CSV export has the same words beside its own
+    excludes: ['transactioncurrency', 'buchungswahrung', 'grossamount', 'bruttobetrag'],
+  },
+  read: {
+    delimiter: ';',
+    columns: {
+      date: 'datum|date',
+      action: 'transactietype|typ|type',
+      amount: 'waarde (netto)|wert (netto)|wert|value|value (net)',
+      name: 'opmerking|notiz|note',
+      isin: 'isin',
+      quantity: 'aantal|anzahl|shares',
+      fee: 'kosten|gebühren|fees',
+      tax: 'belasting|steuern|taxes',
+    },
+    dateOrder: 'ymd',
+    decimal: ',',
+    currency: 'EUR',
+    currencySource: 'mapping',
+    actions: {},
+    actionPatterns: [
+      { pattern: '^(aankoop|kauf|buy)', kind: 'buy' },
+      { pattern: '^(verkoop|verkauf|sell)', kind: 'sell' },
+      { pattern: '^dividend', kind: 'dividend' },
+      {
+        pattern:
+          'storting|einzahlung|deposit|onttrekking|auszahlung|withdraw|rente|zinsen|interest',
+        kind: 'cash',
+      },
+      { pattern: '^', kind: 'skip' },
+    ],
+    notes: [{ pattern: 'rente|zinsen|interest', note: 'interest' }],
+    tradeAmount: 'net-of-fee',
+    instrument: 'isin',
+  },
+});

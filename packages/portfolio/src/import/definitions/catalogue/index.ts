@@ -12,7 +12,7 @@ import {
   scalableCapital,
   swissquote,
 } from './europe.js';
-import { etoro, revolut } from './first.js';
+import { etoro, ibkrCash, revolut, tradeRepublic } from './first.js';
 import { MODULE_ENTRIES, type ModuleEntry } from './modules.js';
 import {
   avanza,
@@ -36,6 +36,8 @@ import {
 export const DEFINITIONS = [
   etoro,
   revolut,
+  ibkrCash,
+  tradeRepublic,
   scalableCapital,
   parqet,
   portfolioPerformanceDe,

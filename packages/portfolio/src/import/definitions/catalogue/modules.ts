@@ -1,10 +1,8 @@
 import { degiroFormat } from '../../formats/degiro.js';
 import { ghostfolioFormat } from '../../formats/ghostfolio.js';
 import { ibkrTradesFormat } from '../../formats/ibkr.js';
-import { ibkrCashFormat } from '../../formats/ibkr-cash.js';
 import { saxoFormat } from '../../formats/saxo.js';
 import { schwabFormat } from '../../formats/schwab.js';
-import { tradeRepublicFormat } from '../../formats/trade-republic.js';
 import { trading212Format } from '../../formats/trading212.js';
 import { xtbFormat } from '../../formats/xtb.js';
 import type { BrokerFormatSpec } from '../../row.js';
@@ -78,25 +76,6 @@ export const MODULE_ENTRIES = [
       ],
     },
   ),
-  entry(
-    'ibkr-cash',
-    ibkrCashFormat,
-    {
-      kind: 'broker-documentation',
-      reference:
-        'Interactive Brokers Flex Query reference (Cash Transactions section); sample in ../shared/data/broker-exports',
-    },
-    {
-      headers: [
-        'type',
-        'amount',
-        'currencyprimary',
-        'description',
-        ['settledate', 'datetime', 'date'],
-      ],
-      excludes: ['buysell'],
-    },
-  ),
   entry('degiro', degiroFormat, E2G('degiroConverterV3.ts'), {
     headers: ['isin', ['datum', 'date', 'data', 'fecha']],
     minColumns: 12,
@@ -112,25 +91,6 @@ export const MODULE_ENTRIES = [
   entry('schwab', schwabFormat, E2G('schwabConverter.ts'), {
     headers: ['date', 'action', 'symbol', 'description', 'quantity', 'price', 'amount'],
   }),
-  entry(
-    'trade-republic',
-    tradeRepublicFormat,
-    E2G(
-      'tradeRepublicConverter.ts',
-      'Trade Republic has no CSV export: this is the layout of `pytr export_transactions`',
-    ),
-    {
-      headers: [
-        ['datum', 'date'],
-        ['transactietype', 'typ', 'type'],
-        ['waardenetto', 'wertnetto', 'wert', 'value', 'valuenet'],
-        'isin',
-        ['aantal', 'anzahl', 'shares'],
-      ],
-      // Portfolio Performance's CSV export has the same words beside its own
-      excludes: ['transactioncurrency', 'buchungswahrung', 'grossamount', 'bruttobetrag'],
-    },
-  ),
   entry('trading212', trading212Format, E2G('trading212Converter.ts'), {
     headers: ['action', 'time', 'noofshares', 'priceshare', 'currencytotal'],
   }),
