@@ -180,9 +180,9 @@ export function mapRow(
   const id = get('id');
   const externalId =
     id === '' || id === '-' ? undefined : idOf(mapping.idTemplate, id, actionText, executedAt);
-  // an instrument's name: on a row without an instrument the cell names something else
+  const named = get('name') !== '' && (symbol !== '' || mapping.names !== 'instrument-rows');
   const meta: RowMeta = {
-    ...(get('name') && symbol ? { name: get('name') } : {}),
+    ...(named ? { name: get('name') } : {}),
     ...(externalId !== undefined ? { externalId } : {}),
     ...ids,
   };

@@ -188,6 +188,12 @@ export const ColumnMapping = z
       .describe(
         'Per field, a regular expression (case-insensitive) whose first group is the part of the cell that holds it (`^([^(]+)\\(` for the name before a parenthesis); a cell it does not match reads empty',
       ),
+    names: z
+      .enum(['all-rows', 'instrument-rows'])
+      .optional()
+      .describe(
+        'Rows whose `name` cell is kept as the name: every row (default), or only rows with an instrument (the cell names something else, an account holder, on cash rows)',
+      ),
     currencySource: z
       .enum(['file', 'mapping', 'account'])
       .optional()

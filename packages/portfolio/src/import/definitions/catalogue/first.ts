@@ -229,5 +229,143 @@ export const tradeRepublic = define({
     notes: [{ pattern: 'rente|zinsen|interest', note: 'interest' }],
     tradeAmount: 'net-of-fee',
     instrument: 'isin',
+    names: 'instrument-rows',
+  },
+});
+
+/**
+ * Charles Schwab history CSV (`Date,Action,Symbol,Description,Quantity,Price,Fees & Comm,Amount`;
+ * dates `MM/dd/yyyy` or `MM/dd/yyyy as of MM/dd/yyyy`, the first date, when the cash moved, used;
+ * `$` amounts). Everything is in USD; the closing `Transactions Total` row is skipped. `Buy`,
+ * `Reinvest Shares`, `Sell` trade at `Price` with `Fees & Comm`; dividends of every kind
+ * (`… Div …`, `… Cap Gain …`, `Cash In Lieu`) are dividends noted with the action (their
+ * reinvestment is its own `Reinvest Shares` row); `Foreign Tax Paid` is withholding tax; other
+ * fees and taxes are charges; interest, wires, MoneyLink, transfers and journals are cash by sign;
+ * `Stock Split`, `Stock Div Dist`, `Spin-off` buy the shares received at price 0; reverse splits,
+ * mergers, name changes, conversions and journaled shares (pairs of lines swapping one security
+ * for another) are skipped.
+ */
+export const schwab = define({
+  id: 'schwab',
+  label: 'Charles Schwab history',
+  version: 1,
+  source: E2G('schwabConverter.ts'),
+  recognise: {
+    headers: ['date', 'action', 'symbol', 'description', 'quantity', 'price', 'amount'],
+  },
+  read: {
+    delimiter: ',',
+    columns: {
+      date: 'Date',
+      action: 'Action',
+      symbol: 'Symbol',
+      name: 'Description',
+      quantity: 'Quantity',
+      price: 'Price',
+      fee: 'Fees & Comm',
+      amount: 'Amount',
+    },
+    dateOrder: 'mdy',
+    decimal: '.',
+    currency: 'USD',
+    currencySource: 'mapping',
+    skipRows: [
+      { column: 'Date', pattern: '^transactions total', reason: 'the total line of the export' },
+    ],
+    actions: {
+      buy: 'buy',
+      'reinvest shares': 'buy',
+      sell: 'sell',
+      'stock split': 'shares',
+      'stock div dist': 'shares',
+      'spin-off': 'shares',
+    },
+    actionPatterns: [
+      { pattern: 'split|merger|name change|conversion|journaled shares', kind: 'skip' },
+      { pattern: 'div|cap gain|in lieu', kind: 'dividend' },
+      { pattern: 'foreign tax', kind: 'tax' },
+      { pattern: 'fee|tax', kind: 'charge' },
+      { pattern: 'interest|wire|moneylink|transfer|journal|deposit|withdraw', kind: 'cash' },
+      { pattern: '^', kind: 'skip' },
+    ],
+    notes: [
+      {
+        pattern: '^(stock split|stock div dist|spin-off)$',
+        note: '{action}: shares received at zero cost',
+      },
+      { pattern: 'div|cap gain|in lieu', note: '{action}' },
+      { pattern: 'foreign tax', when: 'negative', note: 'withholding tax' },
+      { pattern: 'foreign tax', note: '{action}' },
+      { pattern: 'interest', note: 'interest' },
+    ],
+    negativeDividend: 'withdrawal',
+    impliedFee: false,
+  },
+});
+
+const XTB_TRADE = 'purchase|sale|compra|vend|kupno|sprzeda|kauf';
+const XTB_WITHHOLDING = 'withholding|podatek|imposto|quellensteuer';
+const XTB_CHARGE = 'tax|fee|swap|commission|profit|loss';
+
+/**
+ * XTB cash operations report (`ID;Type;Time;Symbol;Comment;Amount`, times `dd.MM.yyyy HH:mm:ss`,
+ * types in the account's language: English, Portuguese, Polish, German…). Every amount is in the
+ * account currency, which the file does not name: the import's account currency (default EUR).
+ * Purchases and sales (`OPEN BUY 34/42.5658 @ 11.7480`: the filled quantity; OPEN buys, CLOSE
+ * sells) are recorded at |Amount| ÷ quantity (what the account paid, conversion included: the
+ * comment's price is in the instrument's currency, which the file does not give); withholding tax
+ * is a fee of the instrument (a refund a deposit); taxes, fees, swaps, commissions and CFD
+ * profit/loss are charges; dividends, interest, deposits, withdrawals and transfers are cash by
+ * sign. Broker id: `ID` and type (XTB repeats an ID for the row's twin).
+ */
+export const xtb = define({
+  id: 'xtb',
+  label: 'XTB cash operations',
+  version: 1,
+  source: E2G('xtbConverter.ts'),
+  recognise: { headers: ['id', 'type', 'time', 'symbol', 'comment', 'amount'] },
+  read: {
+    delimiter: ';',
+    columns: {
+      id: 'ID',
+      action: 'Type',
+      date: 'Time',
+      symbol: 'Symbol',
+      side: 'Comment',
+      quantity: 'Comment',
+      amount: 'Amount',
+    },
+    extract: {
+      side: '^(OPEN|CLOSE)\\s+(?:BUY|SELL)\\s',
+      quantity: '^(?:OPEN|CLOSE)\\s+(?:BUY|SELL)\\s+([\\d.]+)(?:/[\\d.]+)?\\s*@\\s*[\\d.]+',
+    },
+    sides: { open: 'buy', close: 'sell' },
+    dateOrder: 'dmy',
+    decimal: '.',
+    currency: 'EUR',
+    currencySource: 'account',
+    actions: {},
+    actionPatterns: [
+      { pattern: XTB_TRADE, kind: 'trade' },
+      { pattern: XTB_WITHHOLDING, kind: 'tax' },
+      { pattern: '^divid', kind: 'dividend' },
+      { pattern: XTB_CHARGE, kind: 'charge' },
+      {
+        pattern: 'spin|interest|deposit|withdraw|transfer|wypłata|wpłata|depósito|levantamento',
+        kind: 'cash',
+      },
+      { pattern: '^', kind: 'skip' },
+    ],
+    notes: [
+      { pattern: XTB_TRADE, note: '{Comment}' },
+      { pattern: XTB_WITHHOLDING, when: 'negative', note: 'withholding tax: {Comment}' },
+      { pattern: XTB_WITHHOLDING, note: 'withholding tax refund: {Comment}' },
+      { pattern: '^divid', when: 'positive', note: '{Comment}' },
+      { pattern: 'interest', when: 'positive', note: 'interest: {Comment}' },
+      { pattern: `^(?!.*(${XTB_CHARGE})).*interest`, note: 'interest: {Comment}' },
+      { pattern: '.', note: '{action}: {Comment}' },
+    ],
+    negativeDividend: 'withdrawal',
+    idTemplate: '{id}:{actionLower}',
   },
 });

@@ -12,7 +12,7 @@ import {
   scalableCapital,
   swissquote,
 } from './europe.js';
-import { etoro, ibkrCash, revolut, tradeRepublic } from './first.js';
+import { etoro, ibkrCash, revolut, schwab, tradeRepublic, xtb } from './first.js';
 import { MODULE_ENTRIES, type ModuleEntry } from './modules.js';
 import {
   avanza,
@@ -38,6 +38,8 @@ export const DEFINITIONS = [
   revolut,
   ibkrCash,
   tradeRepublic,
+  schwab,
+  xtb,
   scalableCapital,
   parqet,
   portfolioPerformanceDe,

@@ -2,9 +2,7 @@ import { degiroFormat } from '../../formats/degiro.js';
 import { ghostfolioFormat } from '../../formats/ghostfolio.js';
 import { ibkrTradesFormat } from '../../formats/ibkr.js';
 import { saxoFormat } from '../../formats/saxo.js';
-import { schwabFormat } from '../../formats/schwab.js';
 import { trading212Format } from '../../formats/trading212.js';
-import { xtbFormat } from '../../formats/xtb.js';
 import type { BrokerFormatSpec } from '../../row.js';
 import type { DefinitionSource, Recognition } from '../definition.js';
 
@@ -88,13 +86,7 @@ export const MODULE_ENTRIES = [
   entry('saxo', saxoFormat, E2G('saxoConverter.ts'), {
     headers: ['tradedate', 'valuedate', 'type', 'instrument', 'event', 'amount'],
   }),
-  entry('schwab', schwabFormat, E2G('schwabConverter.ts'), {
-    headers: ['date', 'action', 'symbol', 'description', 'quantity', 'price', 'amount'],
-  }),
   entry('trading212', trading212Format, E2G('trading212Converter.ts'), {
     headers: ['action', 'time', 'noofshares', 'priceshare', 'currencytotal'],
-  }),
-  entry('xtb', xtbFormat, E2G('xtbConverter.ts'), {
-    headers: ['id', 'type', 'time', 'symbol', 'comment', 'amount'],
   }),
 ] as const;
