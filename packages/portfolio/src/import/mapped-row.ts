@@ -24,6 +24,8 @@ import { abs, dividedBy, minus, plus, sign, times } from './values.js';
 type NumberField = 'quantity' | 'price' | 'fee' | 'amount' | 'tax';
 type Numbers = Partial<Record<NumberField, string>>;
 type Base = { currency: string; executedAt: string };
+/** Which fee a trade without a fee column takes from its amount (see `impliedFee`). */
+type ImpliedFees = 'bounded' | 'whole' | 'none';
 
 /** The number columns each kind reads (a split row's other cells may hold anything). */
 const READS: Record<Exclude<MappedKind, 'skip'>, readonly NumberField[]> = {
@@ -194,7 +196,15 @@ export function mapRow(
     if (!symbol) return outcome.skip(`${side} without an instrument (a currency trade?)`);
     const gross = mapping.tradeAmount === 'gross';
     const costs = mapping.tradeAmount === 'net-of-fee' ? { ...numbers, tax: undefined } : numbers;
-    const implied = mapping.impliedFee !== false;
+    const rate = get('fxRate');
+    const implied: ImpliedFees =
+      mapping.impliedFee === false
+        ? 'none'
+        : mapping.impliedFee === 'at-rate-1'
+          ? rate === '' || (readCell(rate, mapping.decimal) ?? '') === '1'
+            ? 'whole'
+            : 'none'
+          : 'bounded';
     const read = trade(side, costs, text, symbol, base, meta, gross, implied);
     return withTaxes(noted(read, note), taxes);
   }
@@ -350,7 +360,7 @@ function trade(
   base: Base,
   meta: RowMeta,
   grossAmount = false,
-  impliedFees = true,
+  impliedFees: ImpliedFees = 'bounded',
 ): RowOutcome {
   const q = numbers.quantity ?? text?.quantity;
   if (q === undefined || sign(q) === 0) return outcome.error(`${side} without a quantity`);
@@ -366,12 +376,12 @@ function trade(
     numbers.price === undefined && fromText ? (text?.currency ?? base.currency) : base.currency;
   const sameCurrency = currency === base.currency || numbers.price !== undefined;
   const implied =
-    impliedFees &&
+    impliedFees !== 'none' &&
     fee === undefined &&
     numbers.tax === undefined &&
     given !== undefined &&
-    sameCurrency
-      ? impliedFee(side, numbers.amount, q, given)
+    (sameCurrency || impliedFees === 'whole')
+      ? impliedFee(side, numbers.amount, q, given, impliedFees === 'whole')
       : undefined;
   const tx: NewTransaction = {
     type: side,
@@ -417,11 +427,13 @@ function impliedFee(
   amount: string | undefined,
   quantity: string,
   price: string,
+  whole = false,
 ): string | undefined {
   if (amount === undefined) return undefined;
   const value = new Dec(quantity).abs().times(price);
   const paid = new Dec(amount).abs();
   const fee = side === 'buy' ? paid.minus(value) : value.minus(paid);
+  if (whole) return fee.gt(0) ? fee.toFixed() : undefined;
   const rounding = new Dec(quantity).abs().times(0.005).plus(0.01);
   return fee.gt(rounding) && fee.lte(value.times(0.03)) ? fee.toFixed() : undefined;
 }

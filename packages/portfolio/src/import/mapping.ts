@@ -240,10 +240,10 @@ export const ColumnMapping = z
         'A dividend row with a negative amount (a reversal): skipped, or a withdrawal noted with the action (with a note rule: its note); default: a dividend of the amount without its sign',
       ),
     impliedFee: z
-      .boolean()
+      .union([z.boolean(), z.literal('at-rate-1')])
       .optional()
       .describe(
-        'Whether a trade without a fee column takes as its fee what the amount exceeds quantity × price by (default true); false when the amount is in another currency or includes what the broker does not call a fee',
+        'Whether a trade without a fee column takes as its fee what the amount exceeds quantity × price by: `true` (default) when more than rounding and at most 3% of the value; `false` never (the amount is in another currency or holds what the broker does not call a fee); `at-rate-1` the whole excess when the `fxRate` cell is empty or 1 (the amount is in the price currency), none otherwise',
       ),
     skipUnreadable: z
       .boolean()

@@ -12,7 +12,7 @@ import { INPUTS, outcomeOf, recorded } from './module-golden/outcome.js';
 // worded by the engine.
 
 /** Module entries converted to definitions. */
-const CONVERTED = ['etoro', 'revolut', 'ibkr-cash', 'trade-republic', 'schwab', 'xtb'];
+const CONVERTED = ['etoro', 'revolut', 'ibkr-cash', 'trade-republic', 'schwab', 'xtb', 'saxo'];
 
 /** A row as compared: everything but the identifiers a definition may add. */
 function comparable(rows: readonly FingerprintedRow[]) {

@@ -369,3 +369,62 @@ export const xtb = define({
     idTemplate: '{id}:{actionLower}',
   },
 });
+
+/**
+ * Saxo Bank transactions export saved as CSV (`Client ID,Trade Date,Value Date,Type,Instrument,
+ * Instrument ISIN,Instrument currency,Exchange Description,Instrument Symbol,Event,Amount,
+ * Order ID,Conversion Rate`; dates `dd-MMM-yyyy`, English or Dutch months; amounts with a decimal
+ * comma or point). A `Trade` / `Transactie` is written in its event (`Buy 3 @ 134.85 USD`, `Koop`,
+ * `Verkoop`…), in the event's currency, of the symbol before `:` (`NVDA:xnas` → NVDA; else the
+ * ISIN); at `Conversion Rate` 1 the amount is in that currency too and its excess over
+ * quantity × price is the commission. A `Corporate action` that is a dividend is a dividend in the
+ * instrument currency (a negative one skipped); other corporate actions are skipped. `Cash amount`
+ * rows are charges, `Cash Transfer` rows cash by sign, noted with the event. Broker id: `Order ID`.
+ */
+export const saxo = define({
+  id: 'saxo',
+  label: 'Saxo Bank transactions',
+  version: 1,
+  source: E2G('saxoConverter.ts'),
+  recognise: {
+    headers: ['tradedate', 'valuedate', 'type', 'instrument', 'event', 'amount'],
+  },
+  read: {
+    delimiter: ',',
+    columns: {
+      date: 'Trade Date',
+      action: 'Type',
+      name: 'Instrument',
+      isin: 'Instrument ISIN',
+      currency: 'Instrument currency',
+      symbol: 'Instrument Symbol',
+      details: 'Event',
+      amount: 'Amount',
+      id: 'Order ID',
+      fxRate: 'Conversion Rate',
+    },
+    dateOrder: 'dmy',
+    decimal: ',',
+    decimals: { details: '.' },
+    actions: {
+      trade: 'trade',
+      transactie: 'trade',
+      'corporate action': 'dividend',
+      'cash amount': 'charge',
+      'cash transfer': 'cash',
+    },
+    actionPatterns: [{ pattern: '^', kind: 'skip' }],
+    skipRows: [
+      {
+        column: 'Type',
+        pattern: '^corporate action$',
+        and: [{ column: 'Event', pattern: '^(?!.*dividend)' }],
+        reason: 'a corporate action other than a dividend is not modelled',
+      },
+    ],
+    notes: [{ pattern: '^cash (amount|transfer)$', note: '{Event}' }],
+    negativeDividend: 'skip',
+    impliedFee: 'at-rate-1',
+    idTemplate: '{id}',
+  },
+});

@@ -12,7 +12,7 @@ import {
   scalableCapital,
   swissquote,
 } from './europe.js';
-import { etoro, ibkrCash, revolut, schwab, tradeRepublic, xtb } from './first.js';
+import { etoro, ibkrCash, revolut, saxo, schwab, tradeRepublic, xtb } from './first.js';
 import { MODULE_ENTRIES, type ModuleEntry } from './modules.js';
 import {
   avanza,
@@ -40,6 +40,7 @@ export const DEFINITIONS = [
   tradeRepublic,
   schwab,
   xtb,
+  saxo,
   scalableCapital,
   parqet,
   portfolioPerformanceDe,

@@ -1,7 +1,6 @@
 import { degiroFormat } from '../../formats/degiro.js';
 import { ghostfolioFormat } from '../../formats/ghostfolio.js';
 import { ibkrTradesFormat } from '../../formats/ibkr.js';
-import { saxoFormat } from '../../formats/saxo.js';
 import { trading212Format } from '../../formats/trading212.js';
 import type { BrokerFormatSpec } from '../../row.js';
 import type { DefinitionSource, Recognition } from '../definition.js';
@@ -82,9 +81,6 @@ export const MODULE_ENTRIES = [
       '4': ['isin'],
       '11': ['orderid', 'idorden', 'idordre', 'idordine', 'idordem'],
     },
-  }),
-  entry('saxo', saxoFormat, E2G('saxoConverter.ts'), {
-    headers: ['tradedate', 'valuedate', 'type', 'instrument', 'event', 'amount'],
   }),
   entry('trading212', trading212Format, E2G('trading212Converter.ts'), {
     headers: ['action', 'time', 'noofshares', 'priceshare', 'currencytotal'],
