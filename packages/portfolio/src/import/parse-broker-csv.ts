@@ -96,9 +96,9 @@ export interface ParseBrokerCsvOptions {
  * when any row is bad the result is `{ ok: false, errors }` listing every bad row with its 1-based
  * line in the file, and no transaction is returned.
  *
- * Formats (`BROKER_FORMATS`): Ghostfolio CSV and JSON, Revolut, Interactive Brokers (trades and
- * cash transactions), DEGIRO, eToro, Saxo, Schwab, Trade Republic, Trading 212, XTB; each
- * format's mapping is documented on its module in `formats/`. With `format: 'auto'` a JSON
+ * Formats (`BROKER_FORMATS`): the catalogue (`definitions/catalogue/`: declarative definitions,
+ * and the modules of `formats/` for Ghostfolio CSV, IBKR trades, DEGIRO and Trading 212) and
+ * Ghostfolio JSON; each format's mapping is documented on its definition or module. With `format: 'auto'` a JSON
  * document is Ghostfolio's export and a CSV's header row decides (each format's own delimiter). CSV syntax is read by
  * csv-parse (quotes, embedded newlines, BOM). Every produced transaction is checked against the
  * `NewTransaction` schema. Files over `limits.maxBytes` or `limits.maxRows` are refused.

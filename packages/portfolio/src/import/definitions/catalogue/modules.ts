@@ -41,7 +41,10 @@ const entry = <const Id extends string>(
   module,
 });
 
-/** The twelve import modules of earlier rounds (eleven CSV layouts; Ghostfolio JSON is read apart). */
+/**
+ * The import modules of earlier rounds still read in code (four CSV layouts; Ghostfolio JSON is
+ * read apart; the other seven are definitions now, `first.ts`).
+ */
 export const MODULE_ENTRIES = [
   entry(
     'ghostfolio',
