@@ -87,6 +87,23 @@ export function cellOf(row: CsvRow, column: string | undefined): string {
   return '';
 }
 
+/** A field of a row under a mapping: its column's cell, or the part `extract` takes of it. */
+export function fieldOf(row: CsvRow, mapping: ColumnMapping, field: MappedField): string {
+  return extracted(mapping, field, cellOf(row, mapping.columns[field]));
+}
+
+/** The first of `mapping.skipRows` whose every condition the row meets, if any. */
+export function skipRuleOf(
+  row: CsvRow,
+  mapping: ColumnMapping,
+): NonNullable<ColumnMapping['skipRows']>[number] | undefined {
+  return mapping.skipRows?.find((rule) =>
+    [{ column: rule.column, pattern: rule.pattern }, ...(rule.and ?? [])].every((c) =>
+      safeRegex(c.pattern)?.test(cellOf(row, c.column)),
+    ),
+  );
+}
+
 /** The part of a cell `mapping.extract` says holds the field (the first group), else the cell. */
 function extracted(mapping: ColumnMapping, field: MappedField, cell: string): string {
   const pattern = mapping.extract?.[field];
@@ -113,14 +130,9 @@ export function mapRow(
   sides: ReadonlyMap<string, 'buy' | 'sell'>,
   context: RowContext = {},
 ): RowOutcome {
-  const get = (field: MappedField) =>
-    extracted(mapping, field, cellOf(row, mapping.columns[field]));
-  for (const rule of mapping.skipRows ?? []) {
-    const conditions = [{ column: rule.column, pattern: rule.pattern }, ...(rule.and ?? [])];
-    if (conditions.every((c) => safeRegex(c.pattern)?.test(cellOf(row, c.column)))) {
-      return outcome.skip(rule.reason);
-    }
-  }
+  const get = (field: MappedField) => fieldOf(row, mapping, field);
+  const rule = skipRuleOf(row, mapping);
+  if (rule !== undefined) return outcome.skip(rule.reason);
   const actionText = get('action');
   const kind = kindOf(actionText);
   if (kind === undefined) {

@@ -428,3 +428,14 @@ export const saxo = define({
     idTemplate: '{id}',
   },
 });
+
+/** Ids of the definitions that replaced the first modules (see `catalogueDefinition`). */
+export const FIRST_DEFINITION_IDS: ReadonlySet<string> = new Set([
+  etoro.id,
+  revolut.id,
+  ibkrCash.id,
+  tradeRepublic.id,
+  schwab.id,
+  xtb.id,
+  saxo.id,
+]);
