@@ -226,7 +226,8 @@ export function mapRow(
       return outcome.skip(`${actionText} of ${numbers.amount}: a reversal, not modelled`);
     }
     if (mapping.negativeDividend === 'withdrawal') {
-      const tx = cashBySign(numbers.amount, { ...base, note: note ?? actionText });
+      const reversal = note ?? actionText;
+      const tx = cashBySign(numbers.amount, { ...base, ...(reversal ? { note: reversal } : {}) });
       return tx ? outcome.with(meta, tx) : outcome.skip(`${actionText} of 0`);
     }
   }
