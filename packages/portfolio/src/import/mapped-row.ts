@@ -19,7 +19,7 @@ import {
   type RowMeta,
   type RowOutcome,
 } from './row.js';
-import { abs, dividedBy, minus, plus, sign, times } from './values.js';
+import { abs, dividedBy, minus, negate, plus, sign, times } from './values.js';
 
 type NumberField = 'quantity' | 'price' | 'fee' | 'amount' | 'tax';
 type Numbers = Partial<Record<NumberField, string>>;
@@ -41,6 +41,7 @@ const READS: Record<Exclude<MappedKind, 'skip'>, readonly NumberField[]> = {
   cash: ['amount', 'quantity', 'price'],
   tax: ['amount', 'quantity', 'price'],
   charge: ['amount', 'quantity', 'price'],
+  conversion: ['quantity', 'amount', 'price', 'fee'],
 };
 
 /**
@@ -202,10 +203,22 @@ export function mapRow(
   };
   const note = noteOf(mapping, row, actionText, numbers.amount);
   const taxes = taxOf(numbers, symbol, base, kind);
+  const feeCurrency = get('feeCurrency').toUpperCase();
+  const conversion = () =>
+    noted(
+      convert(numbers, get('symbol'), get('price'), feeCurrency, base, mapping, {
+        ...(meta.externalId !== undefined ? { externalId: meta.externalId } : {}),
+      }),
+      note,
+    );
+  if (kind === 'conversion') return conversion();
   if (kind === 'buy' || kind === 'sell' || kind === 'trade') {
+    if (!symbol && mapping.noInstrument === 'conversion') return conversion();
     const side = kind === 'trade' ? sideOf(get('side'), sides, text, numbers, mapping) : kind;
     if (side === undefined) return outcome.error(`trade "${actionText}" without a side`);
     if (!symbol) return outcome.skip(`${side} without an instrument (a currency trade?)`);
+    const apart = feeApart(numbers, feeCurrency, symbol, base, mapping);
+    if (apart.length > 0) numbers.fee = undefined;
     const gross = mapping.tradeAmount === 'gross';
     const costs = mapping.tradeAmount === 'net-of-fee' ? { ...numbers, tax: undefined } : numbers;
     const rate = get('fxRate');
@@ -218,7 +231,7 @@ export function mapRow(
             : 'none'
           : 'bounded';
     const read = trade(side, costs, text, symbol, base, meta, gross, implied);
-    return withTaxes(noted(read, note), taxes);
+    return withTaxes(withTaxes(noted(read, note), apart), taxes);
   }
   if (kind === 'shares') return noted(shares(numbers, text, symbol, base, meta, actionText), note);
   if (kind === 'dividend' && numbers.amount !== undefined && sign(numbers.amount) < 0) {
@@ -287,6 +300,65 @@ function noted(result: RowOutcome, note: string | undefined): RowOutcome {
     return (note === '' ? rest : { ...rest, note }) as NewTransaction;
   });
   return { ...result, transactions };
+}
+
+/** A trade's fee in another currency than the trade's, as a fee transaction of its own. */
+function feeApart(
+  numbers: Numbers,
+  feeCurrency: string,
+  symbol: string,
+  base: Base,
+  mapping: ColumnMapping,
+): NewTransaction[] {
+  const { fee } = numbers;
+  if (fee === undefined || sign(fee) === 0 || feeCurrency === '' || feeCurrency === base.currency) {
+    return [];
+  }
+  const note = mapping.feeNote ?? 'fee';
+  return [{ type: 'fee', symbol, amount: abs(fee), ...base, currency: feeCurrency, note }];
+}
+
+/**
+ * A currency conversion (see {@link MAPPED_KINDS} `conversion`): the base currency's leg by the
+ * sign of the quantity, the quote currency's by the opposite sign of the amount, and the fee.
+ */
+function convert(
+  numbers: Numbers,
+  symbolCell: string,
+  priceCell: string,
+  feeCurrency: string,
+  base: Base,
+  mapping: ColumnMapping,
+  meta: RowMeta,
+): RowOutcome {
+  const quote = base.currency;
+  const pair = /^([A-Z]{3})\.([A-Z]{3})$/.exec(symbolCell.toUpperCase());
+  const sold = pair?.[1] ?? (feeCurrency && feeCurrency !== quote ? feeCurrency : '');
+  if (sold === '') {
+    return outcome.error('currency conversion whose sold currency cannot be told (no symbol pair)');
+  }
+  const { quantity, amount, fee } = numbers;
+  if (quantity === undefined) return outcome.error('currency conversion without a quantity');
+  if (amount === undefined) return outcome.error('currency conversion without an amount');
+  const executedAt = base.executedAt;
+  const note = `currency conversion ${sold}/${quote} at ${priceCell}`;
+  const legs = [
+    cashBySign(quantity, { currency: sold, executedAt, note }),
+    cashBySign(negate(amount), { currency: quote, executedAt, note }),
+  ].filter((tx): tx is NewTransaction => tx !== undefined);
+  const charged: NewTransaction[] =
+    fee !== undefined && sign(fee) !== 0
+      ? [
+          {
+            type: 'fee',
+            amount: abs(fee),
+            currency: feeCurrency || quote,
+            executedAt,
+            note: mapping.feeNote ?? 'fee',
+          },
+        ]
+      : [];
+  return outcome.with(meta, ...legs, ...charged);
 }
 
 /** A date whose two-digit year (last field of `dmy`/`mdy`) is written as 20yy. */

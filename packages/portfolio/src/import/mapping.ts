@@ -7,7 +7,9 @@ import { z } from 'zod';
  * repeats is imported once), `assetClass` the kind of instrument (rows of a class listed in
  * `skipClasses`, such as CFDs, are skipped), `tax` a withholding or transaction tax column (see
  * {@link ColumnMapping} `dividendAmount`), `time` a time of day joined to the date, `fxRate` the
- * broker's exchange rate (kept in the note; cash is booked at the amounts the file gives).
+ * broker's exchange rate (kept in the note; cash is booked at the amounts the file gives),
+ * `feeCurrency` the currency of the fee (a fee in another currency than the trade's is a fee
+ * transaction of its own, noted `feeNote`).
  */
 export const MAPPED_FIELDS = [
   'date',
@@ -27,6 +29,7 @@ export const MAPPED_FIELDS = [
   'tax',
   'time',
   'fxRate',
+  'feeCurrency',
 ] as const;
 /** One of {@link MAPPED_FIELDS}. */
 export type MappedField = (typeof MAPPED_FIELDS)[number];
@@ -39,7 +42,12 @@ export type MappedField = (typeof MAPPED_FIELDS)[number];
  * at no cost (a split's added shares, a spin-off, a stock dividend) as a buy at price 0; `tax` is
  * a fee noted `tax` (withholding tax, a transaction tax), a positive one (a refund) a deposit;
  * `charge` is a charge by the sign of the amount: negative a fee not tied to the instrument (noted
- * with the action), positive a refund (a deposit noted with the action), 0 skipped.
+ * with the action), positive a refund (a deposit noted with the action), 0 skipped; `conversion`
+ * is a currency conversion: the quantity is the amount of the base currency bought (> 0) or sold
+ * (< 0), the amount what it cost or brought in the row's currency; the base currency is the first
+ * part of a symbol such as `CHF.USD`, else the `feeCurrency` when it differs from the row's; it
+ * becomes a deposit and a withdrawal (one per currency, noted `currency conversion BASE/QUOTE at
+ * price`) and the fee.
  */
 export const MAPPED_KINDS = [
   'buy',
@@ -55,6 +63,7 @@ export const MAPPED_KINDS = [
   'shares',
   'tax',
   'charge',
+  'conversion',
 ] as const;
 /** One of {@link MAPPED_KINDS}. */
 export type MappedKind = (typeof MAPPED_KINDS)[number];
@@ -232,6 +241,19 @@ export const ColumnMapping = z
       .optional()
       .describe(
         "Notes of the transactions of rows whose action matches (the first pattern that does), instead of the kind's own note (a withholding tax beside a dividend keeps its own)",
+      ),
+    feeNote: z
+      .string()
+      .max(100)
+      .optional()
+      .describe(
+        "Note of a fee booked apart from its trade (a `feeCurrency` other than the trade's) and of a conversion's fee; default `fee`",
+      ),
+    noInstrument: z
+      .enum(['skip', 'conversion'])
+      .optional()
+      .describe(
+        'A trade row without an instrument: skipped (default: a currency trade whose cash is not modelled) or read as a `conversion`',
       ),
     negativeDividend: z
       .enum(['skip', 'withdrawal'])

@@ -14,7 +14,16 @@ import { INPUTS, outcomeOf, recorded } from './module-golden/outcome.js';
 // worded by the engine.
 
 /** Module entries converted to definitions. */
-const CONVERTED = ['etoro', 'revolut', 'ibkr-cash', 'trade-republic', 'schwab', 'xtb', 'saxo'];
+const CONVERTED = [
+  'etoro',
+  'revolut',
+  'ibkr-cash',
+  'trade-republic',
+  'schwab',
+  'xtb',
+  'saxo',
+  'ibkr-trades',
+];
 
 /** A row as compared: everything but the identifiers a definition may add. */
 function comparable(rows: readonly FingerprintedRow[]) {

@@ -429,6 +429,66 @@ export const saxo = define({
   },
 });
 
+/**
+ * Interactive Brokers Flex Query "Trades" CSV, full (~80 columns) or a subset that keeps
+ * `Buy/Sell, TradeDate, Quantity, TradePrice, CurrencyPrimary, IBCommission` and `Symbol` or `ISIN`.
+ * The instrument is `Symbol`, else `ISIN`; quantity and commission are taken without their sign.
+ * The commission is the trade's fee in the trade's currency, else a fee of its own in
+ * `IBCommissionCurrency`. The time is `DateTime` (`yyyyMMdd;HHmmss`, as UTC: the query does not
+ * state its zone), else `TradeDate`. A currency conversion (`AssetClass` CASH, or no instrument):
+ * `Quantity` of the base currency (`CHF.USD` → CHF; without a symbol, the commission currency,
+ * which IBKR charges in the base currency) for `TradeMoney` of `CurrencyPrimary`, a deposit and a
+ * withdrawal and the commission. Broker id: `TransactionID`, else `TradeID`.
+ */
+export const ibkrTrades = define({
+  id: 'ibkr-trades',
+  label: 'Interactive Brokers Flex Query trades',
+  version: 1,
+  source: {
+    kind: 'broker-documentation',
+    reference:
+      'Interactive Brokers Flex Query reference (Trades section field names); samples in ../shared/data/broker-exports',
+  },
+  recognise: {
+    headers: [
+      'buysell',
+      'tradedate',
+      'quantity',
+      'tradeprice',
+      'currencyprimary',
+      ['symbol', 'isin'],
+    ],
+  },
+  read: {
+    delimiter: ',',
+    columns: {
+      date: 'DateTime|TradeDate',
+      action: 'AssetClass',
+      side: 'Buy/Sell',
+      symbol: 'Symbol',
+      isin: 'ISIN',
+      name: 'Description',
+      quantity: 'Quantity',
+      price: 'TradePrice',
+      amount: 'TradeMoney',
+      currency: 'CurrencyPrimary',
+      fee: 'IBCommission',
+      feeCurrency: 'IBCommissionCurrency',
+      id: 'TransactionID|TradeID',
+    },
+    dateOrder: 'ymd',
+    decimal: '.',
+    actions: { cash: 'conversion' },
+    actionPatterns: [{ pattern: '^', kind: 'trade' }],
+    sides: { buy: 'buy', sell: 'sell' },
+    noInstrument: 'conversion',
+    feeNote: 'IBKR commission',
+    impliedFee: false,
+    names: 'instrument-rows',
+    idTemplate: '{id}',
+  },
+});
+
 /** Ids of the definitions that replaced the first modules (see `catalogueDefinition`). */
 export const FIRST_DEFINITION_IDS: ReadonlySet<string> = new Set([
   etoro.id,
@@ -438,4 +498,5 @@ export const FIRST_DEFINITION_IDS: ReadonlySet<string> = new Set([
   schwab.id,
   xtb.id,
   saxo.id,
+  ibkrTrades.id,
 ]);

@@ -12,7 +12,7 @@ import {
   scalableCapital,
   swissquote,
 } from './europe.js';
-import { etoro, ibkrCash, revolut, saxo, schwab, tradeRepublic, xtb } from './first.js';
+import { etoro, ibkrCash, ibkrTrades, revolut, saxo, schwab, tradeRepublic, xtb } from './first.js';
 import { MODULE_ENTRIES, type ModuleEntry } from './modules.js';
 import {
   avanza,
@@ -41,6 +41,7 @@ export const DEFINITIONS = [
   schwab,
   xtb,
   saxo,
+  ibkrTrades,
   scalableCapital,
   parqet,
   portfolioPerformanceDe,

@@ -1,6 +1,5 @@
 import { degiroFormat } from '../../formats/degiro.js';
 import { ghostfolioFormat } from '../../formats/ghostfolio.js';
-import { ibkrTradesFormat } from '../../formats/ibkr.js';
 import { trading212Format } from '../../formats/trading212.js';
 import type { BrokerFormatSpec } from '../../row.js';
 import type { DefinitionSource, Recognition } from '../definition.js';
@@ -56,25 +55,6 @@ export const MODULE_ENTRIES = [
       licence: 'AGPL-3.0',
     },
     { headers: ['date', 'currency', 'price', 'quantity', 'action', ['code', 'symbol']] },
-  ),
-  entry(
-    'ibkr-trades',
-    ibkrTradesFormat,
-    {
-      kind: 'broker-documentation',
-      reference:
-        'Interactive Brokers Flex Query reference (Trades section field names); samples in ../shared/data/broker-exports',
-    },
-    {
-      headers: [
-        'buysell',
-        'tradedate',
-        'quantity',
-        'tradeprice',
-        'currencyprimary',
-        ['symbol', 'isin'],
-      ],
-    },
   ),
   entry('degiro', degiroFormat, E2G('degiroConverterV3.ts'), {
     headers: ['isin', ['datum', 'date', 'data', 'fecha']],
