@@ -201,3 +201,56 @@ describe('the definition vocabulary of the first modules', () => {
     ]);
   });
 });
+
+describe('currency conversions and fees in another currency', () => {
+  const mapping: Partial<ColumnMapping> = {
+    columns: {
+      date: 'Date',
+      action: 'Class',
+      side: 'Side',
+      symbol: 'Symbol',
+      quantity: 'Quantity',
+      price: 'Price',
+      amount: 'Money',
+      currency: 'Currency',
+      fee: 'Commission',
+      feeCurrency: 'CommissionCurrency',
+    },
+    actions: { cash: 'conversion' },
+    actionPatterns: [{ pattern: '^', kind: 'trade' }],
+    sides: { buy: 'buy', sell: 'sell' },
+    noInstrument: 'conversion',
+    feeNote: 'commission',
+    impliedFee: false,
+  };
+  const text = lines(
+    'Date,Class,Side,Symbol,Quantity,Price,Money,Currency,Commission,CommissionCurrency',
+    '2024-01-02,CASH,BUY,CHF.USD,1000,1.17,1170,USD,-2,USD',
+    '2024-01-03,,SELL,,-500,1.09,-545,USD,-1.5,EUR',
+    '2024-01-04,STK,BUY,SAP,2,180,360,EUR,-1.25,USD',
+  );
+
+  it('books a conversion as two legs and its fee; a fee in another currency apart', () => {
+    const result = read(text, mapping);
+    const byLine = (line: number) =>
+      result.rows
+        .filter((r) => r.line === line)
+        .map((r) => {
+          const tx = r.transaction as Record<string, unknown>;
+          return `${tx.type} ${tx.amount ?? tx.quantity} ${tx.currency}`;
+        });
+    expect(byLine(2)).toEqual(['deposit 1000 CHF', 'withdrawal 1170 USD', 'fee 2 USD']);
+    // no symbol pair: the base currency is the commission's
+    expect(byLine(3)).toEqual(['withdrawal 500 EUR', 'deposit 545 USD', 'fee 1.5 EUR']);
+    expect(byLine(4)).toEqual(['buy 2 EUR', 'fee 1.25 USD']);
+    expect(
+      result.rows.find((r) => r.line === 4 && r.transaction.type === 'fee')?.transaction,
+    ).toMatchObject({ symbol: 'SAP', note: 'commission' });
+    expect(result.rows[0]?.transaction.note).toBe('currency conversion CHF/USD at 1.17');
+    // neither a symbol pair nor a commission currency of its own: the sold currency is unknown
+    const unknown = parseBrokerCsv(`${text}\n2024-01-05,,SELL,,-5,1,-5,USD,0,USD`, {
+      mapping: { ...BASE, ...mapping },
+    });
+    expect(unknown).toMatchObject({ ok: false, errors: [{ line: 5 }] });
+  });
+});

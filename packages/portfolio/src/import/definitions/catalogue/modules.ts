@@ -7,8 +7,8 @@ import type { DefinitionSource, Recognition } from '../definition.js';
 /**
  * A catalogue entry whose recognition and source are data but whose rows are read by a module in
  * code (`formats/`), for row kinds the declarative vocabulary does not express yet (DEGIRO's trades
- * written as text with continuation lines, Trading 212's shifted corporate-action rows and paired
- * split rows, IBKR's currency conversions, …).
+ * written as text with continuation lines and FX legs paired across rows, Trading 212's shifted
+ * corporate-action rows and paired split rows, Ghostfolio's fees inside dividend rows, …).
  */
 export interface ModuleEntry<Id extends string = string> {
   readonly id: Id;
@@ -41,8 +41,8 @@ const entry = <const Id extends string>(
 });
 
 /**
- * The import modules of earlier rounds still read in code (four CSV layouts; Ghostfolio JSON is
- * read apart; the other seven are definitions now, `first.ts`).
+ * The import modules of earlier rounds still read in code (three CSV layouts; Ghostfolio JSON is
+ * read apart; the other eight are definitions now, `first.ts`).
  */
 export const MODULE_ENTRIES = [
   entry(
