@@ -191,12 +191,14 @@ describe('the definition vocabulary of the first modules', () => {
     const text = lines(
       'DateTime,SettleDate,Kind,Amount,Symbol,What',
       '20240105;101500,20240108,dividend,1,AAA,AAA Inc',
+      '20240106101500,,dividend,1,AAA,AAA Inc',
       ',20240109,deposit,5,,Jane Doe',
     );
     const result = parseBrokerCsv(text, { definitions: [definition] });
     if (!result.ok) throw new Error(JSON.stringify(result.errors));
     expect(result.rows.map((r) => [r.transaction.executedAt, r.name])).toEqual([
       ['2024-01-05T10:15:00.000Z', 'AAA Inc'],
+      ['2024-01-06T10:15:00.000Z', 'AAA Inc'],
       ['2024-01-09T00:00:00.000Z', undefined],
     ]);
   });

@@ -124,9 +124,14 @@ export function readDate(cell: string, order: DateOrder): string | undefined {
     const iso = readIsoInstant(value);
     if (iso.ok) return iso.value;
   }
-  // `yyyyMMdd`, with a time after it (`20240105;101500`, Interactive Brokers' DateTime)
-  const compact = /^(\d{4})(\d{2})(\d{2})(?=$|[;T ])/.exec(value);
-  const text = compact ? `${compact[1]}-${compact[2]}-${compact[3]}${value.slice(8)}` : value;
+  // `yyyyMMdd`, with a time after it (`20240105;101500`, `20240105,101500`, `20240105101500`:
+  // Interactive Brokers' DateTime in its settings' notations)
+  const compact = /^(\d{4})(\d{2})(\d{2})(?=$|[;T ])/.exec(
+    value.replace(/^(\d{8}),?(\d{6})$/, '$1;$2'),
+  );
+  const text = compact
+    ? `${compact[1]}-${compact[2]}-${compact[3]}${compact.input.slice(8)}`
+    : value;
   const read = readDateTime(text, compact ? 'ymd' : order);
   return read.ok ? read.value : undefined;
 }
