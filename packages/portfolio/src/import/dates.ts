@@ -4,7 +4,7 @@ import type { Parsed } from './values.js';
  * Builds an ISO 8601 UTC instant from calendar parts, rejecting impossible dates (31 February)
  * and years outside 1900–2199 (a two-digit year such as `21` is therefore rejected).
  */
-export function instantFromParts(
+function instantFromParts(
   parts: {
     year: number;
     month: number;

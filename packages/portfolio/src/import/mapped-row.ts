@@ -15,14 +15,17 @@ import {
   type CsvRow,
   cashBySign,
   outcome,
+  type RowContext,
   type RowMeta,
   type RowOutcome,
 } from './row.js';
-import { abs, dividedBy, minus, plus, sign, times } from './values.js';
+import { abs, dividedBy, minus, negate, plus, sign, times } from './values.js';
 
 type NumberField = 'quantity' | 'price' | 'fee' | 'amount' | 'tax';
 type Numbers = Partial<Record<NumberField, string>>;
 type Base = { currency: string; executedAt: string };
+/** Which fee a trade without a fee column takes from its amount (see `impliedFee`). */
+type ImpliedFees = 'bounded' | 'whole' | 'none';
 
 /** The number columns each kind reads (a split row's other cells may hold anything). */
 const READS: Record<Exclude<MappedKind, 'skip'>, readonly NumberField[]> = {
@@ -37,6 +40,8 @@ const READS: Record<Exclude<MappedKind, 'skip'>, readonly NumberField[]> = {
   fee: ['amount', 'quantity', 'price'],
   cash: ['amount', 'quantity', 'price'],
   tax: ['amount', 'quantity', 'price'],
+  charge: ['amount', 'quantity', 'price'],
+  conversion: ['quantity', 'amount', 'price', 'fee'],
 };
 
 /**
@@ -67,11 +72,44 @@ export function safeRegex(pattern: string): RegExp | undefined {
   }
 }
 
-/** The cell a column reference names: a header name, or `#n` (0-based position). */
+/**
+ * The cell a column reference names: a header name, or `#n` (0-based position); `A|B` (columns
+ * a definition lists as alternatives, as resolved against the file) the first of them not empty.
+ */
 export function cellOf(row: CsvRow, column: string | undefined): string {
   if (column === undefined) return '';
   const position = /^#(\d+)$/.exec(column);
-  return position ? row.cell(Number(position[1])) : row.get(column);
+  if (position) return row.cell(Number(position[1]));
+  if (!column.includes('|') || row.has(column)) return row.get(column);
+  for (const name of column.split('|')) {
+    const cell = cellOf(row, name);
+    if (cell !== '') return cell;
+  }
+  return '';
+}
+
+/** A field of a row under a mapping: its column's cell, or the part `extract` takes of it. */
+export function fieldOf(row: CsvRow, mapping: ColumnMapping, field: MappedField): string {
+  return extracted(mapping, field, cellOf(row, mapping.columns[field]));
+}
+
+/** The first of `mapping.skipRows` whose every condition the row meets, if any. */
+export function skipRuleOf(
+  row: CsvRow,
+  mapping: ColumnMapping,
+): NonNullable<ColumnMapping['skipRows']>[number] | undefined {
+  return mapping.skipRows?.find((rule) =>
+    [{ column: rule.column, pattern: rule.pattern }, ...(rule.and ?? [])].every((c) =>
+      safeRegex(c.pattern)?.test(cellOf(row, c.column)),
+    ),
+  );
+}
+
+/** The part of a cell `mapping.extract` says holds the field (the first group), else the cell. */
+function extracted(mapping: ColumnMapping, field: MappedField, cell: string): string {
+  const pattern = mapping.extract?.[field];
+  if (pattern === undefined) return cell;
+  return safeRegex(pattern)?.exec(cell)?.[1]?.trim() ?? '';
 }
 
 /**
@@ -91,11 +129,11 @@ export function mapRow(
   mapping: ColumnMapping,
   kindOf: (action: string) => MappedKind | undefined,
   sides: ReadonlyMap<string, 'buy' | 'sell'>,
+  context: RowContext = {},
 ): RowOutcome {
-  const get = (field: MappedField) => cellOf(row, mapping.columns[field]);
-  for (const rule of mapping.skipRows ?? []) {
-    if (safeRegex(rule.pattern)?.test(cellOf(row, rule.column))) return outcome.skip(rule.reason);
-  }
+  const get = (field: MappedField) => fieldOf(row, mapping, field);
+  const rule = skipRuleOf(row, mapping);
+  if (rule !== undefined) return outcome.skip(rule.reason);
   const actionText = get('action');
   const kind = kindOf(actionText);
   if (kind === undefined) {
@@ -139,7 +177,12 @@ export function mapRow(
   const details = get('details');
   const mark = mapping.decimals?.details ?? mapping.decimal;
   const text = details ? readTradeText(details, mark) : undefined;
-  const currency = currencyOf(get, mapping, text);
+  const currency =
+    mapping.currencySource === 'mapping'
+      ? mapping.currency
+      : mapping.currencySource === 'account'
+        ? (context.accountCurrency ?? mapping.currency)
+        : currencyOf(get, mapping, text);
   if (currency === undefined) {
     return outcome.error("no currency (map a currency column or set the mapping's currency)");
   }
@@ -150,27 +193,172 @@ export function mapRow(
   const symbol =
     mapping.instrument === 'isin' ? (ids.isin ?? ids.ticker ?? '') : (ids.ticker ?? ids.isin ?? '');
   const id = get('id');
+  const externalId =
+    id === '' || id === '-' ? undefined : idOf(mapping.idTemplate, id, actionText, executedAt);
+  const named = get('name') !== '' && (symbol !== '' || mapping.names !== 'instrument-rows');
   const meta: RowMeta = {
-    ...(get('name') ? { name: get('name') } : {}),
-    ...(id ? { externalId: `${id}|${actionText}` } : {}),
+    ...(named ? { name: get('name') } : {}),
+    ...(externalId !== undefined ? { externalId } : {}),
     ...ids,
   };
+  const note = noteOf(mapping, row, actionText, numbers.amount);
   const taxes = taxOf(numbers, symbol, base, kind);
+  const feeCurrency = get('feeCurrency').toUpperCase();
+  const conversion = () =>
+    noted(
+      convert(numbers, get('symbol'), get('price'), feeCurrency, base, mapping, {
+        ...(meta.externalId !== undefined ? { externalId: meta.externalId } : {}),
+      }),
+      note,
+    );
+  if (kind === 'conversion') return conversion();
   if (kind === 'buy' || kind === 'sell' || kind === 'trade') {
+    if (!symbol && mapping.noInstrument === 'conversion') return conversion();
     const side = kind === 'trade' ? sideOf(get('side'), sides, text, numbers, mapping) : kind;
     if (side === undefined) return outcome.error(`trade "${actionText}" without a side`);
     if (!symbol) return outcome.skip(`${side} without an instrument (a currency trade?)`);
+    const apart = feeApart(numbers, feeCurrency, symbol, base, mapping);
+    if (apart.length > 0) numbers.fee = undefined;
     const gross = mapping.tradeAmount === 'gross';
-    return withTaxes(trade(side, numbers, text, symbol, base, meta, gross), taxes);
+    const costs = mapping.tradeAmount === 'net-of-fee' ? { ...numbers, tax: undefined } : numbers;
+    const rate = get('fxRate');
+    const implied: ImpliedFees =
+      mapping.impliedFee === false
+        ? 'none'
+        : mapping.impliedFee === 'at-rate-1'
+          ? rate === '' || (readCell(rate, mapping.decimal) ?? '') === '1'
+            ? 'whole'
+            : 'none'
+          : 'bounded';
+    const read = trade(side, costs, text, symbol, base, meta, gross, implied);
+    return withTaxes(withTaxes(noted(read, note), apart), taxes);
   }
-  if (kind === 'shares') return shares(numbers, text, symbol, base, meta, actionText);
+  if (kind === 'shares') return noted(shares(numbers, text, symbol, base, meta, actionText), note);
+  if (kind === 'dividend' && numbers.amount !== undefined && sign(numbers.amount) < 0) {
+    if (mapping.negativeDividend === 'skip') {
+      return outcome.skip(`${actionText} of ${numbers.amount}: a reversal, not modelled`);
+    }
+    if (mapping.negativeDividend === 'withdrawal') {
+      const reversal = note ?? actionText;
+      const tx = cashBySign(numbers.amount, { ...base, ...(reversal ? { note: reversal } : {}) });
+      return tx ? outcome.with(meta, tx) : outcome.skip(`${actionText} of 0`);
+    }
+  }
   if (kind === 'dividend' && taxes.length > 0 && mapping.dividendAmount !== 'gross') {
     const { amount } = numbers;
     if (amount !== undefined && numbers.tax !== undefined) {
       numbers.amount = plus(abs(amount), abs(numbers.tax));
     }
   }
-  return withTaxes(cash(kind, numbers, symbol, base, meta, actionText), taxes);
+  return withTaxes(noted(cash(kind, numbers, symbol, base, meta, actionText), note), taxes);
+}
+
+/** The row's broker id written with `template` (see {@link ColumnMapping} `idTemplate`). */
+function idOf(template: string | undefined, id: string, action: string, executedAt: string) {
+  if (template === undefined) return `${id}|${action}`;
+  return template.replace(/\{(id|action|actionLower|executedAt)\}/g, (_, name: string) =>
+    name === 'id'
+      ? id
+      : name === 'action'
+        ? action
+        : name === 'actionLower'
+          ? action.toLowerCase()
+          : executedAt,
+  );
+}
+
+/**
+ * The note of the first `notes` rule whose pattern the action matches and whose sign condition
+ * the amount meets (`undefined`: none), its placeholders filled.
+ */
+function noteOf(
+  mapping: ColumnMapping,
+  row: CsvRow,
+  action: string,
+  amount: string | undefined,
+): string | undefined {
+  const signed = amount === undefined ? 0 : sign(amount);
+  const rule = mapping.notes?.find(
+    (n) =>
+      safeRegex(n.pattern)?.test(action) &&
+      (n.when === undefined || (n.when === 'negative' ? signed < 0 : signed > 0)),
+  );
+  return rule?.note.replace(/\{([^{}]+)\}/g, (_, names: string) => {
+    for (const name of names.split('|')) {
+      const value = name === 'action' ? action : cellOf(row, name);
+      if (value !== '') return value;
+    }
+    return '';
+  });
+}
+
+/** The transactions of `result` with `note` (none when empty), when a note rule applies. */
+function noted(result: RowOutcome, note: string | undefined): RowOutcome {
+  if (note === undefined || result.kind !== 'transactions') return result;
+  const transactions = result.transactions.map((tx) => {
+    const { note: _, ...rest } = tx;
+    return (note === '' ? rest : { ...rest, note }) as NewTransaction;
+  });
+  return { ...result, transactions };
+}
+
+/** A trade's fee in another currency than the trade's, as a fee transaction of its own. */
+function feeApart(
+  numbers: Numbers,
+  feeCurrency: string,
+  symbol: string,
+  base: Base,
+  mapping: ColumnMapping,
+): NewTransaction[] {
+  const { fee } = numbers;
+  if (fee === undefined || sign(fee) === 0 || feeCurrency === '' || feeCurrency === base.currency) {
+    return [];
+  }
+  const note = mapping.feeNote ?? 'fee';
+  return [{ type: 'fee', symbol, amount: abs(fee), ...base, currency: feeCurrency, note }];
+}
+
+/**
+ * A currency conversion (see {@link MAPPED_KINDS} `conversion`): the base currency's leg by the
+ * sign of the quantity, the quote currency's by the opposite sign of the amount, and the fee.
+ */
+function convert(
+  numbers: Numbers,
+  symbolCell: string,
+  priceCell: string,
+  feeCurrency: string,
+  base: Base,
+  mapping: ColumnMapping,
+  meta: RowMeta,
+): RowOutcome {
+  const quote = base.currency;
+  const pair = /^([A-Z]{3})\.([A-Z]{3})$/.exec(symbolCell.toUpperCase());
+  const sold = pair?.[1] ?? (feeCurrency && feeCurrency !== quote ? feeCurrency : '');
+  if (sold === '') {
+    return outcome.error('currency conversion whose sold currency cannot be told (no symbol pair)');
+  }
+  const { quantity, amount, fee } = numbers;
+  if (quantity === undefined) return outcome.error('currency conversion without a quantity');
+  if (amount === undefined) return outcome.error('currency conversion without an amount');
+  const executedAt = base.executedAt;
+  const note = `currency conversion ${sold}/${quote} at ${priceCell}`;
+  const legs = [
+    cashBySign(quantity, { currency: sold, executedAt, note }),
+    cashBySign(negate(amount), { currency: quote, executedAt, note }),
+  ].filter((tx): tx is NewTransaction => tx !== undefined);
+  const charged: NewTransaction[] =
+    fee !== undefined && sign(fee) !== 0
+      ? [
+          {
+            type: 'fee',
+            amount: abs(fee),
+            currency: feeCurrency || quote,
+            executedAt,
+            note: mapping.feeNote ?? 'fee',
+          },
+        ]
+      : [];
+  return outcome.with(meta, ...legs, ...charged);
 }
 
 /** A date whose two-digit year (last field of `dmy`/`mdy`) is written as 20yy. */
@@ -193,7 +381,7 @@ function withTaxes(result: RowOutcome, taxes: NewTransaction[]): RowOutcome {
 }
 
 function cash(
-  kind: 'dividend' | 'interest' | 'deposit' | 'withdrawal' | 'fee' | 'cash' | 'tax',
+  kind: 'dividend' | 'interest' | 'deposit' | 'withdrawal' | 'fee' | 'cash' | 'tax' | 'charge',
   numbers: Numbers,
   symbol: string,
   base: Base,
@@ -211,6 +399,13 @@ function cash(
   }
   if (kind === 'dividend') {
     return outcome.with(meta, { type: 'dividend', symbol, amount: abs(value), ...base });
+  }
+  if (kind === 'charge') {
+    const tx =
+      sign(value) < 0
+        ? { type: 'fee' as const, amount: abs(value), ...base, note: actionText }
+        : cashBySign(value, { ...base, note: actionText });
+    return tx ? outcome.with(meta, tx) : outcome.skip(`${actionText} of 0`);
   }
   if (kind === 'fee' || (kind === 'tax' && sign(value) < 0)) {
     const forSymbol = symbol ? { symbol } : {};
@@ -250,6 +445,7 @@ function trade(
   base: Base,
   meta: RowMeta,
   grossAmount = false,
+  impliedFees: ImpliedFees = 'bounded',
 ): RowOutcome {
   const q = numbers.quantity ?? text?.quantity;
   if (q === undefined || sign(q) === 0) return outcome.error(`${side} without a quantity`);
@@ -265,8 +461,12 @@ function trade(
     numbers.price === undefined && fromText ? (text?.currency ?? base.currency) : base.currency;
   const sameCurrency = currency === base.currency || numbers.price !== undefined;
   const implied =
-    fee === undefined && numbers.tax === undefined && given !== undefined && sameCurrency
-      ? impliedFee(side, numbers.amount, q, given)
+    impliedFees !== 'none' &&
+    fee === undefined &&
+    numbers.tax === undefined &&
+    given !== undefined &&
+    (sameCurrency || impliedFees === 'whole')
+      ? impliedFee(side, numbers.amount, q, given, impliedFees === 'whole')
       : undefined;
   const tx: NewTransaction = {
     type: side,
@@ -312,11 +512,13 @@ function impliedFee(
   amount: string | undefined,
   quantity: string,
   price: string,
+  whole = false,
 ): string | undefined {
   if (amount === undefined) return undefined;
   const value = new Dec(quantity).abs().times(price);
   const paid = new Dec(amount).abs();
   const fee = side === 'buy' ? paid.minus(value) : value.minus(paid);
+  if (whole) return fee.gt(0) ? fee.toFixed() : undefined;
   const rounding = new Dec(quantity).abs().times(0.005).plus(0.01);
   return fee.gt(rounding) && fee.lte(value.times(0.03)) ? fee.toFixed() : undefined;
 }
@@ -374,7 +576,7 @@ function identifiersOf(symbolCell: string, isinCell: string): { ticker?: string;
 export function mappedFormat(mapping: ColumnMapping): BrokerFormatSpec {
   const kindOf = actionResolver(mapping);
   const sides = new Map(Object.entries(mapping.sides ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
-  const read = (row: CsvRow) => mapRow(row, mapping, kindOf, sides);
+  const read = (row: CsvRow, context?: RowContext) => mapRow(row, mapping, kindOf, sides, context);
   return {
     id: 'mapped',
     label: 'mapped columns',
@@ -383,8 +585,8 @@ export function mappedFormat(mapping: ColumnMapping): BrokerFormatSpec {
     mapRow: read,
     ...(mapping.continuation
       ? {
-          mapTable: (rows: readonly CsvRow[]) =>
-            joinContinuations(rows).map((row) => ({ line: row.line, outcome: read(row) })),
+          mapTable: (rows: readonly CsvRow[], context?: RowContext) =>
+            joinContinuations(rows).map((row) => ({ line: row.line, outcome: read(row, context) })),
         }
       : {}),
   };

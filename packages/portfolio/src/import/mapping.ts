@@ -7,7 +7,9 @@ import { z } from 'zod';
  * repeats is imported once), `assetClass` the kind of instrument (rows of a class listed in
  * `skipClasses`, such as CFDs, are skipped), `tax` a withholding or transaction tax column (see
  * {@link ColumnMapping} `dividendAmount`), `time` a time of day joined to the date, `fxRate` the
- * broker's exchange rate (kept in the note; cash is booked at the amounts the file gives).
+ * broker's exchange rate (kept in the note; cash is booked at the amounts the file gives),
+ * `feeCurrency` the currency of the fee (a fee in another currency than the trade's is a fee
+ * transaction of its own, noted `feeNote`).
  */
 export const MAPPED_FIELDS = [
   'date',
@@ -27,6 +29,7 @@ export const MAPPED_FIELDS = [
   'tax',
   'time',
   'fxRate',
+  'feeCurrency',
 ] as const;
 /** One of {@link MAPPED_FIELDS}. */
 export type MappedField = (typeof MAPPED_FIELDS)[number];
@@ -37,7 +40,14 @@ export type MappedField = (typeof MAPPED_FIELDS)[number];
  * or else of the amount (negative: buy); `cash` is a deposit or a withdrawal by the sign of the
  * amount (currency conversions and transfers, one row per currency); `shares` records units received
  * at no cost (a split's added shares, a spin-off, a stock dividend) as a buy at price 0; `tax` is
- * a fee noted `tax` (withholding tax, a transaction tax), a positive one (a refund) a deposit.
+ * a fee noted `tax` (withholding tax, a transaction tax), a positive one (a refund) a deposit;
+ * `charge` is a charge by the sign of the amount: negative a fee not tied to the instrument (noted
+ * with the action), positive a refund (a deposit noted with the action), 0 skipped; `conversion`
+ * is a currency conversion: the quantity is the amount of the base currency bought (> 0) or sold
+ * (< 0), the amount what it cost or brought in the row's currency; the base currency is the first
+ * part of a symbol such as `CHF.USD`, else the `feeCurrency` when it differs from the row's; it
+ * becomes a deposit and a withdrawal (one per currency, noted `currency conversion BASE/QUOTE at
+ * price`) and the fee.
  */
 export const MAPPED_KINDS = [
   'buy',
@@ -52,6 +62,8 @@ export const MAPPED_KINDS = [
   'cash',
   'shares',
   'tax',
+  'charge',
+  'conversion',
 ] as const;
 /** One of {@link MAPPED_KINDS}. */
 export type MappedKind = (typeof MAPPED_KINDS)[number];
@@ -134,6 +146,18 @@ export const ColumnMapping = z
           column: z.string().min(1).describe('Header name (or `#n`, 0-based position)'),
           pattern: z.string().min(1).max(200).describe('Regular expression (case-insensitive)'),
           reason: z.string().max(200),
+          and: z
+            .array(
+              z.object({
+                column: z.string().min(1),
+                pattern: z.string().min(1).max(200),
+              }),
+            )
+            .max(5)
+            .optional()
+            .describe(
+              'Further cells the rule needs to match too (a transfer row that names an instrument)',
+            ),
         }),
       )
       .max(20)
@@ -152,10 +176,10 @@ export const ColumnMapping = z
         "With a `tax` column: whether a dividend row's amount is after the tax (`net`, default: the gross is amount + tax) or before it (`gross`); the tax becomes a fee noted withholding tax",
       ),
     tradeAmount: z
-      .enum(['net', 'gross'])
+      .enum(['net', 'gross', 'net-of-fee'])
       .optional()
       .describe(
-        "What a trade's amount is when the price is worked out from it: `net` (default: the cash paid or received, fees included) or `gross` (quantity × price; fees come on top)",
+        "What a trade's amount is when the price is worked out from it: `net` (default: the cash paid or received, fees included) `gross` (quantity × price; fees come on top) or `net-of-fee` (the cash after the fee, before a tax column's tax)",
       ),
     shortYears: z
       .boolean()
@@ -166,6 +190,82 @@ export const ColumnMapping = z
       .optional()
       .describe(
         "Rows whose only filled cell is the last one continue the previous row's last cell (an order id the broker wrapped onto a second line) and are joined to it",
+      ),
+    extract: z
+      .partialRecord(z.enum(MAPPED_FIELDS), z.string().min(1).max(200))
+      .optional()
+      .describe(
+        'Per field, a regular expression (case-insensitive) whose first group is the part of the cell that holds it (`^([^(]+)\\(` for the name before a parenthesis); a cell it does not match reads empty',
+      ),
+    names: z
+      .enum(['all-rows', 'instrument-rows'])
+      .optional()
+      .describe(
+        'Rows whose `name` cell is kept as the name: every row (default), or only rows with an instrument (the cell names something else, an account holder, on cash rows)',
+      ),
+    currencySource: z
+      .enum(['file', 'mapping', 'account'])
+      .optional()
+      .describe(
+        "Where a row's currency comes from: `file` (default: the currency column, else a code or symbol in a number cell, the trade text or the symbol's pair, else `currency`), `mapping` (always `currency`: every amount is in the account's currency), `account` (the currency of the account imported into, as the import names it, else `currency`: the file does not name it)",
+      ),
+    idTemplate: z
+      .string()
+      .min(1)
+      .max(100)
+      .optional()
+      .describe(
+        "How the row's broker id (its import fingerprint) is written from the `id` cell: `{id}`, `{action}` (as written), `{actionLower}`, `{executedAt}` (ISO instant) replaced; default `{id}|{action}`. An id cell that is empty or `-` gives no id",
+      ),
+    notes: z
+      .array(
+        z.object({
+          pattern: z
+            .string()
+            .min(1)
+            .max(200)
+            .describe('A regular expression (case-insensitive) the action value may match'),
+          note: z
+            .string()
+            .max(200)
+            .describe(
+              "The note of the row's transaction: `{action}` (the action as written) and `{Header}` (a column's cell, header as in the file, case-insensitive) replaced; `{A|B}` the first of them not empty; empty: no note",
+            ),
+          when: z
+            .enum(['negative', 'positive'])
+            .optional()
+            .describe('Only for rows whose amount has this sign (a refund noted apart)'),
+        }),
+      )
+      .max(40)
+      .optional()
+      .describe(
+        "Notes of the transactions of rows whose action matches (the first pattern that does), instead of the kind's own note (a withholding tax beside a dividend keeps its own)",
+      ),
+    feeNote: z
+      .string()
+      .max(100)
+      .optional()
+      .describe(
+        "Note of a fee booked apart from its trade (a `feeCurrency` other than the trade's) and of a conversion's fee; default `fee`",
+      ),
+    noInstrument: z
+      .enum(['skip', 'conversion'])
+      .optional()
+      .describe(
+        'A trade row without an instrument: skipped (default: a currency trade whose cash is not modelled) or read as a `conversion`',
+      ),
+    negativeDividend: z
+      .enum(['skip', 'withdrawal'])
+      .optional()
+      .describe(
+        'A dividend row with a negative amount (a reversal): skipped, or a withdrawal noted with the action (with a note rule: its note); default: a dividend of the amount without its sign',
+      ),
+    impliedFee: z
+      .union([z.boolean(), z.literal('at-rate-1')])
+      .optional()
+      .describe(
+        'Whether a trade without a fee column takes as its fee what the amount exceeds quantity × price by: `true` (default) when more than rounding and at most 3% of the value; `false` never (the amount is in another currency or holds what the broker does not call a fee); `at-rate-1` the whole excess when the `fxRate` cell is empty or 1 (the amount is in the price currency), none otherwise',
       ),
     skipUnreadable: z
       .boolean()

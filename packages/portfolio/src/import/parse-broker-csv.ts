@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { normalizeNewlines, readHeader } from './csv-records.js';
+import { FIRST_DEFINITION_IDS } from './definitions/catalogue/first.js';
 import {
   CATALOGUE,
   type CatalogueEntry,
@@ -60,13 +61,18 @@ export const BROKER_CATALOGUE: readonly {
 }));
 
 /**
- * The declarative definition of a catalogue format, `undefined` for a module entry (rows read in
- * code) or an unknown id: what the checks of a catalogue read (`definitionMapping`,
- * `checkMapping`) run on.
+ * The declarative definition of a catalogue format whose reads are checked at import: what the
+ * checks of a catalogue read (`definitionMapping`, `checkMapping`) run on. `undefined` for a module
+ * entry (rows read in code), an unknown id, and the definitions that replaced the first modules
+ * (`FIRST_DEFINITION_IDS`): each reads exactly what its module read, and imports as the module
+ * did, unchecked (the checks would now ask to confirm Revolut's position transfers between
+ * entities and Schwab's mergers, which the modules skipped by design).
  */
 export function catalogueDefinition(id: string): FormatDefinition | undefined {
   const entry = CATALOGUE.find((e) => e.id === id);
-  return entry === undefined || isModule(entry) ? undefined : entry;
+  if (entry === undefined || isModule(entry) || FIRST_DEFINITION_IDS.has(entry.id))
+    return undefined;
+  return entry;
 }
 
 /** Options of {@link parseBrokerCsv}. */
@@ -96,9 +102,9 @@ export interface ParseBrokerCsvOptions {
  * when any row is bad the result is `{ ok: false, errors }` listing every bad row with its 1-based
  * line in the file, and no transaction is returned.
  *
- * Formats (`BROKER_FORMATS`): Ghostfolio CSV and JSON, Revolut, Interactive Brokers (trades and
- * cash transactions), DEGIRO, eToro, Saxo, Schwab, Trade Republic, Trading 212, XTB; each
- * format's mapping is documented on its module in `formats/`. With `format: 'auto'` a JSON
+ * Formats (`BROKER_FORMATS`): the catalogue (`definitions/catalogue/`: declarative definitions,
+ * and the modules of `formats/` for Ghostfolio CSV, DEGIRO and Trading 212) and
+ * Ghostfolio JSON; each format's mapping is documented on its definition or module. With `format: 'auto'` a JSON
  * document is Ghostfolio's export and a CSV's header row decides (each format's own delimiter). CSV syntax is read by
  * csv-parse (quotes, embedded newlines, BOM). Every produced transaction is checked against the
  * `NewTransaction` schema. Files over `limits.maxBytes` or `limits.maxRows` are refused.

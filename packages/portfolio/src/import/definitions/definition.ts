@@ -169,14 +169,12 @@ function fits(header: readonly string[], recognition: Recognition): boolean {
 export function resolveMapping(read: ColumnMapping, found: Recognised): ColumnMapping {
   const byFold = new Map<string, string>();
   for (const name of found.header) if (!byFold.has(fold(name))) byFold.set(fold(name), name);
-  // `a|b`: the first alternative the header has
-  const resolve = (column: string) =>
-    /^#\d+$/.test(column)
-      ? column
-      : column
-          .split('|')
-          .map((alt) => byFold.get(fold(alt)))
-          .find((name) => name !== undefined);
+  // `a|b`: the alternatives the header has (the engine reads the first not empty)
+  const resolve = (column: string) => {
+    if (/^#\d+$/.test(column)) return column;
+    const names = column.split('|').flatMap((alt) => byFold.get(fold(alt)) ?? []);
+    return names.length === 0 ? undefined : [...new Set(names)].join('|');
+  };
   const columns: ColumnMapping['columns'] = {};
   for (const [field, column] of Object.entries(read.columns)) {
     const name = column === undefined ? undefined : resolve(column);
@@ -184,7 +182,11 @@ export function resolveMapping(read: ColumnMapping, found: Recognised): ColumnMa
   }
   const skipRows = read.skipRows?.flatMap((rule) => {
     const column = resolve(rule.column);
-    return column === undefined ? [] : [{ ...rule, column }];
+    const and = rule.and?.map((c) => ({ ...c, column: resolve(c.column) }));
+    if (column === undefined || and?.some((c) => c.column === undefined)) return [];
+    return [
+      { ...rule, column, ...(and ? { and: and as { column: string; pattern: string }[] } : {}) },
+    ];
   });
   return {
     ...read,

@@ -1,5 +1,5 @@
 import { Dec, formatDecimal } from '../../decimal.js';
-import { type DateOrder, readDateTime } from '../dates.js';
+import { type DateOrder, readDateTime, readIsoInstant } from '../dates.js';
 import { readNumber } from '../values.js';
 
 const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
@@ -118,8 +118,20 @@ export function dateOrdersOf(cells: readonly string[]): DateOrder[] {
 /** Reads a date cell in `order`, also the compact `yyyyMMdd` form and ISO instants. */
 export function readDate(cell: string, order: DateOrder): string | undefined {
   const value = cell.trim().replace(/\s+as of .*$/i, '');
-  const compact = /^(\d{4})(\d{2})(\d{2})$/.exec(value);
-  const text = compact ? `${compact[1]}-${compact[2]}-${compact[3]}` : value;
+  // an ISO 8601 instant with its zone, read as JavaScript reads it (a fraction beyond
+  // milliseconds cut, not rounded: the instant the first import modules recorded)
+  if (/^\d{4}-\d{2}-\d{2}T[\d:.]+(Z|[+-]\d{2}:\d{2})$/.test(value)) {
+    const iso = readIsoInstant(value);
+    if (iso.ok) return iso.value;
+  }
+  // `yyyyMMdd`, with a time after it (`20240105;101500`, `20240105,101500`, `20240105101500`:
+  // Interactive Brokers' DateTime in its settings' notations)
+  const compact = /^(\d{4})(\d{2})(\d{2})(?=$|[;T ])/.exec(
+    value.replace(/^(\d{8}),?(\d{6})$/, '$1;$2'),
+  );
+  const text = compact
+    ? `${compact[1]}-${compact[2]}-${compact[3]}${compact.input.slice(8)}`
+    : value;
   const read = readDateTime(text, compact ? 'ymd' : order);
   return read.ok ? read.value : undefined;
 }

@@ -140,6 +140,7 @@ const CASH_KINDS = new Set<MappedKind | undefined>([
   'fee',
   'cash',
   'tax',
+  'charge',
 ]);
 
 /** The `units-in-cash-rows` check (see `verifyMapping`). */

@@ -1,7 +1,7 @@
 import { Dec } from '../../decimal.js';
 import type { NewTransaction } from '../../transaction.js';
 import type { ImportedRow } from '../import-result.js';
-import { actionResolver, cellOf } from '../mapped-row.js';
+import { actionResolver, fieldOf, skipRuleOf } from '../mapped-row.js';
 import type { ColumnMapping, MappedKind, MappingCheck, MappingQuestion } from '../mapping.js';
 import type { CsvRow } from '../row.js';
 import { isinIn, readCell, readDate } from './cells.js';
@@ -64,14 +64,16 @@ export class FileView {
   private readonly tradeKeys = new Set<string>();
 
   get(row: CsvRow, field: keyof ColumnMapping['columns']): string {
-    return cellOf(row, this.mapping.columns[field]);
+    return fieldOf(row, this.mapping, field);
   }
 
   action(row: CsvRow): string {
     return this.get(row, 'action');
   }
 
+  /** The row's kind: `skip` for a row a skip rule takes, else its action's. */
   kind(row: CsvRow): MappedKind | undefined {
+    if (skipRuleOf(row, this.mapping) !== undefined) return 'skip';
     return this.kindOf(this.action(row));
   }
 

@@ -23,7 +23,8 @@ export type HeaderField =
   | 'assetClass'
   | 'tax'
   | 'time'
-  | 'fxRate';
+  | 'fxRate'
+  | 'feeCurrency';
 
 type Words = readonly (readonly [string, number])[];
 
@@ -35,6 +36,7 @@ export const HEADER_WORDS: Record<HeaderField, Words> = {
   tax: [],
   time: [],
   fxRate: [],
+  feeCurrency: [],
   date: [
     ...w(3, 'date', 'datum', 'data', 'fecha', 'dato', 'datetime', 'trade date', 'tradedate'),
     ...w(3, 'transaction date', 'handelsdag', 'affarsdag', 'transaktionsdag', 'handelstag'),

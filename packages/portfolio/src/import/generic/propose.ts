@@ -80,7 +80,12 @@ export function proposeMapping(
     mapping: { ...mapping, ...actions.mapping },
     unmappedActions: actions.unmapped,
     missing: MAPPED_FIELDS.filter(
-      (f) => columns[f] === undefined && f !== 'tax' && f !== 'time' && f !== 'fxRate',
+      (f) =>
+        columns[f] === undefined &&
+        f !== 'tax' &&
+        f !== 'time' &&
+        f !== 'fxRate' &&
+        f !== 'feeCurrency',
     ),
     confidence,
     needs,

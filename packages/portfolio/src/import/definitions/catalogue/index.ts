@@ -16,6 +16,7 @@ import {
   scalableCapital,
   swissquote,
 } from './europe.js';
+import { etoro, ibkrCash, ibkrTrades, revolut, saxo, schwab, tradeRepublic, xtb } from './first.js';
 import { MODULE_ENTRIES, type ModuleEntry } from './modules.js';
 import {
   avanza,
@@ -39,6 +40,14 @@ import {
  * Adding a broker is one definition here (see README "Broker import").
  */
 export const DEFINITIONS = [
+  etoro,
+  revolut,
+  ibkrCash,
+  tradeRepublic,
+  schwab,
+  xtb,
+  saxo,
+  ibkrTrades,
   scalableCapital,
   parqet,
   portfolioPerformanceDe,
@@ -73,8 +82,33 @@ export const DEFINITIONS = [
 /** One format of the catalogue: a declarative definition, or a module entry (rows read in code). */
 export type CatalogueEntry = FormatDefinition | ModuleEntry;
 
-/** Every CSV format of the catalogue: the module entries first, then the definitions. */
-export const CATALOGUE: readonly CatalogueEntry[] = [...MODULE_ENTRIES, ...DEFINITIONS];
+/** The ids of the first formats (read by modules before issue 40), in their order of then. */
+const FIRST_ORDER = [
+  'ghostfolio',
+  'revolut',
+  'ibkr-trades',
+  'ibkr-cash',
+  'degiro',
+  'etoro',
+  'saxo',
+  'schwab',
+  'trade-republic',
+  'trading212',
+  'xtb',
+];
+
+/**
+ * Every CSV format of the catalogue: the formats of the first modules in their order of then
+ * (whether still a module or now a definition), then the other definitions.
+ */
+export const CATALOGUE: readonly CatalogueEntry[] = [...MODULE_ENTRIES, ...DEFINITIONS].sort(
+  (a, b) => rank(a.id) - rank(b.id),
+);
+
+function rank(id: string): number {
+  const i = FIRST_ORDER.indexOf(id);
+  return i === -1 ? FIRST_ORDER.length : i;
+}
 
 /** Id of a catalogue format. */
 export type CatalogueId =

@@ -1,22 +1,14 @@
 import { degiroFormat } from '../../formats/degiro.js';
-import { etoroFormat } from '../../formats/etoro.js';
 import { ghostfolioFormat } from '../../formats/ghostfolio.js';
-import { ibkrTradesFormat } from '../../formats/ibkr.js';
-import { ibkrCashFormat } from '../../formats/ibkr-cash.js';
-import { revolutFormat } from '../../formats/revolut.js';
-import { saxoFormat } from '../../formats/saxo.js';
-import { schwabFormat } from '../../formats/schwab.js';
-import { tradeRepublicFormat } from '../../formats/trade-republic.js';
 import { trading212Format } from '../../formats/trading212.js';
-import { xtbFormat } from '../../formats/xtb.js';
 import type { BrokerFormatSpec } from '../../row.js';
 import type { DefinitionSource, Recognition } from '../definition.js';
 
 /**
  * A catalogue entry whose recognition and source are data but whose rows are read by a module in
  * code (`formats/`), for row kinds the declarative vocabulary does not express yet (DEGIRO's trades
- * written as text with continuation lines, Trading 212's shifted corporate-action rows and paired
- * split rows, IBKR's currency conversions, …).
+ * written as text with continuation lines and FX legs paired across rows, Trading 212's shifted
+ * corporate-action rows and paired split rows, Ghostfolio's fees inside dividend rows, …).
  */
 export interface ModuleEntry<Id extends string = string> {
   readonly id: Id;
@@ -48,7 +40,10 @@ const entry = <const Id extends string>(
   module,
 });
 
-/** The twelve import modules of earlier rounds (eleven CSV layouts; Ghostfolio JSON is read apart). */
+/**
+ * The import modules of earlier rounds still read in code (three CSV layouts; Ghostfolio JSON is
+ * read apart; the other eight are definitions now, `first.ts`).
+ */
 export const MODULE_ENTRIES = [
   entry(
     'ghostfolio',
@@ -61,47 +56,6 @@ export const MODULE_ENTRIES = [
     },
     { headers: ['date', 'currency', 'price', 'quantity', 'action', ['code', 'symbol']] },
   ),
-  entry('revolut', revolutFormat, E2G('revolutConverter.ts'), {
-    headers: ['date', 'ticker', 'type', 'quantity', 'pricepershare', 'totalamount'],
-  }),
-  entry(
-    'ibkr-trades',
-    ibkrTradesFormat,
-    {
-      kind: 'broker-documentation',
-      reference:
-        'Interactive Brokers Flex Query reference (Trades section field names); samples in ../shared/data/broker-exports',
-    },
-    {
-      headers: [
-        'buysell',
-        'tradedate',
-        'quantity',
-        'tradeprice',
-        'currencyprimary',
-        ['symbol', 'isin'],
-      ],
-    },
-  ),
-  entry(
-    'ibkr-cash',
-    ibkrCashFormat,
-    {
-      kind: 'broker-documentation',
-      reference:
-        'Interactive Brokers Flex Query reference (Cash Transactions section); sample in ../shared/data/broker-exports',
-    },
-    {
-      headers: [
-        'type',
-        'amount',
-        'currencyprimary',
-        'description',
-        ['settledate', 'datetime', 'date'],
-      ],
-      excludes: ['buysell'],
-    },
-  ),
   entry('degiro', degiroFormat, E2G('degiroConverterV3.ts'), {
     headers: ['isin', ['datum', 'date', 'data', 'fecha']],
     minColumns: 12,
@@ -111,38 +65,7 @@ export const MODULE_ENTRIES = [
       '11': ['orderid', 'idorden', 'idordre', 'idordine', 'idordem'],
     },
   }),
-  entry('etoro', etoroFormat, E2G('etoroConverter.ts'), {
-    headers: ['date', 'type', 'details', 'amount', 'units', 'positionid'],
-  }),
-  entry('saxo', saxoFormat, E2G('saxoConverter.ts'), {
-    headers: ['tradedate', 'valuedate', 'type', 'instrument', 'event', 'amount'],
-  }),
-  entry('schwab', schwabFormat, E2G('schwabConverter.ts'), {
-    headers: ['date', 'action', 'symbol', 'description', 'quantity', 'price', 'amount'],
-  }),
-  entry(
-    'trade-republic',
-    tradeRepublicFormat,
-    E2G(
-      'tradeRepublicConverter.ts',
-      'Trade Republic has no CSV export: this is the layout of `pytr export_transactions`',
-    ),
-    {
-      headers: [
-        ['datum', 'date'],
-        ['transactietype', 'typ', 'type'],
-        ['waardenetto', 'wertnetto', 'wert', 'value', 'valuenet'],
-        'isin',
-        ['aantal', 'anzahl', 'shares'],
-      ],
-      // Portfolio Performance's CSV export has the same words beside its own
-      excludes: ['transactioncurrency', 'buchungswahrung', 'grossamount', 'bruttobetrag'],
-    },
-  ),
   entry('trading212', trading212Format, E2G('trading212Converter.ts'), {
     headers: ['action', 'time', 'noofshares', 'priceshare', 'currencytotal'],
-  }),
-  entry('xtb', xtbFormat, E2G('xtbConverter.ts'), {
-    headers: ['id', 'type', 'time', 'symbol', 'comment', 'amount'],
   }),
 ] as const;
