@@ -59,7 +59,12 @@ export const avanza = define({
   },
 });
 
-/** Nordnet (Sweden) transactions and notes. */
+/**
+ * Nordnet (Sweden) transactions and notes. Four columns are named Valuta, each the currency of the
+ * number before it: Belopp's is the one right after it (position 14); the first (position 12) is
+ * Total Avgift's and empty on cash rows, so recognition pins the positions of Total Avgift, Belopp
+ * and its Valuta.
+ */
 export const nordnet = define({
   id: 'nordnet',
   label: 'Nordnet transaktioner (svenska)',
@@ -67,8 +72,8 @@ export const nordnet = define({
   source: {
     kind: 'open-source-importer',
     reference:
-      'beangulp Nordnet importer docstrings and public Nordnet parsers (research/import-languages.md: Id;Bokföringsdag;Affärsdag;Likviddag;Depå;Transaktionstyp;Värdepapper;ISIN;Antal;Kurs;…;Belopp;…;Växlingskurs)',
-    note: 'recent exports are UTF-16, tab-separated; older ones `;`. Belopp is signed in the account currency (the first Valuta column); the trade price is |Belopp| − fees ÷ Antal in that currency',
+      'beangulp Nordnet importer docstrings and public Nordnet parsers (research/import-languages.md; a public NORDNET_FIELDNAMES list: Id, Bokföringsdag, Affärsdag, Likviddag, Depå, Transaktionstyp, Värdepapper, ISIN, Antal, Kurs, Ränta, Total Avgift, Valuta, Belopp, Valuta, Inköpsvärde, Valuta, …, Växlingskurs)',
+    note: "recent exports are UTF-16, tab-separated; older ones `;`. Belopp is signed in the currency of the Valuta after it (the first Valuta is the fees', empty on cash rows); the trade price is |Belopp| − fees ÷ Antal in that currency",
   },
   recognise: {
     headers: [
@@ -82,6 +87,7 @@ export const nordnet = define({
       'belopp',
       'valuta',
     ],
+    positions: { '11': ['totalavgift'], '13': ['belopp'], '14': ['valuta'] },
     delimiters: [';'],
     encoding: 'utf-16',
   },
@@ -96,7 +102,7 @@ export const nordnet = define({
       quantity: 'antal',
       fee: 'total avgift|courtage',
       amount: 'belopp',
-      currency: 'valuta',
+      currency: '#14',
       fxRate: 'växlingskurs',
     },
     instrument: 'isin',
@@ -550,7 +556,11 @@ export const delta = define({
   },
 });
 
-/** Nordnet (Denmark) transactions: UTF-16, tab-separated, Danish headers. */
+/**
+ * Nordnet (Denmark) transactions: UTF-16, tab-separated, Danish headers. Beløb's currency is the
+ * Valuta right after it (position 14); the first Valuta (position 12) is Samlede afgifter's and
+ * empty on cash rows, so recognition pins the positions of Samlede afgifter, Beløb and its Valuta.
+ */
 export const nordnetDk = define({
   id: 'nordnet-dk',
   label: 'Nordnet transaktioner (dansk)',
@@ -558,8 +568,8 @@ export const nordnetDk = define({
   source: {
     kind: 'open-source-importer',
     reference:
-      'beangulp Nordnet importer docstrings (Bogføringsdag, Handelsdag, Valørdag, Depot, Transaktionstype; UTF-16, tab) and research/import-languages.md',
-    note: 'Beløb is signed in the account currency (the first Valuta column)',
+      "beangulp Nordnet importer docstrings (Bogføringsdag, Handelsdag, Valørdag, Depot, Transaktionstype; UTF-16, tab), research/import-languages.md, and public parsers' test headers (…, ISIN, Antal, Kurs, Rente, Samlede afgifter, Valuta, Beløb, Valuta, Indkøbsværdi, Valuta, …)",
+    note: "Beløb is signed in the currency of the Valuta after it (the first Valuta is the fees', empty on cash rows)",
   },
   recognise: {
     headers: [
@@ -572,6 +582,7 @@ export const nordnetDk = define({
       'kurs',
       'belob',
     ],
+    positions: { '11': ['samledeafgifter'], '13': ['belob'], '14': ['valuta'] },
     delimiters: [';'],
     encoding: 'utf-16',
   },
@@ -586,7 +597,7 @@ export const nordnetDk = define({
       quantity: 'antal',
       fee: 'samlede afgifter|kurtage',
       amount: 'beløb',
-      currency: 'valuta',
+      currency: '#14',
       fxRate: 'vekselkurs',
     },
     instrument: 'isin',
@@ -606,7 +617,11 @@ export const nordnetDk = define({
   },
 });
 
-/** Nordnet (Norway) transactions, Norwegian headers. */
+/**
+ * Nordnet (Norway) transactions, Norwegian headers. Beløp's currency is the Valuta right after it
+ * (position 14); the first Valuta (position 12) is Totale Avgifter's and empty on cash rows, so
+ * recognition pins the positions of Totale Avgifter, Beløp and its Valuta.
+ */
 export const nordnetNo = define({
   id: 'nordnet-no',
   label: 'Nordnet transaksjoner (norsk)',
@@ -614,8 +629,8 @@ export const nordnetNo = define({
   source: {
     kind: 'open-source-importer',
     reference:
-      'beangulp Nordnet importer docstrings (Bokføringsdag, Handelsdag, Oppgjørsdag, Portefølje, Transaksjonstype, Verdipapir, Antall, Kurs, …, Valuta, Beløp, …, Vekslingskurs, Kurtasje)',
-    note: 'Beløp is signed in the account currency (the first Valuta column)',
+      'beangulp Nordnet importer docstrings and a public sample file header (Bokføringsdag, Handelsdag, Oppgjørsdag, Portefølje, Transaksjonstype, Verdipapir, ISIN, Antall, Kurs, Rente, Totale Avgifter, Valuta, Beløp, Valuta, Kjøpsverdi, Valuta, …, Vekslingskurs, Kurtasje)',
+    note: "Beløp is signed in the currency of the Valuta after it (the first Valuta is the fees', empty on cash rows)",
   },
   recognise: {
     headers: [
@@ -628,6 +643,7 @@ export const nordnetNo = define({
       'antall',
       'belop',
     ],
+    positions: { '11': ['totaleavgifter'], '13': ['belop'], '14': ['valuta'] },
     delimiters: [';'],
     encoding: 'utf-16',
   },
@@ -642,7 +658,7 @@ export const nordnetNo = define({
       quantity: 'antall',
       fee: 'totale avgifter|kurtasje',
       amount: 'beløp',
-      currency: 'valuta',
+      currency: '#14',
       fxRate: 'vekslingskurs',
     },
     instrument: 'isin',
