@@ -4,7 +4,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentUser } from '../../plugins/app/session-guard.js';
 import { errorResponses } from '../../problem.js';
-import { cspNonce } from '../account/developer-page.js';
+import { cspNonce } from '../pages/page-shell.js';
 
 const DESCRIPTION = [
   'The moat card of a company as an HTML page, the same card an MCP host shows beside',

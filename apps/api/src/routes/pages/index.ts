@@ -4,9 +4,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { SESSION_COOKIE } from '../../auth/cookies.js';
 import { errorResponses } from '../../problem.js';
-import { cspNonce, escapeHtml } from '../account/developer-page.js';
 import { AUTH_PAGE_SCRIPT } from './auth-page-script.js';
-import { pageCsp, renderPage, safeNext, wantsHtml } from './page-shell.js';
+import { cspNonce, escapeHtml, pageCsp, renderPage, safeNext, wantsHtml } from './page-shell.js';
 
 const htmlPage = (description: string) => ({
   description,

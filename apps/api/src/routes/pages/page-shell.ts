@@ -1,10 +1,28 @@
-import { escapeHtml } from '../account/developer-page.js';
+import { randomBytes } from 'node:crypto';
 import { safeReturnPath } from '../auth/oidc.js';
 
+const HTML_ESCAPES: Readonly<Record<string, string>> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
+
+/** Escapes text for HTML element content and quoted attribute values. */
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (char) => HTML_ESCAPES[char] ?? char);
+}
+
+/** A fresh CSP nonce (128 random bits, base64). */
+export function cspNonce(): string {
+  return randomBytes(16).toString('base64');
+}
+
 /**
- * The Content-Security-Policy of the people's pages (`/`, `/signup`, `/signin`): only their own
- * nonce'd style and (when present) script, fetches and forms to their own origin, no framing,
- * no plugins, no base rewriting. The same policy as the developer page.
+ * The Content-Security-Policy of the people's pages (`/`, `/signup`, `/signin`, the developer
+ * page): only their own nonce'd style and (when present) script, fetches and forms to their own
+ * origin, no framing, no plugins, no base rewriting.
  */
 export function pageCsp(nonce: string): string {
   return [
@@ -47,6 +65,8 @@ export interface PageParts {
   readonly script?: string;
   /** Whether the visitor is signed in (the navigation offers sign-out, else sign-in/up). */
   readonly signedIn?: boolean;
+  /** The page's own CSS, after the site's (its rules win where both set a property). */
+  readonly style?: string;
 }
 
 /** Renders a complete HTML document with the site's navigation (skip link, landmarks). */
@@ -57,7 +77,7 @@ export function renderPage(parts: PageParts): string {
   const script = parts.script ? `<script nonce="${parts.nonce}">${parts.script}</script>` : '';
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>${escapeHtml(parts.title)}</title><style nonce="${parts.nonce}">${STYLE}</style></head>
+<title>${escapeHtml(parts.title)}</title><style nonce="${parts.nonce}">${STYLE}${parts.style ?? ''}</style></head>
 <body><header><nav aria-label="Site"><a href="/">Home</a><a href="/api/docs">API docs</a>${account}</nav></header>
 <main id="main"><h1>${escapeHtml(parts.title)}</h1>
 ${parts.body}

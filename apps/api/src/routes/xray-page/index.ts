@@ -4,7 +4,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentUser } from '../../plugins/app/session-guard.js';
 import { errorResponses } from '../../problem.js';
-import { cspNonce } from '../account/developer-page.js';
+import { cspNonce } from '../pages/page-shell.js';
 
 /** The page's CSP: its one nonce'd style, nothing else (no script, no fetch, no framing). */
 const csp = (nonce: string) =>
