@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { FastifyReply } from 'fastify';
 import { safeReturnPath } from '../auth/oidc.js';
 
 const HTML_ESCAPES: Readonly<Record<string, string>> = {
@@ -56,6 +57,31 @@ input{width:100%;max-width:24rem}button{cursor:pointer;background:var(--box)}
 .search{display:flex;flex-wrap:wrap;gap:.5rem;align-items:end}.search input{width:12rem}
 pre{background:var(--box);padding:.75rem;overflow-x:auto;max-width:100%;font-size:13px}
 [hidden]{display:none}`;
+
+/** How {@link sendHtml} serves a page. */
+export interface HtmlHeaders {
+  /** The page's Content-Security-Policy (e.g. {@link pageCsp}). */
+  readonly csp: string;
+  /** Default `no-store`; `private, no-store` for a page of someone's data. */
+  readonly cacheControl?: string;
+  /** Default 200. */
+  readonly status?: number;
+}
+
+/**
+ * Sends a server-rendered page with the headers every page of the site carries: its CSP,
+ * `x-content-type-options: nosniff`, `referrer-policy: same-origin` and no caching.
+ */
+export function sendHtml(reply: FastifyReply, html: string, headers: HtmlHeaders) {
+  return reply
+    .code(headers.status ?? 200)
+    .type('text/html; charset=utf-8')
+    .header('content-security-policy', headers.csp)
+    .header('x-content-type-options', 'nosniff')
+    .header('referrer-policy', 'same-origin')
+    .header('cache-control', headers.cacheControl ?? 'no-store')
+    .send(html);
+}
 
 /** One page of the site: its `<title>`, body HTML (already escaped) and optional inline script. */
 export interface PageParts {
