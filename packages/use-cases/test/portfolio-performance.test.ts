@@ -221,7 +221,7 @@ describe.each(engines)('performance flow on $name', (engine) => {
       code: 'missing_fx_rate',
       currency: 'USD',
       firstMissingDate: '2023-01-03',
-      reason: `no EUR rate of USD within the tolerance on 2023-01-03; the ECB file eurofxref-from-2023-03.csv has USD from 2023-03-01 to ${last}`,
+      reason: `no EUR rate of USD within the tolerance on 2023-01-03; the USD rates of the ECB file eurofxref-from-2023-03.csv run from 2023-03-01 to ${last}`,
     });
     const none = await service(prices, false).getPerformance(userId, portfolioId, {});
     expect(none.returns.twr).toMatchObject({

@@ -11,14 +11,14 @@ describe('rateDataNote', () => {
     const last = usd?.last as string;
     const after = new Date(Date.parse(`${last}T00:00:00Z`) + 86_400_000).toISOString();
     expect(rateDataNote(fx, usd, 'USD', after.slice(0, 10))).toBe(
-      `the ECB file eurofxref-hist.csv ends on ${last}`,
+      `the USD rates of the ECB file eurofxref-hist.csv end on ${last}`,
     );
     expect(rateDataNote(fx, usd, 'USD', '1998-12-31')).toBe(
-      `the ECB file eurofxref-hist.csv has USD from 1999-01-04 to ${last}`,
+      `the USD rates of the ECB file eurofxref-hist.csv run from 1999-01-04 to ${last}`,
     );
     // RUB: no rate published after 2022-03-01
     expect(rateDataNote(fx, await coverageOf(fx, 'RUB'), 'RUB', '2024-05-02')).toBe(
-      'the ECB file eurofxref-hist.csv ends on 2022-03-01',
+      'the RUB rates of the ECB file eurofxref-hist.csv end on 2022-03-01',
     );
     expect(rateDataNote(fx, await coverageOf(fx, 'ARS'), 'ARS', '2024-05-02')).toBe(
       'the ECB file eurofxref-hist.csv has no rate of ARS',

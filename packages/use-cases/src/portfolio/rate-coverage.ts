@@ -1,17 +1,17 @@
 import { type FxCoverage, type FxProvider, MarketDataError } from '@svc/market-data';
 import type { PeriodPerformance, ReturnFigure } from '@svc/portfolio';
 
-/** "the ECB file eurofxref-hist.csv" for `ecb:eurofxref-hist.csv`, else "the rate source X". */
+/** "ECB file eurofxref-hist.csv" for `ecb:eurofxref-hist.csv`, else "rate source X". */
 export function rateSourceName(source: string): string {
   const ecb = /^ecb:(.+)$/.exec(source);
-  return ecb ? `the ECB file ${ecb[1]}` : `the rate source ${source}`;
+  return ecb ? `ECB file ${ecb[1]}` : `rate source ${source}`;
 }
 
 /**
  * Where the EUR rates of `currency` end, for a message about a missing rate on `day`
- * (`YYYY-MM-DD`): "the ECB file eurofxref-hist.csv ends on 2026-04-13" when the day is after the
- * last rate, "… has USD from 1999-01-04 to 2026-04-13" when it is before the first or inside the
- * span (a gap), "… has no rate of XYZ" when it holds none of that currency, "no FX provider is
+ * (`YYYY-MM-DD`): "the USD rates of the ECB file eurofxref-hist.csv end on 2026-04-13" when the
+ * day is after the last rate, "… run from 1999-01-04 to 2026-04-13" when it is before the first
+ * or inside the span (a gap), "… has no rate of XYZ" when it holds none of that currency, "no FX provider is
  * configured" without one. From `FxProvider.coverage`, which never fetches.
  */
 export function rateDataNote(
@@ -24,9 +24,9 @@ export function rateDataNote(
   if (coverage === null) return `the rate source has no rate of ${currency} loaded`;
   const where = rateSourceName(coverage.source);
   if (coverage.first === null || coverage.last === null)
-    return `${where} has no rate of ${currency}`;
-  if (day > coverage.last) return `${where} ends on ${coverage.last}`;
-  return `${where} has ${currency} from ${coverage.first} to ${coverage.last}`;
+    return `the ${where} has no rate of ${currency}`;
+  if (day > coverage.last) return `the ${currency} rates of the ${where} end on ${coverage.last}`;
+  return `the ${currency} rates of the ${where} run from ${coverage.first} to ${coverage.last}`;
 }
 
 /** The provider's coverage of `currency`, `null` when it has none or cannot tell (no throw). */
@@ -45,8 +45,8 @@ export async function coverageOf(
 
 /**
  * The figures with every `missing_fx_rate` reason completed by where the rate data ends
- * ({@link rateDataNote}): "no EUR rate of USD within the tolerance on 2026-04-20; the ECB file
- * eurofxref-hist.csv ends on 2026-04-13". Asks the provider once per currency, from memory.
+ * ({@link rateDataNote}): "no EUR rate of USD within the tolerance on 2026-04-20; the USD rates
+ * of the ECB file eurofxref-hist.csv end on 2026-04-13". Asks the provider once per currency, from memory.
  */
 export async function explainMissingRates(
   fx: FxProvider | null,
