@@ -35,4 +35,27 @@ export interface FxProvider {
    *   `parse_failed`.
    */
   getRate(from: string, to: string, options?: FxRateOptions): Promise<FxRate | null>;
+  /**
+   * The first and last business day the rates this provider holds give `currency` against EUR,
+   * answered from what it already holds (a file read once, documents already downloaded): it
+   * never fetches. `null` when it holds nothing yet (`first`/`last` null: it holds no rate of
+   * `currency`). Lets a message
+   * say where the rate data ends ("the ECB file eurofxref-hist.csv ends on 2026-04-17").
+   *
+   * @throws {MarketDataError} `invalid_argument` (bad currency); the file provider: what reading
+   *   its file throws.
+   */
+  coverage?(currency: string): Promise<FxCoverage | null>;
+}
+
+/** The days a rate source holds for one currency against EUR (see {@link FxProvider.coverage}). */
+export interface FxCoverage {
+  /** ISO 4217 code. */
+  readonly currency: string;
+  /** First business day with a rate of the currency, `YYYY-MM-DD`; `null`: none held. */
+  readonly first: string | null;
+  /** Last business day with a rate of the currency, `YYYY-MM-DD`; `null`: none held. */
+  readonly last: string | null;
+  /** As {@link FxRate.source}: `ecb:eurofxref-hist.csv`. */
+  readonly source: string;
 }

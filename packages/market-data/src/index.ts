@@ -13,7 +13,7 @@ export {
 } from './fx/ecb-http-fx-provider.js';
 export { parseEcbCsv, parseEcbXml } from './fx/ecb-parsers.js';
 export type { EcbDay } from './fx/rate-table.js';
-export { type FxProvider, FxRate, type FxRateOptions } from './fx-rate.js';
+export { type FxCoverage, type FxProvider, FxRate, type FxRateOptions } from './fx-rate.js';
 export { EXCHANGES, type ListingStyle, listingSymbol } from './instruments/listings.js';
 export {
   createOpenFigiClient,

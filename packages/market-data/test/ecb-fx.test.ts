@@ -66,6 +66,23 @@ describe('createEcbFileFxProvider over eurofxref-hist.csv', () => {
     });
   });
 
+  it('tells the first and last day it has a currency (where the rate data ends)', async () => {
+    expect(await hist.coverage?.('usd')).toEqual({
+      currency: 'USD',
+      first: '1999-01-04',
+      last: '2026-04-13',
+      source: 'ecb:eurofxref-hist.csv',
+    });
+    // the ECB stopped publishing RUB after 2022-03-01
+    expect(await hist.coverage?.('RUB')).toMatchObject({ last: '2022-03-01' });
+    expect(await hist.coverage?.('XYZ')).toEqual({
+      currency: 'XYZ',
+      first: null,
+      last: null,
+      source: 'ecb:eurofxref-hist.csv',
+    });
+  });
+
   it('reports an unreadable file as upstream_unavailable', async () => {
     const missing = createEcbFileFxProvider({ file: join(FX_DIR, 'nope.csv') });
     await expect(missing.getRate('EUR', 'USD')).rejects.toMatchObject({
@@ -135,6 +152,16 @@ describe('createEcbHttpFxProvider against a local server', () => {
     clock = 1000;
     expect((await fx.getRate('EUR', 'JPY'))?.rate).toBe(163.36);
     expect(requests).toBe(2);
+  });
+
+  it('tells where its rates end from the documents it holds, never fetching for it', async () => {
+    requests = 0;
+    const fx = createEcbHttpFxProvider({ url: `${server.url}/eurofxref-daily.xml` });
+    expect(await fx.coverage?.('USD')).toBeNull();
+    expect(requests).toBe(0);
+    await fx.getRate('EUR', 'USD');
+    expect(await fx.coverage?.('USD')).toMatchObject({ first: '2025-05-09', last: '2025-05-09' });
+    expect(requests).toBe(1);
   });
 
   it('gives up on a server that never answers after timeoutMs: upstream_unavailable, no hang', async () => {

@@ -26,7 +26,9 @@ export interface TrendScale {
  * headline benchmark of its pass rule on that series (`CRITERIA[].benchmark`; the test of this
  * package checks that each value is the one the benchmark text names):
  * - gross margin ≥ 40 %, net margin ≥ 15 %, ROIC ≥ 15 % (percent per year);
- * - debt ≤ 4 years of net income (debt / net income per year; loss years are left out);
+ * - debt ≤ 4 years of earnings: per year, the payoff years the criterion scores (that year's debt,
+ *   0 with net cash, ÷ the mean cash earnings of the 3 latest years up to it), so the latest point
+ *   is the figure the display value quotes; a year whose mean is ≤ 0 ("n/m") has no point;
  * - capex ≤ 50 % of net income (per year; loss years are left out);
  * - EPS (or net income), retained earnings and revenue have no single line: their rules are about
  *   growth and steadiness, which the shape of the chart shows.
@@ -50,7 +52,7 @@ export const TREND_SCALES: Readonly<Record<CriterionKey, TrendScale>> = {
     threshold: { value: 15, side: 'atLeast' },
   },
   debt_sustainability: {
-    label: 'Debt in years of net income',
+    label: 'Debt in years of earnings (3-year mean)',
     unit: 'years',
     threshold: { value: 4, side: 'atMost' },
   },

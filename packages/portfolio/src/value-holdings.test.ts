@@ -181,6 +181,26 @@ describe('valueHoldings', () => {
     expect(result.issues.map((i) => i.code)).toEqual(['missing_fx_rate', 'missing_fx_rate']);
   });
 
+  it('says on which day the rate was missing and, when told, where the rate data ends', () => {
+    const nestle = {
+      symbol: 'NESN',
+      currency: 'CHF',
+      quantity: '3',
+      averageCost: '1',
+      costBasis: '3',
+    };
+    const notes = new Map([['CHF', 'the ECB file eurofxref-hist.csv ends on 2026-04-13']]);
+    const result = valueHoldings(
+      { holdings: [nestle], cash: [{ currency: 'CHF', amount: '10' }] },
+      { ...inputs({ NESN: quote('95', 'CHF') }, {}), eurRateNotes: notes },
+    );
+    const day = valuedAt.slice(0, 10);
+    expect(result.issues.map((i) => i.message)).toEqual([
+      `no EUR reference rate of CHF on ${day} (needed by NESN); the ECB file eurofxref-hist.csv ends on 2026-04-13`,
+      `no EUR reference rate of CHF on ${day}; the ECB file eurofxref-hist.csv ends on 2026-04-13`,
+    ]);
+  });
+
   it('rounds EUR values to 10 places and keeps P&L consistent with them', () => {
     const x = { symbol: 'X', currency: 'USD', quantity: '1', averageCost: '1', costBasis: '1' };
     const result = valueHoldings(

@@ -28,6 +28,11 @@ export interface ValuationInputs {
   readonly maxQuoteAgeDays?: number;
   /** Largest age in days of an ECB rate before a position is `stale`. Default {@link MAX_FX_AGE_DAYS}. */
   readonly maxFxAgeDays?: number;
+  /**
+   * Per currency without a rate: where the rate data ends, appended to the `missing_fx_rate`
+   * message ("the ECB file eurofxref-hist.csv ends on 2026-04-13"); the caller knows the source.
+   */
+  readonly eurRateNotes?: ReadonlyMap<string, string>;
 }
 
 /**
@@ -121,7 +126,7 @@ interface HoldingDraft {
 export function valueHoldings(derived: DerivedPortfolio, inputs: ValuationInputs): ValuedPortfolio {
   const issues: ValuationIssue[] = [];
   const drafts = derived.holdings.map((h) => draftHolding(h, inputs, issues));
-  const cashEur = derived.cash.map((c) => cashInEur(c, inputs.eurRates, issues));
+  const cashEur = derived.cash.map((c) => cashInEur(c, inputs, issues));
   const holdingsEur = drafts.map((d) => d.marketValueEur);
   const total = sumKnown([...holdingsEur, ...cashEur]);
   const gross = sumKnown([...holdingsEur, ...cashEur.filter((v) => v?.gt(0))]);
@@ -151,7 +156,7 @@ function draftHolding(
   issues: ValuationIssue[],
 ): HoldingDraft {
   const rate = eurRate(inputs.eurRates, holding.currency);
-  if (rate === null) issues.push(missingRate(holding.currency, holding.symbol));
+  if (rate === null) issues.push(missingRate(inputs, holding.currency, holding.symbol));
   const historic = holding.costBasisEur;
   const costBasisEur =
     historic !== undefined
@@ -190,7 +195,7 @@ function priceInHoldingCurrency(
   const from = eurRate(inputs.eurRates, quote.currency);
   const to = eurRate(inputs.eurRates, currency);
   if (from === null || to === null) {
-    if (from === null) issues.push(missingRate(quote.currency, symbol));
+    if (from === null) issues.push(missingRate(inputs, quote.currency, symbol));
     return null;
   }
   return round(price.div(from).times(to));
@@ -251,12 +256,12 @@ function instant(asOf: string): string {
 
 function cashInEur(
   cash: DerivedCash,
-  rates: ReadonlyMap<string, string>,
+  inputs: ValuationInputs,
   issues: ValuationIssue[],
 ): Dec | null {
-  const rate = eurRate(rates, cash.currency);
+  const rate = eurRate(inputs.eurRates, cash.currency);
   if (rate === null) {
-    issues.push(missingRate(cash.currency));
+    issues.push(missingRate(inputs, cash.currency));
     return null;
   }
   return round(new Dec(cash.amount).div(rate));
@@ -270,8 +275,9 @@ function eurRate(rates: ReadonlyMap<string, string>, currency: string): Dec | nu
   return rate?.gt(0) ? rate : null;
 }
 
-function missingRate(currency: string, symbol?: string): ValuationIssue {
-  const message = `no EUR reference rate for ${currency}${symbol ? ` (needed by ${symbol})` : ''}`;
+function missingRate(inputs: ValuationInputs, currency: string, symbol?: string): ValuationIssue {
+  const note = inputs.eurRateNotes?.get(currency);
+  const message = `no EUR reference rate of ${currency} on ${inputs.valuedAt.slice(0, 10)}${symbol ? ` (needed by ${symbol})` : ''}${note ? `; ${note}` : ''}`;
   return symbol === undefined
     ? { code: 'missing_fx_rate', currency, message }
     : { code: 'missing_fx_rate', symbol, currency, message };

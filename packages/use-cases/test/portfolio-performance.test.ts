@@ -1,3 +1,6 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createCsvQuoteProvider, createEcbFileFxProvider } from '@svc/market-data';
 import { createRepositories } from '@svc/portfolio-store';
 import { createTestBackends, type TestDatabase, uniqueEmail } from '@svc/portfolio-store/testing';
@@ -193,6 +196,39 @@ describe.each(engines)('performance flow on $name', (engine) => {
       firstMissingDate: '2023-01-03',
     });
     expect(result.endValueEur).toBeNull();
+  });
+
+  it('a missing rate says where the rate data is: the currency, the day asked, the first and last day of the file', async () => {
+    // the ECB history from 2023-03-01 only: the USD buy of 2023-01-03 has no rate (a file that
+    // ends early is carried on, stale: issue 38), and the message names the file's span
+    const dir = mkdtempSync(join(tmpdir(), 'ecb-'));
+    const file = join(dir, 'eurofxref-from-2023-03.csv');
+    const [head, ...rows] = readFileSync(ECB_HISTORY_CSV, 'utf8').trim().split('\n');
+    writeFileSync(file, [head, ...rows.filter((r) => r.slice(0, 10) >= '2023-03-01')].join('\n'));
+    const last = (rows[0] as string).slice(0, 10);
+    const cut = createPortfolioService({
+      db: database.db,
+      quotes: prices,
+      fx: createEcbFileFxProvider({ file }),
+      history: prices,
+      now,
+    });
+    const result = await cut.getHoldingPerformance(userId, portfolioId, 'AAPL', {
+      period: 'inception',
+    });
+    expect(result.returns.twr).toEqual({
+      status: 'unavailable',
+      code: 'missing_fx_rate',
+      currency: 'USD',
+      firstMissingDate: '2023-01-03',
+      reason: `no EUR rate of USD within the tolerance on 2023-01-03; the USD rates of the ECB file eurofxref-from-2023-03.csv run from 2023-03-01 to ${last}`,
+    });
+    const none = await service(prices, false).getPerformance(userId, portfolioId, {});
+    expect(none.returns.twr).toMatchObject({
+      reason:
+        'no EUR rate of USD within the tolerance on 2023-01-03; no FX provider is configured (FX_PROVIDER=none)',
+    });
+    rmSync(dir, { recursive: true, force: true });
   });
 
   it('without price history the returns are unavailable: missing_price, never 0', async () => {

@@ -327,15 +327,16 @@ describe('hand-checked criterion values', () => {
    * Score (anchors of the methodology §4.6): q_Y = 0.40 × (8 − 5.0405) / (8 − 5) = 0.39459;
    * q_IB = 0.75 + 0.25 × (15 − 12.447) / (15 − 5) = 0.81383; q = 0.7 q_Y + 0.3 q_IB = 0.52037;
    * score = 12.5 × 0.52037 = 6.50 (a warning).
-   * Trend FY2020: (LongTermDebtCurrent 2,243.6 + LongTermDebtNoncurrent 35,196.8) /
-   * NetIncomeLoss 4,730.5 = 7.9147 (0000063908-22-000011 / -23-000012).
+   * Trend FY2020 (the payoff rule applied to FY2020, issue 42): (LongTermDebtCurrent 2,243.6 +
+   * LongTermDebtNoncurrent 35,196.8) / mean NetIncomeLoss FY2018–FY2020 ((5,924.3 + 6,025.4 +
+   * 4,730.5) / 3 = 5,560.07) = 6.7338 (0000063908-22-000011 / -23-000012).
    */
   it('MCD: debt payoff 5.04 years of net income despite negative equity, score 6.50', () => {
     const c = criterion('MCD', 'debt_sustainability');
     expect(c.numericValue).toBeCloseTo(5.0405, 3);
     expect(c.score).toBeCloseTo(6.5, 2);
     expect(c.status).toBe('warning');
-    expect(trendPoint('MCD', 'debt_sustainability', 2020)).toBeCloseTo(7.9147, 3);
+    expect(trendPoint('MCD', 'debt_sustainability', 2020)).toBeCloseTo(6.7338, 3);
   });
 
   /*

@@ -1,10 +1,10 @@
 import { strFromU8, unzipSync } from 'fflate';
 import pRetry, { AbortError } from 'p-retry';
 import { MarketDataError } from '../errors.js';
-import type { FxProvider, FxRate, FxRateOptions } from '../fx-rate.js';
+import type { FxCoverage, FxProvider, FxRate, FxRateOptions } from '../fx-rate.js';
 import { assertOptionalIsoDate, normaliseCurrency } from '../validation.js';
 import { parseEcbCsv, parseEcbXml } from './ecb-parsers.js';
-import { buildRateTable, lookupRate, type RateTable } from './rate-table.js';
+import { buildRateTable, coverageOf, lookupRate, type RateTable } from './rate-table.js';
 
 /** The ECB's daily reference rates (published around 16:00 CET on TARGET business days). */
 export const ECB_DAILY_XML_URL = 'https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml';
@@ -49,6 +49,8 @@ interface CachedDocument {
    * before, if any).
    */
   get(maxAgeMs: number): Promise<RateTable>;
+  /** The table fetched last, whatever its age; `null` before the first fetch. Never fetches. */
+  peek(): RateTable | null;
 }
 
 /**
@@ -107,6 +109,11 @@ export function createEcbHttpFxProvider(options: EcbHttpFxProviderOptions = {}):
       assertOptionalIsoDate(rateOptions.asOf, 'asOf');
       return lookupRate(await tableFor(rateOptions.asOf), base, quote, rateOptions.asOf);
     },
+    // from the documents already downloaded: a message about missing rates costs no request
+    async coverage(currency: string): Promise<FxCoverage | null> {
+      const held = [latest, recent, full].flatMap((d) => d?.peek() ?? []);
+      return coverageOf(held, normaliseCurrency(currency));
+    },
   };
 }
 
@@ -137,6 +144,7 @@ function cachedDocument(load: () => Promise<RateTable>, now: () => number): Cach
     return inFlight;
   };
   return {
+    peek: () => cached?.table ?? null,
     get: (maxAgeMs) =>
       cached !== null && now() - cached.fetchedAt < maxAgeMs
         ? Promise.resolve(cached.table)

@@ -1,5 +1,5 @@
 import { Decimal } from 'decimal.js';
-import type { FxProvider, FxRate, FxRateOptions } from '../fx-rate.js';
+import type { FxCoverage, FxProvider, FxRate, FxRateOptions } from '../fx-rate.js';
 import { lastIndexOnOrBefore } from '../quotes/price-files.js';
 import { assertOptionalIsoDate, normaliseCurrency } from '../validation.js';
 
@@ -47,8 +47,30 @@ export function lookupRate(
 }
 
 /**
+ * The first and last day of `tables` with a rate of `currency` against EUR (EUR itself: every
+ * day), both `null` when none has one; `null` without any table. The source named is that of the
+ * table holding the last day (without one: of the last table).
+ */
+export function coverageOf(tables: readonly RateTable[], currency: string): FxCoverage | null {
+  const last = tables.at(-1);
+  if (last === undefined) return null;
+  let first: string | null = null;
+  let end: { date: string; source: string } | null = null;
+  for (const table of tables) {
+    const has = (d: EcbDay) => currency === 'EUR' || d.rates.has(currency);
+    const from = table.days.find(has);
+    const to = table.days.findLast(has);
+    if (from === undefined || to === undefined) continue;
+    if (first === null || from.date < first) first = from.date;
+    if (end === null || to.date > end.date) end = { date: to.date, source: table.source };
+  }
+  return { currency, first, last: end?.date ?? null, source: end?.source ?? last.source };
+}
+
+/**
  * An {@link FxProvider} over rate tables from `tables()` (a file read once, a cached download):
- * validates the currencies and date, then looks the rate up with {@link lookupRate}.
+ * validates the currencies and date, then looks the rate up with {@link lookupRate}; `coverage`
+ * reads the same table ({@link coverageOf}).
  *
  * @throws {MarketDataError} from `getRate`: `invalid_argument` (bad currency or date), and what
  *   `tables()` throws.
@@ -60,6 +82,9 @@ export function rateTableProvider(tables: () => Promise<RateTable>): FxProvider 
       const quote = normaliseCurrency(to);
       assertOptionalIsoDate(options.asOf, 'asOf');
       return lookupRate(await tables(), base, quote, options.asOf);
+    },
+    async coverage(currency: string): Promise<FxCoverage | null> {
+      return coverageOf([await tables()], normaliseCurrency(currency));
     },
   };
 }

@@ -201,3 +201,86 @@ describe('assessDebtSustainability: is the debt figure current?', () => {
     expect(result).toMatchObject({ score: 8.75, status: 'warning', numericValue: 0 });
   });
 });
+
+describe('assessDebtSustainability: text and chart come from one value (issue 42)', () => {
+  /** The figure the display value quotes for its debt year: "n/m", "net cash" or "3.0 yrs". */
+  function quoted(value: string): { year: number; figure: string } {
+    const match = /^(?:debt \S+ = (n\/m|[\d.]+ yrs)|(net cash)) .*?\(FY(\d{4})\)/.exec(value);
+    if (match === null) throw new Error(`no payoff figure in "${value}"`);
+    return { year: Number(match[3]), figure: (match[1] ?? match[2]) as string };
+  }
+  /** The chart's point of `year`, as the text would print it ("net cash" for 0 years). */
+  function plotted(trend: { years: number[]; values: number[] }, year: number): string {
+    const at = trend.years.indexOf(year);
+    if (at < 0) return 'n/m';
+    const v = trend.values[at] as number;
+    return v === 0 ? 'net cash' : `${v.toFixed(1)} yrs`;
+  }
+
+  it.each([
+    {
+      // Carnival-like: losses FY2020–FY2023, a profit in FY2024: the mean of FY2022–FY2024
+      // (−6100, −70, 1900) is ≤ 0 → "n/m (no earnings)", and FY2024 gets no point (it had
+      // 27500 / 1900 = 14.5 yrs before).
+      name: 'n/m after losses (CCL FY2024)',
+      columns: {
+        netIncome: [2100, 2600, 2600, 3000, 3000, -10200, -9500, -6100, -70, 1900],
+        longTermDebt: [8000, 9000, 9200, 9700, 11500, 26700, 31700, 31700, 29500, 27500],
+        cash: repeat(500, n),
+      },
+      figure: 'n/m',
+    },
+    {
+      // Falling earnings: FY2024 alone would be 600 / 50 = 12 yrs; the score's mean of FY2022–
+      // FY2024 (150, 100, 50) = 100 → 6.0 yrs, and the chart's FY2024 point says the same.
+      name: 'mean of 3 years, not the last year alone',
+      columns: {
+        netIncome: [...repeat(150, n - 2), 100, 50],
+        longTermDebt: repeat(600, n),
+        cash: repeat(0, n),
+      },
+      figure: '6.0 yrs',
+    },
+    {
+      // Debt 600, cash 900: net cash, 0 yrs in the score and on the chart (it plotted 600 / 100).
+      name: 'net cash',
+      columns: { netIncome: repeat(100, n), longTermDebt: repeat(600, n), cash: repeat(900, n) },
+      figure: 'net cash',
+    },
+    {
+      // No debt figure for FY2024: the FY2023 figure is scored on the mean of FY2022–FY2024
+      // (100, 100, 400) = 200 → 600 / 200 = 3.0 yrs; FY2023's point is that figure.
+      name: 'debt figure one year old',
+      columns: {
+        netIncome: [...repeat(100, n - 1), 400],
+        longTermDebt: [...repeat(600, n - 1), null],
+        cash: repeat(0, n),
+      },
+      figure: '3.0 yrs',
+    },
+  ])('$name: the text quotes $figure and the chart plots it', ({ columns, figure }) => {
+    const result = outcome(assessDebtSustainability(company(columns)));
+    const text = quoted(result.value);
+    expect(text.figure).toBe(figure);
+    expect(plotted(result.trend as { years: number[]; values: number[] }, text.year)).toBe(figure);
+  });
+
+  it('plots each year by the same rule (3-year mean of earnings up to that year)', () => {
+    const result = outcome(
+      assessDebtSustainability(
+        company({
+          netIncome: [100, 200, 300, -900, 100, 100, 100, 100, 100, 100],
+          longTermDebt: repeat(600, n),
+          cash: repeat(0, n),
+        }),
+      ),
+    );
+    // FY2015 600/100 = 6, FY2016 600/150 = 4, FY2017 600/200 = 3; FY2018 mean (200+300−900)/3
+    // < 0 → none; FY2019 (300−900+100)/3 < 0 → none; FY2020 (−900+100+100)/3 < 0 → none;
+    // FY2021–FY2024 600/100 = 6.
+    expect(result.trend).toEqual({
+      years: [2015, 2016, 2017, 2021, 2022, 2023, 2024],
+      values: [6, 4, 3, 6, 6, 6, 6],
+    });
+  });
+});

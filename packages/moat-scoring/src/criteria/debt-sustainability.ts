@@ -9,7 +9,12 @@ import {
 } from '../core/assessment.js';
 import { amount, percent } from '../core/format.js';
 import { type Anchor, interpolate } from '../core/interpolate.js';
-import { collect, type ScoringContext, type YearValues } from '../core/scoring-context.js';
+import {
+  collect,
+  type ScoringContext,
+  type YearSeries,
+  type YearValues,
+} from '../core/scoring-context.js';
 import { mean } from '../core/statistics.js';
 import { cashEarnings, earningsLabel } from './cash-earnings.js';
 import { type DebtEvidence, debtEvidence, totalDebt } from './debt-evidence.js';
@@ -119,11 +124,31 @@ export function burdenQuality(inDebt: boolean, interest: InterestBurden): number
   return 1;
 }
 
-function debtTrend(context: ScoringContext) {
+/**
+ * The payoff years of each fiscal year, by the rule that scores the latest one, so that the chart
+ * plots the figure the text quotes (issue 42: "text and chart come from one value"): that year's
+ * total debt (0 when its cash covers the debt) ÷ the mean cash earnings of the 3 latest reported
+ * years up to it (fewer in the window's first years). A year whose mean is ≤ 0 while in debt is
+ * "n/m" in the text and has no point; a year without a debt figure has none either.
+ *
+ * `scoredYear` is the year of the debt figure the criterion scores (the latest, when it is
+ * evidence of the current debt): its payoff divides by the mean of the window's 3 latest years,
+ * as the score does, even when the latest of them has no debt figure (a debt figure one year old
+ * still stands for the current debt, `MAX_DEBT_AGE_YEARS`). `null`: no such year.
+ */
+export function payoffTrend(
+  context: ScoringContext,
+  incomes: YearSeries,
+  scoredYear: number | null,
+): YearSeries {
   return collect(context, (y) => {
-    const d = totalDebt(context, y);
-    const ni = y.netIncome;
-    return d === null || ni === null || ni <= 0 ? null : d / ni;
+    const debt = totalDebt(context, y);
+    if (debt === null) return null;
+    const upTo = y.fiscalYear === scoredYear ? Number.POSITIVE_INFINITY : y.fiscalYear;
+    const recent = incomes.values.filter((_, i) => (incomes.years[i] as number) <= upTo).slice(-3);
+    if (recent.length === 0) return null;
+    const years = payoffYears(debt, y.cash, mean(recent) as number);
+    return Number.isFinite(years) ? years : null;
   });
 }
 
@@ -181,12 +206,12 @@ function unreliableText(evidence: DebtEvidence, currency: string, lastYear: numb
 function assessWithoutCurrentDebt(
   context: ScoringContext,
   evidence: DebtEvidence,
-  incomes: number,
+  incomes: YearSeries,
 ): Assessment {
   const lastYear = (context.years[context.years.length - 1] as YearValues).fiscalYear;
   const why = unreliableText(evidence, context.currency, lastYear);
   const interest = interestBurden(context);
-  const trend = debtTrend(context);
+  const trend = payoffTrend(context, incomes, null);
   if (interest.burden === null && !interest.operatingLoss) {
     return insufficient(`current debt unknown: ${why}; interest burden not computable`, trend);
   }
@@ -197,7 +222,7 @@ function assessWithoutCurrentDebt(
     trend,
     caps: [
       { cap: BEST_FAIL, note: 'current debt not verifiable' },
-      ...historyCaps(incomes, context.spanYears),
+      ...historyCaps(incomes.values.length, context.spanYears),
     ],
   });
 }
@@ -216,7 +241,9 @@ function assessWithoutCurrentDebt(
  * criterion is at best a fail, with the reason in the display value (Ford: latest figure FY2020,
  * four years before FY2024, after a fall from 154 B to 600 M that interest did not follow).
  * Not applicable to banks and insurers, nor to a company that reports no borrowing line in any
- * year. numericValue = payoff years (null when earnings cannot repay the debt or it is unknown).
+ * year. numericValue = payoff years (null when earnings cannot repay the debt or it is unknown);
+ * trend = the same payoff years for each fiscal year ({@link payoffTrend}), so the chart's point of
+ * the scored year is the figure the text quotes, and an "n/m" year has no point.
  */
 export function assessDebtSustainability(context: ScoringContext): Assessment {
   if (context.financial) return notApplicable('bank or insurer (SIC): debt is raw material');
@@ -231,7 +258,7 @@ export function assessDebtSustainability(context: ScoringContext): Assessment {
   if (evidence === null || incomes.values.length === 0) {
     return insufficient('no year reports both debt and net income');
   }
-  if (!evidence.reliable) return assessWithoutCurrentDebt(context, evidence, incomes.values.length);
+  if (!evidence.reliable) return assessWithoutCurrentDebt(context, evidence, incomes);
   const { debt } = evidence;
   const normalised = mean(incomes.values.slice(-3)) as number;
   const years = payoffYears(debt, evidence.year.cash, normalised);
@@ -244,7 +271,7 @@ export function assessDebtSustainability(context: ScoringContext): Assessment {
     quality: 0.7 * interpolate(years, PAYOFF_ANCHORS) + 0.3 * burdenQuality(inDebt, interest),
     value: `${debtText} (FY${evidence.year.fiscalYear})${burdenText(interest, inDebt)}`,
     numericValue: Number.isFinite(years) ? years : null,
-    trend: debtTrend(context),
+    trend: payoffTrend(context, incomes, evidence.year.fiscalYear),
     caps: [
       inDebt && interest.operatingLoss && { cap: BEST_FAIL, note: 'operating loss while in debt' },
       inDebt &&

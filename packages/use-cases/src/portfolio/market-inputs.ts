@@ -7,6 +7,7 @@ import {
 import type { DerivedPortfolio, Quote } from '@svc/portfolio';
 import type { MarketDataRepository, NewFxRate, NewQuote } from '@svc/portfolio-store';
 import { daysBefore, numberToDecimal } from './decimal-text.js';
+import { coverageOf, rateDataNote } from './rate-coverage.js';
 
 /**
  * How old (days before the valuation day) a quote or rate cached in the database may be to stand
@@ -32,6 +33,8 @@ export interface MarketInputs {
   readonly eurRates: Map<string, string>;
   /** The day each rate of `eurRates` was published for. */
   readonly eurRateDates: Map<string, string>;
+  /** Per currency left without a rate: where the provider's rate data ends (see `rateDataNote`). */
+  readonly eurRateNotes: Map<string, string>;
 }
 
 /**
@@ -84,7 +87,8 @@ export async function historicEurRates(
  * and is cached in `fx_rates`. When a provider is absent, answers nothing or fails with a
  * `MarketDataError`, the latest cached value no older than {@link MAX_CACHED_MARKET_DATA_AGE_DAYS}
  * is used; otherwise the symbol or currency is left out, and `valueHoldings` stores null values
- * for it. Never throws for missing market data.
+ * for it (a currency with a note in `eurRateNotes` of where the provider's rates end, read from
+ * memory: `FxProvider.coverage`). Never throws for missing market data.
  */
 export async function gatherMarketInputs(
   deps: MarketInputsDeps,
@@ -109,15 +113,20 @@ export async function gatherMarketInputs(
   const eurRates = new Map<string, string>();
   const eurRateDates = new Map<string, string>();
   const fetchedRates: NewFxRate[] = [];
+  const eurRateNotes = new Map<string, string>();
   for (const currency of currenciesOf(derived, quotes)) {
     const result = await eurRateFor(deps, currency, day);
-    if (result === undefined) continue;
+    if (result === undefined) {
+      const coverage = await coverageOf(deps.fx, currency);
+      eurRateNotes.set(currency, rateDataNote(deps.fx, coverage, currency, day));
+      continue;
+    }
     eurRates.set(currency, result.rate);
     eurRateDates.set(currency, result.date);
     if (result.fetched) fetchedRates.push(result.fetched);
   }
   await deps.marketData.upsertFxRates(fetchedRates);
-  return { quotes, eurRates, eurRateDates };
+  return { quotes, eurRates, eurRateDates, eurRateNotes };
 }
 
 /** Every currency other than EUR that a holding, a cash balance or a quote is in, sorted. */

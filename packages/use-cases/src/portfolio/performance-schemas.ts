@@ -57,7 +57,11 @@ export const ReturnFigure = z
         .describe(
           'Why: a close or an EUR rate missing beyond the tolerance, nothing invested, no (or no unique) IRR, a period before the first transaction',
         ),
-      reason: z.string(),
+      reason: z
+        .string()
+        .describe(
+          'Why, for a person: the symbol or currency and the day; for missing_fx_rate also where the rate source has that currency (e.g. "the USD rates of the ECB file eurofxref-hist.csv end on 2026-04-13")',
+        ),
       firstMissingDate: Day.nullable().describe('First day a close or a rate was missing'),
       symbol: z.string().optional(),
       currency: z.string().optional(),

@@ -32,6 +32,7 @@ import {
   type PortfolioPerformance,
 } from './performance-schemas.js';
 import { money as toMoney } from './position-records.js';
+import { explainMissingRates } from './rate-coverage.js';
 
 /**
  * Default bound of the timeline cache, bytes (estimated: 8 doubles per day per holding and for the
@@ -257,12 +258,17 @@ export function createPerformanceFlow(deps: PerformanceFlowDeps) {
     ): Promise<PortfolioPerformance> {
       const prepared = await prepare(portfolioId, ledger, query);
       const { timeline, period, query: q } = prepared;
-      const figures = measurePeriod(timeline, timeline.portfolio, period);
+      const tracks = [...timeline.holdings.values()];
+      const [figures, ...perHolding] = await explainMissingRates(deps.fx, [
+        measurePeriod(timeline, timeline.portfolio, period),
+        ...tracks.map((h) => measurePeriod(timeline, h, period)),
+      ]);
+      if (figures === undefined) throw new Error('unreachable: the portfolio has figures');
       return {
         ...header(prepared, figures),
         ...publish(figures),
-        holdings: [...timeline.holdings.values()]
-          .map((h) => ({ track: h, figures: measurePeriod(timeline, h, period) }))
+        holdings: tracks
+          .map((h, i) => ({ track: h, figures: perHolding[i] as PeriodPerformance }))
           .filter(
             ({ track, figures: f }) =>
               held(track, period.startIndex, period.endIndex) || f.netFlowsEur !== 0,
@@ -292,7 +298,10 @@ export function createPerformanceFlow(deps: PerformanceFlowDeps) {
       const track = [...timeline.holdings.values()].find((h) => h.symbol === wanted);
       if (!track)
         throw new UseCaseError('not_found', `portfolio ${portfolioId} never held ${wanted}`);
-      const figures = measurePeriod(timeline, track, period);
+      const [figures] = await explainMissingRates(deps.fx, [
+        measurePeriod(timeline, track, period),
+      ]);
+      if (figures === undefined) throw new Error('unreachable: the holding has figures');
       return {
         ...header(prepared, figures, track.symbol),
         symbol: track.symbol,

@@ -1,63 +1,24 @@
-import { randomBytes } from 'node:crypto';
 import { DEFAULT_TOKEN_SCOPES, TOKEN_SCOPES, type TokenScope } from '@svc/use-cases';
+import { escapeHtml, renderPage } from '../pages/page-shell.js';
 import { DEVELOPER_PAGE_SCRIPT } from './developer-page-script.js';
 
-const HTML_ESCAPES: Readonly<Record<string, string>> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-
-/** Escapes text for HTML element content and quoted attribute values. */
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (char) => HTML_ESCAPES[char] ?? char);
-}
-
-/** A fresh CSP nonce (128 random bits, base64). */
-export function cspNonce(): string {
-  return randomBytes(16).toString('base64');
-}
-
 /**
- * The Content-Security-Policy of the page: nothing but its own nonce'd script and style, fetches
- * to its own origin, no framing, no plugins, no base rewriting, forms only to itself.
- */
-export function developerPageCsp(nonce: string): string {
-  return [
-    "default-src 'none'",
-    `script-src 'nonce-${nonce}'`,
-    `style-src 'nonce-${nonce}'`,
-    "connect-src 'self'",
-    "img-src 'self'",
-    "form-action 'self'",
-    "frame-ancestors 'none'",
-    "base-uri 'none'",
-  ].join('; ');
-}
-
-/**
- * The page's style: light and dark (`prefers-color-scheme`), and at most 40rem wide the tables
+ * What the page adds to the site's style ({@link renderPage}): its tables, at most 40rem wide,
  * become one block per row with each cell labelled (`data-label`), so nothing scrolls sideways
- * at 375 px.
+ * at 375 px; compact form controls (inputs as wide as their content, checkboxes in a fieldset)
+ * and the new token's box in yellow, light and dark.
  */
-const STYLE = `
-:root{color-scheme:light dark;--fg:#1b1b1b;--bg:#fff;--muted:#4a4a4a;--line:#d0d0d0;--link:#0b57d0;--err:#a40000;--box:#fff8d6;--boxline:#b59b00}
-@media (prefers-color-scheme:dark){:root{--fg:#e8e8e8;--bg:#15171a;--muted:#b8b8b8;--line:#3a3d42;--link:#8ab4f8;--err:#ff8a80;--box:#2e2a14;--boxline:#8a7a20}}
-*{box-sizing:border-box}
-body{font:15px/1.5 system-ui,sans-serif;max-width:52rem;margin:0 auto;padding:1rem;color:var(--fg);background:var(--bg);overflow-wrap:anywhere}
-a{color:var(--link)}h1{font-size:1.5rem}h2{font-size:1.15rem;margin-top:2rem}
-nav{display:flex;flex-wrap:wrap;gap:.25rem 1rem;padding-bottom:.5rem;border-bottom:1px solid var(--line)}
+const DEVELOPER_STYLE = `
+:root{--secret:#fff8d6;--secretline:#b59b00}
+@media (prefers-color-scheme:dark){:root{--secret:#2e2a14;--secretline:#8a7a20}}
+body{font-size:15px;max-width:52rem}h1{font-size:1.5rem}h2{font-size:1.15rem}
 table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:.35rem .5rem;border-bottom:1px solid var(--line)}
 input,select,button{font:inherit;padding:.3rem .5rem;max-width:100%;color:var(--fg);background:var(--bg);border:1px solid var(--line);border-radius:4px}
-#new-token{width:100%;font-family:monospace}label{display:inline-block;margin:.25rem 0}
-.note{color:var(--muted)}fieldset{margin:.5rem 0;border:1px solid var(--line);min-width:0}fieldset label{display:block}
-#activity td{font-size:13px}#activity code{word-break:break-all}.error{color:var(--err)}.secret{background:var(--box);padding:1rem;border:1px solid var(--boxline)}
-:focus-visible{outline:3px solid var(--link);outline-offset:2px}
+input{width:auto}#new-token{width:100%;font-family:monospace}label{display:inline-block;margin:.25rem 0}
+fieldset{margin:.5rem 0;border:1px solid var(--line);min-width:0}fieldset label{display:block}
+#activity td{font-size:13px}#activity code{word-break:break-all}.secret{background:var(--secret);padding:1rem;border:1px solid var(--secretline)}
 @media (max-width:40rem){table,tbody,tr,td{display:block}thead{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%)}
-tr{border-bottom:1px solid var(--line);padding:.25rem 0}td{border:0;padding:.1rem 0}td[data-label]:not([data-label=""])::before{content:attr(data-label) ": ";font-weight:600}}
-[hidden]{display:none}`;
+tr{border-bottom:1px solid var(--line);padding:.25rem 0}td{border:0;padding:.1rem 0}td[data-label]:not([data-label=""])::before{content:attr(data-label) ": ";font-weight:600}}`;
 
 /** What the page shows: the signed-in user (a signed-out browser is sent to `/signin`). */
 export interface DeveloperPageView {
@@ -152,23 +113,22 @@ password (signed in through your identity provider) needs a sign-in in the last 
 }
 
 /**
- * Renders `GET /account/developer`: minimal server-rendered HTML with a small inline script
- * (nonce'd for the CSP) that calls the token routes. Every server value is HTML-escaped.
+ * Renders `GET /account/developer` in the site's page shell ({@link renderPage}: navigation,
+ * landmarks, the disclaimer in the footer; served with `pageCsp`): minimal server-rendered HTML
+ * with a small inline script (nonce'd for the CSP) that calls the token routes. Every server
+ * value is HTML-escaped.
  */
 export function renderDeveloperPage(
   view: DeveloperPageView,
   baseUrl: string,
   nonce: string,
 ): string {
-  const main = signedIn(view.email, view.name, baseUrl);
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>Developer settings</title><style nonce="${nonce}">${STYLE}</style></head>
-<body><header><nav aria-label="Site"><a href="/">Home</a><a href="/api/docs">API docs</a></nav></header>
-<main><h1>Developer settings</h1>
-<p class="note">Output of this service is informational only and is not financial advice.</p>
-${main}
-</main>
-<script nonce="${nonce}">${DEVELOPER_PAGE_SCRIPT}</script>
-</body></html>`;
+  return renderPage({
+    title: 'Developer settings',
+    body: signedIn(view.email, view.name, baseUrl),
+    nonce,
+    script: DEVELOPER_PAGE_SCRIPT,
+    signedIn: true,
+    style: DEVELOPER_STYLE,
+  });
 }

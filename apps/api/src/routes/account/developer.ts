@@ -2,8 +2,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { SESSION_COOKIE } from '../../auth/cookies.js';
 import { ApiError, errorResponses } from '../../problem.js';
-import { signInLocation, wantsHtml } from '../pages/page-shell.js';
-import { cspNonce, developerPageCsp, renderDeveloperPage } from './developer-page.js';
+import { cspNonce, pageCsp, sendHtml, signInLocation, wantsHtml } from '../pages/page-shell.js';
+import { renderDeveloperPage } from './developer-page.js';
 
 /** `GET /account/developer`: the HTML page where a signed-in user manages personal access tokens. */
 export const developerPageRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -30,13 +30,9 @@ export const developerPageRoutes: FastifyPluginAsyncZod = async (app) => {
       }
       const view = { email: account.user.email, name: account.user.name };
       const nonce = cspNonce();
-      return reply
-        .type('text/html; charset=utf-8')
-        .header('content-security-policy', developerPageCsp(nonce))
-        .header('x-content-type-options', 'nosniff')
-        .header('referrer-policy', 'same-origin')
-        .header('cache-control', 'no-store')
-        .send(renderDeveloperPage(view, app.config.baseUrl, nonce));
+      return sendHtml(reply, renderDeveloperPage(view, app.config.baseUrl, nonce), {
+        csp: pageCsp(nonce),
+      });
     },
   });
 };

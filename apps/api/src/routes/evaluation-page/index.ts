@@ -4,7 +4,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentUser } from '../../plugins/app/session-guard.js';
 import { errorResponses } from '../../problem.js';
-import { cspNonce } from '../account/developer-page.js';
+import { cspNonce, sendHtml } from '../pages/page-shell.js';
 
 const DESCRIPTION = [
   'The moat card of a company as an HTML page, the same card an MCP host shows beside',
@@ -53,13 +53,10 @@ export const evaluationPageRoutes: FastifyPluginAsyncZod = async (app) => {
         actor: { id, plan },
       });
       const nonce = cspNonce();
-      return reply
-        .type('text/html; charset=utf-8')
-        .header('content-security-policy', cardPageCsp(nonce))
-        .header('x-content-type-options', 'nosniff')
-        .header('referrer-policy', 'same-origin')
-        .header('cache-control', 'private, no-store')
-        .send(moatCardPage(evaluation, { nonce }));
+      return sendHtml(reply, moatCardPage(evaluation, { nonce }), {
+        csp: cardPageCsp(nonce),
+        cacheControl: 'private, no-store',
+      });
     },
   });
 };

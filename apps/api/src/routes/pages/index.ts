@@ -4,9 +4,16 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { SESSION_COOKIE } from '../../auth/cookies.js';
 import { errorResponses } from '../../problem.js';
-import { cspNonce, escapeHtml } from '../account/developer-page.js';
 import { AUTH_PAGE_SCRIPT } from './auth-page-script.js';
-import { pageCsp, renderPage, safeNext, wantsHtml } from './page-shell.js';
+import {
+  cspNonce,
+  escapeHtml,
+  pageCsp,
+  renderPage,
+  safeNext,
+  sendHtml,
+  wantsHtml,
+} from './page-shell.js';
 
 const htmlPage = (description: string) => ({
   description,
@@ -40,14 +47,7 @@ const ABOUT =
   'and a few pages.';
 
 function sendPage(reply: FastifyReply, nonce: string, body: string, status = 200) {
-  return reply
-    .code(status)
-    .type('text/html; charset=utf-8')
-    .header('content-security-policy', pageCsp(nonce))
-    .header('x-content-type-options', 'nosniff')
-    .header('referrer-policy', 'same-origin')
-    .header('cache-control', 'no-store')
-    .send(body);
+  return sendHtml(reply, body, { csp: pageCsp(nonce), status });
 }
 
 function mcpConfig(baseUrl: string): string {

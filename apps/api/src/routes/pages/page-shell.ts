@@ -1,10 +1,29 @@
-import { escapeHtml } from '../account/developer-page.js';
+import { randomBytes } from 'node:crypto';
+import type { FastifyReply } from 'fastify';
 import { safeReturnPath } from '../auth/oidc.js';
 
+const HTML_ESCAPES: Readonly<Record<string, string>> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
+
+/** Escapes text for HTML element content and quoted attribute values. */
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (char) => HTML_ESCAPES[char] ?? char);
+}
+
+/** A fresh CSP nonce (128 random bits, base64). */
+export function cspNonce(): string {
+  return randomBytes(16).toString('base64');
+}
+
 /**
- * The Content-Security-Policy of the people's pages (`/`, `/signup`, `/signin`): only their own
- * nonce'd style and (when present) script, fetches and forms to their own origin, no framing,
- * no plugins, no base rewriting. The same policy as the developer page.
+ * The Content-Security-Policy of the people's pages (`/`, `/signup`, `/signin`, the developer
+ * page): only their own nonce'd style and (when present) script, fetches and forms to their own
+ * origin, no framing, no plugins, no base rewriting.
  */
 export function pageCsp(nonce: string): string {
   return [
@@ -39,6 +58,31 @@ input{width:100%;max-width:24rem}button{cursor:pointer;background:var(--box)}
 pre{background:var(--box);padding:.75rem;overflow-x:auto;max-width:100%;font-size:13px}
 [hidden]{display:none}`;
 
+/** How {@link sendHtml} serves a page. */
+export interface HtmlHeaders {
+  /** The page's Content-Security-Policy (e.g. {@link pageCsp}). */
+  readonly csp: string;
+  /** Default `no-store`; `private, no-store` for a page of someone's data. */
+  readonly cacheControl?: string;
+  /** Default 200. */
+  readonly status?: number;
+}
+
+/**
+ * Sends a server-rendered page with the headers every page of the site carries: its CSP,
+ * `x-content-type-options: nosniff`, `referrer-policy: same-origin` and no caching.
+ */
+export function sendHtml(reply: FastifyReply, html: string, headers: HtmlHeaders) {
+  return reply
+    .code(headers.status ?? 200)
+    .type('text/html; charset=utf-8')
+    .header('content-security-policy', headers.csp)
+    .header('x-content-type-options', 'nosniff')
+    .header('referrer-policy', 'same-origin')
+    .header('cache-control', headers.cacheControl ?? 'no-store')
+    .send(html);
+}
+
 /** One page of the site: its `<title>`, body HTML (already escaped) and optional inline script. */
 export interface PageParts {
   readonly title: string;
@@ -47,6 +91,8 @@ export interface PageParts {
   readonly script?: string;
   /** Whether the visitor is signed in (the navigation offers sign-out, else sign-in/up). */
   readonly signedIn?: boolean;
+  /** The page's own CSS, after the site's (its rules win where both set a property). */
+  readonly style?: string;
 }
 
 /** Renders a complete HTML document with the site's navigation (skip link, landmarks). */
@@ -57,7 +103,7 @@ export function renderPage(parts: PageParts): string {
   const script = parts.script ? `<script nonce="${parts.nonce}">${parts.script}</script>` : '';
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>${escapeHtml(parts.title)}</title><style nonce="${parts.nonce}">${STYLE}</style></head>
+<title>${escapeHtml(parts.title)}</title><style nonce="${parts.nonce}">${STYLE}${parts.style ?? ''}</style></head>
 <body><header><nav aria-label="Site"><a href="/">Home</a><a href="/api/docs">API docs</a>${account}</nav></header>
 <main id="main"><h1>${escapeHtml(parts.title)}</h1>
 ${parts.body}

@@ -4,7 +4,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentUser } from '../../plugins/app/session-guard.js';
 import { errorResponses } from '../../problem.js';
-import { cspNonce } from '../account/developer-page.js';
+import { cspNonce, sendHtml } from '../pages/page-shell.js';
 
 /** The page's CSP: its one nonce'd style, nothing else (no script, no fetch, no framing). */
 const csp = (nonce: string) =>
@@ -36,19 +36,15 @@ export const xrayPageRoutes: FastifyPluginAsyncZod = async (app) => {
         (p) => p.id === answer.portfolioId,
       )?.name;
       const nonce = cspNonce();
-      return reply
-        .type('text/html; charset=utf-8')
-        .header('content-security-policy', csp(nonce))
-        .header('x-content-type-options', 'nosniff')
-        .header('referrer-policy', 'same-origin')
-        .header('cache-control', 'private, no-store')
-        .send(
-          portfolioXrayPage(answer, {
-            nonce,
-            ...(name ? { name } : {}),
-            cardHref: (ticker) => `/evaluation/${encodeURIComponent(ticker)}`,
-          }),
-        );
+      return sendHtml(
+        reply,
+        portfolioXrayPage(answer, {
+          nonce,
+          ...(name ? { name } : {}),
+          cardHref: (ticker) => `/evaluation/${encodeURIComponent(ticker)}`,
+        }),
+        { csp: csp(nonce), cacheControl: 'private, no-store' },
+      );
     },
   });
 };
