@@ -207,11 +207,11 @@ function assessWithoutCurrentDebt(
   context: ScoringContext,
   evidence: DebtEvidence,
   incomes: YearSeries,
+  trend: YearSeries,
 ): Assessment {
   const lastYear = (context.years[context.years.length - 1] as YearValues).fiscalYear;
   const why = unreliableText(evidence, context.currency, lastYear);
   const interest = interestBurden(context);
-  const trend = payoffTrend(context, incomes, null);
   if (interest.burden === null && !interest.operatingLoss) {
     return insufficient(`current debt unknown: ${why}; interest burden not computable`, trend);
   }
@@ -258,7 +258,14 @@ export function assessDebtSustainability(context: ScoringContext): Assessment {
   if (evidence === null || incomes.values.length === 0) {
     return insufficient('no year reports both debt and net income');
   }
-  if (!evidence.reliable) return assessWithoutCurrentDebt(context, evidence, incomes);
+  if (!evidence.reliable) {
+    return assessWithoutCurrentDebt(
+      context,
+      evidence,
+      incomes,
+      payoffTrend(context, incomes, null),
+    );
+  }
   const { debt } = evidence;
   const normalised = mean(incomes.values.slice(-3)) as number;
   const years = payoffYears(debt, evidence.year.cash, normalised);
@@ -285,6 +292,15 @@ export function assessDebtSustainability(context: ScoringContext): Assessment {
   });
 }
 
+/** A utility's operating cash flow ÷ total debt of each year, percent (no point without debt). */
+function cfoToDebtTrend(context: ScoringContext): YearSeries {
+  return collect(context, (y) => {
+    const d = totalDebt(context, y);
+    const flow = y.operatingCashFlow;
+    return d === null || d <= 0 || flow === null ? null : (flow / d) * 100;
+  });
+}
+
 /**
  * Debt sustainability of a regulated utility (issue 39): `q = 0.7·q(CFO ÷ debt) + 0.3·q(interest
  * burden)` on {@link UTILITY_CFO_TO_DEBT_ANCHORS} and {@link UTILITY_INTEREST_ANCHORS} (Moody's
@@ -298,7 +314,9 @@ function assessUtilityDebt(context: ScoringContext): Assessment {
   if (evidence === null || flows.values.length === 0) {
     return insufficient('no year reports both debt and operating cash flow');
   }
-  if (!evidence.reliable) return assessWithoutCurrentDebt(context, evidence, flows.values.length);
+  if (!evidence.reliable) {
+    return assessWithoutCurrentDebt(context, evidence, flows, cfoToDebtTrend(context));
+  }
   const { debt } = evidence;
   const cash = evidence.year.cash;
   const inDebt = debt > 0 && (cash === null || cash < debt);
@@ -316,11 +334,7 @@ function assessUtilityDebt(context: ScoringContext): Assessment {
     quality: 0.7 * interpolate(coverage, UTILITY_CFO_TO_DEBT_ANCHORS) + 0.3 * burden,
     value: `${debtText} (FY${evidence.year.fiscalYear})${burdenText(interest, inDebt)} — regulated utility: judged on Moody's utility grid (A: CFO ≥ 22% of debt, interest cover ≥ 4.5×)`,
     numericValue: Number.isFinite(coverage) ? coverage * 100 : null,
-    trend: collect(context, (y) => {
-      const d = totalDebt(context, y);
-      const flow = y.operatingCashFlow;
-      return d === null || d <= 0 || flow === null ? null : (flow / d) * 100;
-    }),
+    trend: cfoToDebtTrend(context),
     caps: [
       inDebt && interest.operatingLoss && { cap: BEST_FAIL, note: 'operating loss while in debt' },
       inDebt &&
