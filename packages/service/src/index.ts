@@ -2,6 +2,22 @@
 // and the command line (apps/cli): the configuration from the environment, the runtime built from
 // it (every flow and the account services), the Fastify bootstrap both servers share, and the
 // store the command line tools open.
+
+// The providers chosen by their configured name, for the command line (apps import only the
+// composition root, not @svc/providers).
+export {
+  createFundamentalsProvider,
+  createFxProvider,
+  createPriceHistory,
+  createQuoteSource,
+  FUNDAMENTALS_PROVIDER_NAMES,
+  type FundamentalsSettings,
+  FX_PROVIDER_NAMES,
+  type FxSettings,
+  QUOTE_PROVIDER_NAMES,
+  type QuoteSettings,
+  type QuoteSource,
+} from '@svc/providers';
 export {
   type AccountInputs,
   type AccountServices,

@@ -7,15 +7,17 @@ import {
   pendingMigrations,
   type SharedCounterOptions,
 } from '@svc/portfolio-store';
-import { createQuotaService } from '@svc/quota';
 import {
   createFxProvider,
   createPriceHistory,
   createQuoteSource,
+  type QuoteSource,
+} from '@svc/providers';
+import { createQuotaService } from '@svc/quota';
+import {
   createWebhookDispatcher,
   loadIsinTable,
   openSessionChangeFeed,
-  type QuoteSource,
   sharedSecBudget,
 } from '@svc/use-cases';
 import { createAccountServices } from './accounts.js';

@@ -342,19 +342,6 @@ export {
   withRetryAfter,
 } from './problems.js';
 export {
-  createFundamentalsProvider,
-  createFxProvider,
-  createPriceHistory,
-  createQuoteSource,
-  FUNDAMENTALS_PROVIDER_NAMES,
-  type FundamentalsSettings,
-  FX_PROVIDER_NAMES,
-  type FxSettings,
-  QUOTE_PROVIDER_NAMES,
-  type QuoteSettings,
-  type QuoteSource,
-} from './providers.js';
-export {
   type AnyToolDefinition,
   DEFAULT_TOKEN_SCOPES,
   SPEC_MCP_TOOLS,

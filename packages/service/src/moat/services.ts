@@ -1,5 +1,6 @@
 import type { FundamentalsProvider } from '@svc/fundamentals-client';
 import type { Executor, Repositories } from '@svc/portfolio-store';
+import type { QuoteSource } from '@svc/providers';
 import type { QuotaService } from '@svc/quota';
 import {
   createEvaluationHistoryService,
@@ -11,7 +12,6 @@ import {
   type EvaluationKeeper,
   type EvaluationService,
   keepEvaluation,
-  type QuoteSource,
   type ReportService,
   type ScreenerService,
   type WebhookService,
