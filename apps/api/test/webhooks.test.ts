@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createWebhookTransport } from '@svc/service';
 import type { FundamentalsProvider } from '@svc/service/testing';
 import {
   createWebhookDispatcher,
@@ -173,7 +174,7 @@ describe.each(ENGINES)('change events, the feed and webhooks (%s)', (engine) => 
 
     const dispatcher = createWebhookDispatcher({
       webhooks: ctx.repos.webhooks,
-      allowPrivate: true,
+      transport: createWebhookTransport({ allowPrivate: true }),
       retryDelaysMs: [0, 0],
     });
     expect(await dispatcher.runDue()).toMatchObject({ attempted: 3, failed: 2, disabled: 1 });
@@ -283,7 +284,7 @@ describe.each(ENGINES)('change events, the feed and webhooks (%s)', (engine) => 
     await inject('GET', '/api/stock-evaluation?symbol=JNJ&fresh=1', carol.cookie);
     const strict = createWebhookDispatcher({
       webhooks: ctx.repos.webhooks,
-      allowPrivate: false,
+      transport: createWebhookTransport({ allowPrivate: false }),
       retryDelaysMs: [],
     });
     const calls = hooks.received.length;
@@ -315,7 +316,7 @@ describe.each(ENGINES)('change events, the feed and webhooks (%s)', (engine) => 
     await inject('GET', '/api/stock-evaluation?symbol=KR&fresh=1', frank.cookie);
     const dispatcher = createWebhookDispatcher({
       webhooks: ctx.repos.webhooks,
-      allowPrivate: true,
+      transport: createWebhookTransport({ allowPrivate: true }),
       timeoutMs: 300,
       retryDelaysMs: [60_000],
     });
@@ -383,7 +384,7 @@ describe.each(ENGINES)('change events, the feed and webhooks (%s)', (engine) => 
     expect((await trade('sell', 'jnj')).statusCode).toBe(201);
     const dispatcher = createWebhookDispatcher({
       webhooks: ctx.repos.webhooks,
-      allowPrivate: true,
+      transport: createWebhookTransport({ allowPrivate: true }),
       timeoutMs: 1_000,
       retryDelaysMs: [],
     });

@@ -132,3 +132,11 @@ export { createPortfolioFlows, type PortfolioFlows } from './portfolio/flows.js'
 export { composeRefreshPass, type RefreshPassParts } from './refresh-pass.js';
 export { openRuntime, type Runtime } from './runtime.js';
 export { type StartContext, type StartOptions, startServer } from './start.js';
+export {
+  createWebhookTransport,
+  type HostLookup,
+  postPinned,
+  refusedAddress,
+  systemLookup,
+  type WebhookTransportOptions,
+} from './webhooks/pinned-http.js';

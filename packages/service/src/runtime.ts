@@ -32,6 +32,7 @@ import { openFundamentalsProvider } from './moat/fundamentals.js';
 import { createMoatServices } from './moat/services.js';
 import { createPortfolioFlows } from './portfolio/flows.js';
 import { composeRefreshPass } from './refresh-pass.js';
+import { createWebhookTransport } from './webhooks/pinned-http.js';
 
 /** The long-lived resources of a running service and how to release them. */
 export interface Runtime {
@@ -214,7 +215,7 @@ async function startBackground(
   const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
   const dispatcher = createWebhookDispatcher({
     webhooks: repos.webhooks,
-    allowPrivate: config.webhookAllowPrivate,
+    transport: createWebhookTransport({ allowPrivate: config.webhookAllowPrivate }),
     onError: (error) => logger.warn(`webhook dispatch: ${message(error)}`),
   });
   dispatcher.start();

@@ -371,19 +371,17 @@ export {
 export {
   CreatedWebhook,
   CreateWebhookBody,
-  checkWebhookHost,
   createWebhookService,
-  type HostLookup,
   MAX_WEBHOOK_ENDPOINTS,
   newWebhookSecret,
-  refusedAddress,
-  systemLookup,
   WEBHOOK_EVENT_TYPES,
   WebhookDeliveriesPage,
   WebhookDeliveriesQuery,
   WebhookEndpointSchema,
+  type WebhookPostResult,
   type WebhookService,
   type WebhookServiceDeps,
+  type WebhookTransport,
 } from './webhooks/webhooks.js';
 export { instrumentOf } from './xray/instrument-of.js';
 export {

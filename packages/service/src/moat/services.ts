@@ -16,6 +16,7 @@ import {
   type ScreenerService,
   type WebhookService,
 } from '@svc/use-cases';
+import { createWebhookTransport } from '../webhooks/pinned-http.js';
 import { memoizeEvaluationCache } from './evaluation-memo.js';
 import { memoizeScreener } from './screener-memo.js';
 
@@ -118,7 +119,7 @@ export function createMoatServices(options: MoatServicesOptions): MoatServices {
     webhooks: createWebhookService({
       webhooks: repos.webhooks,
       portfolios: repos.portfolios,
-      allowPrivate: options.webhookAllowPrivate ?? false,
+      transport: createWebhookTransport({ allowPrivate: options.webhookAllowPrivate ?? false }),
     }),
   };
 }
