@@ -211,13 +211,16 @@ async function checked(
 }
 
 /**
- * The instrument names imports gave, per symbol: the name of the newest row (by `executedAt`,
- * then id) that has one, as a read of the ledger newest first gives them.
+ * The newest row (by `executedAt`, then id) of each symbol among the rows `has` keeps, as a read
+ * of the ledger newest first meets them.
  */
-export function namesOf(rows: readonly StoredTransaction[]): Map<string, string> {
-  const newest = new Map<string, StoredTransaction>();
+function newestBySymbol<Row extends StoredTransaction & { symbol: string }>(
+  rows: readonly StoredTransaction[],
+  has: (row: StoredTransaction) => row is Row,
+): Map<string, Row> {
+  const newest = new Map<string, Row>();
   for (const row of rows) {
-    if (row.symbol === null || row.name === null) continue;
+    if (!has(row)) continue;
     const seen = newest.get(row.symbol);
     if (
       seen === undefined ||
@@ -227,29 +230,30 @@ export function namesOf(rows: readonly StoredTransaction[]): Map<string, string>
       newest.set(row.symbol, row);
     }
   }
-  return new Map([...newest].map(([symbol, row]) => [symbol, row.name ?? symbol]));
+  return newest;
+}
+
+/** The instrument names imports gave, per symbol: the name of the newest row that has one. */
+export function namesOf(rows: readonly StoredTransaction[]): Map<string, string> {
+  const named = newestBySymbol(
+    rows,
+    (row): row is StoredTransaction & { symbol: string; name: string } =>
+      row.symbol !== null && row.name !== null,
+  );
+  return new Map([...named].map(([symbol, row]) => [symbol, row.name]));
 }
 
 /**
- * The instrument of each symbol (issue 38): the newest row's (by `executedAt`, then id) that has
- * one, as {@link namesOf} picks names.
+ * The instrument of each symbol (issue 38): the newest row's that has one, as {@link namesOf}
+ * picks names.
  */
 export function instrumentsOf(rows: readonly StoredTransaction[]): Map<string, Instrument> {
-  const newest = new Map<string, StoredTransaction>();
-  for (const row of rows) {
-    if (row.symbol === null || row.instrument === null) continue;
-    const seen = newest.get(row.symbol);
-    if (
-      seen === undefined ||
-      row.executedAt > seen.executedAt ||
-      (row.executedAt === seen.executedAt && row.id > seen.id)
-    ) {
-      newest.set(row.symbol, row);
-    }
-  }
-  return new Map(
-    [...newest].flatMap(([symbol, row]) => (row.instrument ? [[symbol, row.instrument]] : [])),
+  const placed = newestBySymbol(
+    rows,
+    (row): row is StoredTransaction & { symbol: string; instrument: Instrument } =>
+      row.symbol !== null && row.instrument !== null,
   );
+  return new Map([...placed].map(([symbol, row]) => [symbol, row.instrument]));
 }
 
 /** `rows` with the rows of `patch` put in (by id; a null row removes it). */
