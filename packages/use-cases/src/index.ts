@@ -270,11 +270,13 @@ export {
 } from './moat/screener.js';
 export {
   type BrokerImportDeps,
-  type BrokerImportPreviewDeps,
   type ImportContext,
   importBrokerFile,
-  previewBrokerImport,
 } from './portfolio/broker-import.js';
+export {
+  type BrokerImportPreviewDeps,
+  previewBrokerImport,
+} from './portfolio/broker-import-preview.js';
 export type { LedgerUnit } from './portfolio/change-ledger.js';
 export { describeTransaction, transactionTag } from './portfolio/change-summaries.js';
 export type { ChangeContext, ChangeFlows } from './portfolio/changes.js';
