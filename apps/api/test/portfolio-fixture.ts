@@ -70,6 +70,7 @@ export function portfolioFixture(
     fx.alice = await registerUser(fx.ctx.app, `alice-${label}-${engine}@example.com`);
     fx.bob = await registerUser(fx.ctx.app, `bob-${label}-${engine}@example.com`);
   });
-  afterAll(() => fx.ctx.close());
+  // a set-up that failed (or timed out) leaves no context to close
+  afterAll(() => fx.ctx?.close());
   return fx;
 }
