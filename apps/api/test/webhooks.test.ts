@@ -1,8 +1,9 @@
-import { once } from 'node:events';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createWebhookTransport } from '@svc/service';
-import type { FundamentalsProvider } from '@svc/service/testing';
+import {
+  type FundamentalsProvider,
+  startWebhookReceiver,
+  type WebhookReceiver,
+} from '@svc/service/testing';
 import {
   createWebhookDispatcher,
   EvaluationChangesPage,
@@ -32,58 +33,9 @@ function switchableProvider() {
   return { provider, state };
 }
 
-interface Received {
-  path: string;
-  headers: IncomingHttpHeaders;
-  body: string;
-}
-
-/**
- * A webhook receiver on loopback: `/flaky` fails (500) once and then answers 204, `/gone` answers
- * 410, `/moved` redirects to `/flaky` (which a redirect must not reach).
- */
-async function receiver() {
-  const received: Received[] = [];
-  let flakyCalls = 0;
-  const server: Server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk: Buffer) => {
-      body += chunk.toString('utf8');
-    });
-    req.on('end', () => {
-      const path = req.url ?? '';
-      received.push({ path, headers: req.headers, body });
-      if (path === '/flaky') {
-        flakyCalls += 1;
-        res.writeHead(flakyCalls === 1 ? 500 : 204).end();
-      } else if (path === '/gone') {
-        res.writeHead(410).end();
-      } else if (path === '/slow') {
-        // never answers: the dispatcher's timeout ends the attempt
-      } else if (path === '/moved') {
-        res.writeHead(302, { location: '/flaky' }).end();
-      } else {
-        res.writeHead(404).end();
-      }
-    });
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: (path: string) => `http://127.0.0.1:${port}${path}`,
-    received,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
-
 describe.each(ENGINES)('change events, the feed and webhooks (%s)', (engine) => {
   let ctx: TestContext;
-  let hooks: Awaited<ReturnType<typeof receiver>>;
+  let hooks: WebhookReceiver;
   const source = switchableProvider();
   const inject = (
     method: 'GET' | 'POST' | 'DELETE',
@@ -104,7 +56,7 @@ describe.each(ENGINES)('change events, the feed and webhooks (%s)', (engine) => 
       fundamentals: source.provider,
       env: { WEBHOOK_ALLOW_PRIVATE: 'true' },
     });
-    hooks = await receiver();
+    hooks = await startWebhookReceiver();
   });
   afterAll(async () => {
     await hooks.close();

@@ -3,21 +3,9 @@
 // it (every flow and the account services), the Fastify bootstrap both servers share, and the
 // store the command line tools open.
 
-// The providers chosen by their configured name, for the command line (apps import only the
-// composition root, not @svc/providers).
-export {
-  createFundamentalsProvider,
-  createFxProvider,
-  createPriceHistory,
-  createQuoteSource,
-  FUNDAMENTALS_PROVIDER_NAMES,
-  type FundamentalsSettings,
-  FX_PROVIDER_NAMES,
-  type FxSettings,
-  QUOTE_PROVIDER_NAMES,
-  type QuoteSettings,
-  type QuoteSource,
-} from '@svc/providers';
+// The providers chosen by their configured name, all of them, for the command line (apps import
+// only the composition root, not @svc/providers).
+export * from '@svc/providers';
 export {
   type AccountInputs,
   type AccountServices,

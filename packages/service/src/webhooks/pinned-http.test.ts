@@ -1,33 +1,12 @@
-import { once } from 'node:events';
-import { createServer, type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWebhookTransport, type HostLookup, refusedAddress } from './pinned-http.js';
+import { startWebhookReceiver, type WebhookReceiver } from './webhook-receiver.js';
 
-/** A receiver on loopback: `/ok` answers 204, `/moved` redirects to `/ok`, `/slow` never answers. */
-const received: { path: string; headers: IncomingHttpHeaders; body: string }[] = [];
-const server = createServer((req, res) => {
-  let body = '';
-  req.on('data', (chunk: Buffer) => {
-    body += chunk.toString('utf8');
-  });
-  req.on('end', () => {
-    const path = req.url ?? '';
-    received.push({ path, headers: req.headers, body });
-    if (path === '/moved') res.writeHead(302, { location: '/ok' }).end();
-    else if (path === '/ok') res.writeHead(204).end();
-  });
-});
-let port = 0;
+let hooks: WebhookReceiver;
 beforeAll(async () => {
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  port = (server.address() as AddressInfo).port;
+  hooks = await startWebhookReceiver();
 });
-afterAll(async () => {
-  server.closeAllConnections();
-  server.close();
-});
+afterAll(() => hooks.close());
 
 /** A resolver that knows only `hook.test` (a name the system resolver never resolves). */
 function lookupOf(addresses: string[]) {
@@ -73,7 +52,7 @@ describe('createWebhookTransport', () => {
   it('connects only to the address it checked, resolving again on every post', async () => {
     const { lookup, asked } = lookupOf(['127.0.0.1']);
     const transport = createWebhookTransport({ allowPrivate: true, lookup });
-    const url = new URL(`http://hook.test:${port}/ok`);
+    const url = new URL(`http://hook.test:${hooks.port}/ok`);
     const headers = { 'content-type': 'application/json', 'webhook-id': 'msg_1' };
     expect(await transport.post(url, headers, '{"a":1}', 5_000)).toEqual({
       status: 204,
@@ -81,33 +60,35 @@ describe('createWebhookTransport', () => {
     });
     expect(await transport.post(url, headers, '{"a":2}', 5_000)).toMatchObject({ status: 204 });
     expect(asked).toEqual(['hook.test', 'hook.test']);
-    const [first] = received.filter((r) => r.path === '/ok');
+    const [first] = hooks.received.filter((r) => r.path === '/ok');
     expect(first).toMatchObject({ body: '{"a":1}' });
-    expect(first?.headers).toMatchObject({ host: `hook.test:${port}`, 'webhook-id': 'msg_1' });
+    expect(first?.headers).toMatchObject({
+      host: `hook.test:${hooks.port}`,
+      'webhook-id': 'msg_1',
+    });
   });
 
   it('does not connect to a refused address at delivery', async () => {
     const transport = createWebhookTransport({ allowPrivate: false });
-    const before = received.length;
-    const result = await transport.post(new URL(`http://127.0.0.1:${port}/ok`), {}, '{}', 5_000);
+    const before = hooks.received.length;
+    const result = await transport.post(new URL(hooks.url('/ok')), {}, '{}', 5_000);
     expect(result).toEqual({
       status: null,
       error:
         'webhook url: 127.0.0.1 resolves to 127.0.0.1 (loopback); webhooks go to public addresses only (WEBHOOK_ALLOW_PRIVATE)',
     });
-    expect(received.length).toBe(before);
+    expect(hooks.received.length).toBe(before);
   });
 
   it('follows no redirect and gives up on a silent endpoint', async () => {
     const transport = createWebhookTransport({ allowPrivate: true });
-    const base = `http://127.0.0.1:${port}`;
-    const okBefore = received.filter((r) => r.path === '/ok').length;
-    expect(await transport.post(new URL(`${base}/moved`), {}, '{}', 5_000)).toEqual({
+    const flakyBefore = hooks.received.filter((r) => r.path === '/flaky').length;
+    expect(await transport.post(new URL(hooks.url('/moved')), {}, '{}', 5_000)).toEqual({
       status: 302,
       error: null,
     });
-    expect(received.filter((r) => r.path === '/ok').length).toBe(okBefore);
-    expect(await transport.post(new URL(`${base}/slow`), {}, '{}', 200)).toEqual({
+    expect(hooks.received.filter((r) => r.path === '/flaky').length).toBe(flakyBefore);
+    expect(await transport.post(new URL(hooks.url('/slow')), {}, '{}', 200)).toEqual({
       status: null,
       error: 'no answer within 200 ms',
     });

@@ -1,12 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { ColumnMapping, DerivedPortfolio, ImportPlan } from '@svc/portfolio';
-import { createRepositories, type Executor } from '@svc/portfolio-store';
-import { UseCaseError } from '../errors.js';
+import type { createRepositories, Executor } from '@svc/portfolio-store';
 import {
   definitionOf,
   doubtful,
   mappingChecks,
-  readFile,
+  openFile,
   readOptions,
   type Settings,
   savedMappingOf,
@@ -17,6 +16,7 @@ import {
   planAgainst,
   resolveRows,
 } from './broker-import-rows.js';
+import { canonical } from './entity-tags.js';
 import { money } from './position-records.js';
 import type { BrokerImportOptions, ImportLine, ImportResult } from './schemas.js';
 
@@ -49,9 +49,7 @@ export async function previewBrokerImport(
   options: BrokerImportOptions = {},
 ): Promise<ImportResult> {
   const settings = readOptions(options);
-  const repos = createRepositories(deps.db);
-  await requirePortfolio(repos, userId, portfolioId);
-  const read = await readFile(repos, userId, text, settings);
+  const { repos, read } = await openFile(deps.db, userId, portfolioId, text, settings);
   const { parsed } = read;
   const extras = {
     ...savedMappingOf(read),
@@ -87,18 +85,6 @@ export async function previewBrokerImport(
   };
 }
 
-/** JSON with object keys sorted, so that equal mappings hash alike. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
-}
-
 /**
  * The token of a preview: SHA-256 (hex) of the user, the portfolio and its ledger version, the
  * file, the mapping and the options that change what is imported. Deterministic: previewing the
@@ -128,16 +114,6 @@ export async function previewTokenOf(
       ]),
     )
     .digest('hex');
-}
-
-export async function requirePortfolio(
-  repos: ReturnType<typeof createRepositories>,
-  userId: string,
-  portfolioId: string,
-): Promise<void> {
-  if ((await repos.portfolios.get(userId, portfolioId)) === undefined) {
-    throw new UseCaseError('not_found', `portfolio ${portfolioId} not found`);
-  }
 }
 
 function failedResult(

@@ -9,7 +9,7 @@ import {
   type MappingProposal,
   parseBrokerCsv,
 } from '@svc/portfolio';
-import type { createRepositories, SavedImportMapping } from '@svc/portfolio-store';
+import { createRepositories, type Executor, type SavedImportMapping } from '@svc/portfolio-store';
 import type { z } from 'zod';
 import { UseCaseError } from '../errors.js';
 import { BrokerImportOptions, type ImportResult, type MappingChecks } from './schemas.js';
@@ -69,7 +69,7 @@ function definitionOfSaved(saved: SavedImportMapping): FormatDefinition | undefi
   };
 }
 
-export async function readFile(
+async function readFile(
   repos: ReturnType<typeof createRepositories>,
   userId: string,
   text: string,
@@ -111,6 +111,26 @@ export async function readFile(
   // a proposal its own import cannot read is no preview: the file fails with its questions
   if (!previewed.ok) return { kind: 'unread', parsed, proposal };
   return { kind: 'proposed', parsed: previewed, mapping: proposal.mapping, proposal };
+}
+
+/**
+ * The repositories over `db` and how `text` reads, for a portfolio of the user's: the first step
+ * of the preview and of the import.
+ *
+ * @throws UseCaseError `not_found` when the user has no such portfolio.
+ */
+export async function openFile(
+  db: Executor,
+  userId: string,
+  portfolioId: string,
+  text: string,
+  settings: Settings,
+): Promise<{ repos: ReturnType<typeof createRepositories>; read: FileReading }> {
+  const repos = createRepositories(db);
+  if ((await repos.portfolios.get(userId, portfolioId)) === undefined) {
+    throw new UseCaseError('not_found', `portfolio ${portfolioId} not found`);
+  }
+  return { repos, read: await readFile(repos, userId, text, settings) };
 }
 
 /** Whether checks ran and one failed. */

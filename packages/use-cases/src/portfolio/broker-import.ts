@@ -1,18 +1,17 @@
 import { type ColumnMapping, draftDefinition, headerSet } from '@svc/portfolio';
-import { createRepositories } from '@svc/portfolio-store';
+import type { createRepositories } from '@svc/portfolio-store';
 import { UseCaseError } from '../errors.js';
 import {
   type BrokerImportPreviewDeps,
   previewBrokerImport,
   previewTokenOf,
-  requirePortfolio,
   toResult,
 } from './broker-import-preview.js';
 import {
   definitionOf,
   doubtful,
   mappingChecks,
-  readFile,
+  openFile,
   readOptions,
   type Settings,
   savedMappingOf,
@@ -76,9 +75,7 @@ export async function importBrokerFile(
 ): Promise<ImportResult> {
   const settings = readOptions(options);
   if (settings.dryRun) return previewBrokerImport(deps, userId, portfolioId, text, settings);
-  const repos = createRepositories(deps.db);
-  await requirePortfolio(repos, userId, portfolioId);
-  const read = await readFile(repos, userId, text, settings);
+  const { repos, read } = await openFile(deps.db, userId, portfolioId, text, settings);
   const { parsed } = read;
   if (!parsed.ok || read.kind === 'proposed') {
     if (!parsed.ok && read.kind !== 'proposed') throw failure(parsed.errors);

@@ -211,16 +211,16 @@ async function checked(
 }
 
 /**
- * The newest row (by `executedAt`, then id) of each symbol among the rows `has` keeps, as a read
- * of the ledger newest first meets them.
+ * The `field` of each symbol's newest row (by `executedAt`, then id) that has one, as a read of
+ * the ledger newest first meets them.
  */
-function newestBySymbol<Row extends StoredTransaction & { symbol: string }>(
+function newestBySymbol<Field extends 'name' | 'instrument'>(
   rows: readonly StoredTransaction[],
-  has: (row: StoredTransaction) => row is Row,
-): Map<string, Row> {
-  const newest = new Map<string, Row>();
+  field: Field,
+): Map<string, NonNullable<StoredTransaction[Field]>> {
+  const newest = new Map<string, StoredTransaction>();
   for (const row of rows) {
-    if (!has(row)) continue;
+    if (row.symbol === null || row[field] === null) continue;
     const seen = newest.get(row.symbol);
     if (
       seen === undefined ||
@@ -230,17 +230,17 @@ function newestBySymbol<Row extends StoredTransaction & { symbol: string }>(
       newest.set(row.symbol, row);
     }
   }
-  return newest;
+  return new Map(
+    [...newest].map(([symbol, row]) => [
+      symbol,
+      row[field] as NonNullable<StoredTransaction[Field]>,
+    ]),
+  );
 }
 
 /** The instrument names imports gave, per symbol: the name of the newest row that has one. */
 export function namesOf(rows: readonly StoredTransaction[]): Map<string, string> {
-  const named = newestBySymbol(
-    rows,
-    (row): row is StoredTransaction & { symbol: string; name: string } =>
-      row.symbol !== null && row.name !== null,
-  );
-  return new Map([...named].map(([symbol, row]) => [symbol, row.name]));
+  return newestBySymbol(rows, 'name');
 }
 
 /**
@@ -248,12 +248,7 @@ export function namesOf(rows: readonly StoredTransaction[]): Map<string, string>
  * picks names.
  */
 export function instrumentsOf(rows: readonly StoredTransaction[]): Map<string, Instrument> {
-  const placed = newestBySymbol(
-    rows,
-    (row): row is StoredTransaction & { symbol: string; instrument: Instrument } =>
-      row.symbol !== null && row.instrument !== null,
-  );
-  return new Map([...placed].map(([symbol, row]) => [symbol, row.instrument]));
+  return newestBySymbol(rows, 'instrument');
 }
 
 /** `rows` with the rows of `patch` put in (by id; a null row removes it). */
