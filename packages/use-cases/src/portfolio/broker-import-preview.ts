@@ -1,13 +1,12 @@
-import { createHash } from 'node:crypto';
-import type { ColumnMapping, DerivedPortfolio, ImportPlan } from '@svc/portfolio';
-import type { createRepositories, Executor } from '@svc/portfolio-store';
+import type { DerivedPortfolio, ImportPlan } from '@svc/portfolio';
+import type { Executor } from '@svc/portfolio-store';
 import {
   definitionOf,
   doubtful,
   mappingChecks,
   openFile,
+  previewTokenOf,
   readOptions,
-  type Settings,
   savedMappingOf,
 } from './broker-import-reading.js';
 import {
@@ -16,7 +15,6 @@ import {
   planAgainst,
   resolveRows,
 } from './broker-import-rows.js';
-import { canonical } from './entity-tags.js';
 import { money } from './position-records.js';
 import type { BrokerImportOptions, ImportLine, ImportResult } from './schemas.js';
 
@@ -83,37 +81,6 @@ export async function previewBrokerImport(
     ...extras,
     ...token,
   };
-}
-
-/**
- * The token of a preview: SHA-256 (hex) of the user, the portfolio and its ledger version, the
- * file, the mapping and the options that change what is imported. Deterministic: previewing the
- * same file again gives the same token until the ledger changes.
- */
-export async function previewTokenOf(
-  repos: ReturnType<typeof createRepositories>,
-  userId: string,
-  portfolioId: string,
-  text: string,
-  mapping: ColumnMapping,
-  settings: Settings,
-): Promise<string> {
-  const version = await repos.portfolios.ledgerVersion(userId, portfolioId);
-  const file = createHash('sha256').update(text).digest('hex');
-  return createHash('sha256')
-    .update(
-      canonical([
-        'import-preview-v1',
-        userId,
-        portfolioId,
-        String(version ?? ''),
-        file,
-        mapping,
-        settings.oversell,
-        settings.accountCurrency ?? '',
-      ]),
-    )
-    .digest('hex');
 }
 
 function failedResult(

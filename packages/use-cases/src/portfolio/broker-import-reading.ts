@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import {
   BROKER_CATALOGUE,
   ColumnMapping,
@@ -12,14 +13,17 @@ import {
 import { createRepositories, type Executor, type SavedImportMapping } from '@svc/portfolio-store';
 import type { z } from 'zod';
 import { UseCaseError } from '../errors.js';
+import { canonical } from './entity-tags.js';
 import { BrokerImportOptions, type ImportResult, type MappingChecks } from './schemas.js';
 
 // How a broker file is read, for the preview and the import alike: the options, the definition
 // that recognises the file (catalogue, the user's saved ones, a given mapping, the mapper's
-// proposal), and the checks of a mapping's result.
+// proposal), the checks of a mapping's result, and the preview token that confirms a mapping.
 
+/** The import options, parsed (defaults filled in). */
 export type Settings = z.output<typeof BrokerImportOptions>;
 
+/** @throws UseCaseError `validation_failed` with a field error per bad option. */
 export function readOptions(options: BrokerImportOptions): Settings {
   const parsed = BrokerImportOptions.safeParse(options);
   if (parsed.success) return parsed.data;
@@ -192,4 +196,75 @@ export function mappingChecks(
     ...(settings.accountCurrency ? { accountCurrency: settings.accountCurrency } : {}),
   });
   return { acceptable: verdict.acceptable, checks: verdict.checks, needs: verdict.questions };
+}
+
+/**
+ * The token of a preview: SHA-256 (hex) of the user, the portfolio and its ledger version, the
+ * file, the mapping and the options that change what is imported. Deterministic: previewing the
+ * same file again gives the same token until the ledger changes.
+ */
+export async function previewTokenOf(
+  repos: ReturnType<typeof createRepositories>,
+  userId: string,
+  portfolioId: string,
+  text: string,
+  mapping: ColumnMapping,
+  settings: Settings,
+): Promise<string> {
+  const version = await repos.portfolios.ledgerVersion(userId, portfolioId);
+  const file = createHash('sha256').update(text).digest('hex');
+  return createHash('sha256')
+    .update(
+      canonical([
+        'import-preview-v1',
+        userId,
+        portfolioId,
+        String(version ?? ''),
+        file,
+        mapping,
+        settings.oversell,
+        settings.accountCurrency ?? '',
+      ]),
+    )
+    .digest('hex');
+}
+
+export async function requirePreview(
+  repos: ReturnType<typeof createRepositories>,
+  userId: string,
+  portfolioId: string,
+  text: string,
+  mapping: ColumnMapping,
+  settings: Settings,
+): Promise<void> {
+  const expected = await previewTokenOf(repos, userId, portfolioId, text, mapping, settings);
+  if (settings.previewToken === expected) return;
+  throw new UseCaseError(
+    'validation_failed',
+    settings.previewToken === undefined
+      ? 'a file read with a mapping is imported only after its preview is confirmed: run the dry run and send its previewToken back'
+      : 'the previewToken does not match this file, mapping and portfolio (the preview is of another file or mapping, or the portfolio changed since): preview again',
+    { errors: [{ path: 'previewToken', message: 'confirm the dry run of this import' }] },
+  );
+}
+
+/**
+ * Refuses a real import whose mapping failed a check, naming each failed check and its question:
+ * holdings with reason for doubt are never stored unless the user confirms (`confirmMapping`).
+ */
+export function refuseDoubtful(checks: MappingChecks): void {
+  if (checks.acceptable) return;
+  const failed = checks.checks.filter((c) => !c.passed);
+  throw new UseCaseError(
+    'validation_failed',
+    `the mapping's result is in doubt (${failed.map((c) => c.id).join(', ')}): answer its questions and correct the mapping, or confirm it with confirmMapping`,
+    {
+      errors: failed.map((c) => ({
+        path: `mapping.checks.${c.id}`,
+        message: [c.detail, checks.needs.find((n) => n.check === c.id)?.question]
+          .filter(Boolean)
+          .join(' — '),
+      })),
+    },
+  );
 }

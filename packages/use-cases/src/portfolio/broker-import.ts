@@ -1,10 +1,8 @@
-import { type ColumnMapping, draftDefinition, headerSet } from '@svc/portfolio';
-import type { createRepositories } from '@svc/portfolio-store';
+import { draftDefinition, headerSet } from '@svc/portfolio';
 import { UseCaseError } from '../errors.js';
 import {
   type BrokerImportPreviewDeps,
   previewBrokerImport,
-  previewTokenOf,
   toResult,
 } from './broker-import-preview.js';
 import {
@@ -13,7 +11,8 @@ import {
   mappingChecks,
   openFile,
   readOptions,
-  type Settings,
+  refuseDoubtful,
+  requirePreview,
   savedMappingOf,
 } from './broker-import-reading.js';
 import { planAgainst, resolveRows } from './broker-import-rows.js';
@@ -21,7 +20,7 @@ import { changeLedger } from './change-ledger.js';
 import type { ChangeContext } from './changes.js';
 import { encodeTransaction } from './ledger-codec.js';
 import type { MarketInputsDeps } from './market-inputs.js';
-import type { BrokerImportOptions, ImportLine, ImportResult, MappingChecks } from './schemas.js';
+import type { BrokerImportOptions, ImportLine, ImportResult } from './schemas.js';
 
 /** What {@link importBrokerFile} needs: the database, the market data and the clock. */
 export interface BrokerImportDeps
@@ -179,46 +178,6 @@ export async function importBrokerFile(
     },
   });
   return result;
-}
-
-async function requirePreview(
-  repos: ReturnType<typeof createRepositories>,
-  userId: string,
-  portfolioId: string,
-  text: string,
-  mapping: ColumnMapping,
-  settings: Settings,
-): Promise<void> {
-  const expected = await previewTokenOf(repos, userId, portfolioId, text, mapping, settings);
-  if (settings.previewToken === expected) return;
-  throw new UseCaseError(
-    'validation_failed',
-    settings.previewToken === undefined
-      ? 'a file read with a mapping is imported only after its preview is confirmed: run the dry run and send its previewToken back'
-      : 'the previewToken does not match this file, mapping and portfolio (the preview is of another file or mapping, or the portfolio changed since): preview again',
-    { errors: [{ path: 'previewToken', message: 'confirm the dry run of this import' }] },
-  );
-}
-
-/**
- * Refuses a real import whose mapping failed a check, naming each failed check and its question:
- * holdings with reason for doubt are never stored unless the user confirms (`confirmMapping`).
- */
-function refuseDoubtful(checks: MappingChecks): void {
-  if (checks.acceptable) return;
-  const failed = checks.checks.filter((c) => !c.passed);
-  throw new UseCaseError(
-    'validation_failed',
-    `the mapping's result is in doubt (${failed.map((c) => c.id).join(', ')}): answer its questions and correct the mapping, or confirm it with confirmMapping`,
-    {
-      errors: failed.map((c) => ({
-        path: `mapping.checks.${c.id}`,
-        message: [c.detail, checks.needs.find((n) => n.check === c.id)?.question]
-          .filter(Boolean)
-          .join(' — '),
-      })),
-    },
-  );
 }
 
 function failure(errors: readonly ImportLine[]): UseCaseError {
