@@ -73,7 +73,14 @@ export async function previewBrokerImport(
       : undefined;
   const token = confirms
     ? {
-        previewToken: await previewTokenOf(repos, userId, portfolioId, text, confirms, settings),
+        previewToken: await previewTokenOf({
+          repos,
+          userId,
+          portfolioId,
+          text,
+          mapping: confirms,
+          settings,
+        }),
       }
     : {};
   return {

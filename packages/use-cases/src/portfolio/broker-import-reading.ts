@@ -198,19 +198,23 @@ export function mappingChecks(
   return { acceptable: verdict.acceptable, checks: verdict.checks, needs: verdict.questions };
 }
 
+/** What a preview shows and its token covers: a file read with a mapping, into a portfolio. */
+export interface PreviewSubject {
+  readonly repos: ReturnType<typeof createRepositories>;
+  readonly userId: string;
+  readonly portfolioId: string;
+  readonly text: string;
+  readonly mapping: ColumnMapping;
+  readonly settings: Settings;
+}
+
 /**
  * The token of a preview: SHA-256 (hex) of the user, the portfolio and its ledger version, the
  * file, the mapping and the options that change what is imported. Deterministic: previewing the
  * same file again gives the same token until the ledger changes.
  */
-export async function previewTokenOf(
-  repos: ReturnType<typeof createRepositories>,
-  userId: string,
-  portfolioId: string,
-  text: string,
-  mapping: ColumnMapping,
-  settings: Settings,
-): Promise<string> {
+export async function previewTokenOf(of: PreviewSubject): Promise<string> {
+  const { repos, userId, portfolioId, text, mapping, settings } = of;
   const version = await repos.portfolios.ledgerVersion(userId, portfolioId);
   const file = createHash('sha256').update(text).digest('hex');
   return createHash('sha256')
@@ -229,19 +233,16 @@ export async function previewTokenOf(
     .digest('hex');
 }
 
-export async function requirePreview(
-  repos: ReturnType<typeof createRepositories>,
-  userId: string,
-  portfolioId: string,
-  text: string,
-  mapping: ColumnMapping,
-  settings: Settings,
-): Promise<void> {
-  const expected = await previewTokenOf(repos, userId, portfolioId, text, mapping, settings);
-  if (settings.previewToken === expected) return;
+/**
+ * Refuses an import whose options do not carry the token of the preview of `of`.
+ * @throws UseCaseError `validation_failed` (path `previewToken`).
+ */
+export async function requirePreview(of: PreviewSubject): Promise<void> {
+  const expected = await previewTokenOf(of);
+  if (of.settings.previewToken === expected) return;
   throw new UseCaseError(
     'validation_failed',
-    settings.previewToken === undefined
+    of.settings.previewToken === undefined
       ? 'a file read with a mapping is imported only after its preview is confirmed: run the dry run and send its previewToken back'
       : 'the previewToken does not match this file, mapping and portfolio (the preview is of another file or mapping, or the portfolio changed since): preview again',
     { errors: [{ path: 'previewToken', message: 'confirm the dry run of this import' }] },

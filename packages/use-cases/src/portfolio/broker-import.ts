@@ -89,7 +89,7 @@ export async function importBrokerFile(
     );
   }
   if (read.kind === 'given') {
-    await requirePreview(repos, userId, portfolioId, text, read.mapping, settings);
+    await requirePreview({ repos, userId, portfolioId, text, mapping: read.mapping, settings });
     // the preview's failed checks stay questions: answered (a corrected mapping), or overridden
     if (!settings.confirmMapping) refuseDoubtful(mappingChecks(text, read.mapping, settings));
   }
@@ -97,7 +97,7 @@ export async function importBrokerFile(
   if (read.kind === 'catalogue' && read.mapping) {
     const checks = mappingChecks(text, read.mapping, settings);
     if (doubtful(checks)) {
-      await requirePreview(repos, userId, portfolioId, text, read.mapping, settings);
+      await requirePreview({ repos, userId, portfolioId, text, mapping: read.mapping, settings });
     }
   }
   // a saved definition: its result is checked before anything is stored
