@@ -123,7 +123,6 @@ export { type StartContext, type StartOptions, startServer } from './start.js';
 export {
   createWebhookTransport,
   type HostLookup,
-  postPinned,
   refusedAddress,
   systemLookup,
   type WebhookTransportOptions,
