@@ -26,12 +26,12 @@ import { dirname, join, normalize, resolve } from 'node:path';
 import ts from 'typescript';
 
 const args = process.argv.slice(2);
-const valueOf = (flag) => {
+const optionValue = (flag) => {
   const at = args.indexOf(flag);
   return at === -1 ? undefined : args[at + 1];
 };
-const ref = valueOf('--ref');
-const root = resolve(valueOf('--root') ?? resolve(import.meta.dirname, '..'));
+const ref = optionValue('--ref');
+const root = resolve(optionValue('--root') ?? resolve(import.meta.dirname, '..'));
 /** The thresholds of the figures (issue 37's house figures). */
 const LONG_FILE_LINES = 300;
 const LONG_FUNCTION_LINES = 40;

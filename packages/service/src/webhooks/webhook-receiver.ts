@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import { createServer, type IncomingHttpHeaders } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** A request a {@link startWebhookReceiver} receiver got. */
@@ -7,6 +7,23 @@ export interface ReceivedWebhook {
   readonly path: string;
   readonly headers: IncomingHttpHeaders;
   readonly body: string;
+}
+
+/** The receiver's answer to a request for `path` (see {@link startWebhookReceiver}). */
+function answer(path: string, flakyCalls: number, res: ServerResponse): void {
+  if (path === '/ok') {
+    res.writeHead(204).end();
+  } else if (path === '/flaky') {
+    res.writeHead(flakyCalls === 1 ? 500 : 204).end();
+  } else if (path === '/gone') {
+    res.writeHead(410).end();
+  } else if (path === '/slow') {
+    // never answers: the sender's timeout ends the attempt
+  } else if (path === '/moved') {
+    res.writeHead(302, { location: '/flaky' }).end();
+  } else {
+    res.writeHead(404).end();
+  }
 }
 
 /**
@@ -26,20 +43,8 @@ export async function startWebhookReceiver() {
     req.on('end', () => {
       const path = req.url ?? '';
       received.push({ path, headers: req.headers, body });
-      if (path === '/ok') {
-        res.writeHead(204).end();
-      } else if (path === '/flaky') {
-        flakyCalls += 1;
-        res.writeHead(flakyCalls === 1 ? 500 : 204).end();
-      } else if (path === '/gone') {
-        res.writeHead(410).end();
-      } else if (path === '/slow') {
-        // never answers: the sender's timeout ends the attempt
-      } else if (path === '/moved') {
-        res.writeHead(302, { location: '/flaky' }).end();
-      } else {
-        res.writeHead(404).end();
-      }
+      flakyCalls += path === '/flaky' ? 1 : 0;
+      answer(path, flakyCalls, res);
     });
   });
   server.listen(0, '127.0.0.1');

@@ -71,17 +71,9 @@ export async function previewBrokerImport(
     (read.kind === 'catalogue' && doubtful(extras.mappingChecks))
       ? read.mapping
       : undefined;
+  const subject = { repos, userId, portfolioId, text, settings };
   const token = confirms
-    ? {
-        previewToken: await previewTokenOf({
-          repos,
-          userId,
-          portfolioId,
-          text,
-          mapping: confirms,
-          settings,
-        }),
-      }
+    ? { previewToken: await previewTokenOf({ ...subject, mapping: confirms }) }
     : {};
   return {
     ...toResult(parsed, attempt.plan, attempt.names, { dryRun: true, importBatchId: null }),
