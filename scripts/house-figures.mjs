@@ -1,10 +1,13 @@
 #!/usr/bin/env node
-// The house's figures: how many code files, how many lines, the median and the largest file, and
-// the import cycles between the source files of each package and app.
+// The house's figures: how many code files, how many lines, the median and the largest file, the
+// import cycles between the source files of each package and app, and of the product code the
+// files over 300 lines and the functions over 40 lines.
 //
 //   node scripts/house-figures.mjs              the working tree
 //   node scripts/house-figures.mjs --ref REF    a commit (read with git, e.g. --ref main)
+//   node scripts/house-figures.mjs --root DIR   another checkout's working tree (read only)
 //   node scripts/house-figures.mjs --cycles     also print each cycle
+//   node scripts/house-figures.mjs --long       also print each long file and long function
 //
 // Code files: the files git tracks under packages/, apps/, scripts/ and tooling/ ending in
 // .ts/.tsx/.mts/.cts/.js/.mjs/.cjs (tests included; generated dist/ is not tracked). Lines: every
@@ -12,15 +15,26 @@
 // without *.test.ts) is counted apart too. Cycles: strongly connected groups (more than one file,
 // or a file importing itself) of the relative imports (`import`, `import type`, `export … from`,
 // `import()`) among the files under packages/*/src and apps/*/src, the files `madge --circular`
-// looks at; a cycle is counted once however many paths run through it.
+// looks at; a cycle is counted once however many paths run through it. Long functions: the
+// function-like nodes of the TypeScript compiler API (declarations, expressions, arrows, methods,
+// constructors, accessors) in the product code whose body spans more than 40 lines (from the line
+// of its first token to the line of its last, both counted); a nested function is counted on its
+// own and inside its parent's span.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { dirname, join, normalize, resolve } from 'node:path';
+import ts from 'typescript';
 
-const root = resolve(import.meta.dirname, '..');
 const args = process.argv.slice(2);
-const refAt = args.indexOf('--ref');
-const ref = refAt === -1 ? undefined : args[refAt + 1];
+const optionValue = (flag) => {
+  const at = args.indexOf(flag);
+  return at === -1 ? undefined : args[at + 1];
+};
+const ref = optionValue('--ref');
+const root = resolve(optionValue('--root') ?? resolve(import.meta.dirname, '..'));
+/** The thresholds of the figures (issue 37's house figures). */
+const LONG_FILE_LINES = 300;
+const LONG_FUNCTION_LINES = 40;
 
 const git = (...argv) =>
   execFileSync('git', argv, { cwd: root, encoding: 'utf8', maxBuffer: 1 << 28 });
@@ -124,6 +138,56 @@ const productMedian =
     ? product[productMiddle].lines
     : (product[productMiddle - 1].lines + product[productMiddle].lines) / 2;
 
+// Long functions of the product code, by the TypeScript compiler API.
+const FUNCTION_KINDS = new Set([
+  ts.SyntaxKind.FunctionDeclaration,
+  ts.SyntaxKind.FunctionExpression,
+  ts.SyntaxKind.ArrowFunction,
+  ts.SyntaxKind.MethodDeclaration,
+  ts.SyntaxKind.Constructor,
+  ts.SyntaxKind.GetAccessor,
+  ts.SyntaxKind.SetAccessor,
+]);
+function longFunctions(path, text) {
+  const kind = /\.tsx$/.test(path)
+    ? ts.ScriptKind.TSX
+    : /\.[cm]?js$/.test(path)
+      ? ts.ScriptKind.JS
+      : ts.ScriptKind.TS;
+  const source = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true, kind);
+  const found = [];
+  const visit = (node) => {
+    if (FUNCTION_KINDS.has(node.kind) && node.body) {
+      const first = source.getLineAndCharacterOfPosition(node.body.getStart(source)).line;
+      const last = source.getLineAndCharacterOfPosition(node.body.getEnd()).line;
+      const lines = last - first + 1;
+      if (lines > LONG_FUNCTION_LINES) {
+        const name = node.name?.getText(source) ?? nameOfParent(node, source) ?? '(anonymous)';
+        found.push({ path, name, line: first + 1, lines });
+      }
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+/** The name an anonymous function is bound to (`const f = () => …`, `{ f: () => … }`). */
+function nameOfParent(node, source) {
+  const parent = node.parent;
+  if (
+    parent &&
+    (ts.isVariableDeclaration(parent) || ts.isPropertyAssignment(parent)) &&
+    parent.name
+  ) {
+    return parent.name.getText(source);
+  }
+  return undefined;
+}
+const longFiles = product.filter((file) => file.lines > LONG_FILE_LINES);
+const longFns = product
+  .flatMap((file) => longFunctions(file.path, texts.get(file.path)))
+  .sort((a, b) => b.lines - a.lines);
+
 console.log(`code files: ${sizes.length}`);
 console.log(`lines: ${total}`);
 console.log(`median file: ${median} lines`);
@@ -132,6 +196,14 @@ console.log(`import cycles: ${cycles.length}`);
 console.log(
   `product code (src, no tests): ${product.length} files, ${productLines} lines, median ${productMedian}, largest ${product.at(-1).path} (${product.at(-1).lines})`,
 );
+console.log(`product files over ${LONG_FILE_LINES} lines: ${longFiles.length}`);
+console.log(
+  `product functions over ${LONG_FUNCTION_LINES} lines: ${longFns.length}${longFns.length ? `, largest ${longFns[0].name} in ${longFns[0].path} (${longFns[0].lines})` : ''}`,
+);
 if (args.includes('--cycles')) {
   for (const group of cycles) console.log(`  ${group.join(' <-> ')}`);
+}
+if (args.includes('--long')) {
+  for (const file of [...longFiles].reverse()) console.log(`  file ${file.path} ${file.lines}`);
+  for (const fn of longFns) console.log(`  function ${fn.name} ${fn.path}:${fn.line} ${fn.lines}`);
 }

@@ -8,8 +8,10 @@ import {
   createAiFlows,
   createMoatServices,
   createPortfolioFlows,
+  createQuoteSource,
   loadConfig,
   type ModelEndpoints,
+  type QuoteSource,
 } from '@svc/service';
 import {
   createEcbFileFxProvider,
@@ -22,7 +24,7 @@ import {
   type FundamentalsProvider,
   pendingMigrations,
 } from '@svc/service/testing';
-import { createQuoteSource, type EvaluationFills, type QuoteSource } from '@svc/use-cases';
+import type { EvaluationFills } from '@svc/use-cases';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { type BuildAppOptions, buildApp } from '../src/app.js';
 import { COMPANYFACTS_DIR, ECB_HISTORY_CSV, PRICES_DIR } from './shared-data.js';

@@ -7,8 +7,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { InstrumentAssignmentResult } from '@svc/schemas';
 import { Holding, Transaction } from '@svc/use-cases';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, ENGINES, ORIGIN, registerUser, type TestContext } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { ENGINES } from './helpers.js';
+import { portfolioFixture } from './portfolio-fixture.js';
 import { SHARED_DATA_DIR } from './shared-data.js';
 
 const T212 = readFileSync(
@@ -17,45 +18,17 @@ const T212 = readFileSync(
 );
 
 describe.each(ENGINES)('instruments over REST on %s', (engine) => {
-  let ctx: TestContext;
-  let alice: { cookie: string; userId: string };
-  let bob: { cookie: string; userId: string };
-
-  beforeAll(async () => {
-    ctx = await createTestContext({ engine });
-    alice = await registerUser(ctx.app, `alice-instruments-${engine}@example.com`);
-    bob = await registerUser(ctx.app, `bob-instruments-${engine}@example.com`);
-  });
-  afterAll(() => ctx.close());
-
-  const call = (
-    user: { cookie: string },
-    method: 'GET' | 'POST' | 'PUT',
-    url: string,
-    payload?: object,
-  ) =>
-    ctx.app.inject({
-      method,
-      url,
-      headers: { cookie: user.cookie, ...ORIGIN },
-      ...(payload === undefined ? {} : { payload }),
-    });
+  const fx = portfolioFixture(engine, 'instruments');
+  const { call } = fx;
   const holdings = async (id: string) => {
-    const res = await call(alice, 'GET', `/api/holdings?portfolioId=${id}`);
+    const res = await call(fx.alice, 'GET', `/api/holdings?portfolioId=${id}`);
     expect(res.statusCode, res.body).toBe(200);
     return (res.json() as unknown[]).map((h) => Holding.strict().parse(h));
   };
 
   it("imports Trading 212's US shares under their tickers, and the user reassigns one", async () => {
-    const created = await call(alice, 'POST', '/api/portfolios', { name: 'T212' });
-    const id = created.json().id as string;
-    const imported = await ctx.app.inject({
-      method: 'POST',
-      url: `/api/portfolios/${id}/import`,
-      headers: { cookie: alice.cookie, ...ORIGIN, 'content-type': 'text/csv' },
-      payload: T212,
-    });
-    expect(imported.statusCode, imported.body).toBe(201);
+    const { id } = await fx.createPortfolio(fx.alice, 'T212');
+    await fx.importCsv(fx.alice, id, T212);
     const held = await holdings(id);
     const csco = held.find((h) => h.symbol === 'CSCO');
     expect(csco?.instrument).toMatchObject({
@@ -65,26 +38,26 @@ describe.each(ENGINES)('instruments over REST on %s', (engine) => {
       cik: '0000858877',
       resolution: 'export',
     });
-    const txs = await call(alice, 'GET', `/api/transactions?portfolioId=${id}&limit=100`);
+    const txs = await call(fx.alice, 'GET', `/api/transactions?portfolioId=${id}&limit=100`);
     const buy = (txs.json().items as unknown[])
       .map((t) => Transaction.parse(t))
       .find((t) => t.symbol === 'VICI' && t.type === 'buy');
     expect(buy?.instrument).toMatchObject({ isin: 'US9256521090', ticker: 'VICI' });
 
     // Bob cannot touch Alice's portfolio
-    const theirs = await call(bob, 'PUT', `/api/portfolios/${id}/instruments/ASTS`, {
+    const theirs = await call(fx.bob, 'PUT', `/api/portfolios/${id}/instruments/ASTS`, {
       ticker: 'X',
     });
     expect(theirs.statusCode).toBe(404);
     // a malformed assignment is a field problem
-    const bad = await call(alice, 'PUT', `/api/portfolios/${id}/instruments/ASTS`, {
+    const bad = await call(fx.alice, 'PUT', `/api/portfolios/${id}/instruments/ASTS`, {
       mic: 'NASDAQ',
     });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().code).toBe('validation_failed');
 
     // Alice says ASTS is listed on Nasdaq under the ISIN of its class A shares
-    const res = await call(alice, 'PUT', `/api/portfolios/${id}/instruments/ASTS`, {
+    const res = await call(fx.alice, 'PUT', `/api/portfolios/${id}/instruments/ASTS`, {
       ticker: 'ASTS',
       mic: 'XNAS',
       isin: 'US00217D1000',
@@ -100,7 +73,7 @@ describe.each(ENGINES)('instruments over REST on %s', (engine) => {
 
     // and takes it back
     const reverted = await call(
-      alice,
+      fx.alice,
       'POST',
       `/api/portfolios/${id}/changes/${result.changeId}/revert`,
     );

@@ -3,8 +3,9 @@
  * be reverted (CONTRACT §6), through the REST routes as a user meets them, on PostgreSQL and PGlite.
  */
 import { type Holding, PortfolioChange, PortfolioChangePage, Transaction } from '@svc/use-cases';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, ENGINES, ORIGIN, registerUser, type TestContext } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { ENGINES } from './helpers.js';
+import { portfolioFixture } from './portfolio-fixture.js';
 
 /** A Ghostfolio CSV export of `rows` ([day, symbol, price, quantity, action]). */
 const ghostfolio = (rows: [string, string, string, string, string][]) =>
@@ -16,65 +17,31 @@ const ghostfolio = (rows: [string, string, string, string, string][]) =>
   ].join('\n');
 
 describe.each(ENGINES)('changes of a portfolio’s ledger on %s', (engine) => {
-  let ctx: TestContext;
-  let alice: { cookie: string; userId: string };
-  let bob: { cookie: string; userId: string };
-
-  beforeAll(async () => {
-    ctx = await createTestContext({ engine });
-    alice = await registerUser(ctx.app, `alice-changes-${engine}@example.com`);
-    bob = await registerUser(ctx.app, `bob-changes-${engine}@example.com`);
-  });
-  afterAll(() => ctx.close());
-
-  const call = (
-    user: { cookie: string },
-    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
-    url: string,
-    payload?: object,
-  ) =>
-    ctx.app.inject({
-      method,
-      url,
-      headers: { cookie: user.cookie, ...ORIGIN },
-      ...(payload === undefined ? {} : { payload }),
-    });
-  const portfolio = async (name: string) => {
-    const res = await call(alice, 'POST', '/api/portfolios', { name });
-    expect(res.statusCode).toBe(201);
-    return res.json().id as string;
-  };
+  const fx = portfolioFixture(engine, 'changes');
+  const { call } = fx;
+  const portfolio = async (name: string) => (await fx.createPortfolio(fx.alice, name)).id;
   const record = async (id: string, tx: object) => {
-    const res = await call(alice, 'POST', `/api/portfolios/${id}/transactions`, tx);
+    const res = await call(fx.alice, 'POST', `/api/portfolios/${id}/transactions`, tx);
     expect(res.statusCode, res.body).toBe(201);
     return Transaction.parse(res.json());
   };
-  const importFile = async (id: string, csv: string) => {
-    const res = await ctx.app.inject({
-      method: 'POST',
-      url: `/api/portfolios/${id}/import`,
-      headers: { cookie: alice.cookie, ...ORIGIN, 'content-type': 'text/csv' },
-      payload: csv,
-    });
-    expect(res.statusCode, res.body).toBe(201);
-    return res.json() as { imported: number; importBatchId: string };
-  };
+  const importFile = (id: string, csv: string) => fx.importCsv(fx.alice, id, csv);
   const changes = async (id: string, query = '') => {
-    const res = await call(alice, 'GET', `/api/portfolios/${id}/changes${query}`);
+    const res = await call(fx.alice, 'GET', `/api/portfolios/${id}/changes${query}`);
     expect(res.statusCode, res.body).toBe(200);
     return PortfolioChangePage.parse(res.json());
   };
   const holdings = async (id: string) => {
-    const res = await call(alice, 'GET', `/api/holdings?portfolioId=${id}`);
+    const res = await call(fx.alice, 'GET', `/api/holdings?portfolioId=${id}`);
     return Object.fromEntries(
       (res.json() as Holding[]).map((h) => [h.symbol, h.quantity] as const),
     ) as Record<string, string>;
   };
   const ledgerIds = async (id: string) => {
-    const res = await call(alice, 'GET', `/api/transactions?portfolioId=${id}&limit=100`);
+    const res = await call(fx.alice, 'GET', `/api/transactions?portfolioId=${id}&limit=100`);
     return (res.json().items as Transaction[]).map((t) => t.id).sort();
   };
-  const revert = (id: string, changeId: string, user = alice) =>
+  const revert = (id: string, changeId: string, user = fx.alice) =>
     call(user, 'POST', `/api/portfolios/${id}/changes/${changeId}/revert`);
   const buy = (quantity: string, day = '2024-01-02') => ({
     type: 'buy',
@@ -105,11 +72,16 @@ describe.each(ENGINES)('changes of a portfolio’s ledger on %s', (engine) => {
     const importChange = page.items[0] as PortfolioChange;
 
     // an edit: the stored executedAt is the UTC instant, as recording stores it; reads follow
-    const edited = await call(alice, 'PATCH', `/api/portfolios/${id}/transactions/${bought.id}`, {
-      quantity: '12',
-      executedAt: '2024-01-02T10:00:00+23:59',
-      note: 'fixed',
-    });
+    const edited = await call(
+      fx.alice,
+      'PATCH',
+      `/api/portfolios/${id}/transactions/${bought.id}`,
+      {
+        quantity: '12',
+        executedAt: '2024-01-02T10:00:00+23:59',
+        note: 'fixed',
+      },
+    );
     expect(edited.statusCode, edited.body).toBe(200);
     expect(Transaction.parse(edited.json())).toEqual({
       ...bought,
@@ -121,19 +93,29 @@ describe.each(ENGINES)('changes of a portfolio’s ledger on %s', (engine) => {
 
     // a sale of 11 needs the 12: shrinking or deleting the buy is a conflict naming the sale
     const sold = await record(id, { ...buy('11', '2024-02-01'), type: 'sell' });
-    const shrink = await call(alice, 'PATCH', `/api/portfolios/${id}/transactions/${bought.id}`, {
-      quantity: '5',
-    });
+    const shrink = await call(
+      fx.alice,
+      'PATCH',
+      `/api/portfolios/${id}/transactions/${bought.id}`,
+      {
+        quantity: '5',
+      },
+    );
     expect(shrink.statusCode).toBe(409);
     expect(shrink.headers['content-type']).toContain('application/problem+json');
     expect(shrink.json()).toMatchObject({ code: 'conflict', transactions: [sold.id] });
-    const drop = await call(alice, 'DELETE', `/api/portfolios/${id}/transactions/${bought.id}`);
+    const drop = await call(fx.alice, 'DELETE', `/api/portfolios/${id}/transactions/${bought.id}`);
     expect(drop.statusCode).toBe(409);
     expect(drop.json()).toMatchObject({ code: 'conflict', transactions: [sold.id] });
     expect(await holdings(id)).toEqual({ AAPL: '1', MSFT: '6' });
-    const invalid = await call(alice, 'PATCH', `/api/portfolios/${id}/transactions/${bought.id}`, {
-      type: 'dividend',
-    });
+    const invalid = await call(
+      fx.alice,
+      'PATCH',
+      `/api/portfolios/${id}/transactions/${bought.id}`,
+      {
+        type: 'dividend',
+      },
+    );
     expect(invalid.statusCode).toBe(400);
     expect(invalid.json().code).toBe('validation_failed');
 
@@ -160,7 +142,7 @@ describe.each(ENGINES)('changes of a portfolio’s ledger on %s', (engine) => {
       transactions: [bought.id],
     });
     const removeNote = await call(
-      alice,
+      fx.alice,
       'PATCH',
       `/api/portfolios/${id}/transactions/${bought.id}`,
       {
@@ -198,13 +180,13 @@ describe.each(ENGINES)('changes of a portfolio’s ledger on %s', (engine) => {
     expect((await importFile(id, file)).imported).toBe(2);
 
     // a delete's revert brings the row back with its id
-    const deleted = await call(alice, 'DELETE', `/api/portfolios/${id}/transactions/${sold.id}`);
+    const deleted = await call(fx.alice, 'DELETE', `/api/portfolios/${id}/transactions/${sold.id}`);
     expect(deleted.statusCode).toBe(204);
     expect(await holdings(id)).toMatchObject({ AAPL: '12' });
     const deleteChange = (await changes(id, '?limit=1')).items[0];
     expect(deleteChange?.kind).toBe('delete');
     expect((await revert(id, deleteChange?.id ?? '')).statusCode).toBe(201);
-    const listed = await call(alice, 'GET', `/api/transactions?portfolioId=${id}&limit=100`);
+    const listed = await call(fx.alice, 'GET', `/api/transactions?portfolioId=${id}&limit=100`);
     expect((listed.json().items as Transaction[]).find((t) => t.id === sold.id)).toEqual(sold);
     expect(await holdings(id)).toMatchObject({ AAPL: '1' });
   });
@@ -212,13 +194,13 @@ describe.each(ENGINES)('changes of a portfolio’s ledger on %s', (engine) => {
   it('takes a transaction read back whole, ids included, but never changes an id', async () => {
     const id = await portfolio('Whole');
     const tx = await record(id, buy('4'));
-    const whole = await call(alice, 'PATCH', `/api/portfolios/${id}/transactions/${tx.id}`, {
+    const whole = await call(fx.alice, 'PATCH', `/api/portfolios/${id}/transactions/${tx.id}`, {
       ...tx,
       quantity: '5',
     });
     expect(whole.statusCode, whole.body).toBe(200);
     expect(whole.json()).toEqual({ ...tx, quantity: '5' });
-    const moved = await call(alice, 'PATCH', `/api/portfolios/${id}/transactions/${tx.id}`, {
+    const moved = await call(fx.alice, 'PATCH', `/api/portfolios/${id}/transactions/${tx.id}`, {
       ...tx,
       id: '00000000-0000-4000-8000-000000000000',
     });
@@ -227,7 +209,7 @@ describe.each(ENGINES)('changes of a portfolio’s ledger on %s', (engine) => {
       code: 'validation_failed',
       errors: [{ path: 'body.id' }],
     });
-    const elsewhere = await call(alice, 'PATCH', `/api/portfolios/${id}/transactions/${tx.id}`, {
+    const elsewhere = await call(fx.alice, 'PATCH', `/api/portfolios/${id}/transactions/${tx.id}`, {
       portfolioId: await portfolio('Other'),
     });
     expect(elsewhere.statusCode).toBe(400);
@@ -245,7 +227,7 @@ describe.each(ENGINES)('changes of a portfolio’s ledger on %s', (engine) => {
     expect(first.items[0]?.summary).toContain('2024-01-04');
     expect(rest.items[0]?.summary).toContain('2024-01-02');
     for (const query of ['?limit=0', '?limit=101', '?cursor=garbage']) {
-      const res = await call(alice, 'GET', `/api/portfolios/${id}/changes${query}`);
+      const res = await call(fx.alice, 'GET', `/api/portfolios/${id}/changes${query}`);
       expect(res.statusCode, query).toBe(400);
       expect(res.json().code).toBe('validation_failed');
     }
@@ -255,19 +237,18 @@ describe.each(ENGINES)('changes of a portfolio’s ledger on %s', (engine) => {
     const id = await portfolio('Private');
     const tx = await record(id, buy('3'));
     const change = (await changes(id)).items[0]?.id ?? '';
-    const other = await call(bob, 'POST', '/api/portfolios', { name: 'Bob' });
-    const bobs = other.json().id as string;
+    const bobs = (await fx.createPortfolio(fx.bob, 'Bob')).id;
     const attempts = [
-      call(bob, 'PATCH', `/api/portfolios/${id}/transactions/${tx.id}`, { quantity: '1' }),
-      call(bob, 'DELETE', `/api/portfolios/${id}/transactions/${tx.id}`),
-      call(bob, 'GET', `/api/portfolios/${id}/changes`),
-      revert(id, change, bob),
-      // alice's ids under bob's own portfolio
-      call(bob, 'PATCH', `/api/portfolios/${bobs}/transactions/${tx.id}`, { quantity: '1' }),
-      call(bob, 'DELETE', `/api/portfolios/${bobs}/transactions/${tx.id}`),
-      revert(bobs, change, bob),
+      call(fx.bob, 'PATCH', `/api/portfolios/${id}/transactions/${tx.id}`, { quantity: '1' }),
+      call(fx.bob, 'DELETE', `/api/portfolios/${id}/transactions/${tx.id}`),
+      call(fx.bob, 'GET', `/api/portfolios/${id}/changes`),
+      revert(id, change, fx.bob),
+      // fx.alice's ids under fx.bob's own portfolio
+      call(fx.bob, 'PATCH', `/api/portfolios/${bobs}/transactions/${tx.id}`, { quantity: '1' }),
+      call(fx.bob, 'DELETE', `/api/portfolios/${bobs}/transactions/${tx.id}`),
+      revert(bobs, change, fx.bob),
       call(
-        alice,
+        fx.alice,
         'DELETE',
         `/api/portfolios/${id}/transactions/00000000-0000-4000-8000-000000000000`,
       ),
@@ -319,12 +300,7 @@ describe.each(ENGINES)('changes of a portfolio’s ledger on %s', (engine) => {
     const idsBefore = await ledgerIds(id);
     const [undo, importB] = await Promise.all([
       revert(id, importA.id),
-      ctx.app.inject({
-        method: 'POST',
-        url: `/api/portfolios/${id}/import`,
-        headers: { cookie: alice.cookie, ...ORIGIN, 'content-type': 'text/csv' },
-        payload: fileB,
-      }),
+      fx.upload(fx.alice, id, fileB),
     ]);
     expect(undo.statusCode, undo.body).toBe(201);
     expect(importB.statusCode, importB.body).toBe(201);

@@ -3,21 +3,14 @@ import {
   CashPosition,
   Holding,
   ImportResult,
-  Portfolio,
   RevaluationResult,
   Transaction,
   TransactionPage,
 } from '@svc/use-cases';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { IMPORT_LIMIT_BYTES } from '../src/routes/portfolio/import.js';
-import {
-  createTestContext,
-  ENGINES,
-  ORIGIN,
-  PORTFOLIO_TEST_NOW,
-  registerUser,
-  type TestContext,
-} from './helpers.js';
+import { ENGINES, ORIGIN, PORTFOLIO_TEST_NOW } from './helpers.js';
+import { portfolioFixture } from './portfolio-fixture.js';
 import { sharedData } from './shared-data.js';
 
 const readExport = (name: string) => readFileSync(sharedData('broker-exports', name), 'utf8');
@@ -55,35 +48,9 @@ export function multipartBody(
 }
 
 describe.each(ENGINES)('portfolio routes on %s', (engine) => {
-  let ctx: TestContext;
-  let alice: { cookie: string; userId: string };
-  let bob: { cookie: string; userId: string };
-
-  beforeAll(async () => {
-    ctx = await createTestContext({ engine });
-    alice = await registerUser(ctx.app, `alice-${engine}@example.com`);
-    bob = await registerUser(ctx.app, `bob-${engine}@example.com`);
-  });
-  afterAll(() => ctx.close());
-
+  const fx = portfolioFixture(engine, 'portfolio');
+  const { call: inject, createPortfolio } = fx;
   const as = (user: { cookie: string }) => ({ cookie: user.cookie, ...ORIGIN });
-  const inject = (
-    user: { cookie: string },
-    method: 'GET' | 'POST' | 'PATCH',
-    url: string,
-    payload?: object,
-  ) =>
-    ctx.app.inject({
-      method,
-      url,
-      headers: as(user),
-      ...(payload === undefined ? {} : { payload }),
-    });
-  async function createPortfolio(user: { cookie: string }, name: string): Promise<Portfolio> {
-    const res = await inject(user, 'POST', '/api/portfolios', { name });
-    expect(res.statusCode, res.body).toBe(201);
-    return Portfolio.parse(res.json());
-  }
   const record = (user: { cookie: string }, portfolioId: string, tx: object) =>
     inject(user, 'POST', `/api/portfolios/${portfolioId}/transactions`, tx);
 
@@ -102,7 +69,7 @@ describe.each(ENGINES)('portfolio routes on %s', (engine) => {
       ['GET', '/api/quote?symbol=AAPL'],
     ];
     for (const [method, url] of routes) {
-      const res = await ctx.app.inject({ method: method as 'GET', url, headers: ORIGIN });
+      const res = await fx.ctx.app.inject({ method: method as 'GET', url, headers: ORIGIN });
       expect(res.statusCode, `${method} ${url}`).toBe(401);
       expect(res.headers['content-type']).toContain('application/problem+json');
       expect(res.json().code).toBe('unauthorized');
@@ -110,32 +77,32 @@ describe.each(ENGINES)('portfolio routes on %s', (engine) => {
   });
 
   it('creates, lists and renames portfolios; a cross-site write is refused', async () => {
-    const created = await createPortfolio(alice, '  Main  ');
+    const created = await createPortfolio(fx.alice, '  Main  ');
     expect(created).toMatchObject({ name: 'Main', baseCurrency: 'EUR' });
-    const renamed = await inject(alice, 'PATCH', `/api/portfolios/${created.id}`, {
+    const renamed = await inject(fx.alice, 'PATCH', `/api/portfolios/${created.id}`, {
       name: 'Core',
     });
     expect(renamed.statusCode).toBe(200);
     expect(renamed.json()).toEqual({ ...created, name: 'Core' });
-    const listed = await inject(alice, 'GET', '/api/portfolios');
+    const listed = await inject(fx.alice, 'GET', '/api/portfolios');
     expect(listed.json()).toContainEqual({ ...created, name: 'Core' });
 
-    const foreign = await ctx.app.inject({
+    const foreign = await fx.ctx.app.inject({
       method: 'POST',
       url: '/api/portfolios',
-      headers: { cookie: alice.cookie, origin: 'https://evil.example' },
+      headers: { cookie: fx.alice.cookie, origin: 'https://evil.example' },
       payload: { name: 'CSRF' },
     });
     expect(foreign.statusCode).toBe(403);
-    const invalid = await inject(alice, 'POST', '/api/portfolios', { name: '' });
+    const invalid = await inject(fx.alice, 'POST', '/api/portfolios', { name: '' });
     expect(invalid.statusCode).toBe(400);
     expect(invalid.json().code).toBe('validation_failed');
-    const badId = await inject(alice, 'PATCH', '/api/portfolios/not-a-uuid', { name: 'X' });
+    const badId = await inject(fx.alice, 'PATCH', '/api/portfolios/not-a-uuid', { name: 'X' });
     expect(badId.statusCode).toBe(400);
   });
 
   it('records transactions and serves holdings and cash with their stored EUR values', async () => {
-    const p = await createPortfolio(alice, 'Trading');
+    const p = await createPortfolio(fx.alice, 'Trading');
     const txs = [
       { type: 'deposit', amount: '2000', currency: 'USD', executedAt: '2024-01-01T09:00:00Z' },
       {
@@ -158,7 +125,7 @@ describe.each(ENGINES)('portfolio routes on %s', (engine) => {
       },
     ];
     for (const tx of txs) {
-      const res = await record(alice, p.id, tx);
+      const res = await record(fx.alice, p.id, tx);
       expect(res.statusCode, res.body).toBe(201);
       const executedAt = new Date(tx.executedAt).toISOString();
       expect(Transaction.parse(res.json())).toEqual({
@@ -182,12 +149,12 @@ describe.each(ENGINES)('portfolio routes on %s', (engine) => {
       });
     }
 
-    const holdings = await inject(alice, 'GET', `/api/holdings?portfolioId=${p.id}`);
+    const holdings = await inject(fx.alice, 'GET', `/api/holdings?portfolioId=${p.id}`);
     expect(holdings.statusCode).toBe(200);
     const [aapl, ...rest] = holdings.json().map((h: unknown) => Holding.parse(h));
     // served again from the flow's memo (the same frozen answer, its UTF-8 bytes kept): the
     // same body, type and length
-    const again = await inject(alice, 'GET', `/api/holdings?portfolioId=${p.id}`);
+    const again = await inject(fx.alice, 'GET', `/api/holdings?portfolioId=${p.id}`);
     expect(again.body).toBe(holdings.body);
     expect(again.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(again.headers['content-length']).toBe(String(Buffer.byteLength(holdings.body)));
@@ -216,15 +183,15 @@ describe.each(ENGINES)('portfolio routes on %s', (engine) => {
     // cash is overdrawn (2000 − 2301 = −301 USD): the weight is of the gross value, so 1
     expect(aapl?.weight).toBe('1.000000');
 
-    const cash = await inject(alice, 'GET', `/api/cash?portfolioId=${p.id}`);
+    const cash = await inject(fx.alice, 'GET', `/api/cash?portfolioId=${p.id}`);
     expect(cash.json().map((c: unknown) => CashPosition.parse(c))).toEqual([
       expect.objectContaining({ currency: 'USD', amount: '-301.00', amountEur: '-278.37' }),
     ]);
 
-    const all = await inject(alice, 'GET', '/api/holdings');
+    const all = await inject(fx.alice, 'GET', '/api/holdings');
     expect(all.json().map((h: { symbol: string }) => h.symbol)).toContain('AAPL');
 
-    const revalued = await inject(alice, 'POST', `/api/portfolios/${p.id}/revalue`);
+    const revalued = await inject(fx.alice, 'POST', `/api/portfolios/${p.id}/revalue`);
     expect(revalued.statusCode).toBe(200);
     const result = RevaluationResult.parse(revalued.json());
     expect(result.portfolios).toEqual([
@@ -235,9 +202,9 @@ describe.each(ENGINES)('portfolio routes on %s', (engine) => {
   });
 
   it('pages transactions newest first and filters by inclusive dates', async () => {
-    const p = await createPortfolio(alice, 'Paging');
+    const p = await createPortfolio(fx.alice, 'Paging');
     for (const day of ['01', '02', '03']) {
-      const res = await record(alice, p.id, {
+      const res = await record(fx.alice, p.id, {
         type: 'deposit',
         amount: `${day}0`,
         currency: 'EUR',
@@ -245,12 +212,12 @@ describe.each(ENGINES)('portfolio routes on %s', (engine) => {
       });
       expect(res.statusCode).toBe(201);
     }
-    const first = await inject(alice, 'GET', `/api/transactions?portfolioId=${p.id}&limit=2`);
+    const first = await inject(fx.alice, 'GET', `/api/transactions?portfolioId=${p.id}&limit=2`);
     const page1 = TransactionPage.parse(first.json());
     expect(page1.items.map((t) => t.amount)).toEqual(['30', '20']);
     expect(page1.nextCursor).toEqual(expect.any(String));
     const second = await inject(
-      alice,
+      fx.alice,
       'GET',
       `/api/transactions?portfolioId=${p.id}&limit=2&cursor=${page1.nextCursor}`,
     );
@@ -259,7 +226,7 @@ describe.each(ENGINES)('portfolio routes on %s', (engine) => {
     expect(page2.nextCursor).toBeNull();
 
     const day = await inject(
-      alice,
+      fx.alice,
       'GET',
       `/api/transactions?portfolioId=${p.id}&from=2024-01-02&to=2024-01-02`,
     );
@@ -267,14 +234,14 @@ describe.each(ENGINES)('portfolio routes on %s', (engine) => {
       '2024-01-02T12:00:00.000Z',
     ]);
     for (const query of ['limit=101', 'limit=0', 'from=yesterday', 'cursor=garbage']) {
-      const res = await inject(alice, 'GET', `/api/transactions?portfolioId=${p.id}&${query}`);
+      const res = await inject(fx.alice, 'GET', `/api/transactions?portfolioId=${p.id}&${query}`);
       expect(res.statusCode, query).toBe(400);
       expect(res.json().code).toBe('validation_failed');
     }
   });
 
   it('refuses a sell of more than is held and stores nothing', async () => {
-    const p = await createPortfolio(alice, 'Oversell');
+    const p = await createPortfolio(fx.alice, 'Oversell');
     const buy = {
       type: 'buy',
       symbol: 'AAPL',
@@ -283,22 +250,22 @@ describe.each(ENGINES)('portfolio routes on %s', (engine) => {
       currency: 'USD',
       executedAt: '2024-01-02T15:00:00Z',
     };
-    expect((await record(alice, p.id, buy)).statusCode).toBe(201);
-    const sell = await record(alice, p.id, { ...buy, type: 'sell', quantity: '2' });
+    expect((await record(fx.alice, p.id, buy)).statusCode).toBe(201);
+    const sell = await record(fx.alice, p.id, { ...buy, type: 'sell', quantity: '2' });
     expect(sell.statusCode).toBe(400);
     expect(sell.json()).toMatchObject({ code: 'validation_failed', errors: [expect.anything()] });
-    const listed = await inject(alice, 'GET', `/api/transactions?portfolioId=${p.id}`);
+    const listed = await inject(fx.alice, 'GET', `/api/transactions?portfolioId=${p.id}`);
     expect(listed.json().items).toHaveLength(1);
-    const noType = await record(alice, p.id, { ...buy, type: 'gift' });
+    const noType = await record(fx.alice, p.id, { ...buy, type: 'gift' });
     expect(noType.statusCode).toBe(400);
   });
 
   it('imports a real Ghostfolio export as text/csv and as multipart', async () => {
-    const asText = await createPortfolio(alice, 'Import text');
-    const text = await ctx.app.inject({
+    const asText = await createPortfolio(fx.alice, 'Import text');
+    const text = await fx.ctx.app.inject({
       method: 'POST',
       url: `/api/portfolios/${asText.id}/import`,
-      headers: { ...as(alice), 'content-type': 'text/csv; charset=utf-8' },
+      headers: { ...as(fx.alice), 'content-type': 'text/csv; charset=utf-8' },
       payload: OK_SAMPLE,
     });
     expect(text.statusCode, text.body).toBe(201);
@@ -307,19 +274,19 @@ describe.each(ENGINES)('portfolio routes on %s', (engine) => {
     expect(imported).toMatchObject({ format: 'ghostfolio', imported: 4 });
     expect(imported.skipped.map((s) => s.line)).toEqual([6]);
 
-    const asFile = await createPortfolio(alice, 'Import multipart');
+    const asFile = await createPortfolio(fx.alice, 'Import multipart');
     const form = multipartBody({ content: OK_SAMPLE });
-    const multipart = await ctx.app.inject({
+    const multipart = await fx.ctx.app.inject({
       method: 'POST',
       url: `/api/portfolios/${asFile.id}/import?format=ghostfolio`,
-      headers: { ...as(alice), ...form.headers },
+      headers: { ...as(fx.alice), ...form.headers },
       payload: form.payload,
     });
     expect(multipart.statusCode, multipart.body).toBe(201);
     expect(multipart.json()).toMatchObject({ format: 'ghostfolio', imported: 4 });
 
     for (const p of [asText, asFile]) {
-      const holdings = await inject(alice, 'GET', `/api/holdings?portfolioId=${p.id}`);
+      const holdings = await inject(fx.alice, 'GET', `/api/holdings?portfolioId=${p.id}`);
       const quantities = holdings
         .json()
         .map((h: Holding) => [h.symbol, h.quantity])
@@ -328,22 +295,22 @@ describe.each(ENGINES)('portfolio routes on %s', (engine) => {
         ['MSFT', '5'],
         ['Penthouse Apartment', '1'],
       ]);
-      const txs = await inject(alice, 'GET', `/api/transactions?portfolioId=${p.id}`);
+      const txs = await inject(fx.alice, 'GET', `/api/transactions?portfolioId=${p.id}`);
       expect(txs.json().items).toHaveLength(4);
     }
   });
 
   it('rejects a bad export with its line and stores nothing', async () => {
-    const p = await createPortfolio(alice, 'Import bad');
+    const p = await createPortfolio(fx.alice, 'Import bad');
     const form = multipartBody({ content: INVALID_YY });
     for (const request of [
       { headers: { 'content-type': 'text/csv' }, payload: INVALID_YY },
       { headers: form.headers, payload: form.payload },
     ]) {
-      const res = await ctx.app.inject({
+      const res = await fx.ctx.app.inject({
         method: 'POST',
         url: `/api/portfolios/${p.id}/import`,
-        headers: { ...as(alice), ...request.headers },
+        headers: { ...as(fx.alice), ...request.headers },
         payload: request.payload,
       });
       expect(res.statusCode).toBe(400);
@@ -352,37 +319,37 @@ describe.each(ENGINES)('portfolio routes on %s', (engine) => {
         errors: [{ path: 'line 2', message: expect.stringContaining('16/09/21') }],
       });
     }
-    const txs = await inject(alice, 'GET', `/api/transactions?portfolioId=${p.id}`);
+    const txs = await inject(fx.alice, 'GET', `/api/transactions?portfolioId=${p.id}`);
     expect(txs.json().items).toEqual([]);
-    expect((await inject(alice, 'GET', `/api/holdings?portfolioId=${p.id}`)).json()).toEqual([]);
+    expect((await inject(fx.alice, 'GET', `/api/holdings?portfolioId=${p.id}`)).json()).toEqual([]);
   });
 
   it('answers 413 beyond the size limit, 415 for other bodies, 400 without a file part', async () => {
-    const p = await createPortfolio(alice, 'Import limits');
+    const p = await createPortfolio(fx.alice, 'Import limits');
     const url = `/api/portfolios/${p.id}/import`;
     const huge = `${OK_SAMPLE}${'x'.repeat(IMPORT_LIMIT_BYTES)}`;
-    const tooLargeText = await ctx.app.inject({
+    const tooLargeText = await fx.ctx.app.inject({
       method: 'POST',
       url,
-      headers: { ...as(alice), 'content-type': 'text/csv' },
+      headers: { ...as(fx.alice), 'content-type': 'text/csv' },
       payload: huge,
     });
     expect(tooLargeText.statusCode).toBe(413);
     expect(tooLargeText.json().code).toBe('payload_too_large');
     const form = multipartBody({ content: huge });
-    const tooLargeFile = await ctx.app.inject({
+    const tooLargeFile = await fx.ctx.app.inject({
       method: 'POST',
       url,
-      headers: { ...as(alice), ...form.headers },
+      headers: { ...as(fx.alice), ...form.headers },
       payload: form.payload,
     });
     expect(tooLargeFile.statusCode).toBe(413);
     expect(tooLargeFile.json().code).toBe('payload_too_large');
 
-    const xml = await ctx.app.inject({
+    const xml = await fx.ctx.app.inject({
       method: 'POST',
       url,
-      headers: { ...as(alice), 'content-type': 'application/xml' },
+      headers: { ...as(fx.alice), 'content-type': 'application/xml' },
       payload: '<csv/>',
     });
     expect(xml.statusCode).toBe(415);
@@ -391,32 +358,32 @@ describe.each(ENGINES)('portfolio routes on %s', (engine) => {
     const noFile = multipartBody(undefined, { note: 'no file' });
     const wrongPart = multipartBody({ field: 'upload', content: OK_SAMPLE });
     for (const body of [noFile, wrongPart]) {
-      const res = await ctx.app.inject({
+      const res = await fx.ctx.app.inject({
         method: 'POST',
         url,
-        headers: { ...as(alice), ...body.headers },
+        headers: { ...as(fx.alice), ...body.headers },
         payload: body.payload,
       });
       expect(res.statusCode).toBe(400);
       expect(res.json().errors).toEqual([{ path: 'body.file', message: expect.any(String) }]);
     }
-    const empty = await ctx.app.inject({
+    const empty = await fx.ctx.app.inject({
       method: 'POST',
       url,
-      headers: { ...as(alice), 'content-type': 'text/csv' },
+      headers: { ...as(fx.alice), 'content-type': 'text/csv' },
       payload: '',
     });
     expect(empty.statusCode).toBe(400);
     expect(
-      (await inject(alice, 'GET', `/api/transactions?portfolioId=${p.id}`)).json().items,
+      (await inject(fx.alice, 'GET', `/api/transactions?portfolioId=${p.id}`)).json().items,
     ).toEqual([]);
   });
 
   it("answers 404 for another user's portfolio on every route", async () => {
-    const p = await createPortfolio(alice, 'Private');
+    const p = await createPortfolio(fx.alice, 'Private');
     expect(
       (
-        await record(alice, p.id, {
+        await record(fx.alice, p.id, {
           type: 'deposit',
           amount: '5',
           currency: 'EUR',
@@ -426,32 +393,32 @@ describe.each(ENGINES)('portfolio routes on %s', (engine) => {
     ).toBe(201);
     const form = multipartBody({ content: OK_SAMPLE });
     const attempts = [
-      inject(bob, 'PATCH', `/api/portfolios/${p.id}`, { name: 'Mine' }),
-      inject(bob, 'GET', `/api/holdings?portfolioId=${p.id}`),
-      inject(bob, 'GET', `/api/cash?portfolioId=${p.id}`),
-      inject(bob, 'GET', `/api/transactions?portfolioId=${p.id}`),
-      record(bob, p.id, {
+      inject(fx.bob, 'PATCH', `/api/portfolios/${p.id}`, { name: 'Mine' }),
+      inject(fx.bob, 'GET', `/api/holdings?portfolioId=${p.id}`),
+      inject(fx.bob, 'GET', `/api/cash?portfolioId=${p.id}`),
+      inject(fx.bob, 'GET', `/api/transactions?portfolioId=${p.id}`),
+      record(fx.bob, p.id, {
         type: 'deposit',
         amount: '1',
         currency: 'EUR',
         executedAt: '2024-01-01T00:00:00Z',
       }),
-      ctx.app.inject({
+      fx.ctx.app.inject({
         method: 'POST',
         url: `/api/portfolios/${p.id}/import`,
-        headers: { ...as(bob), ...form.headers },
+        headers: { ...as(fx.bob), ...form.headers },
         payload: form.payload,
       }),
-      inject(bob, 'POST', `/api/portfolios/${p.id}/revalue`),
+      inject(fx.bob, 'POST', `/api/portfolios/${p.id}/revalue`),
     ];
     for (const res of await Promise.all(attempts)) {
       expect(res.statusCode, res.body).toBe(404);
       expect(res.json().code).toBe('not_found');
     }
-    expect((await inject(bob, 'GET', '/api/portfolios')).json()).toEqual([]);
-    expect((await inject(bob, 'GET', '/api/holdings')).json()).toEqual([]);
-    expect((await inject(bob, 'GET', '/api/transactions')).json().items).toEqual([]);
-    const own = await inject(alice, 'GET', `/api/transactions?portfolioId=${p.id}`);
+    expect((await inject(fx.bob, 'GET', '/api/portfolios')).json()).toEqual([]);
+    expect((await inject(fx.bob, 'GET', '/api/holdings')).json()).toEqual([]);
+    expect((await inject(fx.bob, 'GET', '/api/transactions')).json().items).toEqual([]);
+    const own = await inject(fx.alice, 'GET', `/api/transactions?portfolioId=${p.id}`);
     expect(own.json().items).toHaveLength(1);
   });
 });

@@ -1,7 +1,9 @@
-import { once } from 'node:events';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import type { FundamentalsProvider } from '@svc/service/testing';
+import { createWebhookTransport } from '@svc/service';
+import {
+  type FundamentalsProvider,
+  startWebhookReceiver,
+  type WebhookReceiver,
+} from '@svc/service/testing';
 import {
   createWebhookDispatcher,
   EvaluationChangesPage,
@@ -31,58 +33,9 @@ function switchableProvider() {
   return { provider, state };
 }
 
-interface Received {
-  path: string;
-  headers: IncomingHttpHeaders;
-  body: string;
-}
-
-/**
- * A webhook receiver on loopback: `/flaky` fails (500) once and then answers 204, `/gone` answers
- * 410, `/moved` redirects to `/flaky` (which a redirect must not reach).
- */
-async function receiver() {
-  const received: Received[] = [];
-  let flakyCalls = 0;
-  const server: Server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk: Buffer) => {
-      body += chunk.toString('utf8');
-    });
-    req.on('end', () => {
-      const path = req.url ?? '';
-      received.push({ path, headers: req.headers, body });
-      if (path === '/flaky') {
-        flakyCalls += 1;
-        res.writeHead(flakyCalls === 1 ? 500 : 204).end();
-      } else if (path === '/gone') {
-        res.writeHead(410).end();
-      } else if (path === '/slow') {
-        // never answers: the dispatcher's timeout ends the attempt
-      } else if (path === '/moved') {
-        res.writeHead(302, { location: '/flaky' }).end();
-      } else {
-        res.writeHead(404).end();
-      }
-    });
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: (path: string) => `http://127.0.0.1:${port}${path}`,
-    received,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
-
 describe.each(ENGINES)('change events, the feed and webhooks (%s)', (engine) => {
   let ctx: TestContext;
-  let hooks: Awaited<ReturnType<typeof receiver>>;
+  let hooks: WebhookReceiver;
   const source = switchableProvider();
   const inject = (
     method: 'GET' | 'POST' | 'DELETE',
@@ -103,7 +56,7 @@ describe.each(ENGINES)('change events, the feed and webhooks (%s)', (engine) => 
       fundamentals: source.provider,
       env: { WEBHOOK_ALLOW_PRIVATE: 'true' },
     });
-    hooks = await receiver();
+    hooks = await startWebhookReceiver();
   });
   afterAll(async () => {
     await hooks.close();
@@ -173,7 +126,7 @@ describe.each(ENGINES)('change events, the feed and webhooks (%s)', (engine) => 
 
     const dispatcher = createWebhookDispatcher({
       webhooks: ctx.repos.webhooks,
-      allowPrivate: true,
+      transport: createWebhookTransport({ allowPrivate: true }),
       retryDelaysMs: [0, 0],
     });
     expect(await dispatcher.runDue()).toMatchObject({ attempted: 3, failed: 2, disabled: 1 });
@@ -283,7 +236,7 @@ describe.each(ENGINES)('change events, the feed and webhooks (%s)', (engine) => 
     await inject('GET', '/api/stock-evaluation?symbol=JNJ&fresh=1', carol.cookie);
     const strict = createWebhookDispatcher({
       webhooks: ctx.repos.webhooks,
-      allowPrivate: false,
+      transport: createWebhookTransport({ allowPrivate: false }),
       retryDelaysMs: [],
     });
     const calls = hooks.received.length;
@@ -315,7 +268,7 @@ describe.each(ENGINES)('change events, the feed and webhooks (%s)', (engine) => 
     await inject('GET', '/api/stock-evaluation?symbol=KR&fresh=1', frank.cookie);
     const dispatcher = createWebhookDispatcher({
       webhooks: ctx.repos.webhooks,
-      allowPrivate: true,
+      transport: createWebhookTransport({ allowPrivate: true }),
       timeoutMs: 300,
       retryDelaysMs: [60_000],
     });
@@ -383,7 +336,7 @@ describe.each(ENGINES)('change events, the feed and webhooks (%s)', (engine) => 
     expect((await trade('sell', 'jnj')).statusCode).toBe(201);
     const dispatcher = createWebhookDispatcher({
       webhooks: ctx.repos.webhooks,
-      allowPrivate: true,
+      transport: createWebhookTransport({ allowPrivate: true }),
       timeoutMs: 1_000,
       retryDelaysMs: [],
     });

@@ -1,12 +1,7 @@
 import { parseArgs } from 'node:util';
 import { AsOfDate, CRITERION_KEYS } from '@svc/schemas';
-import {
-  createFundamentalsProvider,
-  createQuoteSource,
-  evaluateCompany,
-  FundamentalsError,
-  MoatScoringError,
-} from '@svc/use-cases';
+import { createFundamentalsProvider, createQuoteSource } from '@svc/service';
+import { evaluateCompany, FundamentalsError, MoatScoringError } from '@svc/use-cases';
 import { EXAMPLE_USAGE, exampleCommand } from './example-command.js';
 import { FILL_CACHE_USAGE, fillCacheCommand } from './fill-cache-command.js';
 import { formatFundamentalsJson, formatFundamentalsTable } from './format/fundamentals-table.js';

@@ -1,11 +1,14 @@
 import { parseArgs } from 'node:util';
-import { fillCacheOnJobs, openStore } from '@svc/service';
 import {
   createFundamentalsProvider,
   createQuoteSource,
+  FUNDAMENTALS_PROVIDER_NAMES,
+  fillCacheOnJobs,
+  openStore,
+} from '@svc/service';
+import {
   DEFAULT_FILL_CONCURRENCY,
   type FillCacheSummary,
-  FUNDAMENTALS_PROVIDER_NAMES,
   isListableProvider,
 } from '@svc/use-cases';
 import { readCliSettings } from './settings.js';

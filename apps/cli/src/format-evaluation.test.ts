@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
-import { createFundamentalsProvider, createQuoteSource, evaluateCompany } from '@svc/use-cases';
+import { createFundamentalsProvider, createQuoteSource } from '@svc/service';
+import { evaluateCompany } from '@svc/use-cases';
 import { describe, expect, it } from 'vitest';
 import { formatEvaluationTable } from './format-evaluation.js';
 

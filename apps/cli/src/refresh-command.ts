@@ -1,11 +1,11 @@
 import { parseArgs } from 'node:util';
-import { composeRefreshPass, openStore } from '@svc/service';
 import {
+  composeRefreshPass,
   createFundamentalsProvider,
   createQuoteSource,
-  type RefreshReport,
-  sharedSecBudget,
-} from '@svc/use-cases';
+  openStore,
+} from '@svc/service';
+import { type RefreshReport, sharedSecBudget } from '@svc/use-cases';
 import { readCliSettings } from './settings.js';
 
 /** Usage of `svc refresh`. */

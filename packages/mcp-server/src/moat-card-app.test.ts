@@ -1,7 +1,8 @@
 import { resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { createFundamentalsProvider, createQuoteSource, evaluateCompany } from '@svc/use-cases';
+import { createFundamentalsProvider, createQuoteSource } from '@svc/providers';
+import { evaluateCompany } from '@svc/use-cases';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildMcpServer } from './build-mcp-server.js';
 import type { McpServices } from './deps.js';

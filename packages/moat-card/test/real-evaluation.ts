@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
-import { createFundamentalsProvider, createQuoteSource, evaluateCompany } from '@svc/use-cases';
+import { createFundamentalsProvider, createQuoteSource } from '@svc/providers';
+import { evaluateCompany } from '@svc/use-cases';
 
 /** The shared data of the project (never copied into the repository). */
 export const SHARED = resolve(

@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { type QuotaLimitOverrides, QuotaLimitOverridesSchema } from '@svc/quota';
 import {
   FUNDAMENTALS_PROVIDER_NAMES,
   FX_PROVIDER_NAMES,
-  type OidcConfig,
   QUOTE_PROVIDER_NAMES,
-} from '@svc/use-cases';
+} from '@svc/providers';
+import { type QuotaLimitOverrides, QuotaLimitOverridesSchema } from '@svc/quota';
+import type { OidcConfig } from '@svc/use-cases';
 import { z } from 'zod';
 
 // The service's configuration, declared once. Each environment variable is one line of

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { createSnapshotProvider } from '@svc/fundamentals-client';
 import { createRepositories } from '@svc/portfolio-store';
 import { createTestBackends, type TestDatabase } from '@svc/portfolio-store/testing';
-import { createQuoteSource } from '@svc/use-cases';
+import { createQuoteSource } from '@svc/providers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fillCacheOnJobs } from './fill-jobs.js';
 

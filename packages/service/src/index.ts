@@ -2,6 +2,10 @@
 // and the command line (apps/cli): the configuration from the environment, the runtime built from
 // it (every flow and the account services), the Fastify bootstrap both servers share, and the
 // store the command line tools open.
+
+// The providers chosen by their configured name, all of them, for the command line (apps import
+// only the composition root, not @svc/providers).
+export * from '@svc/providers';
 export {
   type AccountInputs,
   type AccountServices,
@@ -116,3 +120,10 @@ export { createPortfolioFlows, type PortfolioFlows } from './portfolio/flows.js'
 export { composeRefreshPass, type RefreshPassParts } from './refresh-pass.js';
 export { openRuntime, type Runtime } from './runtime.js';
 export { type StartContext, type StartOptions, startServer } from './start.js';
+export {
+  createWebhookTransport,
+  type HostLookup,
+  refusedAddress,
+  systemLookup,
+  type WebhookTransportOptions,
+} from './webhooks/pinned-http.js';

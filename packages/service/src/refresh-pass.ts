@@ -1,9 +1,8 @@
 import type { FundamentalsProvider } from '@svc/fundamentals-client';
 import { createRepositories, type Database } from '@svc/portfolio-store';
+import type { FundamentalsSettings, QuoteSource } from '@svc/providers';
 import {
   createSecFilingsClient,
-  type FundamentalsSettings,
-  type QuoteSource,
   type RefreshReport,
   refreshDepsFor,
   runRefreshPass,

@@ -7,15 +7,17 @@ import {
   pendingMigrations,
   type SharedCounterOptions,
 } from '@svc/portfolio-store';
-import { createQuotaService } from '@svc/quota';
 import {
   createFxProvider,
   createPriceHistory,
   createQuoteSource,
+  type QuoteSource,
+} from '@svc/providers';
+import { createQuotaService } from '@svc/quota';
+import {
   createWebhookDispatcher,
   loadIsinTable,
   openSessionChangeFeed,
-  type QuoteSource,
   sharedSecBudget,
 } from '@svc/use-cases';
 import { createAccountServices } from './accounts.js';
@@ -30,6 +32,7 @@ import { openFundamentalsProvider } from './moat/fundamentals.js';
 import { createMoatServices } from './moat/services.js';
 import { createPortfolioFlows } from './portfolio/flows.js';
 import { composeRefreshPass } from './refresh-pass.js';
+import { createWebhookTransport } from './webhooks/pinned-http.js';
 
 /** The long-lived resources of a running service and how to release them. */
 export interface Runtime {
@@ -212,7 +215,7 @@ async function startBackground(
   const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
   const dispatcher = createWebhookDispatcher({
     webhooks: repos.webhooks,
-    allowPrivate: config.webhookAllowPrivate,
+    transport: createWebhookTransport({ allowPrivate: config.webhookAllowPrivate }),
     onError: (error) => logger.warn(`webhook dispatch: ${message(error)}`),
   });
   dispatcher.start();

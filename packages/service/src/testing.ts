@@ -134,3 +134,8 @@ export {
   uniqueEmail,
 } from '@svc/portfolio-store/testing';
 export { createQuotaService } from '@svc/quota';
+export {
+  type ReceivedWebhook,
+  startWebhookReceiver,
+  type WebhookReceiver,
+} from './webhooks/webhook-receiver.js';

@@ -2,12 +2,13 @@
 // SEC companyfacts (snapshot provider) + daily price CSVs (quote provider) + valuation + moat score.
 //   cold: new providers each pass, so every companyfacts file is read and parsed again;
 //   warm: the same providers again, parsed fundamentals served from the provider's cache.
-// Run after `pnpm turbo run build --filter=@svc/use-cases...`:  pnpm --filter @svc/use-cases bench
+// Run after `pnpm turbo run build --filter=@svc/use-cases... --filter=@svc/providers`:  pnpm --filter @svc/use-cases bench
 // Env: SHARED_DATA_DIR (default ../../../../shared/data from this file), BENCH_COLD_PASSES (3),
 // BENCH_WARM_PASSES (10), BENCH_TABLE=0 to skip the per-company score table.
 import { readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { createFundamentalsProvider, createQuoteSource, evaluateCompany } from '../dist/index.js';
+import { createFundamentalsProvider, createQuoteSource } from '@svc/providers';
+import { evaluateCompany } from '../dist/index.js';
 
 const DATA_DIR = resolve(
   process.env.SHARED_DATA_DIR ?? resolve(import.meta.dirname, '../../../../shared/data'),

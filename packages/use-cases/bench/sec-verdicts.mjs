@@ -9,7 +9,7 @@
 // the change of each total and verdict, flagging shifts of more than 5 points (the issue's bar: a
 // larger shift must name its cause in the calibration table); --dist evaluates with another build
 // (another checkout's packages/use-cases/dist), to print "before" beside "after" in one run.
-// Run after `pnpm turbo run build --filter=@svc/use-cases...`. Env: SHARED_DATA_DIR.
+// Run after `pnpm turbo run build --filter=@svc/use-cases... --filter=@svc/providers`. Env: SHARED_DATA_DIR.
 import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -32,7 +32,11 @@ const NOW = new Date('2026-09-01T12:00:00.000Z');
 const EXPLAIN_ABOVE = 5;
 
 const dist = resolve(values.dist ?? resolve(import.meta.dirname, '../dist'), 'index.js');
-const { createFundamentalsProvider, createQuoteSource, evaluateCompany } = await import(dist);
+const { evaluateCompany, ...build } = await import(dist);
+// The providers come from @svc/providers (builds before issue 37 exported them themselves).
+const { createFundamentalsProvider, createQuoteSource } = build.createQuoteSource
+  ? build
+  : await import('@svc/providers');
 
 const symbols = readdirSync(COMPANYFACTS_DIR)
   .map((name) => /^(.+)_CIK\d{10}\.json$/.exec(name)?.[1])

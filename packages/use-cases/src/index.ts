@@ -270,11 +270,13 @@ export {
 } from './moat/screener.js';
 export {
   type BrokerImportDeps,
-  type BrokerImportPreviewDeps,
   type ImportContext,
   importBrokerFile,
-  previewBrokerImport,
 } from './portfolio/broker-import.js';
+export {
+  type BrokerImportPreviewDeps,
+  previewBrokerImport,
+} from './portfolio/broker-import-preview.js';
 export type { LedgerUnit } from './portfolio/change-ledger.js';
 export { describeTransaction, transactionTag } from './portfolio/change-summaries.js';
 export type { ChangeContext, ChangeFlows } from './portfolio/changes.js';
@@ -342,19 +344,6 @@ export {
   withRetryAfter,
 } from './problems.js';
 export {
-  createFundamentalsProvider,
-  createFxProvider,
-  createPriceHistory,
-  createQuoteSource,
-  FUNDAMENTALS_PROVIDER_NAMES,
-  type FundamentalsSettings,
-  FX_PROVIDER_NAMES,
-  type FxSettings,
-  QUOTE_PROVIDER_NAMES,
-  type QuoteSettings,
-  type QuoteSource,
-} from './providers.js';
-export {
   type AnyToolDefinition,
   DEFAULT_TOKEN_SCOPES,
   SPEC_MCP_TOOLS,
@@ -384,19 +373,17 @@ export {
 export {
   CreatedWebhook,
   CreateWebhookBody,
-  checkWebhookHost,
   createWebhookService,
-  type HostLookup,
   MAX_WEBHOOK_ENDPOINTS,
   newWebhookSecret,
-  refusedAddress,
-  systemLookup,
   WEBHOOK_EVENT_TYPES,
   WebhookDeliveriesPage,
   WebhookDeliveriesQuery,
   WebhookEndpointSchema,
+  type WebhookPostResult,
   type WebhookService,
   type WebhookServiceDeps,
+  type WebhookTransport,
 } from './webhooks/webhooks.js';
 export { instrumentOf } from './xray/instrument-of.js';
 export {

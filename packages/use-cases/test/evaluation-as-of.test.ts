@@ -6,13 +6,13 @@ import {
   type Database,
   migrateToLatest,
 } from '@svc/portfolio-store';
+import { createQuoteSource } from '@svc/providers';
 import { createQuotaService } from '@svc/quota';
 import { PROBLEMS, ServedEvaluation } from '@svc/schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEvaluationService } from '../src/moat/evaluation-service.js';
 import { keepEvaluation } from '../src/moat/keep-evaluation.js';
 import { toServiceError } from '../src/problems.js';
-import { createQuoteSource } from '../src/providers.js';
 import { COMPANYFACTS_DIR, PRICES_DIR } from './shared-data.js';
 
 /* Evaluations as of a date and by methodology version (issue 39), on the real AAPL/SNOW files. */

@@ -5,6 +5,7 @@ import {
   type Database,
   migrateToLatest,
 } from '@svc/portfolio-store';
+import { createQuoteSource } from '@svc/providers';
 import { createQuotaService } from '@svc/quota';
 import { ServedEvaluation } from '@svc/schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,7 +14,6 @@ import { createEvaluationHistoryService } from '../src/moat/evaluation-history.j
 import { EvaluationDiff, EvaluationHistoryPage } from '../src/moat/evaluation-history-schemas.js';
 import { createEvaluationService } from '../src/moat/evaluation-service.js';
 import { keepEvaluation } from '../src/moat/keep-evaluation.js';
-import { createQuoteSource } from '../src/providers.js';
 import { COMPANYFACTS_DIR, PRICES_DIR } from './shared-data.js';
 
 let database: Database;

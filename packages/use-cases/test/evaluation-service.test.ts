@@ -5,13 +5,13 @@ import {
   type Database,
   migrateToLatest,
 } from '@svc/portfolio-store';
+import { createQuoteSource } from '@svc/providers';
 import { createQuotaService, QuotaError } from '@svc/quota';
 import { MoatEvaluation, TICKER_SYMBOL_RULE } from '@svc/schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UseCaseError } from '../src/errors.js';
 import { createEvaluationService } from '../src/moat/evaluation-service.js';
 import { type KeepEvaluationInput, keepEvaluation } from '../src/moat/keep-evaluation.js';
-import { createQuoteSource } from '../src/providers.js';
 import { COMPANYFACTS_DIR, PRICES_DIR } from './shared-data.js';
 
 let database: Database;

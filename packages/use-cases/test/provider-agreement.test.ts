@@ -9,10 +9,10 @@ import { resolve } from 'node:path';
 import { createSimfinProvider, parseCompanyFacts } from '@svc/fundamentals-client';
 import { KNOWN_SPLITS } from '@svc/market-data';
 import { evaluateMoat } from '@svc/moat-scoring';
+import { createFundamentalsProvider, createQuoteSource } from '@svc/providers';
 import type { FiscalYearFigures, Fundamentals } from '@svc/schemas';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { evaluateCompany } from '../src/moat/evaluate-company.js';
-import { createFundamentalsProvider, createQuoteSource } from '../src/providers.js';
 import { COMPANYFACTS_DIR, PRICES_DIR, SHARED_DATA_DIR } from './shared-data.js';
 
 type Metric = 'revenue' | 'netIncome' | 'grossMargin' | 'capex' | 'eps';

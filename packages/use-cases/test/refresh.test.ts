@@ -9,10 +9,10 @@ import { resolve } from 'node:path';
 import { createSecEdgarProvider, createSecFilingsClient } from '@svc/fundamentals-client';
 import { createRepositories } from '@svc/portfolio-store';
 import { createTestBackends, type TestDatabase } from '@svc/portfolio-store/testing';
+import { createQuoteSource } from '@svc/providers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fillEvaluationCache } from '../src/jobs/fill-cache.js';
 import { refreshDepsFor, runRefreshPass, sharedSecBudget } from '../src/jobs/refresh.js';
-import { createQuoteSource } from '../src/providers.js';
 import { PRICES_DIR } from './shared-data.js';
 import { formIndex, startSecReplay } from './support/sec-replay.js';
 

@@ -1,9 +1,6 @@
 import { FundamentalsError, type FundamentalsProvider } from '@svc/fundamentals-client';
-import {
-  createFundamentalsProvider,
-  type FundamentalsSettings,
-  UseCaseError,
-} from '@svc/use-cases';
+import { createFundamentalsProvider, type FundamentalsSettings } from '@svc/providers';
+import { UseCaseError } from '@svc/use-cases';
 
 /** The server's fundamentals provider, or a stand-in that explains why there is none. */
 export interface OpenedFundamentals {

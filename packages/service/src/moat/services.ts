@@ -1,5 +1,6 @@
 import type { FundamentalsProvider } from '@svc/fundamentals-client';
 import type { Executor, Repositories } from '@svc/portfolio-store';
+import type { QuoteSource } from '@svc/providers';
 import type { QuotaService } from '@svc/quota';
 import {
   createEvaluationHistoryService,
@@ -11,11 +12,11 @@ import {
   type EvaluationKeeper,
   type EvaluationService,
   keepEvaluation,
-  type QuoteSource,
   type ReportService,
   type ScreenerService,
   type WebhookService,
 } from '@svc/use-cases';
+import { createWebhookTransport } from '../webhooks/pinned-http.js';
 import { memoizeEvaluationCache } from './evaluation-memo.js';
 import { memoizeScreener } from './screener-memo.js';
 
@@ -118,7 +119,7 @@ export function createMoatServices(options: MoatServicesOptions): MoatServices {
     webhooks: createWebhookService({
       webhooks: repos.webhooks,
       portfolios: repos.portfolios,
-      allowPrivate: options.webhookAllowPrivate ?? false,
+      transport: createWebhookTransport({ allowPrivate: options.webhookAllowPrivate ?? false }),
     }),
   };
 }

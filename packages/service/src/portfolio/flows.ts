@@ -4,11 +4,11 @@ import type {
   PriceHistoryProvider,
   QuoteProvider,
 } from '@svc/market-data';
+import { createPriceHistory } from '@svc/providers';
 import {
   type AccountDataService,
   createAccountDataService,
   createPortfolioService,
-  createPriceHistory,
   createQuoteService,
   createXrayService,
   type EvaluationFills,

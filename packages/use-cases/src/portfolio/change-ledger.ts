@@ -211,33 +211,16 @@ async function checked(
 }
 
 /**
- * The instrument names imports gave, per symbol: the name of the newest row (by `executedAt`,
- * then id) that has one, as a read of the ledger newest first gives them.
+ * The `field` of each symbol's newest row (by `executedAt`, then id) that has one, as a read of
+ * the ledger newest first meets them.
  */
-export function namesOf(rows: readonly StoredTransaction[]): Map<string, string> {
+function newestBySymbol<Field extends 'name' | 'instrument'>(
+  rows: readonly StoredTransaction[],
+  field: Field,
+): Map<string, NonNullable<StoredTransaction[Field]>> {
   const newest = new Map<string, StoredTransaction>();
   for (const row of rows) {
-    if (row.symbol === null || row.name === null) continue;
-    const seen = newest.get(row.symbol);
-    if (
-      seen === undefined ||
-      row.executedAt > seen.executedAt ||
-      (row.executedAt === seen.executedAt && row.id > seen.id)
-    ) {
-      newest.set(row.symbol, row);
-    }
-  }
-  return new Map([...newest].map(([symbol, row]) => [symbol, row.name ?? symbol]));
-}
-
-/**
- * The instrument of each symbol (issue 38): the newest row's (by `executedAt`, then id) that has
- * one, as {@link namesOf} picks names.
- */
-export function instrumentsOf(rows: readonly StoredTransaction[]): Map<string, Instrument> {
-  const newest = new Map<string, StoredTransaction>();
-  for (const row of rows) {
-    if (row.symbol === null || row.instrument === null) continue;
+    if (row.symbol === null || row[field] === null) continue;
     const seen = newest.get(row.symbol);
     if (
       seen === undefined ||
@@ -248,8 +231,24 @@ export function instrumentsOf(rows: readonly StoredTransaction[]): Map<string, I
     }
   }
   return new Map(
-    [...newest].flatMap(([symbol, row]) => (row.instrument ? [[symbol, row.instrument]] : [])),
+    [...newest].map(([symbol, row]) => [
+      symbol,
+      row[field] as NonNullable<StoredTransaction[Field]>,
+    ]),
   );
+}
+
+/** The instrument names imports gave, per symbol: the name of the newest row that has one. */
+export function namesOf(rows: readonly StoredTransaction[]): Map<string, string> {
+  return newestBySymbol(rows, 'name');
+}
+
+/**
+ * The instrument of each symbol (issue 38): the newest row's that has one, as {@link namesOf}
+ * picks names.
+ */
+export function instrumentsOf(rows: readonly StoredTransaction[]): Map<string, Instrument> {
+  return newestBySymbol(rows, 'instrument');
 }
 
 /** `rows` with the rows of `patch` put in (by id; a null row removes it). */

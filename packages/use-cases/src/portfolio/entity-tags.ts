@@ -1,8 +1,11 @@
 import { createHash } from 'node:crypto';
 import { UseCaseError } from '../errors.js';
 
-/** JSON of `value` with the keys of every object sorted: equal data, equal text. */
-function canonical(value: unknown): string {
+/**
+ * JSON of `value` with the keys of every object sorted (undefined members left out): equal data,
+ * equal text. Entity tags and the broker import's preview tokens hash it.
+ */
+export function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
   if (value !== null && typeof value === 'object') {
     const entries = Object.entries(value as Record<string, unknown>)

@@ -1,5 +1,5 @@
 import { ColumnMapping, type MappingProposal, parseBrokerCsv } from '@svc/portfolio';
-import { type BrokerImportPreviewDeps, previewBrokerImport } from './broker-import.js';
+import { type BrokerImportPreviewDeps, previewBrokerImport } from './broker-import-preview.js';
 import type { ImportResult } from './schemas.js';
 
 /** What a model is shown: the file's first lines and the generic proposal with its questions. */

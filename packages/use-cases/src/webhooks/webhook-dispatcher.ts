@@ -1,13 +1,10 @@
-import { request as httpRequest } from 'node:http';
-import { request as httpsRequest } from 'node:https';
-import type { LookupFunction } from 'node:net';
 import type {
   ClaimedWebhookMessage,
   WebhookAttemptOutcome,
   WebhooksRepository,
 } from '@svc/portfolio-store';
 import { Webhook } from 'standardwebhooks';
-import { checkWebhookHost, type HostLookup, systemLookup } from './webhooks.js';
+import type { WebhookPostResult, WebhookTransport } from './webhooks.js';
 
 /**
  * Delays before the 2nd, 3rd, … attempt of a delivery (the schedule Standard Webhooks suggests:
@@ -21,10 +18,11 @@ export const DEFAULT_RETRY_DELAYS_MS = [
 export interface WebhookDispatcherOptions {
   /** The outbox relay, message queue and delivery log (`createRepositories(db).webhooks`). */
   readonly webhooks: Pick<WebhooksRepository, 'relayOutbox' | 'claimDue' | 'recordAttempt'>;
-  /** `WEBHOOK_ALLOW_PRIVATE`: deliver to loopback, private or link-local addresses too. */
-  readonly allowPrivate: boolean;
-  /** Resolver; default the system's. Every delivery resolves the host again and checks it. */
-  readonly lookup?: HostLookup;
+  /**
+   * How each attempt is sent: it resolves and checks the host again on every attempt and connects
+   * only to the checked address (`createWebhookTransport` of `@svc/service`).
+   */
+  readonly transport: Pick<WebhookTransport, 'post'>;
   /** Per-attempt timeout (connect to end of the answer), ms; default 10,000. */
   readonly timeoutMs?: number;
   /** Delays between attempts; default {@link DEFAULT_RETRY_DELAYS_MS}. */
@@ -51,63 +49,6 @@ export interface DispatchRound {
   readonly disabled: number;
 }
 
-/** The answer of one POST, or why none came. */
-interface PostResult {
-  status: number | null;
-  error: string | null;
-}
-
-/**
- * POSTs `body` to `url`, connecting only to `address` (the checked one: a host that resolves
- * differently between the check and the connection cannot redirect the request), never following
- * a redirect, within `timeoutMs`.
- */
-function post(
-  url: URL,
-  address: string,
-  headers: Record<string, string>,
-  body: string,
-  timeoutMs: number,
-): Promise<PostResult> {
-  const family = address.includes(':') ? 6 : 4;
-  const pinned: LookupFunction = (_host, options, callback) => {
-    if ((options as { all?: boolean }).all) {
-      (callback as (e: null, a: { address: string; family: number }[]) => void)(null, [
-        { address, family },
-      ]);
-    } else {
-      callback(null, address, family);
-    }
-  };
-  const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
-  return new Promise((resolve) => {
-    let settled = false;
-    const done = (result: PostResult) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      resolve(result);
-    };
-    const req = send(url, {
-      method: 'POST',
-      headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
-      lookup: pinned,
-    });
-    const timer = setTimeout(() => {
-      req.destroy();
-      done({ status: null, error: `no answer within ${timeoutMs} ms` });
-    }, timeoutMs);
-    req.on('response', (res) => {
-      // The answer's body is not used: read it (bounded by the timeout) and let it go.
-      res.resume();
-      res.on('end', () => done({ status: res.statusCode ?? null, error: null }));
-      res.on('error', () => done({ status: res.statusCode ?? null, error: null }));
-    });
-    req.on('error', (error) => done({ status: null, error: error.message }));
-    req.end(body);
-  });
-}
-
 /**
  * Delivers events of any type to webhook endpoints (CONTRACT §7, Standard Webhooks 1.0). Each
  * round first relays the outbox (events written with what they describe, `keepEvaluation`): an
@@ -122,14 +63,16 @@ function post(
  * attempted by one at a time, and one whose process died is attempted again (at least once).
  *
  * @example
- * const dispatcher = createWebhookDispatcher({ webhooks: repos.webhooks, allowPrivate: false });
+ * const dispatcher = createWebhookDispatcher({
+ *   webhooks: repos.webhooks,
+ *   transport: createWebhookTransport({ allowPrivate: false }), // of @svc/service
+ * });
  * dispatcher.start();
  * // on shutdown:
  * await dispatcher.stop();
  */
 export function createWebhookDispatcher(options: WebhookDispatcherOptions) {
   const now = options.now ?? (() => new Date());
-  const lookup = options.lookup ?? systemLookup;
   const timeoutMs = options.timeoutMs ?? 10_000;
   const delays = options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
   const batchSize = options.batchSize ?? 20;
@@ -142,18 +85,12 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions) {
       timestamp: message.timestamp,
       data: message.data,
     });
-    const url = new URL(message.url);
-    let result: PostResult;
+    let result: WebhookPostResult;
     try {
-      const [address] = await checkWebhookHost(url, {
-        allowPrivate: options.allowPrivate,
-        lookup,
-      });
       const sentAt = now();
       const signature = new Webhook(message.secret).sign(message.eventId, sentAt, body);
-      result = await post(
-        url,
-        address as string,
+      result = await options.transport.post(
+        new URL(message.url),
         {
           'content-type': 'application/json',
           'user-agent': userAgent,

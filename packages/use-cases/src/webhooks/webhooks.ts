@@ -1,9 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { lookup as dnsLookup } from 'node:dns/promises';
-import { isIP } from 'node:net';
 import type { PortfoliosRepository, WebhooksRepository } from '@svc/portfolio-store';
 import { numberFromText, TickerSymbol } from '@svc/schemas';
-import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 import { UseCaseError } from '../errors.js';
 import { tickerOf } from '../ticker.js';
@@ -123,57 +120,36 @@ export const WebhookDeliveriesPage = z
   .meta({ id: 'WebhookDeliveriesPage' });
 export type WebhookDeliveriesPage = z.infer<typeof WebhookDeliveriesPage>;
 
-/** Resolves a host name to its addresses (`dns.lookup` with `all: true` by default). */
-export type HostLookup = (host: string) => Promise<string[]>;
-
-/** The system resolver: every address `host` resolves to. */
-export const systemLookup: HostLookup = async (host) =>
-  (await dnsLookup(host, { all: true, verbatim: true })).map((a) => a.address);
-
-/**
- * Why `address` may not receive webhooks (loopback, private, link-local, multicast, unspecified,
- * reserved, …: anything but a public unicast address), or undefined when it may. IPv4-mapped IPv6
- * addresses are judged as the IPv4 address.
- */
-export function refusedAddress(address: string): string | undefined {
-  if (!ipaddr.isValid(address)) return 'not an IP address';
-  const range = ipaddr.process(address).range();
-  return range === 'unicast' ? undefined : range;
+/** The answer of one webhook POST, or why none came. */
+export interface WebhookPostResult {
+  /** The answer's status; null when none came. */
+  readonly status: number | null;
+  /** Why no answer came (a refused or unresolved host, a timeout, a refused connection); else null. */
+  readonly error: string | null;
 }
 
 /**
- * Checks a webhook URL's host: every address it resolves to must be public unless
- * `allowPrivate`. Returns the addresses.
- * @throws UseCaseError `validation_failed` (path `url`) when the host does not resolve or an
- *   address is refused.
+ * How webhooks leave the process, a port: the composition root gives the implementation
+ * (`createWebhookTransport` of `@svc/service`, which resolves the host on every call, checks every
+ * address, `WEBHOOK_ALLOW_PRIVATE` aside, and connects only to the checked address).
  */
-export async function checkWebhookHost(
-  url: URL,
-  options: { allowPrivate: boolean; lookup: HostLookup },
-): Promise<string[]> {
-  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
-  const fail = (message: string) =>
-    new UseCaseError('validation_failed', `webhook url: ${message}`, {
-      errors: [{ path: 'url', message }],
-    });
-  let addresses: string[];
-  try {
-    addresses = isIP(host) ? [host] : await options.lookup(host);
-  } catch {
-    throw fail(`${host} does not resolve`);
-  }
-  if (addresses.length === 0) throw fail(`${host} does not resolve`);
-  if (!options.allowPrivate) {
-    for (const address of addresses) {
-      const why = refusedAddress(address);
-      if (why) {
-        throw fail(
-          `${host} resolves to ${address} (${why}); webhooks go to public addresses only (WEBHOOK_ALLOW_PRIVATE)`,
-        );
-      }
-    }
-  }
-  return addresses;
+export interface WebhookTransport {
+  /**
+   * Why `url` may not receive webhooks (its host does not resolve, or resolves to an address that
+   * is not public), or undefined when it may.
+   */
+  refusal(url: URL): Promise<string | undefined>;
+  /**
+   * POSTs `body` to `url` after checking its host again as {@link WebhookTransport.refusal} does
+   * (a refused host answers `{ status: null, error: 'webhook url: <why>' }` without a connection),
+   * connecting only to the checked address, never following a redirect, within `timeoutMs`.
+   */
+  post(
+    url: URL,
+    headers: Readonly<Record<string, string>>,
+    body: string,
+    timeoutMs: number,
+  ): Promise<WebhookPostResult>;
 }
 
 /** A new signing secret: `whsec_` and 24 random bytes in base64 (Standard Webhooks 1.0). */
@@ -186,10 +162,8 @@ export interface WebhookServiceDeps {
   readonly webhooks: Pick<WebhooksRepository, 'create' | 'list' | 'owns' | 'remove' | 'deliveries'>;
   /** The user's portfolios, to check that a `portfolioId` is theirs. */
   readonly portfolios: Pick<PortfoliosRepository, 'get'>;
-  /** `WEBHOOK_ALLOW_PRIVATE`: accept URLs resolving to loopback, private or link-local addresses. */
-  readonly allowPrivate: boolean;
-  /** Resolver; default {@link systemLookup}. */
-  readonly lookup?: HostLookup;
+  /** Checks a URL's host at registration (`WEBHOOK_ALLOW_PRIVATE` is the transport's setting). */
+  readonly transport: Pick<WebhookTransport, 'refusal'>;
 }
 
 /**
@@ -201,12 +175,11 @@ export interface WebhookServiceDeps {
  * const hooks = createWebhookService({
  *   webhooks: repos.webhooks,
  *   portfolios: repos.portfolios,
- *   allowPrivate: false,
+ *   transport: createWebhookTransport({ allowPrivate: false }), // of @svc/service
  * });
  * const { id, secret } = await hooks.create(userId, { url: 'https://example.com/hook', events: ['evaluation.changed'] });
  */
 export function createWebhookService(deps: WebhookServiceDeps) {
-  const lookup = deps.lookup ?? systemLookup;
   const notFound = (id: string) => new UseCaseError('not_found', `no webhook endpoint ${id}`);
   return {
     /**
@@ -221,7 +194,12 @@ export function createWebhookService(deps: WebhookServiceDeps) {
         throw new UseCaseError('not_found', `no portfolio ${portfolioId}`);
       }
       const url = new URL(body.url);
-      await checkWebhookHost(url, { allowPrivate: deps.allowPrivate, lookup });
+      const refusal = await deps.transport.refusal(url);
+      if (refusal !== undefined) {
+        throw new UseCaseError('validation_failed', `webhook url: ${refusal}`, {
+          errors: [{ path: 'url', message: refusal }],
+        });
+      }
       const existing = await deps.webhooks.list(userId);
       if (existing.length >= MAX_WEBHOOK_ENDPOINTS) {
         throw new UseCaseError(

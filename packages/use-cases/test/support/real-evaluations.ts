@@ -1,7 +1,7 @@
 import type { FundamentalsProvider } from '@svc/fundamentals-client';
+import { createFundamentalsProvider, createQuoteSource } from '@svc/providers';
 import type { Criterion, CriterionKey } from '@svc/schemas';
 import { type CompanyEvaluation, evaluateCompany } from '../../src/moat/evaluate-company.js';
-import { createFundamentalsProvider, createQuoteSource } from '../../src/providers.js';
 import { COMPANYFACTS_DIR, PRICES_DIR } from '../shared-data.js';
 
 /** Evaluations of real companies (companyfacts snapshot + CSV prices), each made once by `load`. */

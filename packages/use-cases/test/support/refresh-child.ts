@@ -5,8 +5,8 @@
  */
 import { createSecEdgarProvider, createSecFilingsClient } from '@svc/fundamentals-client';
 import { createDatabase, createRepositories } from '@svc/portfolio-store';
+import { createQuoteSource } from '@svc/providers';
 import { refreshDepsFor, runRefreshPass, sharedSecBudget } from '../../src/jobs/refresh.js';
-import { createQuoteSource } from '../../src/providers.js';
 
 const env = (name: string): string => {
   const value = process.env[name];

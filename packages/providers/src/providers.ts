@@ -19,8 +19,9 @@ import {
 } from '@svc/market-data';
 
 // The one place where a provider is chosen by its configured name: fundamentals, quotes, price
-// history and FX rates. The composition root (`openRuntime` of `@svc/service`) and the command
-// line call these with the configuration's settings and only instrument what they get.
+// history and FX rates. The composition root (`openRuntime` of `@svc/service`, which re-exports
+// these for the command line) calls these with the configuration's settings and only instruments
+// what it gets; the flows of `@svc/use-cases` take the providers' interfaces only.
 
 /** Fundamentals providers the server may select (CONTRACT §5; `FUNDAMENTALS_PROVIDER`). */
 export const FUNDAMENTALS_PROVIDER_NAMES = ['sec-edgar', 'snapshot', 'simfin'] as const;
