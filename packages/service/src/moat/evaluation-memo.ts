@@ -50,6 +50,9 @@ export function memoizeEvaluationCache(
   const rows = new LRUCache<string, CachedEvaluation>({
     max: options.maxEntries ?? DEFAULT_EVALUATION_MEMO_ENTRIES,
     ttl: options.ttlMs,
+    // the clock read on every check: lru-cache's default (`ttlResolution` 1) caches it for 1 ms
+    // behind a `setTimeout`, a timer made and fired per millisecond of a busy server (issue 37)
+    ttlResolution: 0,
   });
   /** The reads under way, by symbol (one per symbol; dropped by `forget`). */
   const reading = new Map<string, Promise<CachedEvaluation | undefined>>();

@@ -89,6 +89,9 @@ export function createRevocableMemo<T extends object>(
   const entries = new LRUCache<string, T>({
     max: options.maxEntries ?? DEFAULT_MEMO_ENTRIES,
     ttl: options.ttlMs,
+    // the clock read on every check: lru-cache's default (`ttlResolution` 1) caches it for 1 ms
+    // behind a `setTimeout`, a timer made and fired per millisecond of a busy server (issue 37)
+    ttlResolution: 0,
   });
   let suspended = options.suspended ?? false;
   let version = 0;
