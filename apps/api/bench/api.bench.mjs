@@ -37,7 +37,8 @@
 // figures from a run without it); BENCH_ONLY=<regex> keeps the cases whose KEY matches (bare,
 // bare8k, healthz, evaluation, screener, screenerSql, screenerSql1, quote, portfolios, holdings,
 // holdings340, holdings3400, holdings50, xray50, transactions, mcpEvaluation, mcpHoldings,
-// mcpToolsList, performanceAfterEdit), besides the bare route. Last, `performanceAfterEdit`
+// mcpToolsList, performanceAfterEdit), besides the bare route, and only the servers they need
+// start (no `app-sql` without its cases, no portfolios without theirs). Last, `performanceAfterEdit`
 // (issue 30, performance-after-edit.mjs):
 // a portfolio of 50 holdings × 10 years on a server of its own, the server CPU of its
 // performance read right after an edit deep in the past (aim ≤ 100 ms).
@@ -297,12 +298,22 @@ function median(values) {
   return sorted[Math.floor((sorted.length - 1) / 2)];
 }
 
+/** Whether BENCH_ONLY keeps the case `key` (the bare route always runs). */
+const kept = (key) => !ONLY || key === 'bare' || ONLY.test(key);
+// only the servers the kept cases need: `app-sql` for the SQL screener cases, and the `app`
+// server's portfolios and token (most of its start-up) for the portfolio and MCP cases
+const needsSql = ['screenerSql', 'screenerSql1'].some(kept);
+const needsPortfolios = [
+  ...['portfolios', 'holdings', 'holdings340', 'holdings3400', 'holdings50', 'xray50'],
+  ...['transactions', 'mcpEvaluation', 'mcpHoldings', 'mcpToolsList'],
+].some(kept);
 const filling = Date.now();
 const [bareServer, app, appSql] = await Promise.all([
   start('bare'),
-  start('app'),
-  start('app-sql'),
+  start(needsPortfolios ? 'app' : 'app-light'),
+  needsSql ? start('app-sql') : null,
 ]);
+const servers = [bareServer, app, appSql].filter(Boolean);
 const fillSeconds = ((Date.now() - filling) / 1000).toFixed(1);
 const session = { cookie: app.cookie };
 const SCREENER_QUERY =
@@ -319,7 +330,7 @@ const toolCall = (name, args) =>
     method: 'tools/call',
     params: { name, arguments: args },
   });
-const { p34, p340, p3400, p50 } = app.portfolios;
+const { p34, p340, p3400, p50 } = app.portfolios ?? {};
 
 const ALL_CASES = [
   { key: 'bare', name: 'bare Fastify route', server: bareServer, path: '/bare' },
@@ -344,14 +355,14 @@ const ALL_CASES = [
     name: 'moat-screener SQL',
     server: appSql,
     path: `/api/moat-screener?${SCREENER_QUERY}`,
-    headers: { cookie: appSql.cookie },
+    headers: { cookie: appSql?.cookie },
   },
   {
     key: 'screenerSql1',
     name: 'moat-screener SQL, 1 conn',
     server: appSql,
     path: `/api/moat-screener?${SCREENER_QUERY}`,
-    headers: { cookie: appSql.cookie },
+    headers: { cookie: appSql?.cookie },
     connections: 1,
   },
   { key: 'quote', name: 'quote', server: app, path: '/api/quote?symbol=AAPL', headers: session },
@@ -425,8 +436,10 @@ const ALL_CASES = [
     headers: mcpHeaders,
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
   },
-].map((c) => ({ ...c, url: `http://127.0.0.1:${c.server.port}${c.path}` }));
-const CASES = ONLY ? ALL_CASES.filter((c) => c.key === 'bare' || ONLY.test(c.key)) : ALL_CASES;
+]
+  .filter((c) => kept(c.key))
+  .map((c) => ({ ...c, url: `http://127.0.0.1:${c.server.port}${c.path}` }));
+const CASES = ALL_CASES;
 
 /** Each case once, checked: 200, and MCP answers the same data as its REST twin. */
 async function check() {
@@ -467,7 +480,6 @@ async function check() {
 const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 3);
 const idleRates = new Map();
 async function measureIdle() {
-  const servers = [bareServer, app, appSql];
   const before = servers.map((s) => cpuMicros(s.child.pid));
   await new Promise((resolve) => setTimeout(resolve, IDLE_SECONDS * 1000));
   for (const [i, s] of servers.entries()) {
@@ -518,7 +530,7 @@ try {
     ]),
   );
 } finally {
-  await Promise.all([stop(bareServer), stop(app), stop(appSql)]);
+  await Promise.all(servers.map(stop));
   rmSync(scratch, { recursive: true, force: true });
 }
 
@@ -538,13 +550,13 @@ const ratio = (a, b) => a.norm / b.norm;
 
 console.log(
   `\n@svc/api bench: Node ${process.version}, ${app.dialect}, ${app.rows} cached evaluations, ` +
-    `holdings ${Object.values(app.holdingCounts).join('/')} (servers ready in ${fillSeconds} s); ` +
+    `holdings ${Object.values(app.holdingCounts ?? {}).join('/') || '–'} (servers ready in ${fillSeconds} s); ` +
     `${WRK ? 'wrk -t1' : 'autocannon (own process)'}, ${WARMUP} s warm-up + ${SECONDS} s per case, ` +
     `median of ${ROUNDS} round(s); isolated: median of ${ISOLATED} requests ${ISOLATED_GAP_MS} ms apart`,
 );
 console.log(
   `server CPU when idle (left out of CPU µs): bare ${idleRates.get(bareServer).toFixed(0)} µs/s, ` +
-    `app ${idleRates.get(app).toFixed(0)} µs/s, app-sql ${idleRates.get(appSql).toFixed(0)} µs/s\n`,
+    `app ${idleRates.get(app).toFixed(0)} µs/s, app-sql ${appSql ? idleRates.get(appSql).toFixed(0) : '–'} µs/s\n`,
 );
 const header = [
   'case'.padEnd(27),

@@ -1,8 +1,9 @@
 // A server for api.bench.mjs, run as a child process so that the load generator and the server
 // do not share an event loop. `bare`: one Fastify route answering a small JSON. `app`: the real
 // service (openRuntime + buildApp from dist/) with the evaluation cache filled with 2,000+ rows
-// and one signed-in user. Reports { port, cookie, rows } to the parent over IPC. `load` (for
-// load.bench.mjs): the `app` server plus, for the signed-in user, a portfolio with a few
+// and one signed-in user. Reports { port, cookie, rows } to the parent over IPC. `app-light`:
+// the same without the bench portfolios and token (for runs of the evaluation reads alone).
+// `load` (for load.bench.mjs): the `app` server plus, for the signed-in user, a portfolio with a few
 // transactions and a personal access token for MCP calls ({ portfolioId, token }).
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

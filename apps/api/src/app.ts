@@ -3,6 +3,7 @@ import {
   type AppDeps,
   createServer,
   mcpPluginOptionsOf,
+  rateLimitSyncMs,
   registerIdleConnectionSweep,
   registerInputGuard,
   registerProblemHandler,
@@ -86,7 +87,10 @@ export const apiApp = fp(
     registerSessionGuard(app);
     registerBearerGuard(app);
     await registerCookies(app);
-    await registerSharedRateLimit(app, { counters: deps.counters });
+    await registerSharedRateLimit(app, {
+      counters: deps.counters,
+      syncMs: rateLimitSyncMs(deps.config),
+    });
     await registerSwagger(app, deps.config.baseUrl);
 
     await app.register(openapiRoutes);

@@ -4,6 +4,7 @@ import {
   checkReadiness,
   createServer,
   mcpPluginOptionsOf,
+  rateLimitSyncMs,
   registerIdleConnectionSweep,
   registerInputGuard,
   registerProblemHandler,
@@ -41,7 +42,10 @@ export async function buildMcpApp(
   registerIdleConnectionSweep(app);
   registerRequestHooks(app);
   registerInputGuard(app);
-  await registerSharedRateLimit(app, { counters: deps.counters });
+  await registerSharedRateLimit(app, {
+    counters: deps.counters,
+    syncMs: rateLimitSyncMs(config),
+  });
   const pat = createPersonalAccessTokenGuard({
     verify: accounts.tokens.authenticate,
     realm: config.baseUrl,

@@ -85,7 +85,11 @@ export {
   type ProblemHandlerOptions,
   registerProblemHandler,
 } from './http/problem-handler.js';
-export { registerSharedRateLimit } from './http/rate-limit.js';
+export {
+  EMBEDDED_RATE_LIMIT_SYNC_MS,
+  rateLimitSyncMs,
+  registerSharedRateLimit,
+} from './http/rate-limit.js';
 export { registerRequestHooks } from './http/request-hooks.js';
 export { jsonBody, mapperAnswers } from './http/serializers.js';
 export {

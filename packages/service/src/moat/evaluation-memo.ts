@@ -26,9 +26,11 @@ export interface EvaluationMemoOptions {
  * so that a cached `GET /api/stock-evaluation` costs no query while the row is remembered.
  *
  * Only hits are remembered: a miss always asks the database (another process may have filled
- * it). A process that keeps an evaluation calls `forget` after the write, so it serves the new
- * row at once; a row written by another process replaces the remembered one here after `ttlMs`
- * at most. Rows are shared between requests and must not be mutated:
+ * it). Requests for a symbol that arrive while its row is being read share that read (when a
+ * remembered row ends, the requests arriving together make one query, not one each). A process
+ * that keeps an evaluation calls `forget` after the write, so it serves the new row at once: a
+ * read that began before the forget is neither joined nor remembered. A row written by another
+ * process replaces the remembered one here after `ttlMs` at most. Rows are shared between requests and must not be mutated:
  * the evaluation flow makes its served answer once per row and freezes it (`freezeAnswer`). Keys
  * are tickers as the flow normalised them (`tickerOf` of `@svc/use-cases`), not normalised again.
  *
@@ -48,16 +50,36 @@ export function memoizeEvaluationCache(
   const rows = new LRUCache<string, CachedEvaluation>({
     max: options.maxEntries ?? DEFAULT_EVALUATION_MEMO_ENTRIES,
     ttl: options.ttlMs,
+    // the clock read on every check: lru-cache's default (`ttlResolution` 1) caches it for 1 ms
+    // behind a `setTimeout`, a timer made and fired per millisecond of a busy server (issue 37)
+    ttlResolution: 0,
   });
+  /** The reads under way, by symbol (one per symbol; dropped by `forget`). */
+  const reading = new Map<string, Promise<CachedEvaluation | undefined>>();
   return {
     // Keyed by the ticker as the flow normalised it once at its boundary (`tickerOf`), the
     // spelling the evaluations and the table carry.
     async get(symbol) {
       const remembered = rows.get(symbol);
       if (remembered) return remembered;
-      const row = await cache.get(symbol);
-      if (row) rows.set(symbol, row);
-      return row;
+      const running = reading.get(symbol);
+      if (running) return running;
+      const read = cache.get(symbol).then(
+        (row) => {
+          // a forget since the read began: answer it, but neither remember it nor forget anew
+          if (reading.get(symbol) === read) {
+            reading.delete(symbol);
+            if (row) rows.set(symbol, row);
+          }
+          return row;
+        },
+        (error: unknown) => {
+          if (reading.get(symbol) === read) reading.delete(symbol);
+          throw error;
+        },
+      );
+      reading.set(symbol, read);
+      return read;
     },
     // The remembered rows first, one read of the cache for the others (the portfolio X-ray).
     async getMany(symbols) {
@@ -77,6 +99,7 @@ export function memoizeEvaluationCache(
     },
     forget(symbol) {
       rows.delete(symbol);
+      reading.delete(symbol);
     },
   };
 }

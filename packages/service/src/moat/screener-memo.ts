@@ -31,7 +31,10 @@ export function memoizeScreener(
   const answers = new LRUCache<string, ScreenerPage | ScreenerMeta>({
     max: options.maxEntries ?? DEFAULT_SCREENER_MEMO_ENTRIES,
     ttl: options.ttlMs,
-    ...(options.now ? { perf: { now: options.now }, ttlResolution: 0 } : {}),
+    // the clock read on every check: lru-cache's default (`ttlResolution` 1) caches it for 1 ms
+    // behind a `setTimeout`, a timer made and fired per millisecond of a busy server (issue 37)
+    ttlResolution: 0,
+    ...(options.now ? { perf: { now: options.now } } : {}),
   });
   async function remembered<T extends ScreenerPage | ScreenerMeta>(
     key: string,

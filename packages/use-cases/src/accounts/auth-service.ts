@@ -142,23 +142,30 @@ export function createAuthService(deps: AuthServiceDeps) {
     /**
      * Resolves a session cookie: a valid JWT (signature, expiry) AND a live session row (not
      * revoked, not expired) of an existing user. `undefined` otherwise. With a session cache,
-     * a cookie verified in the last few seconds is answered from memory (see `SessionCache`).
+     * a cookie verified in the last few seconds is answered from memory (see `SessionCache`),
+     * and requests of one cookie that arrive while it is being verified share that verification
+     * (`RevocableMemo.shared`).
      */
     async authenticate(jwt: string | undefined): Promise<Authenticated | undefined> {
       if (!jwt) return undefined;
       const at = now();
-      const remembered = deps.sessionCache?.get(jwt, at);
+      const cache = deps.sessionCache;
+      const remembered = cache?.get(jwt, at);
       if (remembered) return remembered;
-      const version = deps.sessionCache?.version() ?? 0;
-      const claims = await signer.verifySession(jwt, at);
-      if (!claims) return undefined;
-      const session = await repos.sessions.findActive(claims.sub, claims.sid, at);
-      if (!session) return undefined;
-      const user = await repos.users.findById(claims.sub);
-      if (!user) return undefined;
-      const auth = { user, session };
-      deps.sessionCache?.set(jwt, auth, version);
-      return auth;
+      const version = cache?.version() ?? 0;
+      const verify = async (): Promise<Authenticated | undefined> => {
+        const claims = await signer.verifySession(jwt, at);
+        if (!claims) return undefined;
+        const session = await repos.sessions.findActive(claims.sub, claims.sid, at);
+        if (!session) return undefined;
+        const user = await repos.users.findById(claims.sub);
+        if (!user) return undefined;
+        const auth = { user, session };
+        cache?.set(jwt, auth, version);
+        return auth;
+      };
+      // requests of one cookie arriving together when its memo entry ended verify it once
+      return cache ? cache.shared(jwt, version, verify) : verify();
     },
 
     /** Revokes a session row; its JWT stops working at once (in this process's cache too). */

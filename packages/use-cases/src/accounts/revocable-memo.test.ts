@@ -69,4 +69,51 @@ describe('createRevocableMemo', () => {
     off.set('a', t1, off.version());
     expect(off.get('a', now)).toBeUndefined();
   });
+
+  it('shares one verification among the callers of a key while it runs, until a forget', async () => {
+    const m = memo();
+    const settle: ((entry: Entry | undefined) => void)[] = [];
+    let calls = 0;
+    const verify = () => {
+      calls += 1;
+      return new Promise<Entry | undefined>((resolve) => settle.push(resolve));
+    };
+    const first = m.shared('a', m.version(), verify);
+    const second = m.shared('a', m.version(), verify);
+    const other = m.shared('b', m.version(), verify);
+    expect(calls).toBe(2); // one for `a`, one for `b`
+    m.forget({ kind: 'token', id: 'tok-9' }); // any forget: later callers verify anew
+    const afterForget = m.shared('a', m.version(), verify);
+    expect(calls).toBe(3);
+    settle[0]?.(t1);
+    settle[1]?.(t2);
+    settle[2]?.(undefined);
+    expect(await first).toBe(t1);
+    expect(await second).toBe(t1);
+    expect(await other).toBe(t2);
+    expect(await afterForget).toBeUndefined();
+    // settled: the next caller verifies again
+    const again = m.shared('a', m.version(), async () => t3);
+    expect(await again).toBe(t3);
+    // a caller whose version is already stale does not join, nor become the one others join
+    const stale = m.version() - 1;
+    let staleCalls = 0;
+    await m.shared('a', stale, async () => {
+      staleCalls += 1;
+      return t1;
+    });
+    expect(staleCalls).toBe(1);
+  });
+
+  it('shares nothing when it remembers nothing (ttl 0, suspended)', async () => {
+    for (const m of [memo({ ttlMs: 0 }), memo({ suspended: true })]) {
+      let calls = 0;
+      const verify = async () => {
+        calls += 1;
+        return t1;
+      };
+      await Promise.all([m.shared('a', m.version(), verify), m.shared('a', m.version(), verify)]);
+      expect(calls).toBe(2);
+    }
+  });
 });

@@ -44,6 +44,19 @@ export interface RevocableMemo<T> {
   version(): number;
   /** Remembers a verified value, unless suspended or something was forgotten since `version`. */
   set(key: string, value: T, version: number): void;
+  /**
+   * `verify()`'s answer for `key`, shared by every caller that asks for the same key while that
+   * verification runs and nothing was forgotten since it began (`version`, read just before):
+   * when a remembered entry ends (its `ttlMs`), the requests of that credential arriving together
+   * make one verification (one signature check and its row reads), not one each. A forget or a
+   * suspension since it began makes the next caller verify anew; a memo that remembers nothing
+   * (`ttlMs` 0, suspended) shares nothing either: every call verifies.
+   */
+  shared(
+    key: string,
+    version: number,
+    verify: () => Promise<T | undefined>,
+  ): Promise<T | undefined>;
   /** Forgets every entry of the credential (its kind) or of the user (`user`) named. */
   forget(change: SessionChange): void;
   /** Forgets everything and remembers nothing until `resume`. */
@@ -67,6 +80,7 @@ export function createRevocableMemo<T extends object>(
       get: () => undefined,
       version: () => 0,
       set: () => {},
+      shared: (_key, _version, verify) => verify(),
       forget: () => {},
       suspend: () => {},
       resume: () => {},
@@ -75,9 +89,14 @@ export function createRevocableMemo<T extends object>(
   const entries = new LRUCache<string, T>({
     max: options.maxEntries ?? DEFAULT_MEMO_ENTRIES,
     ttl: options.ttlMs,
+    // the clock read on every check: lru-cache's default (`ttlResolution` 1) caches it for 1 ms
+    // behind a `setTimeout`, a timer made and fired per millisecond of a busy server (issue 37)
+    ttlResolution: 0,
   });
   let suspended = options.suspended ?? false;
   let version = 0;
+  /** The verifications under way, by key, with the version each began at. */
+  const running = new Map<string, { version: number; answer: Promise<T | undefined> }>();
   return {
     get(key, now) {
       if (suspended) return undefined;
@@ -93,6 +112,19 @@ export function createRevocableMemo<T extends object>(
     version: () => version,
     set(key, value, since) {
       if (!suspended && since === version) entries.set(key, value);
+    },
+    shared(key, since, verify) {
+      if (suspended || since !== version) return verify();
+      const joined = running.get(key);
+      if (joined !== undefined && joined.version === since) return joined.answer;
+      const answer = verify();
+      const entry = { version: since, answer };
+      running.set(key, entry);
+      const settled = () => {
+        if (running.get(key) === entry) running.delete(key);
+      };
+      answer.then(settled, settled);
+      return answer;
     },
     forget(change) {
       version += 1;
