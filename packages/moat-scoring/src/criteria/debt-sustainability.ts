@@ -2,6 +2,7 @@ import {
   type Assessment,
   BEST_FAIL,
   BEST_WARNING,
+  type Cap,
   historyCaps,
   insufficient,
   notApplicable,
@@ -279,17 +280,35 @@ export function assessDebtSustainability(context: ScoringContext): Assessment {
     value: `${debtText} (FY${evidence.year.fiscalYear})${burdenText(interest, inDebt)}`,
     numericValue: Number.isFinite(years) ? years : null,
     trend: payoffTrend(context, incomes, evidence.year.fiscalYear),
-    caps: [
-      inDebt && interest.operatingLoss && { cap: BEST_FAIL, note: 'operating loss while in debt' },
-      inDebt &&
-        interest.burden === null &&
-        !interest.operatingLoss && {
-          cap: BEST_WARNING,
-          note: 'interest burden not computable (interest or EBIT not reported)',
-        },
-      ...historyCaps(incomes.values.length, context.spanYears),
-    ],
+    caps: debtCaps(inDebt, interest, incomes.values.length, context),
   });
+}
+
+/**
+ * The caps every scored debt assessment shares: an operating loss while in debt → at best fail;
+ * interest not computable while in debt → at best warning (no pass for missing data); and the
+ * short-history caps of `count` reported years.
+ */
+function debtCaps(
+  inDebt: boolean,
+  interest: InterestBurden,
+  count: number,
+  context: ScoringContext,
+): Cap[] {
+  return [
+    ...(inDebt && interest.operatingLoss
+      ? [{ cap: BEST_FAIL, note: 'operating loss while in debt' }]
+      : []),
+    ...(inDebt && interest.burden === null && !interest.operatingLoss
+      ? [
+          {
+            cap: BEST_WARNING,
+            note: 'interest burden not computable (interest or EBIT not reported)',
+          },
+        ]
+      : []),
+    ...historyCaps(count, context.spanYears),
+  ];
 }
 
 /** A utility's operating cash flow ÷ total debt of each year, percent (no point without debt). */
@@ -335,15 +354,6 @@ function assessUtilityDebt(context: ScoringContext): Assessment {
     value: `${debtText} (FY${evidence.year.fiscalYear})${burdenText(interest, inDebt)} — regulated utility: judged on Moody's utility grid (A: CFO ≥ 22% of debt, interest cover ≥ 4.5×)`,
     numericValue: Number.isFinite(coverage) ? coverage * 100 : null,
     trend: cfoToDebtTrend(context),
-    caps: [
-      inDebt && interest.operatingLoss && { cap: BEST_FAIL, note: 'operating loss while in debt' },
-      inDebt &&
-        interest.burden === null &&
-        !interest.operatingLoss && {
-          cap: BEST_WARNING,
-          note: 'interest burden not computable (interest or EBIT not reported)',
-        },
-      ...historyCaps(flows.values.length, context.spanYears),
-    ],
+    caps: debtCaps(inDebt, interest, flows.values.length, context),
   });
 }
