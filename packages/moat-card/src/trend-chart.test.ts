@@ -182,6 +182,17 @@ describe('trendChartSvg', () => {
       unit: 'perShare',
     });
     expect(steady).not.toContain('data-clipped');
+    // Carnival's payoff years FY2015–FY2019: 5.0 beside 3.6–4.1 is of the same order, drawn
+    const sameOrder = trendChartSvg({
+      id: 'ccl',
+      title: 'Debt in years of earnings',
+      values: [5.0, 4.1, 3.9, 3.6, 3.9],
+      years: [2015, 2016, 2017, 2018, 2019],
+      unit: 'years',
+      threshold: { value: 4, side: 'atMost' },
+    });
+    expect(sameOrder).not.toContain('data-clipped');
+    expect(sameOrder).not.toContain('off the scale');
     const fewer = trendChartSvg({ id: 'f', title: 'f', values: [1, 2, -400, 3], unit: 'percent' });
     expect(fewer).not.toContain('data-clipped'); // under 5 values nothing is clipped
   });

@@ -55,7 +55,9 @@ const FLATTENED_SHARE = 0.5;
  * Which points a scale must clip so that the others stay readable: those outside Tukey's far
  * fences (Q1 − 3·IQR, Q3 + 3·IQR; Tukey 1977, "Exploratory Data Analysis"), at most
  * {@link MAX_CLIPPED} of them, and only when drawing them would squeeze the rest (and the
- * threshold) into less than {@link FLATTENED_SHARE} of the height. Needs at least 5 values.
+ * threshold) into less than {@link FLATTENED_SHARE} of the height and the point lies further
+ * from the others (and the threshold) than the largest of them is from zero, so that a point of
+ * the same order as the rest is drawn, however far it sits. Needs at least 5 values.
  * Returns the indexes of the clipped points (empty: nothing is clipped).
  */
 function outlierIndexes(values: readonly number[], threshold?: number): number[] {
@@ -76,7 +78,13 @@ function outlierIndexes(values: readonly number[], threshold?: number): number[]
   const withLine = threshold === undefined ? kept : [...kept, threshold];
   const all = threshold === undefined ? values : [...values, threshold];
   const span = (xs: readonly number[]) => Math.max(...xs) - Math.min(...xs);
-  return span(withLine) < FLATTENED_SHARE * span(all) ? out : [];
+  if (span(withLine) >= FLATTENED_SHARE * span(all)) return [];
+  // Of another order than the rest: the outlier lies further from the others' range than the
+  // largest of them is from zero (CCL's 5.0 payoff years beside 3.6–4.1 is the series' shape,
+  // a −498 % margin beside 20 % is not).
+  const v = values[out[0] as number] as number;
+  const gap = Math.max(Math.min(...withLine) - v, v - Math.max(...withLine));
+  return gap > Math.max(...kept.map(Math.abs)) ? out : [];
 }
 
 /** The label of point `i`: its fiscal year (`FY2019`) or its position (`#3`). */
