@@ -138,7 +138,11 @@ function flagList(flags: readonly DataQualityFlag[]): string {
 }
 
 /** One criterion: name, status, score, display value, benchmark and its trend chart. */
-function criterionItem(c: Criterion, currency: string | undefined): string {
+function criterionItem(
+  c: Criterion,
+  currency: string | undefined,
+  span: { first: number; last: number } | undefined,
+): string {
   const scale = trendScaleOf(c);
   const values = c.trend ?? [];
   const applies = c.maxScore > 0;
@@ -159,6 +163,7 @@ function criterionItem(c: Criterion, currency: string | undefined): string {
           unit: scale.unit,
           currency,
           threshold: scale.threshold,
+          span,
         })}<figcaption>${esc(label)}${rule}</figcaption></figure>`
       : '<p class="no-trend">No yearly series.</p>';
   const benchmark = c.benchmark
@@ -226,6 +231,9 @@ export function renderMoatCard(evaluation: CardEvaluation): string {
       ? `, ${e.passedCount} of ${e.criteriaCount} criteria pass`
       : '';
   const currency = e._currency;
+  const fiscal = e._fiscalYears ?? [];
+  const span =
+    fiscal.length > 0 ? { first: Math.min(...fiscal), last: Math.max(...fiscal) } : undefined;
   return `<article class="moat-card" aria-labelledby="moat-card-title">
 <header>
 <h1 id="moat-card-title">${esc(e.companyName)} <span class="symbol">${esc(e.symbol)}</span></h1>
@@ -237,7 +245,7 @@ ${flagList(flagsOf(e))}
 ${valuationBlock(e)}
 </header>
 <ol class="criteria">
-${e.criteria.map((c) => criterionItem(c, currency)).join('\n')}
+${e.criteria.map((c) => criterionItem(c, currency, span)).join('\n')}
 </ol>
 ${footer(e)}
 </article>`;

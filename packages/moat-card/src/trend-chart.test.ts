@@ -196,4 +196,30 @@ describe('trendChartSvg', () => {
     const fewer = trendChartSvg({ id: 'f', title: 'f', values: [1, 2, -400, 3], unit: 'percent' });
     expect(fewer).not.toContain('data-clipped'); // under 5 values nothing is clipped
   });
+  it('marks the years of the evaluation after the last point (and before the first) as missing', () => {
+    const svg = trendChartSvg({
+      id: 'debt',
+      title: 'Debt in years of earnings',
+      values: [4.1, 3.9, 3.6, 3.9],
+      years: [2016, 2017, 2018, 2019],
+      unit: 'years',
+      threshold: { value: 4, side: 'atMost' },
+      span: { first: 2015, last: 2024 },
+    });
+    const marked = [...svg.matchAll(/<g class="missing" data-year="(\d+)"/g)].map((m) => m[1]);
+    expect(marked).toEqual(['2015', '2020', '2021', '2022', '2023', '2024']);
+    expect(svg).toContain('FY2024 no data');
+    expect(svg).toMatch(/text-anchor="end">FY2024<\/text>/);
+    // the last point sits where FY2019 is on a FY2015–FY2024 axis, not at the right edge
+    const xs = points(svg).map((p) => p.cx);
+    expect(xs.at(-1)).toBeLessThan(56 + 254 * 0.6);
+    const without = trendChartSvg({
+      id: 'd2',
+      title: 't',
+      values: [4.1, 3.9, 3.6, 3.9],
+      years: [2016, 2017, 2018, 2019],
+      unit: 'years',
+    });
+    expect(without).not.toContain('class="missing"');
+  });
 });

@@ -21,6 +21,12 @@ export interface TrendChartInput {
   readonly currency?: string | undefined;
   /** The benchmark line, drawn dashed, and which side of it passes. */
   readonly threshold?: TrendThreshold | undefined;
+  /**
+   * The fiscal years the evaluation covers (its first and last). With `years`, the axis runs over
+   * all of them, so a year without a value before the first point or after the last one is a
+   * missing year too (Carnival's payoff years after FY2019, when earnings could not repay debt).
+   */
+  readonly span?: { readonly first: number; readonly last: number } | undefined;
 }
 
 /** The drawing area, in SVG user units (the chart scales to its container's width). */
@@ -122,10 +128,11 @@ export function trendChartSvg(input: TrendChartInput): string {
   const [lo, hi] = domain(kept, threshold?.value);
   const y = (v: number) =>
     round(PAD.top + ((hi - Math.min(hi, Math.max(lo, v))) / (hi - lo)) * PLOT_H);
-  const points = placed(values, years, y, clipped, hi);
+  const axis = years ? axisOf(years, input.span) : undefined;
+  const points = placed(values, years, axis, y, clipped, hi);
   const fmt = (v: number) => formatTrendValue(v, unit, currency);
   const rule = threshold ? formatThreshold(threshold, unit) : undefined;
-  const missing = missingYears(years);
+  const missing = missingYears(years, axis);
   const titleId = `${input.id}-title`;
   const descId = `${input.id}-desc`;
   const told = [
@@ -145,36 +152,48 @@ export function trendChartSvg(input: TrendChartInput): string {
     ...valueLabels(kept, y, (v) => formatTrendValue(v, unit)),
     ...guideLines(lo, hi, y, threshold, rule),
     ...pointMarks(points, threshold, years !== undefined, fmt),
-    ...missingMarks(missing, years),
-    ...yearLabels(points),
+    ...missingMarks(missing, axis),
+    ...yearLabels(points, axis),
     '</svg>',
   ].join('');
 }
 
-/** The fiscal years between the first and the last that have no value (none without years). */
-function missingYears(years: readonly number[] | undefined): number[] {
-  if (!years || years.length < 2) return [];
+/** The first and last fiscal year of the axis: the points' years widened to the evaluation's span. */
+interface Axis {
+  readonly first: number;
+  readonly last: number;
+}
+
+function axisOf(years: readonly number[], span: TrendChartInput['span']): Axis {
+  const first = years[0] as number;
+  const last = years.at(-1) as number;
+  if (!span || span.first > span.last) return { first, last };
+  return { first: Math.min(first, span.first), last: Math.max(last, span.last) };
+}
+
+/** The fiscal years of the axis that have no value (none without years). */
+function missingYears(years: readonly number[] | undefined, axis: Axis | undefined): number[] {
+  if (!years || !axis || axis.last === axis.first) return [];
   const have = new Set(years);
   const out: number[] = [];
-  for (let year = (years[0] as number) + 1; year < (years.at(-1) as number); year += 1) {
+  for (let year = axis.first; year <= axis.last; year += 1) {
     if (!have.has(year)) out.push(year);
   }
   return out;
 }
 
 /** x of a fiscal year on the axis (the points are spaced by year). */
-function yearX(years: readonly number[], year: number): number {
-  const first = years[0] as number;
-  const span = (years.at(-1) as number) - first;
-  return round(PAD.left + (span === 0 ? PLOT_W / 2 : ((year - first) / span) * PLOT_W));
+function yearX(axis: Axis, year: number): number {
+  const span = axis.last - axis.first;
+  return round(PAD.left + (span === 0 ? PLOT_W / 2 : ((year - axis.first) / span) * PLOT_W));
 }
 
 /** A mark on the axis for each missing fiscal year: a `×` with "FYyyyy: no data" as its title. */
-function missingMarks(missing: readonly number[], years: readonly number[] | undefined): string[] {
-  if (!years) return [];
+function missingMarks(missing: readonly number[], axis: Axis | undefined): string[] {
+  if (!axis) return [];
   const base = PAD.top + PLOT_H;
   return missing.map((year) => {
-    const x = yearX(years, year);
+    const x = yearX(axis, year);
     return `<g class="missing" data-year="${year}"><title>FY${year}: no data</title><line class="missing-tick" x1="${x}" y1="${PAD.top}" x2="${x}" y2="${base}"/><text class="missing-mark" x="${x}" y="${base + 4}" text-anchor="middle">×</text></g>`;
   });
 }
@@ -195,15 +214,17 @@ interface Placed {
 function placed(
   values: readonly number[],
   years: readonly number[] | undefined,
+  axis: Axis | undefined,
   y: (v: number) => number,
   clipped: ReadonlySet<number>,
   hi: number,
 ): Placed[] {
-  const first = years?.[0] ?? 0;
-  const span = years ? (years.at(-1) as number) - first : values.length - 1;
+  const span = values.length - 1;
   return values.map((v, i) => {
-    const at = years ? (years[i] as number) - first : i;
-    const x = round(PAD.left + (span === 0 ? PLOT_W / 2 : (at / span) * PLOT_W));
+    const x =
+      years && axis
+        ? yearX(axis, years[i] as number)
+        : round(PAD.left + (span === 0 ? PLOT_W / 2 : (i / span) * PLOT_W));
     const clip = clipped.has(i) ? (v > hi ? 'above' : 'below') : undefined;
     return { v, x, y: y(v), label: pointLabel(years, i), year: years?.[i], clip };
   });
@@ -298,12 +319,20 @@ function clipMark(p: Placed, fmt: (v: number) => string): string {
 }
 
 /** The first and last point's labels under the plot (one, centred, for a single point). */
-function yearLabels(points: readonly Placed[]): string[] {
+function yearLabels(points: readonly Placed[], axis: Axis | undefined): string[] {
   const first = points[0];
   const last = points.at(-1);
   if (first === undefined || last === undefined) return [];
-  const label = (p: Placed, anchor: string) =>
-    `<text class="axis" x="${p.x}" y="${HEIGHT - 6}" text-anchor="${anchor}">${escapeMarkup(p.label)}</text>`;
+  const text = (x: number, label: string, anchor: string) =>
+    `<text class="axis" x="${x}" y="${HEIGHT - 6}" text-anchor="${anchor}">${escapeMarkup(label)}</text>`;
+  // With years the axis ends are labelled, a missing first or last year included.
+  if (axis && axis.last > axis.first) {
+    return [
+      text(yearX(axis, axis.first), `FY${axis.first}`, 'start'),
+      text(yearX(axis, axis.last), `FY${axis.last}`, 'end'),
+    ];
+  }
+  const label = (p: Placed, anchor: string) => text(p.x, p.label, anchor);
   return points.length > 1 ? [label(first, 'start'), label(last, 'end')] : [label(first, 'middle')];
 }
 
