@@ -46,4 +46,5 @@ export {
   parseStooqCsv,
   STOOQ_DAILY_CSV_URL,
   type StooqHistoryProviderOptions,
+  stooqListing,
 } from './quotes/stooq-history-provider.js';

@@ -61,6 +61,8 @@ describe('createStooqHistoryProvider against a local server replaying Stooq answ
         case 'aapl.us':
           return csv(200, recorded);
         case 'msft.us':
+        case 'sap.de':
+        case 'asml.nl':
           return csv(200, download);
         case 'flaky.us':
           return count < 3 ? csv(503, '') : csv(200, download);
@@ -103,6 +105,23 @@ describe('createStooqHistoryProvider against a local server replaying Stooq answ
       source: 'stooq',
       estimatedDays: 0,
     });
+  });
+
+  it('asks a listing outside the US by its Stooq suffix, in its currency; not London (pence or pounds)', async () => {
+    const history = provider({ urlTemplate: `${server.url}/q/d/l/?s={listing}&i=d` });
+    const range = { from: '2024-12-30', to: '2024-12-31' };
+    expect(await history.getDailyCloses('SAP.DE', range)).toMatchObject({
+      symbol: 'SAP.DE',
+      currency: 'EUR',
+      values: [252.2, 250.42],
+    });
+    expect((await history.getDailyCloses('ASML.AS', range))?.currency).toBe('EUR');
+    expect(hits.get('sap.de')).toBe(1);
+    expect(hits.get('asml.nl')).toBe(1);
+    expect((await history.getDailyCloses('AAPL', range))?.currency).toBe('USD'); // aapl.us
+    const before = [...hits.values()].reduce((a, b) => a + b, 0);
+    expect(await history.getDailyCloses('VOD.L', range)).toBeNull();
+    expect([...hits.values()].reduce((a, b) => a + b, 0)).toBe(before); // not asked
   });
 
   it('serves past days from its cache, and downloads again for today after the TTL', async () => {

@@ -154,7 +154,7 @@ export function createFxProvider(settings: FxSettings): FxProvider | null {
 
 /**
  * Where performance figures take daily closes from: a Stooq-format CSV service at `url`
- * (`PRICE_HISTORY_URL`, `{symbol}` replaced), else the quote provider when it serves history too
+ * (`PRICE_HISTORY_URL`, `{listing}` or `{symbol}` replaced), else the quote provider when it serves history too
  * (the offline CSV provider does), else none (returns `unavailable`).
  */
 export function createPriceHistory(

@@ -228,7 +228,7 @@ const EnvObject = z.object({
   }),
   PRICE_HISTORY_URL: v(
     optionalUrl,
-    "daily closes for performance figures from a service in Stooq's CSV format, `{symbol}` replaced by the lower-case ticker (USD closes), e.g. `https://stooq.com/q/d/l/?s={symbol}.us&i=d`; timeouts, retries, past days cached",
+    "daily closes for performance figures from a service in Stooq's CSV format, `{listing}` replaced by Stooq's listing of the holding (`aapl.us` in USD, `sap.de`, `asml.nl` in EUR, `nesn.ch` in CHF; London listings are not asked: Stooq mixes pence and pounds) or `{symbol}` by the lower-case ticker (USD closes), e.g. `https://stooq.com/q/d/l/?s={listing}&i=d`; timeouts, retries, past days cached",
     {
       unset:
         'unset: the price files of `PRICES_DIR` when `QUOTES_PROVIDER=csv`, else none (returns `unavailable`)',
@@ -392,9 +392,11 @@ export const CONFIG_RULES: readonly ConfigRule[] = [
   {
     variable: 'PRICE_HISTORY_URL',
     message:
-      'PRICE_HISTORY_URL needs the placeholder {symbol} (e.g. https://stooq.com/q/d/l/?s={symbol}.us&i=d)',
+      'PRICE_HISTORY_URL needs the placeholder {listing} or {symbol} (e.g. https://stooq.com/q/d/l/?s={listing}&i=d)',
     applies: (env) => isSet(env.PRICE_HISTORY_URL),
-    holds: (env) => env.PRICE_HISTORY_URL?.includes('{symbol}') === true,
+    holds: (env) =>
+      env.PRICE_HISTORY_URL?.includes('{symbol}') === true ||
+      env.PRICE_HISTORY_URL?.includes('{listing}') === true,
   },
   needs('QUOTES_API_URL', 'QUOTES_PROVIDER=http', (env) => env.QUOTES_PROVIDER === 'http'),
   {

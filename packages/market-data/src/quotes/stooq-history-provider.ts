@@ -1,6 +1,7 @@
 import { parse } from 'csv-parse/sync';
 import pRetry, { AbortError } from 'p-retry';
 import { MarketDataError } from '../errors.js';
+import { EXCHANGES } from '../instruments/listings.js';
 import type { DailyCloses, DailyClosesOptions, PriceHistoryProvider } from '../price-history.js';
 import { normaliseCurrency, quoteSymbolOf } from '../validation.js';
 import { assertRange, sliceRange } from './history-range.js';
@@ -8,16 +9,47 @@ import type { PriceRow } from './price-files.js';
 
 /**
  * Stooq's keyless daily CSV download (`Date,Open,High,Low,Close,Volume`, one row per trading day,
- * closes split- and dividend-adjusted by Stooq as of the download): `{symbol}` is replaced by the
- * lower-case ticker.
+ * closes split- and dividend-adjusted by Stooq as of the download): `{listing}` is replaced by
+ * Stooq's lower-case listing symbol ({@link stooqListing}: `aapl.us`, `sap.de`, `asml.nl`).
  */
-export const STOOQ_DAILY_CSV_URL = 'https://stooq.com/q/d/l/?s={symbol}.us&i=d';
+export const STOOQ_DAILY_CSV_URL = 'https://stooq.com/q/d/l/?s={listing}&i=d';
+
+/** Yahoo-style suffix (`.DE`, `.AS`, …) → the exchange's Stooq suffix and currency ({@link EXCHANGES}). */
+const BY_YAHOO_SUFFIX = new Map(
+  Object.values(EXCHANGES)
+    .filter((e) => e.yahoo !== '')
+    .map((e) => [e.yahoo.toUpperCase(), e] as const),
+);
+
+/**
+ * Stooq's listing of a quote symbol as the service spells listings (Yahoo-style suffixes,
+ * `listingSymbol`): a known exchange suffix becomes Stooq's (`SAP.DE` → `sap.de`, `ASML.AS` →
+ * `asml.nl`, `NESN.SW` → `nesn.ch`) with that exchange's currency; a bare ticker is a US listing
+ * (`AAPL` → `aapl.us`, currency `undefined`: the provider's default). London listings (`.L`)
+ * give `null`: Stooq's `.uk` closes mix pence and pounds by listing and say neither, so they are
+ * not asked rather than read 100 times off. Source: Stooq's symbol pages (`.us`, `.de`, `.uk`, …).
+ */
+export function stooqListing(
+  symbol: string,
+): { readonly listing: string; readonly currency: string | undefined } | null {
+  const upper = symbol.toUpperCase();
+  const match = /^(.+)(\.[A-Z]{1,3})$/.exec(upper);
+  const exchange = match ? BY_YAHOO_SUFFIX.get(match[2] as string) : undefined;
+  if (match && exchange) {
+    if (exchange.stooq === '.uk') return null;
+    return { listing: `${match[1]}${exchange.stooq}`.toLowerCase(), currency: exchange.currency };
+  }
+  return { listing: `${upper}.us`.toLowerCase(), currency: undefined };
+}
 
 /** Options of {@link createStooqHistoryProvider}. */
 export interface StooqHistoryProviderOptions {
-  /** URL template with `{symbol}` (lower-case ticker); default {@link STOOQ_DAILY_CSV_URL}. */
+  /**
+   * URL template with `{listing}` (Stooq's listing, {@link stooqListing}) and/or `{symbol}` (the
+   * lower-case symbol as asked); default {@link STOOQ_DAILY_CSV_URL}.
+   */
   readonly urlTemplate?: string;
-  /** Currency of the closes; default `USD` (the `.us` listings). */
+  /** Currency of the closes of a bare (US) symbol; default `USD`. Other listings: their exchange's. */
   readonly currency?: string;
   /** Per-attempt timeout, milliseconds; default 5,000. */
   readonly timeoutMs?: number;
@@ -81,7 +113,10 @@ export function createStooqHistoryProvider(
   const inFlight = new Map<string, Promise<Cached>>();
 
   const download = async (symbol: string, signal?: AbortSignal): Promise<Cached> => {
-    const url = template.replaceAll('{symbol}', encodeURIComponent(symbol.toLowerCase()));
+    const listing = stooqListing(symbol)?.listing ?? '';
+    const url = template
+      .replaceAll('{symbol}', encodeURIComponent(symbol.toLowerCase()))
+      .replaceAll('{listing}', encodeURIComponent(listing));
     const text = await fetchWithRetries(url, options, signal);
     const rows = text === null ? null : parseStooqCsv(text, url);
     const at = now();
@@ -113,12 +148,14 @@ export function createStooqHistoryProvider(
     async getDailyCloses(symbol: string, range: DailyClosesOptions): Promise<DailyCloses | null> {
       const normalised = quoteSymbolOf(symbol);
       assertRange(range.from, range.to);
+      const listing = stooqListing(normalised);
+      if (listing === null) return null;
       const entry = await current(normalised, range.to, range.signal);
       if (entry.rows === null) return null;
       const rows = sliceRange(entry.rows, range.from, range.to);
       return {
         symbol: normalised,
-        currency,
+        currency: listing.currency ?? currency,
         source: name,
         dates: rows.map((r) => r.date),
         values: rows.map((r) => r.close),
