@@ -100,7 +100,12 @@ describe.each(ENGINES)('the portfolio moat X-ray (%s)', (engine) => {
     expect(xray.holdings.at(-1).weight).toBeNull(); // unvalued last
 
     const aapl = bySymbol.get('AAPL') as Json;
-    expect(aapl.instrument).toMatchObject({ ticker: 'AAPL', kind: 'share', resolution: 'sec' }); // SEC's ticker list (issue 38)
+    expect(aapl.instrument).toMatchObject({
+      ticker: 'AAPL',
+      kind: 'share',
+      resolution: 'export',
+      cik: '0000320193',
+    }); // the export's ticker, SEC's CIK (issue 38)
     expect(aapl.evaluation).toMatchObject({
       totalScore: aaplEvaluation.totalScore,
       verdict: aaplEvaluation.verdict,

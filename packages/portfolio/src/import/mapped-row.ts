@@ -559,13 +559,17 @@ function currencyOf(
 
 /**
  * The instrument's identifiers: the bare ticker (`NKE/USD`, `VWRL:xams` → NKE, VWRL) and the ISIN
- * (also one written inside a text cell; a cell that holds no valid ISIN is kept as it is).
+ * (also one written inside a text cell; a cell that holds no valid ISIN is kept as it is). A
+ * symbol cell holding a valid ISIN gives the ISIN, not a ticker.
  */
 function identifiersOf(symbolCell: string, isinCell: string): { ticker?: string; isin?: string } {
   const pair = PAIR.exec(symbolCell);
-  const ticker = pair?.[1] ? pair[1].toUpperCase() : symbolCell || undefined;
   const upper = isinCell.toUpperCase();
   const isin = isIsin(upper) ? upper : (isinIn(isinCell) ?? (isinCell || undefined));
+  // A symbol cell that holds an ISIN (a bond or fund a US broker lists by it) is no ticker.
+  const symbolIsin = !pair && isIsin(symbolCell.trim().toUpperCase());
+  if (symbolIsin) return { isin: isin ?? symbolCell.trim().toUpperCase() };
+  const ticker = pair?.[1] ? pair[1].toUpperCase() : symbolCell || undefined;
   return { ...(ticker ? { ticker } : {}), ...(isin ? { isin } : {}) };
 }
 
