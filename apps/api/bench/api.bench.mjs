@@ -5,7 +5,7 @@
 //
 // Each server runs in its own child process (bench-server.mjs): `bare` (one Fastify route with a
 // small JSON answer and one with prepared 8 kB bytes), `app` (the real service: openRuntime +
-// buildApp from dist/, 2,000+ cached evaluations, one signed-in user with a portfolio of 34
+// buildApp from dist/, 2,000+ cached evaluations, one signed-in user with a portfolio of 33
 // holdings imported from the shared Schwab, Revolut, DEGIRO and Trading 212 exports, portfolios
 // of 340 and 3,400 synthetic holdings, and a personal access token) and `app-sql` (the same
 // service without the screener memo, so every screener page runs its SQL).
@@ -369,7 +369,7 @@ const ALL_CASES = [
   { key: 'portfolios', name: 'portfolios', server: app, path: '/api/portfolios', headers: session },
   {
     key: 'holdings',
-    name: 'holdings (34)',
+    name: 'holdings (33)',
     server: app,
     path: `/api/holdings?portfolioId=${p34}`,
     headers: session,
@@ -420,7 +420,7 @@ const ALL_CASES = [
   },
   {
     key: 'mcpHoldings',
-    name: 'MCP listHoldings (34)',
+    name: 'MCP listHoldings (33)',
     server: app,
     path: '/api/mcp/user/mcp',
     method: 'POST',
@@ -465,7 +465,7 @@ async function check() {
     throw new Error(`MCP tools/list: ${JSON.stringify(answers.mcpToolsList)}`);
   if (answers.mcpHoldings && answers.holdings) {
     const { holdings } = mcp('mcpHoldings');
-    if (holdings.length !== 34 || !isDeepStrictEqual(holdings, answers.holdings))
+    if (holdings.length !== 33 || !isDeepStrictEqual(holdings, answers.holdings))
       throw new Error('MCP and REST disagree on the holdings');
   }
   // the X-ray case reads a warm cache: every one of its 50 holdings has its evaluation
@@ -611,7 +611,7 @@ if (evaluation)
   );
 if (healthz) userAims.push(`      user mode alone: /healthz ÷ bare ${healthz.userNorm.toFixed(2)}`);
 if (results.holdings && evaluation)
-  aim('holdings (34) ÷ cached evaluation', ratio(results.holdings, evaluation), 3);
+  aim('holdings (33) ÷ cached evaluation', ratio(results.holdings, evaluation), 3);
 // issue 38: the X-ray of 50 holdings from a warm evaluation cache against their holdings read
 if (results.xray50 && results.holdings50)
   aim('X-ray (50) ÷ holdings read (50)', ratio(results.xray50, results.holdings50), 3);

@@ -17,6 +17,8 @@ const SHARED = resolve(
 );
 /** Synthetic copies of each real evaluation, so the cache holds 30 × (1 + REPLICAS) rows. */
 const REPLICAS = Number(process.env.BENCH_REPLICAS ?? 70);
+/** Holdings of the X-ray case, each with a cached evaluation under a ticker SEC's list knows. */
+const XRAY_HOLDINGS = 50;
 /** Bearer token of the servers' `GET /metrics` (read by load.bench.mjs). */
 const METRICS_TOKEN = 'bench-metrics-token-0123456789';
 
@@ -34,7 +36,8 @@ async function bare() {
 
 /** Stores the real evaluations of the snapshot companies plus REPLICAS renamed copies of each. */
 async function fillCache(moat, evaluations, actor) {
-  const tickers = (await import('node:fs'))
+  const fs = await import('node:fs');
+  const tickers = fs
     .readdirSync(join(SHARED, 'fundamentals/raw/companyfacts'))
     .map((name) => /^([A-Z.-]+)_CIK\d+\.json$/.exec(name)?.[1])
     .filter(Boolean);
@@ -56,9 +59,27 @@ async function fillCache(moat, evaluations, actor) {
       );
     }
   }
+  // The X-ray's 50 holdings must resolve (issue 38: only an instrument SEC's ticker list or the
+  // resolver knows is linked to an evaluation), so the copies it holds take real tickers of SEC's
+  // list that the snapshot does not evaluate.
+  const secTickers = Object.values(
+    JSON.parse(fs.readFileSync(join(SHARED, 'sec/company_tickers_2026-02-13.json'), 'utf8')),
+  ).map((row) => row.ticker);
+  const evaluated = new Set(real.map((e) => e.symbol));
+  const xraySymbols = real.map((e) => e.symbol);
+  for (const ticker of secTickers) {
+    if (xraySymbols.length >= XRAY_HOLDINGS) break;
+    if (evaluated.has(ticker) || !/^[A-Z]+$/.test(ticker)) continue;
+    const { _cached, _cachedAt, ...stored } = real[xraySymbols.length % real.length];
+    await evaluations.upsert(
+      { ...stored, symbol: ticker, companyName: `${stored.companyName} (as ${ticker})` },
+      { marketCap: stored._marketCap === null ? null : String(stored._marketCap) },
+    );
+    xraySymbols.push(ticker);
+  }
   // Planner statistics as autovacuum would leave them within a minute (fill-cache does the same).
   await evaluations.analyze();
-  return real.length * (1 + REPLICAS);
+  return { rows: real.length * (1 + REPLICAS) + xraySymbols.length - real.length, xraySymbols };
 }
 
 /** The transactions of the bench portfolio (prices from the shared files' range). */
@@ -105,7 +126,7 @@ async function portfolioAndToken(app, cookie, origin) {
   return { portfolioId, token: minted.json().token };
 }
 
-/** The four broker exports of the 34-holding benchmark portfolio (shared/data/broker-exports). */
+/** The four broker exports of the benchmark portfolio (33 holdings: Apple bought by ISIN and by ticker is one) (shared/data/broker-exports). */
 const BROKER_EXPORTS = ['schwab', 'revolut-invest', 'degiro', 'trading212'].map(
   (broker) => `export-to-ghostfolio/${broker}-export.csv`,
 );
@@ -123,14 +144,14 @@ function syntheticExport(count) {
 function cachedExport(symbols) {
   const rows = ['Date,Code,DataSource,Currency,Price,Quantity,Action,Fee,Note'];
   symbols.forEach((symbol, i) => {
-    rows.push(`02-01-2024,${symbol},MANUAL,USD,${10 + i},3,buy,1,`);
+    rows.push(`02-01-2024,${symbol},YAHOO,USD,${10 + i},3,buy,1,`);
   });
   return `${rows.join('\n')}\n`;
 }
 
 /**
  * The portfolios of api.bench.mjs for the signed-in user of `app`: `p34` from the four broker
- * exports (34 holdings, 200+ transactions), `p340` and `p3400` of synthetic holdings (growth
+ * exports (33 holdings, 200+ transactions), `p340` and `p3400` of synthetic holdings (growth
  * with the rows), `p50` of 50 companies whose evaluations are cached (the X-ray from a warm
  * cache, issue 38), and a personal access token for MCP calls.
  */
@@ -421,7 +442,10 @@ async function service({ memo = true, extras = false, portfolios = false } = {})
   const { repos } = runtime.deps;
   const run = `${Date.now().toString(36)}-${process.pid}`;
   const user = await repos.users.create({ email: `bench-${run}@example.com`, plan: 'pro' });
-  const rows = await fillCache(runtime.deps.moat, repos.evaluations, { id: user.id, plan: 'pro' });
+  const { rows, xraySymbols } = await fillCache(runtime.deps.moat, repos.evaluations, {
+    id: user.id,
+    plan: 'pro',
+  });
   const reg = await app.inject({
     method: 'POST',
     url: '/api/auth/register',
@@ -439,7 +463,7 @@ async function service({ memo = true, extras = false, portfolios = false } = {})
           cookieHeader,
           config.baseUrl,
           reg.json().user.id,
-          await repos.evaluations.symbols(),
+          xraySymbols,
         )
       : {};
   await app.listen({ port: 0, host: '127.0.0.1' });

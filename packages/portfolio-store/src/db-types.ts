@@ -254,6 +254,8 @@ export interface EvaluationCacheTable {
   cached_at: Timestamp;
   /** Total score minus the previous cached total of the symbol; null without one (migration 0011). */
   score_change: ColumnType<number | null, number | null | undefined, number | null>;
+  /** How many data-quality flags the evaluation carries (`dataQuality`; migration 0022). */
+  data_quality_flags: ColumnType<number, number | undefined, number>;
 }
 
 /** `evaluation_as_of_cache`: evaluations as of a past day, one per (symbol, day) (migration 0021). */

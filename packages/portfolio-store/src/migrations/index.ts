@@ -16,6 +16,7 @@ import { evaluationEventsAndWebhooks } from './0016-evaluation-events-and-webhoo
 import { eventOutbox } from './0018-event-outbox.js';
 import { instruments } from './0019-instruments.js';
 import { evaluationAsOfCache } from './0021-evaluation-as-of-cache.js';
+import { evaluationCacheDataQuality } from './0022-evaluation-cache-data-quality.js';
 
 /**
  * Every migration, keyed by name; names sort in the order they run. Imported statically (no
@@ -39,6 +40,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0018-event-outbox': eventOutbox,
   '0019-instruments': instruments,
   '0021-evaluation-as-of-cache': evaluationAsOfCache,
+  '0022-evaluation-cache-data-quality': evaluationCacheDataQuality,
 };
 
 /** A Kysely `MigrationProvider` over {@link MIGRATIONS}. */

@@ -1,6 +1,8 @@
 import type { MoatEvaluation } from '@svc/schemas';
-import { sql } from 'kysely';
+import { Migrator, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migrateToLatest } from '../migrate.js';
+import { staticMigrationProvider } from '../migrations/index.js';
 import { backends, type TestDatabase } from '../test-support/backends.js';
 import { createRepositories, type Repositories } from './index.js';
 import { type ScreenerQuery, screenerPageStatement } from './screener.js';
@@ -355,3 +357,47 @@ describe.each(backends.filter((b) => b.name === 'postgres'))(
     );
   },
 );
+
+describe.each(backends)('migration 0022 (data-quality flags as a column) on $name', (backend) => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await backend.open();
+  });
+  afterAll(() => database.cleanup());
+
+  it('counts the flags of the evaluations cached before it, and the screener reads the column', async () => {
+    const migrator = new Migrator({
+      db: database.db,
+      provider: staticMigrationProvider,
+      migrationTableSchema: database.schema ?? 'public',
+    });
+    expect((await migrator.migrateTo('0021-evaluation-as-of-cache')).error).toBeUndefined();
+    const flag = { code: 'ppe_rollforward', series: 'capex', message: 'capex below PP&E growth' };
+    const stored = (symbol: string, dataQuality: unknown) => ({
+      symbol,
+      evaluation: JSON.stringify({
+        ...evaluation({ ...(FIXTURES[0] as Fixture), symbol }),
+        ...(dataQuality === undefined ? {} : { dataQuality }),
+      }),
+      total_score: 50,
+      max_score: 100,
+      verdict: MODERATE,
+      company_name: symbol,
+      cached_at: new Date('2026-01-08T00:00:00Z'),
+    });
+    await database.db
+      .insertInto('evaluation_cache')
+      .values([stored('OLD3', [flag, flag, flag]), stored('OLD0', []), stored('NONE', undefined)])
+      .execute();
+    await migrateToLatest(database.db);
+    const page = await createRepositories(database.db).screener.screen({
+      sortBy: 'symbol',
+      limit: 10,
+    });
+    expect(page.items.map((r) => [r.symbol, r.dataQualityFlags])).toEqual([
+      ['NONE', 0],
+      ['OLD0', 0],
+      ['OLD3', 3],
+    ]);
+  });
+});

@@ -250,9 +250,8 @@ function pageTemplate(
       'market_cap',
       'cached_at',
       'score_change',
-      sql<number>`case when jsonb_typeof(evaluation->'dataQuality') = 'array' then jsonb_array_length(evaluation->'dataQuality') else 0 end`.as(
-        'data_quality_flags',
-      ),
+      // a column written with the evaluation: reading it from the JSON detoasted every row
+      'data_quality_flags',
       applyFilters(eb.selectFrom('evaluation_cache'), stand)
         .select((inner) => inner.fn.countAll<string>().as('n'))
         .$asScalar()
