@@ -458,13 +458,7 @@ async function service({ memo = true, extras = false, portfolios = false } = {})
   const more = extras
     ? await portfolioAndToken(app, cookieHeader, config.baseUrl)
     : portfolios
-      ? await benchPortfolios(
-          app,
-          cookieHeader,
-          config.baseUrl,
-          reg.json().user.id,
-          xraySymbols,
-        )
+      ? await benchPortfolios(app, cookieHeader, config.baseUrl, reg.json().user.id, xraySymbols)
       : {};
   await app.listen({ port: 0, host: '127.0.0.1' });
   return {

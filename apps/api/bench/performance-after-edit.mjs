@@ -7,11 +7,17 @@
 // BENCH_EDITS (default 15) edits, each followed by one measured read; the CPU is the server
 // process's own (`process.cpuUsage()` asked over IPC right before and after the read), the read
 // alone: the edit and its revaluation have finished before. Printed beside it: the same read
-// again without an edit (the cached timeline) and the edit's own time.
+// again without an edit (the cached timeline) and the edit's own time. BENCH_CPU_PROF=<dir>
+// takes a V8 CPU profile of the server over each measured read (after-edit-<i>.cpuprofile,
+// cached-<i>.cpuprofile; profiling adds its own cost: take the figures from a run without it).
 import { fork } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { ask } from './harness.mjs';
 
 const EDITS = Number(process.env.BENCH_EDITS ?? 15);
+const CPU_PROF = process.env.BENCH_CPU_PROF;
 
 function start() {
   const child = fork(new URL('./bench-server.mjs', import.meta.url), ['performance'], {
@@ -53,13 +59,18 @@ export async function performanceAfterEdit() {
   const { portfolioId, transactionId, transactions } = server.performance;
   const base = `http://127.0.0.1:${server.port}`;
   const headers = { cookie: server.cookie, origin: server.origin };
-  const read = async () => {
+  const read = async (profileAs) => {
+    if (CPU_PROF && profileAs) await ask(server, { profile: 'start' });
     const before = await cpuOf(server);
     const t0 = performance.now();
     const res = await fetch(`${base}/api/portfolios/${portfolioId}/performance`, { headers });
     const body = await res.json();
     const wall = performance.now() - t0;
     const cpu = ((await cpuOf(server)) - before) / 1000;
+    if (CPU_PROF && profileAs) {
+      mkdirSync(CPU_PROF, { recursive: true });
+      await ask(server, { profile: 'stop', file: join(CPU_PROF, `${profileAs}.cpuprofile`) });
+    }
     if (res.status !== 200) throw new Error(`performance: ${res.status} ${JSON.stringify(body)}`);
     if (body.holdings.length !== 50)
       throw new Error(`performance: ${body.holdings.length} holdings`);
@@ -82,8 +93,8 @@ export async function performanceAfterEdit() {
       );
       if (edited.status !== 200) throw new Error(`edit: ${edited.status} ${await edited.text()}`);
       edits.push(performance.now() - t0);
-      afterEdit.push(await read());
-      cached.push(await read());
+      afterEdit.push(await read(`after-edit-${i}`));
+      cached.push(await read(`cached-${i}`));
     }
     const figures = {
       transactions,

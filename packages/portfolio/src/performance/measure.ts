@@ -216,39 +216,59 @@ function sumFlows(track: Track, s: number, e: number) {
   return { flows, dividends, fees, withholdingTax };
 }
 
+/**
+ * The stale uses of `uses` (ascending by index) in the period's days `s+1 … e`, one summary per
+ * kind, symbol and currency. Counted in place and dated once per summary: a holding valued at its
+ * own trade prices is stale on every day after its last trade, so a period can hold thousands of
+ * uses per holding.
+ */
 function summariseStale(
   timeline: Timeline,
   uses: readonly StaleUse[],
   s: number,
   e: number,
 ): StaleSummary[] {
-  const byKey = new Map<string, StaleSummary>();
-  for (const use of uses) {
-    if (use.index <= s || use.index > e) continue;
-    const key = `${use.kind} ${use.symbol ?? ''} ${use.currency}`;
-    const date = dateOf(timeline, use.index);
-    const seen = byKey.get(key);
-    byKey.set(
-      key,
-      seen
-        ? {
-            ...seen,
-            days: seen.days + 1,
-            lastDate: date,
-            maxAgeDays: Math.max(seen.maxAgeDays, use.ageDays),
-          }
-        : {
-            kind: use.kind,
-            ...(use.symbol === undefined ? {} : { symbol: use.symbol }),
-            currency: use.currency,
-            days: 1,
-            firstDate: date,
-            lastDate: date,
-            maxAgeDays: use.ageDays,
-          },
-    );
+  interface Tally {
+    readonly first: StaleUse;
+    lastIndex: number;
+    days: number;
+    maxAgeDays: number;
   }
-  return [...byKey.values()];
+  const byKey = new Map<string, Tally>();
+  for (let i = firstAfter(uses, s); i < uses.length; i++) {
+    const use = uses[i] as StaleUse;
+    if (use.index > e) break;
+    const key = `${use.kind} ${use.symbol ?? ''} ${use.currency}`;
+    const seen = byKey.get(key);
+    if (seen) {
+      seen.days += 1;
+      seen.lastIndex = use.index;
+      if (use.ageDays > seen.maxAgeDays) seen.maxAgeDays = use.ageDays;
+    } else {
+      byKey.set(key, { first: use, lastIndex: use.index, days: 1, maxAgeDays: use.ageDays });
+    }
+  }
+  return [...byKey.values()].map(({ first, lastIndex, days, maxAgeDays }) => ({
+    kind: first.kind,
+    ...(first.symbol === undefined ? {} : { symbol: first.symbol }),
+    currency: first.currency,
+    days,
+    firstDate: dateOf(timeline, first.index),
+    lastDate: dateOf(timeline, lastIndex),
+    maxAgeDays,
+  }));
+}
+
+/** The position of the first use after index `s` in `uses` (ascending by index): a binary search. */
+function firstAfter(uses: readonly StaleUse[], s: number): number {
+  let lo = 0;
+  let hi = uses.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((uses[mid] as StaleUse).index <= s) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 function unavailable(
