@@ -246,6 +246,9 @@ export function mapRow(
     if (!symbol && mapping.noInstrument === 'conversion') return conversion();
     const side = kind === 'trade' ? sideOf(get('side'), sides, text, numbers, mapping) : kind;
     if (side === undefined) return outcome.error(`trade "${actionText}" without a side`);
+    if (!symbol && mapping.noInstrument === 'error') {
+      return outcome.error(`${side} without an instrument`);
+    }
     if (!symbol) return outcome.skip(`${side} without an instrument (a currency trade?)`);
     const apart = feeApart(numbers, feeCurrency, symbol, base, mapping);
     if (apart.length > 0) numbers.fee = undefined;
@@ -646,7 +649,8 @@ export function mappedFormat(mapping: ColumnMapping): BrokerFormatSpec {
 
 /**
  * Rows with the continuation lines joined: a row whose only filled cell is the last one of the
- * widest row is appended to the previous row's cell at that position.
+ * widest row is appended to the previous row's cell at that position (read by position or by
+ * its header name).
  */
 function joinContinuations(rows: readonly CsvRow[]): CsvRow[] {
   const width = Math.max(0, ...rows.map((r) => r.cells.length));
@@ -660,10 +664,13 @@ function joinContinuations(rows: readonly CsvRow[]): CsvRow[] {
       const value = previous.cell(last) + row.cell(last);
       const cells = [...previous.cells];
       cells[last] = value;
+      // the joined cell, whether read by position or by its header name
+      const named = (column: string) => previous.header?.indexOf(column.trim().toLowerCase());
       joined[joined.length - 1] = {
         ...previous,
         cells,
         cell: (i) => (i === last ? value : previous.cell(i)),
+        get: (column) => (named(column) === last ? value : previous.get(column)),
       };
       continue;
     }

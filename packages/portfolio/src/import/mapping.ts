@@ -271,10 +271,10 @@ export const ColumnMapping = z
         "Note of a fee booked apart from its trade (a `feeCurrency` other than the trade's) and of a conversion's fee; default `fee`",
       ),
     noInstrument: z
-      .enum(['skip', 'conversion'])
+      .enum(['skip', 'conversion', 'error'])
       .optional()
       .describe(
-        'A trade row without an instrument: skipped (default: a currency trade whose cash is not modelled) or read as a `conversion`',
+        'A trade row without an instrument: skipped (default: a currency trade whose cash is not modelled), read as a `conversion`, or an error (the format always names the instrument of a trade)',
       ),
     negativeDividend: z
       .enum(['skip', 'withdrawal'])

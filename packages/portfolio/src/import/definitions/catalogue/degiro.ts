@@ -27,7 +27,8 @@ const CASH =
  *   (a product change: the same ISIN sold and bought back at 0) → skipped;
  * - `Koop|Buy|Kauf|Compra|Achat|Acquisto 6 [name]@ 79,35 EUR` → buy of the ISIN at the price in
  *   the text (`detailsPattern`; `GBX` prices become GBP ÷ 100), `Verkoop|Sell|Verkauf|Venda|Vente|
- *   Vendita` → sell; the transaction costs are rows of their own, so no fee is implied;
+ *   Vendita` → sell (one without an ISIN fails the file); the transaction costs are rows of their
+ *   own, so no fee is implied;
  * - negative transaction costs, connection fees, corporate action costs → fee noted with the
  *   description (`when: negative`);
  * - dividend tax (`Dividendbelasting`, `Impôts sur dividende`, `Dividendensteuer`) → fee noted
@@ -85,6 +86,7 @@ export const degiro = define({
       ...SELL_WORDS.split('|').map((w) => [w, 'sell' as const]),
     ]),
     impliedFee: false,
+    noInstrument: 'error',
     skipRows: [
       {
         column: '#5',
@@ -100,7 +102,7 @@ export const degiro = define({
       },
       {
         column: '#5',
-        pattern: `^dividend(?!.*(${TAX}))`,
+        pattern: `^(?!.*(${TAX}))dividend`,
         and: [{ column: '#4', pattern: '^$' }],
         reason: 'a dividend without an ISIN: not modelled',
       },
