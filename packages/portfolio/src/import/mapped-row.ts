@@ -8,6 +8,7 @@ import {
   readCell,
   readDate,
 } from './generic/cells.js';
+import { readTradePattern } from './generic/trade-pattern.js';
 import { readTradeText, type TradeText } from './generic/trade-text.js';
 import type { ColumnMapping, MappedField, MappedKind } from './mapping.js';
 import {
@@ -46,20 +47,41 @@ const READS: Record<Exclude<MappedKind, 'skip'>, readonly NumberField[]> = {
 
 /**
  * The meaning of an action value under a mapping: its exact value (case-insensitive) in `actions`,
- * else the first of `actionPatterns` it matches, else `undefined`. Without an action column every
- * row is a `trade`.
+ * else the first of `actionPatterns` it matches whose sign condition (`when`) the row's amount
+ * meets (`amount`: the amount cell as read, `undefined` when the row has none), else `undefined`.
+ * Without an action column every row is a `trade`.
  */
-export function actionResolver(mapping: ColumnMapping): (action: string) => MappedKind | undefined {
-  if (mapping.columns.action === undefined) return () => 'trade';
+export function actionResolver(
+  mapping: ColumnMapping,
+): (action: string, amount?: string) => MappedKind | undefined {
+  const rule = actionRuleResolver(mapping);
+  return (action, amount) => rule(action, amount)?.kind;
+}
+
+/**
+ * As {@link actionResolver}, with the `tag` of the pattern that gave the kind (see
+ * {@link ColumnMapping} `idTemplate`'s `{tag}`); an exact value of `actions` has no tag.
+ */
+export function actionRuleResolver(
+  mapping: ColumnMapping,
+): (action: string, amount?: string) => { kind: MappedKind; tag?: string } | undefined {
+  if (mapping.columns.action === undefined) return () => ({ kind: 'trade' });
   const lookup = new Map(Object.entries(mapping.actions).map(([k, v]) => [k.toLowerCase(), v]));
   const patterns = (mapping.actionPatterns ?? []).flatMap((p) => {
     const regex = safeRegex(p.pattern);
-    return regex ? [{ regex, kind: p.kind }] : [];
+    return regex ? [{ ...p, regex }] : [];
   });
-  return (action) => {
+  return (action, amount) => {
     const exact = lookup.get(action.toLowerCase());
-    if (exact !== undefined) return exact;
-    return patterns.find((p) => p.regex.test(action))?.kind;
+    if (exact !== undefined) return { kind: exact };
+    const signed = amount === undefined ? 0 : sign(amount);
+    const found = patterns.find(
+      (p) =>
+        p.regex.test(action) &&
+        (p.when === undefined || (p.when === 'negative' ? signed < 0 : signed > 0)),
+    );
+    if (found === undefined) return undefined;
+    return { kind: found.kind, ...(found.tag !== undefined ? { tag: found.tag } : {}) };
   };
 }
 
@@ -127,7 +149,7 @@ function extracted(mapping: ColumnMapping, field: MappedField, cell: string): st
 export function mapRow(
   row: CsvRow,
   mapping: ColumnMapping,
-  kindOf: (action: string) => MappedKind | undefined,
+  kindOf: (action: string, amount?: string) => { kind: MappedKind; tag?: string } | undefined,
   sides: ReadonlyMap<string, 'buy' | 'sell'>,
   context: RowContext = {},
 ): RowOutcome {
@@ -135,7 +157,8 @@ export function mapRow(
   const rule = skipRuleOf(row, mapping);
   if (rule !== undefined) return outcome.skip(rule.reason);
   const actionText = get('action');
-  const kind = kindOf(actionText);
+  const resolved = kindOf(actionText, amountOf(get('amount'), mapping));
+  const kind = resolved?.kind;
   if (kind === undefined) {
     return outcome.error(
       `column "${mapping.columns.action}": action "${actionText}" has no meaning in the mapping`,
@@ -176,7 +199,12 @@ export function mapRow(
   }
   const details = get('details');
   const mark = mapping.decimals?.details ?? mapping.decimal;
-  const text = details ? readTradeText(details, mark) : undefined;
+  const text =
+    details === ''
+      ? undefined
+      : mapping.detailsPattern !== undefined
+        ? readTradePattern(details, mapping.detailsPattern, mark, sides)
+        : readTradeText(details, mark);
   const currency =
     mapping.currencySource === 'mapping'
       ? mapping.currency
@@ -194,7 +222,9 @@ export function mapRow(
     mapping.instrument === 'isin' ? (ids.isin ?? ids.ticker ?? '') : (ids.ticker ?? ids.isin ?? '');
   const id = get('id');
   const externalId =
-    id === '' || id === '-' ? undefined : idOf(mapping.idTemplate, id, actionText, executedAt);
+    id === '' || id === '-'
+      ? undefined
+      : idOf(mapping.idTemplate, id, actionText, executedAt, resolved?.tag);
   const named = get('name') !== '' && (symbol !== '' || mapping.names !== 'instrument-rows');
   const meta: RowMeta = {
     ...(named ? { name: get('name') } : {}),
@@ -216,6 +246,9 @@ export function mapRow(
     if (!symbol && mapping.noInstrument === 'conversion') return conversion();
     const side = kind === 'trade' ? sideOf(get('side'), sides, text, numbers, mapping) : kind;
     if (side === undefined) return outcome.error(`trade "${actionText}" without a side`);
+    if (!symbol && mapping.noInstrument === 'error') {
+      return outcome.error(`${side} without an instrument`);
+    }
     if (!symbol) return outcome.skip(`${side} without an instrument (a currency trade?)`);
     const apart = feeApart(numbers, feeCurrency, symbol, base, mapping);
     if (apart.length > 0) numbers.fee = undefined;
@@ -253,18 +286,36 @@ export function mapRow(
   return withTaxes(noted(cash(kind, numbers, symbol, base, meta, actionText), note), taxes);
 }
 
-/** The row's broker id written with `template` (see {@link ColumnMapping} `idTemplate`). */
-function idOf(template: string | undefined, id: string, action: string, executedAt: string) {
+/**
+ * The row's broker id written with `template` (see {@link ColumnMapping} `idTemplate`); none when
+ * the template has `{tag}` and the row's kind came without a tag.
+ */
+function idOf(
+  template: string | undefined,
+  id: string,
+  action: string,
+  executedAt: string,
+  tag: string | undefined,
+): string | undefined {
   if (template === undefined) return `${id}|${action}`;
-  return template.replace(/\{(id|action|actionLower|executedAt)\}/g, (_, name: string) =>
+  if (template.includes('{tag}') && tag === undefined) return undefined;
+  return template.replace(/\{(id|action|actionLower|executedAt|tag)\}/g, (_, name: string) =>
     name === 'id'
       ? id
       : name === 'action'
         ? action
         : name === 'actionLower'
           ? action.toLowerCase()
-          : executedAt,
+          : name === 'tag'
+            ? (tag ?? '')
+            : executedAt,
   );
+}
+
+/** The amount cell as a number (for a pattern's sign condition), `undefined` when it is none. */
+function amountOf(cell: string, mapping: ColumnMapping): string | undefined {
+  if (cell === '' || cell === '-') return undefined;
+  return readCell(cell, mapping.decimals?.amount ?? mapping.decimal);
 }
 
 /**
@@ -578,7 +629,7 @@ function identifiersOf(symbolCell: string, isinCell: string): { ticker?: string;
  * row is read).
  */
 export function mappedFormat(mapping: ColumnMapping): BrokerFormatSpec {
-  const kindOf = actionResolver(mapping);
+  const kindOf = actionRuleResolver(mapping);
   const sides = new Map(Object.entries(mapping.sides ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
   const read = (row: CsvRow, context?: RowContext) => mapRow(row, mapping, kindOf, sides, context);
   return {
@@ -598,7 +649,8 @@ export function mappedFormat(mapping: ColumnMapping): BrokerFormatSpec {
 
 /**
  * Rows with the continuation lines joined: a row whose only filled cell is the last one of the
- * widest row is appended to the previous row's cell at that position.
+ * widest row is appended to the previous row's cell at that position (read by position or by
+ * its header name).
  */
 function joinContinuations(rows: readonly CsvRow[]): CsvRow[] {
   const width = Math.max(0, ...rows.map((r) => r.cells.length));
@@ -612,10 +664,13 @@ function joinContinuations(rows: readonly CsvRow[]): CsvRow[] {
       const value = previous.cell(last) + row.cell(last);
       const cells = [...previous.cells];
       cells[last] = value;
+      // the joined cell, whether read by position or by its header name
+      const named = (column: string) => previous.header?.indexOf(column.trim().toLowerCase());
       joined[joined.length - 1] = {
         ...previous,
         cells,
         cell: (i) => (i === last ? value : previous.cell(i)),
+        get: (column) => (named(column) === last ? value : previous.get(column)),
       };
       continue;
     }

@@ -133,6 +133,19 @@ export const ColumnMapping = z
             .max(200)
             .describe('A regular expression (case-insensitive) an action value may match'),
           kind: z.enum(MAPPED_KINDS),
+          when: z
+            .enum(['negative', 'positive'])
+            .optional()
+            .describe(
+              'Only for rows whose amount has this sign (a costs row that is a fee when negative and something else when positive); a row without an amount or of 0 meets neither',
+            ),
+          tag: z
+            .string()
+            .regex(/^[a-z0-9][a-z0-9-]{0,30}$/)
+            .optional()
+            .describe(
+              "The row kind's name in its broker id: the `{tag}` of `idTemplate` (a row whose kind came from a pattern without a tag then has no broker id)",
+            ),
         }),
       )
       .max(100)
@@ -185,6 +198,14 @@ export const ColumnMapping = z
       .boolean()
       .optional()
       .describe('Dates with a two-digit year (`31/01/24`) are read as 20yy; otherwise refused'),
+    detailsPattern: z
+      .string()
+      .min(1)
+      .max(300)
+      .optional()
+      .describe(
+        'How the `details` cell holds a trade: a regular expression (case-insensitive) with the named groups `quantity` and `price`, and optionally `currency` (of the price; `GBX` is read as pence: GBP ÷ 100) and `side` (a word `sides` gives the meaning of); default: the built-in reading of "Sell 3 @ 139.74 USD"-like texts. A cell it does not match holds no trade',
+      ),
     continuation: z
       .boolean()
       .optional()
@@ -215,7 +236,7 @@ export const ColumnMapping = z
       .max(100)
       .optional()
       .describe(
-        "How the row's broker id (its import fingerprint) is written from the `id` cell: `{id}`, `{action}` (as written), `{actionLower}`, `{executedAt}` (ISO instant) replaced; default `{id}|{action}`. An id cell that is empty or `-` gives no id",
+        "How the row's broker id (its import fingerprint) is written from the `id` cell: `{id}`, `{action}` (as written), `{actionLower}`, `{executedAt}` (ISO instant), `{tag}` (the `tag` of the action pattern that gave the row's kind; none: no id) replaced; default `{id}|{action}`. An id cell that is empty or `-` gives no id",
       ),
     notes: z
       .array(
@@ -250,10 +271,10 @@ export const ColumnMapping = z
         "Note of a fee booked apart from its trade (a `feeCurrency` other than the trade's) and of a conversion's fee; default `fee`",
       ),
     noInstrument: z
-      .enum(['skip', 'conversion'])
+      .enum(['skip', 'conversion', 'error'])
       .optional()
       .describe(
-        'A trade row without an instrument: skipped (default: a currency trade whose cash is not modelled) or read as a `conversion`',
+        'A trade row without an instrument: skipped (default: a currency trade whose cash is not modelled), read as a `conversion`, or an error (the format always names the instrument of a trade)',
       ),
     negativeDividend: z
       .enum(['skip', 'withdrawal'])

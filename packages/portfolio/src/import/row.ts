@@ -55,7 +55,7 @@ export interface LineOutcome {
 /**
  * A supported broker export layout: one module per broker under `formats/`, registered in
  * `formats/index.ts`. A format reads one row at a time (`mapRow`), or the whole table when rows
- * depend on each other (`mapTable`, e.g. DEGIRO's continuation lines).
+ * depend on each other (`mapTable`, e.g. Trading 212's paired split rows).
  */
 export interface BrokerFormatSpec {
   readonly id: string;

@@ -32,7 +32,7 @@ export const pass = (id: string, detail: string): Finding => ({
 export class FileView {
   readonly rows: readonly CsvRow[];
   readonly byLine: ReadonlyMap<number, CsvRow>;
-  private readonly kindOf: (action: string) => MappedKind | undefined;
+  private readonly kindOf: (action: string, amount?: string) => MappedKind | undefined;
 
   constructor(
     rows: readonly CsvRow[],
@@ -74,7 +74,7 @@ export class FileView {
   /** The row's kind: `skip` for a row a skip rule takes, else its action's. */
   kind(row: CsvRow): MappedKind | undefined {
     if (skipRuleOf(row, this.mapping) !== undefined) return 'skip';
-    return this.kindOf(this.action(row));
+    return this.kindOf(this.action(row), this.number(row, 'amount')?.toFixed());
   }
 
   /** The row's instrument cell (symbol, ISIN, or an ISIN inside the name), '' when none. */

@@ -1,4 +1,3 @@
-import { degiroFormat } from '../../formats/degiro.js';
 import { ghostfolioFormat } from '../../formats/ghostfolio.js';
 import { trading212Format } from '../../formats/trading212.js';
 import type { BrokerFormatSpec } from '../../row.js';
@@ -6,8 +5,7 @@ import type { DefinitionSource, Recognition } from '../definition.js';
 
 /**
  * A catalogue entry whose recognition and source are data but whose rows are read by a module in
- * code (`formats/`), for row kinds the declarative vocabulary does not express yet (DEGIRO's trades
- * written as text with continuation lines and FX legs paired across rows, Trading 212's shifted
+ * code (`formats/`), for row kinds the declarative vocabulary does not express yet (Trading 212's shifted
  * corporate-action rows and paired split rows, Ghostfolio's fees inside dividend rows, …).
  */
 export interface ModuleEntry<Id extends string = string> {
@@ -41,8 +39,8 @@ const entry = <const Id extends string>(
 });
 
 /**
- * The import modules of earlier rounds still read in code (three CSV layouts; Ghostfolio JSON is
- * read apart; the other eight are definitions now, `first.ts`).
+ * The import modules of earlier rounds still read in code (two CSV layouts; Ghostfolio JSON is
+ * read apart; the other nine are definitions now, `first.ts` and `degiro.ts`).
  */
 export const MODULE_ENTRIES = [
   entry(
@@ -56,15 +54,6 @@ export const MODULE_ENTRIES = [
     },
     { headers: ['date', 'currency', 'price', 'quantity', 'action', ['code', 'symbol']] },
   ),
-  entry('degiro', degiroFormat, E2G('degiroConverterV3.ts'), {
-    headers: ['isin', ['datum', 'date', 'data', 'fecha']],
-    minColumns: 12,
-    positions: {
-      '0': ['datum', 'date', 'data', 'fecha'],
-      '4': ['isin'],
-      '11': ['orderid', 'idorden', 'idordre', 'idordine', 'idordem'],
-    },
-  }),
   entry('trading212', trading212Format, E2G('trading212Converter.ts'), {
     headers: ['action', 'time', 'noofshares', 'priceshare', 'currencytotal'],
   }),
