@@ -19,6 +19,7 @@ import {
   type RowMeta,
   type RowOutcome,
 } from './row.js';
+import { ownFee, withOwnFees } from './row-options.js';
 import { abs, dividedBy, minus, negate, plus, sign, times } from './values.js';
 
 type NumberField = 'quantity' | 'price' | 'fee' | 'amount' | 'tax';
@@ -152,10 +153,12 @@ export function mapRow(
     );
   }
   const dateCell = [get('date'), get('time')].filter(Boolean).join(' ');
-  const executedAt = readDate(
-    mapping.shortYears ? widenYear(dateCell, mapping.dateOrder) : dateCell,
-    mapping.dateOrder,
-  );
+  const executedAt =
+    readDate(
+      mapping.shortYears ? widenYear(dateCell, mapping.dateOrder) : dateCell,
+      mapping.dateOrder,
+    ) ??
+    (mapping.yearFirst && /^\d{4}[-/.]/.test(dateCell) ? readDate(dateCell, 'ymd') : undefined);
   if (executedAt === undefined) {
     return outcome.error(
       `column "${mapping.columns.date}": "${dateCell}" is not a date in the order ${mapping.dateOrder}`,
@@ -173,6 +176,10 @@ export function mapRow(
       return outcome.error(`column "${mapping.columns[field]}": "${cell}" is not a number`);
     }
     numbers[field] = value;
+  }
+  const q = numbers.quantity;
+  if (mapping.quantitySign === 'positive' && (kind === 'buy' || kind === 'sell') && q) {
+    if (sign(q) < 0) return outcome.error(`${kind} of a negative quantity (${q})`);
   }
   const details = get('details');
   const mark = mapping.decimals?.details ?? mapping.decimal;
@@ -196,12 +203,27 @@ export function mapRow(
   const externalId =
     id === '' || id === '-' ? undefined : idOf(mapping.idTemplate, id, actionText, executedAt);
   const named = get('name') !== '' && (symbol !== '' || mapping.names !== 'instrument-rows');
+  const unlisted =
+    mapping.unlisted !== undefined &&
+    safeRegex(mapping.unlisted.pattern)?.test(cellOf(row, mapping.unlisted.column)) === true;
   const meta: RowMeta = {
     ...(named ? { name: get('name') } : {}),
     ...(externalId !== undefined ? { externalId } : {}),
-    ...ids,
+    ...(unlisted ? {} : ids),
   };
   const note = noteOf(mapping, row, actionText, numbers.amount);
+  let besideFees: NewTransaction[] = [];
+  if (mapping.ownFee) {
+    const feeCell = get('fee');
+    const fee =
+      feeCell === '' ? undefined : readCell(feeCell, mapping.decimals?.fee ?? mapping.decimal);
+    if (feeCell !== '' && fee === undefined) {
+      return outcome.error(`column "${mapping.columns.fee}": "${feeCell}" is not a number`);
+    }
+    const own = ownFee({ kind, quantity: q, fee, symbol, unlisted, note, base, meta });
+    if ('answer' in own) return own.answer;
+    besideFees = own.beside;
+  }
   const taxes = taxOf(numbers, symbol, base, kind);
   const feeCurrency = get('feeCurrency').toUpperCase();
   const conversion = () =>
@@ -250,7 +272,8 @@ export function mapRow(
       numbers.amount = plus(abs(amount), abs(numbers.tax));
     }
   }
-  return withTaxes(noted(cash(kind, numbers, symbol, base, meta, actionText), note), taxes);
+  const read = withTaxes(noted(cash(kind, numbers, symbol, base, meta, actionText), note), taxes);
+  return withOwnFees(read, besideFees, meta);
 }
 
 /** The row's broker id written with `template` (see {@link ColumnMapping} `idTemplate`). */
@@ -281,7 +304,8 @@ function noteOf(
   const rule = mapping.notes?.find(
     (n) =>
       safeRegex(n.pattern)?.test(action) &&
-      (n.when === undefined || (n.when === 'negative' ? signed < 0 : signed > 0)),
+      (n.when === undefined || (n.when === 'negative' ? signed < 0 : signed > 0)) &&
+      (n.filled === undefined || cellOf(row, n.filled) !== ''),
   );
   return rule?.note.replace(/\{([^{}]+)\}/g, (_, names: string) => {
     for (const name of names.split('|')) {

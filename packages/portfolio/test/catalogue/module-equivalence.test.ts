@@ -23,6 +23,7 @@ const CONVERTED = [
   'xtb',
   'saxo',
   'ibkr-trades',
+  'ghostfolio',
 ];
 
 /** A row as compared: everything but the identifiers a definition may add. */

@@ -1,4 +1,5 @@
 import { type DefinitionSource, define } from '../definition.js';
+import { ghostfolio } from './converted.js';
 
 // The formats of the first import modules (issue 40: "the twelve modules become definitions"),
 // as data. Each was converted only once it read the module's samples and hand-made rows into the
@@ -499,4 +500,5 @@ export const FIRST_DEFINITION_IDS: ReadonlySet<string> = new Set([
   xtb.id,
   saxo.id,
   ibkrTrades.id,
+  ghostfolio.id,
 ]);

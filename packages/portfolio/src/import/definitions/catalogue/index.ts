@@ -1,4 +1,5 @@
 import { type FormatDefinition, type Recognised, recognise } from '../definition.js';
+import { ghostfolio } from './converted.js';
 import {
   bux,
   comdirect,
@@ -48,6 +49,7 @@ export const DEFINITIONS = [
   xtb,
   saxo,
   ibkrTrades,
+  ghostfolio,
   scalableCapital,
   parqet,
   portfolioPerformanceDe,

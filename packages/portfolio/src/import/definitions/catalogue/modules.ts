@@ -1,5 +1,4 @@
 import { degiroFormat } from '../../formats/degiro.js';
-import { ghostfolioFormat } from '../../formats/ghostfolio.js';
 import { trading212Format } from '../../formats/trading212.js';
 import type { BrokerFormatSpec } from '../../row.js';
 import type { DefinitionSource, Recognition } from '../definition.js';
@@ -45,17 +44,6 @@ const entry = <const Id extends string>(
  * read apart; the other eight are definitions now, `first.ts`).
  */
 export const MODULE_ENTRIES = [
-  entry(
-    'ghostfolio',
-    ghostfolioFormat,
-    {
-      kind: 'open-source-importer',
-      reference:
-        'ghostfolio/ghostfolio@c542997d apps/client/src/app/services/import-activities.service.ts and test/import/ok/sample.csv',
-      licence: 'AGPL-3.0',
-    },
-    { headers: ['date', 'currency', 'price', 'quantity', 'action', ['code', 'symbol']] },
-  ),
   entry('degiro', degiroFormat, E2G('degiroConverterV3.ts'), {
     headers: ['isin', ['datum', 'date', 'data', 'fecha']],
     minColumns: 12,
