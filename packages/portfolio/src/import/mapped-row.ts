@@ -14,12 +14,14 @@ import {
   type BrokerFormatSpec,
   type CsvRow,
   cashBySign,
+  type LineOutcome,
   outcome,
   type RowContext,
   type RowMeta,
   type RowOutcome,
 } from './row.js';
-import { ownFee, withOwnFees } from './row-options.js';
+import { ownFee, withConversion, withOwnFees } from './row-options.js';
+import { readPaired, realign, type TableReader } from './table-options.js';
 import { abs, dividedBy, minus, negate, plus, sign, times } from './values.js';
 
 type NumberField = 'quantity' | 'price' | 'fee' | 'amount' | 'tax';
@@ -193,8 +195,14 @@ export function mapRow(
   if (currency === undefined) {
     return outcome.error("no currency (map a currency column or set the mapping's currency)");
   }
-  const pence = currency === 'GBX' || get('currency') === 'GBp';
-  const base = { currency: pence ? 'GBP' : currency, executedAt };
+  // a trade priced in another currency than the cash side's (see `priceCurrency`)
+  const priced =
+    mapping.priceCurrency !== undefined && ['buy', 'sell', 'trade', 'shares'].includes(kind)
+      ? cellOf(row, mapping.priceCurrency).toUpperCase()
+      : '';
+  const dealt = /^[A-Z]{3}$/.test(priced) ? priced : currency;
+  const pence = dealt === 'GBX' || get('currency') === 'GBp';
+  const base = { currency: pence ? 'GBP' : dealt, executedAt };
   if (pence && numbers.price !== undefined) numbers.price = dividedBy(numbers.price, '100');
   const ids = identifiersOf(get('symbol'), get('isin'));
   const symbol =
@@ -253,7 +261,13 @@ export function mapRow(
             : 'none'
           : 'bounded';
     const read = trade(side, costs, text, symbol, base, meta, gross, implied);
-    return withTaxes(withTaxes(noted(read, note), apart), taxes);
+    const converted = mapping.priceCurrency
+      ? withConversion(noted(read, note), {
+          currency: get('currency').toUpperCase(),
+          amount: numbers.amount,
+        })
+      : noted(read, note);
+    return withTaxes(withTaxes(converted, apart), taxes);
   }
   if (kind === 'shares') return noted(shares(numbers, text, symbol, base, meta, actionText), note);
   if (kind === 'dividend' && numbers.amount !== undefined && sign(numbers.amount) < 0) {
@@ -605,19 +619,48 @@ export function mappedFormat(mapping: ColumnMapping): BrokerFormatSpec {
   const kindOf = actionResolver(mapping);
   const sides = new Map(Object.entries(mapping.sides ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
   const read = (row: CsvRow, context?: RowContext) => mapRow(row, mapping, kindOf, sides, context);
+  const byTable = mapping.continuation || mapping.shiftedRows || mapping.pairedRows;
   return {
     id: 'mapped',
     label: 'mapped columns',
     delimiter: mapping.delimiter,
     matches: () => true,
     mapRow: read,
-    ...(mapping.continuation
+    ...(byTable
       ? {
           mapTable: (rows: readonly CsvRow[], context?: RowContext) =>
-            joinContinuations(rows).map((row) => ({ line: row.line, outcome: read(row, context) })),
+            readTable(rows, mapping, (row, as) =>
+              as === undefined
+                ? read(row, context)
+                : mapRow(row, mapping, () => as, sides, context),
+            ),
         }
       : {}),
   };
+}
+
+/**
+ * A table read with the passes over rows its mapping asks for: continuation lines joined, shifted
+ * rows realigned, paired rows joined (see `table-options.ts`), then each row read.
+ */
+function readTable(
+  rows: readonly CsvRow[],
+  mapping: ColumnMapping,
+  read: TableReader['read'],
+): LineOutcome[] {
+  const reader: TableReader = {
+    cell: cellOf,
+    matches: (pattern, cell) => safeRegex(pattern)?.test(cell) === true,
+    action: (row) => fieldOf(row, mapping, 'action'),
+    quantity: (row) => fieldOf(row, mapping, 'quantity'),
+    decimal: mapping.decimals?.quantity ?? mapping.decimal,
+    read,
+  };
+  const joined = mapping.continuation ? joinContinuations(rows) : rows;
+  const shifted = mapping.shiftedRows;
+  const aligned = shifted ? joined.map((row) => realign(row, shifted, reader)) : joined;
+  if (mapping.pairedRows) return readPaired(aligned, mapping.pairedRows, reader);
+  return aligned.map((row) => ({ line: row.line, outcome: read(row) }));
 }
 
 /**

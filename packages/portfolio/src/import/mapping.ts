@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ROW_OPTIONS } from './row-options.js';
+import { TABLE_OPTIONS } from './table-options.js';
 
 /**
  * Fields a column can be mapped to. `side` is a sign column (buy/sell markers such as "A"/"V"),
@@ -277,6 +278,7 @@ export const ColumnMapping = z
         'Whether a trade without a fee column takes as its fee what the amount exceeds quantity × price by: `true` (default) when more than rounding and at most 3% of the value; `false` never (the amount is in another currency or holds what the broker does not call a fee); `at-rate-1` the whole excess when the `fxRate` cell is empty or 1 (the amount is in the price currency), none otherwise',
       ),
     ...ROW_OPTIONS,
+    ...TABLE_OPTIONS,
     skipUnreadable: z
       .boolean()
       .optional()

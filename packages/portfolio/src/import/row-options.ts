@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { NewTransaction } from '../transaction.js';
-import { outcome, type RowMeta, type RowOutcome } from './row.js';
-import { abs, sign } from './values.js';
+import { cashBySign, outcome, type RowMeta, type RowOutcome } from './row.js';
+import { abs, sign, times } from './values.js';
 
 // Vocabulary of column mappings (issue 40, "formats as data"): a fee written in the fee column of
 // a row that is not a trade, rows whose symbol names no listed instrument, quantities written
@@ -33,6 +33,14 @@ export const ROW_OPTIONS = {
     .optional()
     .describe(
       'Whether buy and sell rows may write a signed quantity (`any`, default: its size is read) or write sizes only (`positive`: the action gives the side, a negative quantity is an error of the file)',
+    ),
+  priceCurrency: z
+    .string()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe(
+      "Header name (as in the file, case-insensitive) of the price's currency where it may differ from the `currency` column's (then the cash side, the account's currency): a trade, `shares` or split row is in the price's currency (`GBX`: pence, read as GBP ÷ 100); a trade whose amount is in the other currency was converted by the broker: beside the trade a deposit of quantity × price in its currency and a withdrawal of the amount in the cash currency (a sale: the reverse), noted `currency conversion CASH/TRADE for this trade`",
     ),
   yearFirst: z
     .boolean()
@@ -102,4 +110,29 @@ function feeOf(row: OwnFeeRow, amount: string): NewTransaction {
     ...(row.unlisted || row.symbol === '' ? {} : { symbol: row.symbol }),
     ...(note !== '' ? { note } : {}),
   };
+}
+
+/**
+ * A trade converted by the broker (see {@link ROW_OPTIONS} `priceCurrency`): the trade's reading
+ * with the two legs of the conversion after it, when the cash currency differs from the trade's
+ * and the amount is given; else the reading unchanged.
+ */
+export function withConversion(
+  result: RowOutcome,
+  cash: { readonly currency: string; readonly amount: string | undefined },
+): RowOutcome {
+  if (result.kind !== 'transactions' || cash.amount === undefined) return result;
+  const [trade] = result.transactions;
+  if (trade === undefined || (trade.type !== 'buy' && trade.type !== 'sell')) return result;
+  if (cash.currency === '' || cash.currency === trade.currency) return result;
+  const { currency, executedAt } = trade;
+  const gross = times(trade.quantity, trade.price);
+  const paid = abs(cash.amount);
+  const note = `currency conversion ${cash.currency}/${currency} for this trade`;
+  const sold = trade.type === 'sell';
+  const legs = [
+    cashBySign(sold ? `-${gross}` : gross, { currency, executedAt, note }),
+    cashBySign(sold ? paid : `-${paid}`, { currency: cash.currency, executedAt, note }),
+  ].filter((tx): tx is NewTransaction => tx !== undefined);
+  return { ...result, transactions: [...result.transactions, ...legs] };
 }

@@ -24,6 +24,7 @@ const CONVERTED = [
   'saxo',
   'ibkr-trades',
   'ghostfolio',
+  'trading212',
 ];
 
 /** A row as compared: everything but the identifiers a definition may add. */

@@ -1,5 +1,5 @@
 import { type DefinitionSource, define } from '../definition.js';
-import { ghostfolio } from './converted.js';
+import { ghostfolio, trading212 } from './converted.js';
 
 // The formats of the first import modules (issue 40: "the twelve modules become definitions"),
 // as data. Each was converted only once it read the module's samples and hand-made rows into the
@@ -501,4 +501,5 @@ export const FIRST_DEFINITION_IDS: ReadonlySet<string> = new Set([
   saxo.id,
   ibkrTrades.id,
   ghostfolio.id,
+  trading212.id,
 ]);

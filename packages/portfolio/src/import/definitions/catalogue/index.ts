@@ -1,5 +1,5 @@
 import { type FormatDefinition, type Recognised, recognise } from '../definition.js';
-import { ghostfolio } from './converted.js';
+import { ghostfolio, trading212 } from './converted.js';
 import {
   bux,
   comdirect,
@@ -50,6 +50,7 @@ export const DEFINITIONS = [
   saxo,
   ibkrTrades,
   ghostfolio,
+  trading212,
   scalableCapital,
   parqet,
   portfolioPerformanceDe,

@@ -1,5 +1,4 @@
 import { degiroFormat } from '../../formats/degiro.js';
-import { trading212Format } from '../../formats/trading212.js';
 import type { BrokerFormatSpec } from '../../row.js';
 import type { DefinitionSource, Recognition } from '../definition.js';
 
@@ -52,8 +51,5 @@ export const MODULE_ENTRIES = [
       '4': ['isin'],
       '11': ['orderid', 'idorden', 'idordre', 'idordine', 'idordem'],
     },
-  }),
-  entry('trading212', trading212Format, E2G('trading212Converter.ts'), {
-    headers: ['action', 'time', 'noofshares', 'priceshare', 'currencytotal'],
   }),
 ] as const;
