@@ -103,7 +103,7 @@ export interface ParseBrokerCsvOptions {
  * line in the file, and no transaction is returned.
  *
  * Formats (`BROKER_FORMATS`): the catalogue (`definitions/catalogue/`: declarative definitions,
- * and the modules of `formats/` for Ghostfolio CSV, DEGIRO and Trading 212) and
+ * and the module of `formats/` for DEGIRO) and
  * Ghostfolio JSON; each format's mapping is documented on its definition or module. With `format: 'auto'` a JSON
  * document is Ghostfolio's export and a CSV's header row decides (each format's own delimiter). CSV syntax is read by
  * csv-parse (quotes, embedded newlines, BOM). Every produced transaction is checked against the

@@ -5,8 +5,7 @@ import type { DefinitionSource, Recognition } from '../definition.js';
 /**
  * A catalogue entry whose recognition and source are data but whose rows are read by a module in
  * code (`formats/`), for row kinds the declarative vocabulary does not express yet (DEGIRO's trades
- * written as text with continuation lines and FX legs paired across rows, Trading 212's shifted
- * corporate-action rows and paired split rows, Ghostfolio's fees inside dividend rows, …).
+ * written as text with continuation lines and FX legs paired across rows).
  */
 export interface ModuleEntry<Id extends string = string> {
   readonly id: Id;
@@ -39,8 +38,8 @@ const entry = <const Id extends string>(
 });
 
 /**
- * The import modules of earlier rounds still read in code (three CSV layouts; Ghostfolio JSON is
- * read apart; the other eight are definitions now, `first.ts`).
+ * The import modules of earlier rounds still read in code (one CSV layout; Ghostfolio JSON is
+ * read apart; the other ten are definitions now, `first.ts` and `converted.ts`).
  */
 export const MODULE_ENTRIES = [
   entry('degiro', degiroFormat, E2G('degiroConverterV3.ts'), {
