@@ -629,7 +629,7 @@ export function mappedFormat(mapping: ColumnMapping): BrokerFormatSpec {
     ...(byTable
       ? {
           mapTable: (rows: readonly CsvRow[], context?: RowContext) =>
-            readTable(rows, mapping, (row, as) =>
+            readByTable(rows, mapping, (row, as) =>
               as === undefined
                 ? read(row, context)
                 : mapRow(row, mapping, () => as, sides, context),
@@ -643,7 +643,7 @@ export function mappedFormat(mapping: ColumnMapping): BrokerFormatSpec {
  * A table read with the passes over rows its mapping asks for: continuation lines joined, shifted
  * rows realigned, paired rows joined (see `table-options.ts`), then each row read.
  */
-function readTable(
+function readByTable(
   rows: readonly CsvRow[],
   mapping: ColumnMapping,
   read: TableReader['read'],
