@@ -73,18 +73,18 @@ async function brokers() {
 }
 
 /**
- * The catalogue of broker formats (`BROKER_CATALOGUE` of `@svc/portfolio`): id, export, reader,
- * and the source each definition was written from, with its licence.
+ * The catalogue of broker formats (`BROKER_CATALOGUE` of `@svc/portfolio`): id, export, and the
+ * source each definition was written from, with its licence.
  */
 async function brokerCatalogue() {
   const { BROKER_CATALOGUE } = await built('portfolio');
   const rows = BROKER_CATALOGUE.map(
     (e) =>
-      `| \`${e.id}\` | ${cell(e.label)} | ${e.reader} | ${e.source.kind} | ${cell(e.source.reference)} | ${cell(e.source.licence ?? '')} |`,
+      `| \`${e.id}\` | ${cell(e.label)} | ${e.source.kind} | ${cell(e.source.reference)} | ${cell(e.source.licence ?? '')} |`,
   );
   return [
-    '| `format` | Export | Rows read by | Source kind | Source | Licence of the source |',
-    '|---|---|---|---|---|---|',
+    '| `format` | Export | Source kind | Source | Licence of the source |',
+    '|---|---|---|---|---|',
     ...rows,
   ].join('\n');
 }

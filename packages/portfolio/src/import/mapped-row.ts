@@ -15,11 +15,14 @@ import {
   type BrokerFormatSpec,
   type CsvRow,
   cashBySign,
+  type LineOutcome,
   outcome,
   type RowContext,
   type RowMeta,
   type RowOutcome,
 } from './row.js';
+import { ownFee, withConversion, withOwnFees } from './row-options.js';
+import { readPaired, realign, type TableReader } from './table-options.js';
 import { abs, dividedBy, minus, negate, plus, sign, times } from './values.js';
 
 type NumberField = 'quantity' | 'price' | 'fee' | 'amount' | 'tax';
@@ -175,10 +178,12 @@ export function mapRow(
     );
   }
   const dateCell = [get('date'), get('time')].filter(Boolean).join(' ');
-  const executedAt = readDate(
-    mapping.shortYears ? widenYear(dateCell, mapping.dateOrder) : dateCell,
-    mapping.dateOrder,
-  );
+  const executedAt =
+    readDate(
+      mapping.shortYears ? widenYear(dateCell, mapping.dateOrder) : dateCell,
+      mapping.dateOrder,
+    ) ??
+    (mapping.yearFirst && /^\d{4}[-/.]/.test(dateCell) ? readDate(dateCell, 'ymd') : undefined);
   if (executedAt === undefined) {
     return outcome.error(
       `column "${mapping.columns.date}": "${dateCell}" is not a date in the order ${mapping.dateOrder}`,
@@ -197,6 +202,10 @@ export function mapRow(
     }
     numbers[field] = value;
   }
+  const q = numbers.quantity;
+  if (mapping.quantitySign === 'positive' && (kind === 'buy' || kind === 'sell') && q) {
+    if (sign(q) < 0) return outcome.error(`${kind} of a negative quantity (${q})`);
+  }
   const details = get('details');
   const mark = mapping.decimals?.details ?? mapping.decimal;
   const text =
@@ -214,8 +223,14 @@ export function mapRow(
   if (currency === undefined) {
     return outcome.error("no currency (map a currency column or set the mapping's currency)");
   }
-  const pence = currency === 'GBX' || get('currency') === 'GBp';
-  const base = { currency: pence ? 'GBP' : currency, executedAt };
+  // a trade priced in another currency than the cash side's (see `priceCurrency`)
+  const priced =
+    mapping.priceCurrency !== undefined && ['buy', 'sell', 'trade', 'shares'].includes(kind)
+      ? cellOf(row, mapping.priceCurrency).toUpperCase()
+      : '';
+  const dealt = /^[A-Z]{3}$/.test(priced) ? priced : currency;
+  const pence = dealt === 'GBX' || get('currency') === 'GBp';
+  const base = { currency: pence ? 'GBP' : dealt, executedAt };
   if (pence && numbers.price !== undefined) numbers.price = dividedBy(numbers.price, '100');
   const ids = identifiersOf(get('symbol'), get('isin'));
   const symbol =
@@ -226,12 +241,27 @@ export function mapRow(
       ? undefined
       : idOf(mapping.idTemplate, id, actionText, executedAt, resolved?.tag);
   const named = get('name') !== '' && (symbol !== '' || mapping.names !== 'instrument-rows');
+  const unlisted =
+    mapping.unlisted !== undefined &&
+    safeRegex(mapping.unlisted.pattern)?.test(cellOf(row, mapping.unlisted.column)) === true;
   const meta: RowMeta = {
     ...(named ? { name: get('name') } : {}),
     ...(externalId !== undefined ? { externalId } : {}),
-    ...ids,
+    ...(unlisted ? {} : ids),
   };
   const note = noteOf(mapping, row, actionText, numbers.amount);
+  let besideFees: NewTransaction[] = [];
+  if (mapping.ownFee) {
+    const feeCell = get('fee');
+    const fee =
+      feeCell === '' ? undefined : readCell(feeCell, mapping.decimals?.fee ?? mapping.decimal);
+    if (feeCell !== '' && fee === undefined) {
+      return outcome.error(`column "${mapping.columns.fee}": "${feeCell}" is not a number`);
+    }
+    const own = ownFee({ kind, quantity: q, fee, symbol, unlisted, note, base, meta });
+    if ('answer' in own) return own.answer;
+    besideFees = own.beside;
+  }
   const taxes = taxOf(numbers, symbol, base, kind);
   const feeCurrency = get('feeCurrency').toUpperCase();
   const conversion = () =>
@@ -264,7 +294,13 @@ export function mapRow(
             : 'none'
           : 'bounded';
     const read = trade(side, costs, text, symbol, base, meta, gross, implied);
-    return withTaxes(withTaxes(noted(read, note), apart), taxes);
+    const converted = mapping.priceCurrency
+      ? withConversion(noted(read, note), {
+          currency: get('currency').toUpperCase(),
+          amount: numbers.amount,
+        })
+      : noted(read, note);
+    return withTaxes(withTaxes(converted, apart), taxes);
   }
   if (kind === 'shares') return noted(shares(numbers, text, symbol, base, meta, actionText), note);
   if (kind === 'dividend' && numbers.amount !== undefined && sign(numbers.amount) < 0) {
@@ -283,7 +319,8 @@ export function mapRow(
       numbers.amount = plus(abs(amount), abs(numbers.tax));
     }
   }
-  return withTaxes(noted(cash(kind, numbers, symbol, base, meta, actionText), note), taxes);
+  const read = withTaxes(noted(cash(kind, numbers, symbol, base, meta, actionText), note), taxes);
+  return withOwnFees(read, besideFees, meta);
 }
 
 /**
@@ -332,7 +369,8 @@ function noteOf(
   const rule = mapping.notes?.find(
     (n) =>
       safeRegex(n.pattern)?.test(action) &&
-      (n.when === undefined || (n.when === 'negative' ? signed < 0 : signed > 0)),
+      (n.when === undefined || (n.when === 'negative' ? signed < 0 : signed > 0)) &&
+      (n.filled === undefined || cellOf(row, n.filled) !== ''),
   );
   return rule?.note.replace(/\{([^{}]+)\}/g, (_, names: string) => {
     for (const name of names.split('|')) {
@@ -632,19 +670,48 @@ export function mappedFormat(mapping: ColumnMapping): BrokerFormatSpec {
   const kindOf = actionRuleResolver(mapping);
   const sides = new Map(Object.entries(mapping.sides ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
   const read = (row: CsvRow, context?: RowContext) => mapRow(row, mapping, kindOf, sides, context);
+  const byTable = mapping.continuation || mapping.shiftedRows || mapping.pairedRows;
   return {
     id: 'mapped',
     label: 'mapped columns',
     delimiter: mapping.delimiter,
     matches: () => true,
     mapRow: read,
-    ...(mapping.continuation
+    ...(byTable
       ? {
           mapTable: (rows: readonly CsvRow[], context?: RowContext) =>
-            joinContinuations(rows).map((row) => ({ line: row.line, outcome: read(row, context) })),
+            readByTable(rows, mapping, (row, as) =>
+              as === undefined
+                ? read(row, context)
+                : mapRow(row, mapping, () => ({ kind: as }), sides, context),
+            ),
         }
       : {}),
   };
+}
+
+/**
+ * A table read with the passes over rows its mapping asks for: continuation lines joined, shifted
+ * rows realigned, paired rows joined (see `table-options.ts`), then each row read.
+ */
+function readByTable(
+  rows: readonly CsvRow[],
+  mapping: ColumnMapping,
+  read: TableReader['read'],
+): LineOutcome[] {
+  const reader: TableReader = {
+    cell: cellOf,
+    matches: (pattern, cell) => safeRegex(pattern)?.test(cell) === true,
+    action: (row) => fieldOf(row, mapping, 'action'),
+    quantity: (row) => fieldOf(row, mapping, 'quantity'),
+    decimal: mapping.decimals?.quantity ?? mapping.decimal,
+    read,
+  };
+  const joined = mapping.continuation ? joinContinuations(rows) : rows;
+  const shifted = mapping.shiftedRows;
+  const aligned = shifted ? joined.map((row) => realign(row, shifted, reader)) : joined;
+  if (mapping.pairedRows) return readPaired(aligned, mapping.pairedRows, reader);
+  return aligned.map((row) => ({ line: row.line, outcome: read(row) }));
 }
 
 /**

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { ROW_OPTIONS } from './row-options.js';
+import { TABLE_OPTIONS } from './table-options.js';
 
 /**
  * Fields a column can be mapped to. `side` is a sign column (buy/sell markers such as "A"/"V"),
@@ -256,6 +258,14 @@ export const ColumnMapping = z
             .enum(['negative', 'positive'])
             .optional()
             .describe('Only for rows whose amount has this sign (a refund noted apart)'),
+          filled: z
+            .string()
+            .min(1)
+            .max(200)
+            .optional()
+            .describe(
+              'Only for rows whose cell in this column (header as in the file, case-insensitive; `A|B` the first not empty) is not empty (a withholding tax named in the note when there is one)',
+            ),
         }),
       )
       .max(40)
@@ -288,6 +298,8 @@ export const ColumnMapping = z
       .describe(
         'Whether a trade without a fee column takes as its fee what the amount exceeds quantity × price by: `true` (default) when more than rounding and at most 3% of the value; `false` never (the amount is in another currency or holds what the broker does not call a fee); `at-rate-1` the whole excess when the `fxRate` cell is empty or 1 (the amount is in the price currency), none otherwise',
       ),
+    ...ROW_OPTIONS,
+    ...TABLE_OPTIONS,
     skipUnreadable: z
       .boolean()
       .optional()

@@ -46,32 +46,29 @@ export const BROKER_FORMAT_LABELS: Readonly<Record<Exclude<BrokerFormat, 'mapped
 
 /**
  * The catalogue of broker formats as documentation lists it: id, label, and where the layout is
- * documented (`source`), with whether its rows are read by the declarative engine or a module.
+ * documented (`source`). Every format is a declarative definition read by one engine.
  */
 export const BROKER_CATALOGUE: readonly {
   readonly id: string;
   readonly label: string;
-  readonly reader: 'definition' | 'module';
   readonly source: { readonly kind: string; readonly reference: string; readonly licence?: string };
 }[] = CATALOGUE.map((entry) => ({
   id: entry.id,
   label: entry.label,
-  reader: 'module' in entry ? 'module' : 'definition',
   source: entry.source,
 }));
 
 /**
  * The declarative definition of a catalogue format whose reads are checked at import: what the
- * checks of a catalogue read (`definitionMapping`, `checkMapping`) run on. `undefined` for a module
- * entry (rows read in code), an unknown id, and the definitions that replaced the first modules
+ * checks of a catalogue read (`definitionMapping`, `checkMapping`) run on. `undefined` for an
+ * unknown id and the definitions that replaced the first modules
  * (`FIRST_DEFINITION_IDS`): each reads exactly what its module read, and imports as the module
  * did, unchecked (the checks would now ask to confirm Revolut's position transfers between
  * entities and Schwab's mergers, which the modules skipped by design).
  */
 export function catalogueDefinition(id: string): FormatDefinition | undefined {
   const entry = CATALOGUE.find((e) => e.id === id);
-  if (entry === undefined || isModule(entry) || FIRST_DEFINITION_IDS.has(entry.id))
-    return undefined;
+  if (entry === undefined || FIRST_DEFINITION_IDS.has(entry.id)) return undefined;
   return entry;
 }
 
@@ -102,9 +99,8 @@ export interface ParseBrokerCsvOptions {
  * when any row is bad the result is `{ ok: false, errors }` listing every bad row with its 1-based
  * line in the file, and no transaction is returned.
  *
- * Formats (`BROKER_FORMATS`): the catalogue (`definitions/catalogue/`: declarative definitions,
- * and the modules of `formats/` for Ghostfolio CSV and Trading 212) and
- * Ghostfolio JSON; each format's mapping is documented on its definition or module. With `format: 'auto'` a JSON
+ * Formats (`BROKER_FORMATS`): the catalogue (`definitions/catalogue/`: declarative definitions
+ * read by one engine) and Ghostfolio JSON; each format's mapping is documented on its definition. With `format: 'auto'` a JSON
  * document is Ghostfolio's export and a CSV's header row decides (each format's own delimiter). CSV syntax is read by
  * csv-parse (quotes, embedded newlines, BOM). Every produced transaction is checked against the
  * `NewTransaction` schema. Files over `limits.maxBytes` or `limits.maxRows` are refused.
@@ -178,12 +174,7 @@ function readEntry(
   format: BrokerFormat = entry.id as BrokerFormat,
 ): BrokerCsvResult {
   const body = fromLine(normalized, found.headerLine);
-  if (isModule(entry)) return readWith(entry.module, format, body, limits, context);
   return readWith(definitionReader(entry, found), format, body, limits, context);
-}
-
-function isModule(entry: CatalogueEntry): entry is Extract<CatalogueEntry, { module: unknown }> {
-  return 'module' in entry;
 }
 
 /** The delimiter that splits the first line into the most fields. */

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { realign } from '../../src/import/formats/trading212.js';
+import { trading212 } from '../../src/import/definitions/catalogue/converted.js';
+import { cellOf, safeRegex } from '../../src/import/mapped-row.js';
+import { realign } from '../../src/import/table-options.js';
 import { atLine, cashOf, importSample, quantitiesOf } from './sample.js';
 
 describe('Trading 212 history', () => {
@@ -58,7 +60,12 @@ describe('Trading 212 history', () => {
     });
   });
 
-  it('realigns a shifted row so that every header reads its value, and leaves other rows alone', () => {
+  it("realigns a shifted row by the definition's rule, every header reading its value; leaves other rows alone", () => {
+    const rules = trading212.read.shiftedRows ?? [];
+    const reader = {
+      cell: cellOf,
+      matches: (pattern: string, cell: string) => safeRegex(pattern)?.test(cell) === true,
+    };
     const header = [
       'action',
       'time',
@@ -101,12 +108,12 @@ describe('Trading 212 history', () => {
       has: (c: string) => header.includes(c),
       get: (c: string) => cells[header.indexOf(c)] ?? '',
     };
-    const fixed = realign(row, header);
+    const fixed = realign(row, rules, reader);
     expect(
       ['no. of shares', 'price / share', 'currency (price / share)', 'total', 'id'].map(fixed.get),
     ).toEqual(['595', '3.41943', 'EUR', '2034.56', 'EOF28806643918']);
     const deposit = ['Deposit', '2023-12-18', '', '', '', '', '', ''];
     const plain = { ...row, cells: deposit, cell: (i: number) => deposit[i] ?? '' };
-    expect(realign(plain, header)).toBe(plain);
+    expect(realign(plain, rules, reader)).toBe(plain);
   });
 });

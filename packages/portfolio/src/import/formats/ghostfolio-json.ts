@@ -1,13 +1,15 @@
 import { Dec } from '../../decimal.js';
+import { ghostfolio } from '../definitions/catalogue/converted.js';
+import { resolveMapping } from '../definitions/definition.js';
+import { mappedFormat } from '../mapped-row.js';
 import type { CsvRow, LineOutcome, RowOutcome } from '../row.js';
 import { outcome } from '../row.js';
-import { ghostfolioFormat } from './ghostfolio.js';
 
 /**
  * Ghostfolio's JSON export (`{ meta, accounts, assetProfiles, platforms, tags, activities, user }`;
  * fixtures `ok_sample.json`, `ok_novn-buy-and-sell-partially.json`). Each activity
  * (`{ type, symbol, quantity, unitPrice, fee, currency, date, dataSource, comment }`) is mapped
- * exactly like a row of the Ghostfolio CSV (see `ghostfolioFormat`); a `MANUAL` asset keeps the
+ * exactly like a row of the Ghostfolio CSV (by its definition, `ghostfolio`); a `MANUAL` asset keeps the
  * name its asset profile gives. The line reported for an activity is the line of the file where
  * its object starts. Accounts' balances are not imported (they are snapshots, not transactions).
  */
@@ -39,6 +41,24 @@ export function mapGhostfolioJson(text: string): LineOutcome[] | { line: number;
   });
 }
 
+/** The columns an activity is read under, as the CSV's header names them. */
+const ACTIVITY_COLUMNS = [
+  'date',
+  'code',
+  'datasource',
+  'currency',
+  'price',
+  'quantity',
+  'action',
+  'fee',
+  'note',
+];
+
+/** The Ghostfolio CSV definition's reader, its columns resolved against an activity's. */
+const csvReader = mappedFormat(
+  resolveMapping(ghostfolio.read, { headerLine: 1, delimiter: ',', header: ACTIVITY_COLUMNS }),
+);
+
 function mapActivity(
   activity: Record<string, unknown>,
   line: number,
@@ -65,7 +85,7 @@ function mapActivity(
     has: (column) => column.toLowerCase() in cells,
     get: (column) => cells[column.toLowerCase()]?.trim() ?? '',
   };
-  const result = ghostfolioFormat.mapRow(row);
+  const result = csvReader.mapRow(row);
   if (result.kind !== 'transactions' || name === undefined) return result;
   return { ...result, meta: { ...result.meta, name } };
 }

@@ -1,4 +1,5 @@
 import { type DefinitionSource, define } from '../definition.js';
+import { ghostfolio, trading212 } from './converted.js';
 import { degiro } from './degiro.js';
 
 // The formats of the first import modules (issue 40: "the twelve modules become definitions"),
@@ -501,4 +502,6 @@ export const FIRST_DEFINITION_IDS: ReadonlySet<string> = new Set([
   saxo.id,
   ibkrTrades.id,
   degiro.id,
+  ghostfolio.id,
+  trading212.id,
 ]);

@@ -1,4 +1,5 @@
 import { type FormatDefinition, type Recognised, recognise } from '../definition.js';
+import { ghostfolio, trading212 } from './converted.js';
 import { degiro } from './degiro.js';
 import {
   bux,
@@ -18,7 +19,6 @@ import {
   swissquote,
 } from './europe.js';
 import { etoro, ibkrCash, ibkrTrades, revolut, saxo, schwab, tradeRepublic, xtb } from './first.js';
-import { MODULE_ENTRIES, type ModuleEntry } from './modules.js';
 import {
   avanza,
   delta,
@@ -50,6 +50,8 @@ export const DEFINITIONS = [
   saxo,
   ibkrTrades,
   degiro,
+  ghostfolio,
+  trading212,
   scalableCapital,
   parqet,
   portfolioPerformanceDe,
@@ -81,10 +83,10 @@ export const DEFINITIONS = [
   delta,
 ] as const;
 
-/** One format of the catalogue: a declarative definition, or a module entry (rows read in code). */
-export type CatalogueEntry = FormatDefinition | ModuleEntry;
+/** One format of the catalogue: a declarative definition (issue 40: no rows are read in code). */
+export type CatalogueEntry = FormatDefinition;
 
-/** The ids of the first formats (read by modules before issue 40), in their order of then. */
+/** The ids of the first formats (read by modules in code before issue 40), in their order of then. */
 const FIRST_ORDER = [
   'ghostfolio',
   'revolut',
@@ -100,10 +102,10 @@ const FIRST_ORDER = [
 ];
 
 /**
- * Every CSV format of the catalogue: the formats of the first modules in their order of then
- * (whether still a module or now a definition), then the other definitions.
+ * Every CSV format of the catalogue: the formats of the first modules in their order of then, then
+ * the other definitions.
  */
-export const CATALOGUE: readonly CatalogueEntry[] = [...MODULE_ENTRIES, ...DEFINITIONS].sort(
+export const CATALOGUE: readonly CatalogueEntry[] = [...DEFINITIONS].sort(
   (a, b) => rank(a.id) - rank(b.id),
 );
 
@@ -113,16 +115,14 @@ function rank(id: string): number {
 }
 
 /** Id of a catalogue format. */
-export type CatalogueId =
-  | (typeof MODULE_ENTRIES)[number]['id']
-  | (typeof DEFINITIONS)[number]['id'];
+export type CatalogueId = (typeof DEFINITIONS)[number]['id'];
 
 /** The catalogue's ids, in catalogue order. */
 export const CATALOGUE_IDS = CATALOGUE.map((e) => e.id) as readonly CatalogueId[];
 
 /** The delimiter an entry's rows are read with. */
 export function delimiterOf(entry: CatalogueEntry): ',' | ';' | '\t' | '|' {
-  return 'module' in entry ? entry.delimiter : entry.read.delimiter;
+  return entry.read.delimiter;
 }
 
 /** An entry that recognised a file, and where its header row is. */
