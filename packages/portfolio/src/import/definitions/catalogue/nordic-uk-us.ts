@@ -1,6 +1,14 @@
 import { define } from '../definition.js';
 
-export { nordnet, nordnetDk, nordnetFi, nordnetFi2021, nordnetNo } from './nordnet.js';
+export {
+  nordnet,
+  nordnetDk,
+  nordnetDk2021,
+  nordnetDkTyped,
+  nordnetFi,
+  nordnetFi2021,
+  nordnetNo,
+} from './nordnet.js';
 
 // Broker formats of the Nordics, the UK and the US, as data (see europe.ts for the conventions).
 

@@ -147,12 +147,15 @@ export const nordnet = nordnetDefinition({
   ],
 });
 
-/** Danish transaction types (Transaktionstype), shared by the Danish layouts. */
+/**
+ * Danish transaction types (Transaktionstype), shared by the Danish layouts. `UDB.` is the
+ * dividend's name in the 2021 layout's importer ({@link nordnetDk2021}).
+ */
 const DANISH_ACTIONS: Read['actionPatterns'] = [
   { pattern: '^købt|^køb', kind: 'buy' },
   { pattern: '^solgt|^salg', kind: 'sell' },
   { pattern: 'udbytteskat|skat', kind: 'tax' },
-  { pattern: 'udbytte', kind: 'dividend' },
+  { pattern: 'udbytte|^udb\\.', kind: 'dividend' },
   { pattern: 'rente', kind: 'interest' },
   { pattern: 'indbetaling|indsættelse', kind: 'deposit' },
   { pattern: 'hævning|udbetaling', kind: 'withdrawal' },
@@ -193,6 +196,82 @@ export const nordnetDk = nordnetDefinition({
     fxRate: 'vekselkurs',
   },
   currency: { amountAt: 13, named: 'valuta' },
+  actionPatterns: DANISH_ACTIONS,
+});
+
+/** The Danish columns of the layouts with Værdipapirtype. */
+const DANISH_TYPED_COLUMNS = {
+  date: 'handelsdag',
+  action: 'transaktionstype',
+  name: 'værdipapirer',
+  quantity: 'antal',
+  fee: 'samlede afgifter|kurtage',
+  amount: 'beløb',
+  fxRate: 'vekslingskurs',
+} satisfies NordnetLayout['columns'];
+
+/**
+ * Nordnet (Denmark), the layout with Værdipapirtype (the instrument's type) after Værdipapirer:
+ * every column from it on stands one place later than in {@link nordnetDk}, so Samlede afgifter is
+ * at position 12, its Valuta at 13, Beløb at 14 and Beløb's Valuta at 15; recognition pins those,
+ * and refuses the 2021 layout's named fees' currency ({@link nordnetDk2021}).
+ */
+export const nordnetDkTyped = nordnetDefinition({
+  id: 'nordnet-dk-typed',
+  label: 'Nordnet transaktioner (dansk, Værdipapirtype)',
+  source: {
+    kind: 'open-source-importer',
+    reference:
+      'a public FireCalc.Api test (PortfolioTests.cs, C#), its header "copied from a real Nordnet export (Danish, UTF-16, tab-separated)": Id, Bogføringsdag, Handelsdag, Valørdag, Depot, Transaktionstype, Værdipapirer, Værdipapirtype, ISIN, Antal, Kurs, Rente, Samlede afgifter, Valuta, Beløb, Valuta, Indkøbsværdi, Valuta, Resultat, Valuta, Totalt antal, Saldo, Vekslingskurs, Transaktionstekst, Makuleringsdato, Notanummer, Verifikationsnummer, Kurtage, Valuta',
+    licence: 'none stated where read',
+    note: "types KØBT, SOLGT, UDBYTTE, UDBYTTESKAT, INDBETALING, INDSÆTTELSE, HÆVNING; Beløb is signed in the currency of the Valuta after it (the first Valuta is the fees', empty on cash rows); Værdipapirtype (Aktier, …) is not read",
+  },
+  headers: [
+    'bogforingsdag',
+    'handelsdag',
+    'transaktionstype',
+    'vaerdipapirer',
+    'vaerdipapirtype',
+    'isin',
+    'antal',
+    'kurs',
+    'belob',
+    'valuta',
+  ],
+  excludes: ['samledeafgiftervaluta'],
+  columns: DANISH_TYPED_COLUMNS,
+  currency: { amountAt: 14, named: 'valuta' },
+  actionPatterns: DANISH_ACTIONS,
+});
+
+/**
+ * Nordnet (Denmark), the older layout (2021) whose fees' currency has a name of its own (Samlede
+ * afgifter valuta), as {@link nordnetFi2021} has Kokonaiskulut Valuutta: the first plain Valuta
+ * is Beløb's. Indkøbsværdi and Resultat have no currency column; Kurtage's is Kurtage valuta.
+ */
+export const nordnetDk2021 = nordnetDefinition({
+  id: 'nordnet-dk-2021',
+  label: 'Nordnet transaktioner (dansk, Samlede afgifter valuta)',
+  source: {
+    kind: 'open-source-importer',
+    reference:
+      'a public beancount Nordnet importer (Python; transactions-and-notes-export, UTF-16LE, tab), its column comment by position: 0 Id, 1 Bogføringsdag, 2 Handelsdag, 3 Valørdag, 4 Depot, 5 Transaktionstype, 6 Værdipapirer, 7 Værdipapirtype, 8 ISIN, 9 Antal, 10 Kurs, 11 Rente, 12 Samlede afgifter, 13 Samlede afgifter valuta, 14 Beløb, 15 Valuta, 16 Indkøbsværdi, 17 Resultat, 18 Total antal, 19 Saldo, 20 Vekslingskurs, 21 Transaktionstekst, 25 Kurtage, 26 Kurtage valuta',
+    licence: 'none stated where read',
+    note: 'types UDBYTTESKAT, UDB., KØBT, INDBETALING, SOLGT; dates as 2021-10-15, amounts as 1.447,32; names lower-case in the source (recognition folds case). It reads the currency at 15, the rate at 20 and Kurtage at 25: this layout, not the one with four Valuta columns. Beløb is signed in the currency of the Valuta after it',
+  },
+  headers: [
+    'bogforingsdag',
+    'handelsdag',
+    'transaktionstype',
+    'vaerdipapirer',
+    'isin',
+    'antal',
+    'samledeafgiftervaluta',
+    'belob',
+    'valuta',
+  ],
+  columns: DANISH_TYPED_COLUMNS,
+  currency: { currency: 'valuta' },
   actionPatterns: DANISH_ACTIONS,
 });
 
