@@ -1,4 +1,13 @@
 import { describe, expect, it } from 'vitest';
+import {
+  nordnet,
+  nordnetDk,
+  nordnetDk2021,
+  nordnetDkTyped,
+  nordnetFi,
+  nordnetFi2021,
+  nordnetNo,
+} from '../../src/import/definitions/catalogue/nordnet.js';
 import { parseBrokerCsv } from '../../src/index.js';
 import { FIXTURES } from './fixtures.js';
 
@@ -111,5 +120,34 @@ describe('Nordnet Denmark, the 2021 layout (Samlede afgifter valuta)', () => {
     const deposit =
       '1\t2021-10-15\t2021-10-15\t2021-10-15\t123\tINDBETALING\t\t\t\t\t\t\t\t\t100,00\tDKK';
     expect(read([header, deposit].join('\n')).format).toBe('nordnet-dk-2021');
+  });
+});
+
+describe('the Nordnet builder', () => {
+  it('pins the fees, the amount and its currency where a layout repeats the currency name', () => {
+    const pinned = [nordnet, nordnetDk, nordnetNo, nordnetFi, nordnetDkTyped].map((d) => [
+      d.id,
+      d.recognise.positions,
+      d.read.columns.currency,
+    ]);
+    expect(pinned).toEqual([
+      ['nordnet', { 11: ['totalavgift'], 13: ['belopp'], 14: ['valuta'] }, '#14'],
+      ['nordnet-dk', { 11: ['samledeafgifter'], 13: ['belob'], 14: ['valuta'] }, '#14'],
+      ['nordnet-no', { 11: ['totaleavgifter'], 13: ['belop'], 14: ['valuta'] }, '#14'],
+      ['nordnet-fi', { 11: ['kokonaiskulut'], 13: ['summa'], 14: ['valuutta'] }, '#14'],
+      ['nordnet-dk-typed', { 12: ['samledeafgifter'], 14: ['belob'], 15: ['valuta'] }, '#15'],
+    ]);
+  });
+
+  it('reads the currency by name, with no positions, where the fees have a named currency', () => {
+    const named = [nordnetFi2021, nordnetDk2021].map((d) => [
+      d.id,
+      d.recognise.positions,
+      d.read.columns.currency,
+    ]);
+    expect(named).toEqual([
+      ['nordnet-fi-2021', undefined, 'valuutta'],
+      ['nordnet-dk-2021', undefined, 'valuta'],
+    ]);
   });
 });
