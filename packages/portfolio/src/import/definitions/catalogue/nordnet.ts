@@ -11,10 +11,11 @@ type Read = FormatDefinition['read'];
 /**
  * Where a Nordnet layout keeps the amount and its currency.
  *
- * - `{ amountAt, named }`: the amount's currency is a plain repeated column name (`named`, folded:
- *   Valuta, Valuutta) right after the amount (0-based position `amountAt`), and the fees (two positions before the
- *   amount) have a plain one of their own, empty on cash rows. The currency is read by position
- *   (`#<amountAt + 1>`) and recognition pins the fees, the amount and its currency to their places.
+ * - `{ amountAt, named }`: the amount's currency is a plain repeated column name (`named`,
+ *   folded: Valuta, Valuutta) right after the amount (0-based position `amountAt`), and the fees
+ *   (two positions before the amount) have a plain one of their own, empty on cash rows. The
+ *   currency is read by position (`#<amountAt + 1>`) and recognition pins the fees, the amount and
+ *   its currency to their places.
  * - `{ currency }`: the fees' currency has a name of its own (Kokonaiskulut Valuutta, Samlede
  *   afgifter valuta), so the first column of the plain name `currency` is the amount's.
  */
