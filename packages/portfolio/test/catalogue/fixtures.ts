@@ -320,6 +320,34 @@ export const FIXTURES: Record<string, CatalogueFixture> = {
     holdings: ['DK0062498333 DKK 6'],
     cash: { DKK: '740.38' },
   },
+  // the layout with Værdipapirtype: the header as the source gives it in full
+  'nordnet-dk-typed': {
+    text: lines(
+      'Id\tBogføringsdag\tHandelsdag\tValørdag\tDepot\tTransaktionstype\tVærdipapirer\tVærdipapirtype\tISIN\tAntal\tKurs\tRente\tSamlede afgifter\tValuta\tBeløb\tValuta\tIndkøbsværdi\tValuta\tResultat\tValuta\tTotalt antal\tSaldo\tVekslingskurs\tTransaktionstekst\tMakuleringsdato\tNotanummer\tVerifikationsnummer\tKurtage\tValuta',
+      '1\t2024-01-02\t2024-01-02\t2024-01-02\t123\tINDBETALING\t\t\t\t\t\t\t\t\t1.000,00\tDKK\t\t\t\t\t\t1.000,00\t\tIndbetaling\t\t\t\t\t',
+      '2\t2024-01-05\t2024-01-03\t2024-01-05\t123\tKØBT\tNovo Nordisk B\tAktier\tDK0062498333\t10\t50\t\t1,00\tDKK\t-501,00\tDKK\t500,00\tDKK\t\t\t10\t499,00\t1\t\t\t111\t111\t1,00\tDKK',
+      '3\t2024-02-05\t2024-02-03\t2024-02-05\t123\tSOLGT\tNovo Nordisk B\tAktier\tDK0062498333\t4\t60\t\t1,00\tDKK\t239,00\tDKK\t200,00\tDKK\t39,00\tDKK\t6\t738,00\t1\t\t\t222\t222\t1,00\tDKK',
+      '4\t2024-03-22\t2024-03-22\t2024-03-22\t123\tUDBYTTE\tNovo Nordisk B\tAktier\tDK0062498333\t6\t1\t\t\t\t6,00\tDKK\t\t\t\t\t6\t744,00\t\tUdbytte\t\t\t\t\t',
+      '5\t2024-03-22\t2024-03-22\t2024-03-22\t123\tUDBYTTESKAT\tNovo Nordisk B\tAktier\tDK0062498333\t6\t\t\t\t\t-1,62\tDKK\t\t\t\t\t6\t742,38\t\tUdbytteskat\t\t\t\t\t',
+      '6\t2024-04-02\t2024-04-02\t2024-04-02\t123\tHÆVNING\t\t\t\t\t\t\t\t\t-100,00\tDKK\t\t\t\t\t\t642,38\t\tHævning\t\t\t\t\t',
+    ),
+    holdings: ['DK0062498333 DKK 6'],
+    // 1000 − 501 + 239 + 6 − 1.62 (dividend tax) − 100
+    cash: { DKK: '642.38' },
+  },
+  // the 2021 layout, its header up to Vekslingskurs as the source lists it (later columns read none)
+  'nordnet-dk-2021': {
+    text: lines(
+      'Id\tBogføringsdag\tHandelsdag\tValørdag\tDepot\tTransaktionstype\tVærdipapirer\tVærdipapirtype\tISIN\tAntal\tKurs\tRente\tSamlede afgifter\tSamlede afgifter valuta\tBeløb\tValuta\tIndkøbsværdi\tResultat\tTotal antal\tSaldo\tVekslingskurs',
+      '1\t2021-01-04\t2021-01-04\t2021-01-04\t123\tINDBETALING\t\t\t\t\t\t\t\t\t1.000,00\tDKK\t\t\t\t1.000,00\t',
+      '2\t2021-01-07\t2021-01-05\t2021-01-07\t123\tKØBT\tNovo Nordisk B\tAktier\tDK0062498333\t10\t50\t\t1,00\tDKK\t-501,00\tDKK\t500,00\t\t10\t499,00\t1',
+      '3\t2021-02-05\t2021-02-03\t2021-02-05\t123\tSOLGT\tNovo Nordisk B\tAktier\tDK0062498333\t4\t60\t\t1,00\tDKK\t239,00\tDKK\t200,00\t39,00\t6\t738,00\t1',
+      '4\t2021-03-22\t2021-03-22\t2021-03-22\t123\tUDB.\tNovo Nordisk B\tAktier\tDK0062498333\t6\t1\t\t\t\t6,00\tDKK\t\t\t6\t744,00\t',
+      '5\t2021-03-22\t2021-03-22\t2021-03-22\t123\tUDBYTTESKAT\tNovo Nordisk B\tAktier\tDK0062498333\t6\t\t\t\t\t-1,62\tDKK\t\t\t6\t742,38\t',
+    ),
+    holdings: ['DK0062498333 DKK 6'],
+    cash: { DKK: '742.38' },
+  },
   'nordnet-no': {
     text: lines(
       'Id\tBokføringsdag\tHandelsdag\tOppgjørsdag\tPortefølje\tTransaksjonstype\tVerdipapir\tISIN\tAntall\tKurs\tRente\tTotale Avgifter\tValuta\tBeløp\tValuta\tVekslingskurs',
@@ -364,6 +392,22 @@ export const FIXTURES: Record<string, CatalogueFixture> = {
     cash: { EUR: '641.6' },
   },
   // ING NL: the units side (buys, dividends) and the cash side (transfers, fees) are two files
+  // the 19-column Mutatieoverzicht: rows in the shapes of its source's test rows; the dividend's
+  // Transactie bedrag is the cash after Dividendbelasting (the source: costs and taxes are in it)
+  'rabobank-2026': {
+    text: lines(
+      'Portefeuille;Naam;Datum;Type mutatie;Transactie Eenheid/Valuta;Volume;Koers valuta;Prijs;Transactie valuta;Waarde in valuta;Bedrag in valuta;Transactie bedrag;Valuta kosten €;Opgelopen rente;Dividendbelasting;Transactiebelasting;Isin code;Beurs;Tijd',
+      '12345678;-;02-01-2024;Storting / opname;;0;;0;;0;EUR;1.000;-;-;-;-;;;09:00:00',
+      '12345678;1895 Wereld Aandelen Enh Indexfonds;03-01-2024;Koop fondsen;st;10;EUR;50;EUR;501;EUR;-501;1,00;;-;-;NL0014065450;Clearstream - Vestima;10:00:00',
+      '12345678;1895 Wereld Aandelen Enh Indexfonds;05-02-2024;Verkoop fondsen;st;4;EUR;60;EUR;239;EUR;239;1,00;;-;-;NL0014065450;Clearstream - Vestima;10:00:00',
+      '12345678;1895 Wereld Aandelen Enh Indexfonds;28-03-2024;Dividend;st;6;EUR;1;EUR;6;EUR;5,10;-;;0,90;-;NL0014065450;;',
+      '12345678;-;06-04-2024;Servicekosten;;0;;0;;0;EUR;-2,00;-;-;-;-;;;',
+      '12345678;-;10-05-2024;Storting / opname;;0;;0;;0;EUR;-100;-;-;-;-;;;08:00:00',
+    ),
+    holdings: ['NL0014065450 EUR 6'],
+    // 1000 − 501 + 239 + 5.10 − 2 − 100
+    cash: { EUR: '641.1' },
+  },
   'ing-nl-portfolio': {
     text: lines(
       'Datum\tNaam\tAantal\tType\tWaarde valuta\tWaarde\tGerealiseerd rendement valuta\tGerealiseerd rendement\tKoers valuta\tKoers\tWisselkoers\tNummer\tVia\tTransactiedatum\tValutadatum\tBoekdatum\tAfwikkelingsdatum\tOrderbedrag valuta\tOrderbedrag\tING kosten valuta\tING kosten\tBelasting valuta\tBelasting\tNotabedrag valuta\tNotabedrag\tRente methode\tRentedagen\tOpgelopen rente valuta\tOpgelopen rente',

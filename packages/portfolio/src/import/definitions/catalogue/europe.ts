@@ -651,6 +651,66 @@ export const rabobank = define({
   },
 });
 
+/**
+ * Rabobank (Netherlands) Beheerd Beleggen "Mutatieoverzicht", the 19-column layout: the amount's
+ * currency and the signed cash amount are separate columns (Bedrag in valuta, which holds the
+ * currency code, and Transactie bedrag), and the costs and the dividend tax have columns of their
+ * own. A sale's Volume is positive. Not read by {@link rabobank}: it has neither Valuta mutatie,
+ * Koers nor Bedrag.
+ */
+export const rabobank2026 = define({
+  id: 'rabobank-2026',
+  label: 'Rabobank beleggen mutatieoverzicht (19 kolommen)',
+  version: 1,
+  source: {
+    kind: 'open-source-importer',
+    reference:
+      'a public Rabo Zakelijk importer (Python rabo_import.py and its tests, Mutatieoverzicht_<portefeuille>_<van>_<tot>.csv): header Portefeuille;Naam;Datum;Type mutatie;Transactie Eenheid/Valuta;Volume;Koers valuta;Prijs;Transactie valuta;Waarde in valuta;Bedrag in valuta;Transactie bedrag;Valuta kosten €;Opgelopen rente;Dividendbelasting;Transactiebelasting;Isin code;Beurs;Tijd',
+    licence: 'none stated where read',
+    note: '`;`, cp1252 or UTF-8 with BOM, dates DD-MM-YYYY, 19.777,68; "-" is not applicable. Types koop fondsen, verkoop fondsen, dividend, storting / opname (its sign the direction), and costs named with kosten or fee. Transactie bedrag is the cash, costs and taxes included: a trade is recorded at (|bedrag| ∓ kosten) ÷ Volume, a dividend gross as bedrag + Dividendbelasting with the tax as a fee. Transactiebelasting is not read; other types are refused',
+  },
+  recognise: {
+    headers: [
+      'portefeuille',
+      'naam',
+      'datum',
+      'typemutatie',
+      'volume',
+      'prijs',
+      'bedraginvaluta',
+      'transactiebedrag',
+      'dividendbelasting',
+      'isincode',
+    ],
+  },
+  read: {
+    delimiter: ';',
+    columns: {
+      date: 'datum',
+      time: 'tijd',
+      action: 'type mutatie',
+      name: 'naam',
+      isin: 'isin code',
+      quantity: 'volume',
+      fee: 'valuta kosten €',
+      tax: 'dividendbelasting',
+      amount: 'transactie bedrag',
+      currency: 'bedrag in valuta',
+    },
+    instrument: 'isin',
+    currency: 'EUR',
+    dateOrder: 'dmy',
+    decimal: ',',
+    actions: {
+      'koop fondsen': 'buy',
+      'verkoop fondsen': 'sell',
+      dividend: 'dividend',
+      'storting / opname': 'cash',
+    },
+    actionPatterns: [{ pattern: 'kosten|fee', kind: 'fee' }],
+  },
+});
+
 const ING_NL =
   'TimoKoole/Convert2PortofolioPerformance convert2pp/ingConverterTrans.py, ingConverterAccount.py and their tests (column sets of real exports printed as dicts: UTF-16LE, tab-separated, decimal comma, dates DD-MM-YYYY)';
 
