@@ -1,4 +1,9 @@
-import type { ScoringContext, YearValues } from '../core/scoring-context.js';
+import {
+  memoSeries,
+  type ScoringContext,
+  type YearSeries,
+  type YearValues,
+} from '../core/scoring-context.js';
 import { nopatTaxRate } from './tax-rate.js';
 
 /**
@@ -117,4 +122,28 @@ export function oneOffYears(context: ScoringContext): number {
     if (year.unusualItems !== null && year.unusualItems !== 0 && earnings(year) !== null) n += 1;
   }
   return n;
+}
+
+/**
+ * Gross margin of one year with every operating cost outside SG&A and R&D counted as cost of
+ * revenue: `(operating income + SG&A + R&D) / revenue`, SG&A and R&D counting as 0 when not
+ * reported; `null` when revenue ≤ 0 or operating income is missing. The least gross margin the
+ * statement proves when its cost of revenue is partial (`partialCostLine`).
+ */
+export function coveredGrossMargin(year: YearValues): number | null {
+  const revenue = year.revenue;
+  if (revenue === null || revenue <= 0 || year.operatingIncome === null) return null;
+  const named = (year.sellingGeneralAdministrative ?? 0) + (year.researchDevelopment ?? 0);
+  return (year.operatingIncome + named) / revenue;
+}
+
+/**
+ * The window's gross-margin series, shared by gross margin and product durability: {@link
+ * grossMargin} of each year, or {@link coveredGrossMargin} when the window's cost of revenue is
+ * partial (issue 39: a vendor's cost line earns no points from the costs it leaves out).
+ */
+export function grossMarginSeries(context: ScoringContext): YearSeries {
+  return context.partialCostLine
+    ? memoSeries(context, 'grossMargin', coveredGrossMargin)
+    : memoSeries(context, 'grossMargin', grossMargin);
 }
