@@ -48,8 +48,11 @@ describe('uncoveredCostShare', () => {
     expect(uncoveredCostShare(year(40, 20, 10, 30))).toBeCloseTo(0, 12);
   });
 
-  it('is null without operating income or with gross profit ≤ 0', () => {
+  it('is null without operating income or SG&A, or with gross profit ≤ 0', () => {
     expect(uncoveredCostShare(year(100, 5, null, -5))).toBeNull();
+    // a provider that does not read the filer's SG&A tag (SEC: MNST's "operating expenses")
+    // must not make a statement by function look partial
+    expect(uncoveredCostShare(year(45, null, null, 25))).toBeNull();
     const noEbit = { ...year(60, 5, null, 12), operatingIncome: null };
     expect(uncoveredCostShare(noEbit)).toBeNull();
   });

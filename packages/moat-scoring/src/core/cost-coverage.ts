@@ -29,13 +29,18 @@ function providerGrossProfit(year: YearValues): number | null {
 
 /**
  * Operating costs of a year outside cost of revenue, SG&A and R&D, as a fraction of gross profit:
- * `(gross profit − operating income − SG&A − R&D) / gross profit`, SG&A and R&D counting as 0 when
- * not reported. `null` when gross profit is not positive or operating income is missing.
+ * `(gross profit − operating income − SG&A − R&D) / gross profit`, R&D counting as 0 when not
+ * reported. `null` when gross profit is not positive, or operating income or SG&A is missing: a
+ * provider that does not read a filer's SG&A (SEC: MNST's and KR's operating-expense tags) would
+ * otherwise make a statement by function look partial.
  */
 export function uncoveredCostShare(year: YearValues): number | null {
   const grossProfit = providerGrossProfit(year);
-  if (grossProfit === null || grossProfit <= 0 || year.operatingIncome === null) return null;
-  const named = (year.sellingGeneralAdministrative ?? 0) + (year.researchDevelopment ?? 0);
+  const sga = year.sellingGeneralAdministrative;
+  if (grossProfit === null || grossProfit <= 0 || year.operatingIncome === null || sga === null) {
+    return null;
+  }
+  const named = sga + (year.researchDevelopment ?? 0);
   return (grossProfit - year.operatingIncome - named) / grossProfit;
 }
 

@@ -126,14 +126,15 @@ export function oneOffYears(context: ScoringContext): number {
 
 /**
  * Gross margin of one year with every operating cost outside SG&A and R&D counted as cost of
- * revenue: `(operating income + SG&A + R&D) / revenue`, SG&A and R&D counting as 0 when not
- * reported; `null` when revenue ≤ 0 or operating income is missing. The least gross margin the
+ * revenue: `(operating income + SG&A + R&D) / revenue`, R&D counting as 0 when not reported;
+ * `null` when revenue ≤ 0 or operating income or SG&A is missing. The least gross margin the
  * statement proves when its cost of revenue is partial (`partialCostLine`).
  */
 export function coveredGrossMargin(year: YearValues): number | null {
   const revenue = year.revenue;
-  if (revenue === null || revenue <= 0 || year.operatingIncome === null) return null;
-  const named = (year.sellingGeneralAdministrative ?? 0) + (year.researchDevelopment ?? 0);
+  const sga = year.sellingGeneralAdministrative;
+  if (revenue === null || revenue <= 0 || year.operatingIncome === null || sga === null) return null;
+  const named = sga + (year.researchDevelopment ?? 0);
   return (year.operatingIncome + named) / revenue;
 }
 
