@@ -133,7 +133,8 @@ export function oneOffYears(context: ScoringContext): number {
 export function coveredGrossMargin(year: YearValues): number | null {
   const revenue = year.revenue;
   const sga = year.sellingGeneralAdministrative;
-  if (revenue === null || revenue <= 0 || year.operatingIncome === null || sga === null) return null;
+  if (revenue === null || revenue <= 0 || year.operatingIncome === null || sga === null)
+    return null;
   const named = sga + (year.researchDevelopment ?? 0);
   return (year.operatingIncome + named) / revenue;
 }
