@@ -133,6 +133,10 @@ describe('evaluateMoat', () => {
       {
         revenue,
         costOfRevenue: revenue.map((r) => r * 0.35),
+        // the operating costs add up (65% − 75% − 30% = −40%): without them the cost of revenue
+        // would read as partial (cost-coverage.ts)
+        sellingGeneralAdministrative: revenue.map((r) => r * 0.75),
+        researchDevelopment: revenue.map((r) => r * 0.3),
         operatingIncome: revenue.map((r) => r * -0.4),
         netIncome: revenue.map((r) => r * -0.38),
         dilutedEps: revenue.map((r) => r * -0.01),

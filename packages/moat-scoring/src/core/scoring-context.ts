@@ -1,5 +1,6 @@
 import type { Figure, FiscalYearFigures, Fundamentals } from '@svc/schemas';
 import { MoatScoringError } from '../errors.js';
+import { type PartialCostLine, partialCostLine, partialCostLineFlag } from './cost-coverage.js';
 import type { DataQualityFlag } from './data-quality.js';
 import { isFinancialSic, isRegulatedUtility } from './industry.js';
 import { ppeRollForward, rollForwardFlag, withImpliedCapex } from './ppe-roll-forward.js';
@@ -109,6 +110,11 @@ export interface ScoringContext {
    * `withImpliedCapex`), for display. Optional like `dataQuality`.
    */
   readonly impliedCapexYears?: number;
+  /**
+   * A cost of revenue that leaves out costs of earning the revenue (see `partialCostLine`):
+   * gross margin is not applicable. Optional so that hand-built contexts need not set it.
+   */
+  readonly partialCostLine?: PartialCostLine | null;
 }
 
 /** Scope facts about the cost of revenue of a window (see `ScoringContext.costScope`). */
@@ -308,6 +314,7 @@ export function buildScoringContext(
     );
   }
   const first = years[0] as YearValues;
+  const partialCost = partialCostLine(years);
   const inWindow = fundamentals.years.filter(
     (y) => y.fiscalYear >= first.fiscalYear && y.fiscalYear <= last.fiscalYear,
   );
@@ -321,7 +328,11 @@ export function buildScoringContext(
     currency: fundamentals.company.currency,
     reported: reportedLines(years),
     memo: new Map(),
-    dataQuality: check.flagged ? [rollForwardFlag(check, raisedYears)] : [],
+    dataQuality: [
+      ...(check.flagged ? [rollForwardFlag(check, raisedYears)] : []),
+      ...(partialCost === null ? [] : [partialCostLineFlag(partialCost)]),
+    ],
     impliedCapexYears: raisedYears,
+    partialCostLine: partialCost,
   };
 }

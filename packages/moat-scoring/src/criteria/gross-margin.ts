@@ -9,9 +9,9 @@ import {
 } from '../core/assessment.js';
 import { percent, points } from '../core/format.js';
 import { type Anchor, interpolate } from '../core/interpolate.js';
-import { memoSeries, type ScoringContext, type YearSeries } from '../core/scoring-context.js';
+import type { ScoringContext, YearSeries } from '../core/scoring-context.js';
 import { endpointMeans, median, sampleStdev } from '../core/statistics.js';
-import { grossMargin, grossMarginExemption } from './margins.js';
+import { grossMarginExemption, grossMarginSeries } from './margins.js';
 
 /** Median gross margin anchors (Buffett & Clark 20% / 40%; dassus98 20/40/60). */
 export const LEVEL_ANCHORS: readonly Anchor[] = [
@@ -83,7 +83,7 @@ export interface GrossMarginInputs {
 export function assessGrossMargin(context: ScoringContext, inputs: GrossMarginInputs): Assessment {
   const exemption = grossMarginExemption(context);
   if (exemption !== null) return notApplicable(exemption);
-  const series = memoSeries(context, 'grossMargin', grossMargin);
+  const series = grossMarginSeries(context);
   const trend = { years: series.years, values: series.values.map((v) => v * 100) };
   const n = series.values.length;
   if (n < 3) return insufficient(`gross margin in ${n} year(s); at least 3 are needed`, trend);

@@ -1,4 +1,9 @@
-import type { ScoringContext, YearValues } from '../core/scoring-context.js';
+import {
+  memoSeries,
+  type ScoringContext,
+  type YearSeries,
+  type YearValues,
+} from '../core/scoring-context.js';
 import { nopatTaxRate } from './tax-rate.js';
 
 /**
@@ -74,15 +79,11 @@ export function operatingMargin(year: YearValues): number | null {
  * statements; methodology §4.2 N/A). A company that reports the line in some years but not
  * others is missing data, not exempt.
  *
- * The rule reads what the provider hands over, so it is only as good as the provider's cost line.
- * SimFin standardises a "Cost of Revenue" for filers whose statements have none (DAL, UAL, LUV,
- * MCD, XOM) and its rows carry no sign of it: Gross Profit is Revenue − Cost of Revenue and
- * differs from Operating Income (DAL FY2019 14,606 M against 6,618 M); the cost line does not
- * cover all operating expenses (32,401 M of 40,389 M); income-statement D&A or unclassified
- * operating expenses also appear for by-function filers (CCL, KR, MNST). Neither provider carries
- * an industry in the shared data (no SIC, no SimFin companies file), so an "airlines" rule
- * (fundamentals-data.md §4) cannot be fed either. Those companies get a SimFin gross margin: an
- * explained difference of the provider-agreement test, not a rule.
+ * The rule reads what the provider hands over. SimFin standardises a "Cost of Revenue" for filers
+ * whose statements have none (DAL, UAL, LUV, MCD, XOM), so those companies are not exempt there;
+ * where the statement shows that line to be partial (`partialCostLine`, issue 39: operating costs
+ * outside cost of revenue, SG&A and R&D ≥ 25% of gross profit) gross margin is scored on
+ * {@link coveredGrossMargin} instead and flagged `cost_line_partial`.
  */
 export function grossMarginExemption(context: ScoringContext): string | null {
   if (context.financial) return 'bank or insurer (SIC): no cost of revenue';
@@ -117,4 +118,30 @@ export function oneOffYears(context: ScoringContext): number {
     if (year.unusualItems !== null && year.unusualItems !== 0 && earnings(year) !== null) n += 1;
   }
   return n;
+}
+
+/**
+ * Gross margin of one year with every operating cost outside SG&A and R&D counted as cost of
+ * revenue: `(operating income + SG&A + R&D) / revenue`, R&D counting as 0 when not reported;
+ * `null` when revenue ≤ 0 or operating income or SG&A is missing. The least gross margin the
+ * statement proves when its cost of revenue is partial (`partialCostLine`).
+ */
+export function coveredGrossMargin(year: YearValues): number | null {
+  const revenue = year.revenue;
+  const sga = year.sellingGeneralAdministrative;
+  if (revenue === null || revenue <= 0 || year.operatingIncome === null || sga === null)
+    return null;
+  const named = sga + (year.researchDevelopment ?? 0);
+  return (year.operatingIncome + named) / revenue;
+}
+
+/**
+ * The window's gross-margin series, shared by gross margin and product durability: {@link
+ * grossMargin} of each year, or {@link coveredGrossMargin} when the window's cost of revenue is
+ * partial (issue 39: a vendor's cost line earns no points from the costs it leaves out).
+ */
+export function grossMarginSeries(context: ScoringContext): YearSeries {
+  return context.partialCostLine
+    ? memoSeries(context, 'grossMargin', coveredGrossMargin)
+    : memoSeries(context, 'grossMargin', grossMargin);
 }

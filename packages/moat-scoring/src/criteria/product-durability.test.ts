@@ -4,14 +4,18 @@ import { type Columns, grow, makeContext, repeat } from '../../test/fixtures.js'
 import { assessProductDurability, maxDrawdown, revenueChanges } from './product-durability.js';
 
 const n = 10;
-/** Ratios of revenue: GM 60%, SG&A 18% (30% of GP), D&A 4.8% (8% of GP), operating margin 25%. */
+/**
+ * Ratios of revenue: GM 60%, SG&A 18% (30% of GP), D&A 4.8% (8% of GP, inside cost of revenue and
+ * SG&A as in a statement by function), operating margin 42% = GM − SG&A (a fixture leaving 17% of
+ * revenue outside the three lines would read as a partial cost line: `cost-coverage.ts`).
+ */
 function ideal(revenue: number[], overrides: Columns = {}): Columns {
   return {
     revenue,
     costOfRevenue: revenue.map((r) => r * 0.4),
     sellingGeneralAdministrative: revenue.map((r) => r * 0.18),
     depreciationAmortization: revenue.map((r) => r * 0.048),
-    operatingIncome: revenue.map((r) => r * 0.25),
+    operatingIncome: revenue.map((r) => r * 0.42),
     netIncome: revenue.map((r) => r * 0.2),
     ...overrides,
   };

@@ -10,7 +10,14 @@ import { percent } from '../core/format.js';
 import { type Anchor, interpolate } from '../core/interpolate.js';
 import { memoSeries, type ScoringContext, type YearValues } from '../core/scoring-context.js';
 import { median, sampleStdev } from '../core/statistics.js';
-import { grossMargin, grossMarginExemption, netMargin, operatingMargin } from './margins.js';
+import {
+  coveredGrossMargin,
+  grossMargin,
+  grossMarginExemption,
+  grossMarginSeries,
+  netMargin,
+  operatingMargin,
+} from './margins.js';
 import { assessReturnOnInvestedCapital, ebit } from './return-on-invested-capital.js';
 
 /** Worst year-over-year revenue change anchors (judgement, §4.8a). */
@@ -134,7 +141,7 @@ export function maxDrawdown(values: readonly number[]): number {
 function marginResilience(context: ScoringContext): Signal | null {
   const useGross = grossMarginExemption(context) === null;
   const series = useGross
-    ? memoSeries(context, 'grossMargin', grossMargin)
+    ? grossMarginSeries(context)
     : memoSeries(context, 'operatingMargin', operatingMargin);
   if (series.values.length < 3) return null;
   const drawdown = maxDrawdown(series.values);
@@ -150,8 +157,9 @@ function passes(assessment: Assessment): boolean {
   return assessment.kind === 'scored' && assessment.quality >= PASS_QUALITY;
 }
 
-function grossProfit(year: YearValues): number | null {
-  const margin = grossMargin(year);
+/** Gross profit of a year, on the widened cost line when the window's is partial. */
+function grossProfit(year: YearValues, partialCost: boolean): number | null {
+  const margin = partialCost ? coveredGrossMargin(year) : grossMargin(year);
   const revenue = year.revenue;
   return margin === null || revenue === null ? null : margin * revenue;
 }
@@ -170,7 +178,7 @@ const COST_LINES: readonly { line: CostLine; anchors: readonly Anchor[]; label: 
 function medianShareOfGrossProfit(context: ScoringContext, line: CostLine): number | null {
   const shares: number[] = [];
   for (const year of context.years) {
-    const gp = grossProfit(year);
+    const gp = grossProfit(year, Boolean(context.partialCostLine));
     const cost = line(year);
     if (gp !== null && gp > 0 && cost !== null) shares.push(cost / gp);
   }
