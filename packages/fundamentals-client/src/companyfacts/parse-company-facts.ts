@@ -13,6 +13,7 @@ import { type CompanyFactsDocument, readCompanyFactsDocument } from './document.
 import { FactReader } from './fact-history.js';
 import { type FiscalPeriod, findFiscalYears } from './fiscal-years.js';
 import { METRIC_SPECS } from './metric-specs.js';
+import { deriveUnusualItems, dropRepeatedOneOffs, ONE_OFF_SPECS } from './one-offs.js';
 import { type Series, selectSeries } from './select-series.js';
 import { fixShareScaleErrors } from './share-scale.js';
 import { detectStockSplits, type SplitEvent, splitDate } from './stock-splits.js';
@@ -79,11 +80,14 @@ export function parseCompanyFacts(json: unknown, options: ParseCompanyFactsOptio
   const splits = detectStockSplits(reader);
   const ctx = { reader, years: allYears, splits, issues };
   const series = new Map<string, Series>();
-  for (const spec of METRIC_SPECS) series.set(spec.key, selectSeries(spec, ctx));
+  for (const spec of [...METRIC_SPECS, ...ONE_OFF_SPECS]) {
+    series.set(spec.key, selectSeries(spec, ctx));
+  }
   for (const key of ['dilutedShares', 'sharesOutstanding']) {
     const s = series.get(key);
     if (s) fixShareScaleErrors(key, s, issues);
   }
+  dropRepeatedOneOffs(series, issues);
   reportSplits(splits, allYears, series, issues);
   if (reader.malformedFacts > 0) {
     issues.push({
@@ -179,6 +183,8 @@ function buildYear(
   }
   if (financeArm) financeArmCost(year, picks, issues);
   deriveMissing(picks);
+  const unusual = deriveUnusualItems(picks);
+  if (unusual) picks.set('unusualItems', unusual);
   const record: Record<string, unknown> = {
     fiscalYear: year.label,
     periodStart: year.start,
