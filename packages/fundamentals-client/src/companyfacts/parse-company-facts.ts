@@ -57,7 +57,9 @@ export interface ParseCompanyFactsOptions {
  * (`split_adjusted`); share counts off by ≥50× are rescaled by a power of 1000 or dropped
  * (`rescaled`/`dropped_outlier`); missing metrics are derived where a formula exists
  * (`derived: true`, tag `derived:<formula>`) and otherwise stay `null`; gaps between years are
- * `missing_year` issues. Amounts are in the reporting currency's whole units (USD, not millions),
+ * `missing_year` issues; `unusualItems` (one-off items, a charge negative) comes from the
+ * impairment, restructuring and disposal concepts of `ONE_OFF_TREE`, a total winning over its
+ * components. Amounts are in the reporting currency's whole units (USD, not millions),
  * EPS in currency per share, share counts in shares.
  *
  * @param json - the parsed JSON document (`JSON.parse` of a companyfacts response).
