@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Fundamentals } from '@svc/schemas';
 import { describe, expect, it } from 'vitest';
 import { parseCompanyFacts } from '../src/index.js';
@@ -7,6 +9,7 @@ import {
   type FactsByConcept,
   netIncomeYears,
 } from './support/companyfacts-builder.js';
+import { COMPANYFACTS_DIR } from './support/shared-data.js';
 
 /*
  * `unusualItems` from companyfacts (issue 39): a total wins over its components, components are
@@ -143,5 +146,32 @@ describe('one-off items: a value repeated to the unit', () => {
         kind: 'dropped_outlier',
       }),
     );
+  });
+});
+
+describe('one-off items in real filings (shared SEC snapshot)', () => {
+  const real = (file: string, ticker: string, asOf?: string) =>
+    parseCompanyFacts(JSON.parse(readFileSync(join(COMPANYFACTS_DIR, file), 'utf8')), {
+      ticker,
+      ...(asOf ? { asOf } : {}),
+    });
+  const year = (f: Fundamentals, fy: number) => f.years.find((y) => y.fiscalYear === fy);
+
+  it('PG FY2019: the impairment total 8,345 M, not plus the goodwill 6,783 M inside it', () => {
+    const fy2019 = year(real('PG_CIK0000080424.json', 'PG'), 2019);
+    expect(fy2019?.unusualItems?.value).toBe(-(8345e6 + 754e6));
+    expect(fy2019?.unusualItems?.source.note).not.toMatch(/GoodwillImpairmentLoss/);
+  });
+
+  it('PG FY2012 as of 2013-06-30: the goodwill impairment first filed as −1,330 M is a charge', () => {
+    const fy2012 = year(real('PG_CIK0000080424.json', 'PG', '2013-06-30'), 2012);
+    expect(fy2012?.unusualItems?.value).toBe(-(1052e6 + 1330e6));
+    expect(fy2012?.unusualItems?.source.note).toMatch(/filed 2012-08-08.*taken as 1330000000/);
+  });
+
+  it('SPGI FY2017: the 2016 disposal gain tagged again under 2017 is not read', () => {
+    const f = real('SPGI_CIK0000064040.json', 'SPGI');
+    expect(year(f, 2016)?.unusualItems?.value).toBeCloseTo(1100e6 - 24e6, -3);
+    expect(year(f, 2017)?.unusualItems?.value).toBe(0);
   });
 });
