@@ -80,6 +80,16 @@ describe('one-off items from companyfacts', () => {
     expect(unusual(f)).toContainEqual([2020, -120e6 + 15e6]);
   });
 
+  it('reads alternative tags of one line once, the first in priority order', () => {
+    const f = parse({
+      RestructuringCharges: [cy(2020, 30e6)],
+      RestructuringCosts: [cy(2020, 31e6)],
+      GainLossOnDispositionOfAssets1: [cy(2020, 8e6)],
+      GainLossOnDispositionOfAssets: [cy(2020, 8e6)],
+    });
+    expect(unusual(f)).toContainEqual([2020, -30e6 + 8e6]);
+  });
+
   it('chooses total or components per year', () => {
     const f = parse({
       GoodwillAndIntangibleAssetImpairment: [cy(2020, 40e6)],
