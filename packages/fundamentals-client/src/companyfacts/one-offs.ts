@@ -85,6 +85,15 @@ const IMPAIRMENT: OneOffNode = {
  * the two branches, its sign differs among filers), investment gains and impairments (market
  * moves of a portfolio, not operating one-offs), litigation (no total concept; settlement lines
  * are partly recurring).
+ *
+ * Sources: the us-gaap element definitions (impairments and restructuring charges are debit
+ * balance, "charge against earnings"; `TangibleAssetImpairmentCharges` covers tangible assets
+ * only; `AssetImpairmentCharges` the write-down of all assets), and the US GAAP reporting-scheme
+ * roll-up of restructuring charges (xbrlsite.azurewebsites.net/2020/reporting-scheme/us-gaap,
+ * Disclosure-552), which gives `RestructuringCostsAndAssetImpairmentCharges` and
+ * `RestructuringAndRelatedCostIncurredCost` as alternative totals of `RestructuringCharges`.
+ * Residual risk, not resolvable from the tags: a restructuring charge that includes write-downs
+ * also tagged as an impairment, without a combined total (DAL FY2020).
  */
 export const ONE_OFF_TREE: readonly OneOffNode[] = [
   {
