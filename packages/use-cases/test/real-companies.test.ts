@@ -282,19 +282,24 @@ describe('hand-checked criterion values', () => {
    *   FY2024 14,066 / 88,821 = 15.8363   (-26-000016; continuing ops = NI, no discontinued)
    *   FY2025 26,804 / 94,193 = 28.4565   (-26-000016; continuing ops = NI)
    * Sorted: 1.7005, 15.6484, 15.8363, 17.8170, 18.4245, 18.7507, 20.4651, 22.6073, 23.0074,
-   * 28.4565; middle two 18.4245 and 18.7507 → median 18.5876 % (it was 20.5899 % when total net
-   * income, Kenvue included, was divided by continuing-only revenue).
+   * 28.4565; middle two 18.4245 and 18.7507 → GAAP median 18.5876 % (it was 20.5899 % when total
+   * net income, Kenvue included, was divided by continuing-only revenue).
+   * Scored before one-off items (issue 39), read from SEC since JNJ tags them every year:
+   * earnings − unusualItems × (1 − 3-year effective tax rate).
+   *   FY2024: one-offs −639 M; tax FY2022–FY2024 (2,989 + 1,736 + 2,621) /
+   *     (19,359 + 15,062 + 16,687) = 14.374 %; (14,066 + 639 × 0.85626) / 88,821 = 16.4524
+   *   FY2025: one-offs −432 M; tax FY2023–FY2025 10,134 / 64,330 = 15.753 %;
+   *     (26,804 + 432 × 0.84247) / 94,193 = 28.8429
+   * Sorted before one-offs: 1.5338, 16.4524, 17.5048, 18.3232, 18.9769, 19.4178, 22.1208,
+   * 23.2095, 23.9747, 28.8429 → median 19.1974 %.
    */
-  it('JNJ: median net margin FY2016–FY2025 is 18.59% on continuing operations', () => {
+  it('JNJ: median net margin FY2016–FY2025 is 19.20% before one-offs (GAAP 18.59%), continuing operations', () => {
     const c = criterion('JNJ', 'net_margin');
-    expect(c.numericValue).toBeCloseTo(18.5876, 2);
+    expect(c.numericValue).toBeCloseTo(19.1974, 2);
+    expect(c.value).toContain('GAAP median 18.6%');
     expect(c.value).toContain('continuing ops in 5 yrs');
-    expect(trendPoint('JNJ', 'net_margin', 2016)).toBeCloseTo(23.0074, 2);
-    expect(trendPoint('JNJ', 'net_margin', 2017)).toBeCloseTo(1.7005, 2);
-    expect(trendPoint('JNJ', 'net_margin', 2021)).toBeCloseTo(22.6073, 2);
-    expect(trendPoint('JNJ', 'net_margin', 2023)).toBeCloseTo(15.6484, 2);
-    expect(trendPoint('JNJ', 'net_margin', 2024)).toBeCloseTo(15.8363, 2);
-    expect(trendPoint('JNJ', 'net_margin', 2025)).toBeCloseTo(28.4565, 2);
+    expect(trendPoint('JNJ', 'net_margin', 2024)).toBeCloseTo(16.4524, 2);
+    expect(trendPoint('JNJ', 'net_margin', 2025)).toBeCloseTo(28.8429, 2);
   });
 
   /*

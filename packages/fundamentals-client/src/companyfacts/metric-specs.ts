@@ -20,7 +20,8 @@ export type AuxKey =
 
 /** A metric as an ordered list of candidate XBRL concepts, first match per period wins. */
 export interface MetricSpec {
-  readonly key: MetricKey | AuxKey;
+  /** Metric, helper series, or one-off concept (`oneOff:<concept>`, see `one-offs.ts`). */
+  readonly key: MetricKey | AuxKey | `oneOff:${string}`;
   /** Income-statement / cash-flow amounts are durations; balance-sheet amounts are instants. */
   readonly period: 'duration' | 'instant';
   readonly unit: UnitKind;

@@ -13,6 +13,7 @@ import { type CompanyFactsDocument, readCompanyFactsDocument } from './document.
 import { FactReader } from './fact-history.js';
 import { type FiscalPeriod, findFiscalYears } from './fiscal-years.js';
 import { METRIC_SPECS } from './metric-specs.js';
+import { deriveUnusualItems, dropRepeatedOneOffs, ONE_OFF_SPECS } from './one-offs.js';
 import { type Series, selectSeries } from './select-series.js';
 import { fixShareScaleErrors } from './share-scale.js';
 import { detectStockSplits, type SplitEvent, splitDate } from './stock-splits.js';
@@ -56,7 +57,9 @@ export interface ParseCompanyFactsOptions {
  * (`split_adjusted`); share counts off by ≥50× are rescaled by a power of 1000 or dropped
  * (`rescaled`/`dropped_outlier`); missing metrics are derived where a formula exists
  * (`derived: true`, tag `derived:<formula>`) and otherwise stay `null`; gaps between years are
- * `missing_year` issues. Amounts are in the reporting currency's whole units (USD, not millions),
+ * `missing_year` issues; `unusualItems` (one-off items, a charge negative) comes from the
+ * impairment, restructuring and disposal concepts of `ONE_OFF_TREE`, a total winning over its
+ * components. Amounts are in the reporting currency's whole units (USD, not millions),
  * EPS in currency per share, share counts in shares.
  *
  * @param json - the parsed JSON document (`JSON.parse` of a companyfacts response).
@@ -79,11 +82,14 @@ export function parseCompanyFacts(json: unknown, options: ParseCompanyFactsOptio
   const splits = detectStockSplits(reader);
   const ctx = { reader, years: allYears, splits, issues };
   const series = new Map<string, Series>();
-  for (const spec of METRIC_SPECS) series.set(spec.key, selectSeries(spec, ctx));
+  for (const spec of [...METRIC_SPECS, ...ONE_OFF_SPECS]) {
+    series.set(spec.key, selectSeries(spec, ctx));
+  }
   for (const key of ['dilutedShares', 'sharesOutstanding']) {
     const s = series.get(key);
     if (s) fixShareScaleErrors(key, s, issues);
   }
+  dropRepeatedOneOffs(series, issues);
   reportSplits(splits, allYears, series, issues);
   if (reader.malformedFacts > 0) {
     issues.push({
@@ -179,6 +185,8 @@ function buildYear(
   }
   if (financeArm) financeArmCost(year, picks, issues);
   deriveMissing(picks);
+  const unusual = deriveUnusualItems(picks);
+  if (unusual) picks.set('unusualItems', unusual);
   const record: Record<string, unknown> = {
     fiscalYear: year.label,
     periodStart: year.start,

@@ -68,7 +68,8 @@ export function selectSeries(spec: MetricSpec, ctx: SelectContext): Series {
     const pick = toPick(found.concept, found.history, spec, ctx);
     if (pick) series.set(year.label, pick);
   }
-  if (!QUIET_HELPERS.has(spec.key)) {
+  // One-off concepts (`oneOff:…`) are inputs of `unusualItems`, quiet like the helpers.
+  if (!QUIET_HELPERS.has(spec.key) && !spec.key.startsWith('oneOff:')) {
     for (const [label, pick] of series) reportRestatement(spec, label, pick, ctx);
   }
   if (spec.choose === 'largest') checkScope(spec, series, ctx);
