@@ -29,7 +29,7 @@ declare module 'fastify' {
     accountLifecycle: AccountLifecycle;
     /** Personal access token use cases. */
     personalAccessTokens: PersonalAccessTokens;
-    /** The audit log of personal access tokens (MCP calls). */
+    /** The audit log of personal access tokens (MCP calls and REST calls made with a token). */
     tokenActivity: TokenActivity;
     /** PAT check for the MCP app: the owner, or null. */
     verifyPersonalAccessToken: PersonalAccessTokenVerifier;

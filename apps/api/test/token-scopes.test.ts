@@ -308,6 +308,40 @@ describe('token scopes and activity, as agents meet them', () => {
     expect(after.total).toBe(3);
   });
 
+  it('records the REST calls made with a token too (the X-ray): a refused scope as denied', async () => {
+    const full = await mint(alice, { name: 'rest', scopes: ['portfolio:read', 'moat:read'] });
+    const narrow = await mint(alice, { name: 'rest-narrow', scopes: ['portfolio:read'] });
+    const xray = (token: string) =>
+      fetch(`${base}/api/portfolios/${portfolioId}/xray`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+    expect((await xray(full.token)).status).toBe(200);
+    expect((await xray(narrow.token)).status).toBe(403);
+    const activity = async (id: string) =>
+      (
+        (await (await rest(alice, 'GET', `/api/account/tokens/${id}/activity`)).json()) as {
+          items: Record<string, unknown>[];
+        }
+      ).items;
+    const tool = 'GET /api/portfolios/:id/xray';
+    expect(await activity(full.id)).toEqual([
+      expect.objectContaining({
+        tool,
+        outcome: 'ok',
+        errorCode: null,
+        quotaSpent: {},
+        arguments: { id: portfolioId },
+        durationMs: expect.any(Number),
+      }),
+    ]);
+    expect(await activity(narrow.id)).toEqual([
+      expect.objectContaining({ tool, outcome: 'denied', errorCode: 'insufficient_scope' }),
+    ]);
+    // a session's call is no token's: the X-ray asked with alice's cookie adds no row
+    expect((await rest(alice, 'GET', `/api/portfolios/${portfolioId}/xray`)).status).toBe(200);
+    expect(await activity(full.id)).toHaveLength(1);
+  });
+
   it('refuses an expired token (HTTP 401 before any MCP handling)', async () => {
     const token = await mint(alice, { name: 'expiring', expiresInDays: 1 });
     expect((await connect(token.token)).tools).toContain('screenMoat');

@@ -20,40 +20,35 @@ const OFFLINE: Record<string, OfflineIntent> = {
   getPortfolioXray: 'xray',
 };
 
+/**
+ * The X-ray's rated US shares, evaluated on 20 November 2026: symbol, weight, value (EUR), score
+ * (of 100), verdict, P/E, PEG, payout ratio (%), past the sell trigger.
+ */
+const RATED = [
+  ['AAPL', 0.5, 2000, 81.25, 'Strong Durable Competitive Advantage', 41.3, 2.71, 94.2, true],
+  ['KO', 0.25, 1000, 56.5, 'Possible Durable Competitive Advantage', 23.4, 3.12, 88.7, false],
+] as const;
+
 /** An X-ray as `getPortfolioXray` answers it (CONTRACT §9): two rated, one fund, one pending. */
 const XRAY = {
   portfolioId: 'pf1',
   asOf: '2026-11-23T11:00:00.000Z',
   valueEur: 4000,
   holdings: [
-    {
-      symbol: 'AAPL',
-      instrument: { ticker: 'AAPL', currency: 'USD', kind: 'share', resolution: 'export' },
-      weight: 0.5,
-      valueEur: 2000,
+    ...RATED.map(([symbol, weight, valueEur, totalScore, verdict, pe, peg, payoutRatio, sell]) => ({
+      symbol,
+      instrument: { ticker: symbol, currency: 'USD', kind: 'share', resolution: 'export' },
+      weight,
+      valueEur,
       evaluation: {
-        totalScore: 81.25,
+        totalScore,
         maxScore: 100,
-        verdict: 'Strong Durable Competitive Advantage',
+        verdict,
         evaluatedAt: '2026-11-20T09:00:00.000Z',
         dataQuality: [],
       },
-      valuation: { pe: 41.3, forwardPe: null, peg: 2.71, payoutRatio: 94.2, sellTrigger: true },
-    },
-    {
-      symbol: 'KO',
-      instrument: { ticker: 'KO', currency: 'USD', kind: 'share', resolution: 'export' },
-      weight: 0.25,
-      valueEur: 1000,
-      evaluation: {
-        totalScore: 56.5,
-        maxScore: 100,
-        verdict: 'Possible Durable Competitive Advantage',
-        evaluatedAt: '2026-11-20T09:00:00.000Z',
-        dataQuality: [],
-      },
-      valuation: { pe: 23.4, forwardPe: null, peg: 3.12, payoutRatio: 88.7, sellTrigger: false },
-    },
+      valuation: { pe, forwardPe: null, peg, payoutRatio, sellTrigger: sell },
+    })),
     {
       symbol: 'VWRL',
       instrument: { ticker: 'VWRL', currency: 'EUR', kind: 'fund', resolution: 'file' },

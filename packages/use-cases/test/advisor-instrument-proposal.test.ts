@@ -4,37 +4,25 @@
  * the source `advisor`, revertible, and applied only while the instrument is the one the summary
  * showed. PostgreSQL and PGlite.
  */
-import { createRepositories } from '@svc/portfolio-store';
-import { createTestBackends, type TestDatabase, uniqueEmail } from '@svc/portfolio-store/testing';
+import { createTestBackends } from '@svc/portfolio-store/testing';
 import { InstrumentAssignmentResult } from '@svc/schemas';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createProposalService } from '../src/advisor/confirm-proposal.js';
-import { buildProposalTools } from '../src/advisor/proposal-tools.js';
 import { UseCaseError } from '../src/errors.js';
-import { createPortfolioService } from '../src/portfolio/portfolio-service.js';
+import { portfolioFixture } from './support/portfolio-fixture.js';
 
 const engines = await createTestBackends({ databaseUrl: process.env.TEST_DATABASE_URL });
 const NOW = new Date('2026-11-26T12:00:00Z');
 const now = () => NOW;
-const signal = new AbortController().signal;
 
 describe.each(engines)('proposeAssignInstrument on $name', (engine) => {
-  let database: TestDatabase;
-  let service: ReturnType<typeof createPortfolioService>;
-
-  beforeAll(async () => {
-    database = await engine.open();
-    service = createPortfolioService({ db: database.db, quotes: null, fx: null, now });
-  }, 120_000);
-  afterAll(() => database.cleanup());
+  const fx = portfolioFixture(engine, { quotes: null, fx: null, now });
 
   async function setup() {
-    const userId = (await createRepositories(database.db).users.create({ email: uniqueEmail() }))
-      .id;
-    const portfolio = await service.createPortfolio(userId, { name: 'Main' });
+    const { userId, portfolio } = await fx.newPortfolio('Main');
     // an ETF recorded under an exchange ticker nobody resolved
     for (const executedAt of ['2024-01-02T15:00:00Z', '2024-02-01T15:00:00Z']) {
-      await service.recordTransaction(userId, portfolio.id, {
+      await fx.service.recordTransaction(userId, portfolio.id, {
         type: 'buy',
         symbol: 'VWRL',
         quantity: '5',
@@ -43,29 +31,17 @@ describe.each(engines)('proposeAssignInstrument on $name', (engine) => {
         executedAt,
       });
     }
-    const deps = {
-      db: database.db,
-      portfolios: service,
-      evaluations: { served: async () => null },
-      now,
-    } as unknown as Parameters<typeof buildProposalTools>[0];
-    const scope = {
-      actor: { id: userId, plan: 'pro' as const },
+    const { run } = fx.proposalTools(userId, portfolio.id, {
       lastUserMessage: 'VWRL is the Vanguard FTSE All-World ETF on Euronext Amsterdam',
-      attachments: [],
-      activePortfolioId: portfolio.id,
-    };
-    const propose = (args: object) =>
-      buildProposalTools(deps, scope)
-        .find((t) => t.name === 'proposeAssignInstrument')
-        ?.run(args as never, { signal });
+    });
+    const propose = (args: object) => run('proposeAssignInstrument', args);
     const confirm = (proposalId: string) =>
-      createProposalService({ db: database.db, quotes: null, fx: null, now }).confirm(
+      createProposalService({ db: fx.database.db, quotes: null, fx: null, now }).confirm(
         { id: userId, plan: 'pro' } as never,
         { proposalId, decision: 'accept' },
       );
     const instrumentOf = async (symbol: string) =>
-      (await service.listHoldings(userId, { portfolioId: portfolio.id })).find(
+      (await fx.service.listHoldings(userId, { portfolioId: portfolio.id })).find(
         (h) => h.symbol === symbol,
       )?.instrument;
     return { userId, portfolio, propose, confirm, instrumentOf };
@@ -98,13 +74,13 @@ describe.each(engines)('proposeAssignInstrument on $name', (engine) => {
       resolution: 'user',
     });
     // journalled as the advisor's edit, and a revert undoes it
-    const changes = await service.listChanges(userId, portfolio.id, {});
+    const changes = await fx.service.listChanges(userId, portfolio.id, {});
     expect(changes.items[0]).toMatchObject({
       id: result.changeId,
       kind: 'edit',
       source: 'advisor',
     });
-    await service.revertChange(userId, portfolio.id, result.changeId);
+    await fx.service.revertChange(userId, portfolio.id, result.changeId);
     expect(await instrumentOf('VWRL')).toEqual(before);
   });
 
@@ -112,7 +88,7 @@ describe.each(engines)('proposeAssignInstrument on $name', (engine) => {
     const { portfolio, userId, propose, confirm, instrumentOf } = await setup();
     const outcome = await propose({ symbol: 'VWRL', assignment: ASSIGNMENT });
     // the user names it over REST in the meantime
-    await service.assignInstrument(userId, portfolio.id, 'VWRL', {
+    await fx.service.assignInstrument(userId, portfolio.id, 'VWRL', {
       ticker: 'VWRL',
       name: 'Vanguard FTSE All-World',
     });
@@ -127,7 +103,10 @@ describe.each(engines)('proposeAssignInstrument on $name', (engine) => {
     expect(await instrumentOf('VWRL')).not.toHaveProperty('mic');
     // and when the symbol was moved to another listing since: the same 409
     const again = await propose({ symbol: 'VWRL', assignment: ASSIGNMENT });
-    await service.assignInstrument(userId, portfolio.id, 'VWRL', { ticker: 'VWRL', mic: 'XLON' });
+    await fx.service.assignInstrument(userId, portfolio.id, 'VWRL', {
+      ticker: 'VWRL',
+      mic: 'XLON',
+    });
     expect(codeOf(await confirm(again?.proposal?.id ?? '').catch((e: unknown) => e))).toBe(
       'conflict',
     );
@@ -140,15 +119,10 @@ describe.each(engines)('proposeAssignInstrument on $name', (engine) => {
       (e: unknown) => e,
     );
     expect((missing as UseCaseError).code).toBe('not_found');
-    const tool = buildProposalTools(
-      {
-        db: database.db,
-        portfolios: service,
-        evaluations: { served: async () => null },
-        now,
-      } as never,
-      { actor: { id: 'x', plan: 'pro' }, lastUserMessage: '', attachments: [] } as never,
-    ).find((t) => t.name === 'proposeAssignInstrument');
+    const tool = fx
+      .proposalTools('x', 'none', { lastUserMessage: '' })
+      .tools()
+      .find((t) => t.name === 'proposeAssignInstrument');
     expect(
       tool?.parameters.safeParse({ symbol: 'VWRL', assignment: { mic: 'XAMS' } }).success,
     ).toBe(false);

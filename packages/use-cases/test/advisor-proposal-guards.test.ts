@@ -2,15 +2,15 @@ import { createRequire } from 'node:module';
 import { type AdvisorFrame, type ModelEndpoint, runAdvisorTurn } from '@svc/advisor';
 import { type FakeOpenAI, startFakeOpenAI, textSteps, toolCallSteps } from '@svc/advisor/testing';
 import { createRepositories } from '@svc/portfolio-store';
-import { createTestBackends, type TestDatabase, uniqueEmail } from '@svc/portfolio-store/testing';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createTestBackends } from '@svc/portfolio-store/testing';
+import { afterEach, describe, expect, it } from 'vitest';
 import { createProposalService } from '../src/advisor/confirm-proposal.js';
 import {
-  buildProposalTools,
+  type buildProposalTools,
   MAX_PENDING_PROPOSALS,
   MAX_PROPOSALS_PER_TURN,
 } from '../src/advisor/proposal-tools.js';
-import { createPortfolioService } from '../src/portfolio/portfolio-service.js';
+import { portfolioFixture } from './support/portfolio-fixture.js';
 
 /**
  * Issue 41: proposals that cannot hide or spoof — an edit that removes a note says so; an import
@@ -37,21 +37,12 @@ afterEach(async () => {
 });
 
 describe.each(engines)('advisor proposal guards on $name (issue 41)', (engine) => {
-  let database: TestDatabase;
-  let service: ReturnType<typeof createPortfolioService>;
   const now = () => NOW;
-
-  beforeAll(async () => {
-    database = await engine.open();
-    service = createPortfolioService({ db: database.db, quotes: null, fx: null, now });
-  }, 120_000);
-  afterAll(() => database.cleanup());
+  const fx = portfolioFixture(engine, { quotes: null, fx: null, now });
 
   async function setup() {
-    const userId = (await createRepositories(database.db).users.create({ email: uniqueEmail() }))
-      .id;
-    const portfolio = await service.createPortfolio(userId, { name: 'Main' });
-    const tx = await service.recordTransaction(userId, portfolio.id, {
+    const { userId, portfolio } = await fx.newPortfolio('Main');
+    const tx = await fx.service.recordTransaction(userId, portfolio.id, {
       type: 'buy',
       symbol: 'AAPL',
       quantity: '10',
@@ -60,25 +51,10 @@ describe.each(engines)('advisor proposal guards on $name (issue 41)', (engine) =
       executedAt: '2024-01-02T15:00:00Z',
       note: 'old “note”',
     });
-    const scope = {
-      actor: { id: userId, plan: 'pro' as const },
+    const { scope, tools, run } = fx.proposalTools(userId, portfolio.id, {
       lastUserMessage: 'fix it',
-      attachments: [
-        { filename: 'trades.csv', mediaType: 'text/csv', kind: 'text' as const, text: CSV },
-      ],
-      activePortfolioId: portfolio.id,
-    };
-    const deps = {
-      db: database.db,
-      portfolios: service,
-      evaluations: { served: async () => null },
-      now,
-    } as unknown as Parameters<typeof buildProposalTools>[0];
-    const tools = () => buildProposalTools(deps, scope);
-    const run = (name: string, args: object) => {
-      const tool = tools().find((t) => t.name === name);
-      return tool?.run(args as never, { signal: new AbortController().signal });
-    };
+      attachments: [{ filename: 'trades.csv', mediaType: 'text/csv', kind: 'text', text: CSV }],
+    });
     return { userId, portfolio, tx, tools, run, scope };
   }
 
@@ -117,7 +93,7 @@ describe.each(engines)('advisor proposal guards on $name (issue 41)', (engine) =
 
   it('an import proposal applies only while the file would import what its summary counted', async () => {
     const { run, userId, portfolio, scope } = await setup();
-    const confirm = createProposalService({ db: database.db, quotes: null, fx: null, now });
+    const confirm = createProposalService({ db: fx.database.db, quotes: null, fx: null, now });
     const actor = { id: userId, plan: 'pro' } as never;
     const accept = (outcome: Awaited<ReturnType<typeof run>>) =>
       confirm.confirm(actor, { proposalId: outcome?.proposal?.id ?? '', decision: 'accept' });
@@ -131,22 +107,22 @@ describe.each(engines)('advisor proposal guards on $name (issue 41)', (engine) =
     expect(await accept(first)).toMatchObject({ result: { imported: 2 } });
     expect(await accept(second)).toMatchObject({ result: { imported: 0, alreadyPresent: 2 } });
     // a proposal counted 2 new rows; one of them came in meanwhile: refused, nothing written
-    await service.deleteTransaction(
+    await fx.service.deleteTransaction(
       userId,
       portfolio.id,
-      (await service.listTransactions(userId, { portfolioId: portfolio.id })).items[0]?.id ?? '',
+      (await fx.service.listTransactions(userId, { portfolioId: portfolio.id })).items[0]?.id ?? '',
     );
-    await service.deleteTransaction(
+    await fx.service.deleteTransaction(
       userId,
       portfolio.id,
-      (await service.listTransactions(userId, { portfolioId: portfolio.id })).items[0]?.id ?? '',
+      (await fx.service.listTransactions(userId, { portfolioId: portfolio.id })).items[0]?.id ?? '',
     );
     const stale = await run('proposeImport', {});
     expect(stale?.proposal?.summary).toContain('Import 2 transaction(s)');
-    await service.importBrokerCsv(userId, portfolio.id, CSV.split('\n').slice(0, 2).join('\n'));
-    const before = await service.listChanges(userId, portfolio.id);
+    await fx.service.importBrokerCsv(userId, portfolio.id, CSV.split('\n').slice(0, 2).join('\n'));
+    const before = await fx.service.listChanges(userId, portfolio.id);
     await expect(accept(stale)).rejects.toMatchObject({ code: 'conflict' });
-    expect(await service.listChanges(userId, portfolio.id)).toEqual(before);
+    expect(await fx.service.listChanges(userId, portfolio.id)).toEqual(before);
     expect(scope.attachments).toHaveLength(1);
   });
 
@@ -160,7 +136,7 @@ describe.each(engines)('advisor proposal guards on $name (issue 41)', (engine) =
     const unfinished = toolCallSteps([call]).slice(0, -1);
     const out = await turn(tools(), [{ steps: unfinished }]);
     expect(out.filter((f) => f.type === 'proposal')).toEqual([]);
-    expect(await createRepositories(database.db).proposals.countPending(userId, NOW)).toBe(0);
+    expect(await createRepositories(fx.database.db).proposals.countPending(userId, NOW)).toBe(0);
     // the same call, finished, proposes
     const finished = await turn(tools(), [
       { steps: toolCallSteps([call]) },
@@ -187,7 +163,7 @@ describe.each(engines)('advisor proposal guards on $name (issue 41)', (engine) =
     await expect(run('proposeCreatePortfolio', { name: 'one too many' })).rejects.toMatchObject({
       code: 'conflict',
     });
-    expect(await createRepositories(database.db).proposals.countPending(userId, NOW)).toBe(
+    expect(await createRepositories(fx.database.db).proposals.countPending(userId, NOW)).toBe(
       MAX_PENDING_PROPOSALS,
     );
   });

@@ -8,37 +8,34 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createCsvQuoteProvider, createEcbFileFxProvider } from '@svc/market-data';
-import { createRepositories } from '@svc/portfolio-store';
-import { createTestBackends, type TestDatabase, uniqueEmail } from '@svc/portfolio-store/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestBackends } from '@svc/portfolio-store/testing';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { PortfolioPerformance } from '../src/portfolio/performance-schemas.js';
-import { createPortfolioService } from '../src/portfolio/portfolio-service.js';
 import { BROKER_EXPORTS_DIR, ECB_HISTORY_CSV, PRICES_DIR } from './shared-data.js';
+import { portfolioFixture } from './support/portfolio-fixture.js';
 
 const engines = await createTestBackends({ databaseUrl: process.env.TEST_DATABASE_URL });
 const prices = createCsvQuoteProvider({ dir: PRICES_DIR });
 const fx = createEcbFileFxProvider({ file: ECB_HISTORY_CSV });
 // the day of the report: after the ECB file's last day and the price files' last close
 const now = () => new Date('2026-11-28T12:00:00Z');
+const deps = { quotes: prices, fx, history: prices, now };
+const POOL = { pool: { connectionTimeoutMillis: 5_000 } };
 
 describe.each(engines)('performance past the data on $name', (engine) => {
-  let database: TestDatabase;
+  const f = portfolioFixture(engine, deps, POOL);
   let userId: string;
   let portfolioId: string;
-  const service = () =>
-    createPortfolioService({ db: database.db, quotes: prices, fx, history: prices, now });
 
   beforeAll(async () => {
-    database = await engine.open({ pool: { connectionTimeoutMillis: 5_000 } });
-    userId = (await createRepositories(database.db).users.create({ email: uniqueEmail('past') }))
-      .id;
-    const portfolios = service();
-    portfolioId = (await portfolios.createPortfolio(userId, { name: 'AAPL + JNJ' })).id;
+    const made = await f.newPortfolio('AAPL + JNJ', 'past');
+    userId = made.userId;
+    portfolioId = made.portfolio.id;
     for (const [symbol, price] of [
       ['AAPL', '200'],
       ['JNJ', '150'],
     ] as const) {
-      await portfolios.recordTransaction(userId, portfolioId, {
+      await f.service.recordTransaction(userId, portfolioId, {
         type: 'buy',
         symbol,
         quantity: '10',
@@ -48,10 +45,9 @@ describe.each(engines)('performance past the data on $name', (engine) => {
       });
     }
   });
-  afterAll(() => database.cleanup());
 
   it('answers any period up to the last close, with the rate carried forward, stale', async () => {
-    const portfolios = service();
+    const portfolios = f.service;
     const ecbEnd = (await fx.getRate('EUR', 'USD', { asOf: '2026-11-28' }))?.asOf as string;
     const lastClose = (await prices.getQuote('AAPL', { asOf: '2026-11-28' }))?.asOf as string;
     expect(ecbEnd < lastClose).toBe(true);
@@ -82,7 +78,7 @@ describe.each(engines)('performance past the data on $name', (engine) => {
   });
 
   it('holdings carry the last close and rate forward with the dates they are from, stale', async () => {
-    const holdings = await service().listHoldings(userId, { portfolioId });
+    const holdings = await f.service.listHoldings(userId, { portfolioId });
     const ecbEnd = (await fx.getRate('EUR', 'USD', { asOf: '2026-11-28' }))?.asOf as string;
     for (const h of holdings) {
       expect(h.marketValueEur).not.toBeNull();
@@ -94,22 +90,12 @@ describe.each(engines)('performance past the data on $name', (engine) => {
 });
 
 describe.each(engines)('performance of holdings nobody publishes closes for on $name', (engine) => {
-  let database: TestDatabase;
-  afterAll(() => database.cleanup());
+  const f = portfolioFixture(engine, deps, POOL);
 
   it('values them at their own trade prices, carried forward, and says so', async () => {
-    database = await engine.open({ pool: { connectionTimeoutMillis: 5_000 } });
-    const userId = (
-      await createRepositories(database.db).users.create({ email: uniqueEmail('trades') })
-    ).id;
-    const portfolios = createPortfolioService({
-      db: database.db,
-      quotes: prices,
-      fx,
-      history: prices,
-      now,
-    });
-    const p = (await portfolios.createPortfolio(userId, { name: 'Unpriced' })).id;
+    const portfolios = f.service;
+    const { userId, portfolio } = await f.newPortfolio('Unpriced', 'trades');
+    const p = portfolio.id;
     // CSCO is outside the offline price files; AAPL is in them
     for (const [symbol, price, day] of [
       ['CSCO', '50', '2025-06-02'],
@@ -150,27 +136,15 @@ describe.each(engines)('performance of holdings nobody publishes closes for on $
 });
 
 describe.each(engines)('performance of the Trading 212 sample on $name', (engine) => {
-  let database: TestDatabase;
-  beforeAll(async () => {
-    database = await engine.open({ pool: { connectionTimeoutMillis: 5_000 } });
-  });
-  afterAll(() => database.cleanup());
+  const f = portfolioFixture(engine, deps, POOL);
 
   // an import and six periods on a busy machine: a bound on hangs, not a timing
   it('answers every period; UNP, received only through a stock distribution at 0, is valued at 0 and named', {
     timeout: 120_000,
   }, async () => {
-    const userId = (
-      await createRepositories(database.db).users.create({ email: uniqueEmail('t212perf') })
-    ).id;
-    const portfolios = createPortfolioService({
-      db: database.db,
-      quotes: prices,
-      fx,
-      history: prices,
-      now,
-    });
-    const p = (await portfolios.createPortfolio(userId, { name: 'T212' })).id;
+    const portfolios = f.service;
+    const { userId, portfolio } = await f.newPortfolio('T212', 't212perf');
+    const p = portfolio.id;
     const text = readFileSync(
       join(BROKER_EXPORTS_DIR, 'export-to-ghostfolio', 'trading212-export.csv'),
       'utf8',

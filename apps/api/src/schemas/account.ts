@@ -132,12 +132,14 @@ export const MintTokenBody = z
 /** Body of `PATCH /api/account/tokens/{id}`. */
 export const UpdateTokenBody = z.object({ scopes: WantedScopes }).meta({ id: 'UpdateTokenBody' });
 
-/** One recorded MCP call of a token. */
+/** One recorded call of a token (an MCP tool call or a REST call). */
 export const TokenActivityItem = z
   .object({
     id: z.string().describe('Row id'),
     at: z.iso.datetime({ offset: true }).describe('When the call started'),
-    tool: z.string().describe('The MCP tool called'),
+    tool: z
+      .string()
+      .describe('The MCP tool called, or the REST route (`GET /api/portfolios/:id/xray`)'),
     outcome: z
       .enum(['ok', 'error', 'denied'])
       .describe('ok; error (answered a problem); denied (a scope was missing)'),

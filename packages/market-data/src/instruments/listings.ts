@@ -25,6 +25,18 @@ export const EXCHANGES: Readonly<
   XTSE: { yahoo: '.TO', stooq: '.ca', currency: 'CAD' },
 };
 
+/**
+ * The exchanges of {@link EXCHANGES} by their Yahoo-style suffix, upper case (`.DE` → XETR's entry,
+ * `.AS` → XAMS's): how a quote symbol as the service spells it (`listingSymbol`) names its
+ * exchange. US exchanges, which have no suffix, are not in it; where two exchanges share a suffix
+ * the later in {@link EXCHANGES} wins (none does today).
+ */
+export const EXCHANGE_BY_YAHOO_SUFFIX: ReadonlyMap<string, (typeof EXCHANGES)[string]> = new Map(
+  Object.values(EXCHANGES)
+    .filter((e) => e.yahoo !== '')
+    .map((e) => [e.yahoo.toUpperCase(), e] as const),
+);
+
 /** How a quote provider spells a listing: Yahoo's suffixes (the CSV files, the HTTP API) or Stooq's. */
 export type ListingStyle = 'yahoo' | 'stooq';
 

@@ -1,7 +1,7 @@
 import { parse } from 'csv-parse/sync';
 import pRetry, { AbortError } from 'p-retry';
 import { MarketDataError } from '../errors.js';
-import { EXCHANGES } from '../instruments/listings.js';
+import { EXCHANGE_BY_YAHOO_SUFFIX } from '../instruments/listings.js';
 import type { DailyCloses, DailyClosesOptions, PriceHistoryProvider } from '../price-history.js';
 import { normaliseCurrency, quoteSymbolOf } from '../validation.js';
 import { assertRange, sliceRange } from './history-range.js';
@@ -13,13 +13,6 @@ import type { PriceRow } from './price-files.js';
  * Stooq's lower-case listing symbol ({@link stooqListing}: `aapl.us`, `sap.de`, `asml.nl`).
  */
 export const STOOQ_DAILY_CSV_URL = 'https://stooq.com/q/d/l/?s={listing}&i=d';
-
-/** Yahoo-style suffix (`.DE`, `.AS`, …) → the exchange's Stooq suffix and currency ({@link EXCHANGES}). */
-const BY_YAHOO_SUFFIX = new Map(
-  Object.values(EXCHANGES)
-    .filter((e) => e.yahoo !== '')
-    .map((e) => [e.yahoo.toUpperCase(), e] as const),
-);
 
 /**
  * Stooq's listing of a quote symbol as the service spells listings (Yahoo-style suffixes,
@@ -34,7 +27,7 @@ export function stooqListing(
 ): { readonly listing: string; readonly currency: string | undefined } | null {
   const upper = symbol.toUpperCase();
   const match = /^(.+)(\.[A-Z]{1,3})$/.exec(upper);
-  const exchange = match ? BY_YAHOO_SUFFIX.get(match[2] as string) : undefined;
+  const exchange = match ? EXCHANGE_BY_YAHOO_SUFFIX.get(match[2] as string) : undefined;
   if (match && exchange) {
     if (exchange.stooq === '.uk') return null;
     return { listing: `${match[1]}${exchange.stooq}`.toLowerCase(), currency: exchange.currency };

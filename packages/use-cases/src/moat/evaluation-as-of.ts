@@ -94,6 +94,7 @@ export function createAsOfEvaluations(deps: AsOfEvaluationsDeps) {
       // figures known "as of" a later day are today's (and the answer's `asOf` says today). The
       // schema of a date cannot say "not in the future", so the server does not refuse it.
       const today = dayOf(deps.now());
+      // biome-ignore lint/complexity/useMathMinMax: ISO days compared as strings (Math.min gives NaN)
       const asOf = request.asOf > today ? today : request.asOf;
       const key = `${symbol}@${asOf}`;
       const lead = () =>

@@ -2,7 +2,6 @@ import { NewTransaction, type Transaction } from '@svc/portfolio';
 import {
   type ChangeSource,
   createRepositories,
-  type PortfolioChange as StoredChange,
   type Transaction as StoredTransaction,
 } from '@svc/portfolio-store';
 import type { Instrument } from '@svc/schemas';

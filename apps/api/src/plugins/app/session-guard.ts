@@ -32,7 +32,8 @@ const asArray = <T>(value: T | T[] | undefined): T[] =>
  *   a per-user rate limit, the cookie security requirement and 401/403/429 problem responses.
  * - `config: { auth: 'session-or-token', tokenScopes }` (read routes that scripts call too, such
  *   as the portfolio X-ray): an `Authorization: Bearer` personal access token with every scope of
- *   `tokenScopes` (403 `insufficient_scope` naming the missing ones), else the session as above.
+ *   `tokenScopes` (403 `insufficient_scope` naming the missing ones), else the session as above;
+ *   each call made with a token is recorded in its activity (`app.tokenActivity`), as MCP calls are.
  * - every other state-changing route refuses a foreign `Origin` (login CSRF).
  */
 export function registerSessionGuard(app: FastifyInstance): void {
@@ -78,6 +79,9 @@ export function registerSessionGuard(app: FastifyInstance): void {
 
   const checkOrigin: Hook = async (request) => assertSameOrigin(request, allowed, false);
 
+  /** When each token call of a `session-or-token` route started (for its audit row). */
+  const tokenCalls = new WeakMap<FastifyRequest, { at: Date; started: number }>();
+
   /** A bearer token with the route's scopes when one is sent, else the session. */
   const sessionOrToken: Hook = async (request, reply) => {
     if (!/^bearer\s/i.test(request.headers.authorization ?? ''))
@@ -85,10 +89,43 @@ export function registerSessionGuard(app: FastifyInstance): void {
     await app.requirePersonalAccessToken(request, reply);
     const principal = request.tokenPrincipal;
     if (!principal) return; // the guard answered 401
+    tokenCalls.set(request, { at: new Date(), started: performance.now() });
     const missing = missingScopes(principal.scopes, request.routeOptions.config.tokenScopes ?? []);
     if (missing.length > 0) {
       throw insufficientScope(missing, `${request.method} ${request.routeOptions.url}`, baseUrl);
     }
+  };
+
+  /**
+   * Records a call made with a token in the token's activity, as the MCP server records its tool
+   * calls: the route (`GET /api/portfolios/:id/xray`) as the tool, `ok` below 400, `denied` for
+   * `insufficient_scope`, else `error` with the problem's code; the path parameters and query as
+   * the arguments; no quota. Awaited before the answer goes out, as on MCP. A bad token (401)
+   * names no token and is not recorded, as on MCP.
+   */
+  const recordTokenCall = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    payload: unknown,
+  ) => {
+    const principal = request.tokenPrincipal;
+    const call = tokenCalls.get(request);
+    if (!principal || !call) return payload;
+    tokenCalls.delete(request);
+    const errorCode = reply.statusCode >= 400 ? problemCodeOf(payload) : undefined;
+    await app.tokenActivity.record({
+      tokenId: principal.tokenId,
+      userId: principal.user.id,
+      at: call.at,
+      tool: `${request.method} ${request.routeOptions.url}`,
+      outcome:
+        reply.statusCode < 400 ? 'ok' : errorCode === 'insufficient_scope' ? 'denied' : 'error',
+      errorCode,
+      quotaSpent: {},
+      durationMs: performance.now() - call.started,
+      arguments: { ...(request.params as object), ...(request.query as object) },
+    });
+    return payload;
   };
 
   app.addHook('onRoute', (route: RouteOptions) => {
@@ -101,6 +138,7 @@ export function registerSessionGuard(app: FastifyInstance): void {
       return;
     }
     route.onRequest = [either ? sessionOrToken : authenticate, ...asArray(route.onRequest)];
+    if (either) route.onSend = [recordTokenCall, ...asArray(route.onSend)];
     const schema = route.schema ?? {};
     route.schema = {
       ...schema,
@@ -115,6 +153,17 @@ export function registerSessionGuard(app: FastifyInstance): void {
     route.config ??= {};
     route.config.rateLimit ??= { max: rateLimitPerMinute, timeWindow: 60_000, keyGenerator };
   });
+}
+
+/** The `code` of a problem answer's JSON body, when it is one. */
+function problemCodeOf(payload: unknown): string | undefined {
+  if (typeof payload !== 'string') return undefined;
+  try {
+    const code = (JSON.parse(payload) as { code?: unknown }).code;
+    return typeof code === 'string' ? code : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**

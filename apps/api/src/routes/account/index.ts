@@ -78,10 +78,12 @@ export const accountTokenRoutes: FastifyPluginAsyncZod = async (app) => {
     config: { auth: 'session' },
     schema: {
       tags: ['account'],
-      summary: "A personal access token's recorded MCP calls, newest first",
+      summary: "A personal access token's recorded calls, newest first",
       description:
-        'Every MCP tool call made with the token: tool, time, outcome, quota spent, duration, ' +
-        'arguments (secrets redacted, bounded). Kept `AUDIT_RETENTION_DAYS` days. Paged as the ' +
+        'Every MCP tool call made with the token (tool, time, outcome, quota spent, duration, ' +
+        'arguments), and every REST call made with it (the route as the tool, e.g. ' +
+        '`GET /api/portfolios/:id/xray`, its path parameters and query as the arguments): ' +
+        'secrets redacted, bounded. Kept `AUDIT_RETENTION_DAYS` days. Paged as the ' +
         "screener (`page`, `limit` 1–100, default 20). Another user's token answers 404.",
       params: TokenParams,
       querystring: TokenActivityQuery,

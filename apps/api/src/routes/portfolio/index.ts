@@ -2,7 +2,6 @@ import { mapperAnswers } from '@svc/service';
 import {
   CashPosition,
   CreatePortfolioInput,
-  type FormatDefinition,
   Holding,
   MAX_PORTFOLIOS_PER_ACCOUNT,
   NewTransaction,
