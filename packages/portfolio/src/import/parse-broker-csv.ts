@@ -1,13 +1,8 @@
 import { createHash } from 'node:crypto';
 import { normalizeNewlines, readHeader } from './csv-records.js';
 import { FIRST_DEFINITION_IDS } from './definitions/catalogue/first.js';
-import {
-  CATALOGUE,
-  type CatalogueEntry,
-  type Recognition,
-  recogniseAll,
-} from './definitions/catalogue/index.js';
-import { definitionReader, type FormatDefinition } from './definitions/definition.js';
+import { CATALOGUE, type Recognition, recogniseAll } from './definitions/catalogue/index.js';
+import { definitionReader, type FormatDefinition, fileHead } from './definitions/definition.js';
 import { mapGhostfolioJson } from './formats/ghostfolio-json.js';
 import { proposeMapping } from './generic/propose.js';
 import { findTableStart, fromLine } from './generic/sniff.js';
@@ -145,14 +140,15 @@ export function parseBrokerCsv(text: string, options: ParseBrokerCsvOptions = {}
     if (!found) return fail(1, `header row does not fit the format ${requested}`);
     return readEntry(found, normalized, limits, context);
   }
-  const matches = recogniseAll(normalized);
+  const head = fileHead(normalized); // read once for the catalogue and the user's definitions
+  const matches = recogniseAll(head);
   if (matches.length > 1) {
     const names = matches.map((m) => m.entry.id).join(', ');
     return fail(1, `header row fits several formats (${names}): choose one with \`format\``);
   }
   const [match] = matches;
   if (match) return readEntry(match, normalized, limits, context);
-  const own = recogniseAll(normalized, options.definitions ?? [])[0];
+  const own = recogniseAll(head, options.definitions ?? [])[0];
   if (own) {
     const result = readEntry(own, normalized, limits, context, 'mapped');
     return result.ok ? { ...result, definitionId: own.entry.id } : result;

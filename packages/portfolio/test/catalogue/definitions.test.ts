@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { scalableCapital } from '../../src/import/definitions/catalogue/europe.js';
 import { recogniseAll } from '../../src/import/definitions/catalogue/index.js';
+import { fileHead, recognise } from '../../src/import/definitions/definition.js';
 import {
   draftDefinition,
   FormatDefinition,
@@ -80,5 +81,30 @@ describe('format definitions', () => {
         { line: 4, isin: 'IT0003128367', ticker: 'ENEL', transaction: { symbol: 'IT0003128367' } },
       ],
     });
+  });
+  it('recognises from the first 40 lines only: a header on line 40 is found, on line 41 not', () => {
+    const header =
+      'Data operazione,Data valuta,Tipo operazione,Ticker,Isin,Protocollo,Descrizione,Quantità,Importo euro,Importo Divisa,Divisa,Riferimento ordine';
+    const row = '03-01-2024,05-01-2024,Acquisto,ENEL,IT0003128367,2,ENEL,10,-500,,,R1';
+    const rows = Array.from({ length: 5_000 }, () => row);
+    const at = (line: number) =>
+      [...Array.from({ length: line - 1 }, (_, i) => `Conto : ${i}`), header, ...rows].join('\n');
+    expect(recogniseAll(at(40)).map((r) => [r.entry.id, r.found.headerLine])).toEqual([
+      ['directa', 40],
+    ]);
+    expect(recogniseAll(at(41))).toEqual([]);
+    const head = fileHead(at(3));
+    expect(head.lines).toHaveLength(40); // not the 5,002 lines of the file
+    expect(head.lines.slice(0, 3)).toEqual(['Conto : 0', 'Conto : 1', header]);
+    // one head serves every definition, and answers as the text itself does
+    const directa = recogniseAll(at(3))[0]?.entry;
+    if (!directa) throw new Error('directa not recognised');
+    const fromHead = recognise(head, directa.recognise, directa.read.delimiter);
+    expect(fromHead).toEqual(recognise(at(3), directa.recognise, directa.read.delimiter));
+    expect(fromHead?.headerLine).toBe(3);
+    // a file shorter than 40 lines, its last line unterminated or empty, splits as `split` does
+    expect(fileHead('a\nb').lines).toEqual(['a', 'b']);
+    expect(fileHead('a\n').lines).toEqual(['a', '']);
+    expect(fileHead('').lines).toEqual(['']);
   });
 });

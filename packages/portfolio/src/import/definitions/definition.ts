@@ -118,47 +118,117 @@ export interface Recognised {
   readonly header: readonly string[];
 }
 
+/** Lines a header row may be preceded by, with `preamble` (the header is among the first 40). */
+const PREAMBLE_LINES = 40;
+
+/** A line of a file's head read as a header row with one delimiter. */
+interface HeadRow {
+  /** The cells as read (trimmed). */
+  readonly cells: readonly string[];
+  /** The cells folded ({@link fold}), by position. */
+  readonly folded: readonly string[];
+  readonly present: ReadonlySet<string>;
+}
+
 /**
- * Whether `text` (LF line ends, no BOM) is in the layout `recognise` describes with `delimiter`,
- * and where its header row is. Never throws.
+ * The head of a file as recognition reads it: its first {@link PREAMBLE_LINES} lines (a header row
+ * lies there or nowhere), each read as a header row at most once per delimiter however many
+ * definitions ask. Built by {@link fileHead}; its cost does not depend on the file's size.
+ */
+export interface FileHead {
+  /** The first lines of the file (LF line ends), at most 40. */
+  readonly lines: readonly string[];
+  /** Line `index` (0-based) read as a header row with `delimiter`; `undefined` when blank or not CSV. */
+  row(index: number, delimiter: string): HeadRow | undefined;
+}
+
+/** The {@link FileHead} of `text` (LF line ends, no BOM): only its first 40 lines are read. */
+export function fileHead(text: string): FileHead {
+  const lines: string[] = [];
+  let start = 0;
+  while (lines.length < PREAMBLE_LINES) {
+    const end = text.indexOf('\n', start);
+    lines.push(end === -1 ? text.slice(start) : text.slice(start, end));
+    if (end === -1) break;
+    start = end + 1;
+  }
+  const rows = new Map<string, HeadRow | null>();
+  return {
+    lines,
+    row(index, delimiter) {
+      const key = `${index}${delimiter}`;
+      let row = rows.get(key);
+      if (row === undefined) {
+        const line = lines[index] ?? '';
+        const cells = line.trim() === '' ? undefined : readHeader(line, delimiter);
+        const folded = cells?.map(fold);
+        row =
+          cells && folded
+            ? { cells: cells.map((c) => c.trim()), folded, present: new Set(folded) }
+            : null;
+        rows.set(key, row);
+      }
+      return row ?? undefined;
+    },
+  };
+}
+
+/**
+ * Whether `text` (LF line ends, no BOM; or its {@link FileHead}, to share one head between
+ * definitions) is in the layout `recognise` describes with `delimiter`, and where its header row
+ * is. Only the file's first 40 lines are read. Never throws.
  */
 export function recognise(
-  text: string,
+  text: string | FileHead,
   recognition: Recognition,
   delimiter: ',' | ';' | '\t' | '|',
 ): Recognised | undefined {
-  const lines = text.split('\n');
-  const candidates = recognition.preamble ? Math.min(lines.length, 40) : 1;
+  const head = typeof text === 'string' ? fileHead(text) : text;
+  const candidates = recognition.preamble ? head.lines.length : 1;
   for (const d of [delimiter, ...(recognition.delimiters ?? [])]) {
     for (let i = 0; i < candidates; i++) {
-      const line = lines[i] ?? '';
-      if (line.trim() === '') continue;
-      const header = readHeader(line, d);
-      if (header === undefined) continue;
-      if (fits(header, recognition)) {
-        return { headerLine: i + 1, delimiter: d, header: rawHeader(line, d) };
+      const row = head.row(i, d);
+      if (row !== undefined && fits(row, recognition)) {
+        return { headerLine: i + 1, delimiter: d, header: row.cells };
       }
     }
   }
   return undefined;
 }
 
-function rawHeader(line: string, delimiter: string): string[] {
-  return (readHeader(line, delimiter) ?? []).map((h) => h.trim());
+/** The names of a recognition folded once (definitions are immutable data). */
+const foldedRecognitions = new WeakMap<
+  Recognition,
+  {
+    readonly headers: readonly (readonly string[])[];
+    readonly excludes: readonly string[];
+    readonly positions: readonly (readonly [number, readonly string[]])[];
+  }
+>();
+
+function foldedRecognition(recognition: Recognition) {
+  let folded = foldedRecognitions.get(recognition);
+  if (folded === undefined) {
+    folded = {
+      headers: recognition.headers.map((h) => (Array.isArray(h) ? h : [h]).map(fold)),
+      excludes: (recognition.excludes ?? []).map(fold),
+      positions: Object.entries(recognition.positions ?? {}).map(
+        ([position, names]) => [Number(position), names.map(fold)] as const,
+      ),
+    };
+    foldedRecognitions.set(recognition, folded);
+  }
+  return folded;
 }
 
-function fits(header: readonly string[], recognition: Recognition): boolean {
-  const folded = header.map(fold);
-  const present = new Set(folded);
-  if (recognition.minColumns !== undefined && header.length < recognition.minColumns) return false;
-  const required = recognition.headers.every((h) =>
-    Array.isArray(h) ? h.some((alt) => present.has(fold(alt))) : present.has(fold(h)),
-  );
-  if (!required) return false;
-  if (recognition.excludes?.some((h) => present.has(fold(h)))) return false;
-  return Object.entries(recognition.positions ?? {}).every(([position, names]) =>
-    names.some((n) => folded[Number(position)] === fold(n)),
-  );
+function fits(row: HeadRow, recognition: Recognition): boolean {
+  if (recognition.minColumns !== undefined && row.cells.length < recognition.minColumns) {
+    return false;
+  }
+  const { headers, excludes, positions } = foldedRecognition(recognition);
+  if (!headers.every((alternatives) => alternatives.some((h) => row.present.has(h)))) return false;
+  if (excludes.some((h) => row.present.has(h))) return false;
+  return positions.every(([position, names]) => names.some((n) => row.folded[position] === n));
 }
 
 /**

@@ -1,4 +1,10 @@
-import { type FormatDefinition, type Recognised, recognise } from '../definition.js';
+import {
+  type FileHead,
+  type FormatDefinition,
+  fileHead,
+  type Recognised,
+  recognise,
+} from '../definition.js';
 import { ghostfolio, trading212 } from './converted.js';
 import { degiro } from './degiro.js';
 import {
@@ -140,14 +146,16 @@ export interface Recognition {
 /**
  * Every entry of `entries` that recognises `text` (LF line ends, no BOM). The catalogue is built
  * so that at most one does (a test feeds every fixture to every definition); more than one is
- * answered as ambiguous by the caller, never guessed.
+ * answered as ambiguous by the caller, never guessed. Only the file's first 40 lines are read,
+ * each line parsed once per delimiter for all entries ({@link fileHead}).
  */
 export function recogniseAll(
-  text: string,
+  text: string | FileHead,
   entries: readonly CatalogueEntry[] = CATALOGUE,
 ): Recognition[] {
+  const head = typeof text === 'string' ? fileHead(text) : text;
   return entries.flatMap((entry) => {
-    const found = recognise(text, entry.recognise, delimiterOf(entry));
+    const found = recognise(head, entry.recognise, delimiterOf(entry));
     return found ? [{ entry, found }] : [];
   });
 }
