@@ -15,18 +15,30 @@ const table = fc
   )
   .map(([d, rows]) => rows.map((r) => r.join(d)).join('\n'));
 
+// 200 tables (CI: the same 200, fixed seed) of up to 12 rows × 8 cells, each read by
+// `parseBrokerCsv` (recognition, then the generic mapper's proposal when no format fits) and read
+// again with the proposal when there is one (26 of CI's 200). Measured on the 2-core machine at
+// load average 10–20: 1.1–2.7 s for the 200 bodies outside vitest, 1.6–5.6 s inside it (the
+// proposal most of it). Vitest's 5 s default is a harness limit that says nothing about the
+// product: 60 s here. Recognition speed is measured by bench/recognition.ts, not asserted here.
+const TIMEOUT_MS = 60_000;
+
 describe('the generic mapper on arbitrary tables', () => {
-  it('never throws; a proposal accepted unchanged imports or fails with lines, never throws', () => {
-    fc.assert(
-      fc.property(table, (text) => {
-        const first = parseBrokerCsv(text);
-        if (first.ok || first.proposal === undefined) return;
-        const second = parseBrokerCsv(text, { mapping: first.proposal.mapping });
-        if (!second.ok) {
-          for (const e of second.errors) expect(e.line).toBeGreaterThanOrEqual(0);
-        }
-      }),
-      { numRuns: 200 },
-    );
-  });
+  it(
+    'never throws; a proposal accepted unchanged imports or fails with lines, never throws',
+    () => {
+      fc.assert(
+        fc.property(table, (text) => {
+          const first = parseBrokerCsv(text);
+          if (first.ok || first.proposal === undefined) return;
+          const second = parseBrokerCsv(text, { mapping: first.proposal.mapping });
+          if (!second.ok) {
+            for (const e of second.errors) expect(e.line).toBeGreaterThanOrEqual(0);
+          }
+        }),
+        { numRuns: 200 },
+      );
+    },
+    TIMEOUT_MS,
+  );
 });
