@@ -2,6 +2,7 @@
  * CPU figures of format recognition (printed, not asserted): `recogniseAll` (every catalogue entry)
  * on each catalogue fixture, and on files of growing size (the Scalable Capital fixture's rows
  * repeated), to show recognition cost does not grow with file size × entries. Run with
+ * `pnpm --filter @svc/portfolio bench` (with the other benches) or
  * `pnpm --filter @svc/portfolio exec tsx bench/recognition.ts`.
  */
 import { performance } from 'node:perf_hooks';
