@@ -20,6 +20,7 @@ import {
   swissquote,
 } from './europe.js';
 import { etoro, ibkrCash, ibkrTrades, revolut, saxo, schwab, tradeRepublic, xtb } from './first.js';
+import { degiroTransactions, trading212Eur, trading212Gbp, trading212Usd } from './more-layouts.js';
 import {
   avanza,
   delta,
@@ -87,6 +88,10 @@ export const DEFINITIONS = [
   hargreavesLansdown,
   disnat,
   delta,
+  degiroTransactions,
+  trading212Eur,
+  trading212Gbp,
+  trading212Usd,
 ] as const;
 
 /** One format of the catalogue: a declarative definition (issue 40: no rows are read in code). */
