@@ -23,6 +23,18 @@ export const MORE_FIXTURES: Record<string, CatalogueFixture> = {
     // the report lists trades only (their costs on the trade, or a fee apart in another currency)
     types: ['buy', 'sell', 'fee'],
   },
+  'degiro-transactions-2024': {
+    text: lines(
+      'Date,Time,Product,ISIN,Reference exchange,Venue,Quantity,Price,,Local value,,Value EUR,Exchange rate,AutoFX Fee,Transaction and/or third party fees EUR,Total EUR,Order ID,',
+      '05-02-2024,15:31,APPLE INC. - COMMON ST,US0378331005,NDQ,XNAS,2,100.0000,USD,-200.00,USD,-182.00,1.0990,-0.46,-0.50,-182.96,o-3,',
+      '03-02-2024,10:00,ISHARES CORE MSCI WORLD,IE00B4L5Y983,EAM,XAMS,-4,60.0000,EUR,240.00,EUR,240.00,,0.00,-1.00,239.00,o-2,',
+      '03-01-2024,10:00,ISHARES CORE MSCI WORLD,IE00B4L5Y983,EAM,XAMS,10,50.0000,EUR,-500.00,EUR,-500.00,,0.00,-1.00,-501.00,o-1,',
+    ),
+    holdings: ['IE00B4L5Y983 EUR 6', 'US0378331005 USD 2'],
+    // EUR: −501 + 239 − 182.96 (AAPL through AutoFX, fees included); USD: +200 − 200 (none left)
+    cash: { EUR: '-444.96' },
+    types: ['buy', 'sell', 'deposit', 'withdrawal'],
+  },
   'trading212-eur': {
     text: lines(
       T212_EUR_2022,

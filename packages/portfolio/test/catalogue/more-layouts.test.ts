@@ -1,17 +1,23 @@
 import { describe, expect, it } from 'vitest';
-import { recogniseAll } from '../../src/import/definitions/catalogue/index.js';
 import { parseBrokerCsv } from '../../src/index.js';
 import { MORE_FIXTURES } from './more-fixtures.js';
 
 const text = (id: string) => MORE_FIXTURES[id]?.text ?? '';
 
 describe('other layouts of catalogued brokers (catalogue/more-layouts)', () => {
-  it('leaves the newer DEGIRO transactions layout (AutoFX Fee, Total EUR) to no entry', () => {
-    const header =
-      'Date,Time,Product,ISIN,Reference exchange,Venue,Quantity,Price,,Local value,,Value EUR,Exchange rate,AutoFX Fee,Transaction and/or third party fees EUR,Total EUR,Order ID,';
-    const row =
-      '05-02-2024,15:31,APPLE INC.,US0378331005,NDQ,XNAS,2,100.0000,USD,-200.00,USD,-182.00,1.0990,-0.46,-0.50,-182.96,o-3,';
-    expect(recogniseAll(`${header}\n${row}`)).toEqual([]);
+  it('reads the newer DEGIRO layout: EUR fees from the total, AutoFX trades converted', () => {
+    const parsed = parseBrokerCsv(text('degiro-transactions-2024'));
+    if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors));
+    expect(parsed.format).toBe('degiro-transactions-2024');
+    const sale = parsed.transactions.find((t) => t.type === 'sell');
+    expect(sale).toMatchObject({ quantity: '4', price: '60', fee: '1', currency: 'EUR' });
+    const apple = parsed.transactions.find((t) => t.type === 'buy' && t.currency === 'USD');
+    expect(apple).toMatchObject({ quantity: '2', price: '100' });
+    expect(apple && 'fee' in apple ? apple.fee : undefined).toBeUndefined();
+    const legs = parsed.transactions
+      .filter((t) => t.note === 'currency conversion EUR/USD for this trade')
+      .map((t) => `${t.type} ${'amount' in t ? t.amount : ''} ${t.currency}`);
+    expect(legs.sort()).toEqual(['deposit 200 USD', 'withdrawal 182.96 EUR']);
   });
 
   it('books a DEGIRO trade’s costs in their own currency, apart from a USD trade', () => {

@@ -20,7 +20,13 @@ import {
   swissquote,
 } from './europe.js';
 import { etoro, ibkrCash, ibkrTrades, revolut, saxo, schwab, tradeRepublic, xtb } from './first.js';
-import { degiroTransactions, trading212Eur, trading212Gbp, trading212Usd } from './more-layouts.js';
+import {
+  degiroTransactions,
+  degiroTransactions2024,
+  trading212Eur,
+  trading212Gbp,
+  trading212Usd,
+} from './more-layouts.js';
 import {
   avanza,
   delta,
@@ -89,6 +95,7 @@ export const DEFINITIONS = [
   disnat,
   delta,
   degiroTransactions,
+  degiroTransactions2024,
   trading212Eur,
   trading212Gbp,
   trading212Usd,

@@ -26,7 +26,7 @@ export const degiroTransactions = define({
     reference:
       'jose-pleonasm/Halir@1ebe1e0a docs/degiro/transactions-versions.md (the 19 column titles in order) and src/modules/degiro/csvToHston.js (side from the sign of Quantity; price, fees and total each followed by their currency); jaantaponen/verotunkki front/src/utils/parsers/loadTransactions.ts (unnamed headers are the currency of the column before; dates DD-MM-YYYY and HH:mm)',
     licence: 'not stated (UNLICENSED in package.json; column names only)',
-    note: 'decimal mark `.`: both importers read the cells as plain numbers after a comma split; the newer layout with `AutoFX Fee` and `Value EUR`/`Total EUR` is not covered (its fee currency is only in the header)',
+    note: 'decimal mark `.`: both importers read the cells as plain numbers after a comma split; the newer layout with `AutoFX Fee` and `Total EUR` is degiro-transactions-2024',
   },
   recognise: {
     headers: ['isin', 'venue', 'quantity', 'price', 'orderid'],
@@ -52,6 +52,58 @@ export const degiroTransactions = define({
     decimal: '.',
     instrument: 'isin',
     actions: {},
+    noInstrument: 'error',
+    idTemplate: '{id}',
+  },
+});
+
+/**
+ * DEGIRO's "Transactions" report in its newer layout (`Date,Time,Product,ISIN,Reference
+ * exchange,Venue,Quantity,Price,,Local value,,Value EUR,Exchange rate,AutoFX Fee,Transaction
+ * and/or third party fees EUR,Total EUR,Order ID,`): the account currency is in the headers, the
+ * price's currency in the unnamed column after `Price`. Trades only: `Quantity` (negative: a
+ * sale) at `Price` in its currency. A trade in EUR costs `Total EUR`: its fee is what the total
+ * exceeds quantity × price by (the row has no exchange rate). A trade in another currency was
+ * converted by DEGIRO: beside the trade a deposit of quantity × price in its currency and a
+ * withdrawal of `Total EUR` (fees and the AutoFX fee included; a sale: the reverse). Only EUR
+ * accounts (the header names `Total EUR`). Dates `dd-MM-yyyy`, numbers with a `.` decimal mark.
+ */
+export const degiroTransactions2024 = define({
+  id: 'degiro-transactions-2024',
+  label: 'DEGIRO transactions report (AutoFX layout)',
+  version: 1,
+  source: {
+    kind: 'open-source-importer',
+    reference:
+      'jose-pleonasm/Halir@1ebe1e0a docs/degiro/transactions-versions.md (second layout: the 17 column titles in order, `AutoFX Fee`, `Total EUR`)',
+    licence: 'not stated (UNLICENSED in package.json; column names only)',
+    note: 'decimal mark and the empty exchange rate of EUR trades as in the older layout (see degiro-transactions); a EUR trade written with a rate other than 1 keeps no fee',
+  },
+  recognise: {
+    headers: ['isin', 'venue', 'quantity', 'price', 'autofxfee', 'totaleur', 'orderid'],
+    positions: { '0': ['date'], '3': ['isin'], '6': ['quantity'] },
+  },
+  read: {
+    delimiter: ',',
+    columns: {
+      date: '#0',
+      time: '#1',
+      name: '#2',
+      isin: '#3',
+      quantity: '#6',
+      price: '#7',
+      amount: 'Total EUR',
+      fxRate: 'Exchange rate',
+      id: 'Order ID',
+    },
+    currency: 'EUR',
+    currencySource: 'mapping',
+    priceCurrency: '#8',
+    dateOrder: 'dmy',
+    decimal: '.',
+    instrument: 'isin',
+    actions: {},
+    impliedFee: 'at-rate-1',
     noInstrument: 'error',
     idTemplate: '{id}',
   },
@@ -143,7 +195,7 @@ export const trading212Eur = trading212Named('trading212-eur', 'EUR', T212_SOURC
 export const trading212Gbp = trading212Named(
   'trading212-gbp',
   'GBP',
-  'InvestmentTaxCalculator UnitTest/Test/Parser Trading212CsvParseControllerTest (2024 header: `Result (GBP),Total (GBP),Withholding tax,Currency (Withholding tax),Stamp duty reserve tax,…,Notes,ID,…,Currency conversion fee (GBP)`); twaugh/trading212-gnucash README (GBP accounts)',
+  'alexpung/UK-Investment-tax-calculator@ffa58be8 UnitTest/Test/Parser/Trading212CsvParseControllerTest.cs (2024 header: `Result (GBP),Total (GBP),Withholding tax,Currency (Withholding tax),Stamp duty reserve tax,…,Notes,ID,…,Currency conversion fee (GBP)`)',
 );
 
 /** Trading 212, USD account, currency in the headers (see {@link trading212Named}). */
