@@ -35,6 +35,18 @@ export const MORE_FIXTURES: Record<string, CatalogueFixture> = {
     cash: { EUR: '-444.96' },
     types: ['buy', 'sell', 'deposit', 'withdrawal'],
   },
+  'scalable-capital-baader': {
+    text: lines(
+      'XXX-BUDAT;XXX-BUZEIT;XXX-WPKURS;XXX-WHGAB;XXX-NW;XXX-WPNR;XXX-WPGART;XXX-EXTORDID;XXX-BELEGU',
+      '20240103;10000000;50,00;EUR;10;IE00B4L5Y983;Kauf;r-1;',
+      '20240203;10000000;60,00;EUR;-4;IE00B4L5Y983;Verkauf;r-2;',
+      '20240303;10000000;52,50;EUR;2;IE00B4L5Y983;Kauf;r-3;SP-1',
+    ),
+    holdings: ['IE00B4L5Y983 EUR 8'],
+    // trades only, fees are in the cash account file: −500 + 240 − 105
+    cash: { EUR: '-365' },
+    types: ['buy', 'sell'],
+  },
   'trading212-eur': {
     text: lines(
       T212_EUR_2022,

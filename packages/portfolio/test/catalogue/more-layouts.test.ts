@@ -44,4 +44,14 @@ describe('other layouts of catalogued brokers (catalogue/more-layouts)', () => {
     const buy = parsed.transactions.find((t) => t.type === 'buy');
     expect(buy).toMatchObject({ price: '25', currency: 'GBP', quantity: '10' });
   });
+  it('reads Baader Bank turnover rows by their field codes, and fails on a kind it does not know', () => {
+    const parsed = parseBrokerCsv(text('scalable-capital-baader'));
+    if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors));
+    expect(parsed.format).toBe('scalable-capital-baader');
+    const sale = parsed.transactions.find((t) => t.type === 'sell');
+    expect(sale).toMatchObject({ quantity: '4', price: '60', currency: 'EUR' });
+    expect(sale?.executedAt.slice(0, 10)).toBe('2024-02-03');
+    const unknown = `${text('scalable-capital-baader')}\n20240304;10000000;1,00;EUR;5;IE00B4L5Y983;Einbuchung;r-4;`;
+    expect(parseBrokerCsv(unknown).ok).toBe(false);
+  });
 });

@@ -23,6 +23,7 @@ import { etoro, ibkrCash, ibkrTrades, revolut, saxo, schwab, tradeRepublic, xtb 
 import {
   degiroTransactions,
   degiroTransactions2024,
+  scalableCapitalBaader,
   trading212Eur,
   trading212Gbp,
   trading212Usd,
@@ -96,6 +97,7 @@ export const DEFINITIONS = [
   delta,
   degiroTransactions,
   degiroTransactions2024,
+  scalableCapitalBaader,
   trading212Eur,
   trading212Gbp,
   trading212Usd,
