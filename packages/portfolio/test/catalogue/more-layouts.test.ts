@@ -54,4 +54,20 @@ describe('other layouts of catalogued brokers (catalogue/more-layouts)', () => {
     const unknown = `${text('scalable-capital-baader')}\n20240304;10000000;1,00;EUR;5;IE00B4L5Y983;Einbuchung;r-4;`;
     expect(parseBrokerCsv(unknown).ok).toBe(false);
   });
+  it('reads the 2021 Trading 212 header (Result and Charge amount, no withholding tax columns)', () => {
+    const file = [
+      'Action,Time,ISIN,Ticker,Name,No. of shares,Price / share,Currency (Price / share),Exchange rate,Result (EUR),Total (EUR),Charge amount (EUR),Notes,ID',
+      'Deposit,2021-03-01 09:00:00,,,,,,,,,500.00,,,d-1',
+      'Market buy,2021-03-02 10:00:00,IE00B4L5Y983,EUNL,iShares Core MSCI World,5,60.00,EUR,1.00,,300.00,,,EOF1',
+      'Dividend (Ordinary),2021-06-02 10:00:00,IE00B4L5Y983,EUNL,iShares Core MSCI World,5,0.20,EUR,1.00,,1.00,,,',
+    ].join('\n');
+    const parsed = parseBrokerCsv(file);
+    if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors));
+    expect(parsed.format).toBe('trading212-eur');
+    expect(parsed.transactions.map((t) => `${t.type} ${t.currency}`)).toEqual([
+      'deposit EUR',
+      'buy EUR',
+      'dividend EUR',
+    ]);
+  });
 });
