@@ -296,7 +296,8 @@ export function mapRow(
     const read = trade(side, costs, text, symbol, base, meta, gross, implied);
     const converted = mapping.priceCurrency
       ? withConversion(noted(read, note), {
-          currency: get('currency').toUpperCase(),
+          // the cash side's currency: the currency column's, or the mapping's when it has none
+          currency: currency.toUpperCase(),
           amount: numbers.amount,
         })
       : noted(read, note);

@@ -1,3 +1,5 @@
+import { MORE_FIXTURES } from './more-fixtures.js';
+
 // Hand-made files in each catalogue definition's documented layout (see the definition's
 // `source`), each with at least a buy, a sell, a dividend, a fee and a cash movement where the
 // layout has them, and what each holds, worked out by hand. The instrument, quantities and prices
@@ -466,4 +468,5 @@ export const FIXTURES: Record<string, CatalogueFixture> = {
     holdings: ['FI0009000681 EUR 6'],
     cash: { EUR: '640.5' },
   },
+  ...MORE_FIXTURES,
 };

@@ -27,6 +27,14 @@ import {
 } from './europe.js';
 import { etoro, ibkrCash, ibkrTrades, revolut, saxo, schwab, tradeRepublic, xtb } from './first.js';
 import {
+  degiroTransactions,
+  degiroTransactions2024,
+  scalableCapitalBaader,
+  trading212Eur,
+  trading212Gbp,
+  trading212Usd,
+} from './more-layouts.js';
+import {
   avanza,
   delta,
   disnat,
@@ -93,6 +101,12 @@ export const DEFINITIONS = [
   hargreavesLansdown,
   disnat,
   delta,
+  degiroTransactions,
+  degiroTransactions2024,
+  scalableCapitalBaader,
+  trading212Eur,
+  trading212Gbp,
+  trading212Usd,
 ] as const;
 
 /** One format of the catalogue: a declarative definition (issue 40: no rows are read in code). */
