@@ -212,6 +212,7 @@ describe.each(backends)('screener on $name', (backend) => {
       cachedAt: '2026-01-08T00:00:00.000Z',
       scoreChange: null,
       dataQualityFlags: 0,
+      dataQualityCodes: [],
     });
   });
 
@@ -227,8 +228,15 @@ describe.each(backends)('screener on $name', (backend) => {
         (r) => r.symbol === 'FLAG',
       );
     expect((await find())?.dataQualityFlags).toBe(2);
+    expect((await find())?.dataQualityCodes).toEqual(['ppe_rollforward']);
+    await repos.evaluations.upsert({
+      ...base,
+      dataQuality: [flag, { code: 'provider_mismatch', series: 'capex', message: 'apart' }],
+    });
+    expect((await find())?.dataQualityCodes).toEqual(['ppe_rollforward', 'provider_mismatch']);
     await repos.evaluations.upsert({ ...base, dataQuality: [] });
     expect((await find())?.dataQualityFlags).toBe(0);
+    expect((await find())?.dataQualityCodes).toEqual([]);
     await repos.evaluations.delete('FLAG');
   });
 
