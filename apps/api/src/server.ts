@@ -9,6 +9,7 @@ await startServer({
   readyFields: ({ deps: { config } }) => ({
     dataDir: config.dataDir,
     fundamentals: config.fundamentals.provider,
+    reconcile: config.fundamentals.reconcileProvider,
     quotes: config.quotes.provider,
     fx: config.fx.provider,
   }),

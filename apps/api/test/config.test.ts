@@ -9,6 +9,7 @@ import {
   describeEnvironment,
   EnvSchema,
   loadConfig,
+  openReconcileProvider,
   parseConfig,
 } from '@svc/service';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -77,6 +78,7 @@ describe('parseConfig', () => {
       'REFRESH_SCHEDULE',
       'FUNDAMENTALS_SNAPSHOT_DIR',
       'SIMFIN_DIR',
+      'RECONCILE_PROVIDER',
       'QUOTES_PROVIDER',
       'PRICES_DIR',
       'QUOTES_API_URL',
@@ -165,6 +167,60 @@ describe('parseConfig', () => {
     expect(() => parseConfig({ FUNDAMENTALS_PROVIDER: 'snapshot' })).toThrow(
       /FUNDAMENTALS_SNAPSHOT_DIR/,
     );
+  });
+
+  it('reads RECONCILE_PROVIDER: off by default, a second provider with the settings it needs (issue 39)', () => {
+    expect(parseConfig({}).fundamentals.reconcileProvider).toBe('off');
+    const reconciled = parseConfig({
+      FUNDAMENTALS_PROVIDER: 'snapshot',
+      FUNDAMENTALS_SNAPSHOT_DIR: '/data/companyfacts',
+      RECONCILE_PROVIDER: 'simfin',
+      SIMFIN_DIR: '/data/simfin',
+    }).fundamentals;
+    expect(reconciled).toMatchObject({
+      provider: 'snapshot',
+      reconcileProvider: 'simfin',
+      snapshotDir: '/data/companyfacts',
+      simfinDir: '/data/simfin',
+    });
+    expect(() => parseConfig({ RECONCILE_PROVIDER: 'simfin' })).toThrow(
+      'RECONCILE_PROVIDER=simfin needs SIMFIN_DIR',
+    );
+    expect(() => parseConfig({ RECONCILE_PROVIDER: 'snapshot' })).toThrow(
+      'RECONCILE_PROVIDER=snapshot needs FUNDAMENTALS_SNAPSHOT_DIR',
+    );
+    expect(() => parseConfig({ RECONCILE_PROVIDER: 'sec-edgar' })).toThrow(
+      /RECONCILE_PROVIDER names the provider FUNDAMENTALS_PROVIDER already reads/,
+    );
+    expect(() => parseConfig({ RECONCILE_PROVIDER: 'yahoo' })).toThrow(/RECONCILE_PROVIDER/);
+  });
+
+  it('opens the second provider, logging a read it cannot serve, and none for off (issue 39)', async () => {
+    const warnings: string[] = [];
+    const logger = { warn: (message: string) => warnings.push(message) };
+    expect(openReconcileProvider({ provider: 'sec-edgar' }, logger)).toBeNull();
+    expect(
+      openReconcileProvider({ provider: 'snapshot', reconcileProvider: 'sec-edgar' }, logger),
+    ).toBeNull();
+    expect(warnings).toEqual([
+      'RECONCILE_PROVIDER=sec-edgar is not configured (SEC_USER_AGENT is not set): evaluations are not reconciled',
+    ]);
+    warnings.length = 0;
+    const dir = await mkdtemp(join(tmpdir(), 'reconcile-'));
+    try {
+      const provider = openReconcileProvider(
+        { provider: 'sec-edgar', reconcileProvider: 'snapshot', snapshotDir: dir },
+        logger,
+      );
+      expect(provider?.name).toBe('snapshot');
+      await expect(provider?.getFundamentals('DAL', { asOf: '2020-06-30' })).rejects.toThrow();
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toMatch(
+        /^reconcile: snapshot gave no figures for DAL as of 2020-06-30 \(\w+: .+\); evaluated without reconciliation$/,
+      );
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('validates QUOTA_LIMITS against the quota package schema', () => {

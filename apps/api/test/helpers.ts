@@ -87,6 +87,8 @@ export async function createTestContext(
     deps?: Partial<AppDeps>;
     /** Fundamentals provider of the moat flows; default the real snapshot provider. */
     fundamentals?: FundamentalsProvider;
+    /** The second provider evaluations are reconciled with (issue 39); default none. */
+    reconcile?: FundamentalsProvider;
     beforeReady?: (app: FastifyInstance) => void | Promise<void>;
     /** Model endpoints of the AI flows; default from `env` (none: offline). */
     endpoints?: ModelEndpoints;
@@ -121,6 +123,7 @@ export async function createTestContext(
   });
   const moat = createMoatServices({
     fundamentals: options.fundamentals ?? snapshotProvider,
+    ...(options.reconcile ? { reconcile: options.reconcile } : {}),
     quoteSource: csvQuotes,
     repos,
     db: database.db,

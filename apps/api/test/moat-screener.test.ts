@@ -18,6 +18,7 @@ interface Row {
   scoreChange: number | null;
   /** The evaluation's data-quality flags, counted. */
   dataQualityFlags: number;
+  dataQualityCodes: string[];
 }
 
 type Dir = 'asc' | 'desc';
@@ -72,6 +73,7 @@ describe.each(ENGINES)('GET /api/moat-screener (%s)', (engine) => {
       cachedAt: e._cachedAt,
       scoreChange: null,
       dataQualityFlags: (e.dataQuality ?? []).length,
+      dataQualityCodes: [...new Set((e.dataQuality ?? []).map((f) => f.code))].sort(),
     }));
     ({ cookie } = await registerUser(ctx.app, 'screener@example.com'));
   });

@@ -1,6 +1,10 @@
 import { parseArgs } from 'node:util';
 import { AsOfDate, CRITERION_KEYS } from '@svc/schemas';
-import { createFundamentalsProvider, createQuoteSource } from '@svc/service';
+import {
+  createFundamentalsProvider,
+  createQuoteSource,
+  createReconcileProvider,
+} from '@svc/service';
 import { evaluateCompany, FundamentalsError, MoatScoringError } from '@svc/use-cases';
 import { EXAMPLE_USAGE, exampleCommand } from './example-command.js';
 import { FILL_CACHE_USAGE, fillCacheCommand } from './fill-cache-command.js';
@@ -68,7 +72,13 @@ async function main(argv: string[]): Promise<number> {
     const { quotes, splitsOf } = createQuoteSource(settings.quotes);
     const evaluation = await evaluateCompany(
       ticker,
-      { fundamentals, quotes, splitsOf, now: () => new Date() },
+      {
+        fundamentals,
+        reconcile: createReconcileProvider(settings.fundamentals),
+        quotes,
+        splitsOf,
+        now: () => new Date(),
+      },
       at,
     );
     const text = values.json

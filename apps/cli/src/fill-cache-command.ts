@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import {
   createFundamentalsProvider,
   createQuoteSource,
+  createReconcileProvider,
   FUNDAMENTALS_PROVIDER_NAMES,
   fillCacheOnJobs,
   openStore,
@@ -88,7 +89,17 @@ export async function fillCacheCommand(
     const summary: FillCacheSummary = await fillCacheOnJobs({
       pool: store.pool,
       ...(values.join ? {} : { tickers }),
-      evaluate: { fundamentals, quotes, splitsOf, now: () => new Date() },
+      evaluate: {
+        fundamentals,
+        // RECONCILE_PROVIDER (issue 39): none when --provider names the same provider
+        reconcile:
+          settings.fundamentals.reconcileProvider === provider
+            ? null
+            : createReconcileProvider(settings.fundamentals),
+        quotes,
+        splitsOf,
+        now: () => new Date(),
+      },
       // Batch evaluations are fresh evaluations: kept like a user's (trigger fill-cache).
       db: store.db,
       concurrency: Number(values.concurrency ?? DEFAULT_FILL_CONCURRENCY),

@@ -3,6 +3,7 @@ import {
   composeRefreshPass,
   createFundamentalsProvider,
   createQuoteSource,
+  createReconcileProvider,
   openStore,
 } from '@svc/service';
 import { type RefreshReport, sharedSecBudget } from '@svc/use-cases';
@@ -69,6 +70,7 @@ export async function refreshCommand(
       sec: { ...settings.fundamentals, secUserAgent: userAgent },
       acquire,
       fundamentals: createFundamentalsProvider({ ...settings.fundamentals, secAcquire: acquire }),
+      reconcile: createReconcileProvider({ ...settings.fundamentals, secAcquire: acquire }),
       quotes: createQuoteSource(settings.quotes),
     });
     const started = performance.now();

@@ -21,6 +21,7 @@ export type CardEvaluation = MoatEvaluation & {
   readonly _provider?: string | undefined;
   readonly _filings?: readonly Filing[] | undefined;
   readonly _currency?: string | undefined;
+  readonly _reconciliation?: ServedEvaluation['_reconciliation'];
 };
 
 /** The disclaimer every card carries. */
@@ -185,6 +186,14 @@ function filingText(f: Filing): string {
 }
 
 /** Fiscal years, source (provider, filings), instants and the disclaimer. */
+/** The source line's words about the second provider (issue 39), empty when none was asked. */
+function reconciliationText(r: CardEvaluation['_reconciliation']): string {
+  if (!r) return '';
+  return r.status === 'compared'
+    ? `, reconciled with ${esc(r.provider)}`
+    : `, not reconciled with ${esc(r.provider)} (no figures from it)`;
+}
+
 function footer(e: CardEvaluation): string {
   const lines: string[] = [];
   const years = e._fiscalYears ?? [];
@@ -193,7 +202,7 @@ function footer(e: CardEvaluation): string {
       `<p class="years">Fiscal years FY${years[0]}–FY${years.at(-1)} (${years.length} scored)</p>`,
     );
   }
-  const source = e._provider ? `Source: ${esc(e._provider)}` : 'Source: not stated';
+  const source = `${e._provider ? `Source: ${esc(e._provider)}` : 'Source: not stated'}${reconciliationText(e._reconciliation)}`;
   const filings = e._filings ?? [];
   const listed = filings.slice(0, LISTED_FILINGS).map((f) => `<li>${esc(filingText(f))}</li>`);
   const more =

@@ -256,6 +256,8 @@ export interface EvaluationCacheTable {
   score_change: ColumnType<number | null, number | null | undefined, number | null>;
   /** How many data-quality flags the evaluation carries (`dataQuality`; migration 0022). */
   data_quality_flags: ColumnType<number, number | undefined, number>;
+  /** The distinct codes of those flags, in order, a JSON array of strings (migration 0022). */
+  data_quality_codes: ColumnType<unknown, string | undefined, string>;
 }
 
 /** `evaluation_as_of_cache`: evaluations as of a past day, one per (symbol, day) (migration 0021). */

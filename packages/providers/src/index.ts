@@ -3,6 +3,7 @@ export {
   createFxProvider,
   createPriceHistory,
   createQuoteSource,
+  createReconcileProvider,
   FUNDAMENTALS_PROVIDER_NAMES,
   type FundamentalsSettings,
   FX_PROVIDER_NAMES,
@@ -10,4 +11,5 @@ export {
   QUOTE_PROVIDER_NAMES,
   type QuoteSettings,
   type QuoteSource,
+  RECONCILE_PROVIDER_NAMES,
 } from './providers.js';

@@ -26,6 +26,12 @@ import {
 /** Fundamentals providers the server may select (CONTRACT §5; `FUNDAMENTALS_PROVIDER`). */
 export const FUNDAMENTALS_PROVIDER_NAMES = ['sec-edgar', 'snapshot', 'simfin'] as const;
 
+/**
+ * Second fundamentals providers the evaluations may be reconciled with (`RECONCILE_PROVIDER`,
+ * issue 39); `off` reconciles with none.
+ */
+export const RECONCILE_PROVIDER_NAMES = ['off', ...FUNDAMENTALS_PROVIDER_NAMES] as const;
+
 /** Quote sources for the valuation's share price (`QUOTES_PROVIDER`). */
 export const QUOTE_PROVIDER_NAMES = ['csv', 'http', 'none'] as const;
 
@@ -48,6 +54,11 @@ export interface FundamentalsSettings {
   readonly snapshotDir?: string | undefined;
   /** `SIMFIN_DIR`: folder of SimFin bulk annual CSVs; needed for `simfin`. */
   readonly simfinDir?: string | undefined;
+  /**
+   * `RECONCILE_PROVIDER`: the second provider every evaluation is reconciled with, its settings
+   * the ones above (`SIMFIN_DIR`, …); `off` or absent: none.
+   */
+  readonly reconcileProvider?: (typeof RECONCILE_PROVIDER_NAMES)[number] | undefined;
 }
 
 /**
@@ -76,6 +87,21 @@ export function createFundamentalsProvider(settings: FundamentalsSettings): Fund
         splits: KNOWN_SPLITS,
       });
   }
+}
+
+/**
+ * Creates the second fundamentals provider of `settings.reconcileProvider` (issue 39) with the
+ * same settings as the first (`SIMFIN_DIR`, `FUNDAMENTALS_SNAPSHOT_DIR`, `SEC_USER_AGENT`, …), or
+ * null when it is `off` or absent. Its figures reach the scoring as `reconcileWith`
+ * (`evaluateCompany` of `@svc/use-cases`).
+ *
+ * @throws FundamentalsError `invalid_config` when the setting the provider needs is missing.
+ */
+export function createReconcileProvider(
+  settings: FundamentalsSettings,
+): FundamentalsProvider | null {
+  const name = settings.reconcileProvider ?? 'off';
+  return name === 'off' ? null : createFundamentalsProvider({ ...settings, provider: name });
 }
 
 /** The quotes part of the service configuration. */

@@ -59,6 +59,21 @@ export const ServedEvaluation = MoatEvaluation.extend({
     .optional()
     .describe('Price × shares outstanding in the reporting currency; null without a price'),
   _currency: z.string().optional().describe('Reporting currency, ISO 4217 (extension)'),
+  _reconciliation: z
+    .object({
+      provider: z.string().describe('The second provider: simfin, sec-edgar or snapshot'),
+      status: z
+        .enum(['compared', 'unavailable'])
+        .describe(
+          'compared: its figures were reconciled (disagreements are provider_mismatch flags); unavailable: it had no figures for the company or failed, and the evaluation rests on one provider',
+        ),
+      detail: z.string().optional().describe('Why it is unavailable'),
+    })
+    .nullable()
+    .optional()
+    .describe(
+      'The second fundamentals provider the evaluation was reconciled with (RECONCILE_PROVIDER, issue 39); null when none is configured (extension)',
+    ),
 }).meta({
   id: 'StockEvaluation',
   description:

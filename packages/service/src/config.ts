@@ -5,6 +5,7 @@ import {
   FUNDAMENTALS_PROVIDER_NAMES,
   FX_PROVIDER_NAMES,
   QUOTE_PROVIDER_NAMES,
+  RECONCILE_PROVIDER_NAMES,
 } from '@svc/providers';
 import { type QuotaLimitOverrides, QuotaLimitOverridesSchema } from '@svc/quota';
 import type { OidcConfig } from '@svc/use-cases';
@@ -210,6 +211,11 @@ const EnvObject = z.object({
   SIMFIN_DIR: v(optionalText, 'folder of SimFin bulk annual CSVs, for `simfin`', {
     command: true,
   }),
+  RECONCILE_PROVIDER: v(
+    z.enum(RECONCILE_PROVIDER_NAMES).default('off'),
+    'a second fundamentals provider every evaluation is reconciled with (issue 39): `simfin`, `sec-edgar`, `snapshot` or `off`; it reads the same ticker and `asOf` with the settings above (`SIMFIN_DIR`, …), and a criterion resting on a series the two disagree on (capex, total debt, net income, equity) carries a `provider_mismatch` flag and earns no points from the gap. A company it lacks, or its failure, leaves the evaluation on the first provider with a `reconcile_unavailable` flag and a warning in the log. Cached evaluations reconciled otherwise are computed again when read',
+    { command: true },
+  ),
   EVALUATION_CACHE_MEMO_SECONDS: v(
     z.coerce.number().int().min(0).max(3600).default(10),
     'in-process reuse of a row read from the shared evaluation cache (`0`: off); one stored by this process replaces it at once, one stored by another process is seen within this many seconds',
@@ -388,6 +394,19 @@ export const CONFIG_RULES: readonly ConfigRule[] = [
     'FUNDAMENTALS_PROVIDER=simfin',
     (env) => env.FUNDAMENTALS_PROVIDER === 'simfin',
   ),
+  needs(
+    'FUNDAMENTALS_SNAPSHOT_DIR',
+    'RECONCILE_PROVIDER=snapshot',
+    (env) => env.RECONCILE_PROVIDER === 'snapshot',
+  ),
+  needs('SIMFIN_DIR', 'RECONCILE_PROVIDER=simfin', (env) => env.RECONCILE_PROVIDER === 'simfin'),
+  {
+    variable: 'RECONCILE_PROVIDER',
+    message:
+      'RECONCILE_PROVIDER names the provider FUNDAMENTALS_PROVIDER already reads: set another, or off',
+    applies: (env) => env.RECONCILE_PROVIDER !== 'off',
+    holds: (env) => env.RECONCILE_PROVIDER !== env.FUNDAMENTALS_PROVIDER,
+  },
   needs('PRICES_DIR', 'QUOTES_PROVIDER=csv', (env) => env.QUOTES_PROVIDER === 'csv'),
   {
     variable: 'PRICE_HISTORY_URL',
@@ -537,6 +556,7 @@ function toConfig(e: Env) {
       secWwwUrl: trimSlash(e.SEC_WWW_URL),
       snapshotDir: e.FUNDAMENTALS_SNAPSHOT_DIR,
       simfinDir: e.SIMFIN_DIR,
+      reconcileProvider: e.RECONCILE_PROVIDER,
     },
     quotes: {
       provider: e.QUOTES_PROVIDER,

@@ -113,6 +113,8 @@ export {
 export {
   type OpenedFundamentals,
   openFundamentalsProvider,
+  openReconcileProvider,
+  type ReconcileLogger,
   unavailableFundamentalsProvider,
 } from './moat/fundamentals.js';
 export {

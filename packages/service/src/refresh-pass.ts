@@ -25,6 +25,8 @@ export interface RefreshPassParts {
   readonly acquire?: (signal?: AbortSignal) => Promise<void>;
   /** The fundamentals provider, quotes and splits the re-evaluations read. */
   readonly fundamentals: FundamentalsProvider;
+  /** The second provider the re-evaluations are reconciled with (`RECONCILE_PROVIDER`); none when absent. */
+  readonly reconcile?: FundamentalsProvider | null;
   readonly quotes: Pick<QuoteSource, 'quotes' | 'splitsOf'>;
   /** The clock; default `new Date()`. */
   readonly now?: () => Date;
@@ -53,6 +55,7 @@ export function composeRefreshPass(
   });
   const evaluate = {
     fundamentals: parts.fundamentals,
+    reconcile: parts.reconcile ?? null,
     quotes: parts.quotes.quotes,
     splitsOf: parts.quotes.splitsOf,
     now: parts.now ?? (() => new Date()),

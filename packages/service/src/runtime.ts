@@ -28,7 +28,7 @@ import type { AppDeps } from './deps.js';
 import { startJobs } from './jobs.js';
 import { createServiceMetrics } from './metrics/service-metrics.js';
 import { createEvaluationFills } from './moat/evaluation-fills.js';
-import { openFundamentalsProvider } from './moat/fundamentals.js';
+import { openFundamentalsProvider, openReconcileProvider } from './moat/fundamentals.js';
 import { createMoatServices } from './moat/services.js';
 import { createPortfolioFlows } from './portfolio/flows.js';
 import { composeRefreshPass } from './refresh-pass.js';
@@ -91,10 +91,13 @@ export async function openRuntime(
   const secAcquire = sharedSecBudget(repos.secRefresh);
   const fundamentals = openFundamentalsProvider({ ...config.fundamentals, secAcquire });
   if (fundamentals.unavailable) logger.warn(fundamentals.unavailable);
+  // issue 39: the second provider each evaluation is reconciled with (RECONCILE_PROVIDER)
+  const reconcile = openReconcileProvider({ ...config.fundamentals, secAcquire }, logger);
   const opened = createQuoteSource(config.quotes);
   const quoteSource = { ...opened, quotes: metrics.instrument('quotes', opened.quotes) };
   const moat = createMoatServices({
     fundamentals: metrics.instrument('fundamentals', fundamentals.provider),
+    reconcile,
     quoteSource,
     repos,
     db: database.db,
@@ -183,7 +186,13 @@ export async function openRuntime(
       ),
   });
   const background = options.background
-    ? await startBackground(config, database, fundamentals.provider, quoteSource, logger)
+    ? await startBackground(
+        config,
+        database,
+        { fundamentals: fundamentals.provider, reconcile },
+        quoteSource,
+        logger,
+      )
     : undefined;
   if (options.background) await fills.work(moat.evaluations);
   return {
@@ -207,7 +216,7 @@ export async function openRuntime(
 async function startBackground(
   config: AppConfig,
   database: Database,
-  fundamentals: FundamentalsProvider,
+  providers: { fundamentals: FundamentalsProvider; reconcile: FundamentalsProvider | null },
   quoteSource: Pick<QuoteSource, 'quotes' | 'splitsOf'>,
   logger: Pick<ConfigLogger, 'warn'>,
 ) {
@@ -236,7 +245,7 @@ async function startBackground(
           refresh: composeRefreshPass({
             db: database.db,
             sec: { ...config.fundamentals, secUserAgent: userAgent },
-            fundamentals,
+            ...providers,
             quotes: quoteSource,
           }),
         }

@@ -213,6 +213,8 @@ export {
   type CompanyEvaluation,
   type EvaluateCompanyDeps,
   evaluateCompany,
+  RECONCILE_UNAVAILABLE,
+  type Reconciliation,
 } from './moat/evaluate-company.js';
 export {
   CHANGES_MAX_LIMIT,

@@ -107,10 +107,13 @@ describe('createSimfinProvider over hand-made files', () => {
     // FY2019 was published 2020-02-20: not yet public the day before, public that day.
     const before = await provider.getFundamentals('BRK.B', { asOf: '2020-02-19' });
     expect(before.years.map((y) => y.fiscalYear)).toEqual([2017, 2018]);
+    expect(before.asOf).toBe('2020-02-19');
+    expect((await provider.getFundamentals('BRK.B')).asOf).toBeUndefined();
     const on = await provider.getFundamentals('BRK.B', { asOf: '2020-02-20T23:00:00Z' });
     expect(on.years.map((y) => y.fiscalYear)).toEqual([2017, 2018, 2019]);
+    // known company, too few years public by then: insufficient_history, as the SEC providers say
     await expect(provider.getFundamentals('BRK.B', { asOf: '2019-02-19' })).rejects.toMatchObject({
-      code: 'insufficient_data',
+      code: 'insufficient_history',
     });
   });
 

@@ -62,7 +62,8 @@ interface SimfinBulk {
  *
  * With `asOf` (see `GetFundamentalsOptions`), only the rows published on or before that day are
  * mapped (Publish Date; SimFin's values are its restated figures, the only ones a bulk download
- * holds), and fewer than `minYears` usable years at that date is `insufficient_data`.
+ * holds), the answer carries it as `asOf` (as the SEC providers' do), and fewer than `minYears`
+ * usable years at that date is `insufficient_history`.
  *
  * Company name: from `us-companies.csv` when the folder has one, else the ticker itself (the
  * statement files carry no names). Sector and industry: from `us-companies.csv` + `industries.csv`
@@ -115,7 +116,9 @@ export function createSimfinProvider(options: SimfinProviderOptions): ListableFu
         shareBasisDate,
         ...(options.splits ? { splits: options.splits } : {}),
       });
-      return requireMinYears(f, minYears);
+      // the point in time read is recorded, as the SEC providers record it (issue 39)
+      const asOf = callOptions?.asOf;
+      return requireMinYears(asOf === undefined ? f : { ...f, asOf }, minYears);
     },
     async listTickers(): Promise<string[]> {
       const { companies } = await load();

@@ -25,7 +25,7 @@ export interface UpsertEvaluationOptions {
 /**
  * SQL: stores the evaluation of a symbol (upper-cased) in `db` (a transaction or not), replacing
  * the previous one, with the screener columns taken from it: total and max score, verdict, sector,
- * industry, company name, `valuation.peRatio` and the number of `dataQuality` flags; `score_change` becomes the new total minus the
+ * industry, company name, `valuation.peRatio`, the number of `dataQuality` flags and their distinct codes; `score_change` becomes the new total minus the
  * replaced one, rounded to 6 decimals (float noise of the totals), null for a symbol's first
  * evaluation.
  * @throws {StoreError} `invalid_input` for a value the database rejects.
@@ -46,6 +46,9 @@ export async function upsertCachedEvaluation(
     company_name: evaluation.companyName,
     pe_ratio: evaluation.valuation?.peRatio ?? null,
     data_quality_flags: evaluation.dataQuality?.length ?? 0,
+    data_quality_codes: JSON.stringify(
+      [...new Set((evaluation.dataQuality ?? []).map((flag) => flag.code))].sort(),
+    ),
     market_cap: options.marketCap ?? null,
     cached_at: options.cachedAt ?? sql<Date>`now()`,
   };

@@ -214,6 +214,7 @@ describe.each(backends)('screener on $name', (backend) => {
       cachedAt: '2026-01-08T00:00:00.000Z',
       scoreChange: null,
       dataQualityFlags: 0,
+      dataQualityCodes: [],
     });
   });
 
@@ -229,8 +230,15 @@ describe.each(backends)('screener on $name', (backend) => {
         (r) => r.symbol === 'FLAG',
       );
     expect((await find())?.dataQualityFlags).toBe(2);
+    expect((await find())?.dataQualityCodes).toEqual(['ppe_rollforward']);
+    await repos.evaluations.upsert({
+      ...base,
+      dataQuality: [flag, { code: 'provider_mismatch', series: 'capex', message: 'apart' }],
+    });
+    expect((await find())?.dataQualityCodes).toEqual(['ppe_rollforward', 'provider_mismatch']);
     await repos.evaluations.upsert({ ...base, dataQuality: [] });
     expect((await find())?.dataQualityFlags).toBe(0);
+    expect((await find())?.dataQualityCodes).toEqual([]);
     await repos.evaluations.delete('FLAG');
   });
 
@@ -387,17 +395,21 @@ describe.each(backends)('migration 0022 (data-quality flags as a column) on $nam
     });
     await database.db
       .insertInto('evaluation_cache')
-      .values([stored('OLD3', [flag, flag, flag]), stored('OLD0', []), stored('NONE', undefined)])
+      .values([
+        stored('OLD3', [flag, { ...flag, code: 'cost_line_partial' }, flag]),
+        stored('OLD0', []),
+        stored('NONE', undefined),
+      ])
       .execute();
     await migrateToLatest(database.db);
     const page = await createRepositories(database.db).screener.screen({
       sortBy: 'symbol',
       limit: 10,
     });
-    expect(page.items.map((r) => [r.symbol, r.dataQualityFlags])).toEqual([
-      ['NONE', 0],
-      ['OLD0', 0],
-      ['OLD3', 3],
+    expect(page.items.map((r) => [r.symbol, r.dataQualityFlags, r.dataQualityCodes])).toEqual([
+      ['NONE', 0, []],
+      ['OLD0', 0, []],
+      ['OLD3', 3, ['cost_line_partial', 'ppe_rollforward']],
     ]);
   });
 });

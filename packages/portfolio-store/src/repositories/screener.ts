@@ -58,6 +58,11 @@ export interface ScreenerRow {
   scoreChange: number | null;
   /** How many data-quality flags the evaluation carries (`dataQuality`, issue 39); 0 when none. */
   dataQualityFlags: number;
+  /**
+   * The distinct codes of those flags, sorted (`provider_mismatch`, `ppe_rollforward`, …; issue
+   * 39), so a row says what kind of doubt it carries; `[]` when none.
+   */
+  dataQualityCodes: string[];
 }
 
 /** A screener page (CONTRACT §4). */
@@ -207,6 +212,7 @@ interface PageRow {
   cached_at: Date;
   score_change: number | null;
   data_quality_flags: number;
+  data_quality_codes: unknown;
   total: string;
 }
 
@@ -250,8 +256,9 @@ function pageTemplate(
       'market_cap',
       'cached_at',
       'score_change',
-      // a column written with the evaluation: reading it from the JSON detoasted every row
+      // columns written with the evaluation: reading them from the JSON detoasted every row
       'data_quality_flags',
+      'data_quality_codes',
       applyFilters(eb.selectFrom('evaluation_cache'), stand)
         .select((inner) => inner.fn.countAll<string>().as('n'))
         .$asScalar()
@@ -275,6 +282,12 @@ function pageTemplate(
   // Planned once per connection: the plan costs as much as the run (prepareStatement).
   prepareStatement(compiled.sql);
   return { sql: compiled.sql, slots };
+}
+
+/** The flag codes of a row: the driver hands jsonb over parsed (pg) or, on some paths, as text. */
+function codesOf(raw: unknown): string[] {
+  const value: unknown = typeof raw === 'string' ? JSON.parse(raw) : raw;
+  return Array.isArray(value) ? value.filter((c): c is string => typeof c === 'string') : [];
 }
 
 /** Creates the screener over the evaluation cache. */
@@ -315,6 +328,7 @@ export function createScreenerRepository(db: Executor) {
             cachedAt: iso(r.cached_at),
             scoreChange: r.score_change,
             dataQualityFlags: Number(r.data_quality_flags),
+            dataQualityCodes: codesOf(r.data_quality_codes),
           })),
           page,
           limit,

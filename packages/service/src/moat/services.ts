@@ -41,6 +41,11 @@ export interface MoatServices {
 export interface MoatServicesOptions {
   /** The server's fundamentals provider (see `openFundamentalsProvider`). */
   readonly fundamentals: FundamentalsProvider;
+  /**
+   * The second provider every evaluation is reconciled with (`openReconcileProvider`,
+   * `RECONCILE_PROVIDER`); absent or null: none.
+   */
+  readonly reconcile?: FundamentalsProvider | null;
   /** Quotes and splits for the valuation (`createQuoteSource` of `@svc/use-cases`). */
   readonly quoteSource: QuoteSource;
   /** The evaluation cache, screener and report repositories (`createRepositories(db)`). */
@@ -99,6 +104,7 @@ export function createMoatServices(options: MoatServicesOptions): MoatServices {
     });
   const evaluations = createEvaluationService({
     fundamentals: options.fundamentals,
+    reconcile: options.reconcile ?? null,
     quotes: quoteSource.quotes,
     splitsOf: quoteSource.splitsOf,
     now: options.now ?? (() => new Date()),

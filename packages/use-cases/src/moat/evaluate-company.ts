@@ -20,6 +20,14 @@ export interface EvaluateCompanyDeps {
   readonly splitsOf?: (symbol: string) => readonly StockSplit[];
   /** The clock, injected (ISO instant of `_evaluatedAt`). */
   readonly now: () => Date;
+  /**
+   * A second fundamentals provider to reconcile with (issue 39, `RECONCILE_PROVIDER`): asked for
+   * the same ticker and `asOf`, its figures go to `evaluateMoat` as `reconcileWith`, so a
+   * criterion resting on a series the two disagree on carries a `provider_mismatch` flag and earns
+   * no points from the gap. When it lacks the company or fails, the evaluation goes on without it
+   * and says so (`_reconciliation`, a `reconcile_unavailable` flag). Absent or null: off.
+   */
+  readonly reconcile?: FundamentalsProvider | null;
 }
 
 /** Per-call options of {@link evaluateCompany}. */
@@ -35,13 +43,30 @@ export interface EvaluateCompanyOptions {
   readonly asOf?: string;
 }
 
+/** Code of the evaluation-level flag saying the second provider could not be compared. */
+export const RECONCILE_UNAVAILABLE = 'reconcile_unavailable';
+
+/**
+ * Provenance of a reconciliation (`_reconciliation` of an evaluation): which second provider was
+ * asked and whether its figures were compared (`compared`) or could not be had (`unavailable`,
+ * with `detail`: the company is not covered, the provider failed, it cannot read `asOf`).
+ */
+export interface Reconciliation {
+  /** The second provider's name (`simfin`, `sec-edgar`, `snapshot`). */
+  readonly provider: string;
+  readonly status: 'compared' | 'unavailable';
+  /** Why it is `unavailable` (the provider's message). */
+  readonly detail?: string;
+}
+
 /**
  * A `MoatEvaluation` (interface spec 2.1) with the extension fields an evaluation adds:
  * - `_fiscalYears`: the fiscal years scored, oldest first;
  * - `_provider`: the fundamentals provider (`sec-edgar`, `snapshot`, `simfin`);
  * - `_filings`: the filings behind the figures used (form, accession number, filed date);
  * - `_marketCap`: price × shares outstanding in the reporting currency, or null;
- * - `_currency`: the reporting currency (ISO 4217).
+ * - `_currency`: the reporting currency (ISO 4217);
+ * - `_reconciliation`: the second provider compared with, or null when none is configured.
  */
 export type CompanyEvaluation = MoatEvaluation & {
   /** Valuation signals (interface spec 2.5) with their explanation fields. */
@@ -57,6 +82,7 @@ export type CompanyEvaluation = MoatEvaluation & {
   _filings: FilingReference[];
   _marketCap: number | null;
   _currency: string;
+  _reconciliation: Reconciliation | null;
 };
 
 /**
@@ -70,6 +96,11 @@ export type CompanyEvaluation = MoatEvaluation & {
  *
  * With `options.asOf` everything is as of that day: the fundamentals filed by then, the close on
  * or before it (valuation), and `asOf` on the evaluation.
+ *
+ * With `deps.reconcile` the second provider's fundamentals of the same ticker and `asOf` are
+ * read alongside the price and passed as `reconcileWith`; when they cannot be had the evaluation
+ * is scored on the first provider alone, `_reconciliation.status` is `unavailable` and its
+ * `dataQuality` carries a `reconcile_unavailable` flag (series `fundamentals`, no criterion's).
  *
  * @throws FundamentalsError `invalid_symbol`, `insufficient_data`, `upstream_unavailable`;
  *   `insufficient_history` with `asOf` when too few fiscal years were filed by then.
@@ -95,7 +126,10 @@ export async function evaluateCompany(
     );
   }
   const ticker = fundamentals.company.ticker;
-  const quote = await latestQuote(deps.quotes, ticker, options);
+  const [quote, second] = await Promise.all([
+    latestQuote(deps.quotes, ticker, options),
+    secondFundamentals(deps.reconcile ?? null, ticker, options),
+  ]);
   const price = quote
     ? { value: quote.price, currency: quote.currency, asOf: quote.asOf, source: quote.source }
     : null;
@@ -115,7 +149,12 @@ export async function evaluateCompany(
     );
   }
   const evaluation = scoreAt(options.asOf, () =>
-    evaluateMoat(fundamentals, { evaluatedAt: deps.now().toISOString(), valuation }),
+    evaluateMoat(fundamentals, {
+      evaluatedAt: deps.now().toISOString(),
+      valuation,
+      ...(second?.fundamentals ? { reconcileWith: second.fundamentals } : {}),
+      ...(second?.flag ? { dataQuality: [second.flag] } : {}),
+    }),
   );
   const fiscalYears = evaluation._fiscalYears;
   return {
@@ -125,7 +164,47 @@ export async function evaluateCompany(
     _filings: filingsBehind(fundamentals, fiscalYears),
     _marketCap: marketCap(fundamentals, quote, factor),
     _currency: fundamentals.company.currency,
+    _reconciliation: second?.reconciliation ?? null,
   };
+}
+
+/** The second provider's figures, or why there are none (null: no second provider). */
+interface SecondFundamentals {
+  readonly reconciliation: Reconciliation;
+  readonly fundamentals?: Fundamentals;
+  readonly flag?: DataQualityFlag;
+}
+
+/**
+ * Reads `ticker` from the second provider as the first was read (`asOf`, `fresh`, `signal`).
+ * Never throws except on abort: a company it does not cover, an outage, or an answer that is not
+ * as of the day asked become `unavailable` with the reason.
+ */
+async function secondFundamentals(
+  provider: FundamentalsProvider | null,
+  ticker: string,
+  options: EvaluateCompanyOptions,
+): Promise<SecondFundamentals | null> {
+  if (provider === null) return null;
+  const unavailable = (detail: string): SecondFundamentals => ({
+    reconciliation: { provider: provider.name, status: 'unavailable', detail },
+    flag: {
+      code: RECONCILE_UNAVAILABLE,
+      series: 'fundamentals',
+      message: `Not reconciled with ${provider.name}: ${detail}; scored on one provider's figures.`,
+    },
+  });
+  let fundamentals: Fundamentals;
+  try {
+    fundamentals = await provider.getFundamentals(ticker, options);
+  } catch (error) {
+    if (options.signal?.aborted) throw error;
+    return unavailable(error instanceof Error ? error.message : String(error));
+  }
+  if (options.asOf !== undefined && fundamentals.asOf !== options.asOf) {
+    return unavailable(`it cannot read the figures as of ${options.asOf}`);
+  }
+  return { reconciliation: { provider: provider.name, status: 'compared' }, fundamentals };
 }
 
 /**

@@ -13,6 +13,29 @@ export function isCurrentMethodology(evaluation: Pick<MoatEvaluation, 'methodolo
   return evaluation.methodologyVersion === METHODOLOGY_VERSION;
 }
 
+/**
+ * Whether a stored evaluation can be served as it is: scored by the current methodology
+ * ({@link isCurrentMethodology}) and reconciled as the server is now configured — with the same
+ * second provider (`_reconciliation.provider`), or with none when `reconcile` is null. A row
+ * stored before `RECONCILE_PROVIDER` was set (or after it was changed or turned off) is computed
+ * again on read, free, like one of an older methodology: a cache hit never hides the
+ * `provider_mismatch` flags the configured reconciliation would raise, nor shows stale ones. A
+ * row whose second provider was asked but `unavailable` stays current (asking again on every
+ * read would not change it; a `fresh` request or a new filing does).
+ */
+export function isCurrentEvaluation(
+  evaluation: Pick<MoatEvaluation, 'methodologyVersion'> & { readonly _reconciliation?: unknown },
+  reconcile: { readonly name: string } | null | undefined,
+): boolean {
+  if (!isCurrentMethodology(evaluation)) return false;
+  const stored = evaluation._reconciliation;
+  const storedProvider =
+    typeof stored === 'object' && stored !== null && 'provider' in stored
+      ? (stored as { provider: unknown }).provider
+      : null;
+  return storedProvider === (reconcile?.name ?? null);
+}
+
 /** What {@link createAsOfEvaluations} needs. */
 export interface AsOfEvaluationsDeps extends EvaluateCompanyDeps {
   /** The as-of cache: one evaluation per (symbol, day), apart from the latest ones. */
@@ -104,7 +127,7 @@ export function createAsOfEvaluations(deps: AsOfEvaluationsDeps) {
         );
       if (request.fresh) return lead();
       const cached = await deps.cache.getAsOf(symbol, asOf);
-      if (cached && isCurrentMethodology(cached.evaluation)) return served(cached);
+      if (cached && isCurrentEvaluation(cached.evaluation, deps.reconcile)) return served(cached);
       if (cached) {
         return joinOrStart(key, () => register(key, compute(symbol, asOf))).catch(() =>
           served(cached),

@@ -9,7 +9,7 @@ import {
   type EvaluateCompanyDeps,
   evaluateCompany,
 } from './evaluate-company.js';
-import { createAsOfEvaluations, isCurrentMethodology } from './evaluation-as-of.js';
+import { createAsOfEvaluations, isCurrentEvaluation } from './evaluation-as-of.js';
 import type { EvaluationKeeper } from './keep-evaluation.js';
 
 /** The signed-in user a flow acts for. */
@@ -84,7 +84,8 @@ export interface EvaluationRequest {
  *   refused its unit, the requests waiting on it are not refused with it (nor told its usage);
  *   they join the next fetch, or fetch on their own unit;
  * - a cached evaluation of an older methodology (`methodologyVersion`) is computed again on read,
- *   free, and kept; the stored one is served if that fails;
+ *   free, and kept; the stored one is served if that fails; so is one reconciled otherwise than
+ *   the server is configured now (`isCurrentEvaluation`: `RECONCILE_PROVIDER` set, changed, off);
  * - with `asOf`, the evaluation as of that day, cached apart (`createAsOfEvaluations`).
  *
  * @throws UseCaseError `validation_failed` (malformed symbol, `tickerOf`); FundamentalsError
@@ -192,7 +193,7 @@ export function createEvaluationService(deps: EvaluationServiceDeps) {
       const storedBefore = stored;
       const cached = await deps.cache.get(symbol);
       if (cached) {
-        return isCurrentMethodology(cached.evaluation)
+        return isCurrentEvaluation(cached.evaluation, deps.reconcile)
           ? fromCache(cached)
           : rescore(symbol, cached);
       }

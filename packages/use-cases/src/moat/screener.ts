@@ -62,6 +62,11 @@ export const ScreenerRow = z
       .describe(
         'How many data-quality flags the evaluation carries (its `dataQuality`: a series behind the score that a check flagged); 0 when none',
       ),
+    dataQualityCodes: z
+      .array(z.string())
+      .describe(
+        'The distinct codes of those flags, sorted, e.g. ["provider_mismatch"] when two providers disagree on a series the score rests on; [] when none',
+      ),
   })
   .meta({ id: 'ScreenerRow' });
 export type ScreenerRow = z.infer<typeof ScreenerRow>;

@@ -12,8 +12,9 @@ const DESCRIPTION = [
   'change of the total score since the previous evaluation of the company (each row carries it',
   'as `scoreChange`, null when evaluated once; such rows are left out when a change bound is',
   'set); e.g. `maxScoreChange=-0.01` lists the companies whose score fell. Each row carries',
-  '`dataQualityFlags`: how many data-quality flags its evaluation has (the flags themselves are in',
-  'the evaluation’s `dataQuality`).',
+  '`dataQualityFlags`: how many data-quality flags its evaluation has, and `dataQualityCodes`:',
+  'their distinct codes (e.g. `provider_mismatch`; the flags themselves are in the evaluation’s',
+  '`dataQuality`).',
 ].join(' ');
 
 /** `GET /api/moat-screener` (interface spec 4.2; CONTRACT §4). */
