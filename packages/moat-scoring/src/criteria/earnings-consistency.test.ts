@@ -205,6 +205,15 @@ describe('earnings consistency through the cycle (issue 39)', () => {
     expect(deepestDrawdown({ years: [2015, 2016, 2017], values: [2, -1, 3] }).depth).toBe(1.5);
   });
 
+  it('names a fall to a loss as such (one loss year: the loss gates alone would not bind)', () => {
+    // 2 → −0.2 in FY2019 (one loss year, not in the last 3): capped at fail by the drawdown
+    const result = outcome(
+      assessEarningsConsistency(eps([1, 1.3, 1.6, 2, -0.2, 1, 2.2, 2.6, 3, 3.5])),
+    );
+    expect(result.status).toBe('fail');
+    expect(result.value).toContain('from the FY2018 peak to a loss in FY2019');
+  });
+
   it('fails a recovery from a cyclical trough however steep its trend (EPS halves over two years)', () => {
     // Peak 4 in FY2017, trough 1 in FY2019 (−75%), then a rise to 6: without the gate the trend
     // from the trough would score; with it the criterion is at best a fail.

@@ -196,7 +196,10 @@ function drawdownCaps(drawdown: Drawdown): Cap[] {
   return [
     {
       cap: BEST_FAIL,
-      note: `fell ${percent(drawdown.depth)} below the FY${drawdown.peakYear} peak in FY${drawdown.troughYear}`,
+      note:
+        drawdown.depth >= 1
+          ? `from the FY${drawdown.peakYear} peak to a loss in FY${drawdown.troughYear}`
+          : `fell ${percent(drawdown.depth)} below the FY${drawdown.peakYear} peak in FY${drawdown.troughYear}`,
     },
   ];
 }
