@@ -5,4 +5,4 @@
  * told apart from a change of method. What changed in each version: the README ("Methodology
  * versions").
  */
-export const METHODOLOGY_VERSION = '4';
+export const METHODOLOGY_VERSION = '5';

@@ -391,7 +391,7 @@ describe.skipIf(!npmAvailable)(
 
       it('runs as written and prints what the README says it prints', () => {
         writeFileSync(join(dir, 'example.mjs'), readmeExample());
-        // The line the README shows under its console.log, e.g. `// AAPL 92.96 / 100 Strong …`.
+        // The line the README shows under its console.log, e.g. `// AAPL 92.28 / 100 Strong …`.
         const promised = /console\.log\([^\n]*\n\s*\/\/ (AAPL [^\n]+)/.exec(readmeExample())?.[1];
         expect(promised).toMatch(/^AAPL \d+(\.\d+)? \/ 100 /);
         expect(run('node', ['example.mjs'], dir).trim()).toBe(promised);

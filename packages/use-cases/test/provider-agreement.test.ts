@@ -156,6 +156,12 @@ export const EXCEPTIONS: readonly Exception[] = [
       'the snapshot has no capex for NVDA FY2008–FY2019 (no purchases-of-PP&E tag in those 10-Ks) and therefore no capex or FCF-based scores; SimFin has them',
   },
   {
+    ticker: 'UAL',
+    metric: 'verdict',
+    reason:
+      'on the 35% band line since methodology 5 (through-cycle debt payoff and earnings drawdown, issue 39; FY2009–FY2019: snapshot 36.1, SimFin 34.3): the gap is the gross-margin applicability above (N/A against 4.5 of 12.5), total debt (FY2019 14.6 B against 20.4 B, the providers reading a different debt scope; cause not traced here) and with it the debt-funded buyback gate (9.25 against 4.88) and ROIC (12.9% against 16.3%)',
+  },
+  {
     ticker: 'XOM',
     metric: 'verdict',
     reason:

@@ -324,24 +324,27 @@ describe('hand-checked criterion values', () => {
    * MCD debt payoff years FY2024, a negative-equity company (StockholdersEquity −3,797 at
    * 2024-12-31, 0000063908-25-000012):
    * total debt = DebtCurrent 0 + LongTermDebtNoncurrent 38,424 = 38,424 (cash 1,085 < debt);
-   * normalised income = mean NetIncomeLoss FY2022–FY2024 = (6,177 + 8,469 + 8,223) / 3 = 7,623
-   *   (all three from 0000063908-25-000012);
-   * payoff = 38,424 / 7,623 = 5.0405 years.
+   * normalised income (through the cycle, methodology 5, issue 39) = the lower of the mean
+   *   NetIncomeLoss FY2022–FY2024 = (6,177 + 8,469 + 8,223) / 3 = 7,623 (all three from
+   *   0000063908-25-000012) and the median of FY2015–FY2024 (4,529.3, 4,686.5, 5,192.3, 5,924.3,
+   *   6,025.4, 4,730.5, 7,545.2, 6,177.4, 8,468.8, 8,223.0) = (5,924.3 + 6,025.4) / 2 = 5,974.85;
+   * payoff = 38,424 / 5,974.85 = 6.4310 years (5.0405 on the 3-year mean before version 5).
    * Interest burden = Σ InterestExpense / Σ OperatingIncomeLoss FY2022–24 = (1,207 + 1,361 +
    *   1,506) / (9,371 + 11,647 + 11,712) = 4,074 / 32,730 = 12.447 %.
-   * Score (anchors of the methodology §4.6): q_Y = 0.40 × (8 − 5.0405) / (8 − 5) = 0.39459;
-   * q_IB = 0.75 + 0.25 × (15 − 12.447) / (15 − 5) = 0.81383; q = 0.7 q_Y + 0.3 q_IB = 0.52037;
-   * score = 12.5 × 0.52037 = 6.50 (a warning).
+   * Score (anchors of the methodology §4.6): q_Y = 0.40 × (8 − 6.4310) / (8 − 5) = 0.20920;
+   * q_IB = 0.75 + 0.25 × (15 − 12.447) / (15 − 5) = 0.81383; q = 0.7 q_Y + 0.3 q_IB = 0.39059;
+   * score = 12.5 × 0.39059 = 4.88 (a fail: q < 0.40).
    * Trend FY2020 (the payoff rule applied to FY2020, issue 42): (LongTermDebtCurrent 2,243.6 +
-   * LongTermDebtNoncurrent 35,196.8) / mean NetIncomeLoss FY2018–FY2020 ((5,924.3 + 6,025.4 +
-   * 4,730.5) / 3 = 5,560.07) = 6.7338 (0000063908-22-000011 / -23-000012).
+   * LongTermDebtNoncurrent 35,196.8) = 37,440.4 / the lower of the mean NetIncomeLoss
+   * FY2018–FY2020 ((5,924.3 + 6,025.4 + 4,730.5) / 3 = 5,560.07) and the median of FY2015–FY2020
+   * ((4,730.5 + 5,192.3) / 2 = 4,961.4) = 7.5463 (0000063908-22-000011 / -23-000012).
    */
-  it('MCD: debt payoff 5.04 years of net income despite negative equity, score 6.50', () => {
+  it('MCD: debt payoff 6.43 years of through-cycle net income despite negative equity, score 4.88', () => {
     const c = criterion('MCD', 'debt_sustainability');
-    expect(c.numericValue).toBeCloseTo(5.0405, 3);
-    expect(c.score).toBeCloseTo(6.5, 2);
-    expect(c.status).toBe('warning');
-    expect(trendPoint('MCD', 'debt_sustainability', 2020)).toBeCloseTo(6.7338, 3);
+    expect(c.numericValue).toBeCloseTo(6.431, 3);
+    expect(c.score).toBeCloseTo(4.88, 2);
+    expect(c.status).toBe('fail');
+    expect(trendPoint('MCD', 'debt_sustainability', 2020)).toBeCloseTo(7.5463, 3);
   });
 
   /*

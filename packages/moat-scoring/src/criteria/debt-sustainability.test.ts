@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { outcome } from '../../test/criterion-helpers.js';
 import { type Columns, makeContext, repeat } from '../../test/fixtures.js';
-import { assessDebtSustainability, payoffYears } from './debt-sustainability.js';
+import {
+  assessDebtSustainability,
+  payoffYears,
+  throughCycleEarnings,
+} from './debt-sustainability.js';
 
 const n = 10;
 function company(columns: Columns, sicCode?: string) {
@@ -248,15 +252,16 @@ describe('assessDebtSustainability: text and chart come from one value (issue 42
       figure: 'net cash',
     },
     {
-      // No debt figure for FY2024: the FY2023 figure is scored on the mean of FY2022–FY2024
-      // (100, 100, 400) = 200 → 600 / 200 = 3.0 yrs; FY2023's point is that figure.
+      // No debt figure for FY2024: the FY2023 figure is scored on the whole window's earnings:
+      // the mean of FY2022–FY2024 (100, 100, 400) = 200 is above the window median 100, so
+      // through the cycle 600 / 100 = 6.0 yrs; FY2023's point is that figure.
       name: 'debt figure one year old',
       columns: {
         netIncome: [...repeat(100, n - 1), 400],
         longTermDebt: [...repeat(600, n - 1), null],
         cash: repeat(0, n),
       },
-      figure: '3.0 yrs',
+      figure: '6.0 yrs',
     },
   ])('$name: the text quotes $figure and the chart plots it', ({ columns, figure }) => {
     const result = outcome(assessDebtSustainability(company(columns)));
@@ -265,7 +270,7 @@ describe('assessDebtSustainability: text and chart come from one value (issue 42
     expect(plotted(result.trend as { years: number[]; values: number[] }, text.year)).toBe(figure);
   });
 
-  it('plots each year by the same rule (3-year mean of earnings up to that year)', () => {
+  it('plots each year by the same rule (through-cycle earnings up to that year)', () => {
     const result = outcome(
       assessDebtSustainability(
         company({
@@ -275,6 +280,7 @@ describe('assessDebtSustainability: text and chart come from one value (issue 42
         }),
       ),
     );
+    // (the lower of the 3-year mean and the median of the years so far; equal here until FY2018)
     // FY2015 600/100 = 6, FY2016 600/150 = 4, FY2017 600/200 = 3; FY2018 mean (200+300−900)/3
     // < 0 → none; FY2019 (300−900+100)/3 < 0 → none; FY2020 (−900+100+100)/3 < 0 → none;
     // FY2021–FY2024 600/100 = 6.
@@ -282,5 +288,51 @@ describe('assessDebtSustainability: text and chart come from one value (issue 42
       years: [2015, 2016, 2017, 2021, 2022, 2023, 2024],
       values: [6, 4, 3, 6, 6, 6, 6],
     });
+  });
+});
+
+describe('assessDebtSustainability: through-cycle earnings (issue 39)', () => {
+  it('takes the lower of the last 3 years mean and the window median', () => {
+    // rising: mean of (8, 9, 10) = 9 > median 5.5 → 5.5
+    expect(throughCycleEarnings([1, 2, 3, 4, 5, 6, 7, 8, 9, 10])).toBe(5.5);
+    // falling: mean of (3, 2, 1) = 2 < median 5.5 → 2 (the recent mean, as before)
+    expect(throughCycleEarnings([10, 9, 8, 7, 6, 5, 4, 3, 2, 1])).toBe(2);
+    // steady: both 100
+    expect(throughCycleEarnings(repeat(100, n) as number[])).toBe(100);
+    expect(throughCycleEarnings([])).toBeNaN();
+  });
+
+  it('judges a cyclical company on the cycle, not on its peak (airline-like recovery)', () => {
+    // A loss at the trough, then a recovery to a peak: the last 3 years' mean (500, 600, 700)
+    // = 600 would repay debt 1,500 in 2.5 yrs (q 0.9375); the window median (150 + 150) / 2 = 150
+    // takes 10 yrs (q 0). Interest 10 / EBIT 1,000 = 1% → q(IB) 1. q = 0.7·0 + 0.3·1 = 0.30 → 3.75.
+    const result = outcome(
+      assessDebtSustainability(
+        company({
+          netIncome: [-500, 50, 100, 100, 150, 150, 300, 500, 600, 700],
+          longTermDebt: repeat(1500, n),
+          cash: repeat(0, n),
+          interestExpense: repeat(10, n),
+          operatingIncome: repeat(1000, n),
+        }),
+      ),
+    );
+    expect(result).toMatchObject({ score: 3.75, status: 'fail', numericValue: 10 });
+    expect(result.value).toContain('10.0 yrs of net income through the cycle (window median');
+  });
+
+  it('leaves steady earnings as they were (median = 3-year mean)', () => {
+    const result = outcome(
+      assessDebtSustainability(
+        company({
+          netIncome: repeat(100, n),
+          longTermDebt: repeat(300, n),
+          cash: repeat(0, n),
+          interestExpense: repeat(20, n),
+          operatingIncome: repeat(200, n),
+        }),
+      ),
+    );
+    expect(result).toMatchObject({ score: 10.94, numericValue: 3 });
   });
 });

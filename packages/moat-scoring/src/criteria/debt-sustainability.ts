@@ -16,7 +16,7 @@ import {
   type YearSeries,
   type YearValues,
 } from '../core/scoring-context.js';
-import { mean } from '../core/statistics.js';
+import { mean, median } from '../core/statistics.js';
 import { cashEarnings, earningsLabel } from './cash-earnings.js';
 import { type DebtEvidence, debtEvidence, totalDebt } from './debt-evidence.js';
 import { ebit } from './return-on-invested-capital.js';
@@ -64,7 +64,23 @@ export const UTILITY_INTEREST_ANCHORS: readonly Anchor[] = [
 ];
 
 /**
- * Years of normalised net income (mean of the last 3 reported years) needed to repay total debt:
+ * Through-cycle earnings for the payoff (issue 39): the lower of the mean of the last 3 reported
+ * years and the median of every reported year of the window (`values` in fiscal-year order, in
+ * the currency of the statements). An analyst normalises earnings over the cycle before judging
+ * how long they take to repay debt (Graham & Dodd: average earnings over 7–10 years; Morningstar's
+ * moat methodology: returns through the cycle), so a cyclical company is not judged on its peak:
+ * DAL rated in 2018 on FY2009–FY2017 repays its debt in 2.4 years of its last three years' net
+ * income but in 9.9 of its window median. Steady or falling earnings keep the recent mean (the
+ * lower of the two); a steadily growing company is judged on a median a few years old, a
+ * conservative reading. `NaN` when `values` is empty.
+ */
+export function throughCycleEarnings(values: readonly number[]): number {
+  if (values.length === 0) return Number.NaN;
+  return Math.min(mean(values.slice(-3)) as number, median(values) as number);
+}
+
+/**
+ * Years of normalised net income ({@link throughCycleEarnings}) needed to repay total debt:
  * 0 when cash covers the debt, `Infinity` when normalised income is ≤ 0 and debt exceeds cash.
  */
 export function payoffYears(debt: number, cash: number | null, normalisedIncome: number): number {
@@ -128,13 +144,14 @@ export function burdenQuality(inDebt: boolean, interest: InterestBurden): number
 /**
  * The payoff years of each fiscal year, by the rule that scores the latest one, so that the chart
  * plots the figure the text quotes (issue 42: "text and chart come from one value"): that year's
- * total debt (0 when its cash covers the debt) ÷ the mean cash earnings of the 3 latest reported
- * years up to it (fewer in the window's first years). A year whose mean is ≤ 0 while in debt is
- * "n/m" in the text and has no point; a year without a debt figure has none either.
+ * total debt (0 when its cash covers the debt) ÷ the through-cycle cash earnings of the reported
+ * years up to it ({@link throughCycleEarnings}: the lower of the mean of the 3 latest and the
+ * median of all of them). A year whose figure is ≤ 0 while in debt is "n/m" in the text and has
+ * no point; a year without a debt figure has none either.
  *
  * `scoredYear` is the year of the debt figure the criterion scores (the latest, when it is
- * evidence of the current debt): its payoff divides by the mean of the window's 3 latest years,
- * as the score does, even when the latest of them has no debt figure (a debt figure one year old
+ * evidence of the current debt): its payoff divides by the window's through-cycle earnings, as
+ * the score does, even when the latest of them has no debt figure (a debt figure one year old
  * still stands for the current debt, `MAX_DEBT_AGE_YEARS`). `null`: no such year.
  */
 export function payoffTrend(
@@ -146,9 +163,9 @@ export function payoffTrend(
     const debt = totalDebt(context, y);
     if (debt === null) return null;
     const upTo = y.fiscalYear === scoredYear ? Number.POSITIVE_INFINITY : y.fiscalYear;
-    const recent = incomes.values.filter((_, i) => (incomes.years[i] as number) <= upTo).slice(-3);
-    if (recent.length === 0) return null;
-    const years = payoffYears(debt, y.cash, mean(recent) as number);
+    const upToYear = incomes.values.filter((_, i) => (incomes.years[i] as number) <= upTo);
+    if (upToYear.length === 0) return null;
+    const years = payoffYears(debt, y.cash, throughCycleEarnings(upToYear));
     return Number.isFinite(years) ? years : null;
   });
 }
@@ -165,6 +182,13 @@ function burdenText(interest: InterestBurden, inDebt: boolean): string {
   return inDebt ? ', interest burden n/a' : '';
 }
 
+/** " through the cycle (window median)" when the median, not the recent mean, was the lower. */
+function cycleNote(values: readonly number[]): string {
+  return throughCycleEarnings(values) < (mean(values.slice(-3)) as number)
+    ? ' through the cycle (window median, below the last 3 years)'
+    : '';
+}
+
 /**
  * ", GAAP net income 3.1 yrs" beside a payoff on cash earnings (issue 39: shown beside GAAP), or
  * "" when the payoff is on net income already.
@@ -177,7 +201,7 @@ function gaapBeside(
 ): string {
   if (earningsLabel(context) === 'net income') return '';
   const gaap = collect(context, (y) => y.netIncome);
-  const years = payoffYears(debt, cash, mean(gaap.values.slice(-3)) as number);
+  const years = payoffYears(debt, cash, throughCycleEarnings(gaap.values));
   if (years === onCashEarnings) return '';
   return ` (GAAP net income: ${Number.isFinite(years) ? `${years.toFixed(1)} yrs` : 'n/m'})`;
 }
@@ -230,9 +254,9 @@ function assessWithoutCurrentDebt(
 
 /**
  * Debt sustainability (methodology §4.6): `q = 0.7·q(payoff years) + 0.3·q(interest burden)`,
- * payoff years = latest total debt ÷ mean cash earnings (net income with the amortisation of
- * intangibles added back after tax, `cashEarnings`) of the last 3 reported years (0 with net
- * cash), interest burden = Σ interest ÷ Σ EBIT over the last 3 years (see {@link burdenQuality}
+ * payoff years = latest total debt ÷ through-cycle cash earnings (net income with the amortisation
+ * of intangibles added back after tax, `cashEarnings`): the lower of the mean of the last 3
+ * reported years and the window's median ({@link throughCycleEarnings}; 0 with net cash), interest burden = Σ interest ÷ Σ EBIT over the last 3 years (see {@link burdenQuality}
  * for net-cash companies). EBIT ≤ 0 with debt caps at fail; interest not reported while in debt
  * caps at warning (no pass for missing data).
  *
@@ -268,13 +292,13 @@ export function assessDebtSustainability(context: ScoringContext): Assessment {
     );
   }
   const { debt } = evidence;
-  const normalised = mean(incomes.values.slice(-3)) as number;
+  const normalised = throughCycleEarnings(incomes.values);
   const years = payoffYears(debt, evidence.year.cash, normalised);
   const interest = interestBurden(context);
   const inDebt = years > 0;
   const debtText = !inDebt
     ? `net cash (debt ${amount(debt, context.currency)})`
-    : `debt ${amount(debt, context.currency)} = ${Number.isFinite(years) ? `${years.toFixed(1)} yrs` : 'n/m (no earnings)'} of ${label}${gaapBeside(context, debt, evidence.year.cash, years)}`;
+    : `debt ${amount(debt, context.currency)} = ${Number.isFinite(years) ? `${years.toFixed(1)} yrs` : 'n/m (no earnings)'} of ${label}${cycleNote(incomes.values)}${gaapBeside(context, debt, evidence.year.cash, years)}`;
   return scored({
     quality: 0.7 * interpolate(years, PAYOFF_ANCHORS) + 0.3 * burdenQuality(inDebt, interest),
     value: `${debtText} (FY${evidence.year.fiscalYear})${burdenText(interest, inDebt)}`,

@@ -6,6 +6,8 @@ import {
   assessEarningsConsistency,
   continuingEps,
   countDownYears,
+  DRAWDOWN_FAIL,
+  deepestDrawdown,
   earningsBasis,
   flagOneOff,
 } from './earnings-consistency.js';
@@ -186,5 +188,52 @@ describe('robust to one isolated one-off year', () => {
   it('does not flag ordinary noise around a steady trend', () => {
     const noisy = compounder.map((v, i) => v * (1 + (i % 2 === 0 ? 0.05 : -0.05)));
     expect(flagOneOff({ years: compounder.map((_, i) => 2015 + i), values: noisy })).toBeNull();
+  });
+});
+
+describe('earnings consistency through the cycle (issue 39)', () => {
+  it('measures the deepest fall below a running positive peak', () => {
+    const series = { years: [2015, 2016, 2017, 2018, 2019, 2020], values: [1, 2, 4, 1.5, 3, 5] };
+    expect(deepestDrawdown(series)).toEqual({ depth: 0.625, peakYear: 2017, troughYear: 2018 });
+    // a rise out of an early loss is no fall
+    expect(deepestDrawdown({ years: [2015, 2016, 2017, 2018], values: [-1, 0.5, 1, 2] })).toEqual({
+      depth: 0,
+      peakYear: null,
+      troughYear: null,
+    });
+    // a loss after a profit falls more than 100%
+    expect(deepestDrawdown({ years: [2015, 2016, 2017], values: [2, -1, 3] }).depth).toBe(1.5);
+  });
+
+  it('names a fall to a loss as such (one loss year: the loss gates alone would not bind)', () => {
+    // 2 → −0.2 in FY2019 (one loss year, not in the last 3): capped at fail by the drawdown
+    const result = outcome(
+      assessEarningsConsistency(eps([1, 1.3, 1.6, 2, -0.2, 1, 2.2, 2.6, 3, 3.5])),
+    );
+    expect(result.status).toBe('fail');
+    expect(result.value).toContain('from the FY2018 peak to a loss in FY2019');
+  });
+
+  it('fails a recovery from a cyclical trough however steep its trend (EPS halves over two years)', () => {
+    // Peak 4 in FY2017, trough 1 in FY2019 (−75%), then a rise to 6: without the gate the trend
+    // from the trough would score; with it the criterion is at best a fail.
+    const result = outcome(assessEarningsConsistency(eps([2, 3, 4, 1.5, 1, 1.8, 3, 4, 5, 6])));
+    expect(result.status).toBe('fail');
+    expect(result.score).toBeLessThanOrEqual(4.88);
+    expect(result.value).toContain('fell 75.0% below the FY2017 peak in FY2019');
+  });
+
+  it(`does not cap a fall of ${DRAWDOWN_FAIL * 100}% or less`, () => {
+    // Peak 4 in FY2017, 2.2 and 2.4 after it (−45%): down-years count, the gate does not bind
+    const result = outcome(assessEarningsConsistency(eps([2, 3, 4, 2.2, 2.4, 3, 4, 5, 6, 7])));
+    expect(result.value).not.toContain('below the FY');
+  });
+
+  it('does not count a one-off year set aside (an impairment year between steady years)', () => {
+    const values = [1, 1.1, 1.2, 1.3, 0.3, 1.5, 1.6, 1.7, 1.8, 2];
+    const result = outcome(assessEarningsConsistency(eps(values)));
+    expect(result.value).toContain('FY2019 (0.30) set aside as a one-off');
+    expect(result.value).not.toContain('below the FY');
+    expect(result.status).toBe('pass');
   });
 });

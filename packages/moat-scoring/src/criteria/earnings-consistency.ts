@@ -7,7 +7,7 @@ import {
   insufficient,
   scored,
 } from '../core/assessment.js';
-import { signedPercent } from '../core/format.js';
+import { percent, signedPercent } from '../core/format.js';
 import { trendGrowth } from '../core/growth.js';
 import { type Anchor, interpolate } from '../core/interpolate.js';
 import {
@@ -37,6 +37,16 @@ export const R_SQUARED_ANCHORS: readonly Anchor[] = [
 export const DOWN_YEAR_MULTIPLIERS = [1, 0.9, 0.8, 0.6, 0.4] as const;
 /** A year-over-year fall smaller than this fraction is noise, not a down-year (judgement). */
 export const DECLINE_TOLERANCE = 0.02;
+/**
+ * Earnings that fall more than this fraction below an earlier peak of the window cap the criterion
+ * at fail (issue 39): consistency is judged through the cycle, not on the rise from a trough.
+ * Mauboussin & Callahan ("Measuring the Moat", 2013) read variability of returns through the
+ * cycle as the mark of a business without a moat; Buffett & Clark ask for earnings that are
+ * "consistent and strong" with no collapse. The down-year multiplier counts falls without their
+ * depth; a fall of more than half is a collapse, not noise (the 50% line is judgement; a loss
+ * after a profitable peak is a fall of more than 100%).
+ */
+export const DRAWDOWN_FAIL = 0.5;
 /** A diluted share count moving more than this fraction in a year makes EPS suspect (§4.1). */
 export const SHARE_JUMP = 0.3;
 /**
@@ -153,6 +163,47 @@ export function countDownYears(values: readonly number[]): number {
   return count;
 }
 
+/** The largest fall of {@link deepestDrawdown}: its size and the fiscal years of peak and trough. */
+export interface Drawdown {
+  /** (peak − value) ÷ peak, a fraction (> 1 for a loss after a profit); 0 when none. */
+  readonly depth: number;
+  readonly peakYear: number | null;
+  readonly troughYear: number | null;
+}
+
+/**
+ * The deepest fall of a series below its running peak, counted only from a positive peak (a rise
+ * out of an early loss is no fall). `depth` 0 with null years when the series never falls.
+ */
+export function deepestDrawdown(series: YearSeries): Drawdown {
+  let peak = Number.NEGATIVE_INFINITY;
+  let peakYear: number | null = null;
+  let deepest: Drawdown = { depth: 0, peakYear: null, troughYear: null };
+  series.values.forEach((value, i) => {
+    const year = series.years[i] as number;
+    if (value > peak) {
+      peak = value;
+      peakYear = year;
+    } else if (peak > 0 && (peak - value) / peak > deepest.depth) {
+      deepest = { depth: (peak - value) / peak, peakYear, troughYear: year };
+    }
+  });
+  return deepest;
+}
+
+function drawdownCaps(drawdown: Drawdown): Cap[] {
+  if (drawdown.depth <= DRAWDOWN_FAIL) return [];
+  return [
+    {
+      cap: BEST_FAIL,
+      note:
+        drawdown.depth >= 1
+          ? `from the FY${drawdown.peakYear} peak to a loss in FY${drawdown.troughYear}`
+          : `fell ${percent(drawdown.depth)} below the FY${drawdown.peakYear} peak in FY${drawdown.troughYear}`,
+    },
+  ];
+}
+
 function lossCaps(series: YearSeries): Cap[] {
   const n = series.values.length;
   const losses = series.values.filter((v) => v <= 0).length;
@@ -181,11 +232,13 @@ function money(value: number): string {
  * R² half counting only when the trend is meaningful and not falling (a steady decline or a
  * steady string of losses fits a line well but is no consistency merit), capped
  * by loss years (latest 3 years → fail; ≥ 2 → warning; more than 20% of years → fail, dassus98
- * "positive in 8 of 10") and by short or gappy history. numericValue = trend growth in percent.
+ * "positive in 8 of 10"), by a fall of more than {@link DRAWDOWN_FAIL} below an earlier peak
+ * (→ fail, {@link deepestDrawdown}; issue 39: the rise out of a cyclical trough is no consistency)
+ * and by short or gappy history. numericValue = trend growth in percent.
  *
  * Robust to one-offs: growth, R² and down-years are computed without at most one isolated outlier
  * year ({@link flagOneOff}: a residual beyond 3 robust σ of a Theil–Sen line), which the display
- * names; the loss gates and the trend still use every year. A real decline moves the Theil–Sen
+ * names, and so is the drawdown gate; the loss gates and the trend still use every year. A real decline moves the Theil–Sen
  * line itself, so it leaves no single outlier and still fails (PG FY2019: EPS 1.43 after the
  * Gillette impairment between 3.67 and 4.96 is set aside; the other nine years keep their fit).
  */
@@ -209,6 +262,10 @@ export function assessEarningsConsistency(context: ScoringContext): Assessment {
     value: `${label} ${growthText}, R² ${rSquared.toFixed(2)}, ${downYears} down-year${downYears === 1 ? '' : 's'}${continuingOperationsNote(context, series.years)}${oneOffNote(oneOff, label)}`,
     numericValue: growth === null ? null : growth * 100,
     trend: series,
-    caps: [...lossCaps(series), ...historyCaps(n, context.spanYears)],
+    caps: [
+      ...lossCaps(series),
+      ...drawdownCaps(deepestDrawdown(fitted)),
+      ...historyCaps(n, context.spanYears),
+    ],
   });
 }

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { outcome } from '../../test/criterion-helpers.js';
 import { type Columns, grow, makeContext, repeat } from '../../test/fixtures.js';
-import { assessRetainedEarnings, retentionReturn } from './retained-earnings.js';
+import {
+  assessRetainedEarnings,
+  ENDPOINT_MEAN_MIN_YEARS,
+  retentionReturn,
+} from './retained-earnings.js';
 
 const n = 10;
 function company(columns: Columns) {
@@ -134,5 +138,38 @@ describe('assessRetainedEarnings', () => {
       },
     });
     expect(retentionReturn(context)).toBeCloseTo(0.4, 10);
+  });
+
+  it(`compares 3-year endpoint means with ${ENDPOINT_MEAN_MIN_YEARS}+ years: a recovery from a trough is no return on retained EPS (issue 39)`, () => {
+    // EPS −2, 0.5, 1, 1.5, 2, 2.5, 5, 6, 7, no dividends. First and last year: (7 − (−2)) / Σ
+    // retained after year 1 (0.5 + 1 + 1.5 + 2 + 2.5 + 5 + 6 + 7 = 25.5) = 0.353, a pass on the
+    // trough. Endpoint means: (mean(5, 6, 7) = 6 − mean(−2, 0.5, 1) = −0.1667) / 25.5 = 0.2418.
+    const eps = [-2, 0.5, 1, 1.5, 2, 2.5, 5, 6, 7];
+    const context = makeContext({
+      startYear: 2015,
+      columns: {
+        revenue: repeat(1, eps.length),
+        netIncome: eps.map((e) => e * 100),
+        dilutedEps: eps,
+        dilutedShares: repeat(100, eps.length),
+        dividendsPaid: repeat(0, eps.length),
+      },
+    });
+    expect(retentionReturn(context)).toBeCloseTo((6 + 1 / 6) / 25.5, 10);
+  });
+
+  it('keeps the first and last year with fewer than 6 years (the 3-year ends would overlap)', () => {
+    // 5 years: EPS 1, 2, 3, 4, 5, no dividends → (5 − 1) / (2 + 3 + 4 + 5) = 4 / 14
+    const context = makeContext({
+      startYear: 2015,
+      columns: {
+        revenue: repeat(1, 5),
+        netIncome: [100, 200, 300, 400, 500],
+        dilutedEps: [1, 2, 3, 4, 5],
+        dilutedShares: repeat(100, 5),
+        dividendsPaid: repeat(0, 5),
+      },
+    });
+    expect(retentionReturn(context)).toBeCloseTo(4 / 14, 10);
   });
 });

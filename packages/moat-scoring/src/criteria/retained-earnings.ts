@@ -15,7 +15,7 @@ import {
   type YearSeries,
   type YearValues,
 } from '../core/scoring-context.js';
-import { sum } from '../core/statistics.js';
+import { mean, sum } from '../core/statistics.js';
 import { debtEvidence, totalDebt } from './debt-evidence.js';
 
 /** Buybacks at or above this share of cumulative net income are material (judgement, §4.4). */
@@ -34,6 +34,14 @@ export const COVERAGE_ANCHORS: readonly Anchor[] = [
   [1, 0.75],
   [1.5, 1],
 ];
+/**
+ * With at least this many years of EPS, the retention return compares 3-year endpoint means
+ * rather than the first and last year (issue 39): the package's rule for trends (README, "levels
+ * are medians, trends 3-year endpoint means"), so a window that starts in a cyclical trough or
+ * ends on a peak is not read as a return on retained earnings (DAL FY2009–FY2017). Six years
+ * keep the two 3-year ends apart.
+ */
+export const ENDPOINT_MEAN_MIN_YEARS = 6;
 /** Return on retained EPS anchors (dassus98 F4 12%; Buffettology 15%; Buffett 1984 $1 test). */
 export const RETENTION_ANCHORS: readonly Anchor[] = [
   [0, 0],
@@ -104,8 +112,11 @@ export function netDebtChange(context: ScoringContext): number | null {
 }
 
 /**
- * Return on retained earnings per share: (EPS_last − EPS_first) ÷ Σ (EPS_t − DPS_t) over the later
- * years, DPS = dividends paid ÷ diluted shares. `null` when fewer than 3 years or Σ retained ≤ 0.
+ * Return on retained earnings per share (Buffett's $1 test): (EPS_end − EPS_start) ÷ Σ (EPS_t −
+ * DPS_t) over the later years, DPS = dividends paid ÷ diluted shares. EPS_start and EPS_end are
+ * the means of the first and last 3 years with {@link ENDPOINT_MEAN_MIN_YEARS} or more years
+ * (through the cycle, issue 39), else the first and last year. A fraction; `null` when fewer than
+ * 3 years or Σ retained ≤ 0.
  */
 export function retentionReturn(context: ScoringContext): number | null {
   const series = collect(context, (y) => {
@@ -126,10 +137,12 @@ export function retentionReturn(context: ScoringContext): number | null {
   });
   const totalRetained = sum(retained);
   if (!(totalRetained > 0)) return null;
-  return (
-    ((series.values[series.values.length - 1] as number) - (series.values[0] as number)) /
-    totalRetained
-  );
+  const values = series.values;
+  const [start, end] =
+    values.length >= ENDPOINT_MEAN_MIN_YEARS
+      ? [mean(values.slice(0, 3)) as number, mean(values.slice(-3)) as number]
+      : [values[0] as number, values[values.length - 1] as number];
+  return (end - start) / totalRetained;
 }
 
 function assessWithoutBuybacks(
