@@ -95,11 +95,6 @@ function cleanMeta(meta: RowMeta): RowMeta {
   };
 }
 
-/** Whether `header` contains every one of `required` (lower-case names). */
-export function hasColumns(header: readonly string[], required: readonly string[]): boolean {
-  return required.every((name) => header.includes(name));
-}
-
 /** A cash movement by sign: > 0 a deposit, < 0 a withdrawal, 0 nothing (`undefined`). */
 export function cashBySign(
   amount: string,

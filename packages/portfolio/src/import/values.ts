@@ -56,11 +56,6 @@ export function abs(value: string): string {
   return new Dec(value).abs().toFixed();
 }
 
-/** Whether a decimal string is zero. */
-export function isZero(value: string): boolean {
-  return new Dec(value).isZero();
-}
-
 /** Sign of a decimal string: -1, 0 or 1. */
 export function sign(value: string): number {
   return new Dec(value).comparedTo(0);
@@ -69,17 +64,6 @@ export function sign(value: string): number {
 /** Product of two decimal strings, exact. */
 export function times(a: string, b: string): string {
   return new Dec(a).times(b).toFixed();
-}
-
-/** Reads a number cell that may be empty: `undefined` when empty, else as {@link readNumber}. */
-export function readOptionalNumber(
-  raw: string,
-  column: string,
-  style: NumberStyle = {},
-): Parsed<string | undefined> {
-  return raw.trim() === '' || raw.trim() === '-'
-    ? { ok: true, value: undefined }
-    : readNumber(raw, column, style);
 }
 
 /** Sum of decimal strings, exact. */
