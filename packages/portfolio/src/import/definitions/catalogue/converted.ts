@@ -1,3 +1,4 @@
+import type { ColumnMapping } from '../../mapping.js';
 import { define } from '../definition.js';
 
 // The last import modules converted to definitions (issue 40, "the twelve modules become
@@ -60,6 +61,28 @@ export const ghostfolio = define({
 });
 
 /**
+ * Trading 212's action words (`Market buy`, `Limit sell`, `Dividend (Ordinary)`, `Interest on
+ * cash`; anything else skipped), shared by every Trading 212 layout.
+ */
+export const TRADING212_ACTION_PATTERNS: NonNullable<ColumnMapping['actionPatterns']> = [
+  { pattern: ' buy$', kind: 'buy' },
+  { pattern: ' sell$', kind: 'sell' },
+  { pattern: '^dividend', kind: 'dividend' },
+  { pattern: '^interest', kind: 'cash' },
+  { pattern: '^', kind: 'skip' },
+];
+
+/** Trading 212's notes: a dividend's withholding tax when there is one, interest. */
+export const TRADING212_NOTES: NonNullable<ColumnMapping['notes']> = [
+  {
+    pattern: '^dividend',
+    filled: 'Withholding tax',
+    note: 'net of withholding tax {Withholding tax} {Currency (Withholding tax)}',
+  },
+  { pattern: '^interest', note: 'interest' },
+];
+
+/**
  * Trading 212 history export (`Action,Time,ISIN,Ticker,Name,No. of shares,Price / share,
  * Currency (Price / share),Exchange rate,Result,Currency (Result),Total,Currency (Total),
  * Withholding tax,Currency (Withholding tax),Notes,ID,…`; times `yyyy-MM-dd HH:mm:ss(.SSS)`).
@@ -110,20 +133,9 @@ export const trading212 = define({
       'stock distribution': 'shares',
       'transfer out': 'skip',
     },
-    actionPatterns: [
-      { pattern: ' buy$', kind: 'buy' },
-      { pattern: ' sell$', kind: 'sell' },
-      { pattern: '^dividend', kind: 'dividend' },
-      { pattern: '^interest', kind: 'cash' },
-      { pattern: '^', kind: 'skip' },
-    ],
+    actionPatterns: TRADING212_ACTION_PATTERNS,
     notes: [
-      {
-        pattern: '^dividend',
-        filled: 'Withholding tax',
-        note: 'net of withholding tax {Withholding tax} {Currency (Withholding tax)}',
-      },
-      { pattern: '^interest', note: 'interest' },
+      ...TRADING212_NOTES,
       { pattern: '^stock distribution$', note: 'stock distribution: shares received at zero cost' },
     ],
     shiftedRows: [

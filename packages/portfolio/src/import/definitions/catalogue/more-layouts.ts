@@ -1,4 +1,5 @@
 import { define, type FormatDefinition } from '../definition.js';
+import { TRADING212_ACTION_PATTERNS, TRADING212_NOTES } from './converted.js';
 
 // Other layouts of brokers the catalogue already reads (issue 40: "a real export often differs
 // from the one layout we have"), each from a public source that names its columns. Only the
@@ -163,21 +164,8 @@ function trading212Named<const Id extends string>(
         deposit: 'cash',
         withdrawal: 'withdrawal',
       },
-      actionPatterns: [
-        { pattern: ' buy$', kind: 'buy' },
-        { pattern: ' sell$', kind: 'sell' },
-        { pattern: '^dividend', kind: 'dividend' },
-        { pattern: '^interest', kind: 'cash' },
-        { pattern: '^', kind: 'skip' },
-      ],
-      notes: [
-        {
-          pattern: '^dividend',
-          filled: 'Withholding tax',
-          note: 'net of withholding tax {Withholding tax} {Currency (Withholding tax)}',
-        },
-        { pattern: '^interest', note: 'interest' },
-      ],
+      actionPatterns: TRADING212_ACTION_PATTERNS,
+      notes: TRADING212_NOTES,
       negativeDividend: 'skip',
       impliedFee: false,
       idTemplate: '{id}',
