@@ -1,14 +1,14 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Migrator, sql } from 'kysely';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase } from './database.js';
 import { StoreError } from './errors.js';
 import { migrateToLatest, pendingMigrations } from './migrate.js';
-import { MIGRATIONS, staticMigrationProvider } from './migrations/index.js';
+import { MIGRATIONS } from './migrations/index.js';
 import { createRepositories } from './repositories/index.js';
-import { backends, type TestDatabase } from './test-support/backends.js';
+import { backends, migratorOf, type TestDatabase } from './test-support/backends.js';
 
 const TABLES = [
   'advisor_proposals',
@@ -92,11 +92,7 @@ describe.each(backends)('migration 0002 (transaction amount and ratio) on $name'
   afterAll(() => database.cleanup());
 
   it('moves amounts out of price and ratios out of quantity, and back on down', async () => {
-    const migrator = new Migrator({
-      db: database.db,
-      provider: staticMigrationProvider,
-      migrationTableSchema: database.schema ?? 'public',
-    });
+    const migrator = migratorOf(database);
     expect((await migrator.migrateTo('0001-initial-schema')).error).toBeUndefined();
     expect(await pendingMigrations(database.db)).toEqual(Object.keys(MIGRATIONS).slice(1));
     const { rows } = await sql<{ id: string }>`
@@ -151,11 +147,7 @@ describe.each(backends)('migration 0018 (the event outbox) on $name', (backend) 
   afterAll(() => database.cleanup());
 
   it('moves the events made before 0018 into the outbox, with their cause, and back on down', async () => {
-    const migrator = new Migrator({
-      db: database.db,
-      provider: staticMigrationProvider,
-      migrationTableSchema: database.schema ?? 'public',
-    });
+    const migrator = migratorOf(database);
     const at16 = '0016-evaluation-events-and-webhooks';
     expect((await migrator.migrateTo(at16)).error).toBeUndefined();
     const { rows } = await sql<{ id: string }>`

@@ -1,8 +1,6 @@
-import { Migrator } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateToLatest } from '../migrate.js';
-import { staticMigrationProvider } from '../migrations/index.js';
-import { backends, type TestDatabase, uniqueEmail } from '../test-support/backends.js';
+import { backends, migratorOf, type TestDatabase, uniqueEmail } from '../test-support/backends.js';
 import { testLedger } from '../test-support/ledger.js';
 import { createRepositories, type Repositories } from './index.js';
 import type { NewTransaction } from './transactions.js';
@@ -234,11 +232,7 @@ describe.each(backends)('migration 0014b on $name', (backend) => {
   afterAll(() => database.cleanup());
 
   it('adds the ledger versions to a journal written without them; its changes are never patched', async () => {
-    const migrator = new Migrator({
-      db: database.db,
-      provider: staticMigrationProvider,
-      migrationTableSchema: database.schema ?? 'public',
-    });
+    const migrator = migratorOf(database);
     expect((await migrator.migrateTo('0014-portfolio-changes')).error).toBeUndefined();
     const repos = createRepositories(database.db);
     const user = (await repos.users.create({ email: uniqueEmail() })).id;

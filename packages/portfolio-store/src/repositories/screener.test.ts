@@ -1,9 +1,8 @@
 import type { MoatEvaluation } from '@svc/schemas';
-import { Migrator, sql } from 'kysely';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateToLatest } from '../migrate.js';
-import { staticMigrationProvider } from '../migrations/index.js';
-import { backends, type TestDatabase } from '../test-support/backends.js';
+import { backends, migratorOf, type TestDatabase } from '../test-support/backends.js';
 import { createRepositories, type Repositories } from './index.js';
 import { type ScreenerQuery, screenerPageStatement } from './screener.js';
 
@@ -374,11 +373,7 @@ describe.each(backends)('migration 0022 (data-quality flags as a column) on $nam
   afterAll(() => database.cleanup());
 
   it('counts the flags of the evaluations cached before it, and the screener reads the column', async () => {
-    const migrator = new Migrator({
-      db: database.db,
-      provider: staticMigrationProvider,
-      migrationTableSchema: database.schema ?? 'public',
-    });
+    const migrator = migratorOf(database);
     expect((await migrator.migrateTo('0021-evaluation-as-of-cache')).error).toBeUndefined();
     const flag = { code: 'ppe_rollforward', series: 'capex', message: 'capex below PP&E growth' };
     const stored = (symbol: string, dataQuality: unknown) => ({

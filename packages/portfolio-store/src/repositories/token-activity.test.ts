@@ -1,9 +1,8 @@
-import { Migrator, sql } from 'kysely';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateToLatest } from '../migrate.js';
-import { staticMigrationProvider } from '../migrations/index.js';
 import { mintPersonalAccessToken } from '../security/tokens.js';
-import { backends, type TestDatabase, uniqueEmail } from '../test-support/backends.js';
+import { backends, migratorOf, type TestDatabase, uniqueEmail } from '../test-support/backends.js';
 import { createRepositories, type Repositories } from './index.js';
 
 const NOW = new Date('2026-03-15T12:00:00Z');
@@ -190,11 +189,7 @@ describe.each(backends)('token scopes and activity on $name', (backend) => {
   });
 
   it('gives the tokens that existed before migration 0010 every scope', async () => {
-    const migrator = new Migrator({
-      db: database.db,
-      provider: staticMigrationProvider,
-      migrationTableSchema: database.schema ?? 'public',
-    });
+    const migrator = migratorOf(database);
     expect((await migrator.migrateTo('0009-screener-sort-indexes')).error).toBeUndefined();
     const user = await repos.users.create({ email: uniqueEmail('legacy') });
     await sql`insert into personal_access_tokens (user_id, name, prefix, token_hash)
