@@ -187,6 +187,18 @@ export function deriveHoldings(
  * on an unparsable date.
  */
 export function sortTransactions<T extends LedgerTransaction>(transactions: readonly T[]): T[] {
+  return sortTransactionsTimed(transactions).map((k) => k.tx);
+}
+
+/**
+ * {@link sortTransactions} with each transaction's instant (`at`, ms since the epoch, as
+ * `Date.parse` reads `executedAt`), for callers that need it too (the daily walk's days).
+ *
+ * @throws PortfolioError `invalid_transaction` on an unparsable date.
+ */
+export function sortTransactionsTimed<T extends LedgerTransaction>(
+  transactions: readonly T[],
+): { readonly tx: T; readonly at: number }[] {
   const keyed = transactions.map((tx) => {
     const at = Date.parse(tx.executedAt);
     if (Number.isNaN(at)) {
@@ -198,7 +210,7 @@ export function sortTransactions<T extends LedgerTransaction>(transactions: read
     (a, b) =>
       a.at - b.at || TYPE_RANK[a.tx.type] - TYPE_RANK[b.tx.type] || compare(a.tx.id, b.tx.id),
   );
-  return keyed.map((k) => k.tx);
+  return keyed;
 }
 
 /** Applies one transaction to `ledger` (see {@link deriveHoldings} for the method). */

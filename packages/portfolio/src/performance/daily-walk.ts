@@ -28,8 +28,14 @@ const ARRAYS = [
   'withholdingTaxEur',
 ] as const satisfies readonly (keyof Track)[];
 
+/**
+ * A track of `length` zeroed days: its eight arrays are views of one buffer (one allocation
+ * instead of eight: a timeline of 50 holdings × 10 years is ~400 arrays otherwise).
+ */
 function newTrack(length: number): Track {
-  const array = () => new Float64Array(length);
+  const buffer = new ArrayBuffer(length * ARRAYS.length * Float64Array.BYTES_PER_ELEMENT);
+  let next = 0;
+  const array = () => new Float64Array(buffer, length * 8 * next++, length);
   return {
     valueEur: array(),
     inEur: array(),
@@ -42,6 +48,11 @@ function newTrack(length: number): Track {
     missing: [],
     stale: [],
   };
+}
+
+/** The index of the last entry of `list` (a track's `missing`), −1 when empty. */
+function lastIndex(list: readonly { readonly index: number }[]): number {
+  return list.length === 0 ? -1 : (list[list.length - 1] as { readonly index: number }).index;
 }
 
 interface HoldingState {
@@ -65,9 +76,12 @@ interface HoldingState {
 export class Walk {
   readonly portfolio: Track;
   readonly holdings = new Map<string, HoldingState>();
+  /** The values of {@link holdings} in their order, for the per-day loop. */
+  private readonly states: HoldingState[] = [];
   readonly implicit: boolean;
   private readonly cash = new Map<string, number>();
-  private readonly exposed = new Set<string>();
+  /** Currencies exposed on the day being valued, in first-seen order (no repeats). */
+  private readonly exposed: string[] = [];
   private readonly rates = new Map<string, AlignedSeries>();
   private next = 0;
   /** First index this walk values (0, or the day after a checkpoint it resumes from). */
@@ -175,6 +189,7 @@ export class Walk {
         outLocal: 0,
       };
       this.holdings.set(key, state);
+      this.states.push(state);
     }
     return state;
   }
@@ -310,30 +325,40 @@ export class Walk {
     let total = 0;
     let totalPrev = 0;
     const exposed = this.exposed;
-    exposed.clear();
-    for (const state of this.holdings.values()) {
+    exposed.length = 0;
+    const states = this.states;
+    for (let h = 0; h < states.length; h++) {
+      const state = states[h] as HoldingState;
       const local = this.valueHolding(state, i, weekday);
       if (state.units !== 0) {
-        exposed.add(state.track.currency);
-        exposed.add(state.quoteCurrency);
+        expose(exposed, state.track.currency);
+        expose(exposed, state.quoteCurrency);
         const rates = state.rate.values;
         const prev = i > 0 ? (rates[i - 1] as number) : Number.NaN;
         totalPrev += local / (Number.isNaN(prev) ? (rates[i] as number) : prev);
       }
       total += state.track.valueEur[i] as number;
-      const last = state.track.missing.at(-1);
-      if (last?.index === i && last.code === 'missing_price' && track.missing.at(-1)?.index !== i) {
+      const missing = state.track.missing;
+      const last = missing.length === 0 ? undefined : missing[missing.length - 1];
+      if (
+        last !== undefined &&
+        last.index === i &&
+        last.code === 'missing_price' &&
+        lastIndex(track.missing) !== i
+      ) {
         track.missing.push(last);
       }
     }
     for (const [currency, balance] of this.cash) {
       if (balance === 0) continue;
-      exposed.add(currency);
+      expose(exposed, currency);
       total += this.eur(balance, currency, i);
       totalPrev += this.prevEur(balance, currency, i);
     }
-    for (const currency of exposed) this.checkRate(track, currency, i, weekday);
-    if (Number.isNaN(this.portfolioIn + this.portfolioOut) && track.missing.at(-1)?.index !== i) {
+    for (let c = 0; c < exposed.length; c++) {
+      this.checkRate(track, exposed[c] as string, i, weekday);
+    }
+    if (Number.isNaN(this.portfolioIn + this.portfolioOut) && lastIndex(track.missing) !== i) {
       const currency = [...this.rates].find(([, r]) => Number.isNaN(r.values[i] as number))?.[0];
       track.missing.push({ index: i, code: 'missing_fx_rate', currency: currency ?? 'EUR' });
     }
@@ -376,13 +401,13 @@ export class Walk {
         this.portfolio.stale.push(stale);
       }
       if (state.quoteCurrency !== track.currency) {
-        price =
-          this.eur(price, state.quoteCurrency, i) * (this.rate(track.currency).values[i] as number);
+        // (state.quoteRate and state.rate are the aligned EUR rates of these two currencies)
+        price = (price / (state.quoteRate.values[i] as number)) * (state.rate.values[i] as number);
         if (Number.isNaN(price)) this.checkRate(track, state.quoteCurrency, i, false);
       }
     }
-    if ((held || flows) && track.missing.at(-1)?.index !== i) {
-      this.checkRate(track, track.currency, i, weekday);
+    if ((held || flows) && lastIndex(track.missing) !== i) {
+      this.ratesChecked(track, track.currency, state.rate, i, weekday);
     }
     const local = held ? state.units * price : 0;
     const rate = state.rate.values[i] as number;
@@ -400,13 +425,30 @@ export class Walk {
   /** Records a missing (first of the day only) or stale EUR rate of `currency` on `track`. */
   private checkRate(track: Track, currency: string, i: number, weekday: boolean): void {
     if (currency === 'EUR') return;
-    const rates = this.rate(currency);
+    this.ratesChecked(track, currency, this.rate(currency), i, weekday);
+  }
+
+  /** {@link checkRate} with the aligned rates of `currency` at hand. */
+  private ratesChecked(
+    track: Track,
+    currency: string,
+    rates: AlignedSeries,
+    i: number,
+    weekday: boolean,
+  ): void {
+    if (currency === 'EUR') return;
     if (Number.isNaN(rates.values[i] as number)) {
-      if (track.missing.at(-1)?.index !== i) {
+      if (lastIndex(track.missing) !== i) {
         track.missing.push({ index: i, code: 'missing_fx_rate', currency });
       }
     } else if (weekday && (rates.ages[i] as number) > 0) {
       track.stale.push({ index: i, kind: 'fx_rate', currency, ageDays: rates.ages[i] as number });
     }
   }
+}
+
+/** Adds `currency` to `exposed` unless it is there (a Set's insertion order, without hashing). */
+function expose(exposed: string[], currency: string): void {
+  for (let c = 0; c < exposed.length; c++) if (exposed[c] === currency) return;
+  exposed.push(currency);
 }

@@ -1,6 +1,5 @@
-import { type LedgerTransaction, sortTransactions } from '../derive-holdings.js';
+import { type LedgerTransaction, sortTransactionsTimed } from '../derive-holdings.js';
 import { PortfolioError } from '../errors.js';
-import { epochDayOfInstant } from './calendar.js';
 
 /** A transaction read into numbers for the daily walk (`amount`: cash moved, in `currency`). */
 export interface LedgerEvent {
@@ -36,8 +35,9 @@ export function toEvents(
   endDay: number,
 ): LedgerEvent[] {
   const events: LedgerEvent[] = [];
-  for (const tx of sortTransactions(transactions)) {
-    const day = epochDayOfInstant(tx.executedAt) as number; // sortTransactions checked it
+  for (const { tx, at } of sortTransactionsTimed(transactions)) {
+    // the UTC day of the instant (as epochDayOfInstant of calendar.ts, without parsing it again)
+    const day = Math.floor(at / 86_400_000);
     if (day > endDay) break;
     const trade = tx.type === 'buy' || tx.type === 'sell';
     const units = trade ? field(tx, 'quantity') : tx.type === 'split' ? field(tx, 'ratio') : 0;

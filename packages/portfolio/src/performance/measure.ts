@@ -148,17 +148,19 @@ function chain(
   e: number,
   basis: 'eur' | 'local',
 ): ReturnFigure {
+  // the day's factor num / den: EUR (V_i + out_i) / (V_{i−1} + in_i), or the local one; the
+  // basis is chosen once, outside the loop over the days
+  const eur = basis === 'eur';
+  const value = track.valueEur;
+  const numerators = eur ? track.outEur : track.numLocal;
+  const denominators = eur ? track.inEur : track.denLocal;
   let growth = 1;
   let invested = false;
   for (let i = s + 1; i <= e; i++) {
-    const num =
-      basis === 'eur'
-        ? (track.valueEur[i] as number) + (track.outEur[i] as number)
-        : (track.numLocal[i] as number);
-    const den =
-      basis === 'eur'
-        ? (track.valueEur[i - 1] as number) + (track.inEur[i] as number)
-        : (track.denLocal[i] as number);
+    const num = eur ? (value[i] as number) + (numerators[i] as number) : (numerators[i] as number);
+    const den = eur
+      ? (value[i - 1] as number) + (denominators[i] as number)
+      : (denominators[i] as number);
     if (Math.abs(den) <= EPSILON && Math.abs(num) <= EPSILON) continue;
     if (den <= EPSILON) {
       const date = dateOf(timeline, i);
@@ -234,21 +236,44 @@ function summariseStale(
     days: number;
     maxAgeDays: number;
   }
-  const byKey = new Map<string, Tally>();
+  // one tally per kind, symbol and currency, in the order first met; the uses of one summary
+  // often follow each other (a holding's track), so the last tally is tried before the lookup
+  const tallies: Tally[] = [];
+  const byKind = new Map<string, Map<string | undefined, Map<string, Tally>>>();
+  let last: Tally | undefined;
   for (let i = firstAfter(uses, s); i < uses.length; i++) {
     const use = uses[i] as StaleUse;
     if (use.index > e) break;
-    const key = `${use.kind} ${use.symbol ?? ''} ${use.currency}`;
-    const seen = byKey.get(key);
-    if (seen) {
-      seen.days += 1;
-      seen.lastIndex = use.index;
-      if (use.ageDays > seen.maxAgeDays) seen.maxAgeDays = use.ageDays;
-    } else {
-      byKey.set(key, { first: use, lastIndex: use.index, days: 1, maxAgeDays: use.ageDays });
+    let seen = last;
+    if (
+      seen === undefined ||
+      seen.first.kind !== use.kind ||
+      seen.first.symbol !== use.symbol ||
+      seen.first.currency !== use.currency
+    ) {
+      let bySymbol = byKind.get(use.kind);
+      if (bySymbol === undefined) {
+        bySymbol = new Map();
+        byKind.set(use.kind, bySymbol);
+      }
+      let byCurrency = bySymbol.get(use.symbol);
+      if (byCurrency === undefined) {
+        byCurrency = new Map();
+        bySymbol.set(use.symbol, byCurrency);
+      }
+      seen = byCurrency.get(use.currency);
+      if (seen === undefined) {
+        seen = { first: use, lastIndex: use.index, days: 0, maxAgeDays: use.ageDays };
+        byCurrency.set(use.currency, seen);
+        tallies.push(seen);
+      }
+      last = seen;
     }
+    seen.days += 1;
+    seen.lastIndex = use.index;
+    if (use.ageDays > seen.maxAgeDays) seen.maxAgeDays = use.ageDays;
   }
-  return [...byKey.values()].map(({ first, lastIndex, days, maxAgeDays }) => ({
+  return tallies.map(({ first, lastIndex, days, maxAgeDays }) => ({
     kind: first.kind,
     ...(first.symbol === undefined ? {} : { symbol: first.symbol }),
     currency: first.currency,
