@@ -53,6 +53,12 @@ describe('createStooqHistoryProvider against a local server replaying Stooq answ
     for (const answer of held.splice(0)) answer();
   };
   let received: () => void = () => {};
+  // `gate.us` answers each request when the test calls `openGate` (never by itself)
+  const gated: (() => void)[] = [];
+  let gateReached: () => void = () => {};
+  const openGate = () => {
+    for (const answer of gated.splice(0)) answer();
+  };
   // a hand-written answer in the download layout
   const download =
     'Date,Open,High,Low,Close,Volume\n2024-12-30,252.23,253.5,250.75,252.2,35557500\n2024-12-31,252.44,253.28,249.43,250.42,39480700\n';
@@ -81,6 +87,10 @@ describe('createStooqHistoryProvider against a local server replaying Stooq answ
           if (released) return csv(200, recorded);
           held.push(() => csv(200, recorded));
           received();
+          return;
+        case 'gate.us':
+          gated.push(() => csv(200, recorded));
+          gateReached();
           return;
         case 'slow.us':
           setTimeout(() => csv(200, download), 400);
@@ -166,6 +176,47 @@ describe('createStooqHistoryProvider against a local server replaying Stooq answ
     expect(hits.get('held.us')).toBe(1);
     expect(answers[0]?.dates.length).toBeGreaterThan(15);
     for (const answer of answers) expect(answer).toEqual(answers[0]);
+  });
+
+  it('lets a caller give up without failing the others sharing its download; aborts it when all have', async () => {
+    const signals: AbortSignal[] = [];
+    const watching: typeof fetch = (input, init) => {
+      if (init?.signal) signals.push(init.signal);
+      return fetch(input, init);
+    };
+    const history = provider({ retries: 0, fetch: watching });
+    const range = { from: '2020-01-02', to: '2020-01-31' };
+    const reached = () =>
+      new Promise<void>((resolve) => {
+        gateReached = resolve;
+      });
+    // the first caller starts the download, a second joins it, then the first gives up
+    let arrived = reached();
+    const first = new AbortController();
+    const leaving = history.getDailyCloses('GATE', { ...range, signal: first.signal });
+    await arrived;
+    const staying = history.getDailyCloses('GATE', range);
+    first.abort();
+    await expect(leaving).rejects.toMatchObject({ code: 'upstream_unavailable' });
+    expect(signals[0]?.aborted).toBe(false);
+    openGate();
+    expect((await staying)?.dates.length).toBeGreaterThan(15);
+    expect(hits.get('gate.us')).toBe(1);
+    // a download whose every caller gave up is aborted; the next caller starts a new one
+    const fresh = provider({ retries: 0, fetch: watching });
+    arrived = reached();
+    const only = new AbortController();
+    const abandoned = fresh.getDailyCloses('GATE', { ...range, signal: only.signal });
+    await arrived;
+    only.abort();
+    await expect(abandoned).rejects.toMatchObject({ code: 'upstream_unavailable' });
+    expect(signals.at(-1)?.aborted).toBe(true);
+    arrived = reached();
+    const next = fresh.getDailyCloses('GATE', range);
+    await arrived;
+    openGate();
+    expect((await next)?.dates.length).toBeGreaterThan(15);
+    expect(hits.get('gate.us')).toBe(3);
   });
 
   it('retries 5xx, then gives upstream_unavailable; times out slow answers', async () => {

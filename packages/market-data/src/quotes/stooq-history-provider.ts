@@ -103,7 +103,7 @@ export function createStooqHistoryProvider(
   const ttlMs = options.ttlMs ?? 3_600_000;
   const maxSymbols = options.maxSymbols ?? 200;
   const cache = new Map<string, Cached>();
-  const inFlight = new Map<string, Promise<Cached>>();
+  const inFlight = new Map<string, Flight>();
 
   const download = async (symbol: string, signal?: AbortSignal): Promise<Cached> => {
     const listing = stooqListing(symbol)?.listing ?? '';
@@ -128,12 +128,23 @@ export function createStooqHistoryProvider(
       cache.set(symbol, cached);
       return Promise.resolve(cached);
     }
-    let pending = inFlight.get(symbol);
-    if (pending === undefined) {
-      pending = download(symbol, signal).finally(() => inFlight.delete(symbol));
-      inFlight.set(symbol, pending);
+    let flight = inFlight.get(symbol);
+    // the shared download has a signal of its own: one caller giving up does not fail the
+    // others; it is aborted only when every caller waiting on it has given up (a caller that
+    // comes after that starts a download of its own)
+    if (flight === undefined || flight.controller.signal.aborted) {
+      const controller = new AbortController();
+      const started: Flight = {
+        promise: download(symbol, controller.signal).finally(() => {
+          if (inFlight.get(symbol) === started) inFlight.delete(symbol);
+        }),
+        controller,
+        waiting: 0,
+      };
+      flight = started;
+      inFlight.set(symbol, flight);
     }
-    return pending;
+    return waitFor(flight, signal);
   };
 
   return {
@@ -156,6 +167,50 @@ export function createStooqHistoryProvider(
       };
     },
   };
+}
+
+/** A download shared by the concurrent requests of one symbol. */
+interface Flight {
+  readonly promise: Promise<Cached>;
+  readonly controller: AbortController;
+  /** Callers waiting on it that may still give up (those without a signal never do). */
+  waiting: number;
+}
+
+/**
+ * The shared download's answer for one caller: when the caller's `signal` aborts first, that
+ * caller alone gets `upstream_unavailable` at once, and the download is aborted once no caller
+ * is left waiting on it. A caller without a signal keeps the download going.
+ */
+function waitFor(flight: Flight, signal: AbortSignal | undefined): Promise<Cached> {
+  const aborted = () =>
+    new MarketDataError('upstream_unavailable', 'price history request aborted by its caller', {
+      cause: signal?.reason,
+    });
+  if (signal === undefined) {
+    flight.waiting = Number.POSITIVE_INFINITY;
+    return flight.promise;
+  }
+  if (signal.aborted) return Promise.reject(aborted());
+  flight.waiting += 1;
+  return new Promise<Cached>((resolve, reject) => {
+    const onAbort = () => {
+      flight.waiting -= 1;
+      if (flight.waiting <= 0) flight.controller.abort(signal.reason);
+      reject(aborted());
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    flight.promise.then(
+      (entry) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(entry);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
 }
 
 async function fetchWithRetries(
