@@ -60,8 +60,10 @@ describe('one scope per series', () => {
       'worst revenue year -10.1% (2 falls with rising operating income not counted)',
     );
     expect(c.score).toBeGreaterThan(7);
+    // methodology 5 judges MCD's debt on its window median (6.43 years, real-companies.test.ts):
+    // 71.58% of the maximum, still clear of the 70% band edge it sat on before this fix (70.02%)
     const { totalScore, maxScore } = result('MCD');
-    expect((totalScore / maxScore) * 100).toBeGreaterThan(72);
+    expect((totalScore / maxScore) * 100).toBeGreaterThan(71);
   });
 
   /*

@@ -7,7 +7,7 @@ import {
   insufficient,
   scored,
 } from '../core/assessment.js';
-import { percent, signedPercent } from '../core/format.js';
+import { signedPercent } from '../core/format.js';
 import { trendGrowth } from '../core/growth.js';
 import { type Anchor, interpolate } from '../core/interpolate.js';
 import {
@@ -199,7 +199,8 @@ function drawdownCaps(drawdown: Drawdown): Cap[] {
       note:
         drawdown.depth >= 1
           ? `from the FY${drawdown.peakYear} peak to a loss in FY${drawdown.troughYear}`
-          : `fell ${percent(drawdown.depth)} below the FY${drawdown.peakYear} peak in FY${drawdown.troughYear}`,
+          : // in words: the depth is a derived figure no narrative could cite from the evaluation
+            `fell by more than half from the FY${drawdown.peakYear} peak in FY${drawdown.troughYear}`,
     },
   ];
 }
