@@ -22,12 +22,6 @@ export function fromEpochDay(epochDay: number): string {
   return `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
 }
 
-/** The UTC day of an ISO 8601 instant, as an epoch day; `undefined` when it is not a date-time. */
-export function epochDayOfInstant(instant: string): number | undefined {
-  const ms = Date.parse(instant);
-  return Number.isNaN(ms) ? undefined : Math.floor(ms / 86_400_000);
-}
-
 /** `true` for Saturday and Sunday (1970-01-01 was a Thursday). */
 export function isWeekend(epochDay: number): boolean {
   const weekday = (((epochDay + 4) % 7) + 7) % 7; // 0 = Sunday

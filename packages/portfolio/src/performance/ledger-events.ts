@@ -36,7 +36,7 @@ export function toEvents(
 ): LedgerEvent[] {
   const events: LedgerEvent[] = [];
   for (const { tx, at } of sortTransactionsTimed(transactions)) {
-    // the UTC day of the instant (as epochDayOfInstant of calendar.ts, without parsing it again)
+    // the UTC day of the instant, from the time parsed once when the ledger was sorted
     const day = Math.floor(at / 86_400_000);
     if (day > endDay) break;
     const trade = tx.type === 'buy' || tx.type === 'sell';
