@@ -502,6 +502,12 @@ function cash(
     const note = kind === 'tax' ? `tax: ${actionText}` : actionText;
     return outcome.with(meta, { type: 'fee', amount: abs(value), ...forSymbol, ...base, note });
   }
+  if (kind === 'interest' && sign(value) < 0) {
+    // interest with a negative amount is interest paid (Nordnet's DEBITRENTE, a margin loan's
+    // interest): a cost, never money received
+    const note = actionText ? `interest paid: ${actionText}` : 'interest paid';
+    return outcome.with(meta, { type: 'fee', amount: abs(value), ...base, note });
+  }
   if (kind === 'tax') {
     const tx = cashBySign(value, { ...base, note: `tax refund: ${actionText}` });
     return tx ? outcome.with(meta, tx) : outcome.skip(`${actionText} of 0`);
