@@ -119,7 +119,9 @@ describe.each(HOLDOUT_SETS)('calibration hold-out set ($file)', (set) => {
   });
 
   it('has no company of an earlier hold-out set, whose scores have been seen', () => {
-    const earlier = new Set(set.earlier.flatMap((file) => read(file).companies.map((l) => l.ticker)));
+    const earlier = new Set(
+      set.earlier.flatMap((file) => read(file).companies.map((l) => l.ticker)),
+    );
     expect(holdout.companies.map((l) => l.ticker).filter((t) => earlier.has(t))).toEqual([]);
   });
 
