@@ -2,12 +2,16 @@
 // wide-moat from those they rate no-moat, each scored as of its rating date, on both providers.
 // Run `pnpm calibrate` from the root (builds first), or after a build:
 //
-//   node bench/calibrate.mjs [--half dev|test|all|holdout] [--record "<change>"] [--sec-baseline] [--no-reconcile]
+//   node bench/calibrate.mjs [--half dev|test|all|holdout|holdout2] [--record "<change>"] [--sec-baseline] [--no-reconcile]
 //
 // --half      which half of the labelled set (fixed hash of the ticker; default dev). Tuning
 //             reads dev only; the test half is run once, at the end (README, "Calibration").
 //             `holdout` scores calibration/holdout.json instead (companies not in labels.json,
 //             assembled after tuning; run only for the final figures, never while tuning).
+//             `holdout2` scores calibration/holdout2.json, a second hold-out (42 companies in
+//             none of labels.json, holdout.json and the SEC snapshot, assembled after holdout.json
+//             had been run once; not run while it was assembled): run it once, for the next round's
+//             final figures, never while tuning.
 // --record    append this run's figures to calibration/history.json under the change's name;
 //             the per-change delta table compares each row with the last kept row of the same
 //             half. A change tried and not kept (dev AUROC fell, or a no-moat company crossed
@@ -33,6 +37,9 @@ const SIMFIN_DIR = join(DATA, 'simfin_us_annual_2021-04');
 const SEC_DIR = join(DATA, 'companyfacts');
 const LABELS = join(here, 'calibration/labels.json');
 const HOLDOUT = join(here, 'calibration/holdout.json');
+const HOLDOUT2 = join(here, 'calibration/holdout2.json');
+/** The hold-out sets: each is scored whole, from its own file, instead of a half of labels.json. */
+const HOLDOUT_FILES = { holdout: HOLDOUT, holdout2: HOLDOUT2 };
 const HISTORY = join(here, 'calibration/history.json');
 const SEC_BASELINE = join(here, 'calibration/sec-baseline.json');
 const SECTORS = join(here, 'calibration/sectors.json');
@@ -50,19 +57,18 @@ const { values: args } = parseArgs({
     'no-reconcile': { type: 'boolean', default: false },
   },
 });
-if (!['dev', 'test', 'all', 'holdout'].includes(args.half)) {
-  throw new Error('--half must be dev, test, all or holdout');
+if (!['dev', 'test', 'all', 'holdout', 'holdout2'].includes(args.half)) {
+  throw new Error('--half must be dev, test, all, holdout or holdout2');
 }
+const holdoutFile = HOLDOUT_FILES[args.half];
 
 /** Fixed split: first byte of SHA-256 of the ticker, even → dev, odd → test. */
 const halfOf = (ticker) =>
   createHash('sha256').update(ticker).digest()[0] % 2 === 0 ? 'dev' : 'test';
 
-const labels = JSON.parse(
-  readFileSync(args.half === 'holdout' ? HOLDOUT : LABELS, 'utf8'),
-).companies;
+const labels = JSON.parse(readFileSync(holdoutFile ?? LABELS, 'utf8')).companies;
 const chosen = labels.filter(
-  (l) => args.half === 'all' || args.half === 'holdout' || halfOf(l.ticker) === args.half,
+  (l) => args.half === 'all' || holdoutFile !== undefined || halfOf(l.ticker) === args.half,
 );
 
 /** Percentage of the applicable maximum, the basis of the verdict bands. */

@@ -1,11 +1,12 @@
 /**
- * The calibration bench's hold-out set (`bench/calibration/holdout.json`, issue 39) checked
- * WITHOUT scoring anything: its shape, that it shares no company with the tuned set
- * (`labels.json`) nor with the SEC snapshot (whose 30 companies the bench prints on every run),
- * that every rating has a source with an address and a date, and that SimFin's bulk annual
- * statements hold at least 5 fiscal years of the company published before the rating date (the
- * point-in-time figures the bench scores it on). Nothing here calls `evaluateMoat`: the hold-out
- * scores stay unseen until the final `calibrate.mjs --half holdout` run.
+ * The calibration bench's hold-out sets (`bench/calibration/holdout.json` and
+ * `holdout2.json`, issue 39) checked WITHOUT scoring anything: their shape, that each shares no
+ * company with the tuned set (`labels.json`), with the SEC snapshot (whose 30 companies the bench
+ * prints on every run) nor with an earlier hold-out set, that every rating has a source with an
+ * address and a date, and that SimFin's bulk annual statements hold at least 5 fiscal years of
+ * the company published before the rating date (the point-in-time figures the bench scores it
+ * on). Nothing here calls `evaluateMoat`: a hold-out set's scores stay unseen until its one
+ * `calibrate.mjs --half holdout` / `--half holdout2` run.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -48,8 +49,20 @@ interface LabelFile {
 
 const read = (name: string): LabelFile =>
   JSON.parse(readFileSync(join(CALIBRATION, name), 'utf8')) as LabelFile;
-const holdout = read('holdout.json');
 const tuned = read('labels.json');
+
+/** A hold-out set, the earlier sets it must not overlap, and its brief's minimum counts. */
+interface HoldoutSet {
+  file: string;
+  earlier: string[];
+  minCompanies: number;
+  minNone: number;
+  minWide: number;
+}
+const HOLDOUT_SETS: HoldoutSet[] = [
+  { file: 'holdout.json', earlier: [], minCompanies: 30, minNone: 10, minWide: 0 },
+  { file: 'holdout2.json', earlier: ['holdout.json'], minCompanies: 40, minNone: 12, minWide: 12 },
+];
 
 /** Ticker → dates (`Publish Date`, else `Report Date`) of its annual statements in SimFin's file. */
 function simfinStatementDates(): Map<string, string[]> {
@@ -75,7 +88,9 @@ function simfinStatementDates(): Map<string, string[]> {
   return dates;
 }
 
-describe('calibration hold-out set (holdout.json)', () => {
+describe.each(HOLDOUT_SETS)('calibration hold-out set ($file)', (set) => {
+  const holdout = read(set.file);
+
   it('has the labels.json shape: page-based wide / narrow / none ratings with ISO dates', () => {
     expect(holdout.about).toMatch(/hold-out/i);
     for (const label of holdout.companies) {
@@ -103,6 +118,13 @@ describe('calibration hold-out set (holdout.json)', () => {
     expect(tickers.filter((t) => tunedTickers.has(t))).toEqual([]);
   });
 
+  it('has no company of an earlier hold-out set, whose scores have been seen', () => {
+    const earlier = new Set(
+      set.earlier.flatMap((file) => read(file).companies.map((l) => l.ticker)),
+    );
+    expect(holdout.companies.map((l) => l.ticker).filter((t) => earlier.has(t))).toEqual([]);
+  });
+
   it('has no company of the SEC snapshot, whose scores every bench run prints', () => {
     const secTickers = new Set(readdirSync(COMPANYFACTS_DIR).map((f) => f.split('_CIK')[0]));
     expect(secTickers.size).toBeGreaterThanOrEqual(30);
@@ -124,10 +146,11 @@ describe('calibration hold-out set (holdout.json)', () => {
     expect(Object.keys(holdout.sources).filter((key) => !used.has(key))).toEqual([]);
   });
 
-  it('favours no-moat companies: at least 30 companies, at least 10 rated none', () => {
-    const none = holdout.companies.filter((l) => l.rating === 'none');
-    expect(holdout.companies.length).toBeGreaterThanOrEqual(30);
-    expect(none.length).toBeGreaterThanOrEqual(10);
+  it(`favours no-moat companies: at least ${set.minCompanies} companies, ${set.minNone} rated none, ${set.minWide} wide`, () => {
+    const count = (rating: string) => holdout.companies.filter((l) => l.rating === rating).length;
+    expect(holdout.companies.length).toBeGreaterThanOrEqual(set.minCompanies);
+    expect(count('none')).toBeGreaterThanOrEqual(set.minNone);
+    expect(count('wide')).toBeGreaterThanOrEqual(set.minWide);
   });
 
   it(`finds each company in SimFin with ≥ ${MIN_YEARS_BEFORE_RATING} fiscal years published before its rating`, () => {
