@@ -56,4 +56,23 @@ describe.each(backends)('jobs on pg-boss over $name', (backend) => {
       await off.stop();
     }
   }, 60_000);
+
+  it('stops within the timeout it is given while a pass hangs (a close must fit the shutdown grace)', async () => {
+    let started = false;
+    let finished = false;
+    const jobs = await startJobs({
+      pool: database.pool,
+      schema,
+      refresh: async () => {
+        started = true;
+        await new Promise((resolve) => setTimeout(resolve, 40_000).unref());
+        finished = true;
+      },
+      pollingIntervalSeconds: 0.5,
+    });
+    await jobs.queueRefresh('2025-11-01');
+    await expect.poll(() => started, { timeout: 15_000, interval: 100 }).toBe(true);
+    await jobs.stop(1_000); // pg-boss's default (and the old fixed wait) is 30 s: the test's limit is 25 s
+    expect(finished).toBe(false);
+  }, 25_000);
 });

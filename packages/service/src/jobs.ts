@@ -63,8 +63,12 @@ export interface Jobs {
   readonly boss: PgBoss;
   /** Queues one refresh pass now; the id of the job, or null when one is already queued. */
   queueRefresh(date?: string): Promise<string | null>;
-  /** Stops taking jobs, waits for the one under way, and stops pg-boss (the pool stays open). */
-  stop(): Promise<void>;
+  /**
+   * Stops taking jobs, waits for the one under way (at most `timeoutMs`, default 30,000 ms; at
+   * least 1,000, pg-boss's floor: a job still running then is left to pg-boss's retry), and stops
+   * pg-boss (the pool stays open).
+   */
+  stop(timeoutMs?: number): Promise<void>;
 }
 
 /**
@@ -109,8 +113,8 @@ export async function startJobs(options: JobsOptions): Promise<Jobs> {
   return {
     boss,
     queueRefresh: (date) => boss.send(REFRESH_QUEUE, date ? { date } : {}),
-    async stop() {
-      await boss.stop({ graceful: true, close: false, timeout: 30_000 });
+    async stop(timeoutMs = 30_000) {
+      await boss.stop({ graceful: true, close: false, timeout: timeoutMs });
     },
   };
 }

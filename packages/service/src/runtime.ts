@@ -39,6 +39,11 @@ export interface Runtime {
   readonly deps: AppDeps;
   /** The engine in use: `postgres` (DATABASE_URL) or the embedded `pglite`. */
   readonly dialect: 'postgres' | 'pglite';
+  /**
+   * Stops the background work and closes the database. A job under way (refresh pass, evaluation
+   * fill) gets at most half of `SHUTDOWN_GRACE_SECONDS` to finish (then pg-boss leaves it to its
+   * retry), so that the close ends inside the grace instead of the process being killed by it.
+   */
   close(): Promise<void>;
 }
 
@@ -199,8 +204,9 @@ export async function openRuntime(
     deps: { ...inputs, accounts },
     dialect: database.dialect,
     async close() {
-      await background?.stop();
-      await fills.close();
+      // both queues at once, each within half the grace (pg-boss's floor is 1 s)
+      const jobsTimeoutMs = Math.max(1_000, Math.floor(config.shutdownGraceMs / 2));
+      await Promise.all([background?.stop(jobsTimeoutMs), fills.close(jobsTimeoutMs)]);
       accounts.close();
       await sessions?.close();
       await database.close();
@@ -252,9 +258,8 @@ async function startBackground(
       : {}),
   });
   return {
-    async stop() {
-      await jobs.stop();
-      await dispatcher.stop();
+    async stop(jobsTimeoutMs: number) {
+      await Promise.all([jobs.stop(jobsTimeoutMs), dispatcher.stop()]);
     },
   };
 }

@@ -74,8 +74,18 @@ async function start(options: StartOptions): Promise<void> {
   closeWithGrace({ delay: config.shutdownGraceMs, logger }, async ({ err, signal }) => {
     if (err) app.log.error({ err }, 'closing after an error');
     else app.log.info({ signal }, 'closing');
+    // how long each half took, so that a close that ran into the grace says where it waited
+    const started = performance.now();
     await app.close();
+    const server = performance.now();
     await runtime.close();
+    app.log.info(
+      {
+        serverMs: Math.round(server - started),
+        runtimeMs: Math.round(performance.now() - server),
+      },
+      'closed',
+    );
   });
 
   await app.listen({ port: config.port, host: config.host });

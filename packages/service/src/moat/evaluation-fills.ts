@@ -53,8 +53,11 @@ export interface EvaluationFillsService extends EvaluationFills {
     evaluations: Pick<EvaluationService, 'getEvaluation'>,
     options?: { pollingIntervalSeconds?: number },
   ): Promise<void>;
-  /** Stops pg-boss (waits for a job under way); the pool stays open. */
-  close(): Promise<void>;
+  /**
+   * Stops pg-boss, waiting for a job under way at most `timeoutMs` (default 30,000 ms; at least
+   * 1,000); the pool stays open.
+   */
+  close(timeoutMs?: number): Promise<void>;
 }
 
 /**
@@ -172,10 +175,10 @@ export function createEvaluationFills(options: EvaluationFillsOptions): Evaluati
       );
     },
 
-    async close() {
+    async close(timeoutMs = 30_000) {
       if (!opened) return;
       const b = await opened.catch(() => undefined);
-      await b?.stop({ graceful: true, close: false, timeout: 30_000 });
+      await b?.stop({ graceful: true, close: false, timeout: timeoutMs });
     },
   };
 }
