@@ -1,3 +1,4 @@
+import type { MappedKind } from '../../mapping.js';
 import { define, type FormatDefinition, fold, type Recognition } from '../definition.js';
 
 // Nordnet's transaction exports ("transactions-and-notes-export.csv") of all four countries and
@@ -99,6 +100,37 @@ function nordnetDefinition<const Id extends string>(layout: NordnetLayout & { re
   });
 }
 
+/** The Scandinavian languages of Nordnet's exports: Swedish, Danish, Norwegian. */
+type Language = 'sv' | 'da' | 'no';
+
+/**
+ * Nordnet's transaction types (Transaktionstyp, Transaktionstype, Transaksjonstype) as patterns by
+ * kind in each Scandinavian language, in the order they are tried (the first that matches wins).
+ * Tax comes before the dividend in Danish and Norwegian (`UDBYTTESKAT` holds `udbytte`), after it
+ * in Swedish (`utdelning`, then the withholding taxes). `UDB.` is the dividend's name in the 2021
+ * Danish layout's importer ({@link nordnetDk2021}); only the Swedish list reads currency
+ * exchanges (`VALUTAVÄXLING`) as cash.
+ */
+const TYPES: readonly (readonly [MappedKind, Partial<Record<Language, string>>])[] = [
+  ['buy', { sv: '^köpt|^köp', da: '^købt|^køb', no: '^kjøpt|^kjøp' }],
+  ['sell', { sv: '^sålt|^sälj', da: '^solgt|^salg', no: '^solgt|^salg' }],
+  ['tax', { da: 'udbytteskat|skat', no: 'kildeskatt|skatt' }],
+  ['dividend', { sv: 'utdelning', da: 'udbytte|^udb\\.', no: 'utbytte' }],
+  ['tax', { sv: 'kupskatt|källskatt|skatt' }],
+  ['interest', { sv: 'ränta|inlåningsränta', da: 'rente', no: 'rente' }],
+  ['deposit', { sv: 'insättning', da: 'indbetaling|indsættelse', no: 'innskudd|innbetaling' }],
+  ['withdrawal', { sv: 'uttag', da: 'hævning|udbetaling', no: 'uttak|utbetaling' }],
+  ['fee', { sv: 'avgift|courtage', da: 'gebyr|afgift', no: 'gebyr|avgift' }],
+  ['cash', { sv: 'valutaväxling|växling' }],
+];
+
+/** The transaction types of {@link TYPES} in one language, as action patterns. */
+const typesIn = (language: Language): Read['actionPatterns'] =>
+  TYPES.flatMap(([kind, words]) => {
+    const pattern = words[language];
+    return pattern === undefined ? [] : [{ pattern, kind }];
+  });
+
 /**
  * Nordnet (Sweden) transactions and notes. Four columns are named Valuta, each the currency of the
  * number before it: Belopp's is the one right after it (position 14); the first (position 12) is
@@ -135,33 +167,8 @@ export const nordnet = nordnetDefinition({
     fxRate: 'växlingskurs',
   },
   currency: { amountAt: 13, named: 'valuta' },
-  actionPatterns: [
-    { pattern: '^köpt|^köp', kind: 'buy' },
-    { pattern: '^sålt|^sälj', kind: 'sell' },
-    { pattern: 'utdelning', kind: 'dividend' },
-    { pattern: 'kupskatt|källskatt|skatt', kind: 'tax' },
-    { pattern: 'ränta|inlåningsränta', kind: 'interest' },
-    { pattern: 'insättning', kind: 'deposit' },
-    { pattern: 'uttag', kind: 'withdrawal' },
-    { pattern: 'avgift|courtage', kind: 'fee' },
-    { pattern: 'valutaväxling|växling', kind: 'cash' },
-  ],
+  actionPatterns: typesIn('sv'),
 });
-
-/**
- * Danish transaction types (Transaktionstype), shared by the Danish layouts. `UDB.` is the
- * dividend's name in the 2021 layout's importer ({@link nordnetDk2021}).
- */
-const DANISH_ACTIONS: Read['actionPatterns'] = [
-  { pattern: '^købt|^køb', kind: 'buy' },
-  { pattern: '^solgt|^salg', kind: 'sell' },
-  { pattern: 'udbytteskat|skat', kind: 'tax' },
-  { pattern: 'udbytte|^udb\\.', kind: 'dividend' },
-  { pattern: 'rente', kind: 'interest' },
-  { pattern: 'indbetaling|indsættelse', kind: 'deposit' },
-  { pattern: 'hævning|udbetaling', kind: 'withdrawal' },
-  { pattern: 'gebyr|afgift', kind: 'fee' },
-];
 
 /**
  * Nordnet (Denmark) transactions: UTF-16, tab-separated, Danish headers. Beløb's currency is the
@@ -197,7 +204,7 @@ export const nordnetDk = nordnetDefinition({
     fxRate: 'vekselkurs',
   },
   currency: { amountAt: 13, named: 'valuta' },
-  actionPatterns: DANISH_ACTIONS,
+  actionPatterns: typesIn('da'),
 });
 
 /** The Danish columns of the layouts with Værdipapirtype. */
@@ -242,7 +249,7 @@ export const nordnetDkTyped = nordnetDefinition({
   excludes: ['samledeafgiftervaluta'],
   columns: DANISH_TYPED_COLUMNS,
   currency: { amountAt: 14, named: 'valuta' },
-  actionPatterns: DANISH_ACTIONS,
+  actionPatterns: typesIn('da'),
 });
 
 /**
@@ -273,7 +280,7 @@ export const nordnetDk2021 = nordnetDefinition({
   ],
   columns: DANISH_TYPED_COLUMNS,
   currency: { currency: 'valuta' },
-  actionPatterns: DANISH_ACTIONS,
+  actionPatterns: typesIn('da'),
 });
 
 /**
@@ -310,16 +317,7 @@ export const nordnetNo = nordnetDefinition({
     fxRate: 'vekslingskurs',
   },
   currency: { amountAt: 13, named: 'valuta' },
-  actionPatterns: [
-    { pattern: '^kjøpt|^kjøp', kind: 'buy' },
-    { pattern: '^solgt|^salg', kind: 'sell' },
-    { pattern: 'kildeskatt|skatt', kind: 'tax' },
-    { pattern: 'utbytte', kind: 'dividend' },
-    { pattern: 'rente', kind: 'interest' },
-    { pattern: 'innskudd|innbetaling', kind: 'deposit' },
-    { pattern: 'uttak|utbetaling', kind: 'withdrawal' },
-    { pattern: 'gebyr|avgift', kind: 'fee' },
-  ],
+  actionPatterns: typesIn('no'),
 });
 
 const NORDNET_FI_ROWS =
