@@ -171,6 +171,21 @@ export const nordnet = nordnetDefinition({
 });
 
 /**
+ * The Danish columns, shared by the Danish layouts (the one without Værdipapirtype also takes
+ * Værdipapir for Værdipapirer). The exchange rate is Vekslingskurs in every Danish header the
+ * sources give (Vekselkurs, Portfolio Performance's Danish word for it, is not Nordnet's).
+ */
+const DANISH_COLUMNS = {
+  date: 'handelsdag',
+  action: 'transaktionstype',
+  name: 'værdipapirer',
+  quantity: 'antal',
+  fee: 'samlede afgifter|kurtage',
+  amount: 'beløb',
+  fxRate: 'vekslingskurs',
+} satisfies NordnetLayout['columns'];
+
+/**
  * Nordnet (Denmark) transactions: UTF-16, tab-separated, Danish headers. Beløb's currency is the
  * Valuta right after it (position 14); the first Valuta (position 12) is Samlede afgifter's and
  * empty on cash rows, so recognition pins the positions of Samlede afgifter, Beløb and its Valuta.
@@ -181,7 +196,7 @@ export const nordnetDk = nordnetDefinition({
   source: {
     kind: 'open-source-importer',
     reference:
-      "beangulp Nordnet importer docstrings (Bogføringsdag, Handelsdag, Valørdag, Depot, Transaktionstype; UTF-16, tab), research/import-languages.md, and public parsers' test headers (…, ISIN, Antal, Kurs, Rente, Samlede afgifter, Valuta, Beløb, Valuta, Indkøbsværdi, Valuta, …)",
+      "beangulp Nordnet importer docstrings (Bogføringsdag, Handelsdag, Valørdag, Depot, Transaktionstype; UTF-16, tab), research/import-languages.md, and public parsers' test headers (…, ISIN, Antal, Kurs, Rente, Samlede afgifter, Valuta, Beløb, Valuta, Indkøbsværdi, Valuta, Resultat, Valuta, Totalt antal, Saldo, Vekslingskurs, Transaktionstekst, …, Kurtage, Valuta, Middelkurs, Oprindelig rente)",
     note: "Beløb is signed in the currency of the Valuta after it (the first Valuta is the fees', empty on cash rows)",
   },
   headers: [
@@ -194,29 +209,10 @@ export const nordnetDk = nordnetDefinition({
     'kurs',
     'belob',
   ],
-  columns: {
-    date: 'handelsdag',
-    action: 'transaktionstype',
-    name: 'værdipapirer|værdipapir',
-    quantity: 'antal',
-    fee: 'samlede afgifter|kurtage',
-    amount: 'beløb',
-    fxRate: 'vekselkurs',
-  },
+  columns: { ...DANISH_COLUMNS, name: 'værdipapirer|værdipapir' },
   currency: { amountAt: 13, named: 'valuta' },
   actionPatterns: typesIn('da'),
 });
-
-/** The Danish columns of the layouts with Værdipapirtype. */
-const DANISH_TYPED_COLUMNS = {
-  date: 'handelsdag',
-  action: 'transaktionstype',
-  name: 'værdipapirer',
-  quantity: 'antal',
-  fee: 'samlede afgifter|kurtage',
-  amount: 'beløb',
-  fxRate: 'vekslingskurs',
-} satisfies NordnetLayout['columns'];
 
 /**
  * Nordnet (Denmark), the layout with Værdipapirtype (the instrument's type) after Værdipapirer:
@@ -247,7 +243,7 @@ export const nordnetDkTyped = nordnetDefinition({
     'valuta',
   ],
   excludes: ['samledeafgiftervaluta'],
-  columns: DANISH_TYPED_COLUMNS,
+  columns: DANISH_COLUMNS,
   currency: { amountAt: 14, named: 'valuta' },
   actionPatterns: typesIn('da'),
 });
@@ -278,7 +274,7 @@ export const nordnetDk2021 = nordnetDefinition({
     'belob',
     'valuta',
   ],
-  columns: DANISH_TYPED_COLUMNS,
+  columns: DANISH_COLUMNS,
   currency: { currency: 'valuta' },
   actionPatterns: typesIn('da'),
 });
