@@ -6,7 +6,8 @@ import { define, type FormatDefinition, fold, type Recognition } from '../defini
 // column, the ISIN as the instrument, the trade price left to the engine as (|amount| − fees) ÷
 // quantity) filled with each layout's header words and positions.
 
-type Source = FormatDefinition['source'];
+/** Where a layout is documented: every Nordnet layout is known from public importers. */
+type Source = Omit<FormatDefinition['source'], 'kind'>;
 type Read = FormatDefinition['read'];
 
 /**
@@ -69,7 +70,7 @@ function nordnetDefinition<const Id extends string>(layout: NordnetLayout & { re
     id: layout.id,
     label: layout.label,
     version: 1,
-    source: layout.source,
+    source: { kind: 'open-source-importer', ...layout.source },
     recognise: {
       headers: layout.headers,
       ...(layout.excludes ? { excludes: [...layout.excludes] } : {}),
@@ -141,7 +142,6 @@ export const nordnet = nordnetDefinition({
   id: 'nordnet',
   label: 'Nordnet transaktioner (svenska)',
   source: {
-    kind: 'open-source-importer',
     reference:
       'beangulp Nordnet importer docstrings and public Nordnet parsers (research/import-languages.md; a public NORDNET_FIELDNAMES list: Id, Bokföringsdag, Affärsdag, Likviddag, Depå, Transaktionstyp, Värdepapper, ISIN, Antal, Kurs, Ränta, Total Avgift, Valuta, Belopp, Valuta, Inköpsvärde, Valuta, …, Växlingskurs)',
     note: "recent exports are UTF-16, tab-separated; older ones `;`. Belopp is signed in the currency of the Valuta after it (the first Valuta is the fees', empty on cash rows); the trade price is |Belopp| − fees ÷ Antal in that currency",
@@ -171,19 +171,23 @@ export const nordnet = nordnetDefinition({
 });
 
 /**
- * The Danish columns, shared by the Danish layouts (the one without Værdipapirtype also takes
- * Værdipapir for Værdipapirer). The exchange rate is Vekslingskurs in every Danish header the
- * sources give (Vekselkurs, Portfolio Performance's Danish word for it, is not Nordnet's).
+ * The Danish columns and transaction types, shared by the Danish layouts (the one without
+ * Værdipapirtype also takes Værdipapir for Værdipapirer). The exchange rate is Vekslingskurs in
+ * every Danish header the sources give (Vekselkurs, Portfolio Performance's Danish word for it,
+ * is not Nordnet's).
  */
-const DANISH_COLUMNS = {
-  date: 'handelsdag',
-  action: 'transaktionstype',
-  name: 'værdipapirer',
-  quantity: 'antal',
-  fee: 'samlede afgifter|kurtage',
-  amount: 'beløb',
-  fxRate: 'vekslingskurs',
-} satisfies NordnetLayout['columns'];
+const DANISH = {
+  columns: {
+    date: 'handelsdag',
+    action: 'transaktionstype',
+    name: 'værdipapirer',
+    quantity: 'antal',
+    fee: 'samlede afgifter|kurtage',
+    amount: 'beløb',
+    fxRate: 'vekslingskurs',
+  },
+  actionPatterns: typesIn('da'),
+} satisfies Pick<NordnetLayout, 'columns' | 'actionPatterns'>;
 
 /**
  * Nordnet (Denmark) transactions: UTF-16, tab-separated, Danish headers. Beløb's currency is the
@@ -194,7 +198,6 @@ export const nordnetDk = nordnetDefinition({
   id: 'nordnet-dk',
   label: 'Nordnet transaktioner (dansk)',
   source: {
-    kind: 'open-source-importer',
     reference:
       "beangulp Nordnet importer docstrings (Bogføringsdag, Handelsdag, Valørdag, Depot, Transaktionstype; UTF-16, tab), research/import-languages.md, and public parsers' test headers (…, ISIN, Antal, Kurs, Rente, Samlede afgifter, Valuta, Beløb, Valuta, Indkøbsværdi, Valuta, Resultat, Valuta, Totalt antal, Saldo, Vekslingskurs, Transaktionstekst, …, Kurtage, Valuta, Middelkurs, Oprindelig rente)",
     note: "Beløb is signed in the currency of the Valuta after it (the first Valuta is the fees', empty on cash rows)",
@@ -209,9 +212,9 @@ export const nordnetDk = nordnetDefinition({
     'kurs',
     'belob',
   ],
-  columns: { ...DANISH_COLUMNS, name: 'værdipapirer|værdipapir' },
+  ...DANISH,
+  columns: { ...DANISH.columns, name: 'værdipapirer|værdipapir' },
   currency: { amountAt: 13, named: 'valuta' },
-  actionPatterns: typesIn('da'),
 });
 
 /**
@@ -224,7 +227,6 @@ export const nordnetDkTyped = nordnetDefinition({
   id: 'nordnet-dk-typed',
   label: 'Nordnet transaktioner (dansk, Værdipapirtype)',
   source: {
-    kind: 'open-source-importer',
     reference:
       'a public FireCalc.Api test (PortfolioTests.cs, C#), its header "copied from a real Nordnet export (Danish, UTF-16, tab-separated)": Id, Bogføringsdag, Handelsdag, Valørdag, Depot, Transaktionstype, Værdipapirer, Værdipapirtype, ISIN, Antal, Kurs, Rente, Samlede afgifter, Valuta, Beløb, Valuta, Indkøbsværdi, Valuta, Resultat, Valuta, Totalt antal, Saldo, Vekslingskurs, Transaktionstekst, Makuleringsdato, Notanummer, Verifikationsnummer, Kurtage, Valuta',
     licence: 'none stated where read',
@@ -243,9 +245,8 @@ export const nordnetDkTyped = nordnetDefinition({
     'valuta',
   ],
   excludes: ['samledeafgiftervaluta'],
-  columns: DANISH_COLUMNS,
+  ...DANISH,
   currency: { amountAt: 14, named: 'valuta' },
-  actionPatterns: typesIn('da'),
 });
 
 /**
@@ -257,7 +258,6 @@ export const nordnetDk2021 = nordnetDefinition({
   id: 'nordnet-dk-2021',
   label: 'Nordnet transaktioner (dansk, Samlede afgifter valuta)',
   source: {
-    kind: 'open-source-importer',
     reference:
       'a public beancount Nordnet importer (Python; transactions-and-notes-export, UTF-16LE, tab), its column comment by position: 0 Id, 1 Bogføringsdag, 2 Handelsdag, 3 Valørdag, 4 Depot, 5 Transaktionstype, 6 Værdipapirer, 7 Værdipapirtype, 8 ISIN, 9 Antal, 10 Kurs, 11 Rente, 12 Samlede afgifter, 13 Samlede afgifter valuta, 14 Beløb, 15 Valuta, 16 Indkøbsværdi, 17 Resultat, 18 Total antal, 19 Saldo, 20 Vekslingskurs, 21 Transaktionstekst, 25 Kurtage, 26 Kurtage valuta',
     licence: 'none stated where read',
@@ -274,9 +274,8 @@ export const nordnetDk2021 = nordnetDefinition({
     'belob',
     'valuta',
   ],
-  columns: DANISH_COLUMNS,
+  ...DANISH,
   currency: { currency: 'valuta' },
-  actionPatterns: typesIn('da'),
 });
 
 /**
@@ -288,7 +287,6 @@ export const nordnetNo = nordnetDefinition({
   id: 'nordnet-no',
   label: 'Nordnet transaksjoner (norsk)',
   source: {
-    kind: 'open-source-importer',
     reference:
       'beangulp Nordnet importer docstrings and a public sample file header (Bokføringsdag, Handelsdag, Oppgjørsdag, Portefølje, Transaksjonstype, Verdipapir, ISIN, Antall, Kurs, Rente, Totale Avgifter, Valuta, Beløp, Valuta, Kjøpsverdi, Valuta, …, Vekslingskurs, Kurtasje)',
     note: "Beløp is signed in the currency of the Valuta after it (the first Valuta is the fees', empty on cash rows)",
@@ -363,7 +361,6 @@ export const nordnetFi = nordnetDefinition({
   id: 'nordnet-fi',
   label: 'Nordnet tapahtumat (suomi)',
   source: {
-    kind: 'open-source-importer',
     reference:
       'jaantaponen/verotunkki src/utils/parsers/types.ts (NordnetHeaders: Id, Kirjauspäivä, Kauppapäivä, Maksupäivä, Salkku, Tapahtumatyyppi, Arvopaperi, ISIN, Määrä, Kurssi, Korko, Kokonaiskulut, Summa, Valuutta, …); a public Elixir NordnetCsvParser (UTF-16LE, tab; 12 Valuutta, 13 Summa, 14 Valuutta; OSTO, MYYNTI, OSINKO, ENNAKKOPIDÄTYS, TALLETUS, NOSTO, VALUUTAN OSTO, LAINAKORKO …); PFS EtNordnetFI (MPL-2.0: yyyy-MM-dd, decimal comma)',
     note: `${NORDNET_FI_ROWS}; the older layout with Instrumenttityyppi is nordnet-fi-2021`,
@@ -391,7 +388,6 @@ export const nordnetFi2021 = nordnetDefinition({
   id: 'nordnet-fi-2021',
   label: 'Nordnet tapahtumat (suomi, Instrumenttityyppi)',
   source: {
-    kind: 'open-source-importer',
     reference:
       'PFS EtNordnetFI (Jami Suni, MPL-2.0: the layout "as of Nordnet 2021-Aug-27th": Id, Kirjauspäivä, Kauppapäivä, Maksupäivä, Salkku, Tapahtumatyyppi, Arvopaperi, Instrumenttityyppi, ISIN, Määrä, Kurssi, Korko, Kokonaiskulut, Kokonaiskulut Valuutta, Summa, Valuutta, …; UTF-16, tab) and jaantaponen/verotunkki src/utils/parsers/types.ts',
     licence: 'MPL-2.0',
