@@ -1,38 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import type { ColumnMapping } from './mapping.js';
-import { parseBrokerCsv } from './parse-broker-csv.js';
+import { lines, readersOf, vocabularyMapping } from './vocabulary.test-support.js';
 
 // The row options of the definition vocabulary (row-options.ts), each on hand-made rows.
 
-const lines = (...rows: string[]) => rows.join('\n');
-
-const BASE: ColumnMapping = {
-  delimiter: ',',
-  columns: {
-    date: 'Date',
-    action: 'Kind',
-    symbol: 'Code',
-    quantity: 'Units',
-    price: 'Price',
-    fee: 'Charge',
-    currency: 'Ccy',
-  },
-  dateOrder: 'dmy',
-  decimal: '.',
-  actions: { buy: 'buy', sell: 'sell', dividend: 'dividend', fee: 'fee' },
-};
+const { parse, read } = readersOf(
+  vocabularyMapping({
+    columns: { fee: 'Charge' },
+    dateOrder: 'dmy',
+    actions: { buy: 'buy', sell: 'sell', dividend: 'dividend', fee: 'fee' },
+  }),
+);
 
 const HEADER = 'Date,Kind,Code,Units,Price,Charge,Ccy,Source,Remark';
-
-function parse(text: string, mapping: Partial<ColumnMapping>) {
-  return parseBrokerCsv(text, { mapping: { ...BASE, ...mapping } });
-}
-
-function read(text: string, mapping: Partial<ColumnMapping>) {
-  const result = parse(text, mapping);
-  if (!result.ok) throw new Error(JSON.stringify(result.errors));
-  return result;
-}
 
 describe('a fee of its own on rows that are no trade (`ownFee`)', () => {
   const FILE = lines(

@@ -1,42 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import type { ColumnMapping } from './mapping.js';
-import { parseBrokerCsv } from './parse-broker-csv.js';
+import { lines, readersOf, vocabularyMapping } from './vocabulary.test-support.js';
 
 // The table options of the definition vocabulary (table-options.ts) and the price currency
 // (row-options.ts), each on hand-made rows.
 
-const lines = (...rows: string[]) => rows.join('\n');
-
-const BASE: ColumnMapping = {
-  delimiter: ',',
-  columns: {
-    date: 'Date',
-    action: 'Kind',
-    symbol: 'Code',
-    quantity: 'Units',
-    price: 'Price',
-    amount: 'Amount',
-    currency: 'Ccy',
-    id: 'Ref',
-  },
-  dateOrder: 'ymd',
-  decimal: '.',
-  actions: { buy: 'buy', sell: 'sell', bonus: 'shares', deposit: 'cash' },
-  idTemplate: '{id}',
-  impliedFee: false,
-};
+const { parse, read } = readersOf(
+  vocabularyMapping({
+    columns: { amount: 'Amount', id: 'Ref' },
+    actions: { buy: 'buy', sell: 'sell', bonus: 'shares', deposit: 'cash' },
+    idTemplate: '{id}',
+    impliedFee: false,
+  }),
+);
 
 const HEADER = 'Date,Kind,Code,Units,Price,Amount,Ccy,Ref';
-
-function parse(text: string, mapping: Partial<ColumnMapping>) {
-  return parseBrokerCsv(text, { mapping: { ...BASE, ...mapping } });
-}
-
-function read(text: string, mapping: Partial<ColumnMapping>) {
-  const result = parse(text, mapping);
-  if (!result.ok) throw new Error(JSON.stringify(result.errors));
-  return result;
-}
 
 describe('rows written some cells to the right (`shiftedRows`)', () => {
   // the bonus row: an empty cell and its reference where Units belongs, its values after them

@@ -1,14 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { readTradePattern } from './generic/trade-pattern.js';
 import type { ColumnMapping } from './mapping.js';
-import { parseBrokerCsv } from './parse-broker-csv.js';
+import { lines, readersOf } from './vocabulary.test-support.js';
 
 // The parts of the definition vocabulary added to express DEGIRO's account statement as data
 // (issue 40): a trade read from a text cell by a pattern with named groups, row kinds that depend
 // on the amount's sign, the row kind's tag in the broker id, a trade without an instrument
 // refused, continuation lines. Each on a few hand-made rows.
-
-const lines = (...rows: string[]) => rows.join('\n');
 
 const TRADE = String.raw`^(?<side>kopen|verkopen)\s+(?<quantity>[\d.,]+)[^@]*@\s*(?<price>[\d.,]+)\s+(?<currency>[A-Z]{3})`;
 
@@ -41,15 +39,7 @@ const BASE: ColumnMapping = {
   idTemplate: '{id}:{tag}',
 };
 
-function read(text: string, mapping: Partial<ColumnMapping> = {}) {
-  return parseBrokerCsv(text, { mapping: { ...BASE, ...mapping } });
-}
-
-function ok(text: string, mapping: Partial<ColumnMapping> = {}) {
-  const result = read(text, mapping);
-  if (!result.ok) throw new Error(JSON.stringify(result.errors));
-  return result;
-}
+const { parse, read } = readersOf(BASE);
 
 const HEADER = 'Date;Isin;Text;Amount;Ccy;Ref';
 
@@ -104,7 +94,7 @@ describe('the definition vocabulary of text trades, signs and tags', () => {
   );
 
   it('reads a trade from the text cell by the pattern: the text price, not amount ÷ quantity', () => {
-    const { rows } = ok(FILE);
+    const { rows } = read(FILE);
     expect(rows[0]?.transaction).toEqual({
       type: 'buy',
       symbol: 'NL0000009165',
@@ -116,7 +106,7 @@ describe('the definition vocabulary of text trades, signs and tags', () => {
   });
 
   it('gives a row the kind of the first pattern whose sign condition its amount meets', () => {
-    const result = ok(FILE);
+    const result = read(FILE);
     // line 3: negative costs → fee; line 4: positive costs → none of the costs patterns → skip
     expect(result.rows.find((r) => r.line === 3)?.transaction).toMatchObject({
       type: 'fee',
@@ -132,7 +122,7 @@ describe('the definition vocabulary of text trades, signs and tags', () => {
   });
 
   it("writes the pattern's tag into the broker id; a row of an untagged pattern has none", () => {
-    expect(ok(FILE).rows.map((r) => [r.line, r.externalId])).toEqual([
+    expect(read(FILE).rows.map((r) => [r.line, r.externalId])).toEqual([
       [2, 'r-1:trade'],
       [3, 'r-1:fee'],
       [5, 'r-3:fx-in'],
@@ -143,10 +133,10 @@ describe('the definition vocabulary of text trades, signs and tags', () => {
 
   it('refuses a trade without an instrument when told to, skips it by default', () => {
     const text = lines(HEADER, '2024-01-02;;Kopen 3 X@ 8 EUR;-24;EUR;r-9');
-    const refused = read(text, { noInstrument: 'error' });
+    const refused = parse(text, { noInstrument: 'error' });
     expect(refused.ok).toBe(false);
     if (!refused.ok) expect(refused.errors.map((e) => e.line)).toEqual([2]);
-    expect(ok(text).skipped.map((s) => s.line)).toEqual([2]);
+    expect(read(text).skipped.map((s) => s.line)).toEqual([2]);
   });
 
   it("joins a continuation line to the previous row's last cell", () => {
@@ -156,13 +146,13 @@ describe('the definition vocabulary of text trades, signs and tags', () => {
       ';;;;;b017',
       '2024-01-02;NL0000009165;Transaction costs;-1;EUR;5925d76b-b017',
     );
-    const joined = ok(text, { continuation: true });
+    const joined = read(text, { continuation: true });
     expect(joined.rows.map((r) => [r.line, r.externalId])).toEqual([
       [2, '5925d76b-b017:trade'],
       [4, '5925d76b-b017:fee'],
     ]);
     // without it the wrapped line is a row of its own (skipped) and the trade keeps a cut id
-    const apart = ok(text);
+    const apart = read(text);
     expect(apart.rows[0]?.externalId).toBe('5925d76b-:trade');
     expect(apart.skipped.map((s) => s.line)).toEqual([3]);
   });

@@ -2,11 +2,10 @@ import { describe, expect, it } from 'vitest';
 import type { FormatDefinition } from './definitions/definition.js';
 import type { ColumnMapping } from './mapping.js';
 import { parseBrokerCsv } from './parse-broker-csv.js';
+import { lines, readersOf } from './vocabulary.test-support.js';
 
 // The parts of the definition vocabulary added to express the first modules' row kinds as data
 // (issue 40), each on a few hand-made rows.
-
-const lines = (...rows: string[]) => rows.join('\n');
 
 const BASE: ColumnMapping = {
   delimiter: ',',
@@ -17,14 +16,7 @@ const BASE: ColumnMapping = {
   actions: { dividend: 'dividend', deposit: 'cash', charge: 'charge', fee: 'fee' },
 };
 
-function read(text: string, mapping: Partial<ColumnMapping>, accountCurrency?: string) {
-  const result = parseBrokerCsv(text, {
-    mapping: { ...BASE, ...mapping },
-    ...(accountCurrency ? { accountCurrency } : {}),
-  });
-  if (!result.ok) throw new Error(JSON.stringify(result.errors));
-  return result;
-}
+const { read } = readersOf(BASE);
 
 describe('the definition vocabulary of the first modules', () => {
   const FILE = lines(
@@ -118,7 +110,7 @@ describe('the definition vocabulary of the first modules', () => {
     expect(read(text, { columns }).rows[0]?.transaction.currency).toBe('GBP');
     const fixed = read(text, { columns, currencySource: 'mapping' });
     expect(fixed.rows[0]?.transaction.currency).toBe('USD');
-    const account = read(text, { columns, currencySource: 'account' }, 'PLN');
+    const account = read(text, { columns, currencySource: 'account' }, { accountCurrency: 'PLN' });
     expect(account.rows[0]?.transaction.currency).toBe('PLN');
   });
 

@@ -309,9 +309,10 @@ export const FIXTURES: Record<string, CatalogueFixture> = {
     cash: { EUR: '-260' },
     types: ['buy', 'sell'],
   },
+  // the header up to Beløb's Valuta, then the rate as Nordnet names it (Vekslingskurs)
   'nordnet-dk': {
     text: lines(
-      'Id\tBogføringsdag\tHandelsdag\tValørdag\tDepot\tTransaktionstype\tVærdipapirer\tISIN\tAntal\tKurs\tRente\tSamlede afgifter\tValuta\tBeløb\tValuta\tVekselkurs',
+      'Id\tBogføringsdag\tHandelsdag\tValørdag\tDepot\tTransaktionstype\tVærdipapirer\tISIN\tAntal\tKurs\tRente\tSamlede afgifter\tValuta\tBeløb\tValuta\tVekslingskurs',
       '1\t2024-01-02\t2024-01-02\t2024-01-02\t123\tINDBETALING\t\t\t\t\t\t\tDKK\t1.000,00\tDKK\t',
       '2\t2024-01-05\t2024-01-03\t2024-01-05\t123\tKØBT\tNovo Nordisk B\tDK0062498333\t10\t50\t\t1\tDKK\t-501,00\tDKK\t1',
       '3\t2024-02-05\t2024-02-03\t2024-02-05\t123\tSOLGT\tNovo Nordisk B\tDK0062498333\t4\t60\t\t1\tDKK\t239,00\tDKK\t1',

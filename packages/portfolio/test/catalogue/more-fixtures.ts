@@ -1,7 +1,9 @@
 import type { CatalogueFixture } from './fixtures.js';
 
-// Hand-made files in the layouts of catalogue/more-layouts.ts (see each definition's `source`),
-// and what each holds, worked out by hand. Instruments, quantities and prices are invented.
+// Hand-made files in the layouts of catalogue/more-layouts.ts, the DEGIRO transactions report
+// (degiro.ts) and Trading 212's named-currency layouts (trading212.ts) (see each definition's
+// `source`), and what each holds, worked out by hand. Instruments, quantities and prices are
+// invented.
 
 const lines = (...rows: string[]) => rows.join('\n');
 

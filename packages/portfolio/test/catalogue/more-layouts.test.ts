@@ -4,7 +4,7 @@ import { MORE_FIXTURES } from './more-fixtures.js';
 
 const text = (id: string) => MORE_FIXTURES[id]?.text ?? '';
 
-describe('other layouts of catalogued brokers (catalogue/more-layouts)', () => {
+describe('other layouts of catalogued brokers (catalogue/more-layouts, degiro, trading212)', () => {
   it('reads the newer DEGIRO layout: EUR fees from the total, AutoFX trades converted', () => {
     const parsed = parseBrokerCsv(text('degiro-transactions-2024'));
     if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors));

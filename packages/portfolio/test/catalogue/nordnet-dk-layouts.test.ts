@@ -8,7 +8,7 @@ import {
   nordnetFi2021,
   nordnetNo,
 } from '../../src/import/definitions/catalogue/nordnet.js';
-import { parseBrokerCsv } from '../../src/index.js';
+import { definitionMapping, parseBrokerCsv } from '../../src/index.js';
 import { FIXTURES } from './fixtures.js';
 
 // Nordnet's two other Danish layouts (see the definitions' sources): one with Værdipapirtype after
@@ -149,5 +149,102 @@ describe('the Nordnet builder', () => {
       ['nordnet-fi-2021', undefined, 'valuutta'],
       ['nordnet-dk-2021', undefined, 'valuta'],
     ]);
+  });
+});
+
+describe('the columns of the Nordnet definitions', () => {
+  const definitions = [
+    nordnet,
+    nordnetDk,
+    nordnetDkTyped,
+    nordnetDk2021,
+    nordnetNo,
+    nordnetFi,
+    nordnetFi2021,
+  ];
+
+  // a column the header lacks is dropped from the mapping the file is read (and checked) with
+  it.each(definitions.map((d) => [d.id, d] as const))(
+    '%s: every column it names is in its fixture header',
+    (id, definition) => {
+      const mapping = definitionMapping(FIXTURES[id]?.text ?? '', definition);
+      expect(mapping).toBeDefined();
+      expect(Object.keys(mapping?.columns ?? {}).sort()).toEqual(
+        Object.keys(definition.read.columns).sort(),
+      );
+    },
+  );
+
+  it('nordnet-dk reads the rate from Vekslingskurs, as Nordnet Denmark names it', () => {
+    // the Danish header (four Valuta columns, no Værdipapirtype) as public Nordnet readers' tests
+    // write it (a Go ParseNordnetCSV test, a JavaScript import-csv test), rows hand-made
+    const header = [
+      'Id',
+      'Bogføringsdag',
+      'Handelsdag',
+      'Valørdag',
+      'Depot',
+      'Transaktionstype',
+      'Værdipapirer',
+      'ISIN',
+      'Antal',
+      'Kurs',
+      'Rente',
+      'Samlede afgifter',
+      'Valuta',
+      'Beløb',
+      'Valuta',
+      'Indkøbsværdi',
+      'Valuta',
+      'Resultat',
+      'Valuta',
+      'Totalt antal',
+      'Saldo',
+      'Vekslingskurs',
+      'Transaktionstekst',
+      'Makuleringsdato',
+      'Notanummer',
+      'Verifikationsnummer',
+      'Kurtage',
+      'Valuta',
+      'Middelkurs',
+      'Oprindelig rente',
+    ].join('\t');
+    const buy = [
+      '2',
+      '2026-07-03',
+      '2026-07-03',
+      '2026-07-07',
+      '123',
+      'KØBT',
+      'Apple Inc',
+      'US0378331005',
+      '2',
+      '100',
+      '0',
+      '25',
+      'DKK',
+      '-1.315,00',
+      'DKK',
+      '200',
+      'USD',
+      '0',
+      'USD',
+      '2',
+      '8.685,00',
+      '6,45',
+      '',
+      '',
+      '1',
+      '1',
+      '25',
+      'DKK',
+      '',
+      '',
+    ].join('\t');
+    const text = [header, buy].join('\n');
+    expect(read(text).format).toBe('nordnet-dk');
+    // the column names of the mapping the file is read with are the header's, as read (lower case)
+    expect(definitionMapping(text, nordnetDk)?.columns.fxRate).toBe('vekslingskurs');
   });
 });

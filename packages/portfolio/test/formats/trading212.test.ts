@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { trading212 } from '../../src/import/definitions/catalogue/converted.js';
+import { trading212 } from '../../src/import/definitions/catalogue/trading212.js';
 import { cellOf, safeRegex } from '../../src/import/mapped-row.js';
 import { realign } from '../../src/import/table-options.js';
 import { atLine, cashOf, importSample, quantitiesOf } from './sample.js';

@@ -1,8 +1,12 @@
-import { define } from '../definition.js';
+import { define, type FormatDefinition, type Recognition } from '../definition.js';
+import { E2G } from './sources.js';
 
-// DEGIRO as data (issue 40), converted from the module `formats/degiro.ts` once it read the
-// module's recorded files into the very same transactions, ids, names and fingerprints
-// (test/catalogue/module-equivalence, module-golden/degiro.json).
+// DEGIRO as data (issue 40). The account statement was converted from the module
+// `formats/degiro.ts` once it read the module's recorded files into the very same transactions,
+// ids, names and fingerprints (test/catalogue/module-equivalence, module-golden/degiro.json); the
+// two layouts of the "Transactions" report (trades only) are built from one shape. Only the
+// column names and the order were taken from the report's sources (facts of the broker's file);
+// no code was copied.
 
 const BUY_WORDS = 'koop|buy|kauf|compra|achat|acquisto';
 const SELL_WORDS = 'verkoop|sell|verkauf|venda|vente|vendita';
@@ -48,12 +52,7 @@ export const degiro = define({
   id: 'degiro',
   label: 'DEGIRO account statement',
   version: 1,
-  source: {
-    kind: 'open-source-importer',
-    reference:
-      'dickwolff/Export-To-Ghostfolio@9e35bd60 src/converters/degiroConverterV3.ts (read as documentation) and its sample in ../shared/data/broker-exports',
-    licence: 'Apache-2.0',
-  },
+  source: E2G('degiroConverterV3.ts'),
   recognise: {
     headers: ['isin', ['datum', 'date', 'data', 'fecha']],
     minColumns: 12,
@@ -129,5 +128,126 @@ export const degiro = define({
     ],
     negativeDividend: 'withdrawal',
     idTemplate: '{id}:{tag}',
+  },
+});
+
+type Read = FormatDefinition['read'];
+
+/**
+ * The columns both layouts of the "Transactions" report open with (0-based): `Date`, `Time`,
+ * `Product`, `ISIN`, (`Reference`, `Venue`,) `Quantity` (negative: a sale), `Price` (in the
+ * currency of the unnamed column after it).
+ */
+const REPORT_COLUMNS = {
+  date: '#0',
+  time: '#1',
+  name: '#2',
+  isin: '#3',
+  quantity: '#6',
+  price: '#7',
+} satisfies Read['columns'];
+
+const HALIR = 'jose-pleonasm/Halir@1ebe1e0a docs/degiro/transactions-versions.md';
+
+/** One layout of the "Transactions" report: what it adds to the columns both open with. */
+interface ReportLayout {
+  readonly id: string;
+  readonly label: string;
+  readonly reference: string;
+  readonly note: string;
+  /** Recognition; `Date`, `ISIN` and `Quantity` are pinned to positions 0, 3 and 6 besides. */
+  readonly recognise: Recognition;
+  /** Columns after `Price` (see {@link REPORT_COLUMNS}). */
+  readonly columns: Read['columns'];
+  /** How the layout reads besides its columns (the currency, the fee). */
+  readonly read?: Omit<Partial<Read>, 'columns'>;
+}
+
+/**
+ * A definition of a "Transactions" report layout (see {@link ReportLayout}): comma-separated,
+ * dates `dd-MM-yyyy`, numbers with a `.` decimal mark, every row a trade of `Quantity` at `Price`
+ * (no action column: trades only), recorded under the ISIN (a row without one fails the file),
+ * broker id the order id.
+ */
+function reportDefinition<const Id extends string>(layout: ReportLayout & { readonly id: Id }) {
+  return define({
+    id: layout.id,
+    label: layout.label,
+    version: 1,
+    source: {
+      kind: 'open-source-importer',
+      reference: layout.reference,
+      licence: 'not stated (UNLICENSED in package.json; column names only)',
+      note: layout.note,
+    },
+    recognise: {
+      ...layout.recognise,
+      positions: { '0': ['date'], '3': ['isin'], '6': ['quantity'], ...layout.recognise.positions },
+    },
+    read: {
+      delimiter: ',',
+      columns: { ...REPORT_COLUMNS, ...layout.columns },
+      ...layout.read,
+      dateOrder: 'dmy',
+      decimal: '.',
+      instrument: 'isin',
+      actions: {},
+      noInstrument: 'error',
+      idTemplate: '{id}',
+    },
+  });
+}
+
+/**
+ * DEGIRO's "Transactions" report (`Transactions.csv`, English, the layout before the AutoFX
+ * column): `Date,Time,Product,ISIN,Reference,Venue,Quantity,Price,,Local value,,Value,,Exchange
+ * rate,Transaction and/or third,,Total,,Order ID` — 19 columns, the currency of each amount in
+ * the unnamed column after it. Trades only (dividends, fees and deposits are in the account
+ * statement, the `degiro` entry): every row is a trade of `Quantity` (negative: a sale) at
+ * `Price` in its currency (column 8), the transaction costs (column 14, negative) in their own
+ * currency (column 15) — booked apart when it is not the price's. `Total` (the cash after
+ * DEGIRO's conversion) is not read: the file does not say how the conversion was booked; the
+ * account statement does. Dates `dd-MM-yyyy`, times `HH:mm`, numbers with a `.` decimal mark.
+ * Recorded under the ISIN; broker id the order id.
+ */
+export const degiroTransactions = reportDefinition({
+  id: 'degiro-transactions',
+  label: 'DEGIRO transactions report',
+  reference: `${HALIR} (the 19 column titles in order) and src/modules/degiro/csvToHston.js (side from the sign of Quantity; price, fees and total each followed by their currency); jaantaponen/verotunkki front/src/utils/parsers/loadTransactions.ts (unnamed headers are the currency of the column before; dates DD-MM-YYYY and HH:mm)`,
+  note: 'decimal mark `.`: both importers read the cells as plain numbers after a comma split; the newer layout with `AutoFX Fee` and `Total EUR` is degiro-transactions-2024',
+  recognise: {
+    headers: ['isin', 'venue', 'quantity', 'price', 'orderid'],
+    excludes: ['autofxfee'],
+    minColumns: 19,
+    positions: { '18': ['orderid'] },
+  },
+  columns: { currency: '#8', fee: '#14', feeCurrency: '#15', id: '#18' },
+});
+
+/**
+ * DEGIRO's "Transactions" report in its newer layout (`Date,Time,Product,ISIN,Reference
+ * exchange,Venue,Quantity,Price,,Local value,,Value EUR,Exchange rate,AutoFX Fee,Transaction
+ * and/or third party fees EUR,Total EUR,Order ID,`): the account currency is in the headers, the
+ * price's currency in the unnamed column after `Price`. Trades only: `Quantity` (negative: a
+ * sale) at `Price` in its currency. A trade in EUR costs `Total EUR`: its fee is what the total
+ * exceeds quantity × price by (the row has no exchange rate). A trade in another currency was
+ * converted by DEGIRO: beside the trade a deposit of quantity × price in its currency and a
+ * withdrawal of `Total EUR` (fees and the AutoFX fee included; a sale: the reverse). Only EUR
+ * accounts (the header names `Total EUR`). Dates `dd-MM-yyyy`, numbers with a `.` decimal mark.
+ */
+export const degiroTransactions2024 = reportDefinition({
+  id: 'degiro-transactions-2024',
+  label: 'DEGIRO transactions report (AutoFX layout)',
+  reference: `${HALIR} (second layout: the 17 column titles in order, \`AutoFX Fee\`, \`Total EUR\`)`,
+  note: 'decimal mark and the empty exchange rate of EUR trades as in the older layout (see degiro-transactions); a EUR trade written with a rate other than 1 keeps no fee',
+  recognise: {
+    headers: ['isin', 'venue', 'quantity', 'price', 'autofxfee', 'totaleur', 'orderid'],
+  },
+  columns: { amount: 'Total EUR', fxRate: 'Exchange rate', id: 'Order ID' },
+  read: {
+    currency: 'EUR',
+    currencySource: 'mapping',
+    priceCurrency: '#8',
+    impliedFee: 'at-rate-1',
   },
 });

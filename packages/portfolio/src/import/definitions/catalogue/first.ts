@@ -1,18 +1,13 @@
-import { type DefinitionSource, define } from '../definition.js';
-import { ghostfolio, trading212 } from './converted.js';
+import { define } from '../definition.js';
+import { ghostfolio } from './converted.js';
 import { degiro } from './degiro.js';
+import { E2G } from './sources.js';
+import { trading212 } from './trading212.js';
 
 // The formats of the first import modules (issue 40: "the twelve modules become definitions"),
 // as data. Each was converted only once it read the module's samples and hand-made rows into the
 // very same transactions, metadata and import fingerprints (test/catalogue/module-equivalence),
 // so that re-importing a file imported with the module duplicates nothing.
-
-const E2G = (converter: string, note?: string): DefinitionSource => ({
-  kind: 'open-source-importer',
-  reference: `dickwolff/Export-To-Ghostfolio@9e35bd60 src/converters/${converter} (read as documentation) and its sample in ../shared/data/broker-exports`,
-  licence: 'Apache-2.0',
-  ...(note ? { note } : {}),
-});
 
 /**
  * eToro account statement, "Account Activity" sheet saved as CSV (dates `dd/MM/yyyy HH:mm:ss`,

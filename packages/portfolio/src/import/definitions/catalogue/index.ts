@@ -5,8 +5,8 @@ import {
   type Recognised,
   recognise,
 } from '../definition.js';
-import { ghostfolio, trading212 } from './converted.js';
-import { degiro } from './degiro.js';
+import { ghostfolio } from './converted.js';
+import { degiro, degiroTransactions, degiroTransactions2024 } from './degiro.js';
 import {
   bux,
   comdirect,
@@ -26,14 +26,7 @@ import {
   swissquote,
 } from './europe.js';
 import { etoro, ibkrCash, ibkrTrades, revolut, saxo, schwab, tradeRepublic, xtb } from './first.js';
-import {
-  degiroTransactions,
-  degiroTransactions2024,
-  scalableCapitalBaader,
-  trading212Eur,
-  trading212Gbp,
-  trading212Usd,
-} from './more-layouts.js';
+import { scalableCapitalBaader } from './more-layouts.js';
 import {
   avanza,
   delta,
@@ -52,6 +45,7 @@ import {
   robinhood,
   vanguard,
 } from './nordic-uk-us.js';
+import { trading212, trading212Eur, trading212Gbp, trading212Usd } from './trading212.js';
 
 /**
  * The declarative definitions of the catalogue, each read by the one engine (`mappedFormat`).

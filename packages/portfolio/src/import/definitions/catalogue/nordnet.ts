@@ -1,3 +1,4 @@
+import type { MappedKind } from '../../mapping.js';
 import { define, type FormatDefinition, fold, type Recognition } from '../definition.js';
 
 // Nordnet's transaction exports ("transactions-and-notes-export.csv") of all four countries and
@@ -5,7 +6,8 @@ import { define, type FormatDefinition, fold, type Recognition } from '../defini
 // column, the ISIN as the instrument, the trade price left to the engine as (|amount| − fees) ÷
 // quantity) filled with each layout's header words and positions.
 
-type Source = FormatDefinition['source'];
+/** Where a layout is documented: every Nordnet layout is known from public importers. */
+type Source = Omit<FormatDefinition['source'], 'kind'>;
 type Read = FormatDefinition['read'];
 
 /**
@@ -68,7 +70,7 @@ function nordnetDefinition<const Id extends string>(layout: NordnetLayout & { re
     id: layout.id,
     label: layout.label,
     version: 1,
-    source: layout.source,
+    source: { kind: 'open-source-importer', ...layout.source },
     recognise: {
       headers: layout.headers,
       ...(layout.excludes ? { excludes: [...layout.excludes] } : {}),
@@ -99,6 +101,37 @@ function nordnetDefinition<const Id extends string>(layout: NordnetLayout & { re
   });
 }
 
+/** The Scandinavian languages of Nordnet's exports: Swedish, Danish, Norwegian. */
+type Language = 'sv' | 'da' | 'no';
+
+/**
+ * Nordnet's transaction types (Transaktionstyp, Transaktionstype, Transaksjonstype) as patterns by
+ * kind in each Scandinavian language, in the order they are tried (the first that matches wins).
+ * Tax comes before the dividend in Danish and Norwegian (`UDBYTTESKAT` holds `udbytte`), after it
+ * in Swedish (`utdelning`, then the withholding taxes). `UDB.` is the dividend's name in the 2021
+ * Danish layout's importer ({@link nordnetDk2021}); only the Swedish list reads currency
+ * exchanges (`VALUTAVÄXLING`) as cash.
+ */
+const TYPES: readonly (readonly [MappedKind, Partial<Record<Language, string>>])[] = [
+  ['buy', { sv: '^köpt|^köp', da: '^købt|^køb', no: '^kjøpt|^kjøp' }],
+  ['sell', { sv: '^sålt|^sälj', da: '^solgt|^salg', no: '^solgt|^salg' }],
+  ['tax', { da: 'udbytteskat|skat', no: 'kildeskatt|skatt' }],
+  ['dividend', { sv: 'utdelning', da: 'udbytte|^udb\\.', no: 'utbytte' }],
+  ['tax', { sv: 'kupskatt|källskatt|skatt' }],
+  ['interest', { sv: 'ränta|inlåningsränta', da: 'rente', no: 'rente' }],
+  ['deposit', { sv: 'insättning', da: 'indbetaling|indsættelse', no: 'innskudd|innbetaling' }],
+  ['withdrawal', { sv: 'uttag', da: 'hævning|udbetaling', no: 'uttak|utbetaling' }],
+  ['fee', { sv: 'avgift|courtage', da: 'gebyr|afgift', no: 'gebyr|avgift' }],
+  ['cash', { sv: 'valutaväxling|växling' }],
+];
+
+/** The transaction types of {@link TYPES} in one language, as action patterns. */
+const typesIn = (language: Language): Read['actionPatterns'] =>
+  TYPES.flatMap(([kind, words]) => {
+    const pattern = words[language];
+    return pattern === undefined ? [] : [{ pattern, kind }];
+  });
+
 /**
  * Nordnet (Sweden) transactions and notes. Four columns are named Valuta, each the currency of the
  * number before it: Belopp's is the one right after it (position 14); the first (position 12) is
@@ -109,7 +142,6 @@ export const nordnet = nordnetDefinition({
   id: 'nordnet',
   label: 'Nordnet transaktioner (svenska)',
   source: {
-    kind: 'open-source-importer',
     reference:
       'beangulp Nordnet importer docstrings and public Nordnet parsers (research/import-languages.md; a public NORDNET_FIELDNAMES list: Id, Bokföringsdag, Affärsdag, Likviddag, Depå, Transaktionstyp, Värdepapper, ISIN, Antal, Kurs, Ränta, Total Avgift, Valuta, Belopp, Valuta, Inköpsvärde, Valuta, …, Växlingskurs)',
     note: "recent exports are UTF-16, tab-separated; older ones `;`. Belopp is signed in the currency of the Valuta after it (the first Valuta is the fees', empty on cash rows); the trade price is |Belopp| − fees ÷ Antal in that currency",
@@ -135,33 +167,27 @@ export const nordnet = nordnetDefinition({
     fxRate: 'växlingskurs',
   },
   currency: { amountAt: 13, named: 'valuta' },
-  actionPatterns: [
-    { pattern: '^köpt|^köp', kind: 'buy' },
-    { pattern: '^sålt|^sälj', kind: 'sell' },
-    { pattern: 'utdelning', kind: 'dividend' },
-    { pattern: 'kupskatt|källskatt|skatt', kind: 'tax' },
-    { pattern: 'ränta|inlåningsränta', kind: 'interest' },
-    { pattern: 'insättning', kind: 'deposit' },
-    { pattern: 'uttag', kind: 'withdrawal' },
-    { pattern: 'avgift|courtage', kind: 'fee' },
-    { pattern: 'valutaväxling|växling', kind: 'cash' },
-  ],
+  actionPatterns: typesIn('sv'),
 });
 
 /**
- * Danish transaction types (Transaktionstype), shared by the Danish layouts. `UDB.` is the
- * dividend's name in the 2021 layout's importer ({@link nordnetDk2021}).
+ * The Danish columns and transaction types, shared by the Danish layouts (the one without
+ * Værdipapirtype also takes Værdipapir for Værdipapirer). The exchange rate is Vekslingskurs in
+ * every Danish header the sources give (Vekselkurs, Portfolio Performance's Danish word for it,
+ * is not Nordnet's).
  */
-const DANISH_ACTIONS: Read['actionPatterns'] = [
-  { pattern: '^købt|^køb', kind: 'buy' },
-  { pattern: '^solgt|^salg', kind: 'sell' },
-  { pattern: 'udbytteskat|skat', kind: 'tax' },
-  { pattern: 'udbytte|^udb\\.', kind: 'dividend' },
-  { pattern: 'rente', kind: 'interest' },
-  { pattern: 'indbetaling|indsættelse', kind: 'deposit' },
-  { pattern: 'hævning|udbetaling', kind: 'withdrawal' },
-  { pattern: 'gebyr|afgift', kind: 'fee' },
-];
+const DANISH = {
+  columns: {
+    date: 'handelsdag',
+    action: 'transaktionstype',
+    name: 'værdipapirer',
+    quantity: 'antal',
+    fee: 'samlede afgifter|kurtage',
+    amount: 'beløb',
+    fxRate: 'vekslingskurs',
+  },
+  actionPatterns: typesIn('da'),
+} satisfies Pick<NordnetLayout, 'columns' | 'actionPatterns'>;
 
 /**
  * Nordnet (Denmark) transactions: UTF-16, tab-separated, Danish headers. Beløb's currency is the
@@ -172,9 +198,8 @@ export const nordnetDk = nordnetDefinition({
   id: 'nordnet-dk',
   label: 'Nordnet transaktioner (dansk)',
   source: {
-    kind: 'open-source-importer',
     reference:
-      "beangulp Nordnet importer docstrings (Bogføringsdag, Handelsdag, Valørdag, Depot, Transaktionstype; UTF-16, tab), research/import-languages.md, and public parsers' test headers (…, ISIN, Antal, Kurs, Rente, Samlede afgifter, Valuta, Beløb, Valuta, Indkøbsværdi, Valuta, …)",
+      "beangulp Nordnet importer docstrings (Bogføringsdag, Handelsdag, Valørdag, Depot, Transaktionstype; UTF-16, tab), research/import-languages.md, and public parsers' test headers (…, ISIN, Antal, Kurs, Rente, Samlede afgifter, Valuta, Beløb, Valuta, Indkøbsværdi, Valuta, Resultat, Valuta, Totalt antal, Saldo, Vekslingskurs, Transaktionstekst, …, Kurtage, Valuta, Middelkurs, Oprindelig rente)",
     note: "Beløb is signed in the currency of the Valuta after it (the first Valuta is the fees', empty on cash rows)",
   },
   headers: [
@@ -187,29 +212,10 @@ export const nordnetDk = nordnetDefinition({
     'kurs',
     'belob',
   ],
-  columns: {
-    date: 'handelsdag',
-    action: 'transaktionstype',
-    name: 'værdipapirer|værdipapir',
-    quantity: 'antal',
-    fee: 'samlede afgifter|kurtage',
-    amount: 'beløb',
-    fxRate: 'vekselkurs',
-  },
+  ...DANISH,
+  columns: { ...DANISH.columns, name: 'værdipapirer|værdipapir' },
   currency: { amountAt: 13, named: 'valuta' },
-  actionPatterns: DANISH_ACTIONS,
 });
-
-/** The Danish columns of the layouts with Værdipapirtype. */
-const DANISH_TYPED_COLUMNS = {
-  date: 'handelsdag',
-  action: 'transaktionstype',
-  name: 'værdipapirer',
-  quantity: 'antal',
-  fee: 'samlede afgifter|kurtage',
-  amount: 'beløb',
-  fxRate: 'vekslingskurs',
-} satisfies NordnetLayout['columns'];
 
 /**
  * Nordnet (Denmark), the layout with Værdipapirtype (the instrument's type) after Værdipapirer:
@@ -221,7 +227,6 @@ export const nordnetDkTyped = nordnetDefinition({
   id: 'nordnet-dk-typed',
   label: 'Nordnet transaktioner (dansk, Værdipapirtype)',
   source: {
-    kind: 'open-source-importer',
     reference:
       'a public FireCalc.Api test (PortfolioTests.cs, C#), its header "copied from a real Nordnet export (Danish, UTF-16, tab-separated)": Id, Bogføringsdag, Handelsdag, Valørdag, Depot, Transaktionstype, Værdipapirer, Værdipapirtype, ISIN, Antal, Kurs, Rente, Samlede afgifter, Valuta, Beløb, Valuta, Indkøbsværdi, Valuta, Resultat, Valuta, Totalt antal, Saldo, Vekslingskurs, Transaktionstekst, Makuleringsdato, Notanummer, Verifikationsnummer, Kurtage, Valuta',
     licence: 'none stated where read',
@@ -240,9 +245,8 @@ export const nordnetDkTyped = nordnetDefinition({
     'valuta',
   ],
   excludes: ['samledeafgiftervaluta'],
-  columns: DANISH_TYPED_COLUMNS,
+  ...DANISH,
   currency: { amountAt: 14, named: 'valuta' },
-  actionPatterns: DANISH_ACTIONS,
 });
 
 /**
@@ -254,7 +258,6 @@ export const nordnetDk2021 = nordnetDefinition({
   id: 'nordnet-dk-2021',
   label: 'Nordnet transaktioner (dansk, Samlede afgifter valuta)',
   source: {
-    kind: 'open-source-importer',
     reference:
       'a public beancount Nordnet importer (Python; transactions-and-notes-export, UTF-16LE, tab), its column comment by position: 0 Id, 1 Bogføringsdag, 2 Handelsdag, 3 Valørdag, 4 Depot, 5 Transaktionstype, 6 Værdipapirer, 7 Værdipapirtype, 8 ISIN, 9 Antal, 10 Kurs, 11 Rente, 12 Samlede afgifter, 13 Samlede afgifter valuta, 14 Beløb, 15 Valuta, 16 Indkøbsværdi, 17 Resultat, 18 Total antal, 19 Saldo, 20 Vekslingskurs, 21 Transaktionstekst, 25 Kurtage, 26 Kurtage valuta',
     licence: 'none stated where read',
@@ -271,9 +274,8 @@ export const nordnetDk2021 = nordnetDefinition({
     'belob',
     'valuta',
   ],
-  columns: DANISH_TYPED_COLUMNS,
+  ...DANISH,
   currency: { currency: 'valuta' },
-  actionPatterns: DANISH_ACTIONS,
 });
 
 /**
@@ -285,7 +287,6 @@ export const nordnetNo = nordnetDefinition({
   id: 'nordnet-no',
   label: 'Nordnet transaksjoner (norsk)',
   source: {
-    kind: 'open-source-importer',
     reference:
       'beangulp Nordnet importer docstrings and a public sample file header (Bokføringsdag, Handelsdag, Oppgjørsdag, Portefølje, Transaksjonstype, Verdipapir, ISIN, Antall, Kurs, Rente, Totale Avgifter, Valuta, Beløp, Valuta, Kjøpsverdi, Valuta, …, Vekslingskurs, Kurtasje)',
     note: "Beløp is signed in the currency of the Valuta after it (the first Valuta is the fees', empty on cash rows)",
@@ -310,16 +311,7 @@ export const nordnetNo = nordnetDefinition({
     fxRate: 'vekslingskurs',
   },
   currency: { amountAt: 13, named: 'valuta' },
-  actionPatterns: [
-    { pattern: '^kjøpt|^kjøp', kind: 'buy' },
-    { pattern: '^solgt|^salg', kind: 'sell' },
-    { pattern: 'kildeskatt|skatt', kind: 'tax' },
-    { pattern: 'utbytte', kind: 'dividend' },
-    { pattern: 'rente', kind: 'interest' },
-    { pattern: 'innskudd|innbetaling', kind: 'deposit' },
-    { pattern: 'uttak|utbetaling', kind: 'withdrawal' },
-    { pattern: 'gebyr|avgift', kind: 'fee' },
-  ],
+  actionPatterns: typesIn('no'),
 });
 
 const NORDNET_FI_ROWS =
@@ -369,7 +361,6 @@ export const nordnetFi = nordnetDefinition({
   id: 'nordnet-fi',
   label: 'Nordnet tapahtumat (suomi)',
   source: {
-    kind: 'open-source-importer',
     reference:
       'jaantaponen/verotunkki src/utils/parsers/types.ts (NordnetHeaders: Id, Kirjauspäivä, Kauppapäivä, Maksupäivä, Salkku, Tapahtumatyyppi, Arvopaperi, ISIN, Määrä, Kurssi, Korko, Kokonaiskulut, Summa, Valuutta, …); a public Elixir NordnetCsvParser (UTF-16LE, tab; 12 Valuutta, 13 Summa, 14 Valuutta; OSTO, MYYNTI, OSINKO, ENNAKKOPIDÄTYS, TALLETUS, NOSTO, VALUUTAN OSTO, LAINAKORKO …); PFS EtNordnetFI (MPL-2.0: yyyy-MM-dd, decimal comma)',
     note: `${NORDNET_FI_ROWS}; the older layout with Instrumenttityyppi is nordnet-fi-2021`,
@@ -397,7 +388,6 @@ export const nordnetFi2021 = nordnetDefinition({
   id: 'nordnet-fi-2021',
   label: 'Nordnet tapahtumat (suomi, Instrumenttityyppi)',
   source: {
-    kind: 'open-source-importer',
     reference:
       'PFS EtNordnetFI (Jami Suni, MPL-2.0: the layout "as of Nordnet 2021-Aug-27th": Id, Kirjauspäivä, Kauppapäivä, Maksupäivä, Salkku, Tapahtumatyyppi, Arvopaperi, Instrumenttityyppi, ISIN, Määrä, Kurssi, Korko, Kokonaiskulut, Kokonaiskulut Valuutta, Summa, Valuutta, …; UTF-16, tab) and jaantaponen/verotunkki src/utils/parsers/types.ts',
     licence: 'MPL-2.0',
