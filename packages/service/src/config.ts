@@ -213,7 +213,7 @@ const EnvObject = z.object({
   }),
   RECONCILE_PROVIDER: v(
     z.enum(RECONCILE_PROVIDER_NAMES).default('off'),
-    'a second fundamentals provider every evaluation is reconciled with (issue 39): `simfin`, `sec-edgar`, `snapshot` or `off`; it reads the same ticker and `asOf` with the settings above (`SIMFIN_DIR`, …), and a criterion resting on a series the two disagree on (capex, total debt, net income, equity) carries a `provider_mismatch` flag and earns no points from the gap. A company it lacks, or its failure, leaves the evaluation on the first provider with a `reconcile_unavailable` flag and a warning in the log. Cached evaluations reconciled otherwise are computed again when read',
+    'a second fundamentals provider every evaluation is reconciled with (issue 39): `simfin`, `sec-edgar`, `snapshot` or `off`; it reads the same ticker and `asOf` with the settings above (`SIMFIN_DIR`, …), and a criterion resting on a series the two disagree on (capex, total debt, net income, equity) carries a `provider_mismatch` flag and earns no points from the gap. A company it lacks, or its failure, leaves the evaluation on the first provider with a `reconcile_unavailable` flag and a warning in the log. A cached evaluation reconciled otherwise is served as it is (its `_reconciliation` says how it was made) and computed again by the refresh pass (`REFRESH_SCHEDULE`, `pnpm refresh`), up to its batch of stale evaluations each pass, with change events whose cause is `methodology`',
     { command: true },
   ),
   EVALUATION_CACHE_MEMO_SECONDS: v(
