@@ -151,7 +151,12 @@ describe('the evaluation cache and reconciliation', () => {
 
     // a reconciled row, once the refresh pass made it, is served when reconciliation is off again
     const reconciled = await evaluateCompany('TEST', { ...base, reconcile: disagreeing.provider });
-    rows.set('TEST', { symbol: 'TEST', evaluation: reconciled, marketCap: null, cachedAt: now().toISOString() });
+    rows.set('TEST', {
+      symbol: 'TEST',
+      evaluation: reconciled,
+      marketCap: null,
+      cachedAt: now().toISOString(),
+    });
     const offAgain = flow(rows, null);
     const kept = await offAgain.get();
     expect(kept._cached).toBe(true);

@@ -121,7 +121,10 @@ describe.each(backends)('a change of RECONCILE_PROVIDER on $name', (backend) => 
       current: { methodologyVersion: METHODOLOGY_VERSION, reconciledWith: 'second' },
     });
     // now current: read from the cache, nothing left to sweep
-    expect(await on.read()).toMatchObject({ _cached: true, _reconciliation: { provider: 'second' } });
+    expect(await on.read()).toMatchObject({
+      _cached: true,
+      _reconciliation: { provider: 'second' },
+    });
     expect(await on.sweep()).toEqual([]);
     expect(on.fetches()).toBe(1);
 

@@ -83,7 +83,10 @@ describe.each(backends)('evaluations as of a day, and by methodology, on $name',
     const v = { methodologyVersion: '9' };
     await cache.upsert(made('RNONE', 50, { ...v, _reconciliation: null } as never));
     await cache.upsert(
-      made('RSIM', 50, { ...v, _reconciliation: { provider: 'simfin', status: 'compared' } } as never),
+      made('RSIM', 50, {
+        ...v,
+        _reconciliation: { provider: 'simfin', status: 'compared' },
+      } as never),
     );
     // asked but unavailable: reconciled with simfin all the same (asking again changes nothing)
     await cache.upsert(
@@ -93,7 +96,10 @@ describe.each(backends)('evaluations as of a day, and by methodology, on $name',
       } as never),
     );
     await cache.upsert(
-      made('RSEC', 50, { ...v, _reconciliation: { provider: 'sec-edgar', status: 'compared' } } as never),
+      made('RSEC', 50, {
+        ...v,
+        _reconciliation: { provider: 'sec-edgar', status: 'compared' },
+      } as never),
     );
     // made before reconciliation was recorded: none
     await cache.upsert(made('RUNREC', 50, v));

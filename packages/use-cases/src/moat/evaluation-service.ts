@@ -196,7 +196,9 @@ export function createEvaluationService(deps: EvaluationServiceDeps) {
       const storedBefore = stored;
       const cached = await deps.cache.get(symbol);
       if (cached) {
-        return isCurrentMethodology(cached.evaluation) ? fromCache(cached) : rescore(symbol, cached);
+        return isCurrentMethodology(cached.evaluation)
+          ? fromCache(cached)
+          : rescore(symbol, cached);
       }
       if (!inFlight.has(symbol) && stored !== storedBefore) {
         // A fetch finished (and left `inFlight`) while the cache was read: the read may have

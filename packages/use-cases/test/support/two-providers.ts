@@ -4,13 +4,21 @@
  * in FY2017–FY2019: a dispute on the capex series that costs the capex criterion its points).
  */
 import { FundamentalsError, type FundamentalsProvider } from '@svc/fundamentals-client';
-import { type FiscalYearFigures, type Fundamentals, METRIC_KEYS, type MetricKey } from '@svc/schemas';
+import {
+  type FiscalYearFigures,
+  type Fundamentals,
+  METRIC_KEYS,
+  type MetricKey,
+} from '@svc/schemas';
 
 const START = 2010;
 const N = 10;
 
 /** A steady compounder: revenue 1000 growing 8% a year, capex 4% of revenue. */
-export function company(provider: string, capexFactor: (fiscalYear: number) => number): Fundamentals {
+export function company(
+  provider: string,
+  capexFactor: (fiscalYear: number) => number,
+): Fundamentals {
   const years: FiscalYearFigures[] = [];
   for (let i = 0; i < N; i += 1) {
     const fiscalYear = START + i;
