@@ -16,8 +16,9 @@
 // of BENCH_CASES in harness.mjs, the table api.bench.mjs runs: all but the bare routes). Both
 // services run on PGlite (embedded) with the bench servers' data: 2,000+ cached evaluations, the
 // portfolio of the four shared broker exports, 340 and 3,400 synthetic holdings, a token.
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
   BENCH_CASES,
   caseFor,
@@ -40,6 +41,11 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
 const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : null;
 const otherScript = pathToFileURL(resolve(other, 'apps/api/bench/bench-server.mjs'));
+// checked before any server starts: a failed start would leave the others running
+if (!existsSync(otherScript)) {
+  console.error(`${fileURLToPath(otherScript)} is missing: give a checkout's path (built)`);
+  process.exit(2);
+}
 
 /**
  * The cases to compare: those of the shared table (BENCH_CASES of harness.mjs, as api.bench.mjs
