@@ -139,7 +139,7 @@ const EnvObject = z.object({
   ),
   AUDIT_RETENTION_DAYS: v(
     z.coerce.number().int().min(1).max(3650).default(90),
-    "days the activity (audit log) of personal access tokens is kept: each call made with a token (MCP, and REST routes that take one, such as the X-ray): its tool or route, time, outcome, quota spent, duration and redacted arguments; older rows are hidden at once and deleted by an hourly purge (1–3650)",
+    'days the activity (audit log) of personal access tokens is kept: each call made with a token (MCP, and REST routes that take one, such as the X-ray): its tool or route, time, outcome, quota spent, duration and redacted arguments; older rows are hidden at once and deleted by an hourly purge (1–3650)',
   ),
   SIGNUP_ENABLED: v(
     booleanFlag.default(true),
