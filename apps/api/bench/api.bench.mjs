@@ -34,10 +34,9 @@
 // BENCH_CPU_PROF=<dir> takes a V8 CPU profile of the `app` servers (the inspector's profiler, as
 // `node --cpu-prof` writes it) over each case's measured seconds, writes it there as
 // <case>.cpuprofile and prints its top self-time frames (profiling adds its own cost: take the
-// figures from a run without it); BENCH_ONLY=<regex> keeps the cases whose KEY matches (bare,
-// bare8k, healthz, evaluation, screener, screenerSql, screenerSql1, quote, portfolios, holdings,
-// holdings340, holdings3400, holdings50, xray50, transactions, mcpEvaluation, mcpHoldings,
-// mcpToolsList, performanceAfterEdit), besides the bare route, and only the servers they need
+// figures from a run without it); BENCH_ONLY=<regex> keeps the cases whose KEY matches (the keys
+// of BENCH_CASES in harness.mjs, the one table compare.bench.mjs reads too, and
+// performanceAfterEdit), besides the bare route, and only the servers they need
 // start (no `app-sql` without its cases, no portfolios without theirs). Last, `performanceAfterEdit`
 // (issue 30, performance-after-edit.mjs):
 // a portfolio of 50 holdings × 10 years on a server of its own, the server CPU of its
@@ -47,6 +46,8 @@ import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import {
   ask,
+  BENCH_CASES,
+  caseFor,
   cpuMicros,
   cpuTimes,
   generate,
@@ -149,13 +150,11 @@ async function isolated(c) {
 
 /** Whether BENCH_ONLY keeps the case `key` (the bare route always runs). */
 const kept = (key) => !ONLY || key === 'bare' || ONLY.test(key);
+const KEPT = BENCH_CASES.filter((c) => kept(c.key));
 // only the servers the kept cases need: `app-sql` for the SQL screener cases, and the `app`
 // server's portfolios and token (most of its start-up) for the portfolio and MCP cases
-const needsSql = ['screenerSql', 'screenerSql1'].some(kept);
-const needsPortfolios = [
-  ...['portfolios', 'holdings', 'holdings340', 'holdings3400', 'holdings50', 'xray50'],
-  ...['transactions', 'mcpEvaluation', 'mcpHoldings', 'mcpToolsList'],
-].some(kept);
+const needsSql = KEPT.some((c) => c.server === 'app-sql');
+const needsPortfolios = KEPT.some((c) => c.portfolios);
 const filling = Date.now();
 const [bareServer, app, appSql] = await Promise.all([
   start('bare'),
@@ -164,131 +163,13 @@ const [bareServer, app, appSql] = await Promise.all([
 ]);
 const servers = [bareServer, app, appSql].filter(Boolean);
 const fillSeconds = ((Date.now() - filling) / 1000).toFixed(1);
-const session = { cookie: app.cookie };
-const SCREENER_QUERY =
-  'scoreMin=40&peMax=60&marketCapMin=1000000000&sortBy=marketCap&sortDir=desc&page=3&limit=20';
-const mcpHeaders = {
-  authorization: `Bearer ${app.token}`,
-  'content-type': 'application/json',
-  accept: 'application/json, text/event-stream',
-};
-const toolCall = (name, args) =>
-  JSON.stringify({
-    jsonrpc: '2.0',
-    id: 1,
-    method: 'tools/call',
-    params: { name, arguments: args },
-  });
-const { p34, p340, p3400, p50 } = app.portfolios ?? {};
+const byName = { bare: bareServer, app, 'app-sql': appSql };
 
-const ALL_CASES = [
-  { key: 'bare', name: 'bare Fastify route', server: bareServer, path: '/bare' },
-  { key: 'bare8k', name: 'bare route, 8 kB body', server: bareServer, path: '/bare-8k' },
-  { key: 'healthz', name: '/healthz (plugin stack)', server: app, path: '/healthz' },
-  {
-    key: 'evaluation',
-    name: 'cached stock-evaluation',
-    server: app,
-    path: '/api/stock-evaluation?symbol=AAPL',
-    headers: session,
-  },
-  {
-    key: 'screener',
-    name: 'moat-screener (memo)',
-    server: app,
-    path: `/api/moat-screener?${SCREENER_QUERY}`,
-    headers: session,
-  },
-  {
-    key: 'screenerSql',
-    name: 'moat-screener SQL',
-    server: appSql,
-    path: `/api/moat-screener?${SCREENER_QUERY}`,
-    headers: { cookie: appSql?.cookie },
-  },
-  {
-    key: 'screenerSql1',
-    name: 'moat-screener SQL, 1 conn',
-    server: appSql,
-    path: `/api/moat-screener?${SCREENER_QUERY}`,
-    headers: { cookie: appSql?.cookie },
-    connections: 1,
-  },
-  { key: 'quote', name: 'quote', server: app, path: '/api/quote?symbol=AAPL', headers: session },
-  { key: 'portfolios', name: 'portfolios', server: app, path: '/api/portfolios', headers: session },
-  {
-    key: 'holdings',
-    name: 'holdings (33)',
-    server: app,
-    path: `/api/holdings?portfolioId=${p34}`,
-    headers: session,
-  },
-  {
-    key: 'holdings340',
-    name: 'holdings (340)',
-    server: app,
-    path: `/api/holdings?portfolioId=${p340}`,
-    headers: session,
-  },
-  {
-    key: 'holdings3400',
-    name: 'holdings (3,400)',
-    server: app,
-    path: `/api/holdings?portfolioId=${p3400}`,
-    headers: session,
-  },
-  {
-    key: 'holdings50',
-    name: 'holdings (50 cached cos.)',
-    server: app,
-    path: `/api/holdings?portfolioId=${p50}`,
-    headers: session,
-  },
-  {
-    key: 'xray50',
-    name: 'X-ray (50, warm cache)',
-    server: app,
-    path: `/api/portfolios/${p50}/xray`,
-    headers: session,
-  },
-  {
-    key: 'transactions',
-    name: 'transactions (page of 50)',
-    server: app,
-    path: `/api/transactions?portfolioId=${p34}&limit=50`,
-    headers: session,
-  },
-  {
-    key: 'mcpEvaluation',
-    name: 'MCP getMoatEvaluation',
-    server: app,
-    path: '/api/mcp/user/mcp',
-    method: 'POST',
-    headers: mcpHeaders,
-    body: toolCall('getMoatEvaluation', { symbol: 'AAPL' }),
-  },
-  {
-    key: 'mcpHoldings',
-    name: 'MCP listHoldings (33)',
-    server: app,
-    path: '/api/mcp/user/mcp',
-    method: 'POST',
-    headers: mcpHeaders,
-    body: toolCall('listHoldings', { portfolioId: p34 }),
-  },
-  {
-    key: 'mcpToolsList',
-    name: 'MCP tools/list',
-    server: app,
-    path: '/api/mcp/user/mcp',
-    method: 'POST',
-    headers: mcpHeaders,
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
-  },
-]
-  .filter((c) => kept(c.key))
-  .map((c) => ({ ...c, url: `http://127.0.0.1:${c.server.port}${c.path}` }));
-const CASES = ALL_CASES;
+const CASES = KEPT.map((entry) => {
+  const c = caseFor(entry, byName[entry.server]);
+  if (c === null) throw new Error(`${entry.key}: the ${entry.server} server cannot answer it`);
+  return c;
+});
 
 /** Each case once, checked: 200, and MCP answers the same data as its REST twin. */
 async function check() {

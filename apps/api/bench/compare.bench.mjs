@@ -12,12 +12,24 @@
 //   node apps/api/bench/compare.bench.mjs .worktrees/before
 //
 // BENCH_ROUNDS (default 3), BENCH_SECONDS (default 6), BENCH_WARMUP (default 3),
-// BENCH_CONNECTIONS (default 8); BENCH_ONLY=<regex> keeps the cases whose key matches. Both
+// BENCH_CONNECTIONS (default 8); BENCH_ONLY=<regex> keeps the cases whose key matches (the keys
+// of BENCH_CASES in harness.mjs, the table api.bench.mjs runs: all but the bare routes). Both
 // services run on PGlite (embedded) with the bench servers' data: 2,000+ cached evaluations, the
 // portfolio of the four shared broker exports, 340 and 3,400 synthetic holdings, a token.
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { cpuMicros, cpuTimes, generate, median, once, start, stop } from './harness.mjs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import {
+  BENCH_CASES,
+  caseFor,
+  cpuMicros,
+  cpuTimes,
+  generate,
+  median,
+  once,
+  start,
+  stop,
+} from './harness.mjs';
 
 const other = process.argv[2];
 if (!other) {
@@ -29,54 +41,27 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
 const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : null;
 const otherScript = pathToFileURL(resolve(other, 'apps/api/bench/bench-server.mjs'));
-
-/** The cases both services answer, by key (as api.bench.mjs names them). */
-function casesOf(app, appSql) {
-  const session = { cookie: app.cookie };
-  const mcp = {
-    authorization: `Bearer ${app.token}`,
-    'content-type': 'application/json',
-    accept: 'application/json, text/event-stream',
-  };
-  const call = (name, args) =>
-    JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'tools/call',
-      params: { name, arguments: args },
-    });
-  const { p34, p340, p3400 } = app.portfolios;
-  const screener =
-    '/api/moat-screener?scoreMin=40&peMax=60&marketCapMin=1000000000&sortBy=marketCap&sortDir=desc&page=3&limit=20';
-  const get = (server, path, headers = session) => ({ server, path, headers });
-  const post = (body) => ({
-    server: app,
-    path: '/api/mcp/user/mcp',
-    method: 'POST',
-    headers: mcp,
-    body,
-  });
-  return {
-    healthz: get(app, '/healthz', {}),
-    evaluation: get(app, '/api/stock-evaluation?symbol=AAPL'),
-    screener: get(app, screener),
-    screenerSql1: { ...get(appSql, screener, { cookie: appSql.cookie }), connections: 1 },
-    quote: get(app, '/api/quote?symbol=AAPL'),
-    portfolios: get(app, '/api/portfolios'),
-    holdings: get(app, `/api/holdings?portfolioId=${p34}`),
-    holdings340: get(app, `/api/holdings?portfolioId=${p340}`),
-    holdings3400: get(app, `/api/holdings?portfolioId=${p3400}`),
-    transactions: get(app, `/api/transactions?portfolioId=${p34}&limit=50`),
-    mcpEvaluation: post(call('getMoatEvaluation', { symbol: 'AAPL' })),
-    mcpHoldings: post(call('listHoldings', { portfolioId: p34 })),
-  };
+// checked before any server starts: a failed start would leave the others running
+if (!existsSync(otherScript)) {
+  console.error(`${fileURLToPath(otherScript)} is missing: give a checkout's path (built)`);
+  process.exit(2);
 }
 
-const withUrl = (c, name = c.path) => ({
-  ...c,
-  name,
-  url: `http://127.0.0.1:${c.server.port}${c.path}`,
-});
+/**
+ * The cases to compare: those of the shared table (BENCH_CASES of harness.mjs, as api.bench.mjs
+ * runs them) that the services answer, not the bare routes (the baseline of both), kept by
+ * BENCH_ONLY.
+ */
+const KEYS = BENCH_CASES.filter((c) => c.server !== 'bare' && (!ONLY || ONLY.test(c.key)));
+const needsSql = KEYS.some((c) => c.server === 'app-sql');
+// the portfolios and token only when a kept case reads them (most of a server's start-up)
+const appMode = KEYS.some((c) => c.portfolios) ? 'app' : 'app-light';
+
+/** The case `entry` against one side's servers (null: that side cannot answer it). */
+const sideCase = (entry, app, appSql, side) => {
+  const c = caseFor(entry, entry.server === 'app-sql' ? appSql : app);
+  return c && { ...c, name: `${side}-${entry.key}` };
+};
 
 /** Server CPU µs per request over the measured seconds, the server's idle rate left out. */
 async function cpuPerRequest(c, idle) {
@@ -90,31 +75,41 @@ async function cpuPerRequest(c, idle) {
 
 const [bare, after, before, afterSql, beforeSql] = await Promise.all([
   start('bare'),
-  start('app'),
-  start('app', [], otherScript),
-  ONLY && !ONLY.test('screenerSql1') ? null : start('app-sql'),
-  ONLY && !ONLY.test('screenerSql1') ? null : start('app-sql', [], otherScript),
+  start(appMode),
+  start(appMode, [], otherScript),
+  needsSql ? start('app-sql') : null,
+  needsSql ? start('app-sql', [], otherScript) : null,
 ]);
 const servers = [bare, after, before, afterSql, beforeSql].filter(Boolean);
 try {
-  const mine = casesOf(after, afterSql ?? after);
-  const theirs = casesOf(before, beforeSql ?? before);
-  const keys = Object.keys(mine).filter(
-    (k) => (!ONLY || ONLY.test(k)) && (k !== 'screenerSql1' || afterSql),
-  );
-  for (const key of keys) {
-    for (const c of [mine[key], theirs[key]]) {
-      const res = await once(withUrl(c, key));
-      if (res.status !== 200)
-        throw new Error(`${key}: HTTP ${res.status} ${res.body.slice(0, 300)}`);
+  const mine = {};
+  const theirs = {};
+  const keys = [];
+  for (const entry of KEYS) {
+    const pair = [
+      sideCase(entry, after, afterSql, 'after'),
+      sideCase(entry, before, beforeSql, 'before'),
+    ];
+    if (pair.includes(null)) {
+      console.log(
+        `${entry.key.padEnd(14)} left out: ${pair[0] ? other : 'this checkout'} has no bench data for it`,
+      );
+      continue;
     }
+    for (const c of pair) {
+      const res = await once(c);
+      if (res.status !== 200)
+        throw new Error(`${entry.key}: HTTP ${res.status} ${res.body.slice(0, 300)}`);
+    }
+    [mine[entry.key], theirs[entry.key]] = pair;
+    keys.push(entry.key);
   }
   const idle = new Map();
   const idleFrom = servers.map((s) => cpuMicros(s.child.pid));
   await new Promise((r) => setTimeout(r, 3000));
   for (const [i, s] of servers.entries()) idle.set(s, (cpuMicros(s.child.pid) - idleFrom[i]) / 3);
 
-  const bareCase = withUrl({ server: bare, path: '/bare' }, 'bare');
+  const bareCase = caseFor(BENCH_CASES[0], bare);
   const rows = [];
   for (const key of keys) {
     const ratios = [];
@@ -124,7 +119,7 @@ try {
       const norm = {};
       for (const side of order) {
         const bareCpu = await cpuPerRequest(bareCase, idle);
-        const c = withUrl(side === 'after' ? mine[key] : theirs[key], `${side}-${key}`);
+        const c = side === 'after' ? mine[key] : theirs[key];
         const cpu = await cpuPerRequest(c, idle);
         figures[side].push(cpu);
         norm[side] = cpu / bareCpu;

@@ -1,6 +1,7 @@
-// What the API benches share: the CPU times of a server process from /proc, the load generator
-// (wrk, or autocannon in a process of its own), one request on a new connection, and the bench
-// servers (bench-server.mjs, or another checkout's) in child processes.
+// What the API benches share: the table of cases (api.bench.mjs and compare.bench.mjs read the
+// same one), the CPU times of a server process from /proc, the load generator (wrk, or
+// autocannon in a process of its own), one request on a new connection, and the bench servers
+// (bench-server.mjs, or another checkout's) in child processes.
 import { fork, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
@@ -171,4 +172,185 @@ export async function stop(server) {
 export function median(values) {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor((sorted.length - 1) / 2)];
+}
+
+/** The screener page every screener case asks for. */
+const SCREENER_QUERY =
+  'scoreMin=40&peMax=60&marketCapMin=1000000000&sortBy=marketCap&sortDir=desc&page=3&limit=20';
+
+/** A JSON-RPC `tools/call` of the MCP endpoint. */
+const toolCall = (name, args) =>
+  JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'tools/call',
+    params: { name, arguments: args },
+  });
+
+/** A path (or body) naming the bench portfolio `id`; null when the server has none by that name. */
+const withPortfolio = (id, f) => (portfolios) =>
+  portfolios?.[id] === undefined ? null : f(portfolios[id]);
+
+/**
+ * Every case of the API benches, by key: the one list (BENCH_ONLY matches these keys). Each names
+ * the server that answers it (`bare`: the bare Fastify routes; `app`: the service; `app-sql`: the
+ * service without the screener memo), how it signs in (`session` cookie, `token` for MCP, none),
+ * its path and body (functions of the server's bench portfolios `p34`, `p340`, `p3400`, `p50`),
+ * and `portfolios: true` when it needs the `app` server's portfolios and token (else `app-light`
+ * serves it). `connections` overrides BENCH_CONNECTIONS.
+ */
+export const BENCH_CASES = [
+  { key: 'bare', name: 'bare Fastify route', server: 'bare', path: '/bare' },
+  { key: 'bare8k', name: 'bare route, 8 kB body', server: 'bare', path: '/bare-8k' },
+  { key: 'healthz', name: '/healthz (plugin stack)', server: 'app', path: '/healthz' },
+  {
+    key: 'evaluation',
+    name: 'cached stock-evaluation',
+    server: 'app',
+    auth: 'session',
+    path: '/api/stock-evaluation?symbol=AAPL',
+  },
+  {
+    key: 'screener',
+    name: 'moat-screener (memo)',
+    server: 'app',
+    auth: 'session',
+    path: `/api/moat-screener?${SCREENER_QUERY}`,
+  },
+  {
+    key: 'screenerSql',
+    name: 'moat-screener SQL',
+    server: 'app-sql',
+    auth: 'session',
+    path: `/api/moat-screener?${SCREENER_QUERY}`,
+  },
+  {
+    key: 'screenerSql1',
+    name: 'moat-screener SQL, 1 conn',
+    server: 'app-sql',
+    auth: 'session',
+    path: `/api/moat-screener?${SCREENER_QUERY}`,
+    connections: 1,
+  },
+  { key: 'quote', name: 'quote', server: 'app', auth: 'session', path: '/api/quote?symbol=AAPL' },
+  {
+    key: 'portfolios',
+    name: 'portfolios',
+    server: 'app',
+    auth: 'session',
+    portfolios: true,
+    path: '/api/portfolios',
+  },
+  {
+    key: 'holdings',
+    name: 'holdings (33)',
+    server: 'app',
+    auth: 'session',
+    portfolios: true,
+    path: withPortfolio('p34', (id) => `/api/holdings?portfolioId=${id}`),
+  },
+  {
+    key: 'holdings340',
+    name: 'holdings (340)',
+    server: 'app',
+    auth: 'session',
+    portfolios: true,
+    path: withPortfolio('p340', (id) => `/api/holdings?portfolioId=${id}`),
+  },
+  {
+    key: 'holdings3400',
+    name: 'holdings (3,400)',
+    server: 'app',
+    auth: 'session',
+    portfolios: true,
+    path: withPortfolio('p3400', (id) => `/api/holdings?portfolioId=${id}`),
+  },
+  {
+    key: 'holdings50',
+    name: 'holdings (50 cached cos.)',
+    server: 'app',
+    auth: 'session',
+    portfolios: true,
+    path: withPortfolio('p50', (id) => `/api/holdings?portfolioId=${id}`),
+  },
+  {
+    key: 'xray50',
+    name: 'X-ray (50, warm cache)',
+    server: 'app',
+    auth: 'session',
+    portfolios: true,
+    path: withPortfolio('p50', (id) => `/api/portfolios/${id}/xray`),
+  },
+  {
+    key: 'transactions',
+    name: 'transactions (page of 50)',
+    server: 'app',
+    auth: 'session',
+    portfolios: true,
+    path: withPortfolio('p34', (id) => `/api/transactions?portfolioId=${id}&limit=50`),
+  },
+  {
+    key: 'mcpEvaluation',
+    name: 'MCP getMoatEvaluation',
+    server: 'app',
+    auth: 'token',
+    portfolios: true,
+    path: '/api/mcp/user/mcp',
+    method: 'POST',
+    body: toolCall('getMoatEvaluation', { symbol: 'AAPL' }),
+  },
+  {
+    key: 'mcpHoldings',
+    name: 'MCP listHoldings (33)',
+    server: 'app',
+    auth: 'token',
+    portfolios: true,
+    path: '/api/mcp/user/mcp',
+    method: 'POST',
+    body: withPortfolio('p34', (portfolioId) => toolCall('listHoldings', { portfolioId })),
+  },
+  {
+    key: 'mcpToolsList',
+    name: 'MCP tools/list',
+    server: 'app',
+    auth: 'token',
+    portfolios: true,
+    path: '/api/mcp/user/mcp',
+    method: 'POST',
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+  },
+];
+
+/**
+ * A case of {@link BENCH_CASES} as the generator and `once` take it, against `server` (a started
+ * bench server: `{ port, cookie, token, portfolios }`): `{ key, name, server, path, url, method,
+ * headers, body, connections }`; null when that server cannot answer it (it has no bench
+ * portfolio the case names, as an older checkout's may not).
+ */
+export function caseFor(entry, server) {
+  const value = (v) => (typeof v === 'function' ? v(server.portfolios) : v);
+  const path = value(entry.path);
+  const body = value(entry.body);
+  if (path === null || body === null) return null;
+  const headers =
+    entry.auth === 'session'
+      ? { cookie: server.cookie }
+      : entry.auth === 'token'
+        ? {
+            authorization: `Bearer ${server.token}`,
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+          }
+        : {};
+  return {
+    key: entry.key,
+    name: entry.name,
+    server,
+    path,
+    url: `http://127.0.0.1:${server.port}${path}`,
+    method: entry.method ?? 'GET',
+    headers,
+    ...(body === undefined ? {} : { body }),
+    ...(entry.connections === undefined ? {} : { connections: entry.connections }),
+  };
 }

@@ -85,7 +85,7 @@ export async function refreshCommand(
 
 /**
  * The report as text (one line per day, per filing and per evaluation recomputed for a new
- * methodology) or JSON.
+ * methodology or reconciliation setting, with what it was made with before) or JSON.
  */
 export function formatReport(report: RefreshReport, seconds: number, json: boolean): string {
   if (json) return JSON.stringify({ ...report, seconds }, null, 2);
@@ -114,7 +114,7 @@ export function formatReport(report: RefreshReport, seconds: number, json: boole
   for (const m of report.methodology ?? []) {
     lines.push(
       m.outcome === 'evaluated'
-        ? `${m.symbol.padEnd(6)} methodology ${m.previousVersion ?? 'unversioned'} → current: re-evaluated ${m.totalScore}`
+        ? `${m.symbol.padEnd(6)} methodology ${m.previousVersion ?? 'unversioned'}, reconciled with ${m.previousReconcileProvider ?? 'none'} → current: re-evaluated ${m.totalScore}`
         : m.outcome === 'skipped'
           ? `${m.symbol.padEnd(6)} methodology: already done by another process`
           : `${m.symbol.padEnd(6)} methodology: failed, tried again next pass: ${m.error}`,

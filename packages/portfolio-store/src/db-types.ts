@@ -73,7 +73,10 @@ export interface PersonalAccessTokensTable {
   scopes: string[];
 }
 
-/** `token_activity` (migration 0010): one row per MCP call made with a token. */
+/**
+ * `token_activity` (migration 0010): one row per call made with a token, an MCP call or a REST call
+ * of a route that takes one (`tool` is then the route, `GET /api/portfolios/:id/xray`).
+ */
 export interface TokenActivityTable {
   id: ColumnType<string | number | bigint, never, never>;
   token_id: string;

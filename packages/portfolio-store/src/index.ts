@@ -43,6 +43,7 @@ export type {
 } from './repositories/advisor-proposals.js';
 export {
   type CachedEvaluation,
+  type CurrentScoring,
   type EvaluationCacheRepository,
   type UpsertEvaluationOptions,
   upsertCachedEvaluation,

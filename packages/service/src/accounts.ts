@@ -102,7 +102,7 @@ export const defaultTokenCrypto: TokenCrypto = {
  * The account services of one process, built once by the composition root (`openRuntime`)
  * and shared by every server of it: sign-up, login and sessions (with the session memo), personal
  * access tokens (with the token memo; `tokens.authenticate` is the PAT guard's `verify`), the
- * tokens' recorded MCP calls with their hourly purge, the session JWT signer and the OIDC client.
+ * tokens' recorded calls (MCP and REST) with their hourly purge, the session JWT signer and the OIDC client.
  */
 export interface AccountServices {
   /** The clock every account service uses (`deps.now`, default the real clock). */

@@ -139,7 +139,7 @@ const EnvObject = z.object({
   ),
   AUDIT_RETENTION_DAYS: v(
     z.coerce.number().int().min(1).max(3650).default(90),
-    "days the activity (audit log) of personal access tokens is kept: each MCP call's tool, time, outcome, quota spent, duration and redacted arguments; older rows are hidden at once and deleted by an hourly purge (1–3650)",
+    'days the activity (audit log) of personal access tokens is kept: each call made with a token (MCP, and REST routes that take one, such as the X-ray): its tool or route, time, outcome, quota spent, duration and redacted arguments; older rows are hidden at once and deleted by an hourly purge (1–3650)',
   ),
   SIGNUP_ENABLED: v(
     booleanFlag.default(true),
@@ -213,7 +213,7 @@ const EnvObject = z.object({
   }),
   RECONCILE_PROVIDER: v(
     z.enum(RECONCILE_PROVIDER_NAMES).default('off'),
-    'a second fundamentals provider every evaluation is reconciled with (issue 39): `simfin`, `sec-edgar`, `snapshot` or `off`; it reads the same ticker and `asOf` with the settings above (`SIMFIN_DIR`, …), and a criterion resting on a series the two disagree on (capex, total debt, net income, equity) carries a `provider_mismatch` flag and earns no points from the gap. A company it lacks, or its failure, leaves the evaluation on the first provider with a `reconcile_unavailable` flag and a warning in the log. Cached evaluations reconciled otherwise are computed again when read',
+    'a second fundamentals provider every evaluation is reconciled with (issue 39): `simfin`, `sec-edgar`, `snapshot` or `off`; it reads the same ticker and `asOf` with the settings above (`SIMFIN_DIR`, …), and a criterion resting on a series the two disagree on (capex, total debt, net income, equity) carries a `provider_mismatch` flag and earns no points from the gap. A company it lacks, or its failure, leaves the evaluation on the first provider with a `reconcile_unavailable` flag and a warning in the log. A cached evaluation reconciled otherwise is served as it is (its `_reconciliation` says how it was made) and computed again by the refresh pass (`REFRESH_SCHEDULE`, `pnpm refresh`), up to its batch of stale evaluations each pass, with change events whose cause is `methodology`',
     { command: true },
   ),
   EVALUATION_CACHE_MEMO_SECONDS: v(

@@ -1,129 +1,20 @@
 /**
  * Provider reconciliation in the evaluation flow (issue 39): a second provider's figures of the
  * same ticker and `asOf` reach the scoring as `reconcileWith`; when it lacks the company the
- * evaluation goes on without it and says so; the cache does not serve an evaluation reconciled
- * otherwise than the server is configured. Two hand-made in-memory providers.
+ * evaluation goes on without it and says so; the read path serves a cached evaluation reconciled
+ * otherwise than the server is configured as it is (the refresh pass's methodology step computes
+ * it again: `reconcile-refresh.test.ts`). Two hand-made in-memory providers.
  */
-import { FundamentalsError, type FundamentalsProvider } from '@svc/fundamentals-client';
+import type { FundamentalsProvider } from '@svc/fundamentals-client';
 import type { CachedEvaluation } from '@svc/portfolio-store';
-import {
-  type FiscalYearFigures,
-  type Fundamentals,
-  METRIC_KEYS,
-  type MetricKey,
-  MoatEvaluation,
-} from '@svc/schemas';
+import { MoatEvaluation } from '@svc/schemas';
 import { describe, expect, it } from 'vitest';
 import { evaluateCompany, RECONCILE_UNAVAILABLE } from '../src/moat/evaluate-company.js';
 import { createEvaluationService } from '../src/moat/evaluation-service.js';
 import type { EvaluationKeeper } from '../src/moat/keep-evaluation.js';
+import { company, disagreeing, inMemory, primary } from './support/two-providers.js';
 
 const now = () => new Date('2026-11-28T12:00:00Z');
-const START = 2010;
-const N = 10;
-
-/** A steady compounder: revenue 1000 growing 8% a year, capex 4% of revenue. */
-function company(provider: string, capexFactor: (fiscalYear: number) => number): Fundamentals {
-  const years: FiscalYearFigures[] = [];
-  for (let i = 0; i < N; i += 1) {
-    const fiscalYear = START + i;
-    const revenue = 1000 * 1.08 ** i;
-    const values: Partial<Record<MetricKey, number>> = {
-      revenue,
-      costOfRevenue: revenue * 0.4,
-      sellingGeneralAdministrative: revenue * 0.2,
-      researchDevelopment: revenue * 0.03,
-      depreciationAmortization: revenue * 0.03,
-      operatingIncome: revenue * 0.3,
-      interestExpense: 10,
-      pretaxIncome: revenue * 0.3 - 10,
-      incomeTaxExpense: (revenue * 0.3 - 10) * 0.25,
-      netIncome: (revenue * 0.3 - 10) * 0.75,
-      dilutedEps: ((revenue * 0.3 - 10) * 0.75) / (100 * 0.98 ** i),
-      dilutedShares: 100 * 0.98 ** i,
-      operatingCashFlow: revenue * 0.27,
-      capitalExpenditure: revenue * 0.04 * capexFactor(fiscalYear),
-      dividendsPaid: revenue * 0.06,
-      shareRepurchases: revenue * 0.08,
-      cash: 300,
-      shortTermDebt: 50,
-      longTermDebt: 250,
-      totalEquity: revenue * 0.8,
-      retainedEarnings: 1500 * 1.09 ** i,
-      currentAssets: revenue * 0.6,
-      currentLiabilities: revenue * 0.35,
-      propertyPlantEquipmentNet: revenue * 0.3,
-      goodwill: 200,
-      intangibleAssets: 50,
-      sharesOutstanding: 100 * 0.98 ** i,
-    };
-    const record: Record<string, unknown> = {
-      fiscalYear,
-      periodStart: `${fiscalYear}-01-01`,
-      periodEnd: `${fiscalYear}-12-31`,
-    };
-    for (const key of METRIC_KEYS) {
-      const v = values[key];
-      record[key] =
-        v === undefined
-          ? null
-          : {
-              value: v,
-              source: {
-                tag: `${provider}:fixture`,
-                form: '10-K',
-                accession: null,
-                filed: null,
-                derived: false,
-              },
-            };
-    }
-    years.push(record as FiscalYearFigures);
-  }
-  return {
-    company: {
-      ticker: 'TEST',
-      cik: null,
-      name: 'Test Corp',
-      sicCode: '2080',
-      sicDescription: null,
-      sector: 'Manufacturing',
-      industry: 'Beverages',
-      fiscalYearEnd: '12-31',
-      currency: 'USD',
-    },
-    years,
-    provider,
-    retrievedAt: null,
-    issues: [],
-  };
-}
-
-/** An in-memory provider serving `figures` for its ticker, recording what it was asked. */
-function inMemory(name: string, figures: Fundamentals | null) {
-  const asked: { symbol: string; asOf: string | undefined }[] = [];
-  const provider: FundamentalsProvider = {
-    name,
-    async getFundamentals(symbol, options) {
-      asked.push({ symbol, asOf: options?.asOf });
-      if (figures === null || symbol !== figures.company.ticker) {
-        throw new FundamentalsError('invalid_symbol', `${name} has no company ${symbol}`);
-      }
-      return options?.asOf === undefined ? figures : { ...figures, asOf: options.asOf };
-    },
-  };
-  return { provider, asked };
-}
-
-const primary = inMemory(
-  'first',
-  company('first', () => 1),
-);
-/** Six times the first provider's capex in FY2017–FY2019: a dispute on the capex series. */
-const disagreeing = inMemory(
-  'second',
-  company('second', (y) => (y >= 2017 ? 6 : 1)),
-);
 const base = { fundamentals: primary.provider, quotes: null, now };
 const capexOf = (e: { criteria: { key: string; score: number; dataQuality?: unknown }[] }) =>
   e.criteria.find((c) => c.key === 'capex_efficiency');
@@ -243,27 +134,44 @@ describe('the evaluation cache and reconciliation', () => {
     };
   }
 
-  it('an unreconciled cached evaluation is computed again once the server reconciles, then served', async () => {
+  it('a cached evaluation reconciled otherwise is served as it is: the read path computes nothing (the refresh pass does)', async () => {
     const rows = new Map<string, CachedEvaluation>();
     const off = flow(rows, null);
     const first = await off.get();
     expect(first._reconciliation).toBeNull();
     expect((await off.get())._cached).toBe(true);
 
+    // the server now reconciles: the unreconciled row is served, saying it is not reconciled
     const on = flow(rows, disagreeing.provider);
-    const rescored = await on.get();
-    expect(rescored._cached).toBe(false);
-    expect(on.fetches()).toBe(1);
-    expect(rescored.dataQuality?.map((f) => f.code)).toContain('provider_mismatch');
-    const again = await on.get();
-    expect(again._cached).toBe(true);
-    expect(again.dataQuality?.map((f) => f.code)).toContain('provider_mismatch');
-    expect(on.fetches()).toBe(1);
+    const served = await on.get();
+    expect(served._cached).toBe(true);
+    expect(served._reconciliation).toBeNull();
+    expect(served.totalScore).toBe(first.totalScore);
+    expect(on.fetches()).toBe(0);
 
-    // reconciliation turned off again: the flagged row is not served as if unreconciled
+    // a reconciled row, once the refresh pass made it, is served when reconciliation is off again
+    const reconciled = await evaluateCompany('TEST', { ...base, reconcile: disagreeing.provider });
+    rows.set('TEST', {
+      symbol: 'TEST',
+      evaluation: reconciled,
+      marketCap: null,
+      cachedAt: now().toISOString(),
+    });
     const offAgain = flow(rows, null);
-    const plain = await offAgain.get();
-    expect(plain._cached).toBe(false);
-    expect(plain.dataQuality?.map((f) => f.code)).not.toContain('provider_mismatch');
+    const kept = await offAgain.get();
+    expect(kept._cached).toBe(true);
+    expect(kept._reconciliation).toEqual({ provider: 'second', status: 'compared' });
+    expect(offAgain.fetches()).toBe(0);
+
+    // an older methodology is still computed again on read
+    rows.set('TEST', {
+      symbol: 'TEST',
+      evaluation: { ...reconciled, methodologyVersion: '1' },
+      marketCap: null,
+      cachedAt: now().toISOString(),
+    });
+    const rescored = await offAgain.get();
+    expect(rescored._cached).toBe(false);
+    expect(offAgain.fetches()).toBe(1);
   });
 });

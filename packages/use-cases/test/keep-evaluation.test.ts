@@ -88,6 +88,33 @@ describe('the change rule (CONTRACT §7), beside the diff', () => {
     expect(
       evaluationChange('RULE', compared(made('RULE', 60, 'pass', '1')), compared(made('RULE', 70))),
     ).toMatchObject({ cause: 'data' });
+    // RECONCILE_PROVIDER set, changed or turned off between the two: the server's way of scoring
+    // changed, not the company; a second provider asked but unavailable counts as asked
+    const reconciled = (provider: string | null, status = 'compared') =>
+      compared({
+        ...made('RULE', 70),
+        _reconciliation: provider === null ? null : { provider, status },
+      } as HistoryEvaluation);
+    const unreconciled = compared(made('RULE', 60));
+    expect(evaluationChange('RULE', unreconciled, reconciled('simfin'), filing)).toMatchObject({
+      cause: 'methodology',
+      previous: { methodologyVersion: '1', reconciledWith: null },
+      current: { methodologyVersion: '1', reconciledWith: 'simfin' },
+    });
+    expect(evaluationChange('RULE', reconciled('simfin'), reconciled('sec-edgar'))).toBeNull();
+    const changedProvider = { ...reconciled('sec-edgar'), totalScore: 80 };
+    expect(evaluationChange('RULE', reconciled('simfin'), changedProvider)).toMatchObject({
+      cause: 'methodology',
+    });
+    expect(
+      evaluationChange('RULE', reconciled('simfin'), { ...unreconciled, totalScore: 50 }),
+    ).toMatchObject({ cause: 'methodology', current: { reconciledWith: null } });
+    expect(
+      evaluationChange('RULE', reconciled('simfin', 'unavailable'), {
+        ...reconciled('simfin'),
+        totalScore: 80,
+      }),
+    ).toMatchObject({ cause: 'data' });
   });
 });
 

@@ -72,8 +72,61 @@ describe.each(backends)('evaluations as of a day, and by methodology, on $name',
     await cache.upsert(made('OLDA', 50));
     await cache.upsert(made('OLDB', 50, { methodologyVersion: '1' }));
     await cache.upsert(made('NEWC', 50, { methodologyVersion: '2' }));
-    expect(await cache.staleSymbols('2', 10)).toEqual(['ASOF', 'OLDA', 'OLDB']);
-    expect(await cache.staleSymbols('2', 2)).toEqual(['ASOF', 'OLDA']);
-    expect(await cache.staleSymbols('1', 10)).toEqual(['ASOF', 'NEWC', 'OLDA']);
+    const off = (methodologyVersion: string) => ({ methodologyVersion, reconcileProvider: null });
+    expect(await cache.staleSymbols(off('2'), 10)).toEqual(['ASOF', 'OLDA', 'OLDB']);
+    expect(await cache.staleSymbols(off('2'), 2)).toEqual(['ASOF', 'OLDA']);
+    expect(await cache.staleSymbols(off('1'), 10)).toEqual(['ASOF', 'NEWC', 'OLDA']);
+  });
+
+  it('lists, and locks, the cached symbols reconciled otherwise than the server is configured', async () => {
+    const cache = repos.evaluations;
+    const v = { methodologyVersion: '9' };
+    await cache.upsert(made('RNONE', 50, { ...v, _reconciliation: null } as never));
+    await cache.upsert(
+      made('RSIM', 50, {
+        ...v,
+        _reconciliation: { provider: 'simfin', status: 'compared' },
+      } as never),
+    );
+    // asked but unavailable: reconciled with simfin all the same (asking again changes nothing)
+    await cache.upsert(
+      made('RSIMU', 50, {
+        ...v,
+        _reconciliation: { provider: 'simfin', status: 'unavailable', detail: 'no company' },
+      } as never),
+    );
+    await cache.upsert(
+      made('RSEC', 50, {
+        ...v,
+        _reconciliation: { provider: 'sec-edgar', status: 'compared' },
+      } as never),
+    );
+    // made before reconciliation was recorded: none
+    await cache.upsert(made('RUNREC', 50, v));
+    const ours = (symbols: string[]) => symbols.filter((s) => s.startsWith('R'));
+    const stale = async (reconcileProvider: string | null) =>
+      ours(await cache.staleSymbols({ methodologyVersion: '9', reconcileProvider }, 100));
+
+    expect(await stale(null)).toEqual(['RSEC', 'RSIM', 'RSIMU']);
+    expect(await stale('simfin')).toEqual(['RNONE', 'RSEC', 'RUNREC']);
+    expect(await stale('snapshot')).toEqual(['RNONE', 'RSEC', 'RSIM', 'RSIMU', 'RUNREC']);
+
+    const current = { methodologyVersion: '9', reconcileProvider: 'simfin' };
+    await database.db.transaction().execute(async (trx) => {
+      const locking = createRepositories(trx).evaluations;
+      expect(await locking.lockStale('RSIM', current)).toBeUndefined();
+      expect(await locking.lockStale('RSEC', current)).toEqual({
+        previousVersion: '9',
+        previousReconcileProvider: 'sec-edgar',
+      });
+      expect(await locking.lockStale('runrec', current)).toEqual({
+        previousVersion: '9',
+        previousReconcileProvider: null,
+      });
+      expect(
+        await locking.lockStale('RSIM', { methodologyVersion: '10', reconcileProvider: 'simfin' }),
+      ).toEqual({ previousVersion: '9', previousReconcileProvider: 'simfin' });
+      expect(await locking.lockStale('ABSENT', current)).toBeUndefined();
+    });
   });
 });

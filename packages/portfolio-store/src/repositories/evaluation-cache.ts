@@ -69,6 +69,29 @@ export async function upsertCachedEvaluation(
     });
 }
 
+/**
+ * How the server scores now, what a cached evaluation is compared with to tell whether the refresh
+ * pass must compute it again (`staleSymbols`, `lockStale`).
+ */
+export interface CurrentScoring {
+  /** `METHODOLOGY_VERSION` of `@svc/moat-scoring`. */
+  readonly methodologyVersion: string;
+  /** The second provider's name (`RECONCILE_PROVIDER`: `simfin`, `sec-edgar`, `snapshot`), or null when off. */
+  readonly reconcileProvider: string | null;
+}
+
+/** A cached row that `lockStale` locked: what it was made with (`null`: none recorded). */
+export interface StaleRow {
+  /** Its `methodologyVersion`. */
+  readonly previousVersion: string | null;
+  /** Its `_reconciliation.provider`. */
+  readonly previousReconcileProvider: string | null;
+}
+
+/** SQL: the cached evaluation was scored by another methodology or reconciled otherwise. */
+const notCurrent = (current: CurrentScoring) =>
+  sql<boolean>`((evaluation->>'methodologyVersion') is distinct from ${current.methodologyVersion} or (evaluation->'_reconciliation'->>'provider') is distinct from ${current.reconcileProvider})`;
+
 /** Creates the evaluation-cache repository over `db` (shared data: one row per symbol). */
 export function createEvaluationCacheRepository(db: Executor) {
   return {
@@ -140,15 +163,17 @@ export function createEvaluationCacheRepository(db: Executor) {
     },
 
     /**
-     * The cached symbols (upper case, in order) whose evaluation was scored by another
-     * methodology than `version` (its `methodologyVersion` differs or is absent): what the
-     * refresh pass recomputes (issue 39). At most `limit` of them.
+     * The cached symbols (upper case, in order) whose evaluation was not made the way the server
+     * scores now (`current`): scored by another methodology (its `methodologyVersion` differs or
+     * is absent), or reconciled with another second provider (`_reconciliation.provider`; absent
+     * or null: none) than `current.reconcileProvider`. What the refresh pass's methodology step
+     * recomputes (issue 39). At most `limit` of them.
      */
-    async staleSymbols(version: string, limit: number): Promise<string[]> {
+    async staleSymbols(current: CurrentScoring, limit: number): Promise<string[]> {
       const rows = await db
         .selectFrom('evaluation_cache')
         .select('symbol')
-        .where(sql<boolean>`(evaluation->>'methodologyVersion') is distinct from ${version}`)
+        .where(notCurrent(current))
         .orderBy('symbol')
         .limit(limit)
         .execute();
@@ -156,23 +181,26 @@ export function createEvaluationCacheRepository(db: Executor) {
     },
 
     /**
-     * Inside a transaction: locks the cached row of `symbol` (`for update`) when its evaluation was
-     * scored by another methodology than `version`, and answers its version (`null`: none
-     * recorded); `undefined` when the row is current or absent. A second transaction asking for
-     * the same row waits for the first to commit and then finds it current: one recomputation.
+     * Inside a transaction: locks the cached row of `symbol` (`for update`) when its evaluation
+     * was not made the way the server scores now (`current`, as {@link staleSymbols} tells), and
+     * answers its methodology version and second provider (`null`: none recorded); `undefined`
+     * when the row is current or absent. A second transaction asking for the same row waits for
+     * the first to commit and then finds it current: one recomputation.
      */
-    async lockOlderMethodology(
-      symbol: string,
-      version: string,
-    ): Promise<{ previousVersion: string | null } | undefined> {
+    async lockStale(symbol: string, current: CurrentScoring): Promise<StaleRow | undefined> {
       const row = await db
         .selectFrom('evaluation_cache')
-        .select(sql<string | null>`evaluation->>'methodologyVersion'`.as('version'))
+        .select([
+          sql<string | null>`evaluation->>'methodologyVersion'`.as('version'),
+          sql<string | null>`evaluation->'_reconciliation'->>'provider'`.as('reconcile_provider'),
+        ])
         .where('symbol', '=', symbol.toUpperCase())
-        .where(sql<boolean>`(evaluation->>'methodologyVersion') is distinct from ${version}`)
+        .where(notCurrent(current))
         .forUpdate()
         .executeTakeFirst();
-      return row ? { previousVersion: row.version } : undefined;
+      return row
+        ? { previousVersion: row.version, previousReconcileProvider: row.reconcile_provider }
+        : undefined;
     },
 
     /**

@@ -33,7 +33,10 @@ export interface AccountToken {
   readonly scopes: readonly string[];
 }
 
-/** One recorded MCP call of a token (the audit log; `TokenActivity` of `@svc/portfolio-store`). */
+/**
+ * One recorded call of a token, MCP or REST (the audit log; `TokenActivity` of
+ * `@svc/portfolio-store`).
+ */
 export interface AccountTokenActivity {
   readonly id: string;
   readonly at: string;

@@ -12,13 +12,16 @@ export const ACTIVITY_PAGE_DEFAULT = 20;
 /** Largest page size of a token's activity. */
 export const ACTIVITY_PAGE_MAX = 100;
 
-/** One MCP call to record (see {@link createTokenActivity}). */
+/**
+ * One call made with a personal access token to record (see {@link createTokenActivity}): an MCP
+ * call, or a REST call of a route that takes a token (`auth: 'session-or-token'`, the X-ray).
+ */
 export interface TokenCallRecord {
   readonly tokenId: string;
   readonly userId: string;
   /** When the call started. */
   readonly at: Date;
-  /** The tool (or other MCP item) called. */
+  /** The tool (or other MCP item) called, or the REST route (`GET /api/portfolios/:id/xray`). */
   readonly tool: string;
   /** `ok`, `error` (answered a problem) or `denied` (a scope was missing). */
   readonly outcome: 'ok' | 'error' | 'denied';
@@ -41,8 +44,9 @@ export interface TokenActivityPage {
 }
 
 /**
- * The audit log of personal access tokens: every MCP call made with a token (tool, instant,
- * outcome, quota spent, duration, redacted arguments), readable by the token's owner only and
+ * The audit log of personal access tokens: every call made with a token — each MCP call, and each
+ * REST call of a route that takes a token (the X-ray) — with its tool or route, instant, outcome,
+ * quota spent, duration and redacted arguments, readable by the token's owner only and
  * kept `retentionDays` (older rows are never answered, and `purgeExpired` deletes them).
  *
  * @example

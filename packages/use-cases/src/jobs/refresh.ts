@@ -11,6 +11,7 @@ import { type EvaluateCompanyDeps, evaluateCompany } from '../moat/evaluate-comp
 import { keepEvaluation } from '../moat/keep-evaluation.js';
 import {
   DEFAULT_METHODOLOGY_BATCH,
+  type MethodologyRefreshDeps,
   type MethodologyReport,
   rescoreOlderMethodology,
 } from './methodology-refresh.js';
@@ -62,10 +63,11 @@ export interface RefreshPassDeps {
    */
   readonly db: Executor;
   /**
-   * Cached symbols scored by another methodology (`evaluations.staleSymbols`); given, the pass
-   * ends by computing a batch of them again (`rescoreOlderMethodology`, issue 39).
+   * Cached symbols scored by another methodology or reconciled otherwise than the server is
+   * configured now (`evaluations.staleSymbols`); given, the pass ends by computing a batch of them
+   * again (`rescoreOlderMethodology`, issue 39).
    */
-  readonly staleSymbols?: (version: string, limit: number) => Promise<string[]>;
+  readonly staleSymbols?: MethodologyRefreshDeps['staleSymbols'];
 }
 
 /** Options of {@link runRefreshPass}. */
@@ -82,7 +84,7 @@ export interface RefreshPassOptions {
   readonly concurrency?: number;
   /** Attempts before a filing's re-evaluation is given up (`failed`). Default 3. */
   readonly maxAttempts?: number;
-  /** Cached evaluations of an older methodology computed again per pass; 0 none. Default 20. */
+  /** Stale cached evaluations (older methodology, other reconciliation) computed again per pass; 0 none. Default 20. */
   readonly methodologyBatch?: number;
   readonly signal?: AbortSignal;
 }
@@ -113,7 +115,7 @@ export interface RefreshFilingReport extends FoundFiling {
 export interface RefreshReport {
   readonly days: RefreshDayReport[];
   readonly filings: RefreshFilingReport[];
-  /** Cached evaluations of an older methodology the pass computed again (issue 39). */
+  /** Cached evaluations of an older methodology or reconciled otherwise that the pass computed again (issue 39). */
   readonly methodology?: MethodologyReport[];
 }
 
@@ -149,7 +151,8 @@ function weekdaysBetween(from: string, to: string): string[] {
  * whether another process did it already. Found filings are leased, so several processes share
  * a pass and one killed in the middle leaves nothing half done: its lease runs out and another
  * pass does the filing, once. With `deps.staleSymbols`, the pass ends by computing again up to
- * `methodologyBatch` cached evaluations of an older methodology (`rescoreOlderMethodology`).
+ * `methodologyBatch` cached evaluations of an older methodology or another reconciliation setting
+ * (`rescoreOlderMethodology`).
  *
  * @example
  * const report = await runRefreshPass(deps, { date: '2025-10-31' });
@@ -322,6 +325,6 @@ export function refreshDepsFor(
     store: repos.secRefresh,
     cachedSymbols: () => repos.evaluations.symbols(),
     db,
-    staleSymbols: (version, limit) => repos.evaluations.staleSymbols(version, limit),
+    staleSymbols: (current, limit) => repos.evaluations.staleSymbols(current, limit),
   };
 }

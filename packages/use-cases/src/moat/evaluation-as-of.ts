@@ -4,6 +4,7 @@ import { QuotaError, type QuotaService } from '@svc/quota';
 import type { MoatEvaluation, ServedEvaluation } from '@svc/schemas';
 import { freezeAnswer } from '../frozen.js';
 import { type EvaluateCompanyDeps, evaluateCompany } from './evaluate-company.js';
+import { reconciledWith } from './evaluation-diff.js';
 
 /**
  * Whether a stored evaluation was scored by the current methodology (`METHODOLOGY_VERSION` of
@@ -14,26 +15,24 @@ export function isCurrentMethodology(evaluation: Pick<MoatEvaluation, 'methodolo
 }
 
 /**
- * Whether a stored evaluation can be served as it is: scored by the current methodology
- * ({@link isCurrentMethodology}) and reconciled as the server is now configured — with the same
- * second provider (`_reconciliation.provider`), or with none when `reconcile` is null. A row
- * stored before `RECONCILE_PROVIDER` was set (or after it was changed or turned off) is computed
- * again on read, free, like one of an older methodology: a cache hit never hides the
- * `provider_mismatch` flags the configured reconciliation would raise, nor shows stale ones. A
- * row whose second provider was asked but `unavailable` stays current (asking again on every
- * read would not change it; a `fresh` request or a new filing does).
+ * Whether a stored evaluation was made the way the server scores now: by the current methodology
+ * ({@link isCurrentMethodology}) and reconciled as the server is configured — with the same second
+ * provider (`reconciledWith`, `_reconciliation.provider`), or with none when `reconcile` is null.
+ * A row whose second provider was asked but `unavailable` is current (asking again would not
+ * change it; a `fresh` request or a new filing does). The one rule of what is stale, mirrored in
+ * SQL by `evaluations.staleSymbols` / `lockStale` for the refresh pass's methodology step, which
+ * computes stale rows of the latest cache again (`rescoreOlderMethodology`); the latest read path
+ * serves a row of another reconciliation setting as it is (its `_reconciliation` says how it was
+ * made) and leaves it to that step. The as-of cache, which no pass sweeps, computes a stale row
+ * again on read (`createAsOfEvaluations`).
  */
 export function isCurrentEvaluation(
   evaluation: Pick<MoatEvaluation, 'methodologyVersion'> & { readonly _reconciliation?: unknown },
   reconcile: { readonly name: string } | null | undefined,
 ): boolean {
-  if (!isCurrentMethodology(evaluation)) return false;
-  const stored = evaluation._reconciliation;
-  const storedProvider =
-    typeof stored === 'object' && stored !== null && 'provider' in stored
-      ? (stored as { provider: unknown }).provider
-      : null;
-  return storedProvider === (reconcile?.name ?? null);
+  return (
+    isCurrentMethodology(evaluation) && reconciledWith(evaluation) === (reconcile?.name ?? null)
+  );
 }
 
 /** What {@link createAsOfEvaluations} needs. */
@@ -62,9 +61,10 @@ const dayOf = (date: Date) => date.toISOString().slice(0, 10);
  * then, the close on or before it, scored and cached apart from the latest evaluation (key symbol
  * and day). A cached one is served free, like the latest; a miss, or `fresh`, computes it under
  * one `stock_evaluation` unit; concurrent requests for one symbol and day share one computation
- * (a waiter is served free; a refusal of the leader's quota is not the waiter's). A cached one of
- * an older methodology is computed again on read without quota (the method changed, not the
- * request); if that fails, the stored one is served. Never kept in the evaluation history nor
+ * (a waiter is served free; a refusal of the leader's quota is not the waiter's). A cached one
+ * not made the way the server scores now ({@link isCurrentEvaluation}: an older methodology,
+ * another reconciliation setting) is computed again on read without quota (the method changed,
+ * not the request; no refresh pass sweeps this cache); if that fails, the stored one is served. Never kept in the evaluation history nor
  * shown by the screener: a past date is a question, not the company's current state.
  *
  * A day after today (UTC) reads as today.

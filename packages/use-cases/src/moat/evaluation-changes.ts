@@ -44,6 +44,13 @@ const Side = z.object({
     .describe(
       'The scoring methodology’s version the evaluation was made with ("1" before it was stamped)',
     ),
+  reconciledWith: z
+    .string()
+    .nullable()
+    .optional()
+    .describe(
+      'The second fundamentals provider the evaluation was reconciled with (RECONCILE_PROVIDER: simfin, sec-edgar, snapshot); null when none; absent on events made before it was recorded',
+    ),
 });
 /** One side of a change: the headline of a kept evaluation. */
 export type EvaluationSide = z.infer<typeof Side>;
@@ -52,7 +59,7 @@ export type EvaluationSide = z.infer<typeof Side>;
 export const ChangeCause = z
   .enum(['methodology', 'filing', 'data'])
   .describe(
-    'methodology: the scoring method changed (previous and current methodologyVersion differ), not the company; filing: a new annual filing found by the refresh pass (named in `filing`); data: anything else (new figures or prices on a request or a fill)',
+    'methodology: the way the server scores changed, not the company (previous and current methodologyVersion differ, or reconciledWith: RECONCILE_PROVIDER was set, changed or turned off); filing: a new annual filing found by the refresh pass (named in `filing`); data: anything else (new figures or prices on a request or a fill)',
   );
 export type ChangeCause = z.infer<typeof ChangeCause>;
 

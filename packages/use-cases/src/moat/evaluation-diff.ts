@@ -181,6 +181,18 @@ export function methodologyOf(evaluation: object): string {
   return typeof version === 'string' ? version : '1';
 }
 
+/**
+ * The second provider an evaluation was reconciled with (`_reconciliation.provider`, whether its
+ * figures were `compared` or `unavailable`); `null` when none was configured (absent: made before
+ * reconciliation was recorded).
+ */
+export function reconciledWith(evaluation: object): string | null {
+  const stored = (evaluation as { _reconciliation?: unknown })._reconciliation;
+  if (typeof stored !== 'object' || stored === null || !('provider' in stored)) return null;
+  const { provider } = stored as { provider: unknown };
+  return typeof provider === 'string' ? provider : null;
+}
+
 /** What {@link evaluationChange} compares: a kept evaluation with its headline fields. */
 export interface ComparedEvaluation {
   readonly totalScore: number;
@@ -192,6 +204,7 @@ export interface ComparedEvaluation {
   readonly evaluation: {
     readonly criteria?: readonly Criterion[];
     readonly methodologyVersion?: string;
+    readonly _reconciliation?: unknown;
   };
 }
 
@@ -202,6 +215,7 @@ const side = (e: ComparedEvaluation): EvaluationSide => ({
   evaluatedAt: e.evaluatedAt,
   fiscalYears: [...e.fiscalYears],
   methodologyVersion: methodologyOf(e.evaluation),
+  reconciledWith: reconciledWith(e.evaluation),
 });
 
 /** The criteria whose status or score moved, in the newer one's order (then the ones it lost). */
@@ -231,8 +245,10 @@ function moves(previous: readonly Criterion[], current: readonly Criterion[]) {
  * when they do not differ as CONTRACT §7 counts it: the verdict, the total score by at least 1
  * point (after {@link round}), or a criterion's status. `changes` lists every criterion whose
  * status or score moved. `cause` says why (issue 37): `methodology` when the two were made with
- * different methodology versions ({@link methodologyOf}), else `filing` when a new annual filing
- * caused the newer one (`filing` is then named), else `data`. Pure.
+ * different methodology versions ({@link methodologyOf}) or reconciled with different second
+ * providers ({@link reconciledWith}: `RECONCILE_PROVIDER` set, changed or turned off between
+ * them) — the way the server scores changed, not the company — else `filing` when a new annual
+ * filing caused the newer one (`filing` is then named), else `data`. Pure.
  *
  * @example
  * evaluationChange('AAPL', previous, current); // null, or { symbol, cause, previous, current, changes }
@@ -252,7 +268,8 @@ export function evaluationChange(
   const before = side(previous);
   const after = side(current);
   const cause: ChangeCause =
-    before.methodologyVersion !== after.methodologyVersion
+    before.methodologyVersion !== after.methodologyVersion ||
+    before.reconciledWith !== after.reconciledWith
       ? 'methodology'
       : filing
         ? 'filing'

@@ -9,7 +9,7 @@ import {
   type EvaluateCompanyDeps,
   evaluateCompany,
 } from './evaluate-company.js';
-import { createAsOfEvaluations, isCurrentEvaluation } from './evaluation-as-of.js';
+import { createAsOfEvaluations, isCurrentMethodology } from './evaluation-as-of.js';
 import type { EvaluationKeeper } from './keep-evaluation.js';
 
 /** The signed-in user a flow acts for. */
@@ -84,8 +84,11 @@ export interface EvaluationRequest {
  *   refused its unit, the requests waiting on it are not refused with it (nor told its usage);
  *   they join the next fetch, or fetch on their own unit;
  * - a cached evaluation of an older methodology (`methodologyVersion`) is computed again on read,
- *   free, and kept; the stored one is served if that fails; so is one reconciled otherwise than
- *   the server is configured now (`isCurrentEvaluation`: `RECONCILE_PROVIDER` set, changed, off);
+ *   free, and kept; the stored one is served if that fails;
+ * - a cached evaluation reconciled otherwise than the server is configured now
+ *   (`RECONCILE_PROVIDER` set, changed or turned off since; `_reconciliation` says how it was
+ *   made) is served as it is: the refresh pass's methodology step computes it again
+ *   (`rescoreOlderMethodology`, change event cause `methodology`), no request waits for that;
  * - with `asOf`, the evaluation as of that day, cached apart (`createAsOfEvaluations`).
  *
  * @throws UseCaseError `validation_failed` (malformed symbol, `tickerOf`); FundamentalsError
@@ -168,7 +171,7 @@ export function createEvaluationService(deps: EvaluationServiceDeps) {
   /**
    * A cached evaluation of an older methodology, computed again without quota (the method
    * changed, not the request) and kept like any fresh one; the stored one is served when that
-   * fails (provider down).
+   * fails (provider down). Not for another reconciliation setting: see the rules above.
    */
   const rescore = (symbol: string, cached: CachedEvaluation): Promise<ServedEvaluation> =>
     joinOrStart(symbol, () => paidFetch(symbol)).catch(() => fromCache(cached));
@@ -193,7 +196,7 @@ export function createEvaluationService(deps: EvaluationServiceDeps) {
       const storedBefore = stored;
       const cached = await deps.cache.get(symbol);
       if (cached) {
-        return isCurrentEvaluation(cached.evaluation, deps.reconcile)
+        return isCurrentMethodology(cached.evaluation)
           ? fromCache(cached)
           : rescore(symbol, cached);
       }

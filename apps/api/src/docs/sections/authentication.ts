@@ -85,7 +85,7 @@ export function authentication({ baseUrl, accountUrl }: DocsAddresses): SectionT
           path: '/api/account/tokens/{id}/activity',
           auth: 'session',
           description:
-            '?page=1&limit=20 (≤100) → { items: [{ id, at, tool, outcome, errorCode, quotaSpent, durationMs, arguments }], page, limit, total, totalPages }: the MCP calls made with the token, newest first; 404 if not yours',
+            '?page=1&limit=20 (≤100) → { items: [{ id, at, tool, outcome, errorCode, quotaSpent, durationMs, arguments }], page, limit, total, totalPages }: the calls made with the token (MCP tools, and REST routes that take a token such as the X-ray: `tool` is then the route), newest first; 404 if not yours',
         },
         {
           method: 'DELETE',
@@ -191,7 +191,7 @@ export function authentication({ baseUrl, accountUrl }: DocsAddresses): SectionT
         `Session routes are also rate limited per user (${problem('rate_limited')} with Retry-After).`,
         'Token scopes: portfolio:read (portfolios, holdings and cash with quantities and weights), portfolio:values (their money amounts; needs portfolio:read), moat:read (cached evaluations, screener, saved reports), moat:fresh (fresh evaluations, spends stock_evaluation; needs moat:read), ai:consult (narratives, spends ai_consult; needs moat:read), reports:write (save reports; needs moat:read). Needed scopes are added for you.',
         'A token minted without scopes gets portfolio:read and moat:read (least privilege: read-only, no amounts, no quota). Tokens minted before scopes existed keep every scope.',
-        'Every MCP call made with a token is recorded (tool, time, outcome, quota spent, duration, arguments with secrets redacted and long values cut) before it is answered, readable only by the token owner, and kept AUDIT_RETENTION_DAYS days (default 90).',
+        'Every call made with a token is recorded — each MCP call, and each REST call of a route that takes a token (the portfolio X-ray) — (tool or route, time, outcome, quota spent, duration, arguments with secrets redacted and long values cut) before it is answered, readable only by the token owner, and kept AUDIT_RETENTION_DAYS days (default 90).',
       ],
     },
   };

@@ -78,7 +78,7 @@ export function mcp({ baseUrl, accountUrl }: DocsAddresses): SectionText {
         'Resources: moat://reports/{id} and moat://reports/{id}/markdown (your saved reports only), moat://evaluations/{symbol} and moat://evaluations/{symbol}/markdown (cached evaluations; reading never spends quota).',
         'MCP App (SEP-1865): getMoatEvaluation names ui://moat/card.html in _meta.ui.resourceUri, a resource of MIME type text/html;profile=mcp-app (self-contained, no network) that hosts showing apps render beside the answer as the moat card; the tool result is the same for hosts without apps.',
         'Prompts: evaluateCompany {symbol}, reviewPortfolioMoats {portfolioId?}, explainCriterion {criterion} (completable).',
-        'Agents should use MCP (not REST) for portfolio reads; REST needs a browser session.',
+        'Agents should use MCP (not REST) for portfolio reads; REST needs a browser session, except the portfolio X-ray (GET /api/portfolios/{id}/xray), which takes a token with portfolio:read and moat:read and is recorded in its activity too.',
         'Fresh evaluations and narratives consume the same quotas as the web application.',
         `Scopes per tool: ${scopesPerTool(MCP_TOOLS)}`,
         'resources/list, resources/templates/list and resources/read need moat:read: without it the HTTP answer is 403 with WWW-Authenticate: Bearer error="insufficient_scope", scope="moat:read" (RFC 6750).',

@@ -75,8 +75,8 @@ ${scopeChoices()}
 <p id="no-tokens" class="note" hidden>No tokens yet.</p>
 <p id="tokens-error" role="status" hidden></p>
 <section id="activity" hidden><h2>Activity of <span id="activity-name"></span></h2>
-<p class="note">Every MCP call made with the token, newest first (the last 50), kept for a limited time.</p>
-<table><thead><tr><th>Time</th><th>Tool</th><th>Outcome</th><th>Quota spent</th><th>ms</th><th>Arguments</th></tr></thead>
+<p class="note">Every call made with the token (MCP tools, and REST routes that take a token, such as the X-ray), newest first (the last 50), kept for a limited time.</p>
+<table><thead><tr><th>Time</th><th>Tool or route</th><th>Outcome</th><th>Quota spent</th><th>ms</th><th>Arguments</th></tr></thead>
 <tbody id="activity-body"></tbody></table>
 <p id="no-activity" class="note" hidden>No calls recorded.</p></section>
 ${passwordForm()}
