@@ -118,7 +118,9 @@ export async function startTwoServers(options: {
       // an exit other than 0 fails the suite; what the process printed last says why
       for (const [i, server] of [one, two].entries()) {
         if (codes[i] !== 0) {
-          console.error(`server ${i + 1} exited ${codes[i]}:\n${server.output.join('').slice(-4000)}`);
+          console.error(
+            `server ${i + 1} exited ${codes[i]}:\n${server.output.join('').slice(-4000)}`,
+          );
         }
       }
       return codes;
