@@ -12,7 +12,10 @@
 //   node apps/api/bench/compare.bench.mjs .worktrees/before
 //
 // BENCH_ROUNDS (default 3), BENCH_SECONDS (default 6), BENCH_WARMUP (default 3),
-// BENCH_CONNECTIONS (default 8); BENCH_ONLY=<regex> keeps the cases whose key matches. Both
+// BENCH_CONNECTIONS (default 8); BENCH_ONLY=<regex> keeps the cases whose key matches (without
+// portfolio or MCP cases the two services start without portfolios and token: `app-light`).
+// Per case it prints each service's multiple of the bare run before it, round by round and the
+// median, beside after ÷ before. Both
 // services run on PGlite (embedded) with the bench servers' data: 2,000+ cached evaluations, the
 // portfolio of the four shared broker exports, 340 and 3,400 synthetic holdings, a token.
 import { resolve } from 'node:path';
@@ -45,7 +48,7 @@ function casesOf(app, appSql) {
       method: 'tools/call',
       params: { name, arguments: args },
     });
-  const { p34, p340, p3400 } = app.portfolios;
+  const { p34, p340, p3400 } = app.portfolios ?? {};
   const screener =
     '/api/moat-screener?scoreMin=40&peMax=60&marketCapMin=1000000000&sortBy=marketCap&sortDir=desc&page=3&limit=20';
   const get = (server, path, headers = session) => ({ server, path, headers });
@@ -88,10 +91,15 @@ async function cpuPerRequest(c, idle) {
   return Math.max(0, used - (idle.get(c.server) ?? 0) * (run.micros / 1e6)) / run.requests;
 }
 
+// the portfolios and the token (most of the `app` server's start-up) only for cases that use them
+const portfolioKeys = ['portfolios', 'holdings', 'holdings340', 'holdings3400', 'transactions'];
+const needsPortfolios =
+  !ONLY || [...portfolioKeys, 'mcpEvaluation', 'mcpHoldings'].some((k) => ONLY.test(k));
+const appMode = needsPortfolios ? 'app' : 'app-light';
 const [bare, after, before, afterSql, beforeSql] = await Promise.all([
   start('bare'),
-  start('app'),
-  start('app', [], otherScript),
+  start(appMode),
+  start(appMode, [], otherScript),
   ONLY && !ONLY.test('screenerSql1') ? null : start('app-sql'),
   ONLY && !ONLY.test('screenerSql1') ? null : start('app-sql', [], otherScript),
 ]);
@@ -119,6 +127,7 @@ try {
   for (const key of keys) {
     const ratios = [];
     const figures = { after: [], before: [] };
+    const multiples = { after: [], before: [] };
     for (let round = 0; round < ROUNDS; round += 1) {
       const order = round % 2 === 0 ? ['after', 'before'] : ['before', 'after'];
       const norm = {};
@@ -128,13 +137,18 @@ try {
         const cpu = await cpuPerRequest(c, idle);
         figures[side].push(cpu);
         norm[side] = cpu / bareCpu;
+        multiples[side].push(norm[side]);
       }
       ratios.push(norm.after / norm.before);
     }
     rows.push({ key, after: median(figures.after), before: median(figures.before), ratios });
     const last = rows.at(-1);
+    const times = (list) => list.map((r) => r.toFixed(2)).join(' ');
     console.log(
-      `${key.padEnd(14)} before ${last.before.toFixed(0).padStart(6)} µs  after ${last.after.toFixed(0).padStart(6)} µs  after ÷ before (each ÷ its bare neighbour) ${median(ratios).toFixed(2)}  rounds ${ratios.map((r) => r.toFixed(2)).join(' ')}`,
+      `${key.padEnd(14)} before ${last.before.toFixed(0).padStart(6)} µs  after ${last.after.toFixed(0).padStart(6)} µs  after ÷ before (each ÷ its bare neighbour) ${median(ratios).toFixed(2)}  rounds ${times(ratios)}`,
+    );
+    console.log(
+      `${''.padEnd(14)} × bare: before ${median(multiples.before).toFixed(2)} (${times(multiples.before)}), after ${median(multiples.after).toFixed(2)} (${times(multiples.after)})`,
     );
   }
   const within = rows.filter((r) => median(r.ratios) <= 1.1).length;
