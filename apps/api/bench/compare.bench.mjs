@@ -15,7 +15,9 @@
 // BENCH_CONNECTIONS (default 8); BENCH_ONLY=<regex> keeps the cases whose key matches (without
 // portfolio or MCP cases the two services start without portfolios and token: `app-light`).
 // Per case it prints each service's multiple of the bare run before it, round by round and the
-// median, beside after ÷ before. Both
+// median, beside after ÷ before. Run it once with a checkout against itself (A/A) before reading a
+// small difference: on the shared 2-core VM at load averages of 20–40 an A/A run of 10 rounds read
+// 0.81 (rounds 0.55–2.45): differences of that size are noise there. Both
 // services run on PGlite (embedded) with the bench servers' data: 2,000+ cached evaluations, the
 // portfolio of the four shared broker exports, 340 and 3,400 synthetic holdings, a token.
 import { resolve } from 'node:path';
