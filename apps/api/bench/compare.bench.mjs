@@ -13,7 +13,12 @@
 //
 // BENCH_ROUNDS (default 3), BENCH_SECONDS (default 6), BENCH_WARMUP (default 3),
 // BENCH_CONNECTIONS (default 8); BENCH_ONLY=<regex> keeps the cases whose key matches (the keys
-// of BENCH_CASES in harness.mjs, the table api.bench.mjs runs: all but the bare routes). Both
+// of BENCH_CASES in harness.mjs, the table api.bench.mjs runs: all but the bare routes; without portfolio or MCP cases the two services start without
+// portfolios and token: `app-light`). Per case it prints each service's multiple of the bare run
+// before it, round by round and the median, beside after ÷ before. Run it once with a checkout
+// against itself (A/A) before reading a small difference: on the shared 2-core VM at load averages
+// of 20–40 an A/A run of 10 rounds read 0.81 (rounds 0.55–2.45): differences of that size are
+// noise there. Both
 // services run on PGlite (embedded) with the bench servers' data: 2,000+ cached evaluations, the
 // portfolio of the four shared broker exports, 340 and 3,400 synthetic holdings, a token.
 import { existsSync } from 'node:fs';
@@ -114,6 +119,7 @@ try {
   for (const key of keys) {
     const ratios = [];
     const figures = { after: [], before: [] };
+    const multiples = { after: [], before: [] };
     for (let round = 0; round < ROUNDS; round += 1) {
       const order = round % 2 === 0 ? ['after', 'before'] : ['before', 'after'];
       const norm = {};
@@ -123,13 +129,18 @@ try {
         const cpu = await cpuPerRequest(c, idle);
         figures[side].push(cpu);
         norm[side] = cpu / bareCpu;
+        multiples[side].push(norm[side]);
       }
       ratios.push(norm.after / norm.before);
     }
     rows.push({ key, after: median(figures.after), before: median(figures.before), ratios });
     const last = rows.at(-1);
+    const times = (list) => list.map((r) => r.toFixed(2)).join(' ');
     console.log(
-      `${key.padEnd(14)} before ${last.before.toFixed(0).padStart(6)} µs  after ${last.after.toFixed(0).padStart(6)} µs  after ÷ before (each ÷ its bare neighbour) ${median(ratios).toFixed(2)}  rounds ${ratios.map((r) => r.toFixed(2)).join(' ')}`,
+      `${key.padEnd(14)} before ${last.before.toFixed(0).padStart(6)} µs  after ${last.after.toFixed(0).padStart(6)} µs  after ÷ before (each ÷ its bare neighbour) ${median(ratios).toFixed(2)}  rounds ${times(ratios)}`,
+    );
+    console.log(
+      `${''.padEnd(14)} × bare: before ${median(multiples.before).toFixed(2)} (${times(multiples.before)}), after ${median(multiples.after).toFixed(2)} (${times(multiples.after)})`,
     );
   }
   const within = rows.filter((r) => median(r.ratios) <= 1.1).length;

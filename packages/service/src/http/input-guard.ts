@@ -12,6 +12,8 @@ const SURROGATE_MESSAGE = 'must be well-formed Unicode (no lone surrogate)';
 const UTF8_MESSAGE = 'must be valid UTF-8';
 /** A high surrogate not followed by a low one, or a low surrogate not preceded by a high one. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+/** A `%` escape or a UTF-16 surrogate (paired or not) anywhere in a raw URL. */
+const ESCAPE_OR_SURROGATE = /[%\uD800-\uDFFF]/;
 /** Nesting depth beyond which a body is not walked further (JSON.parse itself allows more). */
 const MAX_DEPTH = 64;
 
@@ -70,7 +72,13 @@ const fatalUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
  * any body is read), or `undefined` when they are clean; see {@link registerInputGuard}.
  */
 export function refusedUrlText(request: FastifyRequest): UseCaseError | undefined {
-  if (!queryDecodes(request.url)) return refuse({ path: 'querystring', message: UTF8_MESSAGE });
+  const { url } = request;
+  // The query's values and the path parameters are pieces of the raw URL, decoded only at `%`
+  // escapes (and `+`): a URL without an escape, a NUL or a surrogate cannot give one (an HTTP
+  // request's URL never holds a raw NUL; `inject` may pass any text, hence those two checks).
+  // This spares nearly every request the decode and the walk (about 2% of a cached read, issue 37).
+  if (!url.includes('\u0000') && !ESCAPE_OR_SURROGATE.test(url)) return undefined;
+  if (!queryDecodes(url)) return refuse({ path: 'querystring', message: UTF8_MESSAGE });
   const bad = findBadText(request.params, 'params') ?? findBadText(request.query, 'querystring');
   return bad === undefined ? undefined : refuse(bad);
 }

@@ -82,11 +82,26 @@ describe('registerRequestHooks and registerInputGuard', () => {
     ['/items/1?q=%ED%A0%80', 'querystring'],
     ['/items/1?q=%FF', 'querystring'],
     ['/items/a%00b', 'params.id'],
+    // a raw NUL (no `%` escape) in the URL `inject` is given: refused as the escaped form is
+    ['/items/1?q=a\u0000b', 'querystring.q'],
+    ['/items/a\u0000b', 'params.id'],
   ])('refuses %s with 400 validation_failed on %s', async (url, path) => {
     app = await build();
     const res = await app.inject({ url });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ code: 'validation_failed', errors: [{ path }] });
+  });
+
+  it('serves a URL without escapes, and with escapes of clean text, as it is', async () => {
+    app = await build();
+    for (const [url, id, q] of [
+      ['/items/7?q=a+b&r=x', '7', 'a b'],
+      ['/items/%C3%A9t%C3%A9?q=%F0%9F%98%80', 'été', '\u{1F600}'],
+    ]) {
+      const res = await app.inject({ url });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.json(), url).toMatchObject({ params: { id }, query: { q } });
+    }
   });
 
   it('refuses NUL and lone surrogates in bodies of POST and PATCH, keys included', async () => {
