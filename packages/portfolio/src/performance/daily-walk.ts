@@ -1,7 +1,14 @@
 import { type AlignedSeries, alignSeries, unitSeries } from './aligned-series.js';
 import { isWeekend } from './calendar.js';
 import type { LedgerEvent } from './ledger-events.js';
-import { StaleLog, StaleSources, staleLogOf, WalkHoldingTrack, WalkTrack } from './stale-log.js';
+import {
+  ARRAYS,
+  StaleLog,
+  StaleSources,
+  staleLogOf,
+  WalkHoldingTrack,
+  WalkTrack,
+} from './stale-log.js';
 import {
   type HoldingTrack,
   MAX_PRICE_AGE_DAYS,
@@ -29,17 +36,6 @@ function copyPrefix(from: Track, to: Track, upTo: number): void {
     }
   }
 }
-
-const ARRAYS = [
-  'valueEur',
-  'inEur',
-  'outEur',
-  'numLocal',
-  'denLocal',
-  'dividendsEur',
-  'feesEur',
-  'withholdingTaxEur',
-] as const satisfies readonly (keyof Track)[];
 
 /** The index of the last entry of `list` (a track's `missing`), −1 when empty. */
 function lastIndex(list: readonly { readonly index: number }[]): number {

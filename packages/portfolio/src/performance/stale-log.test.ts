@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { everyDay, plus, tx } from './test-fixtures.js';
 import { measurePeriod } from './measure.js';
 import { resolvePeriod } from './periods.js';
+import { everyDay, plus, tx } from './test-fixtures.js';
 import { buildTimeline } from './timeline.js';
 import type { DailySeries, StaleUse, Timeline, Track } from './types.js';
 

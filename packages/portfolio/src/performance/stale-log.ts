@@ -124,7 +124,7 @@ export class StaleLog {
 }
 
 /** The names of a track's eight daily arrays, in the order of their buffer. */
-const ARRAYS = [
+export const ARRAYS = [
   'valueEur',
   'inEur',
   'outEur',
