@@ -2,6 +2,14 @@ import { type AlignedSeries, alignSeries, unitSeries } from './aligned-series.js
 import { isWeekend } from './calendar.js';
 import type { LedgerEvent } from './ledger-events.js';
 import {
+  ARRAYS,
+  StaleLog,
+  StaleSources,
+  staleLogOf,
+  WalkHoldingTrack,
+  WalkTrack,
+} from './stale-log.js';
+import {
   type HoldingTrack,
   MAX_PRICE_AGE_DAYS,
   type Timeline,
@@ -14,40 +22,19 @@ import {
 function copyPrefix(from: Track, to: Track, upTo: number): void {
   for (const key of ARRAYS) to[key].set(from[key].subarray(0, upTo + 1));
   to.missing.push(...from.missing.filter((m) => m.index <= upTo));
-  to.stale.push(...from.stale.filter((m) => m.index <= upTo));
-}
-
-const ARRAYS = [
-  'valueEur',
-  'inEur',
-  'outEur',
-  'numLocal',
-  'denLocal',
-  'dividendsEur',
-  'feesEur',
-  'withholdingTaxEur',
-] as const satisfies readonly (keyof Track)[];
-
-/**
- * A track of `length` zeroed days: its eight arrays are views of one buffer (one allocation
- * instead of eight: a timeline of 50 holdings × 10 years is ~400 arrays otherwise).
- */
-function newTrack(length: number): Track {
-  const buffer = new ArrayBuffer(length * ARRAYS.length * Float64Array.BYTES_PER_ELEMENT);
-  let next = 0;
-  const array = () => new Float64Array(buffer, length * 8 * next++, length);
-  return {
-    valueEur: array(),
-    inEur: array(),
-    outEur: array(),
-    numLocal: array(),
-    denLocal: array(),
-    dividendsEur: array(),
-    feesEur: array(),
-    withholdingTaxEur: array(),
-    missing: [],
-    stale: [],
-  };
+  const log = staleLogOf(to) as StaleLog;
+  const before = staleLogOf(from);
+  if (before) log.copyPrefix(before, upTo);
+  else {
+    for (const use of from.stale) {
+      if (use.index > upTo) break;
+      const source =
+        use.kind === 'price'
+          ? log.sources.price(use.symbol as string, use.currency)
+          : log.sources.rate(use.currency);
+      log.add(use.index, use.ageDays, source);
+    }
+  }
 }
 
 /** The index of the last entry of `list` (a track's `missing`), −1 when empty. */
@@ -57,6 +44,11 @@ function lastIndex(list: readonly { readonly index: number }[]): number {
 
 interface HoldingState {
   readonly track: HoldingTrack;
+  /** The stale uses of {@link track}. */
+  readonly stale: StaleLog;
+  /** Stale source numbers of its closes and of the EUR rate of its currency. */
+  readonly priceSource: number;
+  readonly rateSource: number;
   readonly price: AlignedSeries;
   /** Currency of the price series (a close in another currency is cross-converted). */
   readonly quoteCurrency: string;
@@ -75,6 +67,9 @@ interface HoldingState {
  */
 export class Walk {
   readonly portfolio: Track;
+  private readonly sources = new StaleSources();
+  /** The stale uses of {@link portfolio}. */
+  private readonly portfolioStale: StaleLog;
   readonly holdings = new Map<string, HoldingState>();
   /** The values of {@link holdings} in their order, for the per-day loop. */
   private readonly states: HoldingState[] = [];
@@ -104,7 +99,8 @@ export class Walk {
     resume?: { readonly previous: Timeline; readonly checkpoint: TimelineCheckpoint },
   ) {
     this.start = resume ? resume.checkpoint.index + 1 : 0;
-    this.portfolio = newTrack(length);
+    this.portfolioStale = new StaleLog(this.sources);
+    this.portfolio = new WalkTrack(length, this.portfolioStale);
     this.implicit = !events.some((e) => e.type === 'deposit' || e.type === 'withdrawal');
     for (const e of events) {
       this.rate(e.currency);
@@ -177,8 +173,12 @@ export class Walk {
     if (state === undefined) {
       const series = this.inputs.prices.get(symbol);
       const quoteCurrency = series?.currency ?? currency;
+      const stale = new StaleLog(this.sources);
       state = {
-        track: { ...newTrack(this.length), symbol, currency },
+        track: new WalkHoldingTrack(this.length, stale, symbol, currency),
+        stale,
+        priceSource: this.sources.price(symbol, quoteCurrency),
+        rateSource: this.sources.rate(currency),
         price: alignSeries(series, this.firstDay, this.length, this.maxAge, this.alignFrom),
         quoteCurrency,
         rate: this.rate(currency),
@@ -356,7 +356,7 @@ export class Walk {
       totalPrev += this.prevEur(balance, currency, i);
     }
     for (let c = 0; c < exposed.length; c++) {
-      this.checkRate(track, exposed[c] as string, i, weekday);
+      this.checkRate(track, this.portfolioStale, exposed[c] as string, i, weekday);
     }
     if (Number.isNaN(this.portfolioIn + this.portfolioOut) && lastIndex(track.missing) !== i) {
       const currency = [...this.rates].find(([, r]) => Number.isNaN(r.values[i] as number))?.[0];
@@ -390,24 +390,25 @@ export class Walk {
         });
       } else if (weekday && (state.price.ages[i] as number) > 0) {
         const ageDays = state.price.ages[i] as number;
-        const stale = {
-          index: i,
-          kind: 'price',
-          symbol: track.symbol,
-          currency: state.quoteCurrency,
-          ageDays,
-        } as const;
-        track.stale.push(stale);
-        this.portfolio.stale.push(stale);
+        state.stale.add(i, ageDays, state.priceSource);
+        this.portfolioStale.add(i, ageDays, state.priceSource);
       }
       if (state.quoteCurrency !== track.currency) {
         // (state.quoteRate and state.rate are the aligned EUR rates of these two currencies)
         price = (price / (state.quoteRate.values[i] as number)) * (state.rate.values[i] as number);
-        if (Number.isNaN(price)) this.checkRate(track, state.quoteCurrency, i, false);
+        if (Number.isNaN(price)) this.checkRate(track, state.stale, state.quoteCurrency, i, false);
       }
     }
     if ((held || flows) && lastIndex(track.missing) !== i) {
-      this.ratesChecked(track, track.currency, state.rate, i, weekday);
+      this.ratesChecked(
+        track,
+        state.stale,
+        track.currency,
+        state.rate,
+        i,
+        weekday,
+        state.rateSource,
+      );
     }
     const local = held ? state.units * price : 0;
     const rate = state.rate.values[i] as number;
@@ -422,19 +423,33 @@ export class Walk {
     return local;
   }
 
-  /** Records a missing (first of the day only) or stale EUR rate of `currency` on `track`. */
-  private checkRate(track: Track, currency: string, i: number, weekday: boolean): void {
+  /**
+   * Records a missing (first of the day only) or stale EUR rate of `currency` on `track` (its
+   * stale uses in `stale`).
+   */
+  private checkRate(
+    track: Track,
+    stale: StaleLog,
+    currency: string,
+    i: number,
+    weekday: boolean,
+  ): void {
     if (currency === 'EUR') return;
-    this.ratesChecked(track, currency, this.rate(currency), i, weekday);
+    this.ratesChecked(track, stale, currency, this.rate(currency), i, weekday);
   }
 
-  /** {@link checkRate} with the aligned rates of `currency` at hand. */
+  /**
+   * {@link checkRate} with the aligned rates of `currency` at hand (and its stale source number,
+   * when known).
+   */
   private ratesChecked(
     track: Track,
+    stale: StaleLog,
     currency: string,
     rates: AlignedSeries,
     i: number,
     weekday: boolean,
+    source?: number,
   ): void {
     if (currency === 'EUR') return;
     if (Number.isNaN(rates.values[i] as number)) {
@@ -442,7 +457,7 @@ export class Walk {
         track.missing.push({ index: i, code: 'missing_fx_rate', currency });
       }
     } else if (weekday && (rates.ages[i] as number) > 0) {
-      track.stale.push({ index: i, kind: 'fx_rate', currency, ageDays: rates.ages[i] as number });
+      stale.add(i, rates.ages[i] as number, source ?? this.sources.rate(currency));
     }
   }
 }

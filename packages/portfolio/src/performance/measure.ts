@@ -1,5 +1,6 @@
 import { fromEpochDay } from './calendar.js';
 import type { ResolvedPeriod } from './periods.js';
+import { type StaleLog, type StaleSource, staleLogOf } from './stale-log.js';
 import type { StaleUse, Timeline, Track, UnavailableCode } from './types.js';
 import { type DatedFlow, xirr } from './xirr.js';
 
@@ -137,7 +138,7 @@ export function measurePeriod(
     dividendsEur: sums.dividends,
     feesEur: sums.fees,
     withholdingTaxEur: sums.withholdingTax,
-    stale: inRange ? summariseStale(timeline, track.stale, s, e) : [],
+    stale: inRange ? staleOf(timeline, track, s, e) : [],
   };
 }
 
@@ -216,6 +217,75 @@ function sumFlows(track: Track, s: number, e: number) {
     withholdingTax += track.withholdingTaxEur[i] as number;
   }
   return { flows, dividends, fees, withholdingTax };
+}
+
+/**
+ * The stale uses of `track` in the period's days `s+1 … e` ({@link summariseStale}), read off
+ * the numbers the daily walk recorded when it made the track ({@link summariseStaleLog}).
+ */
+function staleOf(timeline: Timeline, track: Track, s: number, e: number): StaleSummary[] {
+  const log = staleLogOf(track);
+  return log === undefined
+    ? summariseStale(timeline, track.stale, s, e)
+    : summariseStaleLog(timeline, log, s, e);
+}
+
+/**
+ * {@link summariseStale} of a {@link StaleLog}: the same summaries in the same order, a tally per
+ * source number (one per kind, symbol and currency) instead of per key.
+ */
+function summariseStaleLog(
+  timeline: Timeline,
+  log: StaleLog,
+  s: number,
+  e: number,
+): StaleSummary[] {
+  const at = log.entries;
+  // the first use after index s: a binary search over the uses (three numbers each)
+  let lo = 0;
+  let hi = log.size;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((at[3 * mid] as number) <= s) lo = mid + 1;
+    else hi = mid;
+  }
+  const bySource: (number | undefined)[] = [];
+  const first: number[] = [];
+  const sources: number[] = [];
+  const lastIndex: number[] = [];
+  const days: number[] = [];
+  const maxAge: number[] = [];
+  for (let k = 3 * lo; k < log.length; k += 3) {
+    const index = at[k] as number;
+    if (index > e) break;
+    const age = at[k + 1] as number;
+    const source = at[k + 2] as number;
+    let t = bySource[source];
+    if (t === undefined) {
+      t = first.length;
+      bySource[source] = t;
+      first.push(index);
+      sources.push(source);
+      lastIndex.push(index);
+      days.push(0);
+      maxAge.push(age);
+    }
+    days[t] = (days[t] as number) + 1;
+    lastIndex[t] = index;
+    if (age > (maxAge[t] as number)) maxAge[t] = age;
+  }
+  return first.map((index, t) => {
+    const source = log.sources.list[sources[t] as number] as StaleSource;
+    return {
+      kind: source.kind,
+      ...(source.symbol === undefined ? {} : { symbol: source.symbol }),
+      currency: source.currency,
+      days: days[t] as number,
+      firstDate: dateOf(timeline, index),
+      lastDate: dateOf(timeline, lastIndex[t] as number),
+      maxAgeDays: maxAge[t] as number,
+    };
+  });
 }
 
 /**

@@ -101,7 +101,11 @@ export interface Track {
   readonly withholdingTaxEur: Float64Array;
   /** Days a needed input was missing, ascending by index. */
   readonly missing: MissingInput[];
-  /** Weekdays valued with a stale (older) close or rate, ascending by index. */
+  /**
+   * Weekdays valued with a stale (older) close or rate, ascending by index. On the tracks of
+   * `buildTimeline` a getter of their class (not an own property): the walk records the uses as
+   * numbers and the objects are made on first read, the same array each time.
+   */
   readonly stale: StaleUse[];
 }
 
