@@ -63,6 +63,7 @@ describe.each(backends)('jobs on pg-boss over $name', (backend) => {
     const jobs = await startJobs({
       pool: database.pool,
       schema,
+      refreshSchedule: undefined,
       refresh: async () => {
         started = true;
         await new Promise((resolve) => setTimeout(resolve, 40_000).unref());
