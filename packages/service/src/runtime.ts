@@ -40,11 +40,13 @@ export interface Runtime {
   /** The engine in use: `postgres` (DATABASE_URL) or the embedded `pglite`. */
   readonly dialect: 'postgres' | 'pglite';
   /**
-   * Stops the background work and closes the database. A job under way (refresh pass, evaluation
-   * fill) gets at most half of `SHUTDOWN_GRACE_SECONDS` to finish (then pg-boss leaves it to its
-   * retry), so that the close ends inside the grace instead of the process being killed by it.
+   * Stops the background work and closes the database within `budgetMs` (default
+   * `SHUTDOWN_GRACE_SECONDS`), so that the close ends inside the grace instead of the process
+   * being killed by it: a job under way (refresh pass, evaluation fill) gets at most half of it
+   * (then pg-boss leaves the job to its retry); a step that does not finish in its share, or
+   * fails, is logged (`logger.warn`, naming the step) and the close goes on. Never throws.
    */
-  close(): Promise<void>;
+  close(budgetMs?: number): Promise<void>;
 }
 
 /**
@@ -203,13 +205,21 @@ export async function openRuntime(
   return {
     deps: { ...inputs, accounts },
     dialect: database.dialect,
-    async close() {
-      // both queues at once, each within half the grace (pg-boss's floor is 1 s)
-      const jobsTimeoutMs = Math.max(1_000, Math.floor(config.shutdownGraceMs / 2));
-      await Promise.all([background?.stop(jobsTimeoutMs), fills.close(jobsTimeoutMs)]);
+    async close(budgetMs = config.shutdownGraceMs) {
+      const started = Date.now();
+      const left = () => Math.max(0, budgetMs - (Date.now() - started));
+      const step = (name: string, work: Promise<unknown> | undefined, ms: number) =>
+        settleWithin(work, ms, (problem) => logger.warn(`closing: ${name} ${problem}`));
+      // both queues at once, each within half the budget (pg-boss's floor is 1 s)
+      const jobsTimeoutMs = Math.max(1_000, Math.floor(budgetMs / 2));
+      await step(
+        'background jobs',
+        Promise.all([background?.stop(jobsTimeoutMs), fills.close(jobsTimeoutMs)]),
+        jobsTimeoutMs + 500,
+      );
       accounts.close();
-      await sessions?.close();
-      await database.close();
+      await step('session change listener', sessions?.close(), Math.min(1_000, left()));
+      await step('database', database.close(), left());
     },
   };
 }
@@ -262,4 +272,28 @@ async function startBackground(
       await Promise.all([jobs.stop(jobsTimeoutMs), dispatcher.stop()]);
     },
   };
+}
+
+/**
+ * Waits for `work` at most `ms` milliseconds; a failure or a timeout is handed to `report` (as
+ * `failed: <message>` / `did not finish within <ms> ms`) instead of thrown or waited out.
+ */
+async function settleWithin(
+  work: Promise<unknown> | undefined,
+  ms: number,
+  report: (problem: string) => void,
+): Promise<void> {
+  if (work === undefined) return;
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), ms);
+  });
+  try {
+    const outcome = await Promise.race([work.then(() => 'done' as const), timedOut]);
+    if (outcome === 'timeout') report(`did not finish within ${ms} ms`);
+  } catch (error) {
+    report(`failed: ${error instanceof Error ? error.message : String(error)}`);
+  } finally {
+    clearTimeout(timer);
+  }
 }

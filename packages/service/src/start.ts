@@ -78,7 +78,8 @@ async function start(options: StartOptions): Promise<void> {
     const started = performance.now();
     await app.close();
     const server = performance.now();
-    await runtime.close();
+    // what is left of the grace, less a margin for the exit itself
+    await runtime.close(Math.max(0, config.shutdownGraceMs - (server - started) - 250));
     app.log.info(
       {
         serverMs: Math.round(server - started),
