@@ -115,8 +115,12 @@ export async function startTwoServers(options: {
     async close() {
       const codes = await Promise.all([one.stop(), two.stop()]);
       await cleanUp();
-      // an exit other than 0 fails the suite; what the process printed last says why
+      // an exit other than 0 fails the suite; what the process printed last says why. A close
+      // step that hung (and was given up within the grace) is shown too: the next thing to fix.
       for (const [i, server] of [one, two].entries()) {
+        for (const line of server.output.join('').split('\n')) {
+          if (line.includes('closing: ')) console.error(`server ${i + 1}: ${line}`);
+        }
         if (codes[i] !== 0) {
           console.error(
             `server ${i + 1} exited ${codes[i]}:\n${server.output.join('').slice(-4000)}`,
