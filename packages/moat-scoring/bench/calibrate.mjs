@@ -344,7 +344,7 @@ if (mine.length > 0) {
   mine.forEach((h) => {
     const d = (a, b) => (p ? `${a - b >= 0 ? '+' : ''}${(a - b).toFixed(3)}` : '');
     console.log(
-      `  ${h.change}${h.kept === false ? ' (NOT KEPT)' : ''} | ${h.simfin.auroc} | ${p ? d(h.simfin.auroc, p.simfin.auroc) : ''} | ${h.simfin.wideAt50} | ${p ? d(h.simfin.wideAt50, p.simfin.wideAt50) : ''} | ${h.simfin.noneAt50.join(' ') || 'none'} | ${h.sec.auroc} | ${h.sec.weakMedian}`,
+      `  ${h.change}${h.kept === false ? ' (NOT KEPT)' : ''} | ${h.simfin.auroc} | ${p ? d(h.simfin.auroc, p.simfin.auroc) : ''} | ${h.simfin.wideAt50} | ${p ? d(h.simfin.wideAt50, p.simfin.wideAt50) : ''} | ${h.simfin.noneAt50.join(' ') || 'none'} | ${h.sec?.auroc ?? 'n/a'} | ${h.sec?.weakMedian ?? 'n/a'}`,
     );
     if (h.kept !== false) p = h;
   });
