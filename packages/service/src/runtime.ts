@@ -32,6 +32,7 @@ import { openFundamentalsProvider, openReconcileProvider } from './moat/fundamen
 import { createMoatServices } from './moat/services.js';
 import { createPortfolioFlows } from './portfolio/flows.js';
 import { composeRefreshPass } from './refresh-pass.js';
+import { settleWithin } from './settle-within.js';
 import { createWebhookTransport } from './webhooks/pinned-http.js';
 
 /** The long-lived resources of a running service and how to release them. */
@@ -272,28 +273,4 @@ async function startBackground(
       await Promise.all([jobs.stop(jobsTimeoutMs), dispatcher.stop()]);
     },
   };
-}
-
-/**
- * Waits for `work` at most `ms` milliseconds; a failure or a timeout is handed to `report` (as
- * `failed: <message>` / `did not finish within <ms> ms`) instead of thrown or waited out.
- */
-async function settleWithin(
-  work: Promise<unknown> | undefined,
-  ms: number,
-  report: (problem: string) => void,
-): Promise<void> {
-  if (work === undefined) return;
-  let timer: NodeJS.Timeout | undefined;
-  const timedOut = new Promise<'timeout'>((resolve) => {
-    timer = setTimeout(() => resolve('timeout'), ms);
-  });
-  try {
-    const outcome = await Promise.race([work.then(() => 'done' as const), timedOut]);
-    if (outcome === 'timeout') report(`did not finish within ${ms} ms`);
-  } catch (error) {
-    report(`failed: ${error instanceof Error ? error.message : String(error)}`);
-  } finally {
-    clearTimeout(timer);
-  }
 }
