@@ -1,12 +1,12 @@
 /**
- * The calibration bench's hold-out sets (`bench/calibration/holdout.json` and
- * `holdout2.json`, issue 39) checked WITHOUT scoring anything: their shape, that each shares no
+ * The calibration bench's hold-out sets (`bench/calibration/holdout.json`, `holdout2.json` and
+ * `holdout3.json`, issue 39) checked WITHOUT scoring anything: their shape, that each shares no
  * company with the tuned set (`labels.json`), with the SEC snapshot (whose 30 companies the bench
  * prints on every run) nor with an earlier hold-out set, that every rating has a source with an
  * address and a date, and that SimFin's bulk annual statements hold at least 5 fiscal years of
  * the company published before the rating date (the point-in-time figures the bench scores it
  * on). Nothing here calls `evaluateMoat`: a hold-out set's scores stay unseen until its one
- * `calibrate.mjs --half holdout` / `--half holdout2` run.
+ * `calibrate.mjs --half holdout` / `--half holdout2` / `--half holdout3` run.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -62,6 +62,13 @@ interface HoldoutSet {
 const HOLDOUT_SETS: HoldoutSet[] = [
   { file: 'holdout.json', earlier: [], minCompanies: 30, minNone: 10, minWide: 0 },
   { file: 'holdout2.json', earlier: ['holdout.json'], minCompanies: 40, minNone: 12, minWide: 12 },
+  {
+    file: 'holdout3.json',
+    earlier: ['holdout.json', 'holdout2.json'],
+    minCompanies: 36,
+    minNone: 12,
+    minWide: 12,
+  },
 ];
 
 /** Ticker → dates (`Publish Date`, else `Report Date`) of its annual statements in SimFin's file. */
