@@ -196,6 +196,23 @@ function summarise(name, rows) {
     `wide at ≥ 50: ${f1(100 * figures.wideAt50)}%; no-moat at ≥ 50: ${figures.noneAt50.join(', ') || 'none'}; no-moat median ${f1(figures.noneMedian)}`,
   );
   console.log(`narrow median ${f1(figures.narrowMedian)}`);
+  // What each criterion adds (diagnostic, never used in the score): its own score's AUROC wide vs
+  // none, and the total's AUROC without it (above the total's: the criterion costs separation here).
+  const withCriteria = scored.filter((r) => r.evaluation && r.rating !== 'narrow');
+  if (
+    withCriteria.some((r) => r.rating === 'wide') &&
+    withCriteria.some((r) => r.rating === 'none')
+  ) {
+    console.log('criteria (AUROC of the criterion alone | of the total without it):');
+    for (const { key } of withCriteria[0].evaluation.criteria) {
+      const points = (r) => r.evaluation.criteria.find((c) => c.key === key)?.score ?? 0;
+      const of = (rating, f) => withCriteria.filter((r) => r.rating === rating).map(f);
+      const rest = (r) => r.evaluation.totalScore - points(r);
+      console.log(
+        `  ${key.padEnd(27)} ${f3(auroc(of('wide', points), of('none', points)))} | ${f3(auroc(of('wide', rest), of('none', rest)))}`,
+      );
+    }
+  }
   console.log('reliability (share of each rating per score band):');
   console.log('  band    n   wide  narrow  none');
   for (const [label, from, to] of BANDS) {
