@@ -2,7 +2,7 @@
 // wide-moat from those they rate no-moat, each scored as of its rating date, on both providers.
 // Run `pnpm calibrate` from the root (builds first), or after a build:
 //
-//   node bench/calibrate.mjs [--half dev|test|all|holdout|holdout2|holdout3] [--record "<change>"] [--sec-baseline] [--no-reconcile]
+//   node bench/calibrate.mjs [--half dev|test|all|holdout|holdout2|holdout3|holdout4] [--record "<change>"] [--sec-baseline] [--no-reconcile]
 //
 // --half      which half of the labelled set (fixed hash of the ticker; default dev). Tuning
 //             reads dev only; the test half is run once, at the end (README, "Calibration").
@@ -16,6 +16,10 @@
 //             of labels.json, holdout.json, holdout2.json and the SEC snapshot, assembled after
 //             holdout2.json had been run once; not run while it was assembled): run it once, for
 //             the next round's final figures, never while tuning.
+//             `holdout4` scores calibration/holdout4.json, a fourth hold-out (21 companies in none
+//             of labels.json, holdout.json, holdout2.json, holdout3.json and the SEC snapshot,
+//             assembled after holdout3.json had been run once; not run while it was assembled):
+//             run it once, for the next round's final figures, never while tuning.
 // --record    append this run's figures to calibration/history.json under the change's name;
 //             the per-change delta table compares each row with the last kept row of the same
 //             half. A change tried and not kept (dev AUROC fell, or a no-moat company crossed
@@ -43,8 +47,14 @@ const LABELS = join(here, 'calibration/labels.json');
 const HOLDOUT = join(here, 'calibration/holdout.json');
 const HOLDOUT2 = join(here, 'calibration/holdout2.json');
 const HOLDOUT3 = join(here, 'calibration/holdout3.json');
+const HOLDOUT4 = join(here, 'calibration/holdout4.json');
 /** The hold-out sets: each is scored whole, from its own file, instead of a half of labels.json. */
-const HOLDOUT_FILES = { holdout: HOLDOUT, holdout2: HOLDOUT2, holdout3: HOLDOUT3 };
+const HOLDOUT_FILES = {
+  holdout: HOLDOUT,
+  holdout2: HOLDOUT2,
+  holdout3: HOLDOUT3,
+  holdout4: HOLDOUT4,
+};
 const HISTORY = join(here, 'calibration/history.json');
 const SEC_BASELINE = join(here, 'calibration/sec-baseline.json');
 const SECTORS = join(here, 'calibration/sectors.json');
@@ -62,8 +72,8 @@ const { values: args } = parseArgs({
     'no-reconcile': { type: 'boolean', default: false },
   },
 });
-if (!['dev', 'test', 'all', 'holdout', 'holdout2', 'holdout3'].includes(args.half)) {
-  throw new Error('--half must be dev, test, all, holdout, holdout2 or holdout3');
+if (!['dev', 'test', 'all', 'holdout', 'holdout2', 'holdout3', 'holdout4'].includes(args.half)) {
+  throw new Error('--half must be dev, test, all, holdout, holdout2, holdout3 or holdout4');
 }
 const holdoutFile = HOLDOUT_FILES[args.half];
 
