@@ -16,7 +16,7 @@
 //             of labels.json, holdout.json, holdout2.json and the SEC snapshot, assembled after
 //             holdout2.json had been run once; not run while it was assembled): run it once, for
 //             the next round's final figures, never while tuning.
-//             `holdout4` scores calibration/holdout4.json, a fourth hold-out (21 companies in none
+//             `holdout4` scores calibration/holdout4.json, a fourth hold-out (28 companies in none
 //             of labels.json, holdout.json, holdout2.json, holdout3.json and the SEC snapshot,
 //             assembled after holdout3.json had been run once; not run while it was assembled):
 //             run it once, for the next round's final figures, never while tuning.

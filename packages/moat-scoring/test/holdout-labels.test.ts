@@ -69,14 +69,14 @@ const HOLDOUT_SETS: HoldoutSet[] = [
     minNone: 12,
     minWide: 12,
   },
-  // The brief aimed at 36 companies, 12 none and 12 wide; the assembly found 21 (6 none, 9 wide) in
-  // its time (README, "Fourth hold-out set"): the minimums below are what the set holds.
+  // The brief aimed at 36 companies, 12 none and 12 wide; the assembly and its top-up found 28 (8 none,
+  // 10 wide) in their time (README, "Fourth hold-out set"): the minimums below are what the set holds.
   {
     file: 'holdout4.json',
     earlier: ['holdout.json', 'holdout2.json', 'holdout3.json'],
-    minCompanies: 21,
-    minNone: 6,
-    minWide: 9,
+    minCompanies: 28,
+    minNone: 8,
+    minWide: 10,
   },
 ];
 
