@@ -37,6 +37,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createSimfinProvider, createSnapshotProvider } from '@svc/fundamentals-client';
 import { evaluateMoat } from '../dist/index.js';
+import { auroc, pct, withSector } from './calibration-support.mjs';
 
 const here = import.meta.dirname;
 const SHARED = resolve(process.env.SHARED_DATA_DIR ?? join(here, '../../../../shared/data'));
@@ -57,7 +58,6 @@ const HOLDOUT_FILES = {
 };
 const HISTORY = join(here, 'calibration/history.json');
 const SEC_BASELINE = join(here, 'calibration/sec-baseline.json');
-const SECTORS = join(here, 'calibration/sectors.json');
 
 /** The snapshot's weak, cyclical or loss-making companies (shared/data/README.md). */
 const WEAK_SET = 'DAL UAL LUV F GM TSLA KR TGT BBY NUE MOS XOM MU CCL UBER SNOW'.split(' ');
@@ -86,28 +86,11 @@ const chosen = labels.filter(
   (l) => args.half === 'all' || holdoutFile !== undefined || halfOf(l.ticker) === args.half,
 );
 
-/** Percentage of the applicable maximum, the basis of the verdict bands. */
-const pct = (e) => (e.maxScore > 0 ? (100 * e.totalScore) / e.maxScore : 0);
-
 function qualityCodes(e) {
   const codes = [];
   for (const q of e.dataQuality ?? []) codes.push(q.code);
   for (const c of e.criteria) for (const q of c.dataQuality ?? []) codes.push(`${c.key}:${q.code}`);
   return codes;
-}
-
-/** Ticker → sector for providers that carry none (calibration/sectors.json, GICS). */
-const sectorOf = new Map(
-  Object.entries(JSON.parse(readFileSync(SECTORS, 'utf8')).sectors).flatMap(([sector, tickers]) =>
-    tickers.map((t) => [t, sector]),
-  ),
-);
-
-/** The fundamentals with `company.sector` from sectors.json when the provider gave none. */
-function withSector(f, ticker) {
-  const sector = sectorOf.get(ticker);
-  if (f.company.sector !== null || sector === undefined) return f;
-  return { ...f, company: { ...f.company, sector } };
 }
 
 /** The fundamentals of `ticker` as of `asOf`, or null when the provider has too little. */
@@ -128,14 +111,6 @@ async function score(provider, ticker, asOf, other = null) {
   } catch (error) {
     return { error: error.code ?? error.message };
   }
-}
-
-/** Mann–Whitney AUROC of positives over negatives (ties count one half). */
-function auroc(pos, neg) {
-  if (pos.length === 0 || neg.length === 0) return Number.NaN;
-  let wins = 0;
-  for (const p of pos) for (const n of neg) wins += p > n ? 1 : p === n ? 0.5 : 0;
-  return wins / (pos.length * neg.length);
 }
 
 /** Deterministic PRNG (mulberry32) so the bootstrap interval is reproducible. */

@@ -21,6 +21,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createSimfinProvider } from '@svc/fundamentals-client';
 import { evaluateMoat } from '../dist/index.js';
+import { auroc, pct, withSector } from './calibration-support.mjs';
 
 const here = import.meta.dirname;
 const SHARED = resolve(process.env.SHARED_DATA_DIR ?? join(here, '../../../../shared/data'));
@@ -33,11 +34,6 @@ for (const s of sets) {
   if (!/^(labels|holdout\d*)$/.test(s)) throw new Error(`--sets: unknown set ${s}`);
 }
 
-const sectorOf = new Map(
-  Object.entries(
-    JSON.parse(readFileSync(join(here, 'calibration/sectors.json'), 'utf8')).sectors,
-  ).flatMap(([sector, tickers]) => tickers.map((t) => [t, sector])),
-);
 const simfin = createSimfinProvider({ dir: SIMFIN_DIR });
 
 /** One row per wide or no-moat company: its set, label (1 wide, 0 none), scores and total. */
@@ -53,33 +49,23 @@ for (const set of sets) {
     } catch {
       continue;
     }
-    const sector = sectorOf.get(label.ticker);
-    if (f.company.sector === null && sector) f = { ...f, company: { ...f.company, sector } };
-    const e = evaluateMoat(f);
+    const e = evaluateMoat(withSector(f, label.ticker));
     keys ??= e.criteria.map((c) => c.key);
     rows.push({
       set,
       y: label.rating === 'wide' ? 1 : 0,
       x: keys.map((k) => (e.criteria.find((c) => c.key === k)?.score ?? 0) / 12.5),
-      total: e.maxScore > 0 ? (100 * e.totalScore) / e.maxScore : 0,
+      total: pct(e),
     });
   }
 }
 
-/** Mann–Whitney AUROC of scores `s` for labels `y` (ties count one half). */
-function auroc(s, y) {
-  let wins = 0;
-  let pairs = 0;
-  s.forEach((a, i) => {
-    if (y[i] !== 1) return;
-    s.forEach((b, j) => {
-      if (y[j] !== 0) return;
-      pairs += 1;
-      wins += a > b ? 1 : a === b ? 0.5 : 0;
-    });
-  });
-  return wins / pairs;
-}
+/** AUROC of scores `s` for labels `y` (1 wide, 0 none). */
+const aurocOf = (s, y) =>
+  auroc(
+    s.filter((_, i) => y[i] === 1),
+    s.filter((_, i) => y[i] === 0),
+  );
 
 /** Logistic regression by batch gradient descent, L2 penalty 1 on the weights (not the bias). */
 function fit(data) {
@@ -113,10 +99,10 @@ for (const set of sets) {
   if (!y.includes(1) || !y.includes(0) || train.length === 0) continue;
   const w = fit(train);
   console.log(
-    `${set.padEnd(12)} | ${String(y.filter((v) => v === 1).length).padStart(4)} | ${String(y.filter((v) => v === 0).length).padStart(4)} | ${auroc(
+    `${set.padEnd(12)} | ${String(y.filter((v) => v === 1).length).padStart(4)} | ${String(y.filter((v) => v === 0).length).padStart(4)} | ${aurocOf(
       test.map((r) => r.total),
       y,
-    ).toFixed(3)} | ${auroc(
+    ).toFixed(3)} | ${aurocOf(
       test.map((r) => predict(w, r.x)),
       y,
     ).toFixed(3)}`,
