@@ -244,3 +244,43 @@ describe('createDatabase', () => {
     );
   });
 });
+
+describe.each(backends.filter((b) => b.name === 'postgres'))(
+  'migrations while another session drops schemas, on $name',
+  (backend) => {
+    let database: TestDatabase;
+    let other: Awaited<ReturnType<typeof database.connectAgain>>;
+    beforeAll(async () => {
+      database = await backend.open();
+      other = await database.connectAgain({ max: 1 });
+    });
+    afterAll(async () => {
+      await other.close();
+      await database.cleanup();
+    });
+
+    // Kysely's migrator lists the tables of every schema first (has_schema_privilege per schema):
+    // a schema dropped meanwhile by another session (another suite's cleanup) failed the call
+    it('keeps answering when schemas of other sessions come and go', async () => {
+      let churning = true;
+      const prefix = `${database.schema}_churn`;
+      const churn = (async () => {
+        for (let i = 0; churning; i += 1) {
+          const name = sql.id(`${prefix}_${i % 20}`);
+          await sql`create schema if not exists ${name}`.execute(other.db);
+          await sql`create table if not exists ${name}.t (x int)`.execute(other.db);
+          await sql`drop schema ${name} cascade`.execute(other.db);
+        }
+      })();
+      try {
+        for (let i = 0; i < 150; i += 1) {
+          expect(await pendingMigrations(database.db)).toEqual([]);
+          expect((await migrateToLatest(database.db)).applied).toEqual([]);
+        }
+      } finally {
+        churning = false;
+        await churn;
+      }
+    }, 120_000);
+  },
+);

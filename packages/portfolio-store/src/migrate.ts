@@ -1,4 +1,11 @@
-import { type Kysely, type MigrationResult, Migrator, sql } from 'kysely';
+import {
+  type DatabaseIntrospector,
+  type Kysely,
+  type MigrationResult,
+  Migrator,
+  sql,
+  type TableMetadata,
+} from 'kysely';
 import type { DB } from './db-types.js';
 import { StoreError } from './errors.js';
 import { staticMigrationProvider } from './migrations/index.js';
@@ -17,6 +24,40 @@ async function currentSchema(db: Kysely<DB>): Promise<string> {
   if (!schema)
     throw new StoreError('migration_failed', 'no schema is selected (empty search_path)');
   return schema;
+}
+
+/**
+ * `db` as Kysely's `Migrator` should see it: with an introspection that lists the tables of
+ * `schema` only. Kysely's own (`PostgresIntrospector.getTables`) lists every column of every
+ * schema on the server and calls `has_schema_privilege(ns.nspname, 'USAGE')` for each schema the
+ * catalog scan meets; a schema another session drops meanwhile fails that call with 3F000 naming
+ * it (a test suite dropping its schema failed another suite's migration in CI; one session
+ * creating and dropping schemas in a loop failed 72 of 1,776 such queries), and its cost grows
+ * with every schema and table on the server, on each readiness probe too. The migrator reads only
+ * whether its two bookkeeping tables exist in `schema`; every other use of `db` is unchanged.
+ */
+function scopedToSchema(db: Kysely<DB>, schema: string): Kysely<DB> {
+  const tables = async (): Promise<TableMetadata[]> => {
+    const { rows } = await sql<{ name: string; kind: string }>`
+      select c.relname as name, c.relkind as kind
+      from pg_catalog.pg_class c
+      join pg_catalog.pg_namespace ns on ns.oid = c.relnamespace
+      where ns.nspname = ${schema} and c.relkind in ('r', 'v', 'p')`.execute(db);
+    return rows.map((r) => ({ name: r.name, schema, isView: r.kind === 'v', columns: [] }));
+  };
+  const introspection: DatabaseIntrospector = {
+    getSchemas: () => db.introspection.getSchemas(),
+    getTables: tables,
+    getMetadata: async () => ({ tables: await tables() }),
+  };
+  return new Proxy(db, {
+    get(target, key) {
+      if (key === 'introspection') return introspection;
+      // methods run on the instance itself: Kysely keeps its state in private fields
+      const value = Reflect.get(target, key, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
 }
 
 function appliedNames(results: MigrationResult[] | undefined): string[] {
@@ -38,7 +79,7 @@ function appliedNames(results: MigrationResult[] | undefined): string[] {
 export async function migrateToLatest(db: Kysely<DB>): Promise<MigrationReport> {
   const schema = await currentSchema(db);
   const migrator = new Migrator({
-    db,
+    db: scopedToSchema(db, schema),
     provider: staticMigrationProvider,
     migrationTableSchema: schema,
   });
@@ -65,7 +106,7 @@ export async function migrateToLatest(db: Kysely<DB>): Promise<MigrationReport> 
 export async function pendingMigrations(db: Kysely<DB>): Promise<string[]> {
   const schema = await currentSchema(db);
   const migrator = new Migrator({
-    db,
+    db: scopedToSchema(db, schema),
     provider: staticMigrationProvider,
     migrationTableSchema: schema,
   });
